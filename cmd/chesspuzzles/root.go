@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as shared by every command.
+const (
+	exitOK          = 0
+	exitNo          = 1 // the answer is "no", or a run-time failure
+	exitUsage       = 2
+	exitUndecided   = 3
+	exitInterrupted = 130
+)
+
+// exitError carries an exit code. A nil err means the command has already said everything
+// on stdout and only the exit code is left to give.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf reports bad input: exit 2.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// usageError marks err as bad input: exit 2.
+func usageError(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// answerNo ends a command whose answer is "no" with exit 1; err, if not nil, is printed.
+func answerNo(err error) error { return &exitError{code: exitNo, err: err} }
+
+// newRootCmd builds the command tree. Every command writes results to stdout and progress
+// and errors to stderr, through the writers given here.
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "chesspuzzles",
+		Short: "N-queens and knight's tours: solve, count, check and draw",
+		Long: `chesspuzzles solves the classic chessboard puzzles.
+
+  queens   the N-queens problem: list, count and check placements
+  knight   knight's tours on any board (see "chesspuzzles knight --help")
+
+Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
+2 bad input or usage, 3 undecided within the time limit given, 130 interrupted.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	root.AddCommand(newQueensCmd())
+	root.AddCommand(newVersionCmd())
+	return root
+}
+
+// execute runs the command line args and returns the process exit code, printing any error as
+// one line on stderr: "chesspuzzles: <command>: <what was wrong>".
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	root.SetArgs(args)
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitNo
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+		if ee.err == nil {
+			return code
+		}
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		code = exitInterrupted
+	case !started:
+		// Cobra's own errors (unknown command or flag, wrong number of arguments) come
+		// before any command has run: they are usage errors.
+		code = exitUsage
+	}
+	where := ""
+	if cmd != nil && cmd != root {
+		where = strings.TrimPrefix(cmd.CommandPath(), root.Name()+" ") + ": "
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(stderr, "chesspuzzles: %s%s\n", where, msg)
+	return code
+}
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "devel"
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "chesspuzzles %s\n", version)
+			return err
+		},
+	}
+}

@@ -1,0 +1,129 @@
+package queens
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// Line is a kind of line along which a queen attacks.
+type Line int
+
+// The four lines through a square. A diagonal runs down to the right as printed (a8 to h1
+// on a chessboard), an anti-diagonal up to the right (a1 to h8).
+const (
+	Row Line = iota
+	Column
+	Diagonal
+	AntiDiagonal
+)
+
+var lineNames = [...]string{"row", "column", "diagonal", "anti-diagonal"}
+
+// String names the line: "row", "column", "diagonal" or "anti-diagonal".
+func (l Line) String() string {
+	if l >= 0 && int(l) < len(lineNames) {
+		return lineNames[l]
+	}
+	return "line?"
+}
+
+// Attack is a pair of queens that attack each other: they share a line and no queen stands
+// between them on it. A is the queen nearer the top (or, on a row, the left).
+type Attack struct {
+	A, B board.Square
+	Line Line
+}
+
+// Report is what [Check] finds in a position.
+type Report struct {
+	N int
+	// Queens is how many queens the position has.
+	Queens int
+	// Solved is true when N queens stand and none attacks another.
+	Solved bool
+	// Attacks lists every pair of queens that attack each other, ordered by the first
+	// queen from the top and then by line. A queen's attack stops at the first queen on its
+	// line, so three queens on one row make two attacking pairs, not three.
+	Attacks []Attack
+	// Rows[r] and Columns[c] count the queens on each row and column.
+	Rows, Columns []int
+	// Diagonals[k] counts the queens on the diagonal of squares with col-row = k-(N-1):
+	// index 0 is the bottom-left corner square alone, index 2N-2 the top-right one.
+	Diagonals []int
+	// AntiDiagonals[k] counts the queens on the anti-diagonal of squares with row+col = k:
+	// index 0 is the top-left corner square alone.
+	AntiDiagonals []int
+}
+
+// Check judges a position: whether it is a solution, which queens attack which, and how
+// many queens stand on each line (the control sums used when solving by hand). Two queens
+// on one square count as attacking along their row. Check takes time O(N + q log q) for q
+// queens and never compares all pairs, so a placement of ten million queens takes about a
+// second.
+func Check(pos Position) Report {
+	n := pos.N
+	rep := Report{
+		N:             n,
+		Queens:        len(pos.Queens),
+		Rows:          make([]int, n),
+		Columns:       make([]int, n),
+		Diagonals:     make([]int, 2*n-1),
+		AntiDiagonals: make([]int, 2*n-1),
+	}
+	for _, q := range pos.Queens {
+		rep.Rows[q.Row]++
+		rep.Columns[q.Col]++
+		rep.Diagonals[q.Col-q.Row+n-1]++
+		rep.AntiDiagonals[q.Row+q.Col]++
+	}
+	// Queens sorted top to bottom, left to right: on each line, consecutive queens in this
+	// order are the attacking pairs.
+	qs := slices.Clone(pos.Queens)
+	slices.SortFunc(qs, func(a, b board.Square) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
+	})
+	lines := []struct {
+		kind   Line
+		counts []int
+		index  func(board.Square) int
+	}{
+		{Row, rep.Rows, func(q board.Square) int { return q.Row }},
+		{Column, rep.Columns, func(q board.Square) int { return q.Col }},
+		{Diagonal, rep.Diagonals, func(q board.Square) int { return q.Col - q.Row + n - 1 }},
+		{AntiDiagonal, rep.AntiDiagonals, func(q board.Square) int { return q.Row + q.Col }},
+	}
+	var last map[int]board.Square
+	for _, l := range lines {
+		crowded := false
+		for _, k := range l.counts {
+			if k > 1 {
+				crowded = true
+				break
+			}
+		}
+		if !crowded {
+			continue
+		}
+		clear(last)
+		if last == nil {
+			last = make(map[int]board.Square)
+		}
+		for _, q := range qs {
+			i := l.index(q)
+			if l.counts[i] < 2 {
+				continue
+			}
+			if prev, ok := last[i]; ok {
+				rep.Attacks = append(rep.Attacks, Attack{A: prev, B: q, Line: l.kind})
+			}
+			last[i] = q
+		}
+	}
+	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {
+		return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
+	})
+	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
+	return rep
+}

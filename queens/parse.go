@@ -1,0 +1,287 @@
+package queens
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// MaxParseN is the largest board Parse accepts: a billion rows, far past what a position
+// written out by hand or by program ever needs, and small enough that sizes never overflow.
+const MaxParseN = 1_000_000_000
+
+// Position is a set of queens on an N×N board, in any number and arrangement: several may
+// share a row, and rows may be empty. It is what [Parse] reads and [Check] judges.
+type Position struct {
+	N      int
+	Queens []board.Square
+}
+
+// Placement returns the position as a Placement (-1 for an empty row) and true, or nil and
+// false when some row holds two queens.
+func (pos Position) Placement() (Placement, bool) {
+	p := make(Placement, pos.N)
+	for i := range p {
+		p[i] = -1
+	}
+	for _, q := range pos.Queens {
+		if p[q.Row] >= 0 {
+			return nil, false
+		}
+		p[q.Row] = q.Col
+	}
+	return p, true
+}
+
+// Position returns the queens of p as a Position on the len(p)×len(p) board.
+func (p Placement) Position() Position {
+	pos := Position{N: len(p), Queens: make([]board.Square, 0, len(p))}
+	for r, c := range p {
+		if c >= 0 {
+			pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		}
+	}
+	return pos
+}
+
+// NotationError reports a position that cannot be read.
+type NotationError struct {
+	Input  string // the text, or the part of it, that could not be read
+	Reason string // what was wrong and what is allowed
+}
+
+func (e *NotationError) Error() string {
+	return fmt.Sprintf("cannot read position %q: %s", board.Clip(e.Input), e.Reason)
+}
+
+// Parse reads a position written in any notation and detects which:
+//   - code: "15863724" (one digit a row, 1-based, "." for an empty row) or, for ten rows
+//     or more, "1,3,5,…" (numbers separated by commas or spaces, no 0);
+//   - perm: 0-based columns separated by commas or spaces ("0,4,7,5,2,6,1,3"); a list
+//     holding a 0 is read as perm, and "-" marks an empty row;
+//   - coords: "(1,1) (5,2) …", x the 1-based column, y the 1-based row from the top;
+//   - algebraic: "a8 e7 h6 …", or "file,rank" squares for boards beyond 26 files;
+//   - board: a drawing, a line a row, "Q" for a queen and "." for an empty square.
+//
+// A prefix "code:", "perm:", "coords:", "algebraic:" or "board:" forces the notation. n is
+// the board size; 0 means to infer it (the number of rows written, or for squares and
+// coordinates the larger of the number of queens and the farthest file or rank). Parse
+// takes time linear in the length of s and never panics: any text that is not a position
+// gives a *NotationError.
+func Parse(s string, n int) (Position, error) {
+	t := strings.TrimSpace(s)
+	if n < 0 || n > MaxParseN {
+		return Position{}, &NotationError{Input: s, Reason: fmt.Sprintf("board size must be from 1 to %d, got %d", MaxParseN, n)}
+	}
+	if t == "" {
+		return Position{}, &NotationError{Input: s, Reason: "empty: want a placement such as 15863724, 0,4,7,5,2,6,1,3, (1,1) (5,2) … or a8 e7 …"}
+	}
+	f, body, forced := detect(t)
+	if forced {
+		t = strings.TrimSpace(body)
+	}
+	var pos Position
+	var err error
+	switch f {
+	case Board:
+		pos, err = parseDrawing(t, n)
+	case Coords:
+		pos, err = parseCoords(t, n)
+	case Algebraic:
+		pos, err = parseAlgebraic(t, n)
+	case Perm:
+		pos, err = parseRows(t, n, 0, forced)
+	default:
+		pos, err = parseRows(t, n, 1, forced)
+	}
+	if err != nil {
+		return Position{}, err
+	}
+	if pos.N < 1 || pos.N > MaxParseN {
+		return Position{}, &NotationError{Input: s, Reason: fmt.Sprintf("board size must be from 1 to %d", MaxParseN)}
+	}
+	return pos, nil
+}
+
+// detect picks the notation of t, and reports whether a prefix forced it.
+func detect(t string) (f Notation, body string, forced bool) {
+	if i := strings.IndexByte(t, ':'); i > 0 && i < 12 {
+		if g, err := ParseNotation(strings.ToLower(strings.TrimSpace(t[:i]))); err == nil && g != JSON {
+			return g, t[i+1:], true
+		}
+	}
+	switch {
+	case strings.ContainsAny(t, "qQ") && strings.Contains(t, "\n"):
+		return Board, t, false
+	case strings.ContainsRune(t, '('):
+		return Coords, t, false
+	case strings.ContainsFunc(t, isLetter):
+		return Algebraic, t, false
+	case strings.ContainsAny(t, ", \t\n-"):
+		for _, fld := range splitList(t) {
+			if fld == "0" || fld == "-" {
+				return Perm, t, false
+			}
+		}
+		return Code, t, false
+	}
+	return Code, t, false
+}
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+func splitList(t string) []string {
+	return strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ';' })
+}
+
+// parseRows reads code (base 1) or perm (base 0) notation: a column a row.
+func parseRows(t string, n, base int, forced bool) (Position, error) {
+	var fields []string
+	if base == 1 && !strings.ContainsAny(t, ", \t\n\r;") {
+		// Digits, one a row.
+		fields = make([]string, len(t))
+		for i := range len(t) {
+			fields[i] = t[i : i+1]
+		}
+	} else {
+		fields = splitList(t)
+	}
+	rows := len(fields)
+	if n == 0 {
+		n = rows
+	}
+	name := "code"
+	if base == 0 {
+		name = "perm"
+	}
+	if rows > n {
+		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%d rows written for a %d×%d board", rows, n, n)}
+	}
+	pos := Position{N: n, Queens: make([]board.Square, 0, rows)}
+	for r, fld := range fields {
+		if fld == "." || fld == "-" || fld == "_" {
+			continue
+		}
+		v, err := strconv.Atoi(fld)
+		if err != nil || fld[0] == '+' || fld[0] == '-' {
+			why := fmt.Sprintf("row %d: %q is not a column number", r+1, board.Clip(fld))
+			if base == 1 && fld == "0" {
+				why = "0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3"
+			}
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s (reading as %s)", why, name)}
+		}
+		c := v - base
+		if c < 0 || c >= n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
+		}
+		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+	}
+	return pos, nil
+}
+
+// parseCoords reads "(x,y)" pairs, x the 1-based column and y the 1-based row from the top.
+func parseCoords(t string, n int) (Position, error) {
+	var qs []board.Square
+	most := 0
+	rest := t
+	for {
+		rest = strings.TrimLeft(rest, " \t\r\n,;")
+		if rest == "" {
+			break
+		}
+		if rest[0] != '(' {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("unexpected %q: want (x,y) pairs such as (1,1) (5,2)", board.Clip(rest))}
+		}
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return Position{}, &NotationError{Input: t, Reason: "a pair is not closed with ')'"}
+		}
+		pair := rest[1:end]
+		rest = rest[end+1:]
+		xs, ys, ok := strings.Cut(pair, ",")
+		x, err1 := strconv.Atoi(strings.TrimSpace(xs))
+		y, err2 := strconv.Atoi(strings.TrimSpace(ys))
+		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > MaxParseN || y > MaxParseN {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%s) is not a pair of whole numbers from 1 up", board.Clip(pair))}
+		}
+		qs = append(qs, board.Square{Row: y - 1, Col: x - 1})
+		most = max(most, x, y)
+	}
+	return place(t, qs, n, max(most, len(qs)), "x and y")
+}
+
+// parseAlgebraic reads chess squares separated by spaces or commas.
+func parseAlgebraic(t string, n int) (Position, error) {
+	fields := strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(t))
+	if strings.ContainsFunc(t, isLetter) && strings.Count(t, ",") > 0 && !strings.ContainsAny(t, " \t\n") {
+		// "a8,e7,…" is squares separated by commas.
+		fields = strings.Split(t, ",")
+	}
+	type fr struct{ file, rank int }
+	parsed := make([]fr, 0, len(fields))
+	most := 0
+	for _, f := range fields {
+		if len(f) < 2 {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
+		}
+		c := f[0] | 0x20
+		rank, err := strconv.Atoi(f[1:])
+		if c < 'a' || c > 'z' || err != nil || len(f) < 2 || f[1] == '+' || f[1] == '-' || rank < 1 || rank > MaxParseN {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
+		}
+		file := int(c-'a') + 1
+		parsed = append(parsed, fr{file, rank})
+		most = max(most, file, rank)
+	}
+	if n == 0 {
+		n = max(most, len(parsed))
+	}
+	qs := make([]board.Square, len(parsed))
+	for i, q := range parsed {
+		qs[i] = board.Square{Row: n - q.rank, Col: q.file - 1}
+	}
+	return place(t, qs, n, n, "files and ranks")
+}
+
+// parseDrawing reads a drawn board: one line a row, 'Q' a queen, '.' an empty square.
+func parseDrawing(t string, n int) (Position, error) {
+	lines := strings.Split(strings.ReplaceAll(t, "\r", ""), "\n")
+	if n == 0 {
+		n = len(lines)
+	}
+	if len(lines) != n {
+		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("a drawn %d×%d board needs %d lines, got %d", n, n, n, len(lines))}
+	}
+	pos := Position{N: n}
+	for r, line := range lines {
+		cells := strings.ReplaceAll(strings.TrimSpace(line), " ", "")
+		if len(cells) != n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("line %d has %d squares, want %d ('Q' or '.')", r+1, len(cells), n)}
+		}
+		for c := range len(cells) {
+			switch cells[c] {
+			case 'Q', 'q':
+				pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+			case '.':
+			default:
+				return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("line %d: %q is neither 'Q' nor '.'", r+1, cells[c])}
+			}
+		}
+	}
+	return pos, nil
+}
+
+// place checks squares against the board size n (or the inferred one when n is 0).
+func place(t string, qs []board.Square, n, inferred int, what string) (Position, error) {
+	if n == 0 {
+		n = inferred
+	}
+	for _, q := range qs {
+		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("a queen is off the %d×%d board (%s run from 1 to %d)", n, n, what, n)}
+		}
+	}
+	return Position{N: n, Queens: qs}, nil
+}
