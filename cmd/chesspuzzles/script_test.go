@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the chesspuzzles command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"chesspuzzles": main})
+}
+
+// TestScripts runs the command-line scripts in testdata/script: each runs chesspuzzles and
+// checks its output, error lines and exit codes.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			if v := os.Getenv("CHESSPUZZLES_LONG"); v != "" {
+				env.Setenv("CHESSPUZZLES_LONG", v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
+	})
+}
+
+// cmdStatus runs a command and checks its exit code, which exec alone cannot tell apart:
+//
+//	status 2 chesspuzzles queens count abc
+//
+// Its stdout and stderr are kept for the stdout and stderr commands that follow.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad exit code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
