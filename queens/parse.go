@@ -173,6 +173,9 @@ func parseRows(t string, n, base int, forced bool) (Position, error) {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s (reading as %s)", why, name)}
 		}
 		c := v - base
+		if base == 1 && v == 0 {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("row %d: 0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3", r+1)}
+		}
 		if c < 0 || c >= n {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
 		}
@@ -206,6 +209,9 @@ func parseCoords(t string, n int) (Position, error) {
 		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > MaxParseN || y > MaxParseN {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%s) is not a pair of whole numbers from 1 up", board.Clip(pair))}
 		}
+		if n > 0 && (x > n || y > n) {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%d,%d) is off the %d×%d board (x and y run from 1 to %d)", x, y, n, n, n)}
+		}
 		qs = append(qs, board.Square{Row: y - 1, Col: x - 1})
 		most = max(most, x, y)
 	}
@@ -219,7 +225,10 @@ func parseAlgebraic(t string, n int) (Position, error) {
 		// "a8,e7,…" is squares separated by commas.
 		fields = strings.Split(t, ",")
 	}
-	type fr struct{ file, rank int }
+	type fr struct {
+		name       string
+		file, rank int
+	}
 	parsed := make([]fr, 0, len(fields))
 	most := 0
 	for _, f := range fields {
@@ -232,7 +241,7 @@ func parseAlgebraic(t string, n int) (Position, error) {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
 		}
 		file := int(c-'a') + 1
-		parsed = append(parsed, fr{file, rank})
+		parsed = append(parsed, fr{f, file, rank})
 		most = max(most, file, rank)
 	}
 	if n == 0 {
@@ -240,6 +249,9 @@ func parseAlgebraic(t string, n int) (Position, error) {
 	}
 	qs := make([]board.Square, len(parsed))
 	for i, q := range parsed {
+		if q.file > n || q.rank > n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s is off the %d×%d board (files a-%c, ranks 1-%d)", q.name, n, n, 'a'+min(n, 26)-1, n)}
+		}
 		qs[i] = board.Square{Row: n - q.rank, Col: q.file - 1}
 	}
 	return place(t, qs, n, n, "files and ranks")
