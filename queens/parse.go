@@ -2,15 +2,17 @@ package queens
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
-// MaxParseN is the largest board Parse accepts: a billion rows, far past what a position
-// written out by hand or by program ever needs, and small enough that sizes never overflow.
-const MaxParseN = 1_000_000_000
+// MaxParseN is the largest board Parse accepts: a hundred million rows, as far as a
+// permutation written out by a program goes, and small enough that [Check]'s per-line counts
+// (about 48 bytes a row) fit in memory.
+const MaxParseN = 100_000_000
 
 // Position is a set of queens on an N×N board, in any number and arrangement: several may
 // share a row, and rows may be empty. It is what [Parse] reads and [Check] judges.
@@ -113,14 +115,16 @@ func detect(t string) (f Notation, body string, forced bool) {
 		}
 	}
 	switch {
-	case strings.ContainsAny(t, "qQ") && strings.Contains(t, "\n"):
+	case strings.ContainsAny(t, "qQ") && (strings.Contains(t, "\n") || strings.Trim(t, "qQ. \t\r") == ""):
 		return Board, t, false
 	case strings.ContainsRune(t, '('):
 		return Coords, t, false
-	case strings.ContainsFunc(t, isLetter):
+	case strings.ContainsFunc(t, isLetter) || numericSquares(t):
 		return Algebraic, t, false
+	case t == "0":
+		return Perm, t, false
 	case strings.ContainsAny(t, ", \t\n-"):
-		for _, fld := range splitList(t) {
+		for fld := range listFields(t) {
 			if fld == "0" || fld == "-" {
 				return Perm, t, false
 			}
@@ -130,27 +134,54 @@ func detect(t string) (f Notation, body string, forced bool) {
 	return Code, t, false
 }
 
-func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
-
-func splitList(t string) []string {
-	return strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ';' })
+// numericSquares reports whether t is a list of "file,rank" squares separated by white space,
+// as Algebraic notation writes them on boards beyond 26 files: "1,27 3,26 …".
+func numericSquares(t string) bool {
+	fields := strings.Fields(t)
+	if len(fields) < 2 {
+		return false
+	}
+	for _, f := range fields {
+		a, b, ok := strings.Cut(f, ",")
+		if !ok || !allDigits(a) || !allDigits(b) {
+			return false
+		}
+	}
+	return true
 }
 
-// parseRows reads code (base 1) or perm (base 0) notation: a column a row.
-func parseRows(t string, n, base int, forced bool) (Position, error) {
-	var fields []string
-	if base == 1 && !strings.ContainsAny(t, ", \t\n\r;") {
-		// Digits, one a row.
-		fields = make([]string, len(t))
-		for i := range len(t) {
-			fields[i] = t[i : i+1]
-		}
-	} else {
-		fields = splitList(t)
+func allDigits(s string) bool {
+	if s == "" {
+		return false
 	}
-	rows := len(fields)
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// parseRows reads code (base 1) or perm (base 0) notation: a column a row. It walks the
+// text once without splitting it, so a permutation of ten million queens costs no more than
+// its Position.
+func parseRows(t string, n, base int, forced bool) (Position, error) {
+	digits := base == 1 && !strings.ContainsAny(t, ", \t\n\r;")
+	rows := 0
+	if digits {
+		rows = len(t)
+	} else {
+		for range listFields(t) {
+			rows++
+		}
+	}
 	if n == 0 {
 		n = rows
+	}
+	if digits && n > 9 {
+		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("code without commas is for boards up to 9×9, this is %d×%d: separate the columns with commas, e.g. 1,3,6,8,10,5,9,2,4,7", n, n)}
 	}
 	name := "code"
 	if base == 0 {
@@ -160,25 +191,63 @@ func parseRows(t string, n, base int, forced bool) (Position, error) {
 		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%d rows written for a %d×%d board", rows, n, n)}
 	}
 	pos := Position{N: n, Queens: make([]board.Square, 0, rows)}
-	for r, fld := range fields {
+	r := 0
+	read := func(fld string) error {
+		defer func() { r++ }()
 		if fld == "." || fld == "-" || fld == "_" {
-			continue
+			return nil
 		}
 		v, err := strconv.Atoi(fld)
 		if err != nil || fld[0] == '+' || fld[0] == '-' {
-			why := fmt.Sprintf("row %d: %q is not a column number", r+1, board.Clip(fld))
-			if base == 1 && fld == "0" {
-				why = "0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3"
-			}
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s (reading as %s)", why, name)}
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: %q is not a column number (reading as %s)", r+1, board.Clip(fld), name)}
 		}
 		c := v - base
+		if base == 1 && v == 0 {
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: 0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3", r+1)}
+		}
 		if c < 0 || c >= n {
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
 		}
 		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		return nil
+	}
+	if digits {
+		for i := range len(t) {
+			if err := read(t[i : i+1]); err != nil {
+				return Position{}, err
+			}
+		}
+	} else {
+		for fld := range listFields(t) {
+			if err := read(fld); err != nil {
+				return Position{}, err
+			}
+		}
 	}
 	return pos, nil
+}
+
+// listFields yields the items of a list separated by commas, semicolons or white space.
+func listFields(t string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i <= len(t); i++ {
+			sep := i == len(t) || isListSep(t[i])
+			switch {
+			case sep && start >= 0:
+				if !yield(t[start:i]) {
+					return
+				}
+				start = -1
+			case !sep && start < 0:
+				start = i
+			}
+		}
+	}
+}
+
+func isListSep(b byte) bool {
+	return b == ',' || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ';'
 }
 
 // parseCoords reads "(x,y)" pairs, x the 1-based column and y the 1-based row from the top.
@@ -204,7 +273,10 @@ func parseCoords(t string, n int) (Position, error) {
 		x, err1 := strconv.Atoi(strings.TrimSpace(xs))
 		y, err2 := strconv.Atoi(strings.TrimSpace(ys))
 		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > MaxParseN || y > MaxParseN {
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%s) is not a pair of whole numbers from 1 up", board.Clip(pair))}
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a pair (x,y) of whole numbers from 1 up", "("+board.Clip(pair)+")")}
+		}
+		if n > 0 && (x > n || y > n) {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%d,%d) is off the %d×%d board (x and y run from 1 to %d)", x, y, n, n, n)}
 		}
 		qs = append(qs, board.Square{Row: y - 1, Col: x - 1})
 		most = max(most, x, y)
@@ -214,17 +286,34 @@ func parseCoords(t string, n int) (Position, error) {
 
 // parseAlgebraic reads chess squares separated by spaces or commas.
 func parseAlgebraic(t string, n int) (Position, error) {
-	fields := strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(t))
-	if strings.ContainsFunc(t, isLetter) && strings.Count(t, ",") > 0 && !strings.ContainsAny(t, " \t\n") {
+	var fields []string
+	switch {
+	case numericSquares(t) || strings.ContainsAny(t, " \t\n"):
+		// Squares separated by white space; each may be "e4" or "5,4".
+		fields = strings.Fields(strings.ReplaceAll(t, ";", " "))
+	default:
 		// "a8,e7,…" is squares separated by commas.
 		fields = strings.Split(t, ",")
 	}
-	type fr struct{ file, rank int }
+	type fr struct {
+		name       string
+		file, rank int
+	}
 	parsed := make([]fr, 0, len(fields))
 	most := 0
 	for _, f := range fields {
 		if len(f) < 2 {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
+		}
+		if fs, rs, ok := strings.Cut(f, ","); ok {
+			file, err1 := strconv.Atoi(fs)
+			rank, err2 := strconv.Atoi(rs)
+			if !allDigits(fs) || !allDigits(rs) || err1 != nil || err2 != nil || file < 1 || rank < 1 || file > MaxParseN || rank > MaxParseN {
+				return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want file,rank as two whole numbers from 1 up, e.g. 5,4", board.Clip(f))}
+			}
+			parsed = append(parsed, fr{f, file, rank})
+			most = max(most, file, rank)
+			continue
 		}
 		c := f[0] | 0x20
 		rank, err := strconv.Atoi(f[1:])
@@ -232,7 +321,7 @@ func parseAlgebraic(t string, n int) (Position, error) {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
 		}
 		file := int(c-'a') + 1
-		parsed = append(parsed, fr{file, rank})
+		parsed = append(parsed, fr{f, file, rank})
 		most = max(most, file, rank)
 	}
 	if n == 0 {
@@ -240,6 +329,9 @@ func parseAlgebraic(t string, n int) (Position, error) {
 	}
 	qs := make([]board.Square, len(parsed))
 	for i, q := range parsed {
+		if q.file > n || q.rank > n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s is off the %d×%d board (files a-%c, ranks 1-%d)", q.name, n, n, 'a'+min(n, 26)-1, n)}
+		}
 		qs[i] = board.Square{Row: n - q.rank, Col: q.file - 1}
 	}
 	return place(t, qs, n, n, "files and ranks")
