@@ -26,7 +26,11 @@ type ConflictError struct {
 
 func (e *ConflictError) Error() string {
 	sz := board.SquareBoard(e.N)
-	return fmt.Sprintf("%v: %s and %s attack each other along a %s", ErrNoCompletion, sz.Name(e.Attack.A), sz.Name(e.Attack.B), e.Attack.Line)
+	article := "a"
+	if e.Attack.Line == AntiDiagonal {
+		article = "an"
+	}
+	return fmt.Sprintf("%v: %s and %s attack each other along %s %s", ErrNoCompletion, sz.Name(e.Attack.A), sz.Name(e.Attack.B), article, e.Attack.Line)
 }
 
 // Unwrap returns ErrNoCompletion.
@@ -63,6 +67,9 @@ func Complete(ctx context.Context, partial Position) (Placement, error) {
 		if !sz.Contains(q) {
 			return nil, fmt.Errorf("a queen at row %d, column %d is off the %s board", q.Row, q.Col, sz)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if rep := Check(partial); len(rep.Attacks) > 0 {
 		return nil, &ConflictError{N: n, Attack: rep.Attacks[0]}
