@@ -42,7 +42,7 @@ func uniqueFrom(n int, total, half, quarter *big.Int) *big.Int {
 // each step of n: a fraction of a second for n ≤ 12, a few seconds for n = 16.
 func Count(ctx context.Context, n int) (Counts, error) {
 	if n < 1 || n > MaxCountN {
-		return Counts{}, fmt.Errorf("N must be a whole number from 1 to %d, got %d", MaxCountN, n)
+		return Counts{}, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxCountN, n)
 	}
 	var total, half, quarter uint64
 	// Mirror symmetry: a solution with its top queen in the left half has a mirror image
