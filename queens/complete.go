@@ -60,7 +60,7 @@ func (e *ConflictError) Unwrap() error { return ErrNoCompletion }
 func Complete(ctx context.Context, partial Position) (Placement, error) {
 	n := partial.N
 	if n < 1 || n > MaxCompleteN {
-		return nil, fmt.Errorf("N must be a whole number from 1 to %d to complete a position, got %d", MaxCompleteN, n)
+		return nil, fmt.Errorf("board size must be a whole number from 1 to %d to complete a position, got %d", MaxCompleteN, n)
 	}
 	sz := board.SquareBoard(n)
 	for _, q := range partial.Queens {

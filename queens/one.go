@@ -20,7 +20,7 @@ const MaxOneN = MaxParseN
 // checkOneN reports a board size outside 1…MaxOneN, or one with no solution.
 func checkOneN(n int) error {
 	if n < 1 || n > MaxOneN {
-		return fmt.Errorf("N must be a whole number from 1 to %d, got %d", MaxOneN, n)
+		return fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxOneN, n)
 	}
 	if n == 2 || n == 3 {
 		return fmt.Errorf("%w: %d queens cannot be placed on a %d×%d board without attacks", ErrNoSolution, n, n, n)
@@ -114,7 +114,7 @@ func OneColumn(n, r int) int {
 // (JSON, which writes the placement twice, calls it twice a row).
 func WriteColumns(w io.Writer, n int, column func(r int) int, f Notation) error {
 	if n < 0 || n > MaxOneN {
-		return fmt.Errorf("N must be from 0 to %d, got %d", MaxOneN, n)
+		return fmt.Errorf("board size must be from 0 to %d, got %d", MaxOneN, n)
 	}
 	if f == Board && n > maxDrawnN {
 		return fmt.Errorf("a drawn board is at most %d×%d, got %d×%d: use code or perm", maxDrawnN, maxDrawnN, n, n)

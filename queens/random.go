@@ -63,7 +63,7 @@ func RandomColumns(ctx context.Context, n int, rng *rand.Rand) ([]int32, error) 
 // checkRandomN reports a board size outside 1…MaxRandomN, or one with no solution.
 func checkRandomN(n int) error {
 	if n < 1 || n > MaxRandomN {
-		return fmt.Errorf("N must be a whole number from 1 to %d for a random solution, got %d", MaxRandomN, n)
+		return fmt.Errorf("board size must be a whole number from 1 to %d for a random solution, got %d", MaxRandomN, n)
 	}
 	if n == 2 || n == 3 {
 		return fmt.Errorf("%w: %d queens cannot be placed on a %d×%d board without attacks", ErrNoSolution, n, n, n)
