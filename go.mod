@@ -6,6 +6,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.1
 	golang.org/x/term v0.47.0
+	golang.org/x/tools v0.30.0
 )
 
 require (
@@ -17,7 +18,6 @@ require (
 	golang.org/x/mod v0.23.0 // indirect
 	golang.org/x/sync v0.11.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.30.0 // indirect
 	honnef.co/go/tools v0.6.1 // indirect
 )
 

@@ -44,6 +44,9 @@ func Count(ctx context.Context, n int) (Counts, error) {
 	if n < 1 || n > MaxCountN {
 		return Counts{}, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxCountN, n)
 	}
+	if err := ctx.Err(); err != nil {
+		return Counts{}, err
+	}
 	var total, half, quarter uint64
 	// Mirror symmetry: a solution with its top queen in the left half has a mirror image
 	// with it in the right half. Count the left half twice, and the middle column (odd n)
