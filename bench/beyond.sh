@@ -7,6 +7,7 @@
 #   one 100000000 to a file      vs writing as many bytes with head -c to a file
 #   one N --random               vs one N (the construction: same output, no search)
 #   check of 10^7 queens         vs cat of the same file (reading it)
+#   ParseColumns+CheckColumns    vs Parse+Check (go test -bench, in process)
 #   complete, N = 8…30           vs starting the program (one 8)
 #
 # Usage: bench/beyond.sh [SAMPLES]   (SAMPLES positions a board size for complete, default 20)
@@ -54,10 +55,16 @@ b=$(secs sh -c "cat '$tmp/q7.txt' > /dev/null")
 "$bin" queens check <"$tmp/q7.txt" | head -2 | sed 's/^/    check says: /' | cut -c1-100
 row "check < 10^7 queens (perm, $(($(stat -c %s "$tmp/q7.txt") / 1000000)) MB)" "$t" "cat FILE > /dev/null" "$b"
 rm -f "$tmp/q7.txt"
+# The fast path for huge lists (queens.ParseColumns + queens.CheckColumns) against Parse +
+# Check, in process, on a million queens.
+go test -run '^$' -bench 'BenchmarkCheckLarge' -benchtime 5x ./queens/ | awk '
+	/ParseColumns/ { fast = $3 } /Parse\+Check/ { slow = $3 }
+	END { printf "%-44s %9.3fs   %-34s %9.3fs   %6.1f×\n", "ParseColumns+CheckColumns, 10^6 (in process)", fast / 1e9, "Parse+Check, 10^6", slow / 1e9, fast / slow }'
 
-# 4. Completing partial placements, N = 8…30. Each position keeps k random queens
-# (1 ≤ k ≤ N/2) of a random solution; in half of them one kept queen is then moved to a
-# random square that no other kept queen attacks, which often leaves no completion.
+# 4. Completing partial placements, N = 8…30, three kinds in turn: k random queens
+# (1 ≤ k ≤ N/2) of a random solution (always completable); the same with one of them then
+# moved to a random square no other attacks (often not); and k queens dropped one by one
+# on random squares no queen so far attacks (mostly not completable, and the hardest).
 base=$(secs "$bin" queens one 8)
 echo
 echo "complete --timeout 1s on $samples positions a size (start-up of the program: ${base}s):"
@@ -67,14 +74,30 @@ for n in 8 10 12 14 16 18 20 22 24 26 28 30; do
 	yes=0 no=0 undecided=0
 	for s in $(seq 1 "$samples"); do
 		sol=$("$bin" queens one $n --random --seed $((n * 1000 + s)) --format perm)
-		pos=$(echo "$sol" | awk -v n=$n -v seed=$((n * 7919 + s)) -F, '
+		pos=$(echo "$sol" | awk -v n=$n -v seed=$((n * 7919 + s)) -v seedkind=$s -F, '
 			BEGIN { srand(seed) }
 			{
 				for (r = 1; r <= n; r++) col[r] = $r
 				k = 1 + int(rand() * int(n / 2))
 				for (r = 1; r <= n; r++) keep[r] = 0
 				for (i = 0; i < k; ) { r = 1 + int(rand() * n); if (!keep[r]) { keep[r] = 1; i++ } }
-				if (rand() < 0.5) {
+				kind = seedkind % 3
+				if (kind == 2) {
+					for (r = 1; r <= n; r++) keep[r] = 0
+					placed = 0
+					for (try = 0; try < 100 * k && placed < k; try++) {
+						r = 1 + int(rand() * n); c = int(rand() * n)
+						if (keep[r]) continue
+						ok = 1
+						for (q = 1; q <= n; q++) {
+							if (!keep[q]) continue
+							d = col[q] - c; e = q - r
+							if (d == 0 || d == e || d == -e) { ok = 0; break }
+						}
+						if (ok) { keep[r] = 1; col[r] = c; placed++ }
+					}
+				}
+				if (kind == 1) {
 					for (r = 1; r <= n && !keep[r]; r++) ;
 					for (try = 0; try < 200; try++) {
 						c = int(rand() * n); ok = 1
