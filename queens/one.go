@@ -14,8 +14,8 @@ import (
 var ErrNoSolution = errors.New("no solution exists")
 
 // MaxOneN is the largest board [One], [OneColumn] and [WriteColumns] accept: a billion
-// queens, the same bound as [Parse].
-const MaxOneN = MaxParseN
+// queens, about 10 GB written out, where every size still fits an int32.
+const MaxOneN = 1_000_000_000
 
 // checkOneN reports a board size outside 1…MaxOneN, or one with no solution.
 func checkOneN(n int) error {
