@@ -67,6 +67,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.AddCommand(newQueensCmd())
+	root.AddCommand(newServeCmd())
 	root.AddCommand(newVersionCmd())
 	return root
 }

@@ -1,0 +1,206 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/render"
+)
+
+// Bounds of the knight API.
+const (
+	maxTourSide    = 64 // tour: sides up to here are found well within the deadline
+	maxPictureSide = 200
+)
+
+// errNoKnight says that this build has no knight's-tour engine wired in.
+var errNoKnight = errors.New("knight's tours are not available in this build (package knight is not wired in yet)")
+
+// errNoTour is what findTour returns when no tour exists.
+var errNoTour = errors.New("no tour")
+
+// findTour finds a knight's tour of sz from start, closed if asked: knight.Tour.
+// TODO(knight): wire to knight.Tour when the knight branch is merged.
+func findTour(ctx context.Context, sz board.Size, start board.Square, closed bool) ([]board.Square, error) {
+	return nil, errNoKnight
+}
+
+// accessibility returns, for every square of sz, how many knight's moves lead from it to
+// squares not in visited (-1 for a visited square): the numbers Warnsdorff's rule reads.
+// TODO(knight): wire to the knight package's accessibility when it is merged.
+func accessibility(sz board.Size, visited []board.Square) ([][]int, error) {
+	return nil, errNoKnight
+}
+
+// readSize reads size=N or size=RxC, or rows= and cols=.
+func readSize(r *http.Request, maxSide int) (board.Size, error) {
+	size, err := param(r, "size")
+	if err != nil {
+		return board.Size{}, err
+	}
+	if size != "" {
+		sz, err := board.ParseSize(size, maxSide)
+		if err != nil {
+			return board.Size{}, badRequest("size: %v (each side 1 to %d)", err, maxSide)
+		}
+		return sz, nil
+	}
+	rows, err := intParam(r, "rows", 1, maxSide, -1)
+	if err != nil {
+		return board.Size{}, badRequest("%v (or give size=N or size=RxC)", err)
+	}
+	cols, err := intParam(r, "cols", 1, maxSide, -1)
+	if err != nil {
+		return board.Size{}, err
+	}
+	return board.Size{Rows: rows, Cols: cols}, nil
+}
+
+// readSquares reads a list of square names separated by spaces ("a1 b3 c5").
+func readSquares(r *http.Request, name string, sz board.Size) ([]board.Square, error) {
+	v, err := param(r, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []board.Square
+	for _, f := range strings.Fields(v) {
+		sq, err := sz.ParseSquare(f)
+		if err != nil {
+			return nil, badRequest("%s: %v", name, err)
+		}
+		out = append(out, sq)
+	}
+	return out, nil
+}
+
+// readStart reads start= (default a1, the bottom-left square).
+func readStart(r *http.Request, sz board.Size) (board.Square, error) {
+	v, err := param(r, "start")
+	if err != nil {
+		return board.Square{}, err
+	}
+	if v == "" {
+		return board.Square{Row: sz.Rows - 1, Col: 0}, nil
+	}
+	sq, err := sz.ParseSquare(v)
+	if err != nil {
+		return board.Square{}, badRequest("start: %v", err)
+	}
+	return sq, nil
+}
+
+// tourRequest reads what a tour needs and finds it; found is false when none exists.
+func tourRequest(r *http.Request, maxSide int) (sz board.Size, start board.Square, closed bool, path []board.Square, err error) {
+	if sz, err = readSize(r, maxSide); err != nil {
+		return
+	}
+	if start, err = readStart(r, sz); err != nil {
+		return
+	}
+	if closed, err = boolParam(r, "closed", false); err != nil {
+		return
+	}
+	path, err = findTour(r.Context(), sz, start, closed)
+	return
+}
+
+func notAvailable(err error) error {
+	return &httpError{code: http.StatusNotImplemented, msg: err.Error()}
+}
+
+// knightTour answers GET /api/knight/tour?size=|rows=&cols=&start=&closed=.
+func (s *Server) knightTour(w http.ResponseWriter, r *http.Request) error {
+	sz, start, closed, path, err := tourRequest(r, maxTourSide)
+	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "start": sz.Name(start), "closed": closed}
+	switch {
+	case errors.Is(err, errNoKnight):
+		return notAvailable(err)
+	case errors.Is(err, errNoTour):
+		out["found"] = false
+		out["reason"] = err.Error()
+		writeJSON(w, http.StatusOK, out)
+		return nil
+	case err != nil:
+		return err
+	}
+	names := make([]string, len(path))
+	squares := make([][2]int, len(path))
+	for i, sq := range path {
+		names[i] = sz.Name(sq)
+		squares[i] = [2]int{sq.Row, sq.Col}
+	}
+	out["found"] = true
+	out["path"] = names
+	out["squares"] = squares
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// knightAccessibility answers GET /api/knight/accessibility?size=&visited=.
+func (s *Server) knightAccessibility(w http.ResponseWriter, r *http.Request) error {
+	sz, err := readSize(r, maxPictureSide)
+	if err != nil {
+		return err
+	}
+	visited, err := readSquares(r, "visited", sz)
+	if err != nil {
+		return err
+	}
+	counts, err := accessibility(sz, visited)
+	if errors.Is(err, errNoKnight) {
+		return notAvailable(err)
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
+	return nil
+}
+
+// knightPicture answers GET /api/knight/picture.svg|.png: path= draws the given squares;
+// otherwise size=, start= and closed= find the tour first.
+func (s *Server) knightPicture(png bool) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		sq, err := intParam(r, "square", 0, maxPictureSq, defaultPictSq)
+		if err != nil {
+			return err
+		}
+		var t render.Tour
+		if r.URL.Query().Has("path") {
+			if t.Size, err = readSize(r, maxPictureSide); err != nil {
+				return err
+			}
+			if t.Path, err = readSquares(r, "path", t.Size); err != nil {
+				return err
+			}
+			if t.Closed, err = boolParam(r, "closed", false); err != nil {
+				return err
+			}
+		} else {
+			t.Size, _, t.Closed, t.Path, err = tourRequest(r, maxTourSide)
+			switch {
+			case errors.Is(err, errNoKnight):
+				return notAvailable(err)
+			case errors.Is(err, errNoTour):
+				return &httpError{code: http.StatusNotFound, msg: err.Error()}
+			case err != nil:
+				return err
+			}
+		}
+		var b bytes.Buffer
+		if png {
+			err = render.TourPNG(&b, t, render.Options{Square: sq})
+		} else {
+			err = render.TourSVG(&b, t, render.Options{Square: sq})
+		}
+		if err != nil {
+			return badRequest("%v", err)
+		}
+		writePicture(w, b.Bytes(), png)
+		return nil
+	}
+}

@@ -1,0 +1,228 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/render"
+)
+
+// Bounds of the queens API.
+const (
+	maxListN      = 32   // solutions: a page of the listing stays fast up to here
+	maxCheckN     = 4096 // check: the report lists every line's count
+	maxCompleteN  = 1000 // complete: the search may still run to the deadline
+	maxPictureN   = 64   // pictures: N² squares drawn
+	maxPageLimit  = 500
+	defaultLimit  = 50
+	maxPictureSq  = 128
+	defaultPictSq = 0
+)
+
+type solutionJSON struct {
+	Code string `json:"code"`
+	Perm []int  `json:"perm"`
+}
+
+func solutionOf(p queens.Placement) solutionJSON {
+	return solutionJSON{Code: p.Format(queens.Code), Perm: []int(p.Clone())}
+}
+
+// queensCount answers GET /api/queens/count?n=N from the table of known counts.
+func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
+	n, err := intParam(r, "n", 1, maxKnownN, -1)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": knownCounts[n][0], "unique": knownCounts[n][1]})
+	return nil
+}
+
+// queensSolutions answers GET /api/queens/solutions?n=&after=&limit=&unique=: up to limit
+// solutions after the cursor, and the cursor of the next page (null at the end). Paging
+// costs the same at any depth: the listing starts right after the cursor.
+func (s *Server) queensSolutions(w http.ResponseWriter, r *http.Request) error {
+	n, err := intParam(r, "n", 1, maxListN, -1)
+	if err != nil {
+		return err
+	}
+	limit, err := intParam(r, "limit", 1, maxPageLimit, defaultLimit)
+	if err != nil {
+		return err
+	}
+	unique, err := boolParam(r, "unique", false)
+	if err != nil {
+		return err
+	}
+	opts := queens.ListOptions{Fundamental: unique}
+	after, err := param(r, "after")
+	if err != nil {
+		return err
+	}
+	if after != "" {
+		pos, err := queens.Parse(after, n)
+		if err != nil {
+			return badRequest("after: %v", err)
+		}
+		p, ok := pos.Placement()
+		if ok && len(pos.Queens) != n {
+			ok = false
+		}
+		if !ok {
+			return badRequest("after must have a queen on each of the %d rows, got %q", n, clip(after))
+		}
+		opts.After = p
+	}
+	ctx := r.Context()
+	page := []solutionJSON{}
+	var next *string
+	// One more than the page tells whether another page follows.
+	for p := range queens.List(ctx, n, opts) {
+		if len(page) == limit {
+			code := page[len(page)-1].Code
+			next = &code
+			break
+		}
+		page = append(page, solutionOf(p))
+	}
+	if err := ctx.Err(); err != nil && next == nil {
+		if len(page) == 0 {
+			return err
+		}
+		// Cut by the deadline: what was found is a page, resumable from its last code.
+		code := page[len(page)-1].Code
+		next = &code
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"n": n, "unique": unique, "solutions": page, "next": next})
+	return nil
+}
+
+// readPosition reads the position and n query values, n inferred when absent; an empty
+// position is the empty board of n, which is then required.
+func readPosition(r *http.Request, maxN int) (queens.Position, error) {
+	text, err := param(r, "position")
+	if err != nil {
+		return queens.Position{}, err
+	}
+	def := 0 // inferred from the position
+	if text == "" {
+		def = -1 // the empty board: n is required
+	}
+	n, err := intParam(r, "n", 1, maxN, def)
+	if err != nil {
+		return queens.Position{}, err
+	}
+	if text == "" {
+		return queens.Position{N: n}, nil
+	}
+	pos, err := queens.Parse(text, n)
+	if err != nil {
+		return queens.Position{}, badRequest("position: %v", err)
+	}
+	if pos.N > maxN {
+		return queens.Position{}, badRequest("position is on a %d×%d board; at most %d×%d here", pos.N, pos.N, maxN, maxN)
+	}
+	return pos, nil
+}
+
+type attackJSON struct {
+	A    string `json:"a"`
+	B    string `json:"b"`
+	Line string `json:"line"`
+}
+
+// queensCheck answers GET /api/queens/check?position=&n=: the report of queens check --json.
+func (s *Server) queensCheck(w http.ResponseWriter, r *http.Request) error {
+	pos, err := readPosition(r, maxCheckN)
+	if err != nil {
+		return err
+	}
+	rep := queens.Check(pos)
+	sz := board.SquareBoard(rep.N)
+	attacks := make([]attackJSON, 0, len(rep.Attacks))
+	for _, a := range rep.Attacks {
+		attacks = append(attacks, attackJSON{A: sz.Name(a.A), B: sz.Name(a.B), Line: a.Line.String()})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"n": rep.N, "queens": rep.Queens, "solved": rep.Solved, "attacks": attacks,
+		"rows": rep.Rows, "columns": rep.Columns, "diagonals": rep.Diagonals, "anti_diagonals": rep.AntiDiagonals,
+	})
+	return nil
+}
+
+// queensComplete answers GET /api/queens/complete?n=&position=: a solution that keeps
+// every given queen, or completable false with the reason.
+func (s *Server) queensComplete(w http.ResponseWriter, r *http.Request) error {
+	pos, err := readPosition(r, maxCompleteN)
+	if err != nil {
+		return err
+	}
+	p, err := completeQueens(r.Context(), pos)
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, map[string]any{"n": pos.N, "completable": true, "solution": solutionOf(p)})
+	case errors.Is(err, queens.ErrNoCompletion):
+		writeJSON(w, http.StatusOK, map[string]any{"n": pos.N, "completable": false, "reason": err.Error()})
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return err
+	default:
+		return badRequest("%v", err)
+	}
+	return nil
+}
+
+// completeQueens is the hint: queens.Complete of the beyond branch.
+func completeQueens(ctx context.Context, pos queens.Position) (queens.Placement, error) {
+	return queens.Complete(ctx, pos)
+}
+
+// queensPicture answers GET /api/queens/picture.svg|.png?n=&position=&conflicts=&attacked=&square=.
+func (s *Server) queensPicture(png bool) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		pos, err := readPosition(r, maxPictureN)
+		if err != nil {
+			return err
+		}
+		conflicts, err := boolParam(r, "conflicts", true)
+		if err != nil {
+			return err
+		}
+		attacked, err := boolParam(r, "attacked", false)
+		if err != nil {
+			return err
+		}
+		sq, err := intParam(r, "square", 0, maxPictureSq, defaultPictSq)
+		if err != nil {
+			return err
+		}
+		pic := render.Queens{N: pos.N, Queens: pos.Queens, Attacked: attacked}
+		if conflicts {
+			pic = render.CheckedQueens(pos)
+			pic.Attacked = attacked
+		}
+		var b bytes.Buffer
+		if png {
+			err = render.QueensPNG(&b, pic, render.Options{Square: sq})
+		} else {
+			err = render.QueensSVG(&b, pic, render.Options{Square: sq})
+		}
+		if err != nil {
+			return badRequest("%v", err)
+		}
+		writePicture(w, b.Bytes(), png)
+		return nil
+	}
+}
+
+func writePicture(w http.ResponseWriter, data []byte, png bool) {
+	if png {
+		w.Header().Set("Content-Type", "image/png")
+	} else {
+		w.Header().Set("Content-Type", "image/svg+xml")
+	}
+	w.Write(data)
+}
