@@ -108,13 +108,11 @@ func readPosition(r *http.Request, maxN int) (queens.Position, error) {
 	if err != nil {
 		return queens.Position{}, err
 	}
-	def := 0 // inferred from the position
-	if text == "" {
-		def = -1 // the empty board: n is required
-	}
-	n, err := intParam(r, "n", 1, maxN, def)
-	if err != nil {
-		return queens.Position{}, err
+	n := 0 // inferred from the position
+	if text == "" || r.URL.Query().Get("n") != "" {
+		if n, err = intParam(r, "n", 1, maxN, -1); err != nil {
+			return queens.Position{}, err
+		}
 	}
 	if text == "" {
 		return queens.Position{N: n}, nil

@@ -127,7 +127,7 @@ func (s *Server) handle(pattern string, heavy bool, h apiFunc) {
 			case errors.As(err, &he):
 				writeError(w, he.code, "%s", he.msg)
 			case errors.Is(err, context.DeadlineExceeded):
-				writeError(w, http.StatusServiceUnavailable, "not done within the server's limit of %v; try a smaller board", s.opts.Timeout)
+				writeError(w, http.StatusServiceUnavailable, "not done within the server's time limit of %v; try a smaller board", s.opts.Timeout)
 			case errors.Is(err, context.Canceled):
 				// The client went away: nobody reads the answer.
 			default:
@@ -147,7 +147,7 @@ func (s *Server) acquire(ctx context.Context) (release func(), err error) {
 	case <-t.C:
 		return nil, fmt.Errorf("server busy: %d heavy requests are running, the most it allows; try again", cap(s.heavy))
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("server busy: no search slot came free within the request's time limit: %w", ctx.Err())
 	}
 }
 
