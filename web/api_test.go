@@ -201,9 +201,9 @@ func TestCheckAndComplete(t *testing.T) {
 		t.Errorf("check of the empty 5×5 board = %v", v)
 	}
 
-	v = getJSON(t, h, "/api/queens/complete?n=8&position=(1,1)+(2,5)", 200)
+	v = getJSON(t, h, "/api/queens/complete?n=8&position=(1,1)+(5,2)", 200)
 	if v["completable"] != true {
-		t.Fatalf("complete (1,1) (2,5) = %v, want completable", v)
+		t.Fatalf("complete (1,1) (5,2) = %v, want completable", v)
 	}
 	var perm []int
 	for _, c := range v["solution"].(map[string]any)["perm"].([]any) {
