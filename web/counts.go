@@ -36,3 +36,13 @@ var knownCounts = [...][2]string{
 
 // maxKnownN is the largest N whose counts are known.
 const maxKnownN = len(knownCounts) - 1
+
+// KnownCount returns Q(n) and U(n), the numbers of all and of fundamental solutions of the
+// n-queens problem, as decimal strings, from the table of published values (n from 1 to
+// 27), and false for any other n. It takes constant time.
+func KnownCount(n int) (total, unique string, ok bool) {
+	if n < 1 || n > maxKnownN {
+		return "", "", false
+	}
+	return knownCounts[n][0], knownCounts[n][1], true
+}

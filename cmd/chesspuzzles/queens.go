@@ -26,6 +26,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensSolveCmd(), newQueensCountCmd(), newQueensCheckCmd())
 	cmd.AddCommand(newQueensOneCmd())
 	cmd.AddCommand(newQueensCompleteCmd())
+	cmd.AddCommand(newQueensBrowseCmd())
 	return cmd
 }
 

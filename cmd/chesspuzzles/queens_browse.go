@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/render"
+	"github.com/chesspuzzles/chesspuzzles/web"
+	"github.com/spf13/cobra"
+)
+
+// maxBrowseN is the largest board the browser shows: its Unicode board must fit a terminal.
+const maxBrowseN = 32
+
+// browsePage is how many solutions the browser lists at a time. Each page starts right
+// after the last solution shown (queens.ListOptions.After), so it costs the same at any
+// depth and N = 16 opens at once.
+const browsePage = 200
+
+type browseOptions struct {
+	n      int
+	unique bool
+}
+
+func newQueensBrowseCmd() *cobra.Command {
+	var opts browseOptions
+	cmd := &cobra.Command{
+		Use:   "browse N",
+		Short: "Browse the solutions of the N×N board in the terminal",
+		Long: `Browse the solutions of the N×N board in the terminal: the list on the left, the
+selected solution drawn on the right. ↑/↓ (or k/j) move, PgUp/PgDn a screen, Home the first;
+u shows only fundamental solutions (or all again); q quits. Solutions are listed lazily, a
+page at a time, so even N = 16 opens at once. Colours follow NO_COLOR.`,
+		Example: `  chesspuzzles queens browse 8
+  chesspuzzles queens browse 16 --unique`,
+		Args: exactArgs(1, "one argument, the board size N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opts.n, err = parseN(args[0], maxBrowseN); err != nil {
+				return err
+			}
+			return runBrowse(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().BoolVar(&opts.unique, "unique", false, "start with only the fundamental solutions")
+	return cmd
+}
+
+func runBrowse(ctx context.Context, opts browseOptions, stdin io.Reader, stdout io.Writer) error {
+	if !isTerminal(stdout) {
+		return usageErrorf("queens browse needs a terminal; use queens solve to list solutions into a pipe or file")
+	}
+	m := newBrowseModel(ctx, opts.n, opts.unique, render.ColorAllowed())
+	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout)).Run()
+	if ctx.Err() != nil {
+		return nil // Ctrl-C: the browser has nothing to save
+	}
+	return err
+}
+
+// browseModel is the state of the browser. Update and View are pure functions of it and
+// the message, so tests drive it without a terminal.
+type browseModel struct {
+	ctx    context.Context
+	n      int
+	unique bool
+	color  bool
+	items  []queens.Placement // the solutions listed so far, in code order
+	done   bool               // the listing has no more
+	cursor int                // index of the selected solution
+	top    int                // index of the first line of the list on screen
+	height int                // lines of list on screen
+	err    error
+}
+
+func newBrowseModel(ctx context.Context, n int, unique, color bool) *browseModel {
+	m := &browseModel{ctx: ctx, n: n, unique: unique, color: color, height: 20}
+	m.more()
+	return m
+}
+
+// more lists the next page of solutions, after the last one listed.
+func (m *browseModel) more() {
+	if m.done {
+		return
+	}
+	opts := queens.ListOptions{Fundamental: m.unique}
+	if len(m.items) > 0 {
+		opts.After = m.items[len(m.items)-1]
+	}
+	got := 0
+	for p := range queens.List(m.ctx, m.n, opts) {
+		m.items = append(m.items, p.Clone())
+		if got++; got == browsePage {
+			return
+		}
+	}
+	if err := m.ctx.Err(); err != nil {
+		m.err = err
+	}
+	m.done = true
+}
+
+func (m *browseModel) Init() tea.Cmd { return nil }
+
+func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.height = max(3, msg.Height-4)
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "q", "ctrl+c", "esc":
+			return m, tea.Quit
+		case "down", "j":
+			m.move(1)
+		case "up", "k":
+			m.move(-1)
+		case "pgdown", "space":
+			m.move(m.height)
+		case "pgup":
+			m.move(-m.height)
+		case "home", "g":
+			m.move(-m.cursor)
+		case "u":
+			m.unique = !m.unique
+			m.items, m.done, m.cursor, m.top = nil, false, 0, 0
+			m.more()
+		}
+	}
+	return m, nil
+}
+
+// move moves the selection by d, listing more solutions when it nears the end of those
+// listed, and scrolls the list to keep it on screen.
+func (m *browseModel) move(d int) {
+	c := m.cursor + d
+	for c >= len(m.items)-m.height && !m.done {
+		m.more()
+	}
+	m.cursor = max(0, min(c, len(m.items)-1))
+	if m.cursor < m.top {
+		m.top = m.cursor
+	}
+	if m.cursor >= m.top+m.height {
+		m.top = m.cursor - m.height + 1
+	}
+}
+
+func (m *browseModel) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+// render draws the screen: a title line, the list and the board side by side, and a key
+// line.
+func (m *browseModel) render() string {
+	var b strings.Builder
+	kind := "solutions"
+	if m.unique {
+		kind = "fundamental solutions"
+	}
+	count := ""
+	if total, unique, ok := web.KnownCount(m.n); ok {
+		if m.unique {
+			count = unique + " "
+		} else {
+			count = total + " "
+		}
+	}
+	title := fmt.Sprintf("%d queens: %s%s", m.n, count, kind)
+	bold := lipgloss.NewStyle().Bold(true)
+	if !m.color {
+		bold = lipgloss.NewStyle()
+	}
+	b.WriteString(bold.Render(title) + "\n\n")
+	if len(m.items) == 0 {
+		fmt.Fprintf(&b, "The %d×%d board has no %s.\n", m.n, m.n, kind)
+		if m.err != nil {
+			fmt.Fprintf(&b, "(%v)\n", m.err)
+		}
+		b.WriteString("\nu all/fundamental · q quit\n")
+		return b.String()
+	}
+	width := len(strconv.Itoa(m.top+m.height)) + 2 + len(m.items[0].Format(queens.Code))
+	var list []string
+	for i := m.top; i < min(m.top+m.height, len(m.items)); i++ {
+		line := fmt.Sprintf("%*d  %s", len(strconv.Itoa(m.top+m.height)), i+1, m.items[i].Format(queens.Code))
+		line += strings.Repeat(" ", max(0, width-len([]rune(line))))
+		if i == m.cursor {
+			if m.color {
+				line = lipgloss.NewStyle().Reverse(true).Render(line)
+			} else {
+				line = "> " + line
+			}
+		} else if !m.color {
+			line = "  " + line
+		}
+		list = append(list, line)
+	}
+	var board strings.Builder
+	p := m.items[m.cursor]
+	render.QueensText(&board, p.Position(), render.TextOptions{Unicode: true, Color: m.color})
+	left := lipgloss.NewStyle().MarginRight(3).Render(strings.Join(list, "\n"))
+	b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, board.String()))
+	of := strconv.Itoa(len(m.items))
+	if !m.done {
+		of = "more than " + of
+		if count != "" {
+			of = strings.TrimSpace(count)
+		}
+	}
+	fmt.Fprintf(&b, "\n\nsolution %d of %s · ↑↓ move · PgUp/PgDn · u all/fundamental · q quit\n", m.cursor+1, of)
+	return b.String()
+}
