@@ -32,7 +32,6 @@ package render
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -133,11 +132,3 @@ func (l layout) board(s *scene) {
 // rows is dark. As in chess, the bottom-left square (a1) is dark: row r counted from the
 // bottom is rows-1-r.
 func isDark(rows, r, c int) bool { return (rows-1-r+c)%2 == 0 }
-
-// writeScene writes s in the given format, "svg" or "png".
-func writeScene(w io.Writer, s *scene, png bool) error {
-	if png {
-		return writePNG(w, s)
-	}
-	return writeSVG(w, s)
-}

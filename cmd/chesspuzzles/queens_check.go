@@ -16,6 +16,8 @@ type checkOptions struct {
 	position string
 	n        int
 	json     bool
+	format   string // text, json, unicode, svg or png
+	output   string // file for svg and png, "" for stdout
 }
 
 // maxCheckInput bounds what check reads from standard input: enough for a permutation of
@@ -43,7 +45,8 @@ cannot be read.`,
 		Example: `  chesspuzzles queens check 15863724
   chesspuzzles queens check 13572468
   chesspuzzles queens check a8 e7 h6 --n 8
-  echo '0,4,7,5,2,6,1,3' | chesspuzzles queens check --json`,
+  echo '0,4,7,5,2,6,1,3' | chesspuzzles queens check --json
+  chesspuzzles queens check a8 e8 h1 --n 8 --format svg -o conflicts.svg`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.n < 0 || opts.n > queens.MaxParseN {
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
@@ -60,11 +63,20 @@ cannot be read.`,
 			} else {
 				opts.position = strings.Join(args, " ")
 			}
+			switch opts.format {
+			case "text", "unicode", "svg", "png":
+			case "json":
+				opts.json = true
+			default:
+				return usageErrorf("unknown format %q: want text, json, unicode, svg or png", opts.format)
+			}
 			return runCheck(opts, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as one JSON object")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
 	return cmd
 }
 
@@ -94,7 +106,11 @@ func runCheck(opts checkOptions, stdout io.Writer) error {
 	rep := queens.Check(pos)
 	sz := board.SquareBoard(rep.N)
 	w := bufio.NewWriter(stdout)
-	if opts.json {
+	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
+		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
+			return err
+		}
+	} else if opts.json {
 		out := checkJSON{N: rep.N, Queens: rep.Queens, Solved: rep.Solved, Attacks: []attackJSON{},
 			Rows: rep.Rows, Columns: rep.Columns, Diagonals: rep.Diagonals, AntiDiagonals: rep.AntiDiagonals}
 		for _, a := range rep.Attacks {
@@ -104,6 +120,9 @@ func runCheck(opts checkOptions, stdout io.Writer) error {
 			return err
 		}
 	} else {
+		if opts.format == "unicode" && rep.N <= maxSumsN {
+			io.WriteString(w, unicodeBoard(stdout, pos, rep.Attacks))
+		}
 		writeReport(w, pos, rep)
 	}
 	if err := w.Flush(); err != nil {

@@ -14,13 +14,14 @@ import (
 )
 
 type solveOptions struct {
-	n      int
-	format queens.Notation
-	unique bool
-	limit  int64
-	after  queens.Placement
-	output string // file to write, "" for stdout
-	quiet  bool
+	n       int
+	format  queens.Notation
+	picture pictureFormat // svg, png or unicode instead of a notation
+	unique  bool
+	limit   int64
+	after   queens.Placement
+	output  string // file to write, "" for stdout
+	quiet   bool
 }
 
 func newQueensSolveCmd() *cobra.Command {
@@ -42,15 +43,19 @@ interrupted run never leaves a truncated file behind.`,
   chesspuzzles queens solve 8 --unique --format algebraic
   chesspuzzles queens solve 16 --after 1,3,5,2,9,12,10,13,4,6,8,11,7,14,16,15 --limit 100
   chesspuzzles queens solve 32 --limit 1
-  chesspuzzles queens solve 14 -o q14.txt`,
+  chesspuzzles queens solve 14 -o q14.txt
+  chesspuzzles queens solve 8 --after 15863724 --format svg -o second.svg`,
 		Args: exactArgs(1, "one argument, the board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if opts.n, err = parseN(args[0], queens.MaxN); err != nil {
 				return err
 			}
-			if opts.format, err = queens.ParseNotation(format); err != nil {
-				return usageError(err)
+			// svg and png draw the first solution listed; unicode draws each.
+			if opts.picture = parsePictureFormat(format); opts.picture == noPicture {
+				if opts.format, err = queens.ParseNotation(format); err != nil {
+					return usageErrorf("%v; or a picture: unicode, svg or png", err)
+				}
 			}
 			if opts.limit < 0 {
 				return usageErrorf("--limit must be 0 (no limit) or more, got %d", opts.limit)
@@ -64,7 +69,7 @@ interrupted run never leaves a truncated file behind.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json; or a picture: unicode, or svg or png (the first solution listed)")
 	f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
 	f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
 	f.StringVar(&after, "after", "", "list only solutions after this one (in any notation)")
@@ -94,6 +99,9 @@ func parseCursor(s string, n int) (queens.Placement, error) {
 }
 
 func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) (err error) {
+	if opts.picture == pictureSVG || opts.picture == picturePNG {
+		return runSolvePicture(ctx, opts, stdout)
+	}
 	out := stdout
 	var file *atomicFile
 	if opts.output != "" {
@@ -122,11 +130,15 @@ func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) 
 	list := queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique, Progress: progress})
 	for p := range list {
 		buf = buf[:0]
-		if opts.format == queens.Board && count > 0 {
+		if (opts.format == queens.Board || opts.picture == pictureUnicode) && count > 0 {
 			buf = append(buf, '\n')
 		}
-		buf = p.AppendFormat(buf, opts.format)
-		buf = append(buf, '\n')
+		if opts.picture == pictureUnicode {
+			buf = append(buf, unicodeBoard(out, p.Position(), nil)...)
+		} else {
+			buf = p.AppendFormat(buf, opts.format)
+			buf = append(buf, '\n')
+		}
 		if _, err = w.Write(buf); err != nil {
 			break
 		}

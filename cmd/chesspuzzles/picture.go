@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/render"
+)
+
+// pictureFormat is a --format value that draws a board instead of writing a notation.
+type pictureFormat int
+
+const (
+	noPicture      pictureFormat = iota
+	pictureSVG                   // an SVG document (package render)
+	picturePNG                   // a PNG image
+	pictureUnicode               // a Unicode board: ♛ and shaded squares, coloured unless NO_COLOR
+)
+
+// maxPictureN bounds the boards drawn as SVG or PNG: past it the picture is millions of squares.
+const maxPictureN = render.MaxSide
+
+func parsePictureFormat(s string) pictureFormat {
+	switch s {
+	case "svg":
+		return pictureSVG
+	case "png":
+		return picturePNG
+	case "unicode":
+		return pictureUnicode
+	}
+	return noPicture
+}
+
+// unicodeBoard draws pos as a Unicode board, its conflicts marked, in colour when colour
+// is allowed and out is a terminal. The result ends with a newline.
+func unicodeBoard(out io.Writer, pos queens.Position, attacks []queens.Attack) string {
+	var b strings.Builder
+	render.QueensText(&b, pos, render.TextOptions{Unicode: true, Color: render.ColorAllowed() && isTerminal(out), Attacks: attacks})
+	return b.String()
+}
+
+// writeQueensPicture writes the SVG or PNG picture of pos, with the given conflicts marked,
+// to the file output (atomically) or, when output is "", to stdout; PNG never to a terminal.
+func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pictureFormat, output string, stdout io.Writer) error {
+	if pos.N > maxPictureN {
+		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %d×%d", maxPictureN, maxPictureN, pos.N, pos.N)
+	}
+	if format == picturePNG && output == "" && isTerminal(stdout) {
+		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	}
+	var b bytes.Buffer
+	pic := render.Queens{N: pos.N, Queens: pos.Queens, Attacks: attacks}
+	var err error
+	if format == picturePNG {
+		err = render.QueensPNG(&b, pic, render.Options{})
+	} else {
+		err = render.QueensSVG(&b, pic, render.Options{})
+	}
+	if err != nil {
+		return err
+	}
+	if output == "" {
+		_, err = stdout.Write(b.Bytes())
+		return err
+	}
+	f, err := createAtomic(output)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b.Bytes()); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// runSolvePicture draws the first solution the listing of opts yields (after --after, only
+// fundamental ones with --unique) as an SVG or PNG picture. It answers "no" (exit 1) when
+// there is none.
+func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
+	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
+		return writeQueensPicture(p.Position(), nil, opts.picture, opts.output, stdout)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return answerNo(nil)
+}
