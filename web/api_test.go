@@ -276,9 +276,10 @@ func TestBadInput(t *testing.T) {
 		says      string
 	}{
 		{"count without n", "/api/queens/count", 400, "n is required"},
-		{"count n=abc", "/api/queens/count?n=abc", 400, "whole number from 1 to 27"},
-		{"count n=0", "/api/queens/count?n=0", 400, "from 1 to 27"},
-		{"count n=28 unknown", "/api/queens/count?n=28", 400, "from 1 to 27"},
+		{"count n=abc", "/api/queens/count?n=abc", 400, "whole number from 1 to 32"},
+		{"count n=0", "/api/queens/count?n=0", 400, "from 1 to 32"},
+		{"count n=28 unknown", "/api/queens/count?n=28", 400, "known only up to n = 27"},
+		{"count n=33", "/api/queens/count?n=33", 400, "from 1 to 32"},
 		{"solutions n too large", "/api/queens/solutions?n=33", 400, "from 1 to 32"},
 		{"solutions limit 0", "/api/queens/solutions?n=8&limit=0", 400, "limit"},
 		{"solutions limit too large", "/api/queens/solutions?n=8&limit=501", 400, "from 1 to 500"},

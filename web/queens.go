@@ -34,9 +34,12 @@ func solutionOf(p queens.Placement) solutionJSON {
 
 // queensCount answers GET /api/queens/count?n=N from the table of known counts.
 func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
-	n, err := intParam(r, "n", 1, maxKnownN, -1)
+	n, err := intParam(r, "n", 1, queens.MaxCountN, -1)
 	if err != nil {
 		return err
+	}
+	if n > maxKnownN {
+		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, maxKnownN)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": knownCounts[n][0], "unique": knownCounts[n][1]})
 	return nil
