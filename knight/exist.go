@@ -22,15 +22,15 @@ func Exists(rows, cols int, start board.Square, closed bool) error {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if closed {
 		if why := closedExists(rows, cols); why != "" {
-			return fmt.Errorf("%w: no closed tour on a %s board: %s", ErrNoTour, sz, why)
+			return noTour(fmt.Sprintf("no closed tour on a %s board: %s", sz, why))
 		}
 		return nil
 	}
 	if why := openExists(rows, cols); why != "" {
-		return fmt.Errorf("%w: no open tour on a %s board: %s", ErrNoTour, sz, why)
+		return noTour(fmt.Sprintf("no open tour on a %s board: %s", sz, why))
 	}
 	if why := startExists(rows, cols, start); why != "" {
-		return fmt.Errorf("%w: no open tour from %s on %s: %s", ErrNoTour, sz.Name(start), sz, why)
+		return noTour(fmt.Sprintf("no open tour from %s on %s: %s", sz.Name(start), sz, why))
 	}
 	return nil
 }
@@ -102,3 +102,9 @@ func startExists(rows, cols int, start board.Square) string {
 	}
 	return ""
 }
+
+// noTour is an error that says why there is no tour and matches ErrNoTour.
+type noTour string
+
+func (e noTour) Error() string        { return string(e) }
+func (e noTour) Is(target error) bool { return target == ErrNoTour }

@@ -47,6 +47,14 @@ type search struct {
 	budget int  // most moves to try; 0 means no limit
 	rng    *rand.Rand
 
+	// count, when set, makes run count every path instead of stopping at the first; it
+	// then returns found false and exhausted true (or false when stop said so).
+	count bool
+	total int64
+	stop  func() bool // polled every 2^20 moves while counting
+	// prefix, when not empty, is the beginning of every path (prefix[0] is the start).
+	prefix []int32
+
 	nodes int
 }
 
@@ -120,6 +128,10 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 		if low-adjLow > 1 {
 			return
 		}
+		ncand[d] = int8(k)
+		if s.count {
+			return // every branch is searched; the order does not matter
+		}
 		// Warnsdorff order: fewest onward moves; ties by the look-ahead (lowest onward
 		// count among the square's own onward squares) or at random.
 		for i := 0; i < k; i++ {
@@ -159,10 +171,21 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 		visit(start)
 	}
 	if n == 1 {
-		return path, endOK(start), true
+		if s.count && endOK(start) {
+			s.total++
+		}
+		return path, endOK(start) && !s.count, true
 	}
-	expand(0)
-	d := 0
+	d0 := 0
+	if len(s.prefix) > 1 {
+		for _, v := range s.prefix[1:] {
+			d0++
+			path[d0] = v
+			visit(v)
+		}
+	}
+	expand(d0)
+	d := d0
 	for {
 		if next[d] < ncand[d] {
 			u := cand[d][next[d]]
@@ -171,12 +194,18 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 			if s.budget > 0 && s.nodes > s.budget {
 				return nil, false, false
 			}
+			if s.stop != nil && s.nodes&(1<<20-1) == 0 && s.stop() {
+				return nil, false, false
+			}
 			visit(u)
 			d++
 			path[d] = u
 			if d == n-1 {
 				if endOK(u) {
-					return path, true, true
+					if !s.count {
+						return path, true, true
+					}
+					s.total++
 				}
 				unvisit(u)
 				d--
@@ -185,7 +214,7 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 			expand(d)
 			continue
 		}
-		if d == 0 {
+		if d == d0 {
 			return nil, false, true
 		}
 		unvisit(path[d])
