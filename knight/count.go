@@ -63,19 +63,51 @@ func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error
 			starts = append(starts, int32(v))
 		}
 	}
+	// Squares related by a symmetry of the board start equally many tours, so only the
+	// smallest square of each class is searched and its count multiplied.
+	weight := make(map[int32]int64)
+	var order []int32
+	for _, v := range starts {
+		c := canonical(rows, cols, v)
+		if weight[c] == 0 {
+			order = append(order, c)
+		}
+		weight[c]++
+	}
 	var total int64
-	for i, v := range starts {
+	for i, v := range order {
 		s := &search{g: g, count: true, stop: stop}
 		k, err := countFrom(ctx, s, []int32{v})
 		if err != nil {
 			return 0, err
 		}
-		total += k
+		total += k * weight[v]
 		if opts.Progress != nil {
-			opts.Progress(i+1, len(starts))
+			opts.Progress(i+1, len(order))
 		}
 	}
 	return total, nil
+}
+
+// canonical returns the smallest square index among the images of v under the symmetries
+// of a rows×cols board (four, or eight when the board is square).
+func canonical(rows, cols int, v int32) int32 {
+	r, c := int(v)/cols, int(v)%cols
+	best := v
+	try := func(rr, cc int) {
+		if w := int32(rr*cols + cc); w < best {
+			best = w
+		}
+	}
+	for _, rr := range []int{r, rows - 1 - r} {
+		for _, cc := range []int{c, cols - 1 - c} {
+			try(rr, cc)
+			if rows == cols {
+				try(cc, rr)
+			}
+		}
+	}
+	return best
 }
 
 // countFrom counts the paths of s that begin with prefix.
