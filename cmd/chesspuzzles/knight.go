@@ -87,7 +87,7 @@ gets stuck. Exit 1 when no tour exists, with the reason.`,
 	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.method, "method", "auto", "auto or warnsdorff")
-	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares or json")
+	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, or none (find the tour, print nothing: for timing)")
 	return cmd
 }
 
@@ -134,8 +134,10 @@ func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
 		return knight.WriteSquares, nil
 	case "json":
 		return knight.WriteJSON, nil
+	case "none":
+		return func(io.Writer, knight.Tour) error { return nil }, nil
 	}
-	return nil, usageErrorf("--format must be board, squares or json, got %q", board.Clip(format))
+	return nil, usageErrorf("--format must be board, squares, json or none, got %q", board.Clip(format))
 }
 
 type knightCheckOpts struct {
