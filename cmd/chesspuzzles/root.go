@@ -69,6 +69,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.AddCommand(newQueensCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newVersionCmd())
+	root.AddCommand(newKnightCmd())
 	return root
 }
 

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/spf13/cobra"
+)
+
+func newKnightCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "knight",
+		Short: "Knight's tours: find, check, count; the accessibility table",
+		Long: `Knight's tours on any board from 1×1 to 10000×10000.
+
+Boards are --size N (N×N) or --board RxC (R rows, C columns). Squares are algebraic
+(e4, a1 is bottom left) or file,rank counted from 1 (5,4 is e4), which works on any board.`,
+	}
+	cmd.AddCommand(newKnightTourCmd(), newKnightCheckCmd(), newKnightAccessCmd(), newKnightCountCmd())
+	return cmd
+}
+
+// sizeFlags are the --size and --board flags shared by the knight commands.
+type sizeFlags struct {
+	size, board string
+}
+
+func (f *sizeFlags) add(cmd *cobra.Command, def string) {
+	cmd.Flags().StringVar(&f.size, "size", def, "board size N for an N×N board")
+	cmd.Flags().StringVar(&f.board, "board", "", "board size RxC: R rows, C columns")
+}
+
+// get returns the board size asked for; set reports whether one was given at all.
+func (f *sizeFlags) get() (sz board.Size, set bool, err error) {
+	s := f.size
+	if f.board != "" {
+		s = f.board
+	}
+	if s == "" {
+		return board.Size{}, false, nil
+	}
+	sz, err = board.ParseSize(s, 0)
+	if err != nil {
+		return sz, true, usageError(err)
+	}
+	if sz.Squares() > knight.MaxSquares {
+		return sz, true, usageErrorf("board %s has %d squares, at most %d are allowed", sz, sz.Squares(), knight.MaxSquares)
+	}
+	return sz, true, nil
+}
+
+type knightTourOpts struct {
+	sizes  sizeFlags
+	start  string
+	closed bool
+	method string
+	format string
+}
+
+func newKnightTourCmd() *cobra.Command {
+	var o knightTourOpts
+	cmd := &cobra.Command{
+		Use:   "tour",
+		Short: "Find a knight's tour from a start square",
+		Long: `Find a knight's tour of the board from the start square (default a1, bottom left).
+
+--method auto (the default) finds a tour wherever one exists; --method warnsdorff follows
+Warnsdorff's rule (fewest onward moves, ties by one move of look-ahead) and says so when it
+gets stuck. Exit 1 when no tour exists, with the reason.`,
+		Example: `  chesspuzzles knight tour --size 8 --start e4
+  chesspuzzles knight tour --board 6x9 --closed --format squares
+  chesspuzzles knight tour --size 1000 --format json > tour.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightTour(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "8")
+	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
+	cmd.Flags().StringVar(&o.method, "method", "auto", "auto or warnsdorff")
+	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, or none (find the tour, print nothing: for timing)")
+	return cmd
+}
+
+func runKnightTour(_ context.Context, o knightTourOpts, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	start := board.Square{Row: sz.Rows - 1, Col: 0}
+	if o.start != "" {
+		if start, err = sz.ParseSquare(o.start); err != nil {
+			return usageError(err)
+		}
+	}
+	var opts knight.Options
+	opts.Closed = o.closed
+	switch o.method {
+	case "auto":
+		opts.Method = knight.Auto
+	case "warnsdorff":
+		opts.Method = knight.Warnsdorff
+	default:
+		return usageErrorf("--method must be auto or warnsdorff, got %q", board.Clip(o.method))
+	}
+	write, err := tourWriter(o.format)
+	if err != nil {
+		return err
+	}
+	t, err := knight.Find(sz.Rows, sz.Cols, start, opts)
+	if errors.Is(err, knight.ErrNoTour) || errors.Is(err, knight.ErrDeadEnd) {
+		return answerNo(err)
+	}
+	if err != nil {
+		return err
+	}
+	return write(stdout, t)
+}
+
+func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
+	switch format {
+	case "board":
+		return knight.WriteBoard, nil
+	case "squares":
+		return knight.WriteSquares, nil
+	case "json":
+		return knight.WriteJSON, nil
+	case "none":
+		return func(io.Writer, knight.Tour) error { return nil }, nil
+	}
+	return nil, usageErrorf("--format must be board, squares, json or none, got %q", board.Clip(format))
+}
+
+type knightCheckOpts struct {
+	sizes sizeFlags
+	file  string
+}
+
+func newKnightCheckCmd() *cobra.Command {
+	var o knightCheckOpts
+	cmd := &cobra.Command{
+		Use:   "check [FILE]",
+		Short: "Check a knight's tour given as squares, JSON or a numbered board",
+		Long: `Check a knight's tour read from FILE, or from standard input when there is none.
+
+The tour may be square names ("a1 c2 e1 …"; the board is N×N for N² names, or give --board),
+the JSON that "tour --format json" writes, or a board of move numbers. Exit 0 when it is a
+tour (open or closed, said on stdout), 1 when it is not (naming the first bad step), 2 when
+it cannot be read.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.file = args[0]
+			}
+			return runKnightCheck(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "")
+	return cmd
+}
+
+func runKnightCheck(_ context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	in := stdin
+	if o.file != "" && o.file != "-" {
+		f, err := os.Open(o.file)
+		if err != nil {
+			return usageError(err)
+		}
+		defer f.Close()
+		in = f
+	}
+	data, err := io.ReadAll(bufio.NewReader(in))
+	if err != nil {
+		return usageErrorf("reading tour: %w", err)
+	}
+	t, err := knight.ParseTour(string(data), sz)
+	var se *knight.StepError
+	if errors.As(err, &se) {
+		return answerNo(fmt.Errorf("not a tour: %w", err))
+	}
+	if err != nil {
+		return usageError(err)
+	}
+	if err := t.Check(); err != nil {
+		return answerNo(fmt.Errorf("not a tour of %s: %w", t.Size(), err))
+	}
+	kind := "open"
+	if t.Closed() {
+		kind = "closed"
+	}
+	_, err = fmt.Fprintf(stdout, "valid %s tour of %s from %s to %s\n", kind, t.Size(), t.Size().Name(t.Square(0)), t.Size().Name(t.Square(t.Len()-1)))
+	return err
+}
+
+type knightAccessOpts struct {
+	sizes sizeFlags
+	after string
+}
+
+func newKnightAccessCmd() *cobra.Command {
+	var o knightAccessOpts
+	cmd := &cobra.Command{
+		Use:   "accessibility",
+		Short: "Print how many knight moves reach each square",
+		Long: `Print the accessibility table: for each square, how many knight moves reach it from
+squares not yet visited (2 in the corners of an 8×8 board, 8 in the middle). With --after,
+the knight has made those moves: visited squares show as "." and the knight as "N", and the
+other numbers count only unvisited squares — the table for following Warnsdorff's rule by
+hand (move to the neighbour of N with the smallest number).`,
+		Example: `  chesspuzzles knight accessibility --size 8
+  chesspuzzles knight accessibility --size 8 --after "a1 b3 c5"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightAccess(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "8")
+	cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
+	return cmd
+}
+
+// maxAccessSide bounds the accessibility table: it is for reading, not for huge boards.
+const maxAccessSide = 1000
+
+func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	if sz.Rows > maxAccessSide || sz.Cols > maxAccessSide {
+		return usageErrorf("the accessibility table is for boards up to %d×%d, got %s", maxAccessSide, maxAccessSide, sz)
+	}
+	var path []board.Square
+	for _, f := range strings.FieldsFunc(o.after, func(r rune) bool { return r == ' ' || r == '\t' || r == ';' }) {
+		sq, err := sz.ParseSquare(f)
+		if err != nil {
+			return usageErrorf("--after: %w", err)
+		}
+		if n := len(path); n > 0 {
+			dr, dc := sq.Row-path[n-1].Row, sq.Col-path[n-1].Col
+			if dr*dr+dc*dc != 5 {
+				return usageErrorf("--after: %s to %s is not a knight's move", sz.Name(path[n-1]), sz.Name(sq))
+			}
+		}
+		path = append(path, sq)
+	}
+	table, err := knight.Accessibility(sz.Rows, sz.Cols, path)
+	if err != nil {
+		return usageErrorf("--after: %w", err)
+	}
+	bw := bufio.NewWriter(stdout)
+	for r := 0; r < sz.Rows; r++ {
+		for c := 0; c < sz.Cols; c++ {
+			if c > 0 {
+				bw.WriteByte(' ')
+			}
+			switch v := table[r*sz.Cols+c]; v {
+			case knight.Visited:
+				bw.WriteByte('.')
+			case knight.Knight:
+				bw.WriteByte('N')
+			default:
+				bw.WriteString(strconv.Itoa(v))
+			}
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+type knightCountOpts struct {
+	sizes  sizeFlags
+	start  string
+	closed bool
+}
+
+func newKnightCountCmd() *cobra.Command {
+	var o knightCountOpts
+	cmd := &cobra.Command{
+		Use:   "count",
+		Short: "Count knight's tours exactly on a small board",
+		Long: `Count the knight's tours of a small board (at most 64 squares) exactly: directed open
+tours (every start and both directions counted), those from --start, or with --closed the
+undirected closed tours. Progress goes to stderr; Ctrl-C stops the count (exit 130).`,
+		Example: `  chesspuzzles knight count --size 5
+  chesspuzzles knight count --size 5 --start a1
+  chesspuzzles knight count --size 6 --closed`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightCount(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.sizes.add(cmd, "5")
+	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
+	return cmd
+}
+
+func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	if sz.Squares() > knight.MaxCountSquares {
+		return usageErrorf("counting needs a board of at most %d squares, got %s", knight.MaxCountSquares, sz)
+	}
+	var opts knight.CountOptions
+	opts.Closed = o.closed
+	if o.start != "" {
+		if o.closed {
+			return usageErrorf("--start counts open tours; a closed tour passes every square")
+		}
+		sq, err := sz.ParseSquare(o.start)
+		if err != nil {
+			return usageError(err)
+		}
+		opts.Start = &sq
+	}
+	if sz.Squares() >= 30 {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(stderr, "counted from %d of %d start squares\n", done, total)
+		}
+	}
+	k, err := knight.Count(ctx, sz.Rows, sz.Cols, opts)
+	if err != nil {
+		return err
+	}
+	what := "directed open tours"
+	switch {
+	case o.closed:
+		what = "closed tours"
+	case opts.Start != nil:
+		what = "directed open tours from " + sz.Name(*opts.Start)
+	}
+	_, err = fmt.Fprintf(stdout, "%d %s of %s\n", k, what, sz)
+	return err
+}

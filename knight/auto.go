@@ -1,0 +1,178 @@
+package knight
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sync"
+)
+
+// closedCycle returns a closed tour of a rows×cols board that has one, starting at square 0.
+// Boards whose sides are both at least 10 are built from blocks (linear time); smaller ones
+// are searched.
+func closedCycle(rows, cols int) []int32 {
+	if rows > cols {
+		return transpose(closedCycle(cols, rows), cols, rows)
+	}
+	if rows*cols <= cacheSquares {
+		key := [2]int{rows, cols}
+		cycleCache.Lock()
+		p, ok := cycleCache.m[key]
+		cycleCache.Unlock()
+		if !ok {
+			p = newClosedCycle(rows, cols)
+			cycleCache.Lock()
+			cycleCache.m[key] = p
+			cycleCache.Unlock()
+		}
+		return slices.Clone(p)
+	}
+	return newClosedCycle(rows, cols)
+}
+
+// cacheSquares is the largest board whose closed tour is kept for reuse: the closed tour of
+// a small board is found once and rotated for every start square.
+const cacheSquares = 64 * 64
+
+var cycleCache = struct {
+	sync.Mutex
+	m map[[2]int][]int32
+}{m: map[[2]int][]int32{}}
+
+// transpose maps a path of a rows×cols board to the mirrored cols×rows board, in place.
+func transpose(p []int32, rows, cols int) []int32 {
+	for i, v := range p {
+		r, c := int(v)/cols, int(v)%cols
+		p[i] = int32(c*rows + r)
+	}
+	return p
+}
+
+func newClosedCycle(rows, cols int) []int32 {
+	if min(rows, cols) >= blockMinSide {
+		if p := buildBlocks(rows, cols, -1, true); p != nil {
+			return p
+		}
+	}
+	g := newGraph(rows, cols)
+	if p := closeByRotation(g); p != nil {
+		return p
+	}
+	// The corner has exactly two neighbours, so a closed tour through it is a path from
+	// the corner that ends on one of them.
+	ends := make([]bool, rows*cols)
+	for _, u := range g.adj[0] {
+		ends[u] = true
+	}
+	return hamPath(g, 0, ends, true)
+}
+
+// closeByRotation turns a Warnsdorff path from the corner into a closed tour by Pósa
+// rotations: while the last square is not next to the first, pick a square x next to the
+// last one, earlier on the path, and reverse the part after x, so that the square after x
+// becomes the last; every few rounds turn the whole path round to work on the other end.
+// Each rotation keeps a Hamiltonian path, so the result, if any, is a closed tour. It gives
+// up (nil) after a bounded number of rotations.
+func closeByRotation(g *graph) []int32 {
+	n := len(g.adj)
+	p, ok := warnsdorff(g.h, g.w, 0)
+	if !ok {
+		p = hamPath(g, 0, nil, false)
+		if p == nil {
+			return nil
+		}
+	}
+	pos := make([]int32, n)
+	for i, v := range p {
+		pos[v] = int32(i)
+	}
+	adjacent := func(a, b int32) bool {
+		for _, u := range g.adj[a] {
+			if u == b {
+				return true
+			}
+		}
+		return false
+	}
+	reverse := func(i, j int) {
+		for ; i < j; i, j = i+1, j-1 {
+			p[i], p[j] = p[j], p[i]
+			pos[p[i]], pos[p[j]] = int32(i), int32(j)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	for round := 0; round < 2000*n+100000; round++ {
+		last := p[n-1]
+		if adjacent(last, p[0]) {
+			rotate(p, 0)
+			return p
+		}
+		if round%50 == 49 {
+			reverse(0, n-1)
+			continue
+		}
+		nb := g.adj[last]
+		x := nb[rng.IntN(len(nb))]
+		if i := int(pos[x]); i < n-2 {
+			reverse(i+1, n-1)
+		}
+	}
+	return nil
+}
+
+// openPath returns an open tour from s of a board that has one from s and no closed tour.
+func openPath(rows, cols int, s int32) []int32 {
+	if rows > cols {
+		r, c := int(s)/cols, int(s)%cols
+		return transpose(openPath(cols, rows, int32(c*rows+r)), cols, rows)
+	}
+	if min(rows, cols) >= blockMinSide {
+		if p := buildBlocks(rows, cols, s, false); p != nil {
+			return p
+		}
+	}
+	if p, ok := warnsdorff(rows, cols, s); ok {
+		return p
+	}
+	return hamPath(newGraph(rows, cols), s, nil, false)
+}
+
+// hamPath searches for a Hamiltonian path of g from start ending in ends (nil: anywhere):
+// first in plain Warnsdorff order, then with random tie-breaks and a growing budget of moves,
+// which escapes the rare deep dead subtree that the fixed order walks into. It returns nil
+// only if the search proves there is no such path.
+func hamPath(g *graph, start int32, ends []bool, closed bool) []int32 {
+	n := len(g.adj)
+	budget := 50*n + 10000
+	s := &search{g: g, ends: ends, closed: closed, budget: budget}
+	path, found, exhausted := s.run(start)
+	if found {
+		return path
+	}
+	if exhausted {
+		return nil
+	}
+	for i := uint64(1); ; i++ {
+		s := &search{g: g, ends: ends, closed: closed, budget: budget, rng: rand.New(rand.NewPCG(i, uint64(n)))}
+		path, found, exhausted := s.run(start)
+		if found {
+			return path
+		}
+		if exhausted {
+			return nil
+		}
+		if i%4 == 0 {
+			budget += budget / 2
+		}
+	}
+}
+
+// rotate turns the cycle p in place so that it begins at s.
+func rotate(p []int32, s int32) {
+	i := slices.Index(p, s)
+	if i <= 0 {
+		return
+	}
+	slices.Reverse(p[:i])
+	slices.Reverse(p[i:])
+	slices.Reverse(p)
+}

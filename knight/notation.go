@@ -1,0 +1,235 @@
+package knight
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// ErrSyntax reports a tour that cannot be read at all (as opposed to one that reads but is
+// not a tour, which Tour.Check reports).
+var ErrSyntax = errors.New("cannot read tour")
+
+// WriteSquares writes the tour as square names separated by spaces, Cols names to a line:
+// algebraic names ("a1 c2 …") on boards of at most 26 files, "file,rank" otherwise. It
+// streams through a buffer, so huge tours take no extra memory.
+func WriteSquares(w io.Writer, t Tour) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	sz := t.Size()
+	for i := range t.Path {
+		if i > 0 {
+			if i%t.Cols == 0 {
+				bw.WriteByte('\n')
+			} else {
+				bw.WriteByte(' ')
+			}
+		}
+		bw.WriteString(sz.Name(t.Square(i)))
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// WriteJSON writes the tour as one JSON object: {"rows":R,"cols":C,"closed":B,"path":[[r,c],…]}
+// with 0-based (row, col) pairs, row 0 at the top. It streams; Closed is checked in linear
+// time.
+func WriteJSON(w io.Writer, t Tour) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	fmt.Fprintf(bw, `{"rows":%d,"cols":%d,"closed":%v,"path":[`, t.Rows, t.Cols, t.Closed())
+	var buf []byte
+	for i, v := range t.Path {
+		buf = buf[:0]
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '[')
+		buf = strconv.AppendInt(buf, int64(int(v)/t.Cols), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(int(v)%t.Cols), 10)
+		buf = append(buf, ']')
+		bw.Write(buf)
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
+
+// WriteBoard writes the board with move numbers 1…R·C, one board row per line, numbers
+// right-aligned in columns, the classic printout of a tour. t must be a valid tour. It turns
+// t.Path into its inverse permutation in place (so no second 400 MB array is needed for a
+// 10^8-square board) and back again before returning; it is not safe to use t meanwhile.
+func WriteBoard(w io.Writer, t Tour) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	invert(t.Path)
+	defer invert(t.Path)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	width := len(strconv.Itoa(len(t.Path)))
+	var buf []byte
+	for r := 0; r < t.Rows; r++ {
+		buf = buf[:0]
+		for c := 0; c < t.Cols; c++ {
+			if c > 0 {
+				buf = append(buf, ' ')
+			}
+			k := strconv.Itoa(int(t.Path[r*t.Cols+c]) + 1)
+			for range width - len(k) {
+				buf = append(buf, ' ')
+			}
+			buf = append(buf, k...)
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+		if len(buf) > 1<<16 {
+			buf = nil
+		}
+	}
+	return bw.Flush()
+}
+
+// invert replaces the permutation p of 0…len(p)-1 by its inverse, in place, following each
+// cycle once and marking done entries with the sign bit.
+func invert(p []int32) {
+	const mark = math.MinInt32
+	for i := range p {
+		if p[i] < 0 {
+			continue
+		}
+		// Cycle i → p[i] → …: set inv[p[j]] = j along it.
+		prev := int32(i)
+		j := p[i]
+		for j >= 0 {
+			next := p[j]
+			p[j] = prev | mark
+			prev, j = j, next
+		}
+	}
+	for i := range p {
+		p[i] &^= mark
+	}
+}
+
+// ParseTour reads a claimed tour in any of three forms: square names separated by spaces,
+// commas between pairs not needed ("a1 c2 e1 …", or "1,1 3,2 …"); the JSON that WriteJSON
+// writes; or a numbered board as WriteBoard writes it. The board size comes from the JSON or
+// the numbered board; for square names it is sz if sz.Rows > 0, else n×n when there are n²
+// names. ParseTour does not check that the result is a tour (see Tour.Check); it returns an
+// error wrapping ErrSyntax when the text cannot be read, quoting the offending piece. It
+// reads the whole input into memory and takes linear time.
+func ParseTour(text string, sz board.Size) (Tour, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return Tour{}, fmt.Errorf("%w: empty input", ErrSyntax)
+	}
+	if t[0] == '{' {
+		return parseJSON(t)
+	}
+	fields := strings.Fields(t)
+	numeric := true
+	for _, f := range fields {
+		if _, err := strconv.Atoi(f); err != nil {
+			numeric = false
+			break
+		}
+	}
+	if numeric {
+		return parseNumbered(t)
+	}
+	if sz.Rows <= 0 {
+		n := int(math.Sqrt(float64(len(fields))))
+		for n*n > len(fields) {
+			n--
+		}
+		for (n+1)*(n+1) <= len(fields) {
+			n++
+		}
+		if n*n != len(fields) {
+			return Tour{}, fmt.Errorf("%w: %d squares is not a square board; give the board size", ErrSyntax, len(fields))
+		}
+		sz = board.SquareBoard(n)
+	}
+	if sz.Rows*sz.Cols > MaxSquares {
+		return Tour{}, fmt.Errorf("%w: board %s is too large", ErrSyntax, sz)
+	}
+	tour := Tour{Rows: sz.Rows, Cols: sz.Cols, Path: make([]int32, 0, len(fields))}
+	for _, f := range fields {
+		sq, err := sz.ParseSquare(f)
+		if err != nil {
+			return Tour{}, fmt.Errorf("%w: %w", ErrSyntax, err)
+		}
+		tour.Path = append(tour.Path, int32(sq.Row*sz.Cols+sq.Col))
+	}
+	return tour, nil
+}
+
+func parseJSON(t string) (Tour, error) {
+	var v struct {
+		Rows, Cols int
+		Path       [][]int
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	if err := dec.Decode(&v); err != nil {
+		return Tour{}, fmt.Errorf("%w: bad JSON: %v", ErrSyntax, err)
+	}
+	if v.Rows < 1 || v.Cols < 1 || v.Rows > board.MaxSide || v.Cols > board.MaxSide || v.Rows*v.Cols > MaxSquares {
+		return Tour{}, fmt.Errorf("%w: JSON rows and cols must be from 1 to %d, got %d and %d", ErrSyntax, board.MaxSide, v.Rows, v.Cols)
+	}
+	tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(v.Path))}
+	for i, p := range v.Path {
+		if len(p) != 2 || p[0] < 0 || p[0] >= v.Rows || p[1] < 0 || p[1] >= v.Cols {
+			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i+1, p, v.Rows, v.Cols)
+		}
+		tour.Path = append(tour.Path, int32(p[0]*v.Cols+p[1]))
+	}
+	return tour, nil
+}
+
+// parseNumbered reads a board of move numbers: each line a board row, each number the move
+// at which the knight visits that square. Numbers outside 1…R·C cannot be read; a number
+// used twice or missing makes a StepError, since the text is a readable board but no tour.
+func parseNumbered(t string) (Tour, error) {
+	var rows [][]string
+	for _, line := range strings.Split(t, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows = append(rows, f)
+		}
+	}
+	r, c := len(rows), len(rows[0])
+	for i, row := range rows {
+		if len(row) != c {
+			return Tour{}, fmt.Errorf("%w: board row %d has %d numbers, row 1 has %d", ErrSyntax, i+1, len(row), c)
+		}
+	}
+	if r > board.MaxSide || c > board.MaxSide || r*c > MaxSquares {
+		return Tour{}, fmt.Errorf("%w: board %d×%d is too large", ErrSyntax, r, c)
+	}
+	n := r * c
+	path := make([]int32, n)
+	for i := range path {
+		path[i] = -1
+	}
+	var dup *StepError
+	for i, row := range rows {
+		for j, f := range row {
+			k, err := strconv.Atoi(f)
+			if err != nil || k < 1 || k > n {
+				return Tour{}, fmt.Errorf("%w: board row %d has %q, want move numbers from 1 to %d", ErrSyntax, i+1, board.Clip(f), n)
+			}
+			if path[k-1] >= 0 && dup == nil {
+				dup = &StepError{Step: k, Why: fmt.Sprintf("move number %d appears twice", k)}
+			}
+			path[k-1] = int32(i*c + j)
+		}
+	}
+	if dup != nil {
+		return Tour{}, dup
+	}
+	return Tour{Rows: r, Cols: c, Path: path}, nil
+}

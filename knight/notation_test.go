@@ -1,0 +1,151 @@
+package knight
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// TestRoundTrip writes tours in every notation and reads them back.
+func TestRoundTrip(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		closed     bool
+	}{
+		{"8x8 closed", 8, 8, true},
+		{"5x5 open", 5, 5, false},
+		{"3x4 open", 3, 4, false},
+		{"6x30 closed", 6, 30, true},
+		{"1x1", 1, 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tour, err := Find(tc.rows, tc.cols, board.Square{Row: tc.rows - 1, Col: 0}, Options{Closed: tc.closed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []struct {
+				name  string
+				write func(*bytes.Buffer, Tour) error
+			}{
+				{"squares", func(b *bytes.Buffer, t Tour) error { return WriteSquares(b, t) }},
+				{"json", func(b *bytes.Buffer, t Tour) error { return WriteJSON(b, t) }},
+				{"board", func(b *bytes.Buffer, t Tour) error { return WriteBoard(b, t) }},
+			} {
+				var buf bytes.Buffer
+				if err := w.write(&buf, tour); err != nil {
+					t.Fatalf("%s: %v", w.name, err)
+				}
+				got, err := ParseTour(buf.String(), tour.Size())
+				if err != nil {
+					t.Fatalf("ParseTour(%s) = %v", w.name, err)
+				}
+				if got.Rows != tour.Rows || got.Cols != tour.Cols || !equal(got.Path, tour.Path) {
+					t.Errorf("ParseTour(Write%s(tour)) differs from tour", w.name)
+				}
+			}
+		})
+	}
+}
+
+func equal(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCheckErrors checks that Tour.Check names the first bad step.
+func TestCheckErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"not a move", "a1 a2 a3 a4", "step 2: a1 to a2 is not a knight's move"},
+		{"twice", "a1 b3 a1 b3", "step 3: a1 visited twice"},
+		{"short", "a1 b3 c1 a2", "4 squares visited, a tour of 3×3 visits 9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sz := board.Size{Rows: 3, Cols: 3}
+			if tc.name != "short" {
+				sz = board.Size{Rows: 4, Cols: 4}
+			}
+			tour, err := ParseTour(tc.text, sz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tour.Check(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Check(%q) = %v, want %q", tc.text, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseErrors checks that unreadable input gives ErrSyntax.
+func TestParseErrors(t *testing.T) {
+	for _, text := range []string{"", "hello", "a1 b2 c3", "{", `{"rows":0,"cols":3}`, `{"rows":3,"cols":3,"path":[[5,5]]}`, "1 2\n3", "1 2\n3 9", "z9 a1 a2 a3"} {
+		if _, err := ParseTour(text, board.Size{}); !errors.Is(err, ErrSyntax) {
+			t.Errorf("ParseTour(%q) = %v, want ErrSyntax", text, err)
+		}
+	}
+}
+
+// FuzzParseTour checks that ParseTour never panics and that what it reads is checked
+// without panicking and written back the same way.
+func FuzzParseTour(f *testing.F) {
+	for _, s := range []string{"a1 b3 c1", " 3  6  9 12\n 8 11  2  5\n 1  4  7 10\n", `{"rows":3,"cols":4,"path":[[2,0],[1,2]]}`, "1,1 2,3", "1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tour, err := ParseTour(s, board.Size{})
+		if err != nil {
+			return
+		}
+		if tour.Check() == nil {
+			var buf bytes.Buffer
+			if err := WriteSquares(&buf, tour); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseTour(buf.String(), tour.Size())
+			if err != nil || !equal(back.Path, tour.Path) {
+				t.Fatalf("round trip of %q failed: %v", s, err)
+			}
+		}
+	})
+}
+
+// TestAccessibility compares the 8×8 table with the classic one: 2 in the corners, 8 in the
+// middle 4×4, 3 next to the corners along the edge.
+func TestAccessibility(t *testing.T) {
+	want := []int{
+		2, 3, 4, 4, 4, 4, 3, 2,
+		3, 4, 6, 6, 6, 6, 4, 3,
+		4, 6, 8, 8, 8, 8, 6, 4,
+		4, 6, 8, 8, 8, 8, 6, 4,
+		4, 6, 8, 8, 8, 8, 6, 4,
+		4, 6, 8, 8, 8, 8, 6, 4,
+		3, 4, 6, 6, 6, 6, 4, 3,
+		2, 3, 4, 4, 4, 4, 3, 2,
+	}
+	got, err := Accessibility(8, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Accessibility(8, 8)[%d] = %d, want %d", i, got[i], want[i])
+		}
+	}
+	if _, err := Accessibility(8, 8, []board.Square{{Row: 7, Col: 0}, {Row: 7, Col: 1}}); err == nil {
+		t.Errorf("Accessibility with a non-move = nil error")
+	}
+}
