@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/chesspuzzles/chesspuzzles/render"
 )
 
@@ -17,23 +18,48 @@ const (
 	maxPictureSide = 200
 )
 
-// errNoKnight says that this build has no knight's-tour engine wired in.
-var errNoKnight = errors.New("knight's tours are not available in this build (package knight is not wired in yet)")
-
-// errNoTour is what findTour returns when no tour exists.
-var errNoTour = errors.New("no tour")
-
-// findTour finds a knight's tour of sz from start, closed if asked: knight.Tour.
-// TODO(knight): wire to knight.Tour when the knight branch is merged.
+// findTour finds a knight's tour of sz from start, closed if asked, with knight.Find (the
+// Auto method). An error wrapping knight.ErrNoTour says that none exists. knight.Find takes
+// no context; it runs in its own goroutine and is abandoned, to finish on its own, when ctx
+// is done first. On the boards allowed here (sides up to maxTourSide) it takes milliseconds.
 func findTour(ctx context.Context, sz board.Size, start board.Square, closed bool) ([]board.Square, error) {
-	return nil, errNoKnight
+	type result struct {
+		t   knight.Tour
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		t, err := knight.Find(sz.Rows, sz.Cols, start, knight.Options{Closed: closed})
+		done <- result{t, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-done:
+		if r.err != nil {
+			return nil, r.err
+		}
+		path := make([]board.Square, r.t.Len())
+		for i := range path {
+			path[i] = r.t.Square(i)
+		}
+		return path, nil
+	}
 }
 
 // accessibility returns, for every square of sz, how many knight's moves lead from it to
-// squares not in visited (-1 for a visited square): the numbers Warnsdorff's rule reads.
-// TODO(knight): wire to the knight package's accessibility when it is merged.
+// squares not in visited: the numbers Warnsdorff's rule reads (knight.Accessibility).
+// Visited squares hold knight.Visited (-1), the knight's own square knight.Knight (-2).
 func accessibility(sz board.Size, visited []board.Square) ([][]int, error) {
-	return nil, errNoKnight
+	flat, err := knight.Accessibility(sz.Rows, sz.Cols, visited)
+	if err != nil {
+		return nil, badRequest("visited: %v", err)
+	}
+	out := make([][]int, sz.Rows)
+	for r := range out {
+		out[r] = flat[r*sz.Cols : (r+1)*sz.Cols]
+	}
+	return out, nil
 }
 
 // readSize reads size=N or size=RxC, or rows= and cols=.
@@ -108,24 +134,20 @@ func tourRequest(r *http.Request, maxSide int) (sz board.Size, start board.Squar
 	return
 }
 
-func notAvailable(err error) error {
-	return &httpError{code: http.StatusNotImplemented, msg: err.Error()}
-}
-
 // knightTour answers GET /api/knight/tour?size=|rows=&cols=&start=&closed=.
 func (s *Server) knightTour(w http.ResponseWriter, r *http.Request) error {
 	sz, start, closed, path, err := tourRequest(r, maxTourSide)
 	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "start": sz.Name(start), "closed": closed}
 	switch {
-	case errors.Is(err, errNoKnight):
-		return notAvailable(err)
-	case errors.Is(err, errNoTour):
+	case errors.Is(err, knight.ErrNoTour):
 		out["found"] = false
 		out["reason"] = err.Error()
 		writeJSON(w, http.StatusOK, out)
 		return nil
-	case err != nil:
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return err
+	case err != nil:
+		return badRequest("%v", err)
 	}
 	names := make([]string, len(path))
 	squares := make([][2]int, len(path))
@@ -151,9 +173,6 @@ func (s *Server) knightAccessibility(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	counts, err := accessibility(sz, visited)
-	if errors.Is(err, errNoKnight) {
-		return notAvailable(err)
-	}
 	if err != nil {
 		return err
 	}
@@ -183,12 +202,12 @@ func (s *Server) knightPicture(png bool) apiFunc {
 		} else {
 			t.Size, _, t.Closed, t.Path, err = tourRequest(r, maxTourSide)
 			switch {
-			case errors.Is(err, errNoKnight):
-				return notAvailable(err)
-			case errors.Is(err, errNoTour):
+			case errors.Is(err, knight.ErrNoTour):
 				return &httpError{code: http.StatusNotFound, msg: err.Error()}
-			case err != nil:
+			case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 				return err
+			case err != nil:
+				return badRequest("%v", err)
 			}
 		}
 		var b bytes.Buffer
