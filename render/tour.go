@@ -74,7 +74,7 @@ func tourScene(t Tour, opts Options) (*scene, error) {
 	ring := max(0.8, l.sq*0.08)
 	r := l.sq*0.42 - ring/2
 	if !detailed {
-		r = max(1.5, l.sq*1.5)
+		r = max(1.5, l.sq*0.6)
 	}
 	start, end := path[0], path[len(path)-1]
 	s.add(shape{kind: kindCircle, class: "start", x: start.x, y: start.y, r: r, stroke: colorStart, width: ring})

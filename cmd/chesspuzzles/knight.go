@@ -63,6 +63,7 @@ type knightTourOpts struct {
 	closed bool
 	method string
 	format string
+	output string // -o FILE
 }
 
 func newKnightTourCmd() *cobra.Command {
@@ -77,7 +78,8 @@ Warnsdorff's rule (fewest onward moves, ties by one move of look-ahead) and says
 gets stuck. Exit 1 when no tour exists, with the reason.`,
 		Example: `  chesspuzzles knight tour --size 8 --start e4
   chesspuzzles knight tour --board 6x9 --closed --format squares
-  chesspuzzles knight tour --size 1000 --format json > tour.json`,
+  chesspuzzles knight tour --size 1000 --format json > tour.json
+  chesspuzzles knight tour --size 8 --closed --format svg -o tour.svg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runKnightTour(cmd.Context(), o, cmd.OutOrStdout())
@@ -87,7 +89,8 @@ gets stuck. Exit 1 when no tour exists, with the reason.`,
 	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.method, "method", "auto", "auto or warnsdorff")
-	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, or none (find the tour, print nothing: for timing)")
+	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	return cmd
 }
 
@@ -123,7 +126,7 @@ func runKnightTour(_ context.Context, o knightTourOpts, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	return write(stdout, t)
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })
 }
 
 func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
@@ -136,8 +139,10 @@ func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
 		return knight.WriteJSON, nil
 	case "none":
 		return func(io.Writer, knight.Tour) error { return nil }, nil
+	case "svg", "png":
+		return tourPicture(format == "png"), nil
 	}
-	return nil, usageErrorf("--format must be board, squares, json or none, got %q", board.Clip(format))
+	return nil, usageErrorf("--format must be board, squares, json, svg, png or none, got %q", board.Clip(format))
 }
 
 type knightCheckOpts struct {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/render"
 )
@@ -89,4 +91,46 @@ func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) e
 		return err
 	}
 	return answerNo(nil)
+}
+
+// tourPicture returns a writer of the tour as an SVG or PNG picture (package render): the
+// path with move numbers, start and end marked, the closing move of a closed tour.
+func tourPicture(png bool) func(io.Writer, knight.Tour) error {
+	return func(w io.Writer, t knight.Tour) error {
+		if png && isTerminal(w) {
+			return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+		}
+		pic := render.Tour{Size: t.Size(), Path: make([]board.Square, t.Len()), Closed: t.Closed()}
+		for i := range pic.Path {
+			pic.Path[i] = t.Square(i)
+		}
+		var b bytes.Buffer
+		var err error
+		if png {
+			err = render.TourPNG(&b, pic, render.Options{})
+		} else {
+			err = render.TourSVG(&b, pic, render.Options{})
+		}
+		if err != nil {
+			return usageErrorf("cannot draw the tour: %v", err)
+		}
+		_, err = w.Write(b.Bytes())
+		return err
+	}
+}
+
+// writeTo runs write on the file output, written atomically, or on stdout when output is "".
+func writeTo(output string, stdout io.Writer, write func(io.Writer) error) error {
+	if output == "" {
+		return write(stdout)
+	}
+	f, err := createAtomic(output)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }
