@@ -71,7 +71,7 @@ func readSize(r *http.Request, maxSide int) (board.Size, error) {
 	if size != "" {
 		sz, err := board.ParseSize(size, maxSide)
 		if err != nil {
-			return board.Size{}, badRequest("size: %v (each side 1 to %d)", err, maxSide)
+			return board.Size{}, badRequest("size: %v", err)
 		}
 		return sz, nil
 	}
