@@ -167,6 +167,9 @@ func (s *swapSearch) start(ctx context.Context) error {
 	s.collisions = 0
 	s.fallback = s.fallback[:0]
 	for i := m - 1; i > 0; i-- {
+		if i&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		j := int(s.rng.Uint32N(uint32(i + 1)))
 		s.cols[i], s.cols[j] = s.cols[j], s.cols[i]
 	}
