@@ -298,3 +298,37 @@ func samplePartial(n int, rng *rand.Rand) Position {
 	}
 	return pos
 }
+
+// TestCompleteUndecided gives a position with more than 64 empty rows that cannot be
+// completed, which the local search cannot prove: it must say undecided when the time is
+// up, not answer. One(204) stands on the top-left of a 274×274 board; the 70 empty rows and
+// columns form the bottom-right 70×70 block, where 70 queens need 70 different diagonals
+// (col-row) from -69 to 69, but One(204) already takes all of them but a few.
+func TestCompleteUndecided(t *testing.T) {
+	k, n := 204, 274
+	one, err := One(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := Position{N: n}
+	takenDiag := make(map[int]bool)
+	for r, c := range one {
+		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		takenDiag[c-r] = true
+	}
+	open := 0
+	for d := -69; d <= 69; d++ {
+		if !takenDiag[d] {
+			open++
+		}
+	}
+	if open >= 70 {
+		t.Fatalf("%d diagonals are open in the block, want fewer than 70 for this test", open)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	p, err := Complete(ctx, pos)
+	if !errors.Is(err, context.DeadlineExceeded) || p != nil {
+		t.Errorf("Complete = %v, %v, want context.DeadlineExceeded", p, err)
+	}
+}
