@@ -298,3 +298,109 @@ func samplePartial(n int, rng *rand.Rand) Position {
 	}
 	return pos
 }
+
+// TestCompleteUndecided gives a position with more than 64 empty rows that cannot be
+// completed, which the local search cannot prove: it must say undecided when the time is
+// up, not answer. One(204) stands on the top-left of a 274×274 board; the 70 empty rows and
+// columns form the bottom-right 70×70 block, where 70 queens need 70 different diagonals
+// (col-row) from -69 to 69, but One(204) already takes all of them but a few.
+func TestCompleteUndecided(t *testing.T) {
+	k, n := 204, 274
+	one, err := One(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := Position{N: n}
+	takenDiag := make(map[int]bool)
+	for r, c := range one {
+		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		takenDiag[c-r] = true
+	}
+	open := 0
+	for d := -69; d <= 69; d++ {
+		if !takenDiag[d] {
+			open++
+		}
+	}
+	if open >= 70 {
+		t.Fatalf("%d diagonals are open in the block, want fewer than 70 for this test", open)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	p, err := Complete(ctx, pos)
+	if !errors.Is(err, context.DeadlineExceeded) || p != nil {
+		t.Errorf("Complete = %v, %v, want context.DeadlineExceeded", p, err)
+	}
+}
+
+// conflicting reports whether two of qs (distinct squares) attack each other.
+func conflicting(qs []board.Square) bool {
+	for i := range qs {
+		for j := range i {
+			if qs[i] != qs[j] && attacking(qs[i], qs[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzComplete drops queens on a board of up to 12×12, from bytes, and checks that Complete
+// never panics and that whatever it returns is right: a solution holding the queens, or an
+// error saying there is none.
+func FuzzComplete(f *testing.F) {
+	f.Add(uint8(8), []byte{0, 0, 4, 2})
+	f.Add(uint8(8), []byte{0, 0, 1, 2})
+	f.Add(uint8(3), []byte{})
+	f.Add(uint8(12), []byte{5, 5, 5, 5})
+	f.Add(uint8(0), []byte{1})
+	f.Fuzz(func(t *testing.T, size uint8, squares []byte) {
+		n := int(size % 13)
+		pos := Position{N: n}
+		for i := 0; i+1 < len(squares) && len(pos.Queens) < 20; i += 2 {
+			// Some squares fall off the board on purpose.
+			pos.Queens = append(pos.Queens, board.Square{Row: int(squares[i] % 14), Col: int(squares[i+1] % 14)})
+		}
+		p, err := Complete(context.Background(), pos)
+		if err != nil {
+			if p != nil {
+				t.Fatalf("Complete(%v) = %v and error %v", pos, p, err)
+			}
+			dup, off := false, false
+			for i, q := range pos.Queens {
+				off = off || q.Row >= n || q.Col >= n
+				for j := range i {
+					dup = dup || q == pos.Queens[j]
+				}
+			}
+			var ce *ConflictError
+			if dup && !off && n > 0 && !errors.As(err, &ce) {
+				t.Fatalf("Complete(%v): %v, want a ConflictError: two queens on one square attack along their row, as Check counts them", pos, err)
+			}
+			if errors.Is(err, ErrNoCompletion) && errors.As(err, &ce) != (dup || conflicting(pos.Queens)) {
+				t.Fatalf("Complete(%v): %v; a ConflictError exactly when two queens attack each other", pos, err)
+			}
+			if errors.Is(err, ErrNoCompletion) && n <= 8 && !dup {
+				// No solution may hold all the queens (brute force).
+				for _, s := range bruteSolutions(n) {
+					holds := true
+					for _, q := range pos.Queens {
+						holds = holds && q.Row < n && s[q.Row] == q.Col
+					}
+					if holds {
+						t.Fatalf("Complete(%v): %v, but %v holds every queen", pos, err, s)
+					}
+				}
+			}
+			return
+		}
+		if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" || len(p) != n {
+			t.Fatalf("Complete(%v) = %v: %s", pos, p, fault)
+		}
+		for _, q := range pos.Queens {
+			if p[q.Row] != q.Col {
+				t.Fatalf("Complete(%v) = %v lost the queen on %v", pos, p, q)
+			}
+		}
+	})
+}

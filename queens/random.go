@@ -36,9 +36,9 @@ func Random(n int, rng *rand.Rand) (Placement, error) {
 //
 // The search keeps a permutation, so rows and columns never clash, and counts the queens on
 // every diagonal. It starts by filling the rows from the top, each with a column picked at
-// random among those left that no queen above attacks along a diagonal (when none turns up
-// after many tries, with a column at random: on a large board only the last few rows end up
-// so). Then, while some queen is attacked, it swaps the columns of an attacked queen and a
+// random among those left that no queen above attacks along a diagonal (when 64 tries find
+// none, with an attacked one: on a large board only a dozen or so rows, nearly all among the
+// last, end up so). Then, while some queen is attacked, it swaps the columns of an attacked queen and a
 // random other one whenever that lowers the number of attacking pairs, and starts afresh on
 // the rare occasions it stalls. The expected time is linear in n — about three probes a row
 // for the start, and a few dozen swaps to finish — and the memory 4.5 bytes a queen: the
@@ -167,6 +167,9 @@ func (s *swapSearch) start(ctx context.Context) error {
 	s.collisions = 0
 	s.fallback = s.fallback[:0]
 	for i := m - 1; i > 0; i-- {
+		if i&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		j := int(s.rng.Uint32N(uint32(i + 1)))
 		s.cols[i], s.cols[j] = s.cols[j], s.cols[i]
 	}

@@ -45,13 +45,14 @@ func TestRandomManyN(t *testing.T) {
 	}
 }
 
-// TestRandomLarge runs a board of a million (ten million without -short; under the race
-// detector that takes a minute or so).
+// TestRandomLarge runs a board of ten million; two million under the race detector (where
+// ten million take about a minute) and with -short.
 func TestRandomLarge(t *testing.T) {
 	n := 10_000_000
-	if testing.Short() {
-		n = 1_000_000
+	if testing.Short() || raceEnabled {
+		n = 2_000_000
 	}
+	t.Logf("N = %d", n)
 	cols, err := RandomColumns(context.Background(), n, seeded(7))
 	if err != nil {
 		t.Fatal(err)

@@ -97,9 +97,9 @@ func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) (err
 	}
 	out := stdout
 	if opts.output != "" {
-		file, err := createAtomic(opts.output)
-		if err != nil {
-			return err
+		file, ferr := createAtomic(opts.output)
+		if ferr != nil {
+			return ferr
 		}
 		defer func() {
 			if err == nil {
@@ -110,7 +110,7 @@ func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) (err
 		}()
 		out = file
 	}
-	if err := queens.WriteColumns(out, n, column, opts.format); err != nil {
+	if err := queens.WriteColumns(ctxWriter{ctx, out}, n, column, opts.format); err != nil {
 		return fmt.Errorf("writing the solution: %w", err)
 	}
 	if _, err := io.WriteString(out, "\n"); err != nil {
@@ -126,4 +126,18 @@ func oneError(err error) error {
 		return answerNo(err)
 	}
 	return err
+}
+
+// ctxWriter fails every write once ctx is done, so that Ctrl-C stops a stream of a billion
+// queens within one buffer (WriteColumns writes 64 KB at a time).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
