@@ -118,6 +118,13 @@ func runCheck(opts checkOptions, stdout io.Writer) error {
 	sz := board.SquareBoard(rep.N)
 	w := bufio.NewWriter(stdout)
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
+		if len(pos.Queens) != rep.Queens && rep.N <= maxPictureN {
+			// The one-pass check of long column lists keeps no squares: a picture needs them.
+			var err error
+			if pos, err = queens.Parse(opts.position, opts.n); err != nil {
+				return usageError(err)
+			}
+		}
 		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err
 		}
