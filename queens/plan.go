@@ -272,9 +272,9 @@ func (t Task) CountContext(ctx context.Context) (TaskResult, error) {
 // frame is a candidate frame: queens at (0,t), (n-1,b), (l,0) and (r,n-1).
 type frame struct{ n, t, b, l, r int }
 
-// queens returns the frame's distinct queens.
-func (f frame) queens() []board.Square {
-	qs := make([]board.Square, 0, 4)
+// queens returns the frame's distinct queens, in a slice of buf (no allocation).
+func (f frame) queens(buf *[4]board.Square) []board.Square {
+	qs := buf[:0]
 	for _, q := range [4]board.Square{{Row: 0, Col: f.t}, {Row: f.n - 1, Col: f.b}, {Row: f.l, Col: 0}, {Row: f.r, Col: f.n - 1}} {
 		dup := false
 		for _, o := range qs {
@@ -294,7 +294,8 @@ func (f frame) valid() bool {
 	if (f.t == 0) != (f.l == 0) || (f.t == m) != (f.r == 0) || (f.b == 0) != (f.l == m) || (f.b == m) != (f.r == m) {
 		return false
 	}
-	qs := f.queens()
+	var buf [4]board.Square
+	qs := f.queens(&buf)
 	for i, a := range qs {
 		for _, b := range qs[i+1:] {
 			dr, dc := a.Row-b.Row, a.Col-b.Col
@@ -313,7 +314,8 @@ func (f frame) code() int { return ((f.t*f.n+f.b)*f.n+f.l)*f.n + f.r }
 func (f frame) image(g board.Symmetry) frame {
 	m := f.n - 1
 	img := frame{n: f.n}
-	for _, q := range f.queens() {
+	var buf [4]board.Square
+	for _, q := range f.queens(&buf) {
 		s := g.Apply(f.n, q)
 		if s.Row == 0 {
 			img.t = s.Col
@@ -354,14 +356,14 @@ func (f frame) halfTurnFixed() bool {
 	return f.b == m-f.t && f.r == m-f.l
 }
 
-// estimate returns the task's Cost: the number of ways to place queens on its first three
-// free rows (at least 1).
+// estimate returns the task's Cost: the number of ways to place queens on its first two
+// free rows (at least 1). Two rows keep NewPlan(32) under a second; three would take tens.
 func (t Task) estimate() uint64 {
 	var s search
 	if t.N == 1 || !s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right}) {
 		return 1
 	}
-	return s.prefixCount(3) + 1
+	return s.prefixCount(2) + 1
 }
 
 // search is the state of one task's completion: an iterative bitboard search over the free
@@ -395,7 +397,8 @@ func (s *search) init(f frame) bool {
 	n := f.n
 	*s = search{f: f, mask: uint64(1)<<n - 1}
 	var framed [MaxCountN]bool
-	for _, q := range f.queens() {
+	var buf [4]board.Square
+	for _, q := range f.queens(&buf) {
 		framed[q.Row] = true
 		s.cols |= 1 << q.Col
 		s.d1 |= uint64(1) << q.Col << q.Row
@@ -506,7 +509,8 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 	n := s.f.n
 	var pa [MaxCountN]int
 	p := Placement(pa[:n])
-	for _, q := range s.f.queens() {
+	var buf [4]board.Square
+	for _, q := range s.f.queens(&buf) {
 		p[q.Row] = q.Col
 	}
 	leaf := func() {
