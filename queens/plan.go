@@ -81,7 +81,7 @@ type TaskResult struct {
 // one per class.
 func NewPlan(n int) (*Plan, error) {
 	if n < 1 || n > MaxCountN {
-		return nil, fmt.Errorf("N must be a whole number from 1 to %d, got %d", MaxCountN, n)
+		return nil, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxCountN, n)
 	}
 	p := &Plan{N: n, Version: PlanVersion}
 	if n == 1 {
