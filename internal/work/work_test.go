@@ -125,7 +125,7 @@ func TestCheckpointRefused(t *testing.T) {
 		plan *queens.Plan
 		want string
 	}{
-		{"another N", good, plan(t, 11), "records another count"},
+		{"another N", good, plan(t, 11), "records N=10 with plan version 1, not N=11"},
 		{"not a checkpoint", write("text", "hello\n"), p10, "not a count checkpoint"},
 		{"empty", write("empty", ""), p10, "empty"},
 		{"damaged line", write("damaged", lines[0]+lines[1]+damaged+lines[4]), p10, "line 3 is damaged"},
