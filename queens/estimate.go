@@ -2,7 +2,6 @@ package queens
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 )
 
@@ -20,23 +19,7 @@ func (t Task) Probe(rng *rand.Rand) (nodes, solutions float64) {
 	}
 	var s search
 	s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right})
-	cols, d1, d2 := s.cols, s.d1, s.d2
-	product := 1.0
-	for d := 0; d < s.depth; d++ {
-		avail := s.open(d, cols, d1, d2)
-		k := bits.OnesCount64(avail)
-		if k == 0 {
-			return nodes, 0
-		}
-		product *= float64(k)
-		nodes += product
-		for j := rng.IntN(k); j > 0; j-- {
-			avail &= avail - 1
-		}
-		bit := avail & -avail
-		cols, d1, d2 = cols|bit, d1|bit<<s.sh1[d], d2|bit<<s.sh2[d]
-	}
-	return nodes, product
+	return s.probe(rng)
 }
 
 // An Estimate is a statistical estimate of a plan's work and result, each with its standard
