@@ -133,15 +133,15 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 		return nil
 	}
 	var (
-		stack              [MaxCountN]node
-		sp                 int
-		count, nodes       uint64
-		n, mask            = s.n, s.mask
-		cols, d1, d2, rem  = s.cols, s.d1, s.d2, s.rem
-		nm1                = uint(n - 1)
-		const63            = uint(63)
-		inner              = true // (cols, d1, d2, rem) is a node to look at
-		avail uint64
+		stack             [MaxCountN]node
+		sp                int
+		count, nodes      uint64
+		n, mask           = s.n, s.mask
+		cols, d1, d2, rem = s.cols, s.d1, s.d2, s.rem
+		nm1               = uint(n - 1)
+		const63           = uint(63)
+		inner             = true // (cols, d1, d2, rem) is a node to look at
+		avail             uint64
 	)
 	for {
 		if inner {
