@@ -158,6 +158,10 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 					count += uint64(c)
 				case rest&(rest-1) == 0:
 					count += s.lastTwo(cols, d1, d2, int(row), open, rest)
+				case c == 1:
+					// A forced queen: place it without a stack entry.
+					cols, d1, d2, rem = cols|open, d1|open<<(row&const63), d2|open<<((nm1-row)&const63), rest
+					continue
 				default:
 					stack[sp&(MaxCountN-1)] = node{cols, d1, d2, rest, open, row}
 					sp++
