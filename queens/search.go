@@ -148,6 +148,7 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 		if inner {
 			nodes++
 			if nodes&ctxMask == 0 && ctx.Err() != nil {
+				res.Nodes = nodes
 				return ctx.Err()
 			}
 			free := mask &^ cols
