@@ -7,6 +7,7 @@ require (
 	github.com/spf13/cobra v1.10.1
 	github.com/vbauerster/mpb/v8 v8.9.3
 	golang.org/x/term v0.47.0
+	golang.org/x/tools v0.30.0
 )
 
 require (
@@ -22,7 +23,6 @@ require (
 	golang.org/x/mod v0.23.0 // indirect
 	golang.org/x/sync v0.11.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.30.0 // indirect
 	honnef.co/go/tools v0.6.1 // indirect
 )
 
