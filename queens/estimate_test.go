@@ -19,7 +19,8 @@ func TestEstimatePlan(t *testing.T) {
 			}
 			var nodes uint64
 			for _, task := range p.Tasks {
-				nodes += task.Count().Nodes
+				r := task.Count()
+				nodes += r.Nodes
 			}
 			e := EstimatePlan(p, 200000, rand.New(rand.NewPCG(1, uint64(n))))
 			q, _ := known[n][0].Float64()
