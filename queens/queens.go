@@ -13,7 +13,11 @@
 // constant however many solutions stream out.
 //
 // Counting. [Count] counts all solutions and the fundamental ones (classes under the eight
-// symmetries of the square) exactly, in arbitrary precision.
+// symmetries of the square) exactly, in arbitrary precision. It runs a [Plan]: [NewPlan]
+// cuts the count into independent tasks with stable ids, one per symmetry class of border
+// placements; [Task.Count] runs one anywhere, and a [Tally] sums results once per id, so
+// a count can be spread over cores, checkpoints, shards or machines. [EstimatePlan]
+// predicts a count's work by Knuth's random probes.
 //
 // Symmetry. [Canonical] returns the representative of a solution's class: the member with
 // the smallest code. [IsCanonical] tells whether a solution is its own representative.

@@ -23,7 +23,7 @@ Placements are written in any of these notations (--format on output; detected o
   board      a drawn board, Q and .
   json       one JSON object a line`,
 	}
-	cmd.AddCommand(newQueensSolveCmd(), newQueensCountCmd(), newQueensCheckCmd())
+	cmd.AddCommand(newQueensSolveCmd(), newQueensCountCmd(), newQueensCheckCmd(), newQueensEstimateCmd())
 	cmd.AddCommand(newQueensOneCmd())
 	cmd.AddCommand(newQueensCompleteCmd())
 	cmd.AddCommand(newQueensBrowseCmd())

@@ -3,19 +3,25 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
 
 type countOptions struct {
-	from, to int // the range of N, inclusive
-	json     bool
+	from, to   int // the range of N, inclusive
+	json       bool
+	workers    int    // goroutines counting; all cores by default
+	checkpoint string // file recording finished tasks, to resume from; one N only
+	quiet      bool   // no progress on stderr
 }
 
 func newQueensCountCmd() *cobra.Command {
@@ -25,20 +31,40 @@ func newQueensCountCmd() *cobra.Command {
 		Short: "Count the solutions of the N×N board exactly: total and fundamental",
 		Long: `Count the solutions of the N×N board exactly: Q(N), all solutions, and U(N), the
 fundamental ones (classes under the eight symmetries of the square). A range FROM-TO prints a
-table, one row per N as it is done. The time each N took goes to stderr.`,
+table, one row per N as it is done. The time each N took goes to stderr.
+
+The count is cut into a plan of independent tasks (one per class of border placements under
+the symmetries of the square) that --workers goroutines share, biggest first. Progress goes
+to stderr: a bar on a terminal (tasks done, solutions so far, nodes per second, time left
+estimated from the work already measured), otherwise a line every 5 seconds; --quiet for
+none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
+interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
+stopped and ends with the exact count. A checkpoint of another N is refused.
+
+Time grows about sevenfold per step of N: "chesspuzzles queens estimate N" tells how long.`,
 		Example: `  chesspuzzles queens count 8
   chesspuzzles queens count 1-14
-  chesspuzzles queens count 12 --json`,
+  chesspuzzles queens count 12 --json
+  chesspuzzles queens count 18 --checkpoint q18.ckpt`,
 		Args: exactArgs(1, "one argument, N or a range FROM-TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
 				return err
 			}
+			if opts.workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+			}
+			if opts.checkpoint != "" && opts.from != opts.to {
+				return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
+			}
 			return runCount(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, `one JSON object per N: {"n":8,"total":92,"unique":12,"seconds":…}`)
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "goroutines counting (default: all cores)")
+	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
 	return cmd
 }
 
@@ -76,7 +102,7 @@ func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) 
 	}
 	for n := opts.from; n <= opts.to; n++ {
 		start := time.Now()
-		c, err := queens.Count(ctx, n)
+		c, err := countPlan(ctx, n, opts, stderr)
 		if err != nil {
 			return err
 		}
@@ -105,4 +131,27 @@ func roundSeconds(s float64) float64 {
 	var r float64
 	fmt.Sscanf(fmt.Sprintf("%.4g", s), "%g", &r)
 	return r
+}
+
+// countPlan counts one N on the work pool, with the checkpoint and progress opts ask for.
+func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) (queens.Counts, error) {
+	plan, err := queens.NewPlan(n)
+	if err != nil {
+		return queens.Counts{}, usageError(err)
+	}
+	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
+	var rep *work.Reporter
+	if !opts.quiet {
+		rep = work.NewReporter(stderr, isTerminal(stderr))
+		wopts.Progress = rep.Update
+	}
+	c, err := work.Run(ctx, plan, wopts)
+	if rep != nil {
+		rep.Finish()
+	}
+	var ce *work.CheckpointError
+	if errors.As(err, &ce) {
+		return c, usageError(err)
+	}
+	return c, err
 }

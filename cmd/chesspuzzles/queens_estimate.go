@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+type estimateOptions struct {
+	n       int
+	probes  int
+	seed    uint64
+	workers int
+	json    bool
+}
+
+func newQueensEstimateCmd() *cobra.Command {
+	var opts estimateOptions
+	cmd := &cobra.Command{
+		Use:   "estimate N",
+		Short: "Estimate how long counting the N×N board would take, and its count",
+		Long: `Estimate the work of "chesspuzzles queens count N" before starting it: the nodes its
+search visits, the number of solutions, and the time on this machine, each with its
+uncertainty (± two standard errors: about 95% of the time the truth lies within).
+
+It samples the count plan with Knuth's estimator: random paths down the search trees of
+random tasks, each path's branching factors giving an unbiased estimate of the tree's size.
+The speed of this machine is measured by running random tasks of the same count for about a
+second. The time on W workers assumes they all run at the measured speed: close on an idle
+machine with W real cores. The ± covers the sampling, not the machine's other load.`,
+		Example: `  chesspuzzles queens estimate 20
+  chesspuzzles queens estimate 27 --probes 2000000 --json`,
+		Args: exactArgs(1, "one argument, N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
+				return err
+			}
+			if opts.probes < 100 {
+				return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
+			}
+			if opts.workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+			}
+			return runEstimate(cmd.Context(), opts, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
+	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "workers to estimate the time for")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+	return cmd
+}
+
+// estimateRecord is the --json output.
+type estimateRecord struct {
+	N              int     `json:"n"`
+	Tasks          int     `json:"tasks"`
+	Probes         int     `json:"probes"`
+	Nodes          float64 `json:"nodes"`
+	NodesErr       float64 `json:"nodes_err"`
+	Solutions      float64 `json:"solutions"`
+	SolutionsErr   float64 `json:"solutions_err"`
+	NodesPerSecond float64 `json:"nodes_per_second"`
+	Seconds1       float64 `json:"seconds_1_worker"`
+	Workers        int     `json:"workers"`
+	SecondsW       float64 `json:"seconds_workers"`
+	SecondsErr     float64 `json:"seconds_err_fraction"`
+}
+
+func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
+	plan, err := queens.NewPlan(opts.n)
+	if err != nil {
+		return usageError(err)
+	}
+	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
+	e := queens.EstimatePlan(plan, opts.probes, rng)
+	speed, err := measureSpeed(ctx, plan, rng)
+	if err != nil {
+		return err
+	}
+	rel := func(v, se float64) float64 {
+		if v == 0 {
+			return 0
+		}
+		return 2 * se / v
+	}
+	secs := e.Nodes / speed
+	rec := estimateRecord{
+		N: opts.n, Tasks: len(plan.Tasks), Probes: opts.probes,
+		Nodes: e.Nodes, NodesErr: 2 * e.NodesErr, Solutions: e.Solutions, SolutionsErr: 2 * e.SolutionsErr,
+		NodesPerSecond: speed, Seconds1: secs, Workers: opts.workers, SecondsW: secs / float64(opts.workers),
+		SecondsErr: rel(e.Nodes, e.NodesErr),
+	}
+	if opts.json {
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
+	fmt.Fprintf(stdout, "N=%d: a plan of %d tasks, sampled with %d random probes (± is two standard errors)\n", opts.n, len(plan.Tasks), opts.probes)
+	fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
+	fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
+	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", speed)
+	fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+	return nil
+}
+
+// measureSpeed runs random tasks of the plan for about a second on this goroutine, each
+// for at most a quarter of a second, and returns the nodes visited per second. Timing the
+// plan's own tasks matters: a node of a larger board scans more rows and costs more.
+func measureSpeed(ctx context.Context, plan *queens.Plan, rng *rand.Rand) (float64, error) {
+	const budget, slice = time.Second, time.Second / 4
+	var nodes uint64
+	start := time.Now()
+	for time.Since(start) < budget {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		tctx, cancel := context.WithTimeout(ctx, slice)
+		r, err := plan.Tasks[rng.IntN(len(plan.Tasks))].CountContext(tctx)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		nodes += r.Nodes
+	}
+	return float64(nodes) / time.Since(start).Seconds(), nil
+}
+
+// humanDuration writes seconds in the largest unit that keeps the number at least 1.
+func humanDuration(secs float64) string {
+	units := []struct {
+		name string
+		size float64
+	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}}
+	for _, u := range units {
+		if secs >= 2*u.size {
+			return fmt.Sprintf("%.3g %s", secs/u.size, u.name)
+		}
+	}
+	if math.IsInf(secs, 0) || math.IsNaN(secs) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.3g s", secs)
+}
