@@ -249,6 +249,9 @@ func (t Task) Count() TaskResult {
 // looks at ctx every few million nodes.
 func (t Task) CountContext(ctx context.Context) (TaskResult, error) {
 	res := TaskResult{ID: t.ID}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
 	if t.N == 1 {
 		res.Solutions, res.HalfTurn, res.QuarterTurn, res.Nodes = 1, 1, 1, 1
 		return res, nil
@@ -269,9 +272,9 @@ func (t Task) CountContext(ctx context.Context) (TaskResult, error) {
 // frame is a candidate frame: queens at (0,t), (n-1,b), (l,0) and (r,n-1).
 type frame struct{ n, t, b, l, r int }
 
-// queens returns the frame's distinct queens.
-func (f frame) queens() []board.Square {
-	qs := make([]board.Square, 0, 4)
+// queens returns the frame's distinct queens, in a slice of buf (no allocation).
+func (f frame) queens(buf *[4]board.Square) []board.Square {
+	qs := buf[:0]
 	for _, q := range [4]board.Square{{Row: 0, Col: f.t}, {Row: f.n - 1, Col: f.b}, {Row: f.l, Col: 0}, {Row: f.r, Col: f.n - 1}} {
 		dup := false
 		for _, o := range qs {
@@ -291,7 +294,8 @@ func (f frame) valid() bool {
 	if (f.t == 0) != (f.l == 0) || (f.t == m) != (f.r == 0) || (f.b == 0) != (f.l == m) || (f.b == m) != (f.r == m) {
 		return false
 	}
-	qs := f.queens()
+	var buf [4]board.Square
+	qs := f.queens(&buf)
 	for i, a := range qs {
 		for _, b := range qs[i+1:] {
 			dr, dc := a.Row-b.Row, a.Col-b.Col
@@ -310,7 +314,8 @@ func (f frame) code() int { return ((f.t*f.n+f.b)*f.n+f.l)*f.n + f.r }
 func (f frame) image(g board.Symmetry) frame {
 	m := f.n - 1
 	img := frame{n: f.n}
-	for _, q := range f.queens() {
+	var buf [4]board.Square
+	for _, q := range f.queens(&buf) {
 		s := g.Apply(f.n, q)
 		if s.Row == 0 {
 			img.t = s.Col
@@ -351,126 +356,137 @@ func (f frame) halfTurnFixed() bool {
 	return f.b == m-f.t && f.r == m-f.l
 }
 
-// estimate returns the task's Cost: the number of ways to place queens on its first three
-// free rows (at least 1).
+// estimate returns the task's Cost: the number of ways to place queens on its first two
+// free rows (at least 1). Two rows keep NewPlan(32) under a second; three would take tens.
 func (t Task) estimate() uint64 {
 	var s search
 	if t.N == 1 || !s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right}) {
 		return 1
 	}
-	return s.prefixCount(3) + 1
+	return s.prefixCount(2) + 1
 }
 
-// search is the state of one task's completion. The frame's queens are folded into ex: for
-// each free row (a row that has no frame queen) the columns that the frame's queens attack
-// there or occupy. The inner search then walks the free rows from the top, carrying in cols,
-// ld and rd only the queens it placed itself: ld holds the diagonals going down to the right
-// (shifted left one column a row), rd those going down to the left. Between two free rows
-// that a frame row separates, the diagonals shift by two.
+// search is the state of one task's completion: an iterative bitboard search over the free
+// rows (those without a frame queen), with an explicit stack and no allocation.
+//
+// Invariants. Bit c of cols is set when column c holds a queen. The diagonals are kept in
+// board coordinates so that rows can be filled in any order: bit r+c of d1 is set when the
+// anti-diagonal r+c holds a queen, bit c+(n-1-r) of d2 when the diagonal c-r does (2n-1 ≤ 63
+// bits for n ≤ 32). The columns open on row k are then mask &^ (cols | d1>>k | d2>>(n-1-k)).
+// The frame's queens are in the initial cols, d1 and d2.
+//
+// Row order. The free rows are filled from the middle row outwards, alternately below and
+// above (m, m+1, m-1, m+2, …): a queen in a middle row attacks squares in every other row,
+// so the tree is pruned earlier. On the frame tasks this visits about 20% fewer nodes than
+// filling the rows from the top (measured for n = 14 and 15).
 type search struct {
 	f     frame
 	mask  uint64
-	depth int               // number of free rows
-	rows  [MaxCountN]int    // the free rows, top down
-	ex    [MaxCountN]uint64 // columns closed on each free row by the frame
-	shift [MaxCountN]uint   // rows[d+1] - rows[d]
+	depth int             // number of free rows
+	rows  [MaxCountN]int  // the free rows, in the order they are filled
+	sh1   [MaxCountN]uint // rows[d]
+	sh2   [MaxCountN]uint // n-1-rows[d]
+	cols  uint64          // the frame's columns and diagonals
+	d1    uint64
+	d2    uint64
 }
 
+// init sets up the search for f. MaxCountN must be a power of two: indexes are masked with
+// MaxCountN-1 so that the compiler drops bounds checks in the inner loop.
 func (s *search) init(f frame) bool {
 	n := f.n
-	s.f = f
-	s.mask = uint64(1)<<n - 1
-	qs := f.queens()
+	*s = search{f: f, mask: uint64(1)<<n - 1}
 	var framed [MaxCountN]bool
-	for _, q := range qs {
+	var buf [4]board.Square
+	for _, q := range f.queens(&buf) {
 		framed[q.Row] = true
+		s.cols |= 1 << q.Col
+		s.d1 |= uint64(1) << q.Col << q.Row
+		s.d2 |= uint64(1) << q.Col << (n - 1 - q.Row)
 	}
-	s.depth = 0
-	for row := range n {
-		if framed[row] {
-			continue
+	m := n / 2
+	add := func(r int) {
+		if r >= 0 && r < n && !framed[r] {
+			s.rows[s.depth], s.sh1[s.depth], s.sh2[s.depth] = r, uint(r), uint(n-1-r)
+			s.depth++
 		}
-		var ex uint64
-		for _, q := range qs {
-			d := row - q.Row
-			if d < 0 {
-				d = -d
-			}
-			ex |= 1 << q.Col
-			if q.Col+d < n {
-				ex |= 1 << (q.Col + d)
-			}
-			if q.Col-d >= 0 {
-				ex |= 1 << (q.Col - d)
-			}
-		}
-		s.rows[s.depth] = row
-		s.ex[s.depth] = ex & s.mask
-		s.depth++
 	}
-	for d := 0; d+1 < s.depth; d++ {
-		s.shift[d] = uint(s.rows[d+1] - s.rows[d])
+	for k := 0; k < n; k++ {
+		add(m + k)
+		if k > 0 {
+			add(m - k)
+		}
 	}
 	return true
+}
+
+// open returns the columns open on the row filled at depth d.
+func (s *search) open(d int, cols, d1, d2 uint64) uint64 {
+	return s.mask &^ (cols | d1>>(s.sh1[d]&63) | d2>>(s.sh2[d]&63))
 }
 
 // prefixCount counts the ways to fill the first k free rows (fewer if there are fewer).
 func (s *search) prefixCount(k int) uint64 {
 	k = min(k, s.depth)
-	var rec func(d int, cols, ld, rd uint64) uint64
-	rec = func(d int, cols, ld, rd uint64) uint64 {
+	var rec func(d int, cols, d1, d2 uint64) uint64
+	rec = func(d int, cols, d1, d2 uint64) uint64 {
 		if d == k {
 			return 1
 		}
 		var n uint64
-		for a := s.mask &^ (cols | ld | rd | s.ex[d]); a != 0; a &= a - 1 {
+		for a := s.open(d, cols, d1, d2); a != 0; a &= a - 1 {
 			bit := a & -a
-			sh := s.shift[d] & 63
-			n += rec(d+1, cols|bit, (ld|bit)<<sh, (rd|bit)>>sh)
+			n += rec(d+1, cols|bit, d1|bit<<s.sh1[d], d2|bit<<s.sh2[d])
 		}
 		return n
 	}
-	return rec(0, 0, 0, 0)
+	return rec(0, s.cols, s.d1, s.d2)
 }
 
-// ctxEvery is how many returns to the top free row the search makes between looks at ctx.
-const ctxEvery = 1 << 10
+type frameState struct{ cols, d1, d2, avail uint64 }
 
-// run completes a frame that no half turn fixes, counting solutions only.
+// run completes a frame that no half turn fixes, counting solutions only. The last free row
+// is not descended into: its open columns (none or one) are counted with a popcount.
 func (s *search) run(ctx context.Context, res *TaskResult) error {
 	D := s.depth
 	if D == 0 {
 		res.Solutions = 1
 		return nil
 	}
-	mask := s.mask
-	var stack [MaxCountN]struct{ cols, ld, rd, avail uint64 }
-	var count, nodes uint64
+	cols, d1, d2 := s.cols, s.d1, s.d2
+	avail := s.open(0, cols, d1, d2)
 	if D == 1 {
-		count = uint64(bits.OnesCount64(mask &^ s.ex[0]))
-		res.Solutions, res.Nodes = count, count
+		res.Solutions = uint64(bits.OnesCount64(avail))
+		res.Nodes = res.Solutions
 		return nil
 	}
-	last := D - 2 // the depth whose children are counted without descending
-	d := 0
-	cols, ld, rd := uint64(0), uint64(0), uint64(0)
-	avail := mask &^ s.ex[0]
+	const w = MaxCountN - 1
+	var (
+		stack        [MaxCountN]frameState
+		count, nodes uint64
+		mask         = s.mask
+		last         = D - 2 // the depth whose children are counted, not visited
+		d            = 0
+		sh1, sh2     = s.sh1, s.sh2 // local copies: no reloads through s
+	)
 	for {
 		if avail == 0 {
 			if d == 0 {
 				break
 			}
 			d--
-			e := &stack[d&(MaxCountN-1)]
-			cols, ld, rd, avail = e.cols, e.ld, e.rd, e.avail
+			e := &stack[d&w]
+			cols, d1, d2, avail = e.cols, e.d1, e.d2, e.avail
+			if d <= 1 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			continue
 		}
 		bit := avail & -avail
 		avail ^= bit
 		nodes++
-		sh := s.shift[d&(MaxCountN-1)] & 63
-		nc, nl, nr := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		next := mask &^ (nc | nl | nr | s.ex[(d+1)&(MaxCountN-1)])
+		nc, n1, n2 := cols|bit, d1|bit<<(sh1[d&w]&63), d2|bit<<(sh2[d&w]&63)
+		next := mask &^ (nc | n1>>(sh1[(d+1)&w]&63) | n2>>(sh2[(d+1)&w]&63))
 		if d == last {
 			count += uint64(bits.OnesCount64(next))
 			continue
@@ -478,12 +494,11 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 		if next == 0 {
 			continue
 		}
-		stack[d&(MaxCountN-1)] = struct{ cols, ld, rd, avail uint64 }{cols, ld, rd, avail}
+		stack[d&w] = frameState{cols, d1, d2, avail}
 		d++
-		cols, ld, rd, avail = nc, nl, nr, next
+		cols, d1, d2, avail = nc, n1, n2, next
 	}
 	res.Solutions, res.Nodes = count, nodes+count
-	_ = ctx
 	return nil
 }
 
@@ -492,26 +507,30 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 // n²/4 of n⁴/8), so the extra bookkeeping costs little overall.
 func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 	n := s.f.n
-	p := make(Placement, n)
-	for _, q := range s.f.queens() {
+	var pa [MaxCountN]int
+	p := Placement(pa[:n])
+	var buf [4]board.Square
+	for _, q := range s.f.queens(&buf) {
 		p[q.Row] = q.Col
 	}
-	D := s.depth
-	var stack [MaxCountN]struct{ cols, ld, rd, avail uint64 }
-	mask := s.mask
-	d := 0
-	cols, ld, rd := uint64(0), uint64(0), uint64(0)
-	avail := mask &^ s.ex[0]
-	if D == 0 {
-		res.Solutions, res.Nodes = 1, 0
+	leaf := func() {
+		res.Solutions++
 		if symmetricHalf(p) {
-			res.HalfTurn = 1
+			res.HalfTurn++
 			if symmetricQuarter(p) {
-				res.QuarterTurn = 1
+				res.QuarterTurn++
 			}
 		}
+	}
+	D := s.depth
+	if D == 0 {
+		leaf()
 		return nil
 	}
+	var stack [MaxCountN]frameState
+	d := 0
+	cols, d1, d2 := s.cols, s.d1, s.d2
+	avail := s.open(0, cols, d1, d2)
 	for {
 		if avail == 0 {
 			if d == 0 {
@@ -519,7 +538,10 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 			}
 			d--
 			e := &stack[d]
-			cols, ld, rd, avail = e.cols, e.ld, e.rd, e.avail
+			cols, d1, d2, avail = e.cols, e.d1, e.d2, e.avail
+			if d <= 1 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			continue
 		}
 		bit := avail & -avail
@@ -527,21 +549,13 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 		res.Nodes++
 		p[s.rows[d]] = bits.TrailingZeros64(bit)
 		if d == D-1 {
-			res.Solutions++
-			if symmetricHalf(p) {
-				res.HalfTurn++
-				if symmetricQuarter(p) {
-					res.QuarterTurn++
-				}
-			}
+			leaf()
 			continue
 		}
-		stack[d] = struct{ cols, ld, rd, avail uint64 }{cols, ld, rd, avail}
-		sh := s.shift[d]
-		cols, ld, rd = cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
+		stack[d] = frameState{cols, d1, d2, avail}
+		cols, d1, d2 = cols|bit, d1|bit<<s.sh1[d], d2|bit<<s.sh2[d]
 		d++
-		avail = mask &^ (cols | ld | rd | s.ex[d])
+		avail = s.open(d, cols, d1, d2)
 	}
-	_ = ctx
 	return nil
 }

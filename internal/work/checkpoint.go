@@ -1,0 +1,209 @@
+package work
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// A checkpoint is an append-only text file: one header line naming the plan, then one line
+// per finished task. Every line ends with the CRC-32 (IEEE) of the text before it, so a
+// damaged line is detected rather than summed.
+//
+//	chesspuzzles-count-checkpoint 1 n=17 plan=1 tasks=6063 crc=…
+//	412 15880 0 0 2210387 crc=…
+//
+// Result lines are written with one write(2) each as soon as the task is done, so a killed
+// process (even SIGKILL) loses only the tasks in flight: the kernel has the bytes. They are
+// fsync'd at least every SyncEvery and when the run ends, so a power cut loses at most that
+// much. The file is created by writing the header to a temporary file, fsync'ing and
+// renaming it into place, so it is never seen half-made. A last line without its newline (a
+// write cut short by a crash) is dropped and overwritten; any other bad line makes the file
+// unreadable, and it is refused rather than guessed at.
+const checkpointMagic = "chesspuzzles-count-checkpoint"
+
+// checkpointFormat is the version of the file format above (not of the plan).
+const checkpointFormat = 1
+
+// SyncEvery is the longest time a recorded result waits for fsync.
+const SyncEvery = time.Second
+
+// A CheckpointError says a checkpoint file cannot be used: it is unreadable, damaged, or
+// records another count. Commands report it as bad input.
+type CheckpointError struct {
+	Path string
+	Err  error
+}
+
+func (e *CheckpointError) Error() string { return fmt.Sprintf("checkpoint %q: %v", e.Path, e.Err) }
+
+func (e *CheckpointError) Unwrap() error { return e.Err }
+
+// Checkpoint records finished tasks of one plan durably. Create or resume one with
+// OpenCheckpoint; it is not safe for concurrent use.
+type Checkpoint struct {
+	path     string
+	f        *os.File
+	lastSync time.Time
+	dirty    bool
+}
+
+func withCRC(s string) string {
+	return fmt.Sprintf("%s crc=%08x\n", s, crc32.ChecksumIEEE([]byte(s)))
+}
+
+// checkLine verifies and strips a line's CRC.
+func checkLine(line string) (string, bool) {
+	i := strings.LastIndex(line, " crc=")
+	if i < 0 {
+		return "", false
+	}
+	sum, err := strconv.ParseUint(line[i+5:], 16, 32)
+	if err != nil || uint32(sum) != crc32.ChecksumIEEE([]byte(line[:i])) {
+		return "", false
+	}
+	return line[:i], true
+}
+
+func header(p *queens.Plan) string {
+	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Version, len(p.Tasks))
+}
+
+// OpenCheckpoint opens the checkpoint at path for plan p, creating it if it does not exist,
+// and returns the results it already holds. It returns a *CheckpointError if the file is not
+// a checkpoint, is damaged, or belongs to another N or plan version.
+func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResult, error) {
+	bad := func(format string, args ...any) error {
+		return &CheckpointError{Path: path, Err: fmt.Errorf(format, args...)}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := create(path, p); err != nil {
+			return nil, nil, &CheckpointError{Path: path, Err: err}
+		}
+		f, err = os.OpenFile(path, os.O_RDWR, 0)
+	}
+	if err != nil {
+		return nil, nil, &CheckpointError{Path: path, Err: err}
+	}
+	r := bufio.NewReader(f)
+	var results []queens.TaskResult
+	var good int64 // offset after the last complete line
+	for lineNo := 1; ; lineNo++ {
+		line, err := r.ReadString('\n')
+		if err == io.EOF {
+			break // a torn last line (no newline) is dropped
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, &CheckpointError{Path: path, Err: err}
+		}
+		body, ok := checkLine(strings.TrimSuffix(line, "\n"))
+		if lineNo == 1 {
+			if !ok || !strings.HasPrefix(body, checkpointMagic+" ") {
+				f.Close()
+				return nil, nil, bad("not a count checkpoint (first line %.40q)", strings.TrimSpace(line))
+			}
+			if want := header(p); body != want {
+				f.Close()
+				return nil, nil, bad("records another count (%s), not N=%d with plan version %d (%s); use another file or delete it",
+					strings.TrimPrefix(body, checkpointMagic+" "), p.N, p.Version, strings.TrimPrefix(want, checkpointMagic+" "))
+			}
+		} else {
+			var res queens.TaskResult
+			n, err := fmt.Sscan(body, &res.ID, &res.Solutions, &res.HalfTurn, &res.QuarterTurn, &res.Nodes)
+			if !ok || err != nil || n != 5 || res.ID < 0 || res.ID >= len(p.Tasks) {
+				f.Close()
+				return nil, nil, bad("line %d is damaged: %.60q", lineNo, strings.TrimSpace(line))
+			}
+			results = append(results, res)
+		}
+		good += int64(len(line))
+	}
+	if good == 0 {
+		f.Close()
+		return nil, nil, bad("empty or not a count checkpoint")
+	}
+	// Drop a torn tail, then append after the last good line.
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, nil, &CheckpointError{Path: path, Err: err}
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, &CheckpointError{Path: path, Err: err}
+	}
+	return &Checkpoint{path: path, f: f, lastSync: time.Now()}, results, nil
+}
+
+// create writes a new checkpoint holding only the header, atomically.
+func create(path string, p *queens.Plan) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(withCRC(header(p))); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // make the rename durable; not all systems support it
+		d.Close()
+	}
+	return nil
+}
+
+// Record appends r with a single write and fsyncs if the last fsync is SyncEvery old.
+func (c *Checkpoint) Record(r queens.TaskResult) error {
+	line := withCRC(fmt.Sprintf("%d %d %d %d %d", r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes))
+	if _, err := c.f.WriteString(line); err != nil {
+		return fmt.Errorf("writing checkpoint %q: %w", c.path, err)
+	}
+	c.dirty = true
+	if time.Since(c.lastSync) >= SyncEvery {
+		return c.Sync()
+	}
+	return nil
+}
+
+// Sync flushes recorded results to stable storage.
+func (c *Checkpoint) Sync() error {
+	if !c.dirty {
+		return nil
+	}
+	c.lastSync = time.Now()
+	c.dirty = false
+	if err := c.f.Sync(); err != nil {
+		return fmt.Errorf("syncing checkpoint %q: %w", c.path, err)
+	}
+	return nil
+}
+
+// Close syncs and closes the file.
+func (c *Checkpoint) Close() error {
+	err := c.Sync()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

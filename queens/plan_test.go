@@ -1,0 +1,373 @@
+package queens
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// knownCounts reads testdata/known-counts.txt: Q(n) and U(n) from the literature.
+func knownCounts(t *testing.T) map[int][2]*big.Int {
+	t.Helper()
+	f, err := os.Open("testdata/known-counts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	known := map[int][2]*big.Int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var n int
+		var q, u string
+		if _, err := fmt.Sscan(line, &n, &q, &u); err != nil {
+			t.Fatalf("known-counts.txt: %q: %v", line, err)
+		}
+		qb, ok1 := new(big.Int).SetString(q, 10)
+		ub, ok2 := new(big.Int).SetString(u, 10)
+		if !ok1 || !ok2 {
+			t.Fatalf("known-counts.txt: bad number in %q", line)
+		}
+		known[n] = [2]*big.Int{qb, ub}
+	}
+	if len(known) < 27 {
+		t.Fatalf("known-counts.txt holds %d sizes, want 27", len(known))
+	}
+	return known
+}
+
+func TestCountKnownValues(t *testing.T) {
+	known := knownCounts(t)
+	maxN := 15
+	if testing.Short() {
+		maxN = 13
+	}
+	for n := 1; n <= maxN; n++ {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			c, err := Count(context.Background(), n)
+			if err != nil {
+				t.Fatalf("Count(%d): %v", n, err)
+			}
+			if c.Total.Cmp(known[n][0]) != 0 {
+				t.Errorf("Count(%d).Total = %v, want %v", n, c.Total, known[n][0])
+			}
+			if c.Unique.Cmp(known[n][1]) != 0 {
+				t.Errorf("Count(%d).Unique = %v, want %v", n, c.Unique, known[n][1])
+			}
+		})
+	}
+}
+
+// TestCountKnownLarge checks n = 16 and 17 against the literature. They take about a
+// minute of CPU without the race detector and ten times that with it, so under -race the
+// test runs itself again in a child "go test" without -race, and requires the child to
+// report that it passed (not skipped).
+func TestCountKnownLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("n = 16 and 17 take about a minute; runs without -short (as in CI)")
+	}
+	if raceEnabled {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Fatalf("running the n = 16, 17 check without -race needs the go command: %v", err)
+		}
+		cmd := exec.Command(goBin, "test", "-count=1", "-v", "-run", "^TestCountKnownLarge$", ".")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go test -run TestCountKnownLarge (without -race): %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "--- PASS: TestCountKnownLarge") {
+			t.Fatalf("go test -run TestCountKnownLarge (without -race) did not pass:\n%s", out)
+		}
+		return
+	}
+	known := knownCounts(t)
+	for _, n := range []int{16, 17} {
+		p, err := NewPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two goroutines share the tasks, as the machines CI runs on have two cores.
+		results := make([]TaskResult, len(p.Tasks))
+		var wg sync.WaitGroup
+		for g := range 2 {
+			wg.Go(func() {
+				for i := g; i < len(p.Tasks); i += 2 {
+					results[i] = p.Tasks[i].Count()
+				}
+			})
+		}
+		wg.Wait()
+		c, err := p.Sum(results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Total.Cmp(known[n][0]) != 0 || c.Unique.Cmp(known[n][1]) != 0 {
+			t.Errorf("plan for n=%d: total %v, unique %v; want %v, %v", n, c.Total, c.Unique, known[n][0], known[n][1])
+		}
+	}
+}
+
+// sym applies one of the eight symmetries of the n×n square to (r, c), written here
+// independently of the board package: k quarter turns clockwise, then a mirror if m.
+func sym(n, k int, m bool, r, c int) (int, int) {
+	for range k {
+		r, c = c, n-1-r
+	}
+	if m {
+		c = n - 1 - c
+	}
+	return r, c
+}
+
+// bruteSolutions lists the solutions of the n×n board by trying every permutation.
+func bruteSolutions(n int) [][]int {
+	var out [][]int
+	p := make([]int, n)
+	used := make([]bool, n)
+	var rec func(row int)
+	rec = func(row int) {
+		if row == n {
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					if j-i == p[j]-p[i] || j-i == p[i]-p[j] {
+						return
+					}
+				}
+			}
+			out = append(out, append([]int(nil), p...))
+			return
+		}
+		for c := range n {
+			if !used[c] {
+				used[c], p[row] = true, c
+				rec(row + 1)
+				used[c] = false
+			}
+		}
+	}
+	rec(0)
+	return out
+}
+
+// frameOf returns a solution's frame as (top, bottom, left, right).
+func frameOf(p []int) [4]int {
+	n := len(p)
+	f := [4]int{p[0], p[n-1], -1, -1}
+	for r, c := range p {
+		if c == 0 {
+			f[2] = r
+		}
+		if c == n-1 {
+			f[3] = r
+		}
+	}
+	return f
+}
+
+// imageOf returns the solution p under symmetry (k, m).
+func imageOf(p []int, k int, m bool) []int {
+	q := make([]int, len(p))
+	for r, c := range p {
+		r2, c2 := sym(len(p), k, m, r, c)
+		q[r2] = c2
+	}
+	return q
+}
+
+// TestPlanAgainstBruteForce checks every task of small plans against solutions found by
+// trying all permutations: each solution's class of frames holds exactly one task, whose
+// weight is the size of that class, and each task's counts are those of the solutions with
+// its frame.
+func TestPlanAgainstBruteForce(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			p, err := NewPlan(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type want struct{ sols, half, quarter uint64 }
+			byFrame := map[[4]int]*want{}
+			taskOf := map[[4]int]Task{}
+			for _, task := range p.Tasks {
+				taskOf[[4]int{task.Top, task.Bottom, task.Left, task.Right}] = task
+			}
+			for _, s := range bruteSolutions(n) {
+				f := frameOf(s)
+				w := byFrame[f]
+				if w == nil {
+					w = &want{}
+					byFrame[f] = w
+				}
+				w.sols++
+				if fmt.Sprint(imageOf(s, 2, false)) == fmt.Sprint(s) {
+					w.half++
+				}
+				if fmt.Sprint(imageOf(s, 1, false)) == fmt.Sprint(s) {
+					w.quarter++
+				}
+				// Exactly one frame of the class of s's frame is a task, and its weight is
+				// the number of distinct frames in the class.
+				class := map[[4]int]bool{}
+				for k := range 4 {
+					for _, m := range []bool{false, true} {
+						class[frameOf(imageOf(s, k, m))] = true
+					}
+				}
+				tasks := 0
+				for g := range class {
+					if task, ok := taskOf[g]; ok {
+						tasks++
+						if task.Weight != len(class) {
+							t.Errorf("task %d (frame %v) has weight %d, want %d", task.ID, g, task.Weight, len(class))
+						}
+					}
+				}
+				if tasks != 1 {
+					t.Errorf("solution %v: %d tasks in its frame class, want 1", s, tasks)
+				}
+			}
+			for _, task := range p.Tasks {
+				f := [4]int{task.Top, task.Bottom, task.Left, task.Right}
+				w := byFrame[f]
+				if w == nil {
+					w = &want{}
+				}
+				r := task.Count()
+				if r.ID != task.ID || r.Solutions != w.sols || r.HalfTurn != w.half || r.QuarterTurn != w.quarter {
+					t.Errorf("task %d (frame %v).Count() = %d solutions, %d half, %d quarter; want %d, %d, %d",
+						task.ID, f, r.Solutions, r.HalfTurn, r.QuarterTurn, w.sols, w.half, w.quarter)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanDeterministic(t *testing.T) {
+	a, err := NewPlan(13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NewPlan(13)
+	if len(a.Tasks) != len(b.Tasks) || a.Version != PlanVersion {
+		t.Fatalf("NewPlan(13) gave %d then %d tasks, version %d", len(a.Tasks), len(b.Tasks), a.Version)
+	}
+	for i := range a.Tasks {
+		if a.Tasks[i] != b.Tasks[i] || a.Tasks[i].ID != i {
+			t.Fatalf("NewPlan(13).Tasks[%d] = %+v then %+v", i, a.Tasks[i], b.Tasks[i])
+		}
+		got, err := a.Task(i)
+		if err != nil || got != a.Tasks[i] {
+			t.Fatalf("Task(%d) = %+v, %v", i, got, err)
+		}
+	}
+}
+
+func TestNewPlanBadN(t *testing.T) {
+	for _, n := range []int{-1, 0, MaxCountN + 1, 65} {
+		if _, err := NewPlan(n); err == nil {
+			t.Errorf("NewPlan(%d) succeeded, want an error", n)
+		}
+	}
+	p, _ := NewPlan(8)
+	for _, id := range []int{-1, len(p.Tasks)} {
+		if _, err := p.Task(id); err == nil {
+			t.Errorf("Task(%d) succeeded on a plan of %d tasks", id, len(p.Tasks))
+		}
+	}
+}
+
+func TestSumAndTally(t *testing.T) {
+	p, _ := NewPlan(8)
+	var rs []TaskResult
+	for _, task := range p.Tasks {
+		rs = append(rs, task.Count())
+	}
+	tests := []struct {
+		name    string
+		results []TaskResult
+		wantErr bool
+	}{
+		{"complete", rs, false},
+		{"missing", rs[1:], true},
+		{"twice", append(append([]TaskResult(nil), rs...), rs[3]), true},
+		{"foreign id", append(append([]TaskResult(nil), rs...), TaskResult{ID: len(rs)}), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := p.Sum(tt.results)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Sum: error %v, want error: %v", err, tt.wantErr)
+			}
+			if err == nil && c.Total.Int64() != 92 {
+				t.Errorf("Sum: total %v, want 92", c.Total)
+			}
+		})
+	}
+	tally := p.NewTally()
+	for _, r := range rs {
+		tally.Add(r)
+	}
+	r := rs[0]
+	r.Solutions += 100
+	if added, err := tally.Add(r); added || err != nil {
+		t.Errorf("second Add for task %d = %v, %v; want false, nil", r.ID, added, err)
+	}
+	if c := tally.Counts(); !tally.Complete() || c.Total.Int64() != 92 || c.Unique.Int64() != 12 {
+		t.Errorf("tally: complete %v, total %v, unique %v; want true, 92, 12", tally.Complete(), c.Total, c.Unique)
+	}
+}
+
+func TestShard(t *testing.T) {
+	p, _ := NewPlan(12)
+	seen := make([]int, len(p.Tasks))
+	for i := range 5 {
+		tasks, err := p.Shard(i, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			seen[task.ID]++
+		}
+	}
+	for id, k := range seen {
+		if k != 1 {
+			t.Fatalf("task %d is in %d of 5 shards, want 1", id, k)
+		}
+	}
+	for _, bad := range [][2]int{{5, 5}, {-1, 3}, {0, 0}} {
+		if _, err := p.Shard(bad[0], bad[1]); err == nil {
+			t.Errorf("Shard(%d, %d) succeeded, want an error", bad[0], bad[1])
+		}
+	}
+}
+
+func TestCountCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Count(ctx, 14); !errors.Is(err, context.Canceled) {
+		t.Errorf("Count(canceled, 14) error = %v, want context.Canceled", err)
+	}
+}
+
+func ExampleNewPlan() {
+	p, _ := NewPlan(8)
+	var results []TaskResult
+	for _, task := range p.Tasks {
+		results = append(results, task.Count()) // each on any machine, in any order
+	}
+	c, _ := p.Sum(results)
+	fmt.Println(len(p.Tasks), "tasks:", c.Total, "solutions,", c.Unique, "fundamental")
+	// Output: 78 tasks: 92 solutions, 12 fundamental
+}
