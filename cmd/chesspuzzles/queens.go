@@ -7,5 +7,7 @@ func newQueensCmd() *cobra.Command {
 		Use:   "queens",
 		Short: "The N-queens problem: list, count and check placements",
 	}
+	cmd.AddCommand(newQueensCountCmd()) // placeholder until branch count
+	cmd.AddCommand(newQueensMergeCmd())
 	return cmd
 }

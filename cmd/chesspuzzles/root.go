@@ -68,6 +68,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.AddCommand(newQueensCmd())
 	root.AddCommand(newVersionCmd())
+	root.AddCommand(newWorkerCmd())
 	return root
 }
 

@@ -156,10 +156,19 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 	initial := true
 	timer := time.NewTimer(resync)
 	defer timer.Stop()
+	// A watcher does not always survive the server's restart: after a reconnection, read
+	// everything again.
+	reconnects := c.Conn.Stats().Reconnects
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return false, ctx.Err()
+		case <-tick.C:
+			if r := c.Conn.Stats().Reconnects; r != reconnects && c.Conn.IsConnected() {
+				return false, nil
+			}
 		case <-timer.C:
 			if initial {
 				return false, errors.New("reading the results took too long")

@@ -257,11 +257,11 @@ wait:
 		_ = msg.InProgress()
 		_ = sleep(ctx, 500*time.Millisecond)
 	}
-	actx, acancel := context.WithTimeout(ctx, 10*time.Second)
-	err = msg.DoubleAck(actx)
-	acancel()
-	if err != nil {
-		// The result is stored; if the ack is lost the task comes again and is skipped.
+	// A plain ack, not one waiting for the server's confirmation: after a reconnection a
+	// confirmation can take long to come or never come, and a lost ack costs little, since
+	// the task comes again after the deadline and is acknowledged at once, its result being
+	// stored.
+	if err := msg.Ack(); err != nil {
 		w.logf("acknowledging task %s: %v", key, err)
 	}
 	d := w.done.Add(1)

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+// distOptions are the flags of "queens count" that run a count on many machines: through
+// NATS (--distributed, --nats), or as slices for a batch scheduler (--shard).
+type distOptions struct {
+	distributed bool
+	nats        string
+	listen      string
+	state       string
+	token       string
+	ackWait     time.Duration
+	shard       string
+	status      bool
+}
+
+// addDistFlags adds the distributed-count flags to cmd.
+func addDistFlags(cmd *cobra.Command, o *distOptions) {
+	f := cmd.Flags()
+	f.BoolVar(&o.distributed, "distributed", false, "count through an embedded NATS server that workers on other machines join")
+	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
+	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
+	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store; start again with the same DIR to resume")
+	f.StringVar(&o.token, "token", "", "`TOKEN` clients must give (default $CHESSPUZZLES_NATS_TOKEN; generated when listening beyond loopback)")
+	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
+	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
+	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
+}
+
+// defaultStateDir is where the embedded server keeps its store unless --state says.
+func defaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "chesspuzzles", "nats")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "state", "chesspuzzles", "nats")
+	}
+	return "chesspuzzles-nats"
+}
+
+// active reports whether the flags ask for something other than a local count.
+func (o *distOptions) active() bool {
+	return o.distributed || o.nats != "" || o.shard != "" || o.status
+}
+
+// runDistCount is the count command's branch for the flags above. workers is --workers and
+// workersSet whether it was given: a distributed count runs local workers unless it is 0.
+func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, n, workers int, workersSet, jsonOut bool) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if o.token == "" {
+		o.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
+	}
+	switch {
+	case o.status:
+		return runCountStatus(ctx, o, jsonOut, stdout)
+	case o.shard != "":
+		if o.distributed || o.nats != "" {
+			return usageErrorf("--shard computes a slice without NATS; it cannot go with --distributed or --nats")
+		}
+		i, k, err := parseShard(o.shard)
+		if err != nil {
+			return usageError(err)
+		}
+		return runShard(ctx, n, i, k, workers, stdout)
+	}
+	if o.ackWait < 100*time.Millisecond {
+		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
+	}
+	plan, err := queens.NewPlan(n)
+	if err != nil {
+		return usageError(err)
+	}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	}
+
+	url := o.nats
+	if url == "" {
+		if !dist.IsLoopback(o.listen) && o.token == "" {
+			o.token = dist.NewToken()
+		}
+		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: o.token})
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown()
+		url = srv.URL()
+		addr := srv.Addr()
+		shown := url
+		if !dist.IsLoopback(o.listen) {
+			host, _ := os.Hostname()
+			shown = fmt.Sprintf("nats://%s:%d", host, addr.Port)
+		}
+		line := "workers join with: chesspuzzles worker --nats " + shown
+		if o.token != "" {
+			line += " --token " + o.token
+		}
+		logf("NATS server on %s, state in %s", addr, o.state)
+		logf("%s", line)
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles coordinator", Logf: logf})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+
+	wctx, stopWorkers := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { stopWorkers(); wg.Wait() }()
+	if !workersSet || workers > 0 {
+		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles local worker", Logf: logf})
+		if err != nil {
+			return err
+		}
+		defer wc.Close()
+		host, _ := os.Hostname()
+		w := &dist.Worker{Conn: wc, Cores: workers, Name: host + "-local", Every: time.Hour}
+		wg.Go(func() { _ = w.Run(wctx) })
+	}
+
+	last := time.Now()
+	start := time.Now()
+	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Logf: logf, Progress: func(t *queens.Tally) {
+		if time.Since(last) < 10*time.Second && !t.Complete() {
+			return
+		}
+		last = time.Now()
+		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), len(plan.Tasks), time.Since(start).Round(time.Second))
+	}}
+	counts, _, err := c.Run(ctx, plan)
+	if err != nil {
+		return err
+	}
+	return printCounts(stdout, counts, jsonOut)
+}
+
+// runCountStatus prints the jobs on the server at --nats.
+func runCountStatus(ctx context.Context, o *distOptions, jsonOut bool, stdout io.Writer) error {
+	url := o.nats
+	if url == "" {
+		url = "nats://" + o.listen
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles status"})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	jobs, err := dist.Status(ctx, nc, time.Now())
+	if err != nil {
+		return err
+	}
+	if len(jobs) == 0 && !jsonOut {
+		_, err := fmt.Fprintf(stdout, "no jobs on %s\n", url)
+		return err
+	}
+	for _, j := range jobs {
+		if jsonOut {
+			data, _ := json.Marshal(map[string]any{
+				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
+				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "total": j.Total,
+			})
+			fmt.Fprintf(stdout, "%s\n", data)
+			continue
+		}
+		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
+		switch {
+		case !j.Finished.IsZero():
+			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+		case j.Rate > 0:
+			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
+				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
+		default:
+			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
+		}
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
