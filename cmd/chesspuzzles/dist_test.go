@@ -402,6 +402,9 @@ func TestDistributedStatus(t *testing.T) {
 	if code := w.wait(30 * time.Second); code != 130 {
 		t.Errorf("interrupted worker: exit code %d, want 130", code)
 	}
+	if !strings.Contains(w.stderr.String(), "handed back") {
+		t.Errorf("interrupted worker did not hand back its tasks")
+	}
 	start(t, "worker", "worker", "--nats", url, "--cores", "2")
 	if code := coord.wait(2 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0", code)

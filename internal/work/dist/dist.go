@@ -116,7 +116,7 @@ func (r *Result) check(n, v, id int) error {
 	case r.PlanVersion != v:
 		return fmt.Errorf("plan version %d, but job %s has plan version %d", r.PlanVersion, job, v)
 	case r.N != n:
-		return fmt.Errorf("N=%d, but job %s has N=%d", r.N, job, n)
+		return fmt.Errorf("board N=%d, but job %s has N=%d", r.N, job, n)
 	case r.Job != job:
 		return fmt.Errorf("job %q, but it is stored under job %s", r.Job, job)
 	case r.ID != id:

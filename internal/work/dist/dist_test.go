@@ -206,3 +206,103 @@ func TestDuplicateAndForeignResults(t *testing.T) {
 		t.Errorf("a worker computed task 0, which had a result")
 	}
 }
+
+// TestRedelivery: a "worker" that takes three tasks, stores their results (twice) and dies
+// before acknowledging them: the tasks come again after the ack deadline, the next worker
+// acknowledges them without computing, and each counts once.
+func TestRedelivery(t *testing.T) {
+	const n = 8
+	kv := known(t)
+	s := startServer(t, t.TempDir(), "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	plan := mustPlan(t, n)
+	type outcome struct {
+		counts queens.Counts
+		err    error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		c := &Coordinator{Conn: nc, AckWait: 500 * time.Millisecond}
+		counts, _, err := c.Run(ctx, plan)
+		done <- outcome{counts, err}
+	}()
+
+	js, _ := jetstream.New(nc)
+	var cons jetstream.Consumer
+	for {
+		cons, err = js.Consumer(ctx, TaskStream, consumerName(queens.PlanVersion))
+		if err == nil {
+			if info, err := cons.Info(ctx); err == nil && info.NumPending >= 3 {
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	results, err := js.KeyValue(ctx, ResultsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := cons.Fetch(3, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for msg := range batch.Messages() {
+		var m TaskMsg
+		if err := json.Unmarshal(msg.Data(), &m); err != nil {
+			t.Fatal(err)
+		}
+		r := Result{Job: m.Job, N: m.N, PlanVersion: m.PlanVersion, TaskResult: plan.Tasks[m.ID].Count(), Worker: "dies before ack"}
+		data, _ := json.Marshal(r)
+		key := resultKey(m.Job, m.ID)
+		for range 2 {
+			if _, err := results.Put(ctx, key, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		keys = append(keys, key)
+	}
+	if len(keys) != 3 {
+		t.Fatalf("fetched %d tasks, want 3", len(keys))
+	}
+
+	wlog := &logger{t: t}
+	wctx, wcancel := context.WithCancel(ctx)
+	defer wcancel()
+	wc, err := Connect(ctx, ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wc.Close()
+	go func() {
+		w := &Worker{Conn: wc, Cores: 2, Name: "w", Logf: wlog.Logf, Verbose: true}
+		_ = w.Run(wctx)
+	}()
+	o := <-done
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if got, want := o.counts.Total.String(), kv[n][0]; got != want {
+		t.Errorf("Q(%d) = %s, want %s", n, got, want)
+	}
+	// The coordinator may finish before the deadline brings the tasks back: wait for them.
+	deadline := time.Now().Add(10 * time.Second)
+	for _, key := range keys {
+		want := fmt.Sprintf("task %s has a result already (delivery 2)", key)
+		for !wlog.contains(want) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if !wlog.contains(want) {
+			t.Errorf("worker log has no %q", want)
+		}
+		if wlog.contains(fmt.Sprintf("task %s started", key)) {
+			t.Errorf("worker computed %s, which had a result", key)
+		}
+	}
+}
