@@ -94,7 +94,8 @@ func Check(pos Position) Report {
 		{Diagonal, rep.Diagonals, func(q board.Square) int { return q.Col - q.Row + n - 1 }},
 		{AntiDiagonal, rep.AntiDiagonals, func(q board.Square) int { return q.Row + q.Col }},
 	}
-	var last map[int]board.Square
+	// last[i] is 1 + the index in qs of the latest queen seen on line i, 0 for none yet.
+	last := make([]int, 2*n)
 	for _, l := range lines {
 		crowded := false
 		for _, k := range l.counts {
@@ -107,18 +108,15 @@ func Check(pos Position) Report {
 			continue
 		}
 		clear(last)
-		if last == nil {
-			last = make(map[int]board.Square)
-		}
-		for _, q := range qs {
+		for j, q := range qs {
 			i := l.index(q)
 			if l.counts[i] < 2 {
 				continue
 			}
-			if prev, ok := last[i]; ok {
-				rep.Attacks = append(rep.Attacks, Attack{A: prev, B: q, Line: l.kind})
+			if prev := last[i]; prev > 0 {
+				rep.Attacks = append(rep.Attacks, Attack{A: qs[prev-1], B: q, Line: l.kind})
 			}
-			last[i] = q
+			last[i] = j + 1
 		}
 	}
 	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {

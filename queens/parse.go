@@ -2,6 +2,7 @@ package queens
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -120,7 +121,7 @@ func detect(t string) (f Notation, body string, forced bool) {
 	case strings.ContainsFunc(t, isLetter):
 		return Algebraic, t, false
 	case strings.ContainsAny(t, ", \t\n-"):
-		for _, fld := range splitList(t) {
+		for fld := range listFields(t) {
 			if fld == "0" || fld == "-" {
 				return Perm, t, false
 			}
@@ -132,23 +133,19 @@ func detect(t string) (f Notation, body string, forced bool) {
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
-func splitList(t string) []string {
-	return strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ';' })
-}
-
-// parseRows reads code (base 1) or perm (base 0) notation: a column a row.
+// parseRows reads code (base 1) or perm (base 0) notation: a column a row. It walks the
+// text once without splitting it, so a permutation of ten million queens costs no more than
+// its Position.
 func parseRows(t string, n, base int, forced bool) (Position, error) {
-	var fields []string
-	if base == 1 && !strings.ContainsAny(t, ", \t\n\r;") {
-		// Digits, one a row.
-		fields = make([]string, len(t))
-		for i := range len(t) {
-			fields[i] = t[i : i+1]
-		}
+	digits := base == 1 && !strings.ContainsAny(t, ", \t\n\r;")
+	rows := 0
+	if digits {
+		rows = len(t)
 	} else {
-		fields = splitList(t)
+		for range listFields(t) {
+			rows++
+		}
 	}
-	rows := len(fields)
 	if n == 0 {
 		n = rows
 	}
@@ -160,25 +157,63 @@ func parseRows(t string, n, base int, forced bool) (Position, error) {
 		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%d rows written for a %d×%d board", rows, n, n)}
 	}
 	pos := Position{N: n, Queens: make([]board.Square, 0, rows)}
-	for r, fld := range fields {
+	r := 0
+	read := func(fld string) error {
+		defer func() { r++ }()
 		if fld == "." || fld == "-" || fld == "_" {
-			continue
+			return nil
 		}
 		v, err := strconv.Atoi(fld)
 		if err != nil || fld[0] == '+' || fld[0] == '-' {
-			why := fmt.Sprintf("row %d: %q is not a column number", r+1, board.Clip(fld))
-			if base == 1 && fld == "0" {
-				why = "0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3"
-			}
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s (reading as %s)", why, name)}
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: %q is not a column number (reading as %s)", r+1, board.Clip(fld), name)}
 		}
 		c := v - base
+		if base == 1 && v == 0 {
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: 0 is not a column in code notation (1-based); write 0-based columns with commas, e.g. 0,4,7,5,2,6,1,3", r+1)}
+		}
 		if c < 0 || c >= n {
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
+			return &NotationError{Input: t, Reason: fmt.Sprintf("row %d: column %d is off the %d×%d board (%s columns are %d to %d)", r+1, v, n, n, name, base, n-1+base)}
 		}
 		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		return nil
+	}
+	if digits {
+		for i := range len(t) {
+			if err := read(t[i : i+1]); err != nil {
+				return Position{}, err
+			}
+		}
+	} else {
+		for fld := range listFields(t) {
+			if err := read(fld); err != nil {
+				return Position{}, err
+			}
+		}
 	}
 	return pos, nil
+}
+
+// listFields yields the items of a list separated by commas, semicolons or white space.
+func listFields(t string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i <= len(t); i++ {
+			sep := i == len(t) || isListSep(t[i])
+			switch {
+			case sep && start >= 0:
+				if !yield(t[start:i]) {
+					return
+				}
+				start = -1
+			case !sep && start < 0:
+				start = i
+			}
+		}
+	}
+}
+
+func isListSep(b byte) bool {
+	return b == ',' || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ';'
 }
 
 // parseCoords reads "(x,y)" pairs, x the 1-based column and y the 1-based row from the top.
@@ -206,6 +241,9 @@ func parseCoords(t string, n int) (Position, error) {
 		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > MaxParseN || y > MaxParseN {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%s) is not a pair of whole numbers from 1 up", board.Clip(pair))}
 		}
+		if n > 0 && (x > n || y > n) {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%d,%d) is off the %d×%d board (x and y run from 1 to %d)", x, y, n, n, n)}
+		}
 		qs = append(qs, board.Square{Row: y - 1, Col: x - 1})
 		most = max(most, x, y)
 	}
@@ -219,7 +257,10 @@ func parseAlgebraic(t string, n int) (Position, error) {
 		// "a8,e7,…" is squares separated by commas.
 		fields = strings.Split(t, ",")
 	}
-	type fr struct{ file, rank int }
+	type fr struct {
+		name       string
+		file, rank int
+	}
 	parsed := make([]fr, 0, len(fields))
 	most := 0
 	for _, f := range fields {
@@ -232,7 +273,7 @@ func parseAlgebraic(t string, n int) (Position, error) {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
 		}
 		file := int(c-'a') + 1
-		parsed = append(parsed, fr{file, rank})
+		parsed = append(parsed, fr{f, file, rank})
 		most = max(most, file, rank)
 	}
 	if n == 0 {
@@ -240,6 +281,9 @@ func parseAlgebraic(t string, n int) (Position, error) {
 	}
 	qs := make([]board.Square, len(parsed))
 	for i, q := range parsed {
+		if q.file > n || q.rank > n {
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%s is off the %d×%d board (files a-%c, ranks 1-%d)", q.name, n, n, 'a'+min(n, 26)-1, n)}
+		}
 		qs[i] = board.Square{Row: n - q.rank, Col: q.file - 1}
 	}
 	return place(t, qs, n, n, "files and ranks")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"math/bits"
 	"slices"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -58,8 +57,9 @@ type Task struct {
 	Bottom int `json:"bottom"`
 	Left   int `json:"left"`
 	Right  int `json:"right"`
-	// Cost is an estimate of the task's work relative to the plan's other tasks (the number
-	// of ways to fill its first free rows); schedulers hand out costly tasks first.
+	// Cost is an estimate of the task's work relative to the plan's other tasks, from the
+	// number of ways to fill its first free rows; schedulers hand out costly tasks first,
+	// and progress reports weigh the work left by it.
 	Cost uint64 `json:"cost"`
 }
 
@@ -81,7 +81,7 @@ type TaskResult struct {
 // one per class.
 func NewPlan(n int) (*Plan, error) {
 	if n < 1 || n > MaxCountN {
-		return nil, fmt.Errorf("N must be a whole number from 1 to %d, got %d", MaxCountN, n)
+		return nil, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxCountN, n)
 	}
 	p := &Plan{N: n, Version: PlanVersion}
 	if n == 1 {
@@ -356,206 +356,15 @@ func (f frame) halfTurnFixed() bool {
 	return f.b == m-f.t && f.r == m-f.l
 }
 
-// estimate returns the task's Cost: the number of ways to place queens on its first two
-// free rows (at least 1). Two rows keep NewPlan(32) under a second; three would take tens.
+// estimate returns the task's Cost: the square of the number of nodes two levels down its
+// search tree (plus one). Across the tasks of a plan the nodes grow about as that number to
+// the power 2, fitted on log scales (n = 13 to 15), hence the square. Two levels keep
+// NewPlan(32) near a second.
 func (t Task) estimate() uint64 {
 	var s search
 	if t.N == 1 || !s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right}) {
 		return 1
 	}
-	return s.prefixCount(2) + 1
-}
-
-// search is the state of one task's completion: an iterative bitboard search over the free
-// rows (those without a frame queen), with an explicit stack and no allocation.
-//
-// Invariants. Bit c of cols is set when column c holds a queen. The diagonals are kept in
-// board coordinates so that rows can be filled in any order: bit r+c of d1 is set when the
-// anti-diagonal r+c holds a queen, bit c+(n-1-r) of d2 when the diagonal c-r does (2n-1 ≤ 63
-// bits for n ≤ 32). The columns open on row k are then mask &^ (cols | d1>>k | d2>>(n-1-k)).
-// The frame's queens are in the initial cols, d1 and d2.
-//
-// Row order. The free rows are filled from the middle row outwards, alternately below and
-// above (m, m+1, m-1, m+2, …): a queen in a middle row attacks squares in every other row,
-// so the tree is pruned earlier. On the frame tasks this visits about 20% fewer nodes than
-// filling the rows from the top (measured for n = 14 and 15).
-type search struct {
-	f     frame
-	mask  uint64
-	depth int             // number of free rows
-	rows  [MaxCountN]int  // the free rows, in the order they are filled
-	sh1   [MaxCountN]uint // rows[d]
-	sh2   [MaxCountN]uint // n-1-rows[d]
-	cols  uint64          // the frame's columns and diagonals
-	d1    uint64
-	d2    uint64
-}
-
-// init sets up the search for f. MaxCountN must be a power of two: indexes are masked with
-// MaxCountN-1 so that the compiler drops bounds checks in the inner loop.
-func (s *search) init(f frame) bool {
-	n := f.n
-	*s = search{f: f, mask: uint64(1)<<n - 1}
-	var framed [MaxCountN]bool
-	var buf [4]board.Square
-	for _, q := range f.queens(&buf) {
-		framed[q.Row] = true
-		s.cols |= 1 << q.Col
-		s.d1 |= uint64(1) << q.Col << q.Row
-		s.d2 |= uint64(1) << q.Col << (n - 1 - q.Row)
-	}
-	m := n / 2
-	add := func(r int) {
-		if r >= 0 && r < n && !framed[r] {
-			s.rows[s.depth], s.sh1[s.depth], s.sh2[s.depth] = r, uint(r), uint(n-1-r)
-			s.depth++
-		}
-	}
-	for k := 0; k < n; k++ {
-		add(m + k)
-		if k > 0 {
-			add(m - k)
-		}
-	}
-	return true
-}
-
-// open returns the columns open on the row filled at depth d.
-func (s *search) open(d int, cols, d1, d2 uint64) uint64 {
-	return s.mask &^ (cols | d1>>(s.sh1[d]&63) | d2>>(s.sh2[d]&63))
-}
-
-// prefixCount counts the ways to fill the first k free rows (fewer if there are fewer).
-func (s *search) prefixCount(k int) uint64 {
-	k = min(k, s.depth)
-	var rec func(d int, cols, d1, d2 uint64) uint64
-	rec = func(d int, cols, d1, d2 uint64) uint64 {
-		if d == k {
-			return 1
-		}
-		var n uint64
-		for a := s.open(d, cols, d1, d2); a != 0; a &= a - 1 {
-			bit := a & -a
-			n += rec(d+1, cols|bit, d1|bit<<s.sh1[d], d2|bit<<s.sh2[d])
-		}
-		return n
-	}
-	return rec(0, s.cols, s.d1, s.d2)
-}
-
-type frameState struct{ cols, d1, d2, avail uint64 }
-
-// run completes a frame that no half turn fixes, counting solutions only. The last free row
-// is not descended into: its open columns (none or one) are counted with a popcount.
-func (s *search) run(ctx context.Context, res *TaskResult) error {
-	D := s.depth
-	if D == 0 {
-		res.Solutions = 1
-		return nil
-	}
-	cols, d1, d2 := s.cols, s.d1, s.d2
-	avail := s.open(0, cols, d1, d2)
-	if D == 1 {
-		res.Solutions = uint64(bits.OnesCount64(avail))
-		res.Nodes = res.Solutions
-		return nil
-	}
-	const w = MaxCountN - 1
-	var (
-		stack        [MaxCountN]frameState
-		count, nodes uint64
-		mask         = s.mask
-		last         = D - 2 // the depth whose children are counted, not visited
-		d            = 0
-		sh1, sh2     = s.sh1, s.sh2 // local copies: no reloads through s
-	)
-	for {
-		if avail == 0 {
-			if d == 0 {
-				break
-			}
-			d--
-			e := &stack[d&w]
-			cols, d1, d2, avail = e.cols, e.d1, e.d2, e.avail
-			if d <= 1 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			continue
-		}
-		bit := avail & -avail
-		avail ^= bit
-		nodes++
-		nc, n1, n2 := cols|bit, d1|bit<<(sh1[d&w]&63), d2|bit<<(sh2[d&w]&63)
-		next := mask &^ (nc | n1>>(sh1[(d+1)&w]&63) | n2>>(sh2[(d+1)&w]&63))
-		if d == last {
-			count += uint64(bits.OnesCount64(next))
-			continue
-		}
-		if next == 0 {
-			continue
-		}
-		stack[d&w] = frameState{cols, d1, d2, avail}
-		d++
-		cols, d1, d2, avail = nc, n1, n2, next
-	}
-	res.Solutions, res.Nodes = count, nodes+count
-	return nil
-}
-
-// runSymmetric completes a frame that a half turn fixes, keeping the placement so that each
-// solution can be tested for half- and quarter-turn symmetry. Such frames are few (about
-// n²/4 of n⁴/8), so the extra bookkeeping costs little overall.
-func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
-	n := s.f.n
-	var pa [MaxCountN]int
-	p := Placement(pa[:n])
-	var buf [4]board.Square
-	for _, q := range s.f.queens(&buf) {
-		p[q.Row] = q.Col
-	}
-	leaf := func() {
-		res.Solutions++
-		if symmetricHalf(p) {
-			res.HalfTurn++
-			if symmetricQuarter(p) {
-				res.QuarterTurn++
-			}
-		}
-	}
-	D := s.depth
-	if D == 0 {
-		leaf()
-		return nil
-	}
-	var stack [MaxCountN]frameState
-	d := 0
-	cols, d1, d2 := s.cols, s.d1, s.d2
-	avail := s.open(0, cols, d1, d2)
-	for {
-		if avail == 0 {
-			if d == 0 {
-				break
-			}
-			d--
-			e := &stack[d]
-			cols, d1, d2, avail = e.cols, e.d1, e.d2, e.avail
-			if d <= 1 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			continue
-		}
-		bit := avail & -avail
-		avail ^= bit
-		res.Nodes++
-		p[s.rows[d]] = bits.TrailingZeros64(bit)
-		if d == D-1 {
-			leaf()
-			continue
-		}
-		stack[d] = frameState{cols, d1, d2, avail}
-		cols, d1, d2 = cols|bit, d1|bit<<s.sh1[d], d2|bit<<s.sh2[d]
-		d++
-		avail = s.open(d, cols, d1, d2)
-	}
-	return nil
+	c := s.prefixCount(2) + 1
+	return c * c
 }

@@ -70,7 +70,7 @@ func (p Placement) IsSolution() bool {
 // checkN reports an N outside what the bitboard search handles.
 func checkN(n int) error {
 	if n < 1 || n > MaxN {
-		return fmt.Errorf("N must be a whole number from 1 to %d, got %d", MaxN, n)
+		return fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxN, n)
 	}
 	return nil
 }

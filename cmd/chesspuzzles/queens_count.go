@@ -1,81 +1,162 @@
 package main
 
-// PLACEHOLDER until branch count brings the real "queens count": the smallest command
-// that lets the distributed flags (queens_dist.go) run. Replace with count's file on merge,
-// keeping its two hooks: addDistFlags(cmd, &dist) and the runDistCount branch.
-
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"runtime"
+	"strings"
+	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
 
-type queensCountOptions struct {
-	n          int
-	workers    int
-	checkpoint string
+type countOptions struct {
+	from, to   int // the range of N, inclusive
 	json       bool
+	workers    int    // goroutines counting; all cores by default
+	checkpoint string // file recording finished tasks, to resume from; one N only
+	quiet      bool   // no progress on stderr
 	dist       distOptions
 }
 
 func newQueensCountCmd() *cobra.Command {
-	var opts queensCountOptions
+	var opts countOptions
 	cmd := &cobra.Command{
-		Use:   "count N",
-		Short: "Count the solutions of the N×N board exactly",
-		Args:  cobra.RangeArgs(0, 1),
+		Use:   "count N|FROM-TO",
+		Short: "Count the solutions of the N×N board exactly: total and fundamental",
+		Long: `Count the solutions of the N×N board exactly: Q(N), all solutions, and U(N), the
+fundamental ones (classes under the eight symmetries of the square). A range FROM-TO prints a
+table, one row per N as it is done. The time each N took goes to stderr.
+
+The count is cut into a plan of independent tasks (one per class of border placements under
+the symmetries of the square) that --workers goroutines share, biggest first. Progress goes
+to stderr: a bar on a terminal (tasks done, solutions so far, nodes per second, time left
+estimated from the work already measured), otherwise a line every 5 seconds; --quiet for
+none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
+interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
+stopped and ends with the exact count. A checkpoint of another N is refused.
+
+Time grows about sevenfold per step of N: "chesspuzzles queens estimate N" tells how long.`,
+		Example: `  chesspuzzles queens count 8
+  chesspuzzles queens count 1-14
+  chesspuzzles queens count 12 --json
+  chesspuzzles queens count 18 --checkpoint q18.ckpt`,
+		Args: distArgs(&opts.dist, exactArgs(1, "one argument, N or a range FROM-TO")),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 && !opts.dist.status {
-				return usageErrorf("count needs N, a whole number from 1 to %d", queens.MaxCountN)
-			}
-			if len(args) == 1 {
-				n, err := strconv.Atoi(args[0])
-				if err != nil || n < 1 || n > queens.MaxCountN {
-					return usageErrorf("N must be a whole number from 1 to %d, got %q", queens.MaxCountN, args[0])
-				}
-				opts.n = n
-			}
 			if opts.dist.active() {
-				return runDistCount(cmd.Context(), cmd, &opts.dist, opts.n, opts.workers, cmd.Flags().Changed("workers"), opts.json)
+				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
 			}
-			return runQueensCount(cmd.Context(), opts, cmd.OutOrStdout())
+			var err error
+			if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
+				return err
+			}
+			if opts.workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+			}
+			if opts.checkpoint != "" && opts.from != opts.to {
+				return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
+			}
+			return runCount(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().IntVar(&opts.workers, "workers", 0, "goroutines counting (0: one per core)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, `one JSON object per N: {"n":8,"total":92,"unique":12,"seconds":…}`)
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "goroutines counting (default: all cores)")
 	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts as one JSON object")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
 	addDistFlags(cmd, &opts.dist)
 	return cmd
 }
 
-func runQueensCount(ctx context.Context, opts queensCountOptions, stdout io.Writer) error {
-	plan, err := queens.NewPlan(opts.n)
-	if err != nil {
-		return usageError(err)
+// parseRange reads "N" or "FROM-TO", each from 1 to most, FROM ≤ TO.
+func parseRange(s string, most int) (from, to int, err error) {
+	a, b, isRange := strings.Cut(s, "-")
+	if !isRange {
+		n, err := parseN(s, most)
+		return n, n, err
 	}
-	counts, err := work.Run(ctx, plan, work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint})
-	if err != nil {
-		return err
+	from, err1 := parseN(a, most)
+	to, err2 := parseN(b, most)
+	if err1 != nil || err2 != nil {
+		return 0, 0, usageErrorf("a range is FROM-TO, each a whole number from 1 to %d, got %q", most, board.Clip(s))
 	}
-	return printCounts(stdout, counts, opts.json)
+	if from > to {
+		return 0, 0, usageErrorf("a range FROM-TO needs FROM ≤ TO, got %q", board.Clip(s))
+	}
+	return from, to, nil
 }
 
-// printCounts writes Q(N) and U(N), or one JSON object.
-func printCounts(w io.Writer, c queens.Counts, jsonOut bool) error {
-	if jsonOut {
-		data, err := json.Marshal(map[string]any{"n": c.N, "total": json.Number(c.Total.String()), "unique": json.Number(c.Unique.String())})
+// countRecord is one line of --json output.
+type countRecord struct {
+	N       int     `json:"n"`
+	Total   any     `json:"total"`
+	Unique  any     `json:"unique"`
+	Seconds float64 `json:"seconds"`
+}
+
+func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) error {
+	table := opts.from != opts.to && !opts.json
+	if table {
+		fmt.Fprintln(stdout, "| n | Q(n) | U(n) |")
+		fmt.Fprintln(stdout, "|---:|---:|---:|")
+	}
+	for n := opts.from; n <= opts.to; n++ {
+		start := time.Now()
+		c, err := countPlan(ctx, n, opts, stderr)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", data)
-		return err
+		secs := time.Since(start).Seconds()
+		switch {
+		case opts.json:
+			line, err := json.Marshal(countRecord{N: n, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s\n", line)
+		case table:
+			fmt.Fprintf(stdout, "| %d | %s | %s |\n", n, c.Total, c.Unique)
+		default:
+			fmt.Fprintf(stdout, "%d queens: %s solutions, %s fundamental\n", n, c.Total, c.Unique)
+		}
+		if !opts.json {
+			fmt.Fprintf(stderr, "N = %d counted in %.3g s\n", n, secs)
+		}
 	}
-	_, err := fmt.Fprintf(w, "Q(%d) = %s\nU(%d) = %s\n", c.N, c.Total, c.N, c.Unique)
-	return err
+	return nil
+}
+
+// roundSeconds keeps four significant digits: timings are not more precise than that.
+func roundSeconds(s float64) float64 {
+	var r float64
+	fmt.Sscanf(fmt.Sprintf("%.4g", s), "%g", &r)
+	return r
+}
+
+// countPlan counts one N on the work pool, with the checkpoint and progress opts ask for.
+func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) (queens.Counts, error) {
+	plan, err := queens.NewPlan(n)
+	if err != nil {
+		return queens.Counts{}, usageError(err)
+	}
+	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
+	var rep *work.Reporter
+	if !opts.quiet {
+		rep = work.NewReporter(stderr, isTerminal(stderr))
+		wopts.Progress = rep.Update
+	}
+	c, err := work.Run(ctx, plan, wopts)
+	if rep != nil {
+		rep.Finish()
+	}
+	var ce *work.CheckpointError
+	if errors.As(err, &ce) {
+		return c, usageError(err)
+	}
+	return c, err
 }

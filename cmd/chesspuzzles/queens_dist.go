@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,19 +58,48 @@ func (o *distOptions) active() bool {
 	return o.distributed || o.nats != "" || o.shard != "" || o.status
 }
 
-// runDistCount is the count command's branch for the flags above. workers is --workers and
-// workersSet whether it was given: a distributed count runs local workers unless it is 0.
-func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, n, workers int, workersSet, jsonOut bool) error {
+// distArgs is the count command's argument check: none with --status (or N to show one
+// job), else what next allows.
+func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if o.status && len(args) <= 1 {
+			return nil
+		}
+		return next(cmd, args)
+	}
+}
+
+// runDistCount is the count command's branch for the flags above. workers is --workers:
+// the goroutines of a shard, or the local workers of a distributed count (0 for none).
+func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args []string, workers int, jsonOut bool) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if o.token == "" {
 		o.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
 	}
-	switch {
-	case o.status:
-		return runCountStatus(ctx, o, jsonOut, stdout)
-	case o.shard != "":
+	if workers < 0 {
+		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
+	}
+	if o.status {
+		job := ""
+		if len(args) == 1 {
+			n, err := parseN(args[0], queens.MaxCountN)
+			if err != nil {
+				return err
+			}
+			job = dist.JobID(n, queens.PlanVersion)
+		}
+		return runCountStatus(ctx, o, job, jsonOut, stdout)
+	}
+	n, err := parseN(args[0], queens.MaxCountN)
+	if err != nil {
+		return err
+	}
+	if o.shard != "" {
 		if o.distributed || o.nats != "" {
 			return usageErrorf("--shard computes a slice without NATS; it cannot go with --distributed or --nats")
+		}
+		if workers < 1 {
+			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
 		}
 		i, k, err := parseShard(o.shard)
 		if err != nil {
@@ -121,7 +151,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, n, wo
 	wctx, stopWorkers := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() { stopWorkers(); wg.Wait() }()
-	if !workersSet || workers > 0 {
+	if workers > 0 {
 		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles local worker", Logf: logf})
 		if err != nil {
 			return err
@@ -145,11 +175,25 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, n, wo
 	if err != nil {
 		return err
 	}
-	return printCounts(stdout, counts, jsonOut)
+	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
 }
 
-// runCountStatus prints the jobs on the server at --nats.
-func runCountStatus(ctx context.Context, o *distOptions, jsonOut bool, stdout io.Writer) error {
+// printCounts writes one count as "queens count N" does.
+func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
+	if jsonOut {
+		line, err := json.Marshal(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", line)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
+	return err
+}
+
+// runCountStatus prints the jobs on the server at --nats, or only job if not empty.
+func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut bool, stdout io.Writer) error {
 	url := o.nats
 	if url == "" {
 		url = "nats://" + o.listen
@@ -163,8 +207,15 @@ func runCountStatus(ctx context.Context, o *distOptions, jsonOut bool, stdout io
 	if err != nil {
 		return err
 	}
+	if job != "" {
+		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.Job != job })
+	}
 	if len(jobs) == 0 && !jsonOut {
-		_, err := fmt.Fprintf(stdout, "no jobs on %s\n", url)
+		what := "no jobs"
+		if job != "" {
+			what = "no job " + job
+		}
+		_, err := fmt.Fprintf(stdout, "%s on %s\n", what, url)
 		return err
 	}
 	for _, j := range jobs {

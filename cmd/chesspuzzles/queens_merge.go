@@ -25,7 +25,8 @@ func newQueensMergeCmd() *cobra.Command {
 		Use:   "merge FILE...",
 		Short: "Sum the results of 'queens count N --shard I/K' into the exact count",
 		Long: `Merge sums the JSON results that "queens count N --shard I/K" printed for
-I = 0…K-1 into the exact count of N, as "queens count N" prints it.
+I = 0…K-1 into the exact count of N, as "queens count N" prints it (with --json, "seconds"
+is the slices' wall times added up).
 
 It refuses (exit 2) a set of files that is not exactly one complete plan of this build:
 a missing slice, a slice given twice, a slice of another N, of another K or of another
@@ -102,7 +103,9 @@ func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer
 		return usageError(err)
 	}
 	var all []queens.TaskResult
+	secs := 0.0
 	for _, f := range shards {
+		secs += f.s.Seconds
 		tasks, err := plan.Shard(f.s.Shard, f.s.Shards)
 		if err != nil {
 			return usageError(err)
@@ -126,5 +129,5 @@ func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer
 	if err != nil {
 		return usageError(err)
 	}
-	return printCounts(stdout, counts, opts.json)
+	return printCounts(stdout, counts, opts.json, secs)
 }

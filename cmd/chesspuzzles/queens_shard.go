@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
@@ -28,6 +29,7 @@ type shardResult struct {
 	HalfTurn    string              `json:"half_turn"`
 	QuarterTurn string              `json:"quarter_turn"`
 	Nodes       uint64              `json:"nodes"`
+	Seconds     float64             `json:"seconds"` // the slice's wall time
 	Results     []queens.TaskResult `json:"results"`
 }
 
@@ -56,11 +58,13 @@ func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error
 	if err != nil {
 		return usageError(err)
 	}
+	start := time.Now()
 	results, err := runTasks(ctx, tasks, workers)
 	if err != nil {
 		return err
 	}
-	out := shardResult{N: n, PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results}
+	out := shardResult{N: n, PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
+		Seconds: roundSeconds(time.Since(start).Seconds())}
 	var total, half, quarter big.Int
 	for j, r := range results {
 		w := big.NewInt(int64(tasks[j].Weight))

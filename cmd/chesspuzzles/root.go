@@ -93,6 +93,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		code = exitInterrupted
+		err = errors.New("interrupted")
 	case !started:
 		// Cobra's own errors (unknown command or flag, wrong number of arguments) come
 		// before any command has run: they are usage errors.

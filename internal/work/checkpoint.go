@@ -114,9 +114,13 @@ func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResu
 				return nil, nil, bad("not a count checkpoint (first line %.40q)", strings.TrimSpace(line))
 			}
 			if want := header(p); body != want {
+				var format, n, version, tasks int
+				what := "another count"
+				if k, _ := fmt.Sscanf(strings.TrimPrefix(body, checkpointMagic+" "), "%d n=%d plan=%d tasks=%d", &format, &n, &version, &tasks); k == 4 {
+					what = fmt.Sprintf("N=%d with plan version %d", n, version)
+				}
 				f.Close()
-				return nil, nil, bad("records another count (%s), not N=%d with plan version %d (%s); use another file or delete it",
-					strings.TrimPrefix(body, checkpointMagic+" "), p.N, p.Version, strings.TrimPrefix(want, checkpointMagic+" "))
+				return nil, nil, bad("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N, p.Version)
 			}
 		} else {
 			var res queens.TaskResult

@@ -20,6 +20,7 @@ const PlainEvery = 5 * time.Second
 type Reporter struct {
 	w        io.Writer
 	tty      bool
+	started  bool
 	mu       sync.Mutex
 	last     Status
 	lastLine time.Time
@@ -32,27 +33,38 @@ const barScale = 10000
 
 // NewReporter returns a reporter writing to w; tty says whether w is a terminal.
 func NewReporter(w io.Writer, tty bool) *Reporter {
-	r := &Reporter{w: w, tty: tty, lastLine: time.Now()}
-	if tty {
-		r.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond))
-		r.bar = r.p.New(barScale, mpb.BarStyle(),
-			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				return fmt.Sprintf("N=%d %d/%d tasks", r.last.N, r.last.Done, r.last.Tasks)
-			}, decor.WCSyncSpaceR)),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				return r.last.summary()
-			})),
-		)
+	return &Reporter{w: w, tty: tty, lastLine: time.Now()}
+}
+
+// start says what a resumed run starts from and, on a terminal, makes the bar.
+func (r *Reporter) start(s Status) {
+	r.started = true
+	if s.Resumed > 0 {
+		fmt.Fprintf(r.w, "N=%d: resuming from the checkpoint: %d of %d tasks done, %s solutions so far\n", s.N, s.Resumed, s.Tasks, s.Solutions)
 	}
-	return r
+	if !r.tty {
+		return
+	}
+	r.p = mpb.New(mpb.WithOutput(r.w), mpb.WithWidth(32), mpb.WithRefreshRate(200*time.Millisecond))
+	r.bar = r.p.New(barScale, mpb.BarStyle(),
+		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return fmt.Sprintf("N=%d %d/%d tasks", r.last.N, r.last.Done, r.last.Tasks)
+		}, decor.WCSyncSpaceR)),
+		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return r.last.summary()
+		})),
+	)
 }
 
 // Update records s and redraws or, off a terminal, writes a line if PlainEvery has passed.
 func (r *Reporter) Update(s Status) {
+	if !r.started {
+		r.start(s)
+	}
 	r.mu.Lock()
 	r.last = s
 	r.mu.Unlock()
@@ -68,7 +80,7 @@ func (r *Reporter) Update(s Status) {
 
 // Finish ends the bar. It writes nothing more off a terminal.
 func (r *Reporter) Finish() {
-	if r.tty {
+	if r.bar != nil {
 		if r.last.Done == r.last.Tasks {
 			r.bar.SetCurrent(barScale)
 		}

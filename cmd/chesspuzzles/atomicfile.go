@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// atomicFile is an output file written under a temporary name beside its final path and
+// renamed into place only when complete, so a reader never sees a truncated file.
+type atomicFile struct {
+	*os.File
+	path string
+}
+
+func createAtomic(path string) (*atomicFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("creating output: %w", err)
+	}
+	return &atomicFile{File: f, path: path}, nil
+}
+
+// Commit flushes the file to disk and renames it to its final path.
+func (f *atomicFile) Commit() error {
+	if err := f.Sync(); err != nil {
+		f.Abort()
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if err := os.Rename(f.Name(), f.path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file.
+func (f *atomicFile) Abort() {
+	f.Close()
+	os.Remove(f.Name())
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+type estimateOptions struct {
+	n       int
+	probes  int
+	seed    uint64
+	workers int
+	json    bool
+}
+
+func newQueensEstimateCmd() *cobra.Command {
+	var opts estimateOptions
+	cmd := &cobra.Command{
+		Use:   "estimate N",
+		Short: "Estimate how long counting the N×N board would take, and its count",
+		Long: `Estimate the work of "chesspuzzles queens count N" before starting it: the nodes its
+search visits, the number of solutions, and the time on this machine, each with its
+uncertainty (± two standard errors: about 95% of the time the truth lies within).
+
+It samples the count plan with Knuth's estimator: random paths down the search trees of
+random tasks, each path's branching factors giving an unbiased estimate of the tree's size.
+The speed of this machine is measured by counting N=14 first (a fraction of a second). The
+time on W workers assumes they all run at the measured speed: close on an idle machine
+with W real cores.`,
+		Example: `  chesspuzzles queens estimate 20
+  chesspuzzles queens estimate 27 --probes 2000000 --json`,
+		Args: exactArgs(1, "one argument, N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
+				return err
+			}
+			if opts.probes < 100 {
+				return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
+			}
+			if opts.workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+			}
+			return runEstimate(cmd.Context(), opts, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
+	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "workers to estimate the time for")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+	return cmd
+}
+
+// estimateRecord is the --json output.
+type estimateRecord struct {
+	N              int     `json:"n"`
+	Tasks          int     `json:"tasks"`
+	Probes         int     `json:"probes"`
+	Nodes          float64 `json:"nodes"`
+	NodesErr       float64 `json:"nodes_err"`
+	Solutions      float64 `json:"solutions"`
+	SolutionsErr   float64 `json:"solutions_err"`
+	NodesPerSecond float64 `json:"nodes_per_second"`
+	Seconds1       float64 `json:"seconds_1_worker"`
+	Workers        int     `json:"workers"`
+	SecondsW       float64 `json:"seconds_workers"`
+	SecondsErr     float64 `json:"seconds_err_fraction"`
+}
+
+func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
+	speed, err := measureSpeed(ctx)
+	if err != nil {
+		return err
+	}
+	plan, err := queens.NewPlan(opts.n)
+	if err != nil {
+		return usageError(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e := queens.EstimatePlan(plan, opts.probes, rand.New(rand.NewPCG(opts.seed, uint64(opts.n))))
+	rel := func(v, se float64) float64 {
+		if v == 0 {
+			return 0
+		}
+		return 2 * se / v
+	}
+	secs := e.Nodes / speed
+	rec := estimateRecord{
+		N: opts.n, Tasks: len(plan.Tasks), Probes: opts.probes,
+		Nodes: e.Nodes, NodesErr: 2 * e.NodesErr, Solutions: e.Solutions, SolutionsErr: 2 * e.SolutionsErr,
+		NodesPerSecond: speed, Seconds1: secs, Workers: opts.workers, SecondsW: secs / float64(opts.workers),
+		SecondsErr: rel(e.Nodes, e.NodesErr),
+	}
+	if opts.json {
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
+	fmt.Fprintf(stdout, "N=%d: a plan of %d tasks, sampled with %d random probes (± is two standard errors)\n", opts.n, len(plan.Tasks), opts.probes)
+	fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
+	fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
+	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (measured counting N=14)\n", speed)
+	fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+	return nil
+}
+
+// measureSpeed counts N=14 on this goroutine and returns the nodes per second.
+func measureSpeed(ctx context.Context) (float64, error) {
+	plan, err := queens.NewPlan(14)
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	var nodes uint64
+	for _, t := range plan.Tasks {
+		r, err := t.CountContext(ctx)
+		if err != nil {
+			return 0, err
+		}
+		nodes += r.Nodes
+	}
+	return float64(nodes) / time.Since(start).Seconds(), nil
+}
+
+// humanDuration writes seconds in the largest unit that keeps the number at least 1.
+func humanDuration(secs float64) string {
+	units := []struct {
+		name string
+		size float64
+	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}}
+	for _, u := range units {
+		if secs >= 2*u.size {
+			return fmt.Sprintf("%.3g %s", secs/u.size, u.name)
+		}
+	}
+	if math.IsInf(secs, 0) || math.IsNaN(secs) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.3g s", secs)
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+type solveOptions struct {
+	n      int
+	format queens.Notation
+	unique bool
+	limit  int64
+	after  queens.Placement
+	output string // file to write, "" for stdout
+	quiet  bool
+}
+
+func newQueensSolveCmd() *cobra.Command {
+	var (
+		format, after string
+		opts          solveOptions
+	)
+	cmd := &cobra.Command{
+		Use:   "solve N",
+		Short: "List every solution of the N×N board, in ascending code order",
+		Long: `List every placement of N non-attacking queens on the N×N board, one per line,
+in ascending order of the code notation (15863724 is the first for N = 8).
+
+--after resumes a listing after a given solution without re-enumerating what comes before
+it: page through a large listing by passing the last line of one page to the next.
+With -o FILE the listing is written to a temporary file and renamed at the end, so an
+interrupted run never leaves a truncated file behind.`,
+		Example: `  chesspuzzles queens solve 8
+  chesspuzzles queens solve 8 --unique --format algebraic
+  chesspuzzles queens solve 16 --after 1,3,5,2,9,12,10,13,4,6,8,11,7,14,16,15 --limit 100
+  chesspuzzles queens solve 32 --limit 1
+  chesspuzzles queens solve 14 -o q14.txt`,
+		Args: exactArgs(1, "one argument, the board size N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opts.n, err = parseN(args[0], queens.MaxN); err != nil {
+				return err
+			}
+			if opts.format, err = queens.ParseNotation(format); err != nil {
+				return usageError(err)
+			}
+			if opts.limit < 0 {
+				return usageErrorf("--limit must be 0 (no limit) or more, got %d", opts.limit)
+			}
+			if cmd.Flags().Changed("after") {
+				if opts.after, err = parseCursor(after, opts.n); err != nil {
+					return err
+				}
+			}
+			return runSolve(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+	f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
+	f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
+	f.StringVar(&after, "after", "", "list only solutions after this one (in any notation)")
+	f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress line")
+	return cmd
+}
+
+// parseCursor reads the --after placement: N queens, one on each row.
+func parseCursor(s string, n int) (queens.Placement, error) {
+	pos, err := queens.Parse(s, n)
+	if err != nil {
+		return nil, usageErrorf("--after: %v", err)
+	}
+	p, ok := pos.Placement()
+	if ok {
+		for _, c := range p {
+			if c < 0 {
+				ok = false
+			}
+		}
+	}
+	if !ok {
+		return nil, usageErrorf("--after: want a queen on each of the %d rows, got %q", n, s)
+	}
+	return p, nil
+}
+
+func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) (err error) {
+	out := stdout
+	var file *atomicFile
+	if opts.output != "" {
+		if file, err = createAtomic(opts.output); err != nil {
+			return err
+		}
+		defer func() {
+			if err == nil {
+				err = file.Commit()
+			} else {
+				file.Abort()
+			}
+		}()
+		out = file
+	}
+	w := bufio.NewWriterSize(out, 1<<16)
+	progress := new(queens.Progress)
+	stop := startProgress(stderr, opts.quiet, func() string {
+		return fmt.Sprintf("N = %d: %s, top queen in column %d of %d, %d nodes",
+			opts.n, plural(progress.Found(), "solution", "solutions"), progress.TopColumn()+1, opts.n, progress.Nodes())
+	})
+	var (
+		count uint64
+		buf   []byte
+	)
+	list := queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique, Progress: progress})
+	for p := range list {
+		buf = buf[:0]
+		if opts.format == queens.Board && count > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = p.AppendFormat(buf, opts.format)
+		buf = append(buf, '\n')
+		if _, err = w.Write(buf); err != nil {
+			break
+		}
+		count++
+		if opts.limit > 0 && count >= uint64(opts.limit) {
+			break
+		}
+	}
+	stop()
+	if err != nil {
+		return fmt.Errorf("writing solutions: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		w.Flush()
+		if file != nil {
+			fmt.Fprintf(stderr, "interrupted after %s; %s not written\n", plural(count, "solution", "solutions"), opts.output)
+		}
+		return err
+	}
+	if err = w.Flush(); err != nil {
+		return fmt.Errorf("writing solutions: %w", err)
+	}
+	if file != nil {
+		fmt.Fprintf(stderr, "wrote %s to %s\n", plural(count, "solution", "solutions"), opts.output)
+	}
+	return nil
+}
+
+// startProgress prints line() on stderr every half second, overwriting itself, while
+// stderr is a terminal and quiet is false. The returned function stops it and clears the line.
+func startProgress(stderr io.Writer, quiet bool, line func() string) (stop func()) {
+	if quiet || !isTerminal(stderr) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(stderr, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprintf(stderr, "\r\033[K%s", line())
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

@@ -1,0 +1,36 @@
+package queens
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// TestEstimatePlan checks Knuth's estimator against exact counts: with enough probes the
+// estimate of nodes and solutions is within four standard errors and 15% of the truth.
+func TestEstimatePlan(t *testing.T) {
+	known := knownCounts(t)
+	for _, n := range []int{8, 10, 12} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			p, err := NewPlan(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nodes uint64
+			for _, task := range p.Tasks {
+				nodes += task.Count().Nodes
+			}
+			e := EstimatePlan(p, 200000, rand.New(rand.NewPCG(1, uint64(n))))
+			q, _ := known[n][0].Float64()
+			for _, c := range []struct {
+				what           string
+				got, err, want float64
+			}{{"nodes", e.Nodes, e.NodesErr, float64(nodes)}, {"solutions", e.Solutions, e.SolutionsErr, q}} {
+				if d := math.Abs(c.got - c.want); d > 4*c.err || d > 0.15*c.want {
+					t.Errorf("EstimatePlan(%d) %s = %.4g ± %.2g, want %.4g", n, c.what, c.got, c.err, c.want)
+				}
+			}
+		})
+	}
+}
