@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,7 +140,8 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if o.token != "" {
 			line += " --token " + o.token
 		}
-		logf("NATS server on %s, state in %s", addr, o.state)
+		host, _, _ := net.SplitHostPort(o.listen)
+		logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(addr.Port)), o.state)
 		logf("%s", line)
 	}
 	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles coordinator", Logf: logf})

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -21,7 +22,10 @@ type JobStatus struct {
 	// since the first result), 0 if none.
 	Rate       float64
 	RateWindow time.Duration
-	// Left is the estimated time to finish at Rate, 0 if unknown or done.
+	// Left is the estimated time to finish, 0 if unknown or done: the plan's Cost still to
+	// do at the Cost per second of the window when this build has the job's plan version
+	// (tasks are handed out costliest first, so tasks per second alone would promise too
+	// much early on), else the tasks left at Rate.
 	Left time.Duration
 }
 
@@ -61,7 +65,12 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 		if err := json.Unmarshal(e.Value(), &s.JobRecord); err != nil {
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
+		var plan *queens.Plan
+		if s.PlanVersion == queens.PlanVersion {
+			plan, _ = queens.NewPlan(s.N)
+		}
 		var times []time.Time
+		var ids []int
 		w, err := results.WatchFiltered(ctx, []string{k + ".>"}, jetstream.IgnoreDeletes())
 		if err != nil {
 			return nil, fmt.Errorf("reading results of %s: %w", k, err)
@@ -79,6 +88,7 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 				_, id, r, err := decodeResult(e.Key(), e.Value())
 				if err == nil && r.check(s.N, s.PlanVersion, id) == nil {
 					times = append(times, e.Created())
+					ids = append(ids, id)
 				}
 			}
 		}
@@ -88,15 +98,31 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 			first := slices.MinFunc(times, time.Time.Compare)
 			s.RateWindow = min(10*time.Minute, now.Sub(first))
 			recent := 0
-			for _, t := range times {
+			var recentCost, doneCost, totalCost float64
+			if plan != nil {
+				for _, t := range plan.Tasks {
+					totalCost += float64(t.Cost)
+				}
+			}
+			for i, t := range times {
+				var c float64
+				if plan != nil && ids[i] >= 0 && ids[i] < len(plan.Tasks) {
+					c = float64(plan.Tasks[ids[i]].Cost)
+				}
+				doneCost += c
 				if now.Sub(t) <= s.RateWindow {
 					recent++
+					recentCost += c
 				}
 			}
 			if s.RateWindow > 0 {
 				s.Rate = float64(recent) / s.RateWindow.Seconds()
 			}
-			if s.Rate > 0 && s.Done < s.Tasks {
+			switch {
+			case s.Done >= s.Tasks:
+			case plan != nil && recentCost > 0:
+				s.Left = time.Duration((totalCost - doneCost) / recentCost * s.RateWindow.Seconds() * float64(time.Second))
+			case s.Rate > 0:
 				s.Left = time.Duration(float64(s.Tasks-s.Done) / s.Rate * float64(time.Second))
 			}
 		}

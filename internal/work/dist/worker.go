@@ -83,7 +83,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		ackWait = info.Config.AckWait
 	}
-	w.logf("worker %s: pulling tasks with %d cores (ack deadline %v)", w.Name, cores, ackWait)
+	coresWord := "cores"
+	if cores == 1 {
+		coresWord = "core"
+	}
+	w.logf("worker %s: pulling tasks on %d %s (ack deadline %v)", w.Name, cores, coresWord, ackWait)
 
 	every := w.Every
 	if every <= 0 {
