@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -108,6 +109,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		}
 		return runShard(ctx, n, i, k, workers, stdout)
 	}
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
+		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
+	}
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
@@ -180,6 +184,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
 }
 
+func validPort(s string) bool {
+	p, err := strconv.Atoi(s)
+	return err == nil && p >= 0 && p <= 65535
+}
+
 // printCounts writes one count as "queens count N" does.
 func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
 	if jsonOut {
@@ -202,7 +211,7 @@ func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut boo
 	}
 	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles status"})
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
 	defer nc.Close()
 	jobs, err := dist.Status(ctx, nc, time.Now())

@@ -26,7 +26,8 @@ type Coordinator struct {
 	Progress func(t *queens.Tally)
 	// Resync is how long the coordinator waits without a new result before it reads every
 	// result again and queues any task that has neither a result nor a message (for
-	// example after the stream was purged). Zero means 15 seconds.
+	// example after the stream was purged). It does the same at once after a
+	// reconnection. Zero means 5 minutes.
 	Resync time.Duration
 }
 
@@ -99,7 +100,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 
 	resync := c.Resync
 	if resync <= 0 {
-		resync = 15 * time.Second
+		resync = 5 * time.Minute
 	}
 	first := true
 	for {
@@ -171,7 +172,7 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 			}
 		case <-timer.C:
 			if initial {
-				return false, errors.New("reading the results took too long")
+				return false, fmt.Errorf("reading the results took more than %v", resync)
 			}
 			return false, nil
 		case e, ok := <-w.Updates():

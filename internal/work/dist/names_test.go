@@ -86,3 +86,24 @@ func TestResultCheck(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseJobID: ParseJobID never panics, and what it accepts JobID writes back the same
+// way (up to leading zeros and signs, which it normalizes).
+func FuzzParseJobID(f *testing.F) {
+	for _, s := range []string{"q13v1", "q27v12", "", "q", "qv", "q0v0", "q-1v1", "q13v", "q13v1.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, v, err := ParseJobID(s)
+		if err != nil {
+			return
+		}
+		if n < 1 || v < 1 {
+			t.Fatalf("ParseJobID(%q) = %d, %d, want both ≥ 1", s, n, v)
+		}
+		n2, v2, err := ParseJobID(JobID(n, v))
+		if err != nil || n2 != n || v2 != v {
+			t.Fatalf("ParseJobID(JobID(%d, %d)) = %d, %d, %v", n, v, n2, v2, err)
+		}
+	})
+}
