@@ -33,9 +33,9 @@ uncertainty (± two standard errors: about 95% of the time the truth lies within
 
 It samples the count plan with Knuth's estimator: random paths down the search trees of
 random tasks, each path's branching factors giving an unbiased estimate of the tree's size.
-The speed of this machine is measured by counting N=14 first (a fraction of a second). The
-time on W workers assumes they all run at the measured speed: close on an idle machine
-with W real cores.`,
+The speed of this machine is measured by running random tasks of the same count for about a
+second. The time on W workers assumes they all run at the measured speed: close on an idle
+machine with W real cores. The ± covers the sampling, not the machine's other load.`,
 		Example: `  chesspuzzles queens estimate 20
   chesspuzzles queens estimate 27 --probes 2000000 --json`,
 		Args: exactArgs(1, "one argument, N"),
@@ -77,18 +77,16 @@ type estimateRecord struct {
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	speed, err := measureSpeed(ctx)
-	if err != nil {
-		return err
-	}
 	plan, err := queens.NewPlan(opts.n)
 	if err != nil {
 		return usageError(err)
 	}
-	if err := ctx.Err(); err != nil {
+	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
+	e := queens.EstimatePlan(plan, opts.probes, rng)
+	speed, err := measureSpeed(ctx, plan, rng)
+	if err != nil {
 		return err
 	}
-	e := queens.EstimatePlan(plan, opts.probes, rand.New(rand.NewPCG(opts.seed, uint64(opts.n))))
 	rel := func(v, se float64) float64 {
 		if v == 0 {
 			return 0
@@ -113,23 +111,27 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	fmt.Fprintf(stdout, "N=%d: a plan of %d tasks, sampled with %d random probes (± is two standard errors)\n", opts.n, len(plan.Tasks), opts.probes)
 	fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
 	fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
-	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (measured counting N=14)\n", speed)
+	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", speed)
 	fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
 	return nil
 }
 
-// measureSpeed counts N=14 on this goroutine and returns the nodes per second.
-func measureSpeed(ctx context.Context) (float64, error) {
-	plan, err := queens.NewPlan(14)
-	if err != nil {
-		return 0, err
-	}
-	start := time.Now()
+// measureSpeed runs random tasks of the plan for about a second on this goroutine, each
+// for at most a quarter of a second, and returns the nodes visited per second. Timing the
+// plan's own tasks matters: a node of a larger board scans more rows and costs more.
+func measureSpeed(ctx context.Context, plan *queens.Plan, rng *rand.Rand) (float64, error) {
+	const budget, slice = time.Second, time.Second / 4
 	var nodes uint64
-	for _, t := range plan.Tasks {
-		r, err := t.CountContext(ctx)
-		if err != nil {
+	start := time.Now()
+	for time.Since(start) < budget {
+		if err := ctx.Err(); err != nil {
 			return 0, err
+		}
+		tctx, cancel := context.WithTimeout(ctx, slice)
+		r, err := plan.Tasks[rng.IntN(len(plan.Tasks))].CountContext(tctx)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return 0, ctx.Err()
 		}
 		nodes += r.Nodes
 	}
