@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -304,5 +305,55 @@ func TestRedelivery(t *testing.T) {
 		if wlog.contains(fmt.Sprintf("task %s started", key)) {
 			t.Errorf("worker computed %s, which had a result", key)
 		}
+	}
+}
+
+// TestStartServerErrors: a taken port or a bad address is reported at once.
+func TestStartServerErrors(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, tc := range []struct{ name, listen, want string }{
+		{"taken", l.Addr().String(), "address already in use"},
+		{"no port", "127.0.0.1", "host:port"},
+		{"bad port", "127.0.0.1:http", "port must be"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := StartServer(ServerOptions{Listen: tc.listen, StoreDir: t.TempDir()})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("StartServer(%q) = %v, want an error saying %q", tc.listen, err, tc.want)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("StartServer(%q) took %v to fail", tc.listen, d)
+			}
+		})
+	}
+}
+
+// TestToken: a server with a token refuses a client without it or with another.
+func TestToken(t *testing.T) {
+	s := startServer(t, t.TempDir(), "sesame")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tc := range []struct {
+		name, token string
+		ok          bool
+	}{
+		{"right", "sesame", true},
+		{"none", "", false},
+		{"wrong", "open", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Token: tc.token})
+			if (err == nil) != tc.ok {
+				t.Errorf("Connect with token %q: %v, want ok=%v", tc.token, err, tc.ok)
+			}
+			if err == nil {
+				nc.Close()
+			}
+		})
 	}
 }

@@ -39,6 +39,13 @@ func StartServer(o ServerOptions) (*Server, error) {
 	}
 	if port == 0 {
 		port = server.RANDOM_PORT
+	} else {
+		// The embedded server reports a taken port only by never becoming ready: look first.
+		l, err := net.Listen("tcp", o.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("NATS server cannot listen on %s: %w", o.Listen, err)
+		}
+		l.Close()
 	}
 	if err := os.MkdirAll(o.StoreDir, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
