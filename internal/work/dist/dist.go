@@ -7,6 +7,15 @@
 // coordinator sums the bucket once per task id with a queens.Tally, so a task that was
 // delivered twice, or whose worker died after storing its result, never changes the total.
 //
+// Usage, in one process (the command line runs each part in its own):
+//
+//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state"})
+//	defer srv.Shutdown()
+//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL()})
+//	go (&dist.Worker{Conn: nc, Name: "local"}).Run(ctx) // and on other machines
+//	plan, _ := queens.NewPlan(20)
+//	counts, stats, err := (&dist.Coordinator{Conn: nc}).Run(ctx, plan)
+//
 // Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
 // that results from a build that cuts the plan differently can never be mistaken for this
 // build's. On the server:
