@@ -52,6 +52,9 @@ type Report struct {
 	// Diagonals[k] counts the queens on the diagonal of squares with col-row = k-(N-1):
 	// index 0 is the bottom-left corner square alone, index 2N-2 the top-right one.
 	Diagonals []int
+	// OffBoard lists queens that lie off the board: they are counted in Queens but on no
+	// line. Parse never gives such a position; one built by hand may have them.
+	OffBoard []board.Square
 	// AntiDiagonals[k] counts the queens on the anti-diagonal of squares with row+col = k:
 	// index 0 is the top-left corner square alone.
 	AntiDiagonals []int
@@ -63,16 +66,22 @@ type Report struct {
 // queens and never compares all pairs, so a placement of ten million queens takes about a
 // second.
 func Check(pos Position) Report {
-	n := pos.N
+	n := max(pos.N, 0)
 	rep := Report{
 		N:             n,
 		Queens:        len(pos.Queens),
 		Rows:          make([]int, n),
 		Columns:       make([]int, n),
-		Diagonals:     make([]int, 2*n-1),
-		AntiDiagonals: make([]int, 2*n-1),
+		Diagonals:     make([]int, max(2*n-1, 0)),
+		AntiDiagonals: make([]int, max(2*n-1, 0)),
 	}
+	qs := make([]board.Square, 0, len(pos.Queens))
 	for _, q := range pos.Queens {
+		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
+			rep.OffBoard = append(rep.OffBoard, q)
+			continue
+		}
+		qs = append(qs, q)
 		rep.Rows[q.Row]++
 		rep.Columns[q.Col]++
 		rep.Diagonals[q.Col-q.Row+n-1]++
@@ -80,7 +89,6 @@ func Check(pos Position) Report {
 	}
 	// Queens sorted top to bottom, left to right: on each line, consecutive queens in this
 	// order are the attacking pairs.
-	qs := slices.Clone(pos.Queens)
 	slices.SortFunc(qs, func(a, b board.Square) int {
 		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
 	})
@@ -113,7 +121,8 @@ func Check(pos Position) Report {
 			if l.counts[i] < 2 {
 				continue
 			}
-			if prev := last[i]; prev > 0 {
+			// Two queens on one square attack along their row only, not four times over.
+			if prev := last[i]; prev > 0 && (l.kind == Row || qs[prev-1] != q) {
 				rep.Attacks = append(rep.Attacks, Attack{A: qs[prev-1], B: q, Line: l.kind})
 			}
 			last[i] = j + 1
@@ -122,6 +131,6 @@ func Check(pos Position) Report {
 	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {
 		return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
 	})
-	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
+	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && len(rep.Attacks) == 0
 	return rep
 }

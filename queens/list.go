@@ -66,7 +66,7 @@ func Fundamental(n int) iter.Seq[Placement] {
 // [ValidateList] first to get those as errors.
 func List(ctx context.Context, n int, opts ListOptions) iter.Seq[Placement] {
 	return func(yield func(Placement) bool) {
-		if ValidateList(n, opts) != nil {
+		if ValidateList(n, opts) != nil || ctx.Err() != nil {
 			return
 		}
 		listSolutions(ctx, n, opts, yield)

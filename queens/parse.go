@@ -9,9 +9,10 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
-// MaxParseN is the largest board Parse accepts: a billion rows, far past what a position
-// written out by hand or by program ever needs, and small enough that sizes never overflow.
-const MaxParseN = 1_000_000_000
+// MaxParseN is the largest board Parse accepts: a hundred million rows, as far as a
+// permutation written out by a program goes, and small enough that [Check]'s per-line counts
+// (about 48 bytes a row) fit in memory.
+const MaxParseN = 100_000_000
 
 // Position is a set of queens on an N×N board, in any number and arrangement: several may
 // share a row, and rows may be empty. It is what [Parse] reads and [Check] judges.
@@ -114,12 +115,14 @@ func detect(t string) (f Notation, body string, forced bool) {
 		}
 	}
 	switch {
-	case strings.ContainsAny(t, "qQ") && strings.Contains(t, "\n"):
+	case strings.ContainsAny(t, "qQ") && (strings.Contains(t, "\n") || strings.Trim(t, "qQ. \t\r") == ""):
 		return Board, t, false
 	case strings.ContainsRune(t, '('):
 		return Coords, t, false
-	case strings.ContainsFunc(t, isLetter):
+	case strings.ContainsFunc(t, isLetter) || numericSquares(t):
 		return Algebraic, t, false
+	case t == "0":
+		return Perm, t, false
 	case strings.ContainsAny(t, ", \t\n-"):
 		for fld := range listFields(t) {
 			if fld == "0" || fld == "-" {
@@ -129,6 +132,34 @@ func detect(t string) (f Notation, body string, forced bool) {
 		return Code, t, false
 	}
 	return Code, t, false
+}
+
+// numericSquares reports whether t is a list of "file,rank" squares separated by white space,
+// as Algebraic notation writes them on boards beyond 26 files: "1,27 3,26 …".
+func numericSquares(t string) bool {
+	fields := strings.Fields(t)
+	if len(fields) < 2 {
+		return false
+	}
+	for _, f := range fields {
+		a, b, ok := strings.Cut(f, ",")
+		if !ok || !allDigits(a) || !allDigits(b) {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
@@ -148,6 +179,9 @@ func parseRows(t string, n, base int, forced bool) (Position, error) {
 	}
 	if n == 0 {
 		n = rows
+	}
+	if digits && n > 9 {
+		return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("code without commas is for boards up to 9×9, this is %d×%d: separate the columns with commas, e.g. 1,3,6,8,10,5,9,2,4,7", n, n)}
 	}
 	name := "code"
 	if base == 0 {
@@ -239,7 +273,7 @@ func parseCoords(t string, n int) (Position, error) {
 		x, err1 := strconv.Atoi(strings.TrimSpace(xs))
 		y, err2 := strconv.Atoi(strings.TrimSpace(ys))
 		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > MaxParseN || y > MaxParseN {
-			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%s) is not a pair of whole numbers from 1 up", board.Clip(pair))}
+			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a pair (x,y) of whole numbers from 1 up", "("+board.Clip(pair)+")")}
 		}
 		if n > 0 && (x > n || y > n) {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("(%d,%d) is off the %d×%d board (x and y run from 1 to %d)", x, y, n, n, n)}
@@ -252,8 +286,12 @@ func parseCoords(t string, n int) (Position, error) {
 
 // parseAlgebraic reads chess squares separated by spaces or commas.
 func parseAlgebraic(t string, n int) (Position, error) {
-	fields := strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(t))
-	if strings.ContainsFunc(t, isLetter) && strings.Count(t, ",") > 0 && !strings.ContainsAny(t, " \t\n") {
+	var fields []string
+	switch {
+	case numericSquares(t) || strings.ContainsAny(t, " \t\n"):
+		// Squares separated by white space; each may be "e4" or "5,4".
+		fields = strings.Fields(strings.ReplaceAll(t, ";", " "))
+	default:
 		// "a8,e7,…" is squares separated by commas.
 		fields = strings.Split(t, ",")
 	}
@@ -266,6 +304,16 @@ func parseAlgebraic(t string, n int) (Position, error) {
 	for _, f := range fields {
 		if len(f) < 2 {
 			return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want a file letter and a rank, e.g. e4", board.Clip(f))}
+		}
+		if fs, rs, ok := strings.Cut(f, ","); ok {
+			file, err1 := strconv.Atoi(fs)
+			rank, err2 := strconv.Atoi(rs)
+			if !allDigits(fs) || !allDigits(rs) || err1 != nil || err2 != nil || file < 1 || rank < 1 || file > MaxParseN || rank > MaxParseN {
+				return Position{}, &NotationError{Input: t, Reason: fmt.Sprintf("%q is not a square: want file,rank as two whole numbers from 1 up, e.g. 5,4", board.Clip(f))}
+			}
+			parsed = append(parsed, fr{f, file, rank})
+			most = max(most, file, rank)
+			continue
 		}
 		c := f[0] | 0x20
 		rank, err := strconv.Atoi(f[1:])

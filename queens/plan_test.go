@@ -131,8 +131,8 @@ func sym(n, k int, m bool, r, c int) (int, int) {
 	return r, c
 }
 
-// bruteSolutions lists the solutions of the n×n board by trying every permutation.
-func bruteSolutions(n int) [][]int {
+// permutationSolutions lists the solutions of the n×n board by trying every permutation.
+func permutationSolutions(n int) [][]int {
 	var out [][]int
 	p := make([]int, n)
 	used := make([]bool, n)
@@ -203,7 +203,7 @@ func TestPlanAgainstBruteForce(t *testing.T) {
 			for _, task := range p.Tasks {
 				taskOf[[4]int{task.Top, task.Bottom, task.Left, task.Right}] = task
 			}
-			for _, s := range bruteSolutions(n) {
+			for _, s := range permutationSolutions(n) {
 				f := frameOf(s)
 				w := byFrame[f]
 				if w == nil {

@@ -24,6 +24,13 @@
 // Checking. [Check] says whether a position is a solution, which queens attack each other
 // and along which line, and how many queens stand on each row, column and diagonal.
 //
+// Beyond search. Enumeration stops being possible near N = 30, but a solution of any size
+// is easy to make: [One] builds one by an explicit O(N) construction (streamed row by row by
+// [WriteColumns] for a hundred million queens), [Random] finds a random one by Sosić and
+// Gu's conflict-minimising local search, and [Complete] extends a partial placement to a
+// solution or proves it cannot be extended. [ParseColumns] and [CheckColumns] read and judge
+// a placement of millions of queens in one pass.
+//
 // Example:
 //
 //	for p := range queens.Solutions(8) {

@@ -18,6 +18,12 @@ func createAtomic(path string) (*atomicFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating output: %w", err)
 	}
+	// CreateTemp makes the file private (0600); an output file is an ordinary one.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("creating output: %w", err)
+	}
 	return &atomicFile{File: f, path: path}, nil
 }
 

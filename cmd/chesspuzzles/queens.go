@@ -24,6 +24,8 @@ Placements are written in any of these notations (--format on output; detected o
   json       one JSON object a line`,
 	}
 	cmd.AddCommand(newQueensSolveCmd(), newQueensCountCmd(), newQueensCheckCmd(), newQueensEstimateCmd())
+	cmd.AddCommand(newQueensOneCmd())
+	cmd.AddCommand(newQueensCompleteCmd())
 	cmd.AddCommand(newQueensMergeCmd())
 	return cmd
 }

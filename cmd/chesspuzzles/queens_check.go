@@ -87,11 +87,22 @@ type attackJSON struct {
 }
 
 func runCheck(opts checkOptions, stdout io.Writer) error {
-	pos, err := queens.Parse(opts.position, opts.n)
-	if err != nil {
-		return usageError(err)
+	var (
+		pos queens.Position
+		rep queens.Report
+	)
+	if cols, n, ok := queens.ParseColumns(opts.position, opts.n); ok && n > maxSumsN {
+		// A long list of columns, as programs write huge placements: read and judge it
+		// in one pass each. The report names no queens of a board this large.
+		pos = queens.Position{N: n}
+		rep = queens.CheckColumns(n, cols)
+	} else {
+		var err error
+		if pos, err = queens.Parse(opts.position, opts.n); err != nil {
+			return usageError(err)
+		}
+		rep = queens.Check(pos)
 	}
-	rep := queens.Check(pos)
 	sz := board.SquareBoard(rep.N)
 	w := bufio.NewWriter(stdout)
 	if opts.json {
@@ -119,7 +130,9 @@ func writeReport(w io.Writer, pos queens.Position, rep queens.Report) {
 	n := rep.N
 	sz := board.SquareBoard(n)
 	name := ""
-	if p, ok := pos.Placement(); ok && rep.Queens == n && n <= 64 {
+	if n > maxSumsN {
+		// A large board: no name, the report says enough.
+	} else if p, ok := pos.Placement(); ok && rep.Queens == n {
 		name = p.Format(queens.Code) + " "
 	} else if rep.Queens <= 16 {
 		for _, q := range pos.Queens {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+type completeOptions struct {
+	position string
+	n        int
+	timeout  time.Duration
+	format   queens.Notation
+}
+
+// maxCompleteInput bounds what complete reads from standard input.
+const maxCompleteInput = 64 << 20
+
+func newQueensCompleteCmd() *cobra.Command {
+	var (
+		format string
+		opts   completeOptions
+	)
+	cmd := &cobra.Command{
+		Use:   "complete [POSITION...]",
+		Short: "Extend a partial placement to a solution, or prove that none exists",
+		Long: `Extend a placement of some queens, on any rows and in any notation (code with "."
+for empty rows, perm with "-", coords, algebraic squares in any order, a drawn board),
+to a full solution of the N×N board and print it. The position is read from the
+arguments or, with none or "-", from standard input; --n gives the board size when the
+position does not show it (a few squares such as "c4 a8" would otherwise make the board
+as small as fits them).
+
+This is the N-queens completion problem, NP-complete in general. When at most 64 rows
+are empty (so on every board up to 64×64) the search is exact: it finds a completion or
+proves there is none. With more empty rows it is a local search that finds completions
+but cannot prove there are none: it answers "undecided" when the time runs out.
+
+Exit 0 with the completion on stdout; 1 when the position cannot be completed (two of
+its queens attack each other, which is named, or no solution holds them all); 2 for
+input that cannot be read; 3 when undecided within --timeout; 130 when interrupted.`,
+		Example: `  chesspuzzles queens complete c4 a8 --n 8
+  chesspuzzles queens complete 1....... --format board
+  chesspuzzles queens complete "(1,1) (2,3)" --n 8
+  chesspuzzles queens complete 3,1,.,.,.,.,.,.,.,. --timeout 2s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if opts.n < 0 || opts.n > queens.MaxCompleteN {
+				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxCompleteN, opts.n)
+			}
+			if opts.timeout < 0 {
+				return usageErrorf("--timeout must be 0 (no limit) or more, got %v", opts.timeout)
+			}
+			if opts.format, err = queens.ParseNotation(format); err != nil {
+				return usageError(err)
+			}
+			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
+				in, err := io.ReadAll(io.LimitReader(bufio.NewReader(cmd.InOrStdin()), maxCompleteInput+1))
+				if err != nil {
+					return fmt.Errorf("reading position: %w", err)
+				}
+				if len(in) > maxCompleteInput {
+					return usageErrorf("position on standard input is larger than %d bytes", maxCompleteInput)
+				}
+				opts.position = string(in)
+			} else {
+				opts.position = strings.Join(args, " ")
+			}
+			return runComplete(cmd.Context(), opts, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
+	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "give up, undecided (exit 3), after this long; 0 for no limit")
+	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+	return cmd
+}
+
+func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) error {
+	pos, err := queens.Parse(opts.position, opts.n)
+	if err != nil {
+		return usageError(err)
+	}
+	if pos.N > queens.MaxCompleteN {
+		return usageErrorf("complete takes boards of up to %d×%d, got %d×%d", queens.MaxCompleteN, queens.MaxCompleteN, pos.N, pos.N)
+	}
+	if opts.format == queens.Board && pos.N > maxDrawnOne {
+		return usageErrorf("--format board draws boards of up to %d×%d, got N = %d: use code or perm", maxDrawnOne, maxDrawnOne, pos.N)
+	}
+	limit := ctx
+	if opts.timeout > 0 {
+		var cancel context.CancelFunc
+		limit, cancel = context.WithTimeout(ctx, opts.timeout)
+		defer cancel()
+	}
+	p, err := queens.Complete(limit, pos)
+	switch {
+	case errors.Is(err, queens.ErrNoCompletion):
+		return answerNo(err)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return &exitError{code: exitUndecided, err: fmt.Errorf("undecided within %v: no completion found, and none ruled out (more time may decide it: --timeout)", opts.timeout)}
+	case err != nil:
+		return err
+	}
+	if err := queens.WriteColumns(stdout, len(p), func(r int) int { return p[r] }, opts.format); err != nil {
+		return fmt.Errorf("writing the solution: %w", err)
+	}
+	if _, err := io.WriteString(stdout, "\n"); err != nil {
+		return fmt.Errorf("writing the solution: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package queens
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// ParseColumns is a fast path of [Parse] for the one notation huge placements come in: a
+// list of column numbers, perm (0-based) or code (1-based), separated by commas, spaces,
+// tabs, semicolons or line breaks. It returns the columns, cols[row] = col (0-based), and
+// the board size, and ok = true exactly when Parse(text, n) would return the position with a
+// queen on (r, cols[r]) for every row r of the list on an N×N board (N = n, or the length of
+// the list when n is 0). Anything else — another notation, a prefix such as "perm:", empty
+// rows, a run of digits without separators, a number off the board — gives ok = false, and
+// the caller should use Parse, which reads it or says what is wrong.
+//
+// ParseColumns reads text once, in time linear in its length, and holds 4 bytes a row: ten
+// million queens (79 MB of text) take well under a second, where Parse builds a string and a
+// Square for every queen.
+func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
+	if n < 0 || n > MaxParseN {
+		return nil, 0, false
+	}
+	// As Parse does: around the text, white space is ignored; without a separator inside,
+	// it is a run of code digits; and it is perm only when a field is "0" and a separator
+	// Parse's detection knows (not ';' or '\r') is there.
+	t := strings.TrimSpace(text)
+	if !strings.ContainsAny(t, ", \t\n\r;") {
+		return nil, 0, false
+	}
+	cols = make([]int32, 0, len(t)/4+1)
+	var (
+		v          int64 // the number being read
+		digits     int   // its digits so far
+		inNumber   bool
+		singleZero bool  // the number being read is so far just "0"
+		zero       bool  // some number is written "0"
+		lo, hi     int64 = MaxParseN + 1, -1
+	)
+	end := func() bool {
+		if !inNumber {
+			return true
+		}
+		if digits > 10 || v > MaxParseN {
+			return false
+		}
+		zero = zero || singleZero
+		lo, hi = min(lo, v), max(hi, v)
+		cols = append(cols, int32(v))
+		inNumber, v, digits = false, 0, 0
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		b := t[i]
+		switch {
+		case b >= '0' && b <= '9':
+			singleZero = !inNumber && b == '0'
+			inNumber = true
+			if digits++; digits <= 10 {
+				v = v*10 + int64(b-'0')
+			}
+		case b == ',' || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ';':
+			if !end() {
+				return nil, 0, false
+			}
+		default:
+			return nil, 0, false
+		}
+	}
+	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") {
+		return nil, 0, false
+	}
+	rows := len(cols)
+	if n == 0 {
+		n = rows
+	}
+	if rows > n {
+		return nil, 0, false
+	}
+	base := int64(1)
+	if zero {
+		base = 0
+	}
+	if lo < base || hi-base >= int64(n) {
+		return nil, 0, false
+	}
+	if base == 1 {
+		for i := range cols {
+			cols[i]--
+		}
+	}
+	return cols, n, true
+}
+
+// CheckColumns returns the same Report as [Check] does for the position with a queen on
+// (r, cols[r]) for each r < len(cols) on the n×n board, with len(cols) ≤ n and every column
+// from 0 to n-1 (it panics otherwise, as indexing would). It is Check's fast path for
+// placements of millions of queens: with at most one queen a row there is nothing to sort,
+// and the queens on each line are met in the order Check pairs them, so it takes one pass
+// and arrays, about ten times faster than Check.
+func CheckColumns(n int, cols []int32) Report {
+	rep := Report{
+		N:             n,
+		Queens:        len(cols),
+		Rows:          make([]int, n),
+		Columns:       make([]int, n),
+		Diagonals:     make([]int, 2*n-1),
+		AntiDiagonals: make([]int, 2*n-1),
+	}
+	for r, c32 := range cols {
+		c := int(c32)
+		rep.Rows[r]++
+		rep.Columns[c]++
+		rep.Diagonals[c-r+n-1]++
+		rep.AntiDiagonals[r+c]++
+	}
+	crowded := func(counts []int) bool {
+		return slices.ContainsFunc(counts, func(k int) bool { return k > 1 })
+	}
+	// For each crowded kind of line, last[i] is the row of the last queen met on line i,
+	// plus one (0: none yet); walking the rows from the top meets each line's queens in
+	// order, and each one attacks the one before it.
+	var last []int32
+	for _, l := range []struct {
+		kind   Line
+		counts []int
+		index  func(r, c int) int
+	}{
+		{Column, rep.Columns, func(r, c int) int { return c }},
+		{Diagonal, rep.Diagonals, func(r, c int) int { return c - r + n - 1 }},
+		{AntiDiagonal, rep.AntiDiagonals, func(r, c int) int { return r + c }},
+	} {
+		if !crowded(l.counts) {
+			continue
+		}
+		if last == nil {
+			last = make([]int32, 2*n)
+		}
+		clear(last)
+		for r, c32 := range cols {
+			c := int(c32)
+			i := l.index(r, c)
+			if prev := last[i]; prev > 0 {
+				pr := int(prev - 1)
+				rep.Attacks = append(rep.Attacks, Attack{A: board.Square{Row: pr, Col: int(cols[pr])}, B: board.Square{Row: r, Col: c}, Line: l.kind})
+			}
+			last[i] = int32(r + 1)
+		}
+	}
+	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {
+		return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
+	})
+	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
+	return rep
+}

@@ -1,0 +1,196 @@
+package queens
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// sameAsParse fails the test unless ParseColumns(text, n), when it reads text, gives the
+// position Parse does.
+func sameAsParse(t *testing.T, text string, n int) bool {
+	t.Helper()
+	cols, size, ok := ParseColumns(text, n)
+	if !ok {
+		return false
+	}
+	pos, err := Parse(text, n)
+	if err != nil {
+		t.Fatalf("ParseColumns(%.40q, %d) read it, but Parse says %v", text, n, err)
+	}
+	if pos.N != size || len(pos.Queens) != len(cols) {
+		t.Fatalf("ParseColumns(%.40q, %d): N %d, %d queens; Parse: N %d, %d queens", text, n, size, len(cols), pos.N, len(pos.Queens))
+	}
+	for i, q := range pos.Queens {
+		if q.Row != i || q.Col != int(cols[i]) {
+			t.Fatalf("ParseColumns(%.40q, %d): row %d column %d; Parse has %v", text, n, i, cols[i], q)
+		}
+	}
+	return true
+}
+
+func TestParseColumns(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		n    int
+		ok   bool // whether the fast path takes it (when not, Parse decides)
+	}{
+		{"perm", "0,4,7,5,2,6,1,3", 0, true},
+		{"code with commas", "1,5,8,6,3,7,2,4", 0, true},
+		{"spaces and newlines", " 0 4 7\n5 2 6\r\n1 3\n", 0, true},
+		{"semicolons, code", "1;5;8;6;3;7;2;4", 0, true},
+		{"partial with --n", "0,4,7", 8, true},
+		{"leading zeros", "01,05,08,06,03,07,02,04", 0, true},
+		{"digits run", "15863724", 0, false},
+		{"digits run with trailing newline", "15863724\n", 0, false},
+		{"zero with only semicolons is code, which has no 0", "0;4;7;5;2;6;1;3", 0, false},
+		{"off the board, perm", "0,8,1", 0, false},
+		{"off the board, code", "1,2,4", 0, false},
+		{"double zero in code", "00,1,2", 0, false},
+		{"too many rows", "0,1,2", 2, false},
+		{"empty row", "0,-,2", 0, false},
+		{"prefix", "perm:0,1,2", 0, false},
+		{"letters", "a8 b7", 0, false},
+		{"empty", "", 0, false},
+		{"only separators", " , ,", 0, false},
+		{"huge number", "1,99999999999999999999", 0, false},
+		{"negative n", "0,1", -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameAsParse(t, tt.text, tt.n); got != tt.ok {
+				t.Errorf("ParseColumns(%q, %d) ok = %v, want %v", tt.text, tt.n, got, tt.ok)
+			}
+		})
+	}
+}
+
+// TestCheckColumnsMatchesCheck compares the fast path with Check on random lists of
+// columns, most of them with attacks, some partial.
+func TestCheckColumnsMatchesCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for trial := range 3000 {
+		n := 1 + rng.IntN(12)
+		if trial%100 == 0 {
+			n = 200 + rng.IntN(300)
+		}
+		rows := n - rng.IntN(min(n, 3))
+		cols := make([]int32, rows)
+		if trial%3 == 0 {
+			for r, c := range rng.Perm(n)[:rows] {
+				cols[r] = int32(c)
+			}
+		} else {
+			for r := range cols {
+				cols[r] = int32(rng.IntN(n))
+			}
+		}
+		if trial%7 == 0 && n >= 4 {
+			p, _ := Random(n, rng)
+			for r := range cols {
+				cols[r] = int32(p[r])
+			}
+		}
+		pos := Position{N: n}
+		for r, c := range cols {
+			pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(c)})
+		}
+		want := Check(pos)
+		got := CheckColumns(n, cols)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("CheckColumns(%d, %v) =\n%+v\nCheck gives\n%+v", n, cols, got, want)
+		}
+	}
+}
+
+// TestCheckColumnsLarge checks ten million queens (two million under the race detector or
+// -short): One's solution, and the same with two rows swapped (which puts queens on shared
+// diagonals).
+func TestCheckColumnsLarge(t *testing.T) {
+	n := 10_000_000
+	if testing.Short() || raceEnabled {
+		n = 2_000_000
+	}
+	var b bytes.Buffer
+	if err := WriteColumns(&b, n, func(r int) int { return OneColumn(n, r) }, Perm); err != nil {
+		t.Fatal(err)
+	}
+	cols, size, ok := ParseColumns(b.String(), 0)
+	if !ok || size != n {
+		t.Fatalf("ParseColumns(One(%d) in perm) = ok %v, N %d", n, ok, size)
+	}
+	if rep := CheckColumns(size, cols); !rep.Solved || len(rep.Attacks) != 0 {
+		t.Fatalf("CheckColumns(One(%d)): solved %v, %d attacks, want a solution", n, rep.Solved, len(rep.Attacks))
+	}
+	cols[0], cols[1] = cols[1], cols[0] // columns 2 and 4 (1-based) swap: both now on a diagonal with the next rows
+	rep := CheckColumns(size, cols)
+	if rep.Solved || len(rep.Attacks) == 0 {
+		t.Fatalf("CheckColumns(One(%d) with rows 0 and 1 swapped): solved %v, %d attacks, want attacks", n, rep.Solved, len(rep.Attacks))
+	}
+	for _, a := range rep.Attacks {
+		dr, dc := a.B.Row-a.A.Row, a.B.Col-a.A.Col
+		if dr != dc && dr != -dc {
+			t.Errorf("attack %v: not on a diagonal", a)
+		}
+	}
+}
+
+func FuzzParseColumns(f *testing.F) {
+	for _, s := range []string{"0,4,7,5,2,6,1,3", "1,5,8,6,3,7,2,4", "15863724", "0;1", "1 2\n3", "00,1", "0,-,2", " , ", "99999999999,1"} {
+		f.Add(s, 0)
+		f.Add(s, 8)
+	}
+	f.Fuzz(func(t *testing.T, text string, n int) {
+		if n < 0 || n > 1000 {
+			n = 0
+		}
+		sameAsParse(t, text, n)
+	})
+}
+
+func ExampleParseColumns() {
+	text := "0,4,7,5,2,6,1,3"
+	cols, n, ok := ParseColumns(text, 0)
+	if !ok {
+		// Not a plain list of columns: Parse reads every notation.
+		pos, err := Parse(text, 0)
+		fmt.Println(Check(pos).Solved, err)
+		return
+	}
+	fmt.Println(n, CheckColumns(n, cols).Solved)
+	// Output:
+	// 8 true
+}
+
+// BenchmarkCheckLarge reads and checks a million queens in perm notation, the fast path
+// against Parse and Check.
+func BenchmarkCheckLarge(b *testing.B) {
+	n := 1_000_000
+	var buf strings.Builder
+	if err := WriteColumns(&buf, n, func(r int) int { return OneColumn(n, r) }, Perm); err != nil {
+		b.Fatal(err)
+	}
+	text := buf.String()
+	b.Run("ParseColumns+CheckColumns", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			cols, size, _ := ParseColumns(text, 0)
+			sinkReport = CheckColumns(size, cols)
+		}
+	})
+	b.Run("Parse+Check", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			pos, _ := Parse(text, 0)
+			sinkReport = Check(pos)
+		}
+	})
+}
+
+var sinkReport Report

@@ -1,0 +1,197 @@
+package queens_test
+
+import (
+	"bufio"
+	"math/big"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// known holds Q(n) and U(n) from testdata/known-values.tsv (OEIS A000170, A002562).
+type known struct {
+	total, unique *big.Int
+}
+
+// loadKnown reads testdata/known-values.tsv: n, Q(n), U(n), tab-separated, '#' comments.
+func loadKnown(t testing.TB) map[int]known {
+	t.Helper()
+	f, err := os.Open("testdata/known-values.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := make(map[int]known)
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		fs := strings.Split(s, "\t")
+		if len(fs) != 3 {
+			t.Fatalf("known-values.tsv:%d: want 3 tab-separated fields, got %q", line, s)
+		}
+		n, err := strconv.Atoi(fs[0])
+		q, ok1 := new(big.Int).SetString(fs[1], 10)
+		u, ok2 := new(big.Int).SetString(fs[2], 10)
+		if err != nil || !ok1 || !ok2 {
+			t.Fatalf("known-values.tsv:%d: bad line %q", line, s)
+		}
+		m[n] = known{q, u}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 27; n++ {
+		if _, ok := m[n]; !ok {
+			t.Fatalf("known-values.tsv has no line for n = %d", n)
+		}
+	}
+	return m
+}
+
+// valid is the independent checker: p is a solution when it has one column from 0 to
+// len(p)-1 a row and no two queens share a column or a diagonal, tested pair by pair.
+func valid(p []int) bool {
+	n := len(p)
+	for i := 0; i < n; i++ {
+		if p[i] < 0 || p[i] >= n {
+			return false
+		}
+		for j := i + 1; j < n; j++ {
+			d := p[i] - p[j]
+			if d == 0 || d == j-i || d == i-j {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bruteSolutions lists every solution of the n×n board in ascending code order by trying
+// each column on each row and testing the new queen against all the earlier ones.
+func bruteSolutions(n int) [][]int {
+	var out [][]int
+	p := make([]int, 0, n)
+	var rec func()
+	rec = func() {
+		if len(p) == n {
+			out = append(out, slices.Clone(p))
+			return
+		}
+		r := len(p)
+		for c := 0; c < n; c++ {
+			ok := true
+			for i, ci := range p {
+				if ci == c || ci-c == r-i || c-ci == r-i {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				p = append(p, c)
+				rec()
+				p = p[:len(p)-1]
+			}
+		}
+	}
+	rec()
+	return out
+}
+
+// bruteNodes counts the non-attacking placements of 1…n queens on the top rows: the nodes
+// a backtracking search for the n×n board visits.
+func bruteNodes(n int) uint64 {
+	var nodes uint64
+	p := make([]int, 0, n)
+	var rec func()
+	rec = func() {
+		r := len(p)
+		if r == n {
+			return
+		}
+		for c := 0; c < n; c++ {
+			ok := true
+			for i, ci := range p {
+				if ci == c || ci-c == r-i || c-ci == r-i {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				nodes++
+				p = append(p, c)
+				rec()
+				p = p[:len(p)-1]
+			}
+		}
+	}
+	rec()
+	return nodes
+}
+
+// images returns the eight images of p under the symmetries of the square, in the order of
+// board.Symmetries, computed square by square from the formulas (m = n-1):
+// identity (r,c), rotate 90° (c,m-r), rotate 180° (m-r,m-c), rotate 270° (m-c,r),
+// mirror left-right (r,m-c), mirror top-bottom (m-r,c), transpose (c,r),
+// anti-transpose (m-c,m-r).
+func images(p []int) [8][]int {
+	n := len(p)
+	m := n - 1
+	var out [8][]int
+	for k := range out {
+		out[k] = make([]int, n)
+	}
+	for r, c := range p {
+		out[0][r] = c
+		out[1][c] = m - r
+		out[2][m-r] = m - c
+		out[3][m-c] = r
+		out[4][r] = m - c
+		out[5][m-r] = c
+		out[6][c] = r
+		out[7][m-c] = m - r
+	}
+	return out
+}
+
+// smallestImage returns the image of p with the smallest code, and how many distinct
+// images p has.
+func smallestImage(p []int) ([]int, int) {
+	ims := images(p)
+	best := ims[0]
+	var distinct [][]int
+	for _, im := range ims {
+		if slices.Compare(im, best) < 0 {
+			best = im
+		}
+		if !slices.ContainsFunc(distinct, func(d []int) bool { return slices.Equal(d, im) }) {
+			distinct = append(distinct, im)
+		}
+	}
+	return best, len(distinct)
+}
+
+// codeOf writes p in code notation by hand: digits for n ≤ 9, else comma-separated.
+func codeOf(p []int) string {
+	var b strings.Builder
+	for r, c := range p {
+		if len(p) >= 10 && r > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(c + 1))
+	}
+	return b.String()
+}
+
+// fromCode reads a digit code such as "15863724" into 0-based columns.
+func fromCode(s string) []int {
+	p := make([]int, len(s))
+	for i := range len(s) {
+		p[i] = int(s[i] - '1')
+	}
+	return p
+}

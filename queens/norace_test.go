@@ -1,5 +1,0 @@
-//go:build !race
-
-package queens
-
-const raceEnabled = false

@@ -1,0 +1,5 @@
+package queens_test
+
+import "strconv"
+
+func itoa(n int) string { return strconv.Itoa(n) }
