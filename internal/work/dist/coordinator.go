@@ -141,6 +141,10 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			}
 		}
 	}
+	if first {
+		stats.Resumed = tally.Done()
+		c.logf("job %s: all %d tasks have results already", job, len(plan.Tasks))
+	}
 	counts := tally.Counts()
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
