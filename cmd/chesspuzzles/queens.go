@@ -27,6 +27,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensOneCmd())
 	cmd.AddCommand(newQueensCompleteCmd())
 	cmd.AddCommand(newQueensBrowseCmd())
+	cmd.AddCommand(newQueensMergeCmd())
 	return cmd
 }
 

@@ -22,6 +22,7 @@ type countOptions struct {
 	workers    int    // goroutines counting; all cores by default
 	checkpoint string // file recording finished tasks, to resume from; one N only
 	quiet      bool   // no progress on stderr
+	dist       distOptions
 }
 
 func newQueensCountCmd() *cobra.Command {
@@ -46,8 +47,11 @@ Time grows about sevenfold per step of N: "chesspuzzles queens estimate N" tells
   chesspuzzles queens count 1-14
   chesspuzzles queens count 12 --json
   chesspuzzles queens count 18 --checkpoint q18.ckpt`,
-		Args: exactArgs(1, "one argument, N or a range FROM-TO"),
+		Args: distArgs(&opts.dist, exactArgs(1, "one argument, N or a range FROM-TO")),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.dist.active() {
+				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
+			}
 			var err error
 			if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
 				return err
@@ -65,6 +69,7 @@ Time grows about sevenfold per step of N: "chesspuzzles queens estimate N" tells
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "goroutines counting (default: all cores)")
 	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
+	addDistFlags(cmd, &opts.dist)
 	return cmd
 }
 

@@ -70,6 +70,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newKnightCmd())
+	root.AddCommand(newWorkerCmd())
 	return root
 }
 

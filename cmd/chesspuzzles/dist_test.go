@@ -1,0 +1,422 @@
+package main
+
+// Tests of the distributed count: a real NATS server (embedded in this test process, or in a
+// coordinator process), with the coordinator and the workers as separate processes of this
+// test binary, which TestMain installs on $PATH as "chesspuzzles".
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// knownQ reads Q(n) from testdata/known-values.txt (copied from the literature).
+func knownQ(t *testing.T, n int) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/known-values.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[0] == strconv.Itoa(n) {
+			return f[1]
+		}
+	}
+	t.Fatalf("no known value for N=%d", n)
+	return ""
+}
+
+// syncBuf is a bytes.Buffer safe for a process's output and the test reading it.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuf) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// proc is a chesspuzzles process.
+type proc struct {
+	t      *testing.T
+	name   string
+	cmd    *exec.Cmd
+	stdout syncBuf
+	stderr syncBuf
+	done   chan struct{}
+	err    error
+}
+
+// start runs chesspuzzles with args; it is killed at the end of the test.
+func start(t *testing.T, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{t: t, name: name, done: make(chan struct{})}
+	p.cmd = exec.Command("chesspuzzles", args...)
+	p.cmd.Env = append(os.Environ(), "CHESSPUZZLES_NATS_TOKEN=")
+	p.cmd.Stdout = &p.stdout
+	p.cmd.Stderr = &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		if t.Failed() || os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
+			t.Logf("%s %q stderr:\n%s", p.name, args, p.stderr.String())
+		}
+	})
+	return p
+}
+
+// wait waits for the process to exit and returns its exit code.
+func (p *proc) wait(d time.Duration) int {
+	p.t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(d):
+		p.t.Fatalf("%s still running after %v; stderr:\n%s", p.name, d, p.stderr.String())
+	}
+	if p.err == nil {
+		return 0
+	}
+	if ee, ok := p.err.(*exec.ExitError); ok {
+		if ee.ExitCode() < 0 {
+			return -1 // killed
+		}
+		return ee.ExitCode()
+	}
+	p.t.Fatalf("%s: %v", p.name, p.err)
+	return -1
+}
+
+// waitFor waits until the process's stderr matches re and returns the submatches.
+func (p *proc) waitFor(re string, d time.Duration) []string {
+	p.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if m := rx.FindStringSubmatch(p.stderr.String()); m != nil {
+			return m
+		}
+		select {
+		case <-p.done:
+			if m := rx.FindStringSubmatch(p.stderr.String()); m != nil {
+				return m
+			}
+			p.t.Fatalf("%s exited (%v) before printing %q; stderr:\n%s", p.name, p.err, re, p.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	p.t.Fatalf("%s did not print %q within %v; stderr:\n%s", p.name, re, d, p.stderr.String())
+	return nil
+}
+
+func (p *proc) signal(s syscall.Signal) {
+	if err := p.cmd.Process.Signal(s); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// total reads the JSON count a coordinator printed.
+func (p *proc) total() string {
+	p.t.Helper()
+	var out struct {
+		Total json.Number `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(p.stdout.String()), &out); err != nil {
+		p.t.Fatalf("%s printed %q, not a JSON count: %v", p.name, p.stdout.String(), err)
+	}
+	return out.Total.String()
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func embedded(t *testing.T, listen, dir string) *dist.Server {
+	t.Helper()
+	s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// startedTwice returns the task keys that workers' -v logs show being computed more than
+// once.
+func startedTwice(logs ...string) []string {
+	seen := map[string]int{}
+	var twice []string
+	rx := regexp.MustCompile(`task (q\d+v\d+\.\d+) started`)
+	for _, l := range logs {
+		for _, m := range rx.FindAllStringSubmatch(l, -1) {
+			seen[m[1]]++
+			if seen[m[1]] == 2 {
+				twice = append(twice, m[1])
+			}
+		}
+	}
+	return twice
+}
+
+// TestDistributedKilledWorker: a worker SIGKILLed mid-task loses nothing (its task is
+// delivered again after the ack deadline), and a live worker on a task longer than the ack
+// deadline keeps it (its heartbeats hold the deadline off).
+func TestDistributedKilledWorker(t *testing.T) {
+	const n = 13
+	srv := embedded(t, "127.0.0.1:0", t.TempDir())
+	defer srv.Shutdown()
+	url := srv.URL()
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--nats", url, "--workers", "0", "--ack-wait", "1s", "--json")
+	coord.waitFor(`queued now`, 30*time.Second)
+
+	doomed := start(t, "doomed worker", "worker", "--nats", url, "--cores", "1", "-v", "--test-stall", "10m")
+	killed := doomed.waitFor(`task (q\d+v\d+\.\d+) started \(delivery 1\)`, 30*time.Second)[1]
+	doomed.signal(syscall.SIGKILL)
+	doomed.wait(10 * time.Second)
+
+	slow := start(t, "slow worker", "worker", "--nats", url, "--cores", "1", "-v", "--test-stall", "3s")
+	held := slow.waitFor(`task (q\d+v\d+\.\d+) started`, 30*time.Second)[1]
+	fast := start(t, "fast worker", "worker", "--nats", url, "--cores", "2", "-v")
+
+	if code := coord.wait(3 * time.Minute); code != 0 {
+		t.Fatalf("coordinator exit code %d, want 0", code)
+	}
+	if got, want := coord.total(), knownQ(t, n); got != want {
+		t.Errorf("distributed Q(%d) = %s, want %s", n, got, want)
+	}
+	logs := slow.stderr.String() + fast.stderr.String()
+	if !regexp.MustCompile(`task ` + regexp.QuoteMeta(killed) + ` (started \(delivery [2-9]|has a result)`).MatchString(logs) {
+		t.Errorf("task %s of the killed worker was not delivered again; logs:\n%s", killed, logs)
+	}
+	if strings.Contains(fast.stderr.String(), "task "+held+" started") {
+		t.Errorf("task %s was taken from the live slow worker by the fast one", held)
+	}
+	if !strings.Contains(slow.stderr.String(), "task "+held+" done") {
+		t.Errorf("the slow worker did not finish its task %s", held)
+	}
+	if twice := startedTwice(slow.stderr.String(), fast.stderr.String()); len(twice) > 0 {
+		t.Errorf("tasks computed twice by live workers: %v", twice)
+	}
+}
+
+// TestDistributedCoordinatorRestart kills the coordinator (and with it the embedded server)
+// mid-count and starts it again on the same --state: the worker reconnects, the count is
+// exact, and no task with a result is computed again.
+func TestDistributedCoordinatorRestart(t *testing.T) {
+	const n = 14
+	state := t.TempDir()
+	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", listen, "--workers", "0", "--json"}
+	coord := start(t, "coordinator", args...)
+	coord.waitFor(`queued now`, 30*time.Second)
+	w := start(t, "worker", "worker", "--nats", "nats://"+listen, "--cores", "2", "-v", "--test-stall", "5ms")
+	w.waitFor(`, 100 done by this worker`, time.Minute)
+	coord.signal(syscall.SIGKILL)
+	coord.wait(10 * time.Second)
+	w.waitFor(`lost the connection`, 10*time.Second)
+
+	coord2 := start(t, "restarted coordinator", args...)
+	m := coord2.waitFor(`job q\d+v\d+: (\d+) of (\d+) tasks have results`, 30*time.Second)
+	if had, _ := strconv.Atoi(m[1]); had < 100 {
+		t.Errorf("restarted coordinator found %d results, want at least 100", had)
+	}
+	if code := coord2.wait(3 * time.Minute); code != 0 {
+		t.Fatalf("coordinator exit code %d, want 0", code)
+	}
+	if got, want := coord2.total(), knownQ(t, n); got != want {
+		t.Errorf("distributed Q(%d) after a restart = %s, want %s", n, got, want)
+	}
+	if !strings.Contains(w.stderr.String(), "reconnected") {
+		t.Errorf("worker did not log a reconnection")
+	}
+	// A task in flight when the server died may be computed again (the server's record of
+	// its delivery may be lost with the server), but no task that had a result then.
+	log := w.stderr.String()
+	cut := strings.Index(log, "lost the connection")
+	before, after := log[:cut], log[cut:]
+	rx := regexp.MustCompile(`task (q\d+v\d+\.\d+) done`)
+	var had []string
+	for _, m := range rx.FindAllStringSubmatch(before, -1) {
+		had = append(had, m[1])
+		if strings.Contains(after, "task "+m[1]+" started") {
+			t.Errorf("task %s had a result before the restart, and was computed again", m[1])
+		}
+	}
+	if len(had) < 100 {
+		t.Errorf("worker logged %d results before the restart, want at least 100", len(had))
+	}
+}
+
+// TestDistributedReconnect restarts the NATS server (same port, same store) under a running
+// coordinator and worker, and stores foreign results (another plan version, another N) under
+// the job's keys: both clients reconnect, the foreign results are rejected with a logged
+// reason, and the count is exact.
+func TestDistributedReconnect(t *testing.T) {
+	const n = 13
+	dir := t.TempDir()
+	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	srv := embedded(t, listen, dir)
+	defer func() { srv.Shutdown() }()
+	url := srv.URL()
+
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--nats", url, "--workers", "0", "--json")
+	coord.waitFor(`queued now`, 30*time.Second)
+
+	// A "worker of another build" stores results before any real worker runs.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	kv, err := js.KeyValue(ctx, dist.ResultsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := dist.JobID(n, queens.PlanVersion)
+	for id, r := range map[int]dist.Result{
+		3: {Job: job, N: n, PlanVersion: queens.PlanVersion + 1, TaskResult: queens.TaskResult{ID: 3, Solutions: 1 << 40}, Worker: "foreign"},
+		4: {Job: job, N: n + 1, PlanVersion: queens.PlanVersion, TaskResult: queens.TaskResult{ID: 4, Solutions: 1 << 40}, Worker: "foreign"},
+	} {
+		data, _ := json.Marshal(r)
+		if _, err := kv.Put(ctx, fmt.Sprintf("%s.%d", job, id), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nc.Close()
+	coord.waitFor(`rejected result q13v1\.3 .*plan version 2, but job q13v1 has plan version 1`, 30*time.Second)
+	coord.waitFor(`rejected result q13v1\.4 .*N=14, but job q13v1 has N=13`, 30*time.Second)
+
+	w := start(t, "worker", "worker", "--nats", url, "--cores", "2", "-v", "--test-stall", "5ms")
+	w.waitFor(`, 50 done by this worker`, time.Minute)
+	srv.Shutdown()
+	w.waitFor(`lost the connection`, 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	srv = embedded(t, listen, dir)
+	w.waitFor(`reconnected`, 30*time.Second)
+	coord.waitFor(`reconnected`, 30*time.Second)
+
+	if code := coord.wait(3 * time.Minute); code != 0 {
+		t.Fatalf("coordinator exit code %d, want 0", code)
+	}
+	if got, want := coord.total(), knownQ(t, n); got != want {
+		t.Errorf("distributed Q(%d) across a server restart = %s, want %s", n, got, want)
+	}
+}
+
+// TestDistributedToken: listening beyond loopback, the coordinator generates a token and
+// prints it; a worker without it is refused (exit 1), one with it counts.
+func TestDistributedToken(t *testing.T) {
+	const n = 10
+	port := freePort(t)
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--distributed", "--state", t.TempDir(),
+		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json")
+	token := coord.waitFor(`chesspuzzles worker --nats \S+ --token ([0-9a-f]{32})`, 30*time.Second)[1]
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+
+	bad := start(t, "worker without token", "worker", "--nats", url)
+	if code := bad.wait(30 * time.Second); code != 1 {
+		t.Errorf("worker without token: exit code %d, want 1", code)
+	}
+	if !strings.Contains(strings.ToLower(bad.stderr.String()), "authorization") {
+		t.Errorf("worker without token: stderr %q does not say why", bad.stderr.String())
+	}
+	wrong := start(t, "worker with a wrong token", "worker", "--nats", url, "--token", "0123")
+	if code := wrong.wait(30 * time.Second); code != 1 {
+		t.Errorf("worker with a wrong token: exit code %d, want 1", code)
+	}
+	start(t, "worker", "worker", "--nats", url, "--token", token)
+	if code := coord.wait(2 * time.Minute); code != 0 {
+		t.Fatalf("coordinator exit code %d, want 0", code)
+	}
+	if got, want := coord.total(), knownQ(t, n); got != want {
+		t.Errorf("distributed Q(%d) = %s, want %s", n, got, want)
+	}
+}
+
+// TestDistributedStatus shows a running job's progress, and the finished job's total.
+func TestDistributedStatus(t *testing.T) {
+	const n = 12
+	srv := embedded(t, "127.0.0.1:0", t.TempDir())
+	defer srv.Shutdown()
+	url := srv.URL()
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--nats", url, "--workers", "0", "--json")
+	coord.waitFor(`queued now`, 30*time.Second)
+	w := start(t, "slow worker", "worker", "--nats", url, "--cores", "2", "-v", "--test-stall", "100ms")
+	w.waitFor(`, 10 done by this worker`, time.Minute)
+
+	st := start(t, "status", "queens", "count", "--status", "--nats", url)
+	if code := st.wait(time.Minute); code != 0 {
+		t.Fatalf("status exit code %d, want 0", code)
+	}
+	rx := regexp.MustCompile(`^q12v1  N=12  (\d+)/(\d+) tasks \([\d.]+%\)  ([\d.e+]+) tasks/s over the last \S+  about \S+ left\n$`)
+	m := rx.FindStringSubmatch(st.stdout.String())
+	if m == nil {
+		t.Fatalf("status printed %q, want a line matching %s", st.stdout.String(), rx)
+	}
+	plan, _ := queens.NewPlan(n)
+	if done, _ := strconv.Atoi(m[1]); done < 10 || done >= len(plan.Tasks) {
+		t.Errorf("status says %s tasks done, want from 10 to %d", m[1], len(plan.Tasks)-1)
+	}
+	if m[2] != strconv.Itoa(len(plan.Tasks)) {
+		t.Errorf("status says %s tasks, want %d", m[2], len(plan.Tasks))
+	}
+	w.signal(syscall.SIGINT)
+	if code := w.wait(30 * time.Second); code != 130 {
+		t.Errorf("interrupted worker: exit code %d, want 130", code)
+	}
+	// Every task the interrupted worker started and did not finish, it handed back.
+	wlog := w.stderr.String()
+	for _, m := range regexp.MustCompile(`task (q\d+v\d+\.\d+) started`).FindAllStringSubmatch(wlog, -1) {
+		if !strings.Contains(wlog, "task "+m[1]+" done") && !strings.Contains(wlog, "task "+m[1]+" handed back") {
+			t.Errorf("interrupted worker neither finished nor handed back task %s", m[1])
+		}
+	}
+	start(t, "worker", "worker", "--nats", url, "--cores", "2")
+	if code := coord.wait(2 * time.Minute); code != 0 {
+		t.Fatalf("coordinator exit code %d, want 0", code)
+	}
+	st = start(t, "status", "queens", "count", "--status", "--nats", url)
+	st.wait(time.Minute)
+	if want := "q12v1  N=12  " + strconv.Itoa(len(plan.Tasks)) + "/" + strconv.Itoa(len(plan.Tasks)) + " tasks  finished "; !strings.HasPrefix(st.stdout.String(), want) ||
+		!strings.HasSuffix(st.stdout.String(), "Q(12) = "+knownQ(t, n)+"\n") {
+		t.Errorf("status of a finished job = %q, want %q… Q(12) = %s", st.stdout.String(), want, knownQ(t, n))
+	}
+}

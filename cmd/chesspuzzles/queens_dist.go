@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+// distOptions are the flags of "queens count" that run a count on many machines: through
+// NATS (--distributed, --nats), or as slices for a batch scheduler (--shard).
+type distOptions struct {
+	distributed bool
+	nats        string
+	listen      string
+	state       string
+	token       string
+	ackWait     time.Duration
+	shard       string
+	status      bool
+}
+
+// addDistFlags adds the distributed-count flags to cmd.
+func addDistFlags(cmd *cobra.Command, o *distOptions) {
+	f := cmd.Flags()
+	f.BoolVar(&o.distributed, "distributed", false, "count through an embedded NATS server that workers on other machines join")
+	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
+	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
+	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store; start again with the same DIR to resume")
+	f.StringVar(&o.token, "token", "", "`TOKEN` clients must give (default $CHESSPUZZLES_NATS_TOKEN; generated when listening beyond loopback)")
+	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
+	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
+	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
+}
+
+// defaultStateDir is where the embedded server keeps its store unless --state says.
+func defaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "chesspuzzles", "nats")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "state", "chesspuzzles", "nats")
+	}
+	return "chesspuzzles-nats"
+}
+
+// active reports whether the flags ask for something other than a local count.
+func (o *distOptions) active() bool {
+	return o.distributed || o.nats != "" || o.shard != "" || o.status
+}
+
+// distArgs is the count command's argument check: none with --status (or N to show one
+// job), else what next allows.
+func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if o.status && len(args) <= 1 {
+			return nil
+		}
+		return next(cmd, args)
+	}
+}
+
+// runDistCount is the count command's branch for the flags above. workers is --workers:
+// the goroutines of a shard, or the local workers of a distributed count (0 for none).
+func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args []string, workers int, jsonOut bool) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if o.token == "" {
+		o.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
+	}
+	if workers < 0 {
+		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
+	}
+	if o.status {
+		job := ""
+		if len(args) == 1 {
+			n, err := parseN(args[0], queens.MaxCountN)
+			if err != nil {
+				return err
+			}
+			job = dist.JobID(n, queens.PlanVersion)
+		}
+		return runCountStatus(ctx, o, job, jsonOut, stdout)
+	}
+	n, err := parseN(args[0], queens.MaxCountN)
+	if err != nil {
+		return err
+	}
+	if o.shard != "" {
+		if o.distributed || o.nats != "" {
+			return usageErrorf("--shard computes a slice without NATS; it cannot go with --distributed or --nats")
+		}
+		if workers < 1 {
+			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
+		}
+		i, k, err := parseShard(o.shard)
+		if err != nil {
+			return usageError(err)
+		}
+		return runShard(ctx, n, i, k, workers, stdout)
+	}
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
+		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
+	}
+	if o.ackWait < 100*time.Millisecond {
+		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
+	}
+	plan, err := queens.NewPlan(n)
+	if err != nil {
+		return usageError(err)
+	}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	}
+
+	url := o.nats
+	if url == "" {
+		if !dist.IsLoopback(o.listen) && o.token == "" {
+			o.token = dist.NewToken()
+		}
+		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: o.token})
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown()
+		url = srv.URL()
+		addr := srv.Addr()
+		shown := url
+		if !dist.IsLoopback(o.listen) {
+			host, _ := os.Hostname()
+			shown = fmt.Sprintf("nats://%s:%d", host, addr.Port)
+		}
+		line := "workers join with: chesspuzzles worker --nats " + shown
+		if o.token != "" {
+			line += " --token " + o.token
+		}
+		host, _, _ := net.SplitHostPort(o.listen)
+		logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(addr.Port)), o.state)
+		logf("%s", line)
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles coordinator", Logf: logf})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+
+	wctx, stopWorkers := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { stopWorkers(); wg.Wait() }()
+	if workers > 0 {
+		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles local worker", Logf: logf})
+		if err != nil {
+			return err
+		}
+		defer wc.Close()
+		host, _ := os.Hostname()
+		w := &dist.Worker{Conn: wc, Cores: workers, Name: host + "-local", Every: time.Hour}
+		wg.Go(func() { _ = w.Run(wctx) })
+	}
+
+	last := time.Now()
+	start := time.Now()
+	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Logf: logf, Progress: func(t *queens.Tally) {
+		if time.Since(last) < 10*time.Second && !t.Complete() {
+			return
+		}
+		last = time.Now()
+		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), len(plan.Tasks), time.Since(start).Round(time.Second))
+	}}
+	counts, _, err := c.Run(ctx, plan)
+	if err != nil {
+		return err
+	}
+	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
+}
+
+func validPort(s string) bool {
+	p, err := strconv.Atoi(s)
+	return err == nil && p >= 0 && p <= 65535
+}
+
+// printCounts writes one count as "queens count N" does.
+func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
+	if jsonOut {
+		line, err := json.Marshal(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", line)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
+	return err
+}
+
+// runCountStatus prints the jobs on the server at --nats, or only job if not empty.
+func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut bool, stdout io.Writer) error {
+	url := o.nats
+	if url == "" {
+		url = "nats://" + o.listen
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles status"})
+	if err != nil {
+		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
+	}
+	defer nc.Close()
+	jobs, err := dist.Status(ctx, nc, time.Now())
+	if err != nil {
+		return err
+	}
+	if job != "" {
+		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.Job != job })
+	}
+	if len(jobs) == 0 && !jsonOut {
+		what := "no jobs"
+		if job != "" {
+			what = "no job " + job
+		}
+		_, err := fmt.Fprintf(stdout, "%s on %s\n", what, url)
+		return err
+	}
+	for _, j := range jobs {
+		if jsonOut {
+			data, _ := json.Marshal(map[string]any{
+				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
+				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "total": j.Total,
+			})
+			fmt.Fprintf(stdout, "%s\n", data)
+			continue
+		}
+		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
+		switch {
+		case !j.Finished.IsZero():
+			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+		case j.Rate > 0:
+			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
+				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
+		default:
+			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
+		}
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/spf13/cobra"
+)
+
+type workerOptions struct {
+	nats    string
+	token   string
+	cores   int
+	name    string
+	verbose bool
+	every   time.Duration
+	stall   time.Duration // testing hook, hidden
+}
+
+func newWorkerCmd() *cobra.Command {
+	var opts workerOptions
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Join a distributed count: pull tasks from a NATS server and run them",
+		Long: `Worker joins the distributed counts coordinated by "queens count N --distributed"
+(or --nats URL) on another machine. It pulls one task per core at a time, runs it, stores
+the result under its job and task id, and only then acknowledges the task, so that a
+worker that dies loses nothing: its tasks are delivered again after the ack deadline.
+While it computes it tells the server so, however long a task takes.
+
+It reconnects for ever after losing the server, logs how many tasks it has done every
+--every, and on Ctrl-C hands its current tasks back at once and exits (130).
+
+The token, if the server wants one, comes from --token or $CHESSPUZZLES_NATS_TOKEN.
+
+  chesspuzzles worker --nats nats://coordinator.example:4222 --token 3f9c…`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.token == "" {
+				opts.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
+			}
+			if opts.cores < 0 {
+				return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
+			}
+			return runWorker(cmd.Context(), opts, cmd.ErrOrStderr())
+		},
+	}
+	host, _ := os.Hostname()
+	f := cmd.Flags()
+	f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
+	f.StringVar(&opts.token, "token", "", "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: one per core)")
+	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in results and logs")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
+	f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
+	f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
+	_ = f.MarkHidden("test-stall")
+	return cmd
+}
+
+// runWorker runs a worker until ctx is done. The worker writes only log lines, to stderr.
+func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: opts.nats, Token: opts.token, Name: "chesspuzzles worker " + opts.name, Logf: logf})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	w := &dist.Worker{Conn: nc, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall}
+	return w.Run(ctx)
+}

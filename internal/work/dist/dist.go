@@ -1,0 +1,283 @@
+// Package dist runs a queens count plan on many machines through NATS JetStream.
+//
+// A coordinator ([Coordinator.Run]) puts each task of the plan (see queens.NewPlan) as one
+// message on a work-queue stream and waits for the results; workers ([Worker.Run]) on any
+// number of machines pull tasks, compute them on all their cores, store each result in a
+// key-value bucket under its job and task id, and only then acknowledge the task. The
+// coordinator sums the bucket once per task id with a queens.Tally, so a task that was
+// delivered twice, or whose worker died after storing its result, never changes the total.
+//
+// Usage, in one process (the command line runs each part in its own):
+//
+//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state"})
+//	defer srv.Shutdown()
+//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL()})
+//	go (&dist.Worker{Conn: nc, Name: "local"}).Run(ctx) // and on other machines
+//	plan, _ := queens.NewPlan(20)
+//	counts, stats, err := (&dist.Coordinator{Conn: nc}).Run(ctx, plan)
+//
+// Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
+// that results from a build that cuts the plan differently can never be mistaken for this
+// build's. On the server:
+//
+//   - stream CHESSPUZZLES_TASKS, work-queue retention, file storage, subjects
+//     chesspuzzles.task.v<plan version>.q<N>.<task id> (one subject per task, so the
+//     coordinator can see which tasks are still queued);
+//   - durable pull consumer workers-v<plan version>, filtered to its plan version: a worker
+//     of another build never even receives this build's tasks;
+//   - key-value bucket chesspuzzles_results, key <job>.<task id>, value a JSON [Result];
+//   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord] for status.
+//
+// Guarantees. A task is acknowledged only after its result is stored, and a worker sends
+// "in progress" for it every third of the ack deadline while it computes, so a live worker
+// keeps its task however long it takes, and a dead worker's task is delivered again once the
+// deadline passes. A result whose N, plan version, job or task id does not match its key is
+// rejected with a logged reason. The coordinator keeps nothing but what the server holds:
+// started again against the same server (the same --state directory for the embedded one)
+// it reads the results already in, queues only the tasks that have none and are not queued,
+// and waits for the rest. Clients reconnect for ever after losing their connection.
+//
+// The embedded server ([StartServer]) is nats-server run inside the process with JetStream
+// on a file store, so a single binary is all a cluster needs; any NATS server with
+// JetStream works as well.
+package dist
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the objects on the server; see the package comment.
+const (
+	TaskStream    = "CHESSPUZZLES_TASKS"
+	TaskPrefix    = "chesspuzzles.task"
+	ResultsBucket = "chesspuzzles_results"
+	JobsBucket    = "chesspuzzles_jobs"
+)
+
+// DefaultAckWait is how long the server waits for a worker's acknowledgement or heartbeat
+// before it delivers a task again.
+const DefaultAckWait = 30 * time.Second
+
+// JobID returns the id of the count of the n×n board with plan version v: "q<n>v<v>".
+func JobID(n, v int) string { return fmt.Sprintf("q%dv%d", n, v) }
+
+// ParseJobID is the inverse of [JobID].
+func ParseJobID(job string) (n, v int, err error) {
+	rest, ok := strings.CutPrefix(job, "q")
+	ns, vs, ok2 := strings.Cut(rest, "v")
+	if ok && ok2 {
+		n, err1 := strconv.Atoi(ns)
+		v, err2 := strconv.Atoi(vs)
+		if err1 == nil && err2 == nil && n > 0 && v > 0 {
+			return n, v, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("job id must look like q<N>v<plan version>, got %q", job)
+}
+
+// consumerName is the durable consumer that workers of plan version v share.
+func consumerName(v int) string { return fmt.Sprintf("workers-v%d", v) }
+
+// taskSubject is the subject of one task's message.
+func taskSubject(n, v, id int) string { return fmt.Sprintf("%s.v%d.q%d.%d", TaskPrefix, v, n, id) }
+
+// jobSubjects matches the subjects of every task of a job.
+func jobSubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.>", TaskPrefix, v, n) }
+
+// resultKey is the results-bucket key of one task of a job.
+func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) }
+
+// TaskMsg is the body of a task message.
+type TaskMsg struct {
+	Job         string `json:"job"`
+	N           int    `json:"n"`
+	PlanVersion int    `json:"plan_version"`
+	ID          int    `json:"id"`
+}
+
+// Result is the value stored for one task: what queens.Task.Count found, and who found it.
+type Result struct {
+	Job         string `json:"job"`
+	N           int    `json:"n"`
+	PlanVersion int    `json:"plan_version"`
+	queens.TaskResult
+	Worker  string  `json:"worker,omitempty"`
+	Seconds float64 `json:"seconds"`
+}
+
+// check returns why r cannot be a result for task id of the count of n with plan version
+// v, or nil if it can.
+func (r *Result) check(n, v, id int) error {
+	job := JobID(n, v)
+	switch {
+	case r.PlanVersion != v:
+		return fmt.Errorf("plan version %d, but job %s has plan version %d", r.PlanVersion, job, v)
+	case r.N != n:
+		return fmt.Errorf("board N=%d, but job %s has N=%d", r.N, job, n)
+	case r.Job != job:
+		return fmt.Errorf("job %q, but it is stored under job %s", r.Job, job)
+	case r.ID != id:
+		return fmt.Errorf("task %d, but it is stored under task %d", r.ID, id)
+	}
+	return nil
+}
+
+// JobRecord describes a job for status reports. The coordinator writes it when it starts
+// and when the job is complete.
+type JobRecord struct {
+	Job         string    `json:"job"`
+	N           int       `json:"n"`
+	PlanVersion int       `json:"plan_version"`
+	Tasks       int       `json:"tasks"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished,omitzero"`
+	Total       string    `json:"total,omitempty"`
+}
+
+// ConnectOptions says how to reach a NATS server.
+type ConnectOptions struct {
+	URL   string
+	Token string // empty for none
+	Name  string // the client name the server shows
+	// Logf, if not nil, is told about disconnections and reconnections.
+	Logf func(format string, args ...any)
+}
+
+// Connect opens a connection that retries the first connect and reconnects for ever, half
+// a second apart, after losing the server. It returns once connected or when ctx is done.
+func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	opts := []nats.Option{
+		nats.Name(o.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500 * time.Millisecond),
+		nats.RetryOnFailedConnect(true),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				logf("lost the connection to %s: %v; reconnecting", o.URL, err)
+			}
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) { logf("reconnected to %s", c.ConnectedUrlRedacted()) }),
+	}
+	if o.Token != "" {
+		opts = append(opts, nats.Token(o.Token))
+	}
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+	}
+	// With RetryOnFailedConnect, Connect returns at once; wait for the first connection so
+	// that a wrong token or URL is reported rather than retried in silence for ever.
+	deadline := time.Now().Add(10 * time.Second)
+	for !nc.IsConnected() {
+		if err := nc.LastError(); err != nil && isAuthError(err) {
+			nc.Close()
+			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+		}
+		if time.Now().After(deadline) {
+			err := nc.LastError()
+			nc.Close()
+			if err == nil {
+				err = errors.New("no answer within 10s")
+			}
+			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+		}
+		select {
+		case <-ctx.Done():
+			nc.Close()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nc, nil
+}
+
+func isAuthError(err error) bool {
+	return errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization")
+}
+
+// NewToken returns a random token of 32 hex digits.
+func NewToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// setup creates or updates the stream, the consumer for this build's plan version and the
+// buckets, and returns handles to them. It is idempotent: coordinators call it every time.
+func setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Stream, jetstream.KeyValue, jetstream.KeyValue, error) {
+	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        TaskStream,
+		Description: "chesspuzzles count tasks, one subject per task",
+		Subjects:    []string{TaskPrefix + ".>"},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("creating stream %s: %w", TaskStream, err)
+	}
+	if ackWait <= 0 {
+		ackWait = DefaultAckWait
+	}
+	_, err = js.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
+		Durable:       consumerName(queens.PlanVersion),
+		Description:   "chesspuzzles workers",
+		FilterSubject: fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion),
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       ackWait,
+		MaxDeliver:    -1,
+		MaxAckPending: 100000,
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("creating consumer: %w", err)
+	}
+	results, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      ResultsBucket,
+		Description: "chesspuzzles task results, key <job>.<task id>",
+		History:     8,
+		Storage:     jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("creating bucket %s: %w", ResultsBucket, err)
+	}
+	jobs, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:  JobsBucket,
+		Storage: jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("creating bucket %s: %w", JobsBucket, err)
+	}
+	return st, results, jobs, nil
+}
+
+// decodeResult parses a stored result and checks it against its key.
+func decodeResult(key string, data []byte) (job string, id int, r Result, err error) {
+	i := strings.LastIndexByte(key, '.')
+	if i < 0 {
+		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
+	}
+	job = key[:i]
+	id, err = strconv.Atoi(key[i+1:])
+	if err != nil {
+		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return job, id, r, fmt.Errorf("value is not a result: %v", err)
+	}
+	return job, id, r, nil
+}

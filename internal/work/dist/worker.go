@@ -1,0 +1,301 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// A Worker pulls tasks of this build's plan version from the server and runs them, one per
+// core at a time.
+type Worker struct {
+	Conn *nats.Conn
+	// Cores is how many tasks run at once (runtime.NumCPU() if zero).
+	Cores int
+	// Name identifies the worker in the results it stores and in the coordinator's log.
+	Name string
+	// Logf, if not nil, gets the worker's log lines; Verbose adds one line per task.
+	Logf    func(format string, args ...any)
+	Verbose bool
+	// Every is how often the worker logs the number of tasks it has done (if it changed);
+	// zero means every 30 seconds.
+	Every time.Duration
+	// Stall makes every task take at least this long: a hook for tests of ack deadlines and
+	// of killed workers. Leave it zero.
+	Stall time.Duration
+
+	done     atomic.Int64
+	mu       sync.Mutex
+	plans    map[int]*queens.Plan
+	waitOnce sync.Once
+}
+
+// Done returns the number of tasks the worker has computed and stored.
+func (w *Worker) Done() int64 { return w.done.Load() }
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Logf != nil {
+		w.Logf(format, args...)
+	}
+}
+
+// Run pulls and runs tasks until ctx is done; then it hands back the tasks it holds
+// (negative acknowledgement, so they are delivered again at once to another worker) and
+// returns ctx.Err(). A lost connection is retried for ever; a task message that is not for
+// this build is refused with a logged reason.
+func (w *Worker) Run(ctx context.Context) error {
+	js, err := jetstream.New(w.Conn)
+	if err != nil {
+		return err
+	}
+	cores := w.Cores
+	if cores <= 0 {
+		cores = runtime.NumCPU()
+	}
+	var cons jetstream.Consumer
+	var results jetstream.KeyValue
+	for {
+		cons, err = js.Consumer(ctx, TaskStream, consumerName(queens.PlanVersion))
+		if err == nil {
+			results, err = js.KeyValue(ctx, ResultsBucket)
+		}
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		w.waitOnce.Do(func() { w.logf("waiting for a job of plan version %d (%v)", queens.PlanVersion, err) })
+		if err := sleep(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+	ackWait := DefaultAckWait
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		ackWait = info.Config.AckWait
+	}
+	coresWord := "cores"
+	if cores == 1 {
+		coresWord = "core"
+	}
+	w.logf("worker %s: pulling tasks on %d %s (ack deadline %v)", w.Name, cores, coresWord, ackWait)
+
+	every := w.Every
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		last := int64(0)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if d := w.done.Load(); d != last {
+					last = d
+					w.logf("worker %s: %d tasks done", w.Name, d)
+				}
+			}
+		}
+	}()
+	for range cores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.pull(ctx, cons, results, ackWait)
+		}()
+	}
+	wg.Wait()
+	w.logf("worker %s: %d tasks done; stopped", w.Name, w.done.Load())
+	return ctx.Err()
+}
+
+// pull fetches one task at a time (no prefetching, so that no task waits in a busy
+// worker's buffer while its ack deadline runs) and runs it.
+func (w *Worker) pull(ctx context.Context, cons jetstream.Consumer, results jetstream.KeyValue, ackWait time.Duration) {
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			if ctx.Err() == nil {
+				_ = sleep(ctx, 500*time.Millisecond)
+			}
+			continue
+		}
+		for msg := range batch.Messages() {
+			w.handle(ctx, msg, results, ackWait)
+		}
+		cancel()
+	}
+}
+
+func (w *Worker) plan(n int) (*queens.Plan, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if p := w.plans[n]; p != nil {
+		return p, nil
+	}
+	p, err := queens.NewPlan(n)
+	if err != nil {
+		return nil, err
+	}
+	if w.plans == nil {
+		w.plans = map[int]*queens.Plan{}
+	}
+	w.plans[n] = p
+	return p, nil
+}
+
+// task returns the task a message names, or why the message is not one this build can run.
+func (w *Worker) task(msg jetstream.Msg) (queens.Task, error) {
+	var m TaskMsg
+	if err := json.Unmarshal(msg.Data(), &m); err != nil {
+		return queens.Task{}, fmt.Errorf("not a task message: %v", err)
+	}
+	if m.PlanVersion != queens.PlanVersion {
+		return queens.Task{}, fmt.Errorf("task of plan version %d, but this build has plan version %d", m.PlanVersion, queens.PlanVersion)
+	}
+	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != taskSubject(m.N, m.PlanVersion, m.ID) {
+		return queens.Task{}, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	}
+	p, err := w.plan(m.N)
+	if err != nil {
+		return queens.Task{}, err
+	}
+	return p.Task(m.ID)
+}
+
+// handle runs one task message: skip it if a valid result is stored already, else compute
+// (sending "in progress" every third of the ack deadline), store, and only then ack.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
+	task, err := w.task(msg)
+	if err != nil {
+		w.logf("refused message on %s: %v", msg.Subject(), err)
+		_ = msg.TermWithReason(err.Error())
+		return
+	}
+	job := JobID(task.N, queens.PlanVersion)
+	key := resultKey(job, task.ID)
+	delivery := uint64(1)
+	if md, err := msg.Metadata(); err == nil {
+		delivery = md.NumDelivered
+	}
+	if e, err := results.Get(ctx, key); err == nil {
+		if _, id, r, err := decodeResult(key, e.Value()); err == nil && r.check(task.N, queens.PlanVersion, id) == nil {
+			_ = msg.Ack()
+			if w.Verbose {
+				w.logf("task %s has a result already (delivery %d); acknowledged without computing", key, delivery)
+			}
+			return
+		}
+	}
+	if w.Verbose {
+		w.logf("task %s started (delivery %d)", key, delivery)
+	}
+
+	start := time.Now()
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type outcome struct {
+		r   queens.TaskResult
+		err error
+	}
+	out := make(chan outcome, 1)
+	go func() {
+		r, err := task.CountContext(cctx)
+		if err == nil && w.Stall > 0 {
+			err = sleep(cctx, w.Stall-time.Since(start))
+		}
+		out <- outcome{r, err}
+	}()
+	beat := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
+	defer beat.Stop()
+	var res queens.TaskResult
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			// Hand the task back: another worker gets it at once.
+			_ = msg.Nak()
+			w.logf("task %s handed back", key)
+			return
+		case <-beat.C:
+			_ = msg.InProgress()
+		case o := <-out:
+			if o.err != nil {
+				_ = msg.Nak()
+				return
+			}
+			res = o.r
+			break wait
+		}
+	}
+
+	r := Result{Job: job, N: task.N, PlanVersion: queens.PlanVersion, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
+	data, _ := json.Marshal(r)
+	for {
+		err := w.store(ctx, results, key, data, r)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			_ = msg.Nak()
+			return
+		}
+		w.logf("storing task %s: %v; trying again", key, err)
+		_ = msg.InProgress()
+		_ = sleep(ctx, 500*time.Millisecond)
+	}
+	// A plain ack, not one waiting for the server's confirmation: after a reconnection a
+	// confirmation can take long to come or never come, and a lost ack costs little, since
+	// the task comes again after the deadline and is acknowledged at once, its result being
+	// stored.
+	if err := msg.Ack(); err != nil {
+		w.logf("acknowledging task %s: %v", key, err)
+	}
+	d := w.done.Add(1)
+	if w.Verbose {
+		w.logf("task %s done in %v (%d solutions), %d done by this worker", key, time.Since(start).Round(time.Millisecond), res.Solutions, d)
+	}
+}
+
+// store writes a result unless a valid one is there already; an invalid one (say from a
+// build with another plan version) is overwritten.
+func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result) error {
+	_, err := results.Create(ctx, key, data)
+	if err == nil || !errors.Is(err, jetstream.ErrKeyExists) {
+		return err
+	}
+	e, err := results.Get(ctx, key)
+	if err != nil {
+		return err
+	}
+	_, id, old, derr := decodeResult(key, e.Value())
+	if derr == nil {
+		derr = old.check(r.N, r.PlanVersion, id)
+	}
+	if derr == nil {
+		if old.Solutions != r.Solutions || old.HalfTurn != r.HalfTurn || old.QuarterTurn != r.QuarterTurn {
+			w.logf("task %s: worker %q stored %d solutions, this worker found %d; keeping the first", key, old.Worker, old.Solutions, r.Solutions)
+		}
+		return nil
+	}
+	w.logf("task %s: replacing an invalid stored result (%v)", key, derr)
+	_, err = results.Update(ctx, key, data, e.Revision())
+	return err
+}
