@@ -189,7 +189,7 @@ func thinOddPath(rows, cols int, s int32) []int32 {
 
 func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
-	if cut%2 == 0 || cut < 7 || cols-cut < thinMinCols || rows < 5 {
+	if cut%2 == 0 || cut < 7 || cols-cut < thinMinCols || rows < 3 {
 		return nil
 	}
 	right := cols - cut
@@ -218,9 +218,9 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	// The left part: widths right to left, the odd one last (at the board's left edge).
 	var widths []int
 	rest := cut
-	for _, odd := range []int{7, 9, 11} {
+	for _, odd := range oddWidths(rows) {
 		if ev := rest - odd; ev >= 0 {
-			if parts := evenParts(ev); parts != nil || ev == 0 {
+			if parts := evenPartsFor(rows, ev); parts != nil || ev == 0 {
 				widths = append(parts, odd)
 				break
 			}
@@ -279,17 +279,20 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 // at the left edge, so s's colour is its majority colour), then blocks of width 6 or 8,
 // ending anywhere in the last; nil if that fails.
 func thinEdgePath(rows, cols int, s int32) []int32 {
-	sr, sc := int(s)/cols, int(s)%cols
-	var widths []int
-	for _, odd := range []int{7, 9, 11} {
-		if parts := evenParts(cols - odd); sc < odd && parts != nil {
-			widths = append([]int{odd}, parts...)
-			break
+	sc := int(s) % cols
+	for _, odd := range oddWidths(rows) {
+		if parts := evenPartsFor(rows, cols-odd); sc < odd && parts != nil {
+			if p := thinEdgeChain(rows, cols, s, append([]int{odd}, parts...)); p != nil {
+				return p
+			}
 		}
 	}
-	if widths == nil {
-		return nil
-	}
+	return nil
+}
+
+// thinEdgeChain crosses the board left to right through blocks of the given widths.
+func thinEdgeChain(rows, cols int, s int32, widths []int) []int32 {
+	sr, sc := int(s)/cols, int(s)%cols
 	out := make([]int32, 0, rows*cols)
 	entry := [2]int{sr, sc}
 	C0 := 0
@@ -327,6 +330,36 @@ func evenParts(ev int) []int {
 			}
 			for range k6 {
 				parts = append(parts, 6)
+			}
+			return parts
+		}
+	}
+	return nil
+}
+
+// oddWidths are the widths of the odd block that ends a chain of blocks: 3-row blocks need
+// to be longer to hold paths between given squares.
+func oddWidths(rows int) []int {
+	if rows == 3 {
+		return []int{9, 11, 13, 15}
+	}
+	return []int{7, 9, 11}
+}
+
+// evenPartsFor is evenParts for boards of more than 3 rows, and splits into parts of 10
+// and 12 for 3 rows.
+func evenPartsFor(rows, ev int) []int {
+	if rows != 3 {
+		return evenParts(ev)
+	}
+	for k10 := 0; k10 < 6; k10++ {
+		if r := ev - 10*k10; ev > 0 && r >= 0 && r%12 == 0 {
+			parts := make([]int, 0, r/12+k10)
+			for range r / 12 {
+				parts = append(parts, 12)
+			}
+			for range k10 {
+				parts = append(parts, 10)
 			}
 			return parts
 		}
