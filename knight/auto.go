@@ -29,6 +29,10 @@ func closedCycle(rows, cols int) []int32 {
 	return newClosedCycle(rows, cols)
 }
 
+// thinMinCols is the length from which boards narrower than blockMinSide are built by
+// merging block cycles (thin.go) rather than searched.
+const thinMinCols = 30
+
 // cacheSquares is the largest board whose closed tour is kept for reuse: the closed tour of
 // a small board is found once and rotated for every start square.
 const cacheSquares = 64 * 64
@@ -48,6 +52,11 @@ func transpose(p []int32, rows, cols int) []int32 {
 }
 
 func newClosedCycle(rows, cols int) []int32 {
+	if rows < blockMinSide && cols >= thinMinCols {
+		if p := thinCycle(rows, cols); p != nil {
+			return p
+		}
+	}
 	if min(rows, cols) >= blockMinSide {
 		if p := buildBlocks(rows, cols, -1, true); p != nil {
 			return p
@@ -133,6 +142,26 @@ func openPath(rows, cols int, s int32) []int32 {
 	if p, ok := warnsdorff(rows, cols, s); ok {
 		return p
 	}
+	if rows%2 == 1 && cols%2 == 1 && cols >= thinMinCols {
+		if p := thinOddPath(rows, cols, s); p != nil {
+			return p
+		}
+		if p := thinEdgePath(rows, cols, s); p != nil {
+			return p
+		}
+		// Mirror left-right, so that the odd block is on the other side of s.
+		r, c := int(s)/cols, int(s)%cols
+		p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
+		if p == nil {
+			p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
+		}
+		if p != nil {
+			for i, v := range p {
+				p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
+			}
+			return p
+		}
+	}
 	return hamPath(newGraph(rows, cols), s, nil, false)
 }
 
@@ -142,7 +171,7 @@ func openPath(rows, cols int, s int32) []int32 {
 // only if the search proves there is no such path.
 func hamPath(g *graph, start int32, ends []bool, closed bool) []int32 {
 	n := len(g.adj)
-	budget := 50*n + 10000
+	budget := 3*n + 10000
 	s := &search{g: g, ends: ends, closed: closed, budget: budget}
 	path, found, exhausted := s.run(start)
 	if found {

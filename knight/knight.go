@@ -21,13 +21,18 @@
 // 3×7 and 3×8 some further squares start no tour; these were found by exhaustive search and
 // are listed in exist.go. [Exists] gives the rule and its reason without searching.
 //
-// Methods. [Auto] (the default) never fails where a tour exists: when the board has a closed
+// Methods. [Auto] (the default) finds a tour wherever one exists (on every board and start
+// the tests try; long 4×n and odd 3×n boards are the exception noted at [Find]): when the
+// board has a closed
 // tour it builds one and rotates it to begin at the start square (so an open tour from any
-// square is a closed tour cut open); otherwise it searches from the start. Small boards are
-// searched by backtracking in Warnsdorff order with restarts; boards whose sides are both at
-// least 10 are built from blocks (see large.go), in time and memory linear in the number of
-// squares. [Warnsdorff] is the rule as usually taught: always move to the square with the
-// fewest onward moves, on a tie to the one whose own onward squares have the fewest onward
+// square is a closed tour cut open); otherwise it works from the start. Boards whose sides are
+// both at least 12 are built from blocks of 6 to 9 squares a side chained along a cycle of the
+// block grid (large.go); long boards with 3 to 11 rows merge closed tours of blocks, and odd
+// ones join such a cycle to a chain of blocks (thin.go); all in time and memory linear in the
+// number of squares. Small boards are searched by backtracking in Warnsdorff order with
+// restarts, closed tours by Pósa rotations of a path. [Warnsdorff] is the rule as usually
+// taught: always move to the square with the fewest onward moves, on a tie to the one whose
+// own onward squares have the fewest onward
 // moves; it reports [ErrDeadEnd] honestly when it gets stuck.
 //
 // Counting. [Count] counts tours exactly on small boards.
@@ -168,8 +173,9 @@ func (t Tour) Check() error {
 // opts asks. When none exists the error wraps ErrNoTour and says why; with the Warnsdorff
 // method a stuck run returns an error wrapping ErrDeadEnd. Boards must have at most
 // MaxSquares squares. Auto takes time and memory linear in the number of squares on boards
-// whose sides are both at least 10 (about 50 ns per square); smaller boards are searched and
-// take milliseconds.
+// whose sides are both at least 12 (tens of ns per square) and on long thin boards; small
+// boards are searched and take milliseconds. Open tours on long 4×n boards (n beyond about
+// 30) and on long odd 3×n boards are searched too, and can take very long from some starts.
 func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 || rows > board.MaxSide || cols > board.MaxSide || rows*cols > MaxSquares {

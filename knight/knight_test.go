@@ -175,3 +175,52 @@ func TestAllStarts64(t *testing.T) {
 		})
 	}
 }
+
+// TestNarrowExhaustive confirms the narrow-board rules of wantOpen by plain brute force
+// (a depth-first search written here, independent of the package's search): on 3×4, 3×7,
+// 3×8, 4×5 and 4×6, exactly the squares wantOpen allows start an open tour.
+func TestNarrowExhaustive(t *testing.T) {
+	for _, b := range []boardCase{{3, 4}, {3, 7}, {3, 8}, {4, 5}, {4, 6}} {
+		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			t.Parallel()
+			n := b.rows * b.cols
+			var nb [][]int
+			for v := 0; v < n; v++ {
+				var l []int
+				for _, m := range moves {
+					r, c := v/b.cols+m[0], v%b.cols+m[1]
+					if r >= 0 && r < b.rows && c >= 0 && c < b.cols {
+						l = append(l, r*b.cols+c)
+					}
+				}
+				nb = append(nb, l)
+			}
+			seen := make([]bool, n)
+			var dfs func(v, depth int) bool
+			dfs = func(v, depth int) bool {
+				if depth == n {
+					return true
+				}
+				for _, u := range nb[v] {
+					if !seen[u] {
+						seen[u] = true
+						ok := dfs(u, depth+1)
+						seen[u] = false
+						if ok {
+							return true
+						}
+					}
+				}
+				return false
+			}
+			for v := 0; v < n; v++ {
+				seen[v] = true
+				got := dfs(v, 1)
+				seen[v] = false
+				if want := wantOpen(b.rows, b.cols, v/b.cols, v%b.cols); got != want {
+					t.Errorf("brute force from (%d,%d) on %dx%d = %v, wantOpen says %v", v/b.cols, v%b.cols, b.rows, b.cols, got, want)
+				}
+			}
+		})
+	}
+}

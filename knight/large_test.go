@@ -3,6 +3,8 @@ package knight
 import (
 	"fmt"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
 // TestBlocksEverySize builds closed tours, and open tours from a few starts, directly from
@@ -40,6 +42,35 @@ func TestBlocksEverySize(t *testing.T) {
 					}
 					if err := validTour(rows, cols, p, s, false); err != nil {
 						t.Errorf("buildBlocks(%d, %d, from %d): %v", rows, cols, s, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestThinBoards tries every start on long boards with 3 to 11 rows (built by merging block
+// cycles, or block chains for odd×odd ones), open and closed where they exist.
+func TestThinBoards(t *testing.T) {
+	for _, b := range []boardCase{{5, 61}, {7, 45}, {9, 47}, {11, 41}, {5, 31}, {7, 33}, {9, 31}, {5, 60}, {3, 40}, {3, 41}, {6, 45}, {8, 31}, {10, 44}, {11, 50}, {61, 5}, {40, 3}} {
+		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			t.Parallel()
+			for _, closed := range []bool{false, true} {
+				for v := int32(0); v < int32(b.rows*b.cols); v++ {
+					r, c := int(v)/b.cols, int(v)%b.cols
+					want := wantOpen(b.rows, b.cols, r, c)
+					if closed {
+						want = wantClosed(b.rows, b.cols)
+					}
+					if !want {
+						continue
+					}
+					tour, err := Find(b.rows, b.cols, board.Square{Row: r, Col: c}, Options{Closed: closed})
+					if err != nil {
+						t.Fatalf("Find(%d, %d, (%d,%d), closed=%v) = %v", b.rows, b.cols, r, c, closed, err)
+					}
+					if err := validTour(b.rows, b.cols, tour.Path, v, closed); err != nil {
+						t.Fatalf("Find(%d, %d, (%d,%d), closed=%v): %v", b.rows, b.cols, r, c, closed, err)
 					}
 				}
 			}

@@ -94,7 +94,7 @@ gets stuck. Exit 1 when no tour exists, with the reason.`,
 	return cmd
 }
 
-func runKnightTour(_ context.Context, o knightTourOpts, stdout io.Writer) error {
+func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) error {
 	sz, _, err := o.sizes.get()
 	if err != nil {
 		return err
@@ -119,7 +119,24 @@ func runKnightTour(_ context.Context, o knightTourOpts, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	t, err := knight.Find(sz.Rows, sz.Cols, start, opts)
+	// Find takes no context (it is linear-time where it matters); run it aside so that
+	// Ctrl-C still ends the command at once.
+	type result struct {
+		t   knight.Tour
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		t, err := knight.Find(sz.Rows, sz.Cols, start, opts)
+		done <- result{t, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	t, err := r.t, r.err
 	if errors.Is(err, knight.ErrNoTour) || errors.Is(err, knight.ErrDeadEnd) {
 		return answerNo(err)
 	}

@@ -1,0 +1,368 @@
+package knight
+
+import "slices"
+
+// Thin boards (3 to 11 rows, many columns) are too narrow for the block chain of large.go,
+// whose block grid needs two rows of blocks to have a cycle. Their closed tours are built by
+// merging instead: the board is cut into rows×w blocks that have closed tours (found once per
+// shape by closedCycle and remembered), and each block's cycle is spliced into the cycle so
+// far by a two-edge switch across the boundary: an edge a→a2 of the old cycle in the two
+// columns left of the boundary and an edge b→b2 of the block's cycle in the two columns right
+// of it, with a–b2 and b–a2 knight's moves, become a→b2 … b→a2. (If instead a–b and a2–b2
+// are moves, the block's cycle is turned round first.) Blocks are at least 6 wide, so the
+// edges used on a block's left never touch those its right neighbour will use. Time and
+// memory are linear in the board.
+
+// thinParts splits cols into block widths for a rows-row board: widths whose rows×w board
+// has a closed tour. It returns nil when cols cannot be split that way.
+func thinParts(rows, cols int) []int {
+	var sizes []int
+	switch {
+	case rows == 3:
+		sizes = []int{10, 12, 14}
+	case rows%2 == 1:
+		sizes = []int{6, 8}
+	default:
+		sizes = []int{6, 7, 8, 9}
+	}
+	lo, hi := sizes[0], sizes[len(sizes)-1]
+	// Fill with the largest size, then fix up the remainder from the end.
+	var parts []int
+	rest := cols
+	for rest > 2*hi {
+		parts = append(parts, hi)
+		rest -= hi
+	}
+	// rest is in (hi, 2*hi] or ≤ hi: split it into one or two allowed sizes.
+	for _, a := range sizes {
+		if a == rest {
+			return append(parts, a)
+		}
+	}
+	for _, a := range sizes {
+		for _, b := range sizes {
+			if a+b == rest {
+				return append(parts, a, b)
+			}
+		}
+	}
+	// Borrow from a full block: rest+hi as three parts.
+	if len(parts) > 0 {
+		parts = parts[:len(parts)-1]
+		rest += hi
+		for _, a := range sizes {
+			for _, b := range sizes {
+				for _, c := range sizes {
+					if a+b+c == rest {
+						return append(parts, a, b, c)
+					}
+				}
+			}
+		}
+	}
+	_ = lo
+	return nil
+}
+
+// thinCycle returns a closed tour of a rows×cols board (rows ≤ cols, a closed tour exists)
+// starting at square 0, by merging block cycles; nil if it cannot.
+func thinCycle(rows, cols int) []int32 {
+	widths := thinParts(rows, cols)
+	if widths == nil {
+		return nil
+	}
+	n := rows * cols
+	succ := make([]int32, n)
+	jump := func(a, b int32) bool {
+		dr := abs(int(a)/cols - int(b)/cols)
+		dc := abs(int(a)%cols - int(b)%cols)
+		return dr == 1 && dc == 2 || dr == 2 && dc == 1
+	}
+	off := 0
+	for j, w := range widths {
+		local := closedCycle(rows, w)
+		merged := false
+		for variant := 0; variant < 4 && !merged; variant++ {
+			// Install the block's cycle, mirrored by variant, at column offset off.
+			g := func(v int32) int32 {
+				r, c := int(v)/w, int(v)%w
+				if variant&1 != 0 {
+					r = rows - 1 - r
+				}
+				if variant&2 != 0 {
+					c = w - 1 - c
+				}
+				return int32(r*cols + off + c)
+			}
+			for i, v := range local {
+				succ[g(v)] = g(local[(i+1)%len(local)])
+			}
+			if j == 0 {
+				merged = true
+				break
+			}
+			merged = spliceAt(succ, rows, cols, off, w, jump)
+		}
+		if !merged {
+			return nil
+		}
+		off += w
+	}
+	path := make([]int32, n)
+	v := int32(0)
+	for i := range path {
+		path[i] = v
+		v = succ[v]
+	}
+	return path
+}
+
+// spliceAt joins the block cycle in columns off…off+w-1 to the cycle on the columns left of
+// off, by the switch described above. It reports whether a switch was found.
+func spliceAt(succ []int32, rows, cols, off, w int, jump func(a, b int32) bool) bool {
+	edges := func(c0 int) [][2]int32 {
+		var es [][2]int32
+		for r := 0; r < rows; r++ {
+			for c := c0; c < c0+2; c++ {
+				a := int32(r*cols + c)
+				b := succ[a]
+				if bc := int(b) % cols; bc >= c0 && bc < c0+2 {
+					es = append(es, [2]int32{a, b})
+				}
+			}
+		}
+		return es
+	}
+	left, right := edges(off-2), edges(off)
+	for _, e := range left {
+		a, a2 := e[0], e[1]
+		for _, f := range right {
+			b, b2 := f[0], f[1]
+			if jump(a, b2) && jump(b, a2) {
+				succ[a], succ[b] = b2, a2
+				return true
+			}
+			if jump(a, b) && jump(a2, b2) {
+				reverseBlock(succ, b)
+				// Now b2→b is an edge of the block's cycle.
+				succ[a], succ[b2] = b, a2
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reverseBlock turns round the cycle of succ through v (a block's cycle, not yet joined).
+func reverseBlock(succ []int32, v int32) {
+	prev, cur := v, succ[v]
+	for {
+		next := succ[cur]
+		succ[cur] = prev
+		if cur == v {
+			return
+		}
+		prev, cur = cur, next
+	}
+}
+
+// thinOddPath returns an open tour from s of an odd×odd board with rows ≤ 11 rows and many
+// columns (s on the majority colour), or nil. The columns are cut just left of s, at an odd
+// width: the part right of the cut (even width, s in its first two columns) has a closed tour
+// by merging; it is run from s round to s's cycle neighbour that lies in the first two
+// columns, and from there the knight jumps left into the other part, which it crosses right
+// to left block by block as in large.go (blocks of width 6 or 8, the last, leftmost one of
+// width 7, 9 or 11, with an odd number of squares), ending anywhere in that last block.
+func thinOddPath(rows, cols int, s int32) []int32 {
+	// Try cuts one and three columns left of s (at odd widths), and the right part's
+	// cycle as found and mirrored top to bottom, until s has a cycle neighbour in the
+	// right part's first two columns.
+	for _, back := range []int{0, 1, 2, 3} {
+		for _, flip := range []bool{false, true} {
+			if p := thinOddCut(rows, cols, s, int(s)%cols-back, flip); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
+	sr, sc := int(s)/cols, int(s)%cols
+	if cut%2 == 0 || cut < 7 || cols-cut < thinMinCols || rows < 3 {
+		return nil
+	}
+	right := cols - cut
+	cyc := closedCycle(rows, right)
+	if cyc == nil {
+		return nil
+	}
+	if flip {
+		for i, v := range cyc {
+			cyc[i] = int32((rows-1-int(v)/right)*right + int(v)%right)
+		}
+	}
+	ls := int32(sr*right + sc - cut)
+	rotate(cyc, ls)
+	// Choose the direction round the cycle that ends in the first two columns.
+	if int(cyc[len(cyc)-1])%right > 1 {
+		if int(cyc[1])%right > 1 {
+			return nil
+		}
+		slices.Reverse(cyc[1:])
+	}
+	out := make([]int32, 0, rows*cols)
+	for _, v := range cyc {
+		out = append(out, int32(int(v)/right*cols+cut+int(v)%right))
+	}
+	// The left part: widths right to left, the odd one last (at the board's left edge).
+	var widths []int
+	rest := cut
+	for _, odd := range oddWidths(rows) {
+		if ev := rest - odd; ev >= 0 {
+			if parts := evenPartsFor(rows, ev); parts != nil || ev == 0 {
+				widths = append(parts, odd)
+				break
+			}
+		}
+	}
+	if widths == nil {
+		return nil
+	}
+	// Entry into the left part: the first knight's move from the tour's end that lands
+	// in the column just left of the cut, or two left.
+	end := out[len(out)-1]
+	er, ec := int(end)/cols, int(end)%cols
+	var entry [2]int
+	found := false
+	for _, m := range moves {
+		rr, cc := er+m[0], ec+m[1]
+		if rr >= 0 && rr < rows && cc < cut && cc >= cut-2 {
+			entry, found = [2]int{rr, cc}, true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	c1 := cut // right edge (exclusive) of the current block
+	for i, w := range widths {
+		C0 := c1 - w
+		k := blockKey{h: rows, w: w, entry: entry[0]*w + entry[1] - C0, tr: noTarget, tc: noTarget}
+		last := i == len(widths)-1
+		if !last {
+			k.dc = -1
+			if i == len(widths)-2 {
+				k.nextOdd, k.par = true, C0%2
+			}
+		}
+		p := findBlockPath(k)
+		if p == nil {
+			return nil
+		}
+		for _, q := range p.sq {
+			out = append(out, int32(int(q[0])*cols+C0+int(q[1])))
+		}
+		if !last {
+			x := p.sq[len(p.sq)-1]
+			m := moves[exitTarget(k, int(x[0]), int(x[1]))]
+			entry = [2]int{int(x[0]) + m[0], C0 + int(x[1]) + m[1]}
+		}
+		c1 = C0
+	}
+	return out
+}
+
+// thinEdgePath returns an open tour from s of an odd×odd board with few rows when s lies in
+// the first columns: the knight crosses the board left to right block by block as in
+// large.go, starting in an odd block of width 7, 9 or 11 that holds s (the only odd block,
+// at the left edge, so s's colour is its majority colour), then blocks of width 6 or 8,
+// ending anywhere in the last; nil if that fails.
+func thinEdgePath(rows, cols int, s int32) []int32 {
+	sc := int(s) % cols
+	for _, odd := range oddWidths(rows) {
+		if parts := evenPartsFor(rows, cols-odd); sc < odd && parts != nil {
+			if p := thinEdgeChain(rows, cols, s, append([]int{odd}, parts...)); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// thinEdgeChain crosses the board left to right through blocks of the given widths.
+func thinEdgeChain(rows, cols int, s int32, widths []int) []int32 {
+	sr, sc := int(s)/cols, int(s)%cols
+	out := make([]int32, 0, rows*cols)
+	entry := [2]int{sr, sc}
+	C0 := 0
+	for i, w := range widths {
+		k := blockKey{h: rows, w: w, entry: entry[0]*w + entry[1] - C0, tr: noTarget, tc: noTarget}
+		last := i == len(widths)-1
+		if !last {
+			k.dc = 1
+		}
+		p := findBlockPath(k)
+		if p == nil {
+			return nil
+		}
+		for _, q := range p.sq {
+			out = append(out, int32(int(q[0])*cols+C0+int(q[1])))
+		}
+		if !last {
+			x := p.sq[len(p.sq)-1]
+			m := moves[exitTarget(k, int(x[0]), int(x[1]))]
+			entry = [2]int{int(x[0]) + m[0], C0 + int(x[1]) + m[1]}
+		}
+		C0 += w
+	}
+	return out
+}
+
+// evenParts splits ev into parts of 8 and 6 (as few 6s as possible), or returns nil when
+// it cannot be done (ev odd, or 2, 4 or 10, or not positive).
+func evenParts(ev int) []int {
+	for k6 := 0; k6 < 4; k6++ {
+		if r := ev - 6*k6; ev > 0 && r >= 0 && r%8 == 0 {
+			parts := make([]int, 0, r/8+k6)
+			for range r / 8 {
+				parts = append(parts, 8)
+			}
+			for range k6 {
+				parts = append(parts, 6)
+			}
+			return parts
+		}
+	}
+	return nil
+}
+
+// oddWidths are the widths of the odd block that ends a chain of blocks: 3-row blocks need
+// to be longer to hold paths between given squares.
+func oddWidths(rows int) []int {
+	if rows == 3 {
+		return []int{9, 11, 13, 15}
+	}
+	return []int{7, 9, 11}
+}
+
+// evenPartsFor is evenParts for boards of more than 3 rows, and splits into parts of 10
+// and 12 for 3 rows.
+func evenPartsFor(rows, ev int) []int {
+	if rows != 3 {
+		return evenParts(ev)
+	}
+	for k10 := 0; k10 < 6; k10++ {
+		if r := ev - 10*k10; ev > 0 && r >= 0 && r%12 == 0 {
+			parts := make([]int, 0, r/12+k10)
+			for range r / 12 {
+				parts = append(parts, 12)
+			}
+			for range k10 {
+				parts = append(parts, 10)
+			}
+			return parts
+		}
+	}
+	return nil
+}
