@@ -62,64 +62,7 @@ func (p Placement) String() string { return p.Format(Code) }
 // nothing beyond growing dst, for streaming millions of solutions.
 func (p Placement) AppendFormat(dst []byte, f Notation) []byte {
 	n := len(p)
-	switch f {
-	case Perm:
-		for r, c := range p {
-			if r > 0 {
-				dst = append(dst, ',')
-			}
-			if c < 0 {
-				dst = append(dst, '-')
-			} else {
-				dst = strconv.AppendInt(dst, int64(c), 10)
-			}
-		}
-	case Coords:
-		first := true
-		for r, c := range p {
-			if c < 0 {
-				continue
-			}
-			if !first {
-				dst = append(dst, ' ')
-			}
-			first = false
-			dst = append(dst, '(')
-			dst = strconv.AppendInt(dst, int64(c+1), 10)
-			dst = append(dst, ',')
-			dst = strconv.AppendInt(dst, int64(r+1), 10)
-			dst = append(dst, ')')
-		}
-	case Algebraic:
-		sz := board.SquareBoard(n)
-		first := true
-		for r, c := range p {
-			if c < 0 {
-				continue
-			}
-			if !first {
-				dst = append(dst, ' ')
-			}
-			first = false
-			dst = append(dst, sz.Name(board.Square{Row: r, Col: c})...)
-		}
-	case Board:
-		for r, c := range p {
-			if r > 0 {
-				dst = append(dst, '\n')
-			}
-			for col := 0; col < n; col++ {
-				if col > 0 {
-					dst = append(dst, ' ')
-				}
-				if col == c {
-					dst = append(dst, 'Q')
-				} else {
-					dst = append(dst, '.')
-				}
-			}
-		}
-	case JSON:
+	if f == JSON {
 		dst = append(dst, `{"n":`...)
 		dst = strconv.AppendInt(dst, int64(n), 10)
 		dst = append(dst, `,"code":"`...)
@@ -131,21 +74,72 @@ func (p Placement) AppendFormat(dst []byte, f Notation) []byte {
 			}
 			dst = strconv.AppendInt(dst, int64(c), 10)
 		}
-		dst = append(dst, "]}"...)
-	default: // Code
-		for r, c := range p {
-			if n >= 10 && r > 0 {
-				dst = append(dst, ',')
-			}
-			switch {
-			case c < 0:
-				dst = append(dst, '.')
-			case n < 10:
-				dst = append(dst, byte('1'+c))
-			default:
-				dst = strconv.AppendInt(dst, int64(c+1), 10)
-			}
-		}
+		return append(dst, "]}"...)
+	}
+	sz := board.SquareBoard(n)
+	written := false
+	for r, c := range p {
+		dst = appendRow(dst, f, sz, r, c, written)
+		written = written || c >= 0
 	}
 	return dst
+}
+
+// appendRow appends row r of a placement on a board of size sz, its queen in column c (-1 for
+// none), in notation f (any but JSON). written tells whether an earlier row holds a queen:
+// Coords and Algebraic leave empty rows out, so they need it to place their separators.
+func appendRow(dst []byte, f Notation, sz board.Size, r, c int, written bool) []byte {
+	n := sz.Rows
+	switch f {
+	case Perm:
+		if r > 0 {
+			dst = append(dst, ',')
+		}
+		if c < 0 {
+			return append(dst, '-')
+		}
+		return strconv.AppendInt(dst, int64(c), 10)
+	case Coords, Algebraic:
+		if c < 0 {
+			return dst
+		}
+		if written {
+			dst = append(dst, ' ')
+		}
+		if f == Algebraic {
+			return append(dst, sz.Name(board.Square{Row: r, Col: c})...)
+		}
+		dst = append(dst, '(')
+		dst = strconv.AppendInt(dst, int64(c+1), 10)
+		dst = append(dst, ',')
+		dst = strconv.AppendInt(dst, int64(r+1), 10)
+		return append(dst, ')')
+	case Board:
+		if r > 0 {
+			dst = append(dst, '\n')
+		}
+		for col := range n {
+			if col > 0 {
+				dst = append(dst, ' ')
+			}
+			if col == c {
+				dst = append(dst, 'Q')
+			} else {
+				dst = append(dst, '.')
+			}
+		}
+		return dst
+	default: // Code
+		if n >= 10 && r > 0 {
+			dst = append(dst, ',')
+		}
+		switch {
+		case c < 0:
+			return append(dst, '.')
+		case n < 10:
+			return append(dst, byte('1'+c))
+		default:
+			return strconv.AppendInt(dst, int64(c+1), 10)
+		}
+	}
 }

@@ -213,69 +213,12 @@ func writeList(w io.Writer, buf []byte, flushAt, n int, column func(int) int, f 
 // writeRows appends the rows of a placement to *buf in notation f (not JSON), calling emit
 // after each row to pass a full buffer on.
 func writeRows(buf *[]byte, n int, column func(int) int, f Notation, emit func() error) error {
-	var sz board.Size
-	if f == Algebraic {
-		sz = board.SquareBoard(n)
-	}
-	first := true
+	sz := board.SquareBoard(n)
+	written := false
 	for r := range n {
 		c := column(r)
-		b := *buf
-		switch f {
-		case Perm:
-			if r > 0 {
-				b = append(b, ',')
-			}
-			if c < 0 {
-				b = append(b, '-')
-			} else {
-				b = strconv.AppendInt(b, int64(c), 10)
-			}
-		case Coords, Algebraic:
-			if c < 0 {
-				break
-			}
-			if !first {
-				b = append(b, ' ')
-			}
-			first = false
-			if f == Coords {
-				b = append(b, '(')
-				b = strconv.AppendInt(b, int64(c+1), 10)
-				b = append(b, ',')
-				b = strconv.AppendInt(b, int64(r+1), 10)
-				b = append(b, ')')
-			} else {
-				b = append(b, sz.Name(board.Square{Row: r, Col: c})...)
-			}
-		case Board:
-			if r > 0 {
-				b = append(b, '\n')
-			}
-			for col := range n {
-				if col > 0 {
-					b = append(b, ' ')
-				}
-				if col == c {
-					b = append(b, 'Q')
-				} else {
-					b = append(b, '.')
-				}
-			}
-		default: // Code
-			if n >= 10 && r > 0 {
-				b = append(b, ',')
-			}
-			switch {
-			case c < 0:
-				b = append(b, '.')
-			case n < 10:
-				b = append(b, byte('1'+c))
-			default:
-				b = strconv.AppendInt(b, int64(c+1), 10)
-			}
-		}
-		*buf = b
+		*buf = appendRow(*buf, f, sz, r, c, written)
+		written = written || c >= 0
 		if err := emit(); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -48,4 +49,20 @@ func (f *atomicFile) Commit() error {
 func (f *atomicFile) Abort() {
 	f.Close()
 	os.Remove(f.Name())
+}
+
+// writeTo runs write on the file output, written atomically, or on stdout when output is "".
+func writeTo(output string, stdout io.Writer, write func(io.Writer) error) error {
+	if output == "" {
+		return write(stdout)
+	}
+	f, err := createAtomic(output)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }

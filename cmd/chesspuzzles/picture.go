@@ -65,19 +65,10 @@ func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pic
 	if err != nil {
 		return err
 	}
-	if output == "" {
-		_, err = stdout.Write(b.Bytes())
+	return writeTo(output, stdout, func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
 		return err
-	}
-	f, err := createAtomic(output)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b.Bytes()); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	})
 }
 
 // runSolvePicture draws the first solution the listing of opts yields (after --after, only
@@ -117,20 +108,4 @@ func tourPicture(png bool) func(io.Writer, knight.Tour) error {
 		_, err = w.Write(b.Bytes())
 		return err
 	}
-}
-
-// writeTo runs write on the file output, written atomically, or on stdout when output is "".
-func writeTo(output string, stdout io.Writer, write func(io.Writer) error) error {
-	if output == "" {
-		return write(stdout)
-	}
-	f, err := createAtomic(output)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
 }

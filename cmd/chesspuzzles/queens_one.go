@@ -78,7 +78,7 @@ For N = 2 and 3, which have no solution, it says so and exits 1.`,
 	return cmd
 }
 
-func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) (err error) {
+func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) error {
 	n := opts.n
 	column := func(r int) int { return queens.OneColumn(n, r) }
 	if opts.random {
@@ -95,28 +95,15 @@ func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) (err
 		_, err := queens.One(n)
 		return oneError(err)
 	}
-	out := stdout
-	if opts.output != "" {
-		file, ferr := createAtomic(opts.output)
-		if ferr != nil {
-			return ferr
+	return writeTo(opts.output, stdout, func(out io.Writer) error {
+		if err := queens.WriteColumns(ctxWriter{ctx, out}, n, column, opts.format); err != nil {
+			return fmt.Errorf("writing the solution: %w", err)
 		}
-		defer func() {
-			if err == nil {
-				err = file.Commit()
-			} else {
-				file.Abort()
-			}
-		}()
-		out = file
-	}
-	if err := queens.WriteColumns(ctxWriter{ctx, out}, n, column, opts.format); err != nil {
-		return fmt.Errorf("writing the solution: %w", err)
-	}
-	if _, err := io.WriteString(out, "\n"); err != nil {
-		return fmt.Errorf("writing the solution: %w", err)
-	}
-	return nil
+		if _, err := io.WriteString(out, "\n"); err != nil {
+			return fmt.Errorf("writing the solution: %w", err)
+		}
+		return nil
+	})
 }
 
 // oneError gives the exit code of an error from the engine: 1 for a board without a

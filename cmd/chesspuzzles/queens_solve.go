@@ -98,35 +98,35 @@ func parseCursor(s string, n int) (queens.Placement, error) {
 	return p, nil
 }
 
-func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) (err error) {
+func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) error {
 	if opts.picture == pictureSVG || opts.picture == picturePNG {
 		return runSolvePicture(ctx, opts, stdout)
 	}
-	out := stdout
-	var file *atomicFile
-	if opts.output != "" {
-		if file, err = createAtomic(opts.output); err != nil {
-			return err
-		}
-		defer func() {
-			if err == nil {
-				err = file.Commit()
-			} else {
-				file.Abort()
-			}
-		}()
-		out = file
+	var count uint64
+	err := writeTo(opts.output, stdout, func(out io.Writer) (err error) {
+		count, err = writeSolutions(ctx, opts, out, stderr)
+		return err
+	})
+	switch {
+	case opts.output == "":
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "interrupted after %s; %s not written\n", plural(count, "solution", "solutions"), opts.output)
+	case err == nil:
+		fmt.Fprintf(stderr, "wrote %s to %s\n", plural(count, "solution", "solutions"), opts.output)
 	}
+	return err
+}
+
+// writeSolutions writes the listing opts asks for to out and returns how many solutions it
+// wrote. It returns ctx's error if ctx ends first, after writing what it has.
+func writeSolutions(ctx context.Context, opts solveOptions, out, stderr io.Writer) (count uint64, err error) {
 	w := bufio.NewWriterSize(out, 1<<16)
 	progress := new(queens.Progress)
 	stop := startProgress(stderr, opts.quiet, func() string {
 		return fmt.Sprintf("N = %d: %s, top queen in column %d of %d, %d nodes",
 			opts.n, plural(progress.Found(), "solution", "solutions"), progress.TopColumn()+1, opts.n, progress.Nodes())
 	})
-	var (
-		count uint64
-		buf   []byte
-	)
+	var buf []byte
 	list := queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique, Progress: progress})
 	for p := range list {
 		buf = buf[:0]
@@ -149,22 +149,12 @@ func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) 
 	}
 	stop()
 	if err != nil {
-		return fmt.Errorf("writing solutions: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
-		w.Flush()
-		if file != nil {
-			fmt.Fprintf(stderr, "interrupted after %s; %s not written\n", plural(count, "solution", "solutions"), opts.output)
-		}
-		return err
+		return count, fmt.Errorf("writing solutions: %w", err)
 	}
 	if err = w.Flush(); err != nil {
-		return fmt.Errorf("writing solutions: %w", err)
+		return count, fmt.Errorf("writing solutions: %w", err)
 	}
-	if file != nil {
-		fmt.Fprintf(stderr, "wrote %s to %s\n", plural(count, "solution", "solutions"), opts.output)
-	}
-	return nil
+	return count, ctx.Err()
 }
 
 // startProgress prints line() on stderr every half second, overwriting itself, while
