@@ -53,22 +53,8 @@ func (s *search) init(f frame) bool {
 // scan looks at a node: it returns the most constrained empty row, its open columns and
 // their number, or ok = false if the node is a dead end.
 func (s *search) scan(cols, d1, d2, rem uint64) (row int, open uint64, c int, ok bool) {
-	n, mask := s.n, s.mask
-	c = 99
-	var union uint64
-	for r := rem; r != 0; r &= r - 1 {
-		k := bits.TrailingZeros64(r)
-		o := mask &^ (cols | d1>>(uint(k)&63) | d2>>(uint(n-1-k)&63))
-		m := bits.OnesCount64(o)
-		if m == 0 {
-			return 0, 0, 0, false
-		}
-		union |= o
-		if m < c {
-			row, open, c = k, o, m
-		}
-	}
-	return row, open, c, union == mask&^cols
+	r, open, c, ok := scanRows(s.mask&^cols, d1, d2, rem, uint(s.n-1))
+	return int(r), open, c, ok
 }
 
 // lastTwo counts the ways to fill the last two empty rows, a (open columns oa) and b, with
@@ -94,9 +80,10 @@ func (s *search) lastTwo(cols, d1, d2 uint64, a int, oa uint64, rem uint64) uint
 	return k
 }
 
-// scanRows is search.scan for run: the empty rows' open columns against the free columns,
-// the most constrained row, and whether the node can still lead to a solution. It is kept
-// small and out of line so that its loop keeps everything in registers.
+// scanRows does search.scan's work given the free columns (mask &^ cols) and n-1: the empty
+// rows' open columns, the most constrained row, and whether the node can still lead to a
+// solution. It is kept small and out of line so that its loop keeps everything in
+// registers, which run's inner loop depends on.
 //
 //go:noinline
 func scanRows(free, d1, d2, rem uint64, nm1 uint) (row uint, open uint64, c int, ok bool) {
