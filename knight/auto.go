@@ -33,6 +33,10 @@ func closedCycle(rows, cols int) []int32 {
 // merging block cycles (thin.go) rather than searched.
 const thinMinCols = 30
 
+// laneMinCols is the length from which open tours of odd 3×n boards are built from lanes
+// (lanes.go) when Warnsdorff's rule gets stuck.
+const laneMinCols = 31
+
 // cacheSquares is the largest board whose closed tour is kept for reuse: the closed tour of
 // a small board is found once and rotated for every start square.
 const cacheSquares = 64 * 64
@@ -141,6 +145,11 @@ func openPath(rows, cols int, s int32) []int32 {
 	}
 	if p, ok := warnsdorff(rows, cols, s); ok {
 		return p
+	}
+	if rows == 3 && cols%2 == 1 && cols >= laneMinCols {
+		if p := laneTour(rows, cols, s); p != nil {
+			return p
+		}
 	}
 	if rows%2 == 1 && cols%2 == 1 && cols >= thinMinCols {
 		if p := thinOddPath(rows, cols, s); p != nil {

@@ -352,8 +352,12 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		opts.Start = &sq
 	}
 	if sz.Squares() >= 30 {
+		last := -1
 		opts.Progress = func(done, total int) {
-			fmt.Fprintf(stderr, "counted from %d of %d start squares\n", done, total)
+			if pct := 100 * done / total / 10 * 10; pct != last {
+				last = pct
+				fmt.Fprintf(stderr, "counted %d%% (%d of %d shares)\n", pct, done, total)
+			}
 		}
 	}
 	k, err := knight.Count(ctx, sz.Rows, sz.Cols, opts)
