@@ -321,15 +321,19 @@ func thinEdgeChain(rows, cols int, s int32, widths []int) []int32 {
 
 // evenParts splits ev into parts of 8 and 6 (as few 6s as possible), or returns nil when
 // it cannot be done (ev odd, or 2, 4 or 10, or not positive).
-func evenParts(ev int) []int {
-	for k6 := 0; k6 < 4; k6++ {
-		if r := ev - 6*k6; ev > 0 && r >= 0 && r%8 == 0 {
-			parts := make([]int, 0, r/8+k6)
-			for range r / 8 {
-				parts = append(parts, 8)
+func evenParts(ev int) []int { return splitParts(ev, 8, 6, 3) }
+
+// splitParts splits total into parts of size big and small, bigs first, with as few smalls
+// as possible and at most maxSmall of them; nil when that cannot be done.
+func splitParts(total, big, small, maxSmall int) []int {
+	for ks := 0; ks <= maxSmall; ks++ {
+		if r := total - small*ks; total > 0 && r >= 0 && r%big == 0 {
+			parts := make([]int, 0, r/big+ks)
+			for range r / big {
+				parts = append(parts, big)
 			}
-			for range k6 {
-				parts = append(parts, 6)
+			for range ks {
+				parts = append(parts, small)
 			}
 			return parts
 		}
@@ -352,17 +356,5 @@ func evenPartsFor(rows, ev int) []int {
 	if rows != 3 {
 		return evenParts(ev)
 	}
-	for k10 := 0; k10 < 6; k10++ {
-		if r := ev - 10*k10; ev > 0 && r >= 0 && r%12 == 0 {
-			parts := make([]int, 0, r/12+k10)
-			for range r / 12 {
-				parts = append(parts, 12)
-			}
-			for range k10 {
-				parts = append(parts, 10)
-			}
-			return parts
-		}
-	}
-	return nil
+	return splitParts(ev, 12, 10, 5)
 }
