@@ -256,17 +256,9 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 				k.nextOdd, k.par = true, C0%2
 			}
 		}
-		p := findBlockPath(k)
-		if p == nil {
+		var ok bool
+		if out, entry, ok = appendBlock(out, k, cols, C0, last); !ok {
 			return nil
-		}
-		for _, q := range p.sq {
-			out = append(out, int32(int(q[0])*cols+C0+int(q[1])))
-		}
-		if !last {
-			x := p.sq[len(p.sq)-1]
-			m := moves[exitTarget(k, int(x[0]), int(x[1]))]
-			entry = [2]int{int(x[0]) + m[0], C0 + int(x[1]) + m[1]}
 		}
 		c1 = C0
 	}
@@ -302,17 +294,9 @@ func thinEdgeChain(rows, cols int, s int32, widths []int) []int32 {
 		if !last {
 			k.dc = 1
 		}
-		p := findBlockPath(k)
-		if p == nil {
+		var ok bool
+		if out, entry, ok = appendBlock(out, k, cols, C0, last); !ok {
 			return nil
-		}
-		for _, q := range p.sq {
-			out = append(out, int32(int(q[0])*cols+C0+int(q[1])))
-		}
-		if !last {
-			x := p.sq[len(p.sq)-1]
-			m := moves[exitTarget(k, int(x[0]), int(x[1]))]
-			entry = [2]int{int(x[0]) + m[0], C0 + int(x[1]) + m[1]}
 		}
 		C0 += w
 	}
@@ -357,4 +341,23 @@ func evenPartsFor(rows, ev int) []int {
 		return evenParts(ev)
 	}
 	return splitParts(ev, 12, 10, 5)
+}
+
+// appendBlock appends to out, as board squares, the path of the block k whose left column
+// is c0 on a board of cols columns, and, unless the block is the last, returns the square
+// the knight enters next; ok is false when the block has no such path.
+func appendBlock(out []int32, k blockKey, cols, c0 int, last bool) (_ []int32, next [2]int, ok bool) {
+	p := findBlockPath(k)
+	if p == nil {
+		return out, next, false
+	}
+	for _, q := range p.sq {
+		out = append(out, int32(int(q[0])*cols+c0+int(q[1])))
+	}
+	if !last {
+		x := p.sq[len(p.sq)-1]
+		m := moves[exitTarget(k, int(x[0]), int(x[1]))]
+		next = [2]int{int(x[0]) + m[0], c0 + int(x[1]) + m[1]}
+	}
+	return out, next, true
 }
