@@ -3,9 +3,7 @@ package knight
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
@@ -16,22 +14,29 @@ type CountOptions struct {
 	Start *board.Square
 	// Closed counts closed tours, undirected (each cycle once, wherever it starts).
 	Closed bool
-	// Progress, if not nil, is called after each share of the work is done, with the
-	// number of shares done and in all (calls come from several goroutines, one at a time).
+	// Progress, if not nil, is called as the count proceeds with the work done and the
+	// work in all (squares of the board swept so far, out of all of them).
 	Progress func(done, total int)
 }
 
-// MaxCountSquares is the largest board Count accepts. Counting is exponential: 6×6 takes
-// seconds, and larger boards are far beyond reach.
+// MaxCountSquares is the largest board Count accepts. Counting is exponential in the narrow
+// side of the board: 6×n boards take seconds, 7×7 and 7×8 minutes, and 8×8 is far beyond
+// reach.
 const MaxCountSquares = 64
 
 // Count returns the exact number of knight's tours of a rows×cols board: directed open tours
 // (each start and each direction counted; with opts.Start, those beginning there) or, with
-// opts.Closed, undirected closed tours. It searches every tour by backtracking with the
-// dead-end prunings of the tour search, split by the first squares of the path into shares
-// that GOMAXPROCS goroutines search in parallel, so its time grows with the number of tours
-// (5×5 in milliseconds, 6×6 open in about 10 s of CPU: 4 s on 2 cores). It stops with
-// ctx.Err() when ctx is done.
+// opts.Closed, undirected closed tours.
+//
+// It sweeps the board square by square, keeping the distinct states of the boundary between
+// the decided squares and the rest (the degrees and end-pairings of the next 2w+1 squares, w
+// the narrow side) with the number of partial tours behind each (see frontier.go), in one
+// goroutine. Its time and memory grow with the number of such states, which depends on w and
+// not on the number of tours: 5×5 and 5×6 take milliseconds, 6×6 open (6,637,920 tours) and
+// closed about a tenth of a second, 6×7 and 6×8 about a second, 7×7 and 7×8 minutes
+// and gigabytes. Boards 8 wide (8×8) fall back to backtracking through every tour, which
+// does not finish. It stops with ctx.Err() when ctx is done, checked every few thousand
+// states, and fails if the count overflows an int64.
 func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 || rows*cols > MaxCountSquares {
@@ -40,11 +45,45 @@ func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error
 	if opts.Start != nil && !sz.Contains(*opts.Start) {
 		return 0, fmt.Errorf("start %s is off the %s board", sz.Numeric(*opts.Start), sz)
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if opts.Closed && closedExists(rows, cols) != "" {
+		return 0, nil
+	}
+	if rows*cols == 1 {
+		return 1, nil // the open tour of one square
+	}
+	if min(rows, cols) > maxFrontierW {
+		return countSearch(ctx, rows, cols, opts)
+	}
+	start := -1
+	if opts.Start != nil {
+		start = opts.Start.Row*cols + opts.Start.Col
+	}
+	k, err := countFrontier(ctx, rows, cols, opts.Closed, start, opts.Progress)
+	if err != nil {
+		return 0, err
+	}
+	if !opts.Closed && start < 0 {
+		// Each undirected open tour is two directed ones.
+		if k > (1<<63-1)/2 {
+			return 0, errCountOverflow
+		}
+		k *= 2
+	}
+	return k, nil
+}
+
+// countSearch is the count by backtracking through every tour, with the dead-end prunings of
+// the tour search, in one goroutine: the way Count worked before the frontier sweep, kept
+// for boards too wide for it and as the independent cross-check and baseline of the tests
+// and benchmarks. Its time grows with the number of tours (6×6 open takes about 10 s).
+// Progress counts shares: the paths of the first two or three moves.
+func countSearch(ctx context.Context, rows, cols int, opts CountOptions) (int64, error) {
 	g := newGraph(rows, cols)
 	n := rows * cols
 	stop := func() bool { return ctx.Err() != nil }
-	// Work is split into tasks by the first few squares of the path, and the tasks are
-	// shared among GOMAXPROCS workers.
 	var tasks []countTask
 	if opts.Closed {
 		if closedExists(rows, cols) != "" {
@@ -80,7 +119,19 @@ func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error
 			tasks = append(tasks, splitTasks(g, []int32{v}, weight[v], nil, 3)...)
 		}
 	}
-	return runCount(ctx, g, tasks, stop, opts.Progress)
+	var total int64
+	for i, tk := range tasks {
+		s := &search{g: g, ends: tk.ends, count: true, stop: stop}
+		k, err := countFrom(ctx, s, tk.prefix)
+		if err != nil {
+			return 0, err
+		}
+		total += k * tk.weight
+		if opts.Progress != nil {
+			opts.Progress(i+1, len(tasks))
+		}
+	}
+	return total, nil
 }
 
 // countTask is one share of a count: the paths that begin with prefix (and end in ends, if
@@ -108,48 +159,6 @@ func splitTasks(g *graph, prefix []int32, weight int64, ends []bool, depth int) 
 		out = append(out, splitTasks(g, p, weight, ends, depth)...)
 	}
 	return out
-}
-
-// runCount counts the tasks on GOMAXPROCS workers and adds up their weighted counts.
-func runCount(ctx context.Context, g *graph, tasks []countTask, stop func() bool, progress func(done, total int)) (int64, error) {
-	var (
-		mu    sync.Mutex
-		total int64
-		done  int
-		wg    sync.WaitGroup
-	)
-	next := make(chan countTask)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for tk := range next {
-				s := &search{g: g, ends: tk.ends, count: true, stop: stop}
-				k, err := countFrom(ctx, s, tk.prefix)
-				mu.Lock()
-				if err == nil {
-					total += k * tk.weight
-				}
-				done++
-				if progress != nil {
-					progress(done, len(tasks))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, tk := range tasks {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- tk
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	return total, nil
 }
 
 // canonical returns the smallest square index among the images of v under the symmetries
