@@ -186,7 +186,14 @@ func countMITM(ctx context.Context, rows, cols int, closed bool, start int, prog
 		g := newGraph(rows, cols)
 		a, b := int(g.adj[0][0]), int(g.adj[0][1])
 		pc = newPathCounter(rows, cols, 1<<b, stop)
-		shares = append(shares, share{a, 1 | 1<<a, 1})
+		// Shares: the two squares after a (b comes last, so it is never one of them).
+		for m := pc.adj[a] &^ (1 | 1<<b); m != 0; m &= m - 1 {
+			u := bits.TrailingZeros64(m)
+			for m2 := pc.adj[u] &^ (1 | 1<<a | 1<<b); m2 != 0; m2 &= m2 - 1 {
+				w := bits.TrailingZeros64(m2)
+				shares = append(shares, share{w, 1 | 1<<a | 1<<u | 1<<w, 1})
+			}
+		}
 	} else {
 		pc = newPathCounter(rows, cols, full, stop)
 		// Squares related by a symmetry of the board start equally many tours, so only the
