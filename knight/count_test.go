@@ -287,3 +287,15 @@ func TestCountBadInput(t *testing.T) {
 		})
 	}
 }
+
+// ExampleCount counts the open tours of 5×5, those from a corner, and the closed tours of
+// 6×6.
+func ExampleCount() {
+	ctx := context.Background()
+	all, _ := Count(ctx, 5, 5, CountOptions{})
+	corner := board.Square{Row: 4, Col: 0} // a1
+	fromA1, _ := Count(ctx, 5, 5, CountOptions{Start: &corner})
+	closed, _ := Count(ctx, 6, 6, CountOptions{Closed: true})
+	fmt.Println(all, fromA1, closed)
+	// Output: 1728 304 9862
+}
