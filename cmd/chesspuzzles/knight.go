@@ -316,7 +316,10 @@ func newKnightCountCmd() *cobra.Command {
 		Short: "Count knight's tours exactly on a small board",
 		Long: `Count the knight's tours of a small board (at most 64 squares) exactly: directed open
 tours (every start and both directions counted), those from --start, or with --closed the
-undirected closed tours. Progress goes to stderr; Ctrl-C stops the count (exit 130).`,
+undirected closed tours. The count enumerates every tour on one core, meeting in the
+middle: 6×6 takes about 2 s (6,637,920 open tours), 6×7 closed a few seconds (1,067,638);
+7×7 and larger boards are out of reach. Progress goes to stderr; Ctrl-C stops the count
+(exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed`,
