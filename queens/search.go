@@ -27,8 +27,8 @@ import (
 //     column that only one row can take;
 //  3. counts the last two rows in closed form;
 //  4. otherwise branches on the most constrained line: the row with the fewest open columns
-//     (ties to the lowest row), or a column open on exactly two rows when every row has three
-//     or more.
+//     (ties to the row nearest the middle), or a column open on exactly two rows when every
+//     row has three or more.
 //
 // On n = 16 the forced columns and the column branches cut the nodes by a fifth (46.2 million
 // against 58.8 million when only rows are branched on and only rows force a queen). A node
@@ -40,7 +40,20 @@ type search struct {
 	cols, d1 uint64
 	d2, rem  uint64
 	freeRows int
+	tie      *[MaxCountN]uint8 // tieBreak[n]
 }
+
+// tieBreak[n][k] orders the rows of an n×n board with equally few open columns: rows
+// nearer the middle first (|2k-(n-1)|), then the lower row. Branching on middle rows first
+// visits about a tenth fewer nodes than taking the lowest row.
+var tieBreak = func() (t [MaxCountN + 1][MaxCountN]uint8) {
+	for n := range t {
+		for k := range n {
+			t[n][k] = uint8(max(2*k-(n-1), (n-1)-2*k))
+		}
+	}
+	return t
+}()
 
 // d2Bias is the offset of the diagonal c-r in d2: bit c-r+d2Bias.
 const d2Bias = 32
@@ -57,7 +70,7 @@ func openOn(free, d1, d2 uint64, k uint) uint64 {
 
 func (s *search) init(f frame) bool {
 	n := f.n
-	*s = search{f: f, n: n, mask: uint64(1)<<n - 1}
+	*s = search{f: f, n: n, mask: uint64(1)<<n - 1, tie: &tieBreak[n]}
 	var buf [4]board.Square
 	var framed uint64
 	for _, q := range f.queens(&buf) {
@@ -70,19 +83,20 @@ func (s *search) init(f frame) bool {
 }
 
 // scanRowsGo looks at the empty rows (rem) of a node with free columns free. It returns
-// best = m<<8 | k for the row k with the fewest open columns m (ties to the lowest k; 1<<16
-// if rem is empty), and the free columns open on at least one, two and three empty rows.
+// best = m<<16 | tie[k]<<8 | k for the row k with the fewest open columns m (ties broken
+// by tie[k], then by the lower k; 1<<24 if rem is empty), and the free columns open on at
+// least one, two and three empty rows.
 // scanRows is the same on amd64 in assembly (scan_amd64.s), where it is a third of the
 // instructions; both are tested against each other.
-func scanRowsGo(free, d1, d2, rem uint64) (best uint, once, twice, thrice uint64) {
-	best = 1 << 16
+func scanRowsGo(free, d1, d2, rem uint64, tie *[MaxCountN]uint8) (best uint, once, twice, thrice uint64) {
+	best = 1 << 24
 	for r := rem; r != 0; r &= r - 1 {
-		k := uint(bits.TrailingZeros64(r)) & 63
+		k := uint(bits.TrailingZeros64(r)) & (MaxCountN - 1)
 		o := free &^ (d1>>k | (d2<<k)>>d2Bias)
 		thrice |= twice & o
 		twice |= once & o
 		once |= o
-		best = min(best, uint(bits.OnesCount64(o))<<8|k)
+		best = min(best, uint(bits.OnesCount64(o))<<16|uint(tie[k])<<8|k)
 	}
 	return best, once, twice, thrice
 }
@@ -112,8 +126,8 @@ const (
 // probe and the tests use expand.
 func (s *search) expand(cols, d1, d2, rem uint64) move {
 	free := s.mask &^ cols
-	best, once, twice, thrice := scanRows(free, d1, d2, rem)
-	c, row := best>>8, best&63
+	best, once, twice, thrice := s.scanRows(free, d1, d2, rem)
+	c, row := best>>16, best&63
 	if once != free || c == 0 {
 		return move{kind: dead}
 	}
@@ -211,6 +225,7 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 		cols, d1, d2, rem = s.cols, s.d1, s.d2, s.rem
 		inner             = true // (cols, d1, d2, rem) is a node to look at
 		asm               = haveScanAsm
+		tie               = s.tie
 	)
 	for {
 		if inner {
@@ -223,11 +238,11 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 			var best uint
 			var once, twice, thrice uint64
 			if asm {
-				best, once, twice, thrice = scanRowsAsm(free, d1, d2, rem)
+				best, once, twice, thrice = scanRowsAsm(free, d1, d2, rem, tie)
 			} else {
-				best, once, twice, thrice = scanRowsGo(free, d1, d2, rem)
+				best, once, twice, thrice = scanRowsGo(free, d1, d2, rem, tie)
 			}
-			c, row := best>>8, best&63
+			c, row := best>>16, best&63
 			if once == free && c != 0 {
 				rest := rem &^ (1 << row)
 				switch {
@@ -424,9 +439,8 @@ func (s *search) prefixCount(k int) uint64 {
 				continue
 			}
 			free := s.mask &^ x.cols
-			best, once, _, _ := scanRows(free, x.d1, x.d2, x.rem)
-			row := best & 63
-			if once != free || best>>8 == 0 {
+			row, ok := lowestConstrainedRow(free, x.d1, x.d2, x.rem)
+			if !ok {
 				continue
 			}
 			for a := openOn(free, x.d1, x.d2, row); a != 0; a &= a - 1 {
@@ -440,9 +454,26 @@ func (s *search) prefixCount(k int) uint64 {
 }
 
 // scanRows is scanRowsAsm where it may run, else scanRowsGo.
-func scanRows(free, d1, d2, rem uint64) (best uint, once, twice, thrice uint64) {
+func (s *search) scanRows(free, d1, d2, rem uint64) (best uint, once, twice, thrice uint64) {
 	if haveScanAsm {
-		return scanRowsAsm(free, d1, d2, rem)
+		return scanRowsAsm(free, d1, d2, rem, s.tie)
 	}
-	return scanRowsGo(free, d1, d2, rem)
+	return scanRowsGo(free, d1, d2, rem, s.tie)
+}
+
+// lowestConstrainedRow returns the empty row with the fewest open columns (ties to the lowest
+// row), or false if some empty row or some free column has no open square: prefixCount's
+// rule.
+func lowestConstrainedRow(free, d1, d2, rem uint64) (uint, bool) {
+	var once uint64
+	row, c := uint(0), 99
+	for r := rem; r != 0; r &= r - 1 {
+		k := uint(bits.TrailingZeros64(r))
+		o := openOn(free, d1, d2, k)
+		once |= o
+		if m := bits.OnesCount64(o); m < c {
+			row, c = k, m
+		}
+	}
+	return row, c > 0 && once == free
 }

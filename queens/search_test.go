@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// scanRowsNaive is scanRows written from its doc comment, square by square: an independent
-// statement of what the scan must return.
+// scanRowsNaive is scanRowsGo written from its doc comment, square by square: an
+// independent statement of what the scan must return.
 func scanRowsNaive(n int, cols, d1, d2, rem uint64) (best uint, once, twice, thrice uint64) {
-	best = 1 << 16
+	best = 1 << 24
 	var count [64]int
 	for k := range n {
 		if rem&(1<<k) == 0 {
@@ -25,7 +25,11 @@ func scanRowsNaive(n int, cols, d1, d2, rem uint64) (best uint, once, twice, thr
 				count[c]++
 			}
 		}
-		best = min(best, uint(m)<<8|uint(k))
+		middle := 2*k - (n - 1) // rows nearer the middle win ties
+		if middle < 0 {
+			middle = -middle
+		}
+		best = min(best, uint(m)<<16|uint(middle)<<8|uint(k))
 	}
 	for c := range n {
 		if count[c] >= 1 {
@@ -61,14 +65,17 @@ func TestScanRows(t *testing.T) {
 		cols, d1, d2, rem := randomNode(rng, n)
 		free := (uint64(1)<<n - 1) &^ cols
 		wb, wo, wt, wth := scanRowsNaive(n, cols, d1, d2, rem)
+		s := search{n: n, tie: &tieBreak[n]}
 		for _, impl := range []struct {
 			name string
-			scan func(free, d1, d2, rem uint64) (uint, uint64, uint64, uint64)
-		}{{"scanRowsGo", scanRowsGo}, {"scanRowsAsm", scanRowsAsm}, {"scanRows", scanRows}} {
+			scan func(free, d1, d2, rem uint64, tie *[MaxCountN]uint8) (uint, uint64, uint64, uint64)
+		}{{"scanRowsGo", scanRowsGo}, {"scanRowsAsm", scanRowsAsm}, {"search.scanRows", func(free, d1, d2, rem uint64, _ *[MaxCountN]uint8) (uint, uint64, uint64, uint64) {
+			return s.scanRows(free, d1, d2, rem)
+		}}} {
 			if impl.name == "scanRowsAsm" && !haveScanAsm {
 				continue // the stub is scanRowsGo itself
 			}
-			b, o, tw, th := impl.scan(free, d1, d2, rem)
+			b, o, tw, th := impl.scan(free, d1, d2, rem, &tieBreak[n])
 			if b != wb || o != wo || tw != wt || th != wth {
 				t.Fatalf("n=%d cols=%#x d1=%#x d2=%#x rem=%#x: %s = (%#x, %#x, %#x, %#x), want (%#x, %#x, %#x, %#x)",
 					n, cols, d1, d2, rem, impl.name, b, o, tw, th, wb, wo, wt, wth)
@@ -85,7 +92,8 @@ func FuzzScanRows(f *testing.F) {
 		mask := uint64(1)<<n - 1
 		cols, rem = cols&mask, rem&mask
 		wb, wo, wt, wth := scanRowsNaive(n, cols, d1, d2, rem)
-		b, o, tw, th := scanRows(mask&^cols, d1, d2, rem)
+		s := search{n: n, tie: &tieBreak[n]}
+		b, o, tw, th := s.scanRows(mask&^cols, d1, d2, rem)
 		if b != wb || o != wo || tw != wt || th != wth {
 			t.Fatalf("scanRows = (%#x, %#x, %#x, %#x), want (%#x, %#x, %#x, %#x)", b, o, tw, th, wb, wo, wt, wth)
 		}
