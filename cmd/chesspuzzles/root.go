@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,6 +47,19 @@ func usageError(err error) error { return &exitError{code: exitUsage, err: err} 
 // answerNo ends a command whose answer is "no" with exit 1; err, if not nil, is printed.
 func answerNo(err error) error { return &exitError{code: exitNo, err: err} }
 
+// negativeArg matches pflag's complaint about an argument like -5, which it reads as a
+// bundle of one-letter flags.
+var negativeArg = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9][-0-9,.x]*)$`)
+
+// flagError turns a flag parsing error into a usage error (exit 2), and says what is
+// meant when the "flag" is a negative number given as an argument.
+func flagError(cmd *cobra.Command, err error) error {
+	if m := negativeArg.FindStringSubmatch(err.Error()); m != nil {
+		return usageErrorf("%q: negative numbers are not allowed here (sizes, counts and squares start at 1; see %q)", m[1], cmd.CommandPath()+" --help")
+	}
+	return usageError(err)
+}
+
 // newRootCmd builds the command tree. Every command writes results to stdout and progress
 // and errors to stderr, through the writers given here.
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -65,7 +79,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newQueensCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newVersionCmd())
