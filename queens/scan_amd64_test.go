@@ -24,3 +24,12 @@ func TestCountWithoutAssembly(t *testing.T) {
 		}
 	}
 }
+
+// TestScanRowsWithoutBMI2 checks the plain assembly loop, which processors with BMI2 do not
+// take.
+func TestScanRowsWithoutBMI2(t *testing.T) {
+	saved := haveBMI2
+	haveBMI2 = false
+	defer func() { haveBMI2 = saved }()
+	checkScans(t)
+}

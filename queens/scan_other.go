@@ -7,6 +7,6 @@ const haveScanAsm = false
 
 // scanRowsAsm is never called without assembly; it is scanRowsGo so that the callers
 // compile unchanged.
-func scanRowsAsm(free, d1, d2, rem uint64, tie *[MaxCountN]uint8) (best uint, once, twice, thrice uint64) {
+func scanRowsAsm(free, d1, d2, rem uint64, tie *[MaxCountN]uint16) (best uint, once, twice, thrice uint64) {
 	return scanRowsGo(free, d1, d2, rem, tie)
 }
