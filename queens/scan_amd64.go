@@ -10,6 +10,14 @@ var haveScanAsm = cpuHasPOPCNT()
 // 2013, AMD since 2015), with which scanRowsAsm takes four instructions fewer a row.
 var haveBMI2 = cpuHasBMI2()
 
+// haveSettleAsm reports whether settleAsm may run: it uses BMI1 and BMI2.
+var haveSettleAsm = haveScanAsm && haveBMI2
+
+// settleAsm is settleGo in assembly (scan_amd64.s), for processors with BMI1 and BMI2.
+//
+//go:noescape
+func settleAsm(st *settleState)
+
 // scanRowsAsm is scanRowsGo in assembly (scan_amd64.s).
 //
 //go:noescape

@@ -82,6 +82,115 @@ done:
 	MOVQ R11, thrice+64(FP)
 	RET
 
+// func settleAsm(st *settleState)
+//
+// settleGo (search.go) with the BMI2 scan loop inlined. The settleState fields are at
+// 0 cols, 8 d1, 16 d2, 24 rem, 32 mask, 40 tie, 48 best, 56 once, 64 twice, 72 thrice,
+// 80 forced.
+TEXT ·settleAsm(SB), NOSPLIT, $0-8
+	MOVQ st+0(FP), R12
+
+settle:
+	MOVQ 32(R12), AX
+	MOVQ 0(R12), R13
+	ANDNQ AX, R13, AX    // free = mask &^ cols
+	MOVQ 8(R12), BX      // d1
+	MOVQ 16(R12), DX     // d2
+	MOVQ 24(R12), DI     // rem, consumed by the scan
+	MOVQ 40(R12), SI     // tie
+	MOVQ $16777216, R8   // best
+	XORQ R9, R9          // once
+	XORQ R10, R10        // twice
+	XORQ R11, R11        // thrice
+	TESTQ DI, DI
+	JZ decide
+
+scan:
+	TZCNTQ DI, CX
+	SHRXQ CX, BX, R12
+	SHLXQ CX, DX, R13
+	SHRQ $32, R13
+	ORQ R13, R12
+	ANDNQ AX, R12, R12   // o
+	MOVQ R10, R13
+	ANDQ R12, R13
+	ORQ R13, R11
+	MOVQ R9, R13
+	ANDQ R12, R13
+	ORQ R13, R10
+	ORQ R12, R9
+	POPCNTQ R12, R13
+	SHLQ $16, R13
+	MOVWQZX (SI)(CX*2), R12
+	ORQ R12, R13
+	CMPQ R13, R8
+	CMOVQCS R13, R8
+	BLSRQ DI, DI
+	JNZ scan
+
+decide:
+	MOVQ st+0(FP), R12
+	MOVQ R8, 48(R12)
+	MOVQ R9, 56(R12)
+	MOVQ R10, 64(R12)
+	MOVQ R11, 72(R12)
+	CMPQ R9, AX
+	JNE done             // a free column open on no row: dead
+	MOVQ R8, R13
+	SHRQ $16, R13        // c
+	JZ done              // a row with no open column: dead
+	MOVQ R8, CX
+	ANDL $63, CX         // the most constrained row
+	MOVQ 24(R12), DI
+	BTRQ CX, DI          // rest
+	BLSRQ DI, SI
+	JZ done              // at most two empty rows: the caller counts them
+	CMPQ R13, $1
+	JNE single
+	SHRXQ CX, BX, SI     // the row's only open column
+	SHLXQ CX, DX, R13
+	SHRQ $32, R13
+	ORQ R13, SI
+	ANDNQ AX, SI, SI
+	JMP place
+
+single:
+	ANDNQ AX, R10, R13   // free columns open on one row only
+	JZ done              // none: the caller branches
+	BLSIQ R13, SI        // the lowest of them
+	MOVQ 24(R12), DI
+
+find:
+	TZCNTQ DI, CX        // the first row where it is open
+	SHRXQ CX, BX, R13
+	SHLXQ CX, DX, R9
+	SHRQ $32, R9
+	ORQ R9, R13
+	TESTQ SI, R13
+	JZ found
+	BLSRQ DI, DI
+	JNZ find
+	JMP done             // not reached: the column is open on one row
+
+found:
+	MOVQ 24(R12), DI
+	BTRQ CX, DI          // rem without that row
+
+place:
+	ORQ SI, 0(R12)       // cols |= bit
+	SHLXQ CX, SI, R13
+	ORQ R13, 8(R12)      // d1 |= bit << row
+	MOVQ SI, R13
+	SHLQ $32, R13
+	SHRXQ CX, R13, R13
+	ORQ R13, 16(R12)     // d2 |= (bit << 32) >> row
+	MOVQ DI, 24(R12)
+	INCQ 80(R12)         // forced++
+	JMP settle
+
+done:
+	RET
+
 // func cpuHasPOPCNT() bool
 TEXT ·cpuHasPOPCNT(SB), NOSPLIT, $0-1
 	MOVL $1, AX

@@ -2,7 +2,11 @@
 
 package queens
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
 
 // TestCountWithoutAssembly counts with the Go scan on a machine that has the assembly one,
 // so that both paths of run are checked against the known values.
@@ -10,9 +14,9 @@ func TestCountWithoutAssembly(t *testing.T) {
 	if !haveScanAsm {
 		t.Log("no POPCNT: the Go scan is the only one here, tested everywhere else")
 	}
-	saved := haveScanAsm
-	haveScanAsm = false
-	defer func() { haveScanAsm = saved }()
+	savedScan, savedSettle := haveScanAsm, haveSettleAsm
+	haveScanAsm, haveSettleAsm = false, false
+	defer func() { haveScanAsm, haveSettleAsm = savedScan, savedSettle }()
 	known := knownCounts(t)
 	for n := 1; n <= 12; n++ {
 		c, err := Count(t.Context(), n)
@@ -32,4 +36,62 @@ func TestScanRowsWithoutBMI2(t *testing.T) {
 	haveBMI2 = false
 	defer func() { haveBMI2 = saved }()
 	checkScans(t)
+}
+
+// TestRunFollowsExpandWithoutSettleAsm checks run's Go path for the forced queens.
+func TestRunFollowsExpandWithoutSettleAsm(t *testing.T) {
+	saved := haveSettleAsm
+	haveSettleAsm = false
+	defer func() { haveSettleAsm = saved }()
+	checkRunFollowsExpand(t)
+}
+
+// TestSettleLayout pins the settleState offsets that settleAsm uses.
+func TestSettleLayout(t *testing.T) {
+	var st settleState
+	for _, f := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"cols", unsafe.Offsetof(st.cols), 0}, {"d1", unsafe.Offsetof(st.d1), 8},
+		{"d2", unsafe.Offsetof(st.d2), 16}, {"rem", unsafe.Offsetof(st.rem), 24},
+		{"mask", unsafe.Offsetof(st.mask), 32}, {"tie", unsafe.Offsetof(st.tie), 40},
+		{"best", unsafe.Offsetof(st.best), 48}, {"once", unsafe.Offsetof(st.once), 56},
+		{"twice", unsafe.Offsetof(st.twice), 64}, {"thrice", unsafe.Offsetof(st.thrice), 72},
+		{"forced", unsafe.Offsetof(st.forced), 80},
+	} {
+		if f.got != f.want {
+			t.Errorf("offset of settleState.%s = %d, want %d (scan_amd64.s)", f.name, f.got, f.want)
+		}
+	}
+}
+
+// TestSettleAsm compares settleAsm with settleGo on random nodes, from the start of real
+// searches and from random states.
+func TestSettleAsm(t *testing.T) {
+	if !haveSettleAsm {
+		t.Skip("this processor has no BMI1/BMI2: settleAsm never runs here")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	moved := 0
+	for i := range 20000 {
+		n := 4 + i%(MaxCountN-3)
+		cols, d1, d2, rem := randomNode(rng, n)
+		in := settleState{cols: cols, d1: d1, d2: d2, rem: rem, mask: uint64(1)<<n - 1, tie: &tieBreak[n]}
+		if rem&(rem-1) == 0 {
+			continue // run never settles a node with fewer than two empty rows
+		}
+		a, g := in, in
+		settleAsm(&a)
+		settleGo(&g)
+		if a != g {
+			t.Fatalf("n=%d from %+v:\nsettleAsm: %+v\nsettleGo:  %+v", n, in, a, g)
+		}
+		if g.forced > 0 {
+			moved++
+		}
+	}
+	if moved < 1000 {
+		t.Errorf("only %d of the random nodes had a forced queen: the test says little", moved)
+	}
 }

@@ -2,8 +2,15 @@
 
 package queens
 
-// haveScanAsm is false where there is no assembly scan: run uses scanRowsGo.
-const haveScanAsm = false
+// haveScanAsm and haveSettleAsm are false where there is no assembly: run uses settleGo
+// and scanRowsGo.
+const (
+	haveScanAsm   = false
+	haveSettleAsm = false
+)
+
+// settleAsm is never called without assembly; it is settleGo.
+func settleAsm(st *settleState) { settleGo(st) }
 
 // scanRowsAsm is never called without assembly; it is scanRowsGo so that the callers
 // compile unchanged.

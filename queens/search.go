@@ -211,58 +211,48 @@ const onColumnFlag = 64
 const ctxMask = 1<<20 - 1
 
 // run counts the solutions of a frame that no half turn fixes. It is expand and a stack,
-// written out in one loop.
+// written out in one loop: settle places the forced queens, then run counts a node with at
+// most two empty rows or pushes its branches.
 func (s *search) run(ctx context.Context, res *TaskResult) error {
 	if s.freeRows == 0 {
 		res.Solutions = 1
 		return nil
 	}
 	var (
-		stack             [MaxCountN]node
-		sp                int
-		count, nodes      uint64
-		mask              = s.mask
-		cols, d1, d2, rem = s.cols, s.d1, s.d2, s.rem
-		inner             = true // (cols, d1, d2, rem) is a node to look at
-		asm               = haveScanAsm
-		tie               = s.tie
+		stack        [MaxCountN]node
+		sp           int
+		count, nodes uint64
+		mask         = s.mask
+		st           = settleState{mask: mask, tie: s.tie, cols: s.cols, d1: s.d1, d2: s.d2, rem: s.rem}
+		inner        = true // st holds a node to look at
+		fast         = haveSettleAsm
 	)
 	for {
 		if inner {
-			nodes++
-			if nodes&ctxMask == 0 && ctx.Err() != nil {
+			st.forced = 0
+			if fast {
+				settleAsm(&st)
+			} else {
+				settleGo(&st)
+			}
+			before := nodes
+			nodes += 1 + st.forced // the node, and one per forced queen
+			if before>>20 != nodes>>20 && ctx.Err() != nil {
 				res.Nodes = nodes
 				return ctx.Err()
 			}
+			cols, d1, d2, rem := st.cols, st.d1, st.d2, st.rem
 			free := mask &^ cols
-			var best uint
-			var once, twice, thrice uint64
-			if asm {
-				best, once, twice, thrice = scanRowsAsm(free, d1, d2, rem, tie)
-			} else {
-				best, once, twice, thrice = scanRowsGo(free, d1, d2, rem, tie)
-			}
-			c, row := best>>16, best&63
-			if once == free && c != 0 {
+			c, row := st.best>>16, st.best&63
+			if st.once == free && c != 0 {
 				rest := rem &^ (1 << row)
 				switch {
 				case rest == 0:
 					count += uint64(c)
 				case rest&(rest-1) == 0:
 					count += lastTwo(free, d1, d2, row, openOn(free, d1, d2, row), rest)
-				case c == 1:
-					cols, d1, d2 = addQueen(cols, d1, d2, row, openOn(free, d1, d2, row))
-					rem = rest
-					continue
-				case free&^twice != 0:
-					single := free &^ twice
-					b := single & -single
-					k := rowOf(b, d1, d2, rem)
-					cols, d1, d2 = addQueen(cols, d1, d2, k, b)
-					rem &^= 1 << k
-					continue
-				case c > 2 && twice&^thrice != 0:
-					pair := twice &^ thrice
+				case c > 2 && st.twice&^st.thrice != 0:
+					pair := st.twice &^ st.thrice
 					b := pair & -pair
 					stack[sp&(MaxCountN-1)] = node{cols, d1, d2, rem, rowsOpen(b, d1, d2, rem), onColumnFlag | uint(bits.TrailingZeros64(b))}
 					sp++
@@ -284,17 +274,61 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 		bit := avail & -avail
 		e.avail = avail ^ bit
 		if e.line&onColumnFlag == 0 {
-			cols, d1, d2 = addQueen(e.cols, e.d1, e.d2, e.line, bit)
-			rem = e.rem
+			st.cols, st.d1, st.d2 = addQueen(e.cols, e.d1, e.d2, e.line, bit)
+			st.rem = e.rem
 		} else {
 			k := uint(bits.TrailingZeros64(bit))
-			cols, d1, d2 = addQueen(e.cols, e.d1, e.d2, k, 1<<(e.line&63))
-			rem = e.rem &^ bit
+			st.cols, st.d1, st.d2 = addQueen(e.cols, e.d1, e.d2, k, 1<<(e.line&63))
+			st.rem = e.rem &^ bit
 		}
 		inner = true
 	}
 	res.Solutions, res.Nodes = count, nodes
 	return nil
+}
+
+// A settleState is the node that settle works on and what it found there. The field order
+// is fixed: settle_amd64.s reads and writes the fields at their offsets.
+type settleState struct {
+	cols, d1, d2, rem uint64 // the node: in, and out after the forced queens
+	mask              uint64
+	tie               *[MaxCountN]uint16
+	best              uint   // out: the final node's scan (see scanRowsGo)
+	once, twice       uint64 // out
+	thrice            uint64 // out
+	forced            uint64 // out: forced queens placed; the caller sets it to 0
+}
+
+// settleGo places forced queens from the node in st, the way expand does (the only open
+// column of a row; else the lowest free column open on one row only, in the first row
+// where it is open), until the node is dead, has at most two empty rows, or has no forced
+// queen; it leaves that node and its scan in st and counts the queens in st.forced.
+// settleAsm is the same in assembly where the processor allows.
+func settleGo(st *settleState) {
+	for {
+		free := st.mask &^ st.cols
+		best, once, twice, thrice := scanRowsFast(free, st.d1, st.d2, st.rem, st.tie)
+		st.best, st.once, st.twice, st.thrice = best, once, twice, thrice
+		c, row := best>>16, best&63
+		rest := st.rem &^ (1 << row)
+		if once != free || c == 0 || rest&(rest-1) == 0 {
+			return
+		}
+		var k uint
+		var b uint64
+		switch single := free &^ twice; {
+		case c == 1:
+			k, b = row, openOn(free, st.d1, st.d2, row)
+		case single != 0:
+			b = single & -single
+			k = rowOf(b, st.d1, st.d2, st.rem)
+		default:
+			return
+		}
+		st.cols, st.d1, st.d2 = addQueen(st.cols, st.d1, st.d2, k, b)
+		st.rem &^= 1 << k
+		st.forced++
+	}
 }
 
 // runSymmetric completes a frame that a half turn fixes, keeping the placement so that each
@@ -453,12 +487,17 @@ func (s *search) prefixCount(k int) uint64 {
 	return uint64(len(level))
 }
 
-// scanRows is scanRowsAsm where it may run, else scanRowsGo.
+// scanRows is the row scan for this search: scanRowsAsm where it may run, else scanRowsGo.
 func (s *search) scanRows(free, d1, d2, rem uint64) (best uint, once, twice, thrice uint64) {
+	return scanRowsFast(free, d1, d2, rem, s.tie)
+}
+
+// scanRowsFast is scanRowsAsm where it may run, else scanRowsGo.
+func scanRowsFast(free, d1, d2, rem uint64, tie *[MaxCountN]uint16) (best uint, once, twice, thrice uint64) {
 	if haveScanAsm {
-		return scanRowsAsm(free, d1, d2, rem, s.tie)
+		return scanRowsAsm(free, d1, d2, rem, tie)
 	}
-	return scanRowsGo(free, d1, d2, rem, s.tie)
+	return scanRowsGo(free, d1, d2, rem, tie)
 }
 
 // lowestConstrainedRow returns the empty row with the fewest open columns (ties to the lowest

@@ -138,7 +138,9 @@ func (s *search) walk(cols, d1, d2, rem uint64) (sols, nodes uint64) {
 // TestRunFollowsExpand checks that run, which writes the search's decisions out inline for
 // speed, makes the same ones as expand: the same solutions and the same nodes on every
 // task, with the assembly scan and without.
-func TestRunFollowsExpand(t *testing.T) {
+func TestRunFollowsExpand(t *testing.T) { checkRunFollowsExpand(t) }
+
+func checkRunFollowsExpand(t *testing.T) {
 	for n := 4; n <= 11; n++ {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			p, err := NewPlan(n)
