@@ -33,6 +33,10 @@ func closedCycle(rows, cols int) []int32 {
 // merging block cycles (thin.go) rather than searched.
 const thinMinCols = 30
 
+// laneCycleMinCols is the length from which closed tours of 3×n boards (n even) are built
+// from lanes (lanes.go).
+const laneCycleMinCols = 20
+
 // laneMinCols is the length from which open tours of odd 3×n boards are built from lanes
 // (lanes.go) when Warnsdorff's rule gets stuck.
 const laneMinCols = 31
@@ -56,6 +60,12 @@ func transpose(p []int32, rows, cols int) []int32 {
 }
 
 func newClosedCycle(rows, cols int) []int32 {
+	if rows == 3 && cols >= laneCycleMinCols {
+		if p := laneCycle(rows, cols); p != nil {
+			rotate(p, 0)
+			return p
+		}
+	}
 	if rows < blockMinSide && cols >= thinMinCols {
 		if p := thinCycle(rows, cols); p != nil {
 			return p
