@@ -153,6 +153,9 @@ func openPath(rows, cols int, s int32) []int32 {
 			return p
 		}
 	}
+	if rows == 4 && cols >= fourMinCols {
+		return fourTour(cols, s)
+	}
 	if p, ok := warnsdorff(rows, cols, s); ok {
 		return p
 	}
