@@ -156,13 +156,15 @@ func openPath(rows, cols int, s int32) []int32 {
 	if rows == 4 && cols >= fourMinCols {
 		return fourTour(cols, s)
 	}
-	if p, ok := warnsdorff(rows, cols, s); ok {
-		return p
-	}
 	if rows == 3 && cols%2 == 1 && cols >= laneMinCols {
+		// Lanes before Warnsdorff's rule: on a long board a failed greedy run costs
+		// as much time and memory as the whole tour.
 		if p := laneTour(rows, cols, s); p != nil {
 			return p
 		}
+	}
+	if p, ok := warnsdorff(rows, cols, s); ok {
+		return p
 	}
 	if rows%2 == 1 && cols%2 == 1 && cols >= thinMinCols {
 		if p := thinOddPath(rows, cols, s); p != nil {

@@ -77,3 +77,47 @@ func TestFourRowsEveryStart(t *testing.T) {
 		})
 	}
 }
+
+// TestLongThinBoards builds tours of a few very long boards with 3 to 11 rows, open from
+// squares at both ends and in the middle, and closed where they exist, all checked by the
+// test's own validator.
+func TestLongThinBoards(t *testing.T) {
+	for _, b := range []boardCase{{3, 100001}, {3, 100000}, {4, 100000}, {100001, 4}, {5, 100001}, {6, 99999}, {7, 100000}, {11, 20001}, {99999, 3}} {
+		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			t.Parallel()
+			rows, cols := b.rows, b.cols
+			m, n := min(rows, cols), max(rows, cols)
+			var starts []board.Square
+			for _, i := range []int{0, 1, m / 2, m - 1} {
+				for _, j := range []int{0, 1, 2, 5, n/2 - 1, n / 2, n - 3, n - 1} {
+					if rows < cols {
+						starts = append(starts, board.Square{Row: i, Col: j})
+					} else {
+						starts = append(starts, board.Square{Row: j, Col: i})
+					}
+				}
+			}
+			for _, closed := range []bool{false, true} {
+				for _, s := range starts {
+					want := wantOpen(rows, cols, s.Row, s.Col)
+					if closed {
+						want = wantClosed(rows, cols)
+					}
+					tour, err := Find(rows, cols, s, Options{Closed: closed})
+					if !want {
+						if err == nil {
+							t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatalf("Find(%d, %d, %v, closed=%v) = %v, want a tour", rows, cols, s, closed, err)
+					}
+					if err := validTour(rows, cols, tour.Path, int32(s.Row*cols+s.Col), closed); err != nil {
+						t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
+					}
+				}
+			}
+		})
+	}
+}
