@@ -33,6 +33,10 @@ func closedCycle(rows, cols int) []int32 {
 // merging block cycles (thin.go) rather than searched.
 const thinMinCols = 30
 
+// thinOddMinCols is the length from which open tours of odd×odd boards with 5 to 11 rows
+// are built from a block cycle and a block chain (thin.go) when Warnsdorff's rule gets stuck.
+const thinOddMinCols = 13
+
 // laneCycleMinCols is the length from which closed tours of 3×n boards (n even) are built
 // from lanes (lanes.go).
 const laneCycleMinCols = 20
@@ -166,7 +170,7 @@ func openPath(rows, cols int, s int32) []int32 {
 	if p, ok := warnsdorff(rows, cols, s); ok {
 		return p
 	}
-	if rows%2 == 1 && cols%2 == 1 && cols >= thinMinCols {
+	if rows%2 == 1 && cols%2 == 1 && cols >= thinOddMinCols {
 		if p := thinOddPath(rows, cols, s); p != nil {
 			return p
 		}

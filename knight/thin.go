@@ -169,7 +169,8 @@ func reverseBlock(succ []int32, v int32) {
 // thinOddPath returns an open tour from s of an odd×odd board with rows ≤ 11 rows and many
 // columns (s on the majority colour), or nil. The columns are cut just left of s, at an odd
 // width: the part right of the cut (even width, s in its first two columns) has a closed tour
-// by merging; it is run from s round to s's cycle neighbour that lies in the first two
+// (by merging, or, when it is under thinMinCols wide, by a search done once per shape and
+// remembered); it is run from s round to s's cycle neighbour that lies in the first two
 // columns, and from there the knight jumps left into the other part, which it crosses right
 // to left block by block as in large.go (blocks of width 6 or 8, the last, leftmost one of
 // width 7, 9 or 11, with an odd number of squares), ending anywhere in that last block.
@@ -189,7 +190,7 @@ func thinOddPath(rows, cols int, s int32) []int32 {
 
 func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
-	if cut%2 == 0 || cut < 7 || cols-cut < thinMinCols || rows < 3 {
+	if cut%2 == 0 || cut < 7 || cols-cut < 6 || rows < 3 {
 		return nil
 	}
 	right := cols - cut
