@@ -82,14 +82,14 @@ func TestFourRowsEveryStart(t *testing.T) {
 // squares at both ends and in the middle, and closed where they exist, all checked by the
 // test's own validator.
 func TestLongThinBoards(t *testing.T) {
-	for _, b := range []boardCase{{3, 100001}, {3, 100000}, {4, 100000}, {100001, 4}, {99999, 3}, {5, 20001}, {6, 19999}, {7, 20000}, {11, 10001}} {
+	for _, b := range []boardCase{{3, 100001}, {3, 100000}, {4, 100000}, {100001, 4}, {99999, 3}, {5, 20001}, {6, 19999}, {7, 20000}, {11, 4001}} {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
 			t.Parallel()
 			rows, cols := b.rows, b.cols
 			m, n := min(rows, cols), max(rows, cols)
 			var starts []board.Square
-			for _, i := range []int{0, 1, m / 2, m - 1} {
-				for _, j := range []int{0, 1, 2, 5, n/2 - 1, n / 2, n - 3, n - 1} {
+			for _, i := range []int{0, m / 2, m - 1} {
+				for _, j := range []int{0, 1, n/2 - 1, n / 2, n - 2} {
 					if rows < cols {
 						starts = append(starts, board.Square{Row: i, Col: j})
 					} else {
