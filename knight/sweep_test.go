@@ -2,6 +2,7 @@ package knight
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
@@ -76,6 +77,40 @@ func TestThinSweepNoRace(t *testing.T) {
 	for rows := 5; rows <= 11; rows++ {
 		if want := fmt.Sprintf("--- PASS: TestThinSweep/rows=%d", rows); !strings.Contains(string(out), want) {
 			t.Fatalf("go test -run TestThinSweep (without -race) did not report %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestThinRandom tries 400 boards drawn at random (a fixed seed, so every run tries the same
+// ones) with 3 to 11 rows and 21 to 3000 columns, either way round, from a random square,
+// open or closed, checked by the test's own validator: beyond the lengths the sweeps reach.
+func TestThinRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 2026))
+	for i := 0; i < 400; i++ {
+		m, n := 3+rng.IntN(9), 21+rng.IntN(2980)
+		rows, cols := m, n
+		if rng.IntN(2) == 1 {
+			rows, cols = n, m
+		}
+		v := int32(rng.IntN(rows * cols))
+		s := board.Square{Row: int(v) / cols, Col: int(v) % cols}
+		closed := rng.IntN(3) == 0
+		want := wantOpen(rows, cols, s.Row, s.Col)
+		if closed {
+			want = wantClosed(rows, cols)
+		}
+		tour, err := Find(rows, cols, s, Options{Closed: closed})
+		if !want {
+			if err == nil {
+				t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Find(%d, %d, %v, closed=%v) = %v, want a tour", rows, cols, s, closed, err)
+		}
+		if err := validTour(rows, cols, tour.Path, v, closed); err != nil {
+			t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
 		}
 	}
 }
