@@ -167,30 +167,47 @@ func openPath(rows, cols int, s int32) []int32 {
 			return p
 		}
 	}
+	oddThin := rows%2 == 1 && cols%2 == 1 && cols >= thinOddMinCols
+	if oddThin && rows >= 5 {
+		// The construction before Warnsdorff's rule, which on a long board costs as much
+		// as the whole tour when it fails.
+		if p := thinOdd(rows, cols, s); p != nil {
+			return p
+		}
+	}
 	if p, ok := warnsdorff(rows, cols, s); ok {
 		return p
 	}
-	if rows%2 == 1 && cols%2 == 1 && cols >= thinOddMinCols {
-		if p := thinOddPath(rows, cols, s); p != nil {
-			return p
-		}
-		if p := thinEdgePath(rows, cols, s); p != nil {
-			return p
-		}
-		// Mirror left-right, so that the odd block is on the other side of s.
-		r, c := int(s)/cols, int(s)%cols
-		p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
-		if p == nil {
-			p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
-		}
-		if p != nil {
-			for i, v := range p {
-				p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
-			}
+	if oddThin && rows == 3 {
+		if p := thinOdd(rows, cols, s); p != nil {
 			return p
 		}
 	}
 	return hamPath(newGraph(rows, cols), s, nil, false)
+}
+
+// thinOdd returns an open tour from s of an odd×odd board with 3 to 11 rows (rows ≤ cols)
+// built by thinOddPath or thinEdgePath, trying the board mirrored left to right too; nil
+// when neither works.
+func thinOdd(rows, cols int, s int32) []int32 {
+	if p := thinOddPath(rows, cols, s); p != nil {
+		return p
+	}
+	if p := thinEdgePath(rows, cols, s); p != nil {
+		return p
+	}
+	// Mirror left-right, so that the odd block is on the other side of s.
+	r, c := int(s)/cols, int(s)%cols
+	p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
+	if p == nil {
+		p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
+	}
+	if p != nil {
+		for i, v := range p {
+			p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
+		}
+	}
+	return p
 }
 
 // hamPath searches for a Hamiltonian path of g from start ending in ends (nil: anywhere):
