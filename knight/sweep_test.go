@@ -59,24 +59,32 @@ func TestThinSweep(t *testing.T) {
 	}
 }
 
-// TestThinSweepNoRace makes sure the whole of TestThinSweep runs in every run: without
-// -race TestThinSweep does it itself; under -race this test runs it in a child "go test"
-// without -race and requires every part of it to pass.
+// TestThinSweepNoRace makes sure the whole of TestThinSweep and TestThinOddConstruction
+// runs in every run: without -race they do it themselves; under -race this test runs them in
+// a child "go test" without -race and requires every part of them to pass.
 func TestThinSweepNoRace(t *testing.T) {
 	if !raceEnabled {
-		return // TestThinSweep tries every square itself
+		return // TestThinSweep and TestThinOddConstruction try every square themselves
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("running the thin-board sweep without -race needs the go command: %v", err)
+		t.Fatalf("running the thin-board sweeps without -race needs the go command: %v", err)
 	}
-	out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", "^TestThinSweep$", ".").CombinedOutput()
+	run := "^(TestThinSweep|TestThinOddConstruction)$"
+	out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", run, ".").CombinedOutput()
 	if err != nil {
-		t.Fatalf("go test -run TestThinSweep (without -race): %v\n%s", err, out)
+		t.Fatalf("go test -run %s (without -race): %v\n%s", run, err, out)
 	}
+	var want []string
 	for rows := 5; rows <= 11; rows++ {
-		if want := fmt.Sprintf("--- PASS: TestThinSweep/rows=%d", rows); !strings.Contains(string(out), want) {
-			t.Fatalf("go test -run TestThinSweep (without -race) did not report %q:\n%s", want, out)
+		want = append(want, fmt.Sprintf("--- PASS: TestThinSweep/rows=%d ", rows))
+		if rows%2 == 1 {
+			want = append(want, fmt.Sprintf("--- PASS: TestThinOddConstruction/rows=%d ", rows))
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w) {
+			t.Fatalf("go test -run %s (without -race) did not report %q:\n%s", run, w, out)
 		}
 	}
 }
@@ -112,5 +120,36 @@ func TestThinRandom(t *testing.T) {
 		if err := validTour(rows, cols, tour.Path, v, closed); err != nil {
 			t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
 		}
+	}
+}
+
+// TestThinOddConstruction calls the odd×odd construction (thinOdd) itself from every
+// majority-colour square of every odd×odd board with 5 to 11 rows and 13 to 81 columns: it
+// must build a tour without help from Warnsdorff's rule or a search (Find would fall back to
+// them silently). Under -race it tries every 23rd square and TestThinSweepNoRace runs all
+// of it in a child process without -race.
+func TestThinOddConstruction(t *testing.T) {
+	stride := int32(1)
+	if raceEnabled {
+		stride = 23
+	}
+	for rows := 5; rows <= 11; rows += 2 {
+		t.Run(fmt.Sprintf("rows=%d", rows), func(t *testing.T) {
+			t.Parallel()
+			for cols := 13; cols <= 81; cols += 2 {
+				for v := int32(cols % int(stride)); v < int32(rows*cols); v += stride {
+					if (int(v)/cols+int(v)%cols)%2 == 1 {
+						continue
+					}
+					p := thinOdd(rows, cols, v)
+					if p == nil {
+						t.Fatalf("thinOdd(%d, %d, from (%d,%d)) = nil", rows, cols, int(v)/cols, int(v)%cols)
+					}
+					if err := validTour(rows, cols, p, v, false); err != nil {
+						t.Fatalf("thinOdd(%d, %d, from (%d,%d)): %v", rows, cols, int(v)/cols, int(v)%cols, err)
+					}
+				}
+			}
+		})
 	}
 }
