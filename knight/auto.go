@@ -202,10 +202,8 @@ func thinOdd(rows, cols int, s int32) []int32 {
 	if p == nil {
 		p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
 	}
-	if p != nil {
-		for i, v := range p {
-			p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
-		}
+	for i, v := range p {
+		p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
 	}
 	return p
 }
