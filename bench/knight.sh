@@ -1,8 +1,9 @@
 #!/bin/sh
 # Knight's-tour speed: the block construction against Warnsdorff's rule (the classic linear
 # method) on the same machine in the same run, then the 10^8-square boards' time and memory
-# (10000×10000, and the long thin boards 3×33333333 and 4×25000000 from a corner and the
-# middle), each also as a ratio to the 10000×10000 closed tour of the same run.
+# (10000×10000, the long thin boards 3×33333333 and 4×25000000 from a corner and the middle,
+# and long boards of 5, 8 and 11 rows), each also as a ratio to the 10000×10000 closed tour of
+# the same run.
 # Usage: bench/knight.sh   (from the module root)
 set -eu
 go build -o /tmp/chesspuzzles-bench ./cmd/chesspuzzles
@@ -17,7 +18,8 @@ echo "$out" | awk '
 base=
 for args in "--size 10000 --start 5000,5000 --closed" "--board 9999x10001 --start 1,1" "--size 1000 --start 500,500" \
 	"--board 3x33333333 --start a1" "--board 3x33333333 --start 16666667,1" "--board 3x33333332 --start 16666667,2 --closed" \
-	"--board 4x25000000 --start a1" "--board 4x25000000 --start 12500000,4" "--board 25000000x4 --start 4,12500000"; do
+	"--board 4x25000000 --start a1" "--board 4x25000000 --start 12500000,4" "--board 25000000x4 --start 4,12500000" \
+	"--board 5x20000001 --start 10000001,3" "--board 8x12500000 --start 6250000,4 --closed" "--board 11x9090909 --start 4545455,5"; do
 	/usr/bin/time -f "%e %M" -o /tmp/chesspuzzles-bench.time /tmp/chesspuzzles-bench knight tour $args --format none
 	read -r secs kib < /tmp/chesspuzzles-bench.time
 	base=${base:-$secs}
