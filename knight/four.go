@@ -6,10 +6,11 @@ import "sync"
 // without any search whose size grows with n.
 //
 // Colour the outer rows (0 and 3) and the inner rows (1 and 2). An outer square's knight
-// moves all lead to inner squares, and change colour. A tour has 2n outer squares among 4n,
-// no two in a row, so it starts and ends on the outer rows and has exactly one step from an
-// inner square to an inner square; before that step every outer square of the tour has the
-// start's colour c, after it the other colour. So the tour is a Hamiltonian path of the
+// moves all lead to inner squares, and every move changes colour. A tour has 2n outer
+// squares among 4n, no two in a row. Strictly alternating outer and inner squares would give
+// every outer square one colour, yet the outer rows hold both; so the tour starts and ends on
+// the outer rows and has exactly one step from an inner square to an inner square: before it
+// every outer square of the tour has the start's colour c, after it the other colour. So the tour is a Hamiltonian path of the
 // half G(c) = {outer squares of colour c, inner squares of colour 1-c}, one inner-to-inner
 // step, and a Hamiltonian path of the other half G(1-c).
 //
