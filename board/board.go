@@ -25,9 +25,10 @@ import (
 	"strings"
 )
 
-// MaxSide is the largest number of rows or columns a Size may have. It keeps Rows*Cols
-// within what a 32-bit square index can hold.
-const MaxSide = 1 << 15
+// MaxSide is the largest number of rows or columns a Size may have: 2^27, so that a long
+// thin board such as 3×33333333 can be named. It does not bound Rows*Cols (up to 2^54, which
+// an int holds); callers bound the area they accept, e.g. knight.MaxSquares.
+const MaxSide = 1 << 27
 
 // Size is the shape of a board: Rows rows and Cols columns.
 type Size struct {

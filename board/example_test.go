@@ -14,7 +14,7 @@ func ExampleParseSize() {
 	// Output:
 	// 8×8 <nil>
 	// 6×9 <nil>
-	// 0×0 bad board size: want N or RxC with sides from 1 to 32768, got "0"
+	// 0×0 bad board size: want N or RxC with sides from 1 to 134217728, got "0"
 }
 
 func ExampleSize_ParseSquare() {

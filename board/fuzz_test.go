@@ -50,7 +50,7 @@ func FuzzParseSize(f *testing.F) {
 	for _, tc := range loadNames(f) {
 		f.Add(tc.size.String(), 0)
 	}
-	for _, s := range []string{"8", "6x9", "6X9", "0", "-8", "8x", "x8", "8x8x8", "99999999999999999999", " 5x4 ", "32768", "32769"} {
+	for _, s := range []string{"8", "6x9", "6X9", "0", "-8", "8x", "x8", "8x8x8", "99999999999999999999", " 5x4 ", "32768", "32769", "134217728", "134217729"} {
 		f.Add(s, 0)
 		f.Add(s, 12)
 	}

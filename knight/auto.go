@@ -33,6 +33,14 @@ func closedCycle(rows, cols int) []int32 {
 // merging block cycles (thin.go) rather than searched.
 const thinMinCols = 30
 
+// thinOddMinCols is the length from which open tours of odd×odd boards with 5 to 11 rows
+// are built from a block cycle and a block chain (thin.go) when Warnsdorff's rule gets stuck.
+const thinOddMinCols = 13
+
+// laneCycleMinCols is the length from which closed tours of 3×n boards (n even) are built
+// from lanes (lanes.go).
+const laneCycleMinCols = 20
+
 // laneMinCols is the length from which open tours of odd 3×n boards are built from lanes
 // (lanes.go) when Warnsdorff's rule gets stuck.
 const laneMinCols = 31
@@ -56,6 +64,12 @@ func transpose(p []int32, rows, cols int) []int32 {
 }
 
 func newClosedCycle(rows, cols int) []int32 {
+	if rows == 3 && cols >= laneCycleMinCols {
+		if p := laneCycle(rows, cols); p != nil {
+			rotate(p, 0)
+			return p
+		}
+	}
 	if rows < blockMinSide && cols >= thinMinCols {
 		if p := thinCycle(rows, cols); p != nil {
 			return p
@@ -143,35 +157,55 @@ func openPath(rows, cols int, s int32) []int32 {
 			return p
 		}
 	}
-	if p, ok := warnsdorff(rows, cols, s); ok {
-		return p
+	if rows == 4 && cols >= fourMinCols {
+		return fourTour(cols, s)
 	}
 	if rows == 3 && cols%2 == 1 && cols >= laneMinCols {
+		// Lanes before Warnsdorff's rule: on a long board a failed greedy run costs
+		// as much time and memory as the whole tour.
 		if p := laneTour(rows, cols, s); p != nil {
 			return p
 		}
 	}
-	if rows%2 == 1 && cols%2 == 1 && cols >= thinMinCols {
-		if p := thinOddPath(rows, cols, s); p != nil {
+	oddThin := rows%2 == 1 && cols%2 == 1 && cols >= thinOddMinCols
+	if oddThin && rows >= 5 {
+		// The construction before Warnsdorff's rule, which on a long board costs as much
+		// as the whole tour when it fails.
+		if p := thinOdd(rows, cols, s); p != nil {
 			return p
 		}
-		if p := thinEdgePath(rows, cols, s); p != nil {
-			return p
-		}
-		// Mirror left-right, so that the odd block is on the other side of s.
-		r, c := int(s)/cols, int(s)%cols
-		p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
-		if p == nil {
-			p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
-		}
-		if p != nil {
-			for i, v := range p {
-				p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
-			}
+	}
+	if p, ok := warnsdorff(rows, cols, s); ok {
+		return p
+	}
+	if oddThin && rows == 3 {
+		if p := thinOdd(rows, cols, s); p != nil {
 			return p
 		}
 	}
 	return hamPath(newGraph(rows, cols), s, nil, false)
+}
+
+// thinOdd returns an open tour from s of an odd×odd board with 3 to 11 rows (rows ≤ cols)
+// built by thinOddPath or thinEdgePath, trying the board mirrored left to right too; nil
+// when neither works.
+func thinOdd(rows, cols int, s int32) []int32 {
+	if p := thinOddPath(rows, cols, s); p != nil {
+		return p
+	}
+	if p := thinEdgePath(rows, cols, s); p != nil {
+		return p
+	}
+	// Mirror left-right, so that the odd block is on the other side of s.
+	r, c := int(s)/cols, int(s)%cols
+	p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
+	if p == nil {
+		p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
+	}
+	for i, v := range p {
+		p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
+	}
+	return p
 }
 
 // hamPath searches for a Hamiltonian path of g from start ending in ends (nil: anywhere):

@@ -52,3 +52,20 @@ func BenchmarkWarnsdorff1000(b *testing.B) {
 func BenchmarkFind8(b *testing.B) {
 	benchFind(b, 8, 8, board.Square{Row: 4, Col: 4}, Options{})
 }
+
+// BenchmarkFind3xLongOdd is an open tour of 3×333333 (10^6 squares, the same as the
+// Warnsdorff baseline) from the middle: lanes out and back (lanes.go).
+func BenchmarkFind3xLongOdd(b *testing.B) {
+	benchFind(b, 3, 333333, board.Square{Row: 0, Col: 166666}, Options{})
+}
+
+// BenchmarkFind3xLongClosed is a closed tour of 3×333334 from the middle: a cycle of lanes.
+func BenchmarkFind3xLongClosed(b *testing.B) {
+	benchFind(b, 3, 333334, board.Square{Row: 1, Col: 166667}, Options{Closed: true})
+}
+
+// BenchmarkFind4xLong is an open tour of 4×250000 from the middle of an outer row: two
+// halves of strands (four.go).
+func BenchmarkFind4xLong(b *testing.B) {
+	benchFind(b, 4, 250000, board.Square{Row: 3, Col: 125000}, Options{})
+}

@@ -22,15 +22,15 @@
 // are listed in exist.go. [Exists] gives the rule and its reason without searching.
 //
 // Methods. [Auto] (the default) finds a tour wherever one exists (on every board and start
-// the tests try; long 4×n boards are the exception noted at [Find]): when the
-// board has a closed
-// tour it builds one and rotates it to begin at the start square (so an open tour from any
-// square is a closed tour cut open); otherwise it works from the start. Boards whose sides are
-// both at least 12 are built from blocks of 6 to 9 squares a side chained along a cycle of the
-// block grid (large.go); long boards with 3 to 11 rows merge closed tours of blocks, odd
-// ones join such a cycle to a chain of blocks (thin.go), and odd 3×n boards run out and
-// back along two lanes of blocks (lanes.go); all in time and memory linear in the
-// number of squares. Small boards are searched by backtracking in Warnsdorff order with
+// the tests try): when the board has a closed tour it builds one and rotates it to begin at
+// the start square (so an open tour from any square is a closed tour cut open); otherwise it
+// works from the start. Boards whose sides are both at least 12 are built from blocks of 6
+// to 9 squares a side chained along a cycle of the block grid (large.go); long boards with 5
+// to 11 rows merge closed tours of blocks, odd ones join such a cycle to a chain of blocks
+// (thin.go); 3×n boards run along lanes of blocks, out and back for open tours of odd n,
+// round a closed cycle of lanes for even n (lanes.go); 4×n boards are two halves of a
+// colouring joined by one step, each half a path along two strands (four.go). All of these
+// take time and memory linear in the number of squares. Small boards are searched by backtracking in Warnsdorff order with
 // restarts, closed tours by Pósa rotations of a path. [Warnsdorff] is the rule as usually
 // taught: always move to the square with the fewest onward moves, on a tie to the one whose
 // own onward squares have the fewest onward
@@ -176,9 +176,9 @@ func (t Tour) Check() error {
 // opts asks. When none exists the error wraps ErrNoTour and says why; with the Warnsdorff
 // method a stuck run returns an error wrapping ErrDeadEnd. Boards must have at most
 // MaxSquares squares. Auto takes time and memory linear in the number of squares on boards
-// whose sides are both at least 12 (tens of ns per square) and on long thin boards; small
-// boards are searched and take milliseconds. Open tours on long 4×n boards (n beyond about
-// 30) are searched too, and can take very long from some starts.
+// whose sides are both at least 12 (tens of ns per square) and on boards with 3 to 11 rows
+// from 13 to 30 columns on, depending on the rows (see the package comment); smaller boards
+// are searched and take milliseconds.
 func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 || rows > board.MaxSide || cols > board.MaxSide || rows*cols > MaxSquares {

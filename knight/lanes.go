@@ -43,6 +43,7 @@ const (
 	laneEnd           // E2→anywhere
 	laneStart2        // s→X1 and E2→X2
 	laneStart1        // s→X2
+	laneTurnR         // E2→X1: the right end of a closed cycle of lanes
 )
 
 var laneMemo = struct {
@@ -94,6 +95,9 @@ func searchLane(k laneKey) []int32 {
 	case laneStart1:
 		start = int32(k.s)
 		ends[pr.right(w, pr.x2)] = true
+	case laneTurnR:
+		start = int32(pr.left(w, pr.e2))
+		ends[pr.left(w, pr.x1)] = true
 	}
 	var x1, e2 int32
 	if !laneColours(h, w, k, pr, start) {
@@ -365,6 +369,8 @@ func laneColours(h, w int, k laneKey, pr protocol, start int32) bool {
 		got = excess(int(start), pr.left(w, pr.x1)) + excess(pr.left(w, pr.e2), pr.right(w, pr.x2))
 	case laneTurn, laneOne, laneStart1:
 		got = excess(int(start), pr.right(w, pr.x2))
+	case laneTurnR:
+		got = excess(int(start), pr.left(w, pr.x1))
 	default:
 		return true
 	}
@@ -373,4 +379,67 @@ func laneColours(h, w int, k laneKey, pr protocol, start int32) bool {
 		want = 1
 	}
 	return got == want
+}
+
+// laneCycle returns a closed tour of a rows×cols board (3 rows, cols even), starting at
+// square 0's block, built from lanes: a turn block at the left edge (E1→X2), k two-lane
+// blocks, a right turn block at the right edge (E2→X1). The knight runs right along the
+// second lanes, turns, comes back left along the first lanes and closes the cycle in the
+// left turn block, whose first square E1 is a knight's move from the first two-lane block's
+// X1. It returns nil when no layout fits cols.
+//
+// Three-row boards need this rather than the merge of thin.go: a two-edge switch between
+// neighbouring blocks needs an edge of each cycle inside the two columns next to the
+// boundary, and on 3 rows such edges ((0,c)–(2,c+1) and (2,c)–(0,c+1)) never pair up.
+func laneCycle(rows, cols int) []int32 {
+	_, others := laneWidths(rows)
+	for _, pr := range protocols(rows) {
+		wm := pr.wm
+		for _, wl := range others {
+			left := lanePath(laneKey{pr: pr, kind: laneTurn, w: wl})
+			if left == nil {
+				continue
+			}
+			for _, wr := range others {
+				rest := cols - wl - wr
+				if rest < 0 || rest%wm != 0 {
+					continue
+				}
+				right := lanePath(laneKey{pr: pr, kind: laneTurnR, w: wr})
+				if right == nil {
+					continue
+				}
+				k := rest / wm
+				var two []int32
+				split := 0
+				if k > 0 {
+					two = lanePath(laneKey{pr: pr, kind: laneTwo, w: wm})
+					if two == nil {
+						continue
+					}
+					if split = splitLanes(two, wm, pr); split < 0 {
+						continue
+					}
+				}
+				out := make([]int32, 0, rows*cols)
+				put := func(p []int32, w, c0 int) {
+					for _, v := range p {
+						out = append(out, int32(int(v)/w*cols+c0+int(v)%w))
+					}
+				}
+				put(left, wl, 0)
+				for i := range k {
+					put(two[split:], wm, wl+i*wm)
+				}
+				put(right, wr, cols-wr)
+				for i := k - 1; i >= 0; i-- {
+					put(two[:split], wm, wl+i*wm)
+				}
+				if len(out) == rows*cols {
+					return out
+				}
+			}
+		}
+	}
+	return nil
 }

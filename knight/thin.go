@@ -11,7 +11,8 @@ import "slices"
 // of it, with a–b2 and b–a2 knight's moves, become a→b2 … b→a2. (If instead a–b and a2–b2
 // are moves, the block's cycle is turned round first.) Blocks are at least 6 wide, so the
 // edges used on a block's left never touch those its right neighbour will use. Time and
-// memory are linear in the board.
+// memory are linear in the board. On 3 rows no such switch exists (see laneCycle in
+// lanes.go, which builds those boards' closed tours instead).
 
 // thinParts splits cols into block widths for a rows-row board: widths whose rows×w board
 // has a closed tour. It returns nil when cols cannot be split that way.
@@ -19,7 +20,7 @@ func thinParts(rows, cols int) []int {
 	var sizes []int
 	switch {
 	case rows == 3:
-		sizes = []int{10, 12, 14}
+		return nil // no switch exists on 3 rows: see laneCycle
 	case rows%2 == 1:
 		sizes = []int{6, 8}
 	default:
@@ -67,65 +68,156 @@ func thinParts(rows, cols int) []int {
 // thinCycle returns a closed tour of a rows×cols board (rows ≤ cols, a closed tour exists)
 // starting at square 0, by merging block cycles; nil if it cannot.
 func thinCycle(rows, cols int) []int32 {
-	widths := thinParts(rows, cols)
-	if widths == nil {
+	succ := thinSucc(rows, cols)
+	if succ.m == nil {
 		return nil
 	}
-	n := rows * cols
-	succ := make([]int32, n)
+	path := make([]int32, rows*cols)
+	v := int32(0)
+	for i := range path {
+		path[i] = v
+		v = succ.next(v)
+	}
+	return path
+}
+
+// cycleMoves is a cycle through every square of a board with cols columns, stored as the
+// move (an index into moves) from each square to the next: one byte a square, so that a
+// board of 10^8 squares needs 100 MB for it beside the tour's 400 MB.
+type cycleMoves struct {
+	cols int
+	m    []uint8
+	off  [8]int32 // the index step of each move
+}
+
+func newCycleMoves(rows, cols int) cycleMoves {
+	s := cycleMoves{cols: cols, m: make([]uint8, rows*cols)}
+	for k, mv := range moves {
+		s.off[k] = int32(mv[0]*cols + mv[1])
+	}
+	return s
+}
+
+// next returns the square after v.
+func (s *cycleMoves) next(v int32) int32 { return v + s.off[s.m[v]] }
+
+// link makes u the square after v; they must be a knight's move apart.
+func (s *cycleMoves) link(v, u int32) {
+	s.m[v] = moveIndex(int(u)/s.cols-int(v)/s.cols, int(u)%s.cols-int(v)%s.cols)
+}
+
+// prev returns the square before v: the neighbour whose next square is v.
+func (s *cycleMoves) prev(v int32) int32 {
+	r, c := int(v)/s.cols, int(v)%s.cols
+	rows := len(s.m) / s.cols
+	for _, mv := range moves {
+		rr, cc := r+mv[0], c+mv[1]
+		if rr >= 0 && rr < rows && cc >= 0 && cc < s.cols {
+			if u := int32(rr*s.cols + cc); s.next(u) == v {
+				return u
+			}
+		}
+	}
+	return -1
+}
+
+// moveIndexOf maps a knight's move (dr, dc) to its index in moves, at (dr+2)*5 + dc+2.
+var moveIndexOf = func() (t [25]uint8) {
+	for i := range t {
+		t[i] = 255
+	}
+	for k, mv := range moves {
+		t[(mv[0]+2)*5+mv[1]+2] = uint8(k)
+	}
+	return t
+}()
+
+// moveIndex returns the index in moves of the step (dr, dc), which must be a knight's move.
+func moveIndex(dr, dc int) uint8 {
+	if dr < -2 || dr > 2 || dc < -2 || dc > 2 || moveIndexOf[(dr+2)*5+dc+2] == 255 {
+		panic("knight: not a knight's move") // callers only link squares a move apart
+	}
+	return moveIndexOf[(dr+2)*5+dc+2]
+}
+
+// thinSucc merges block cycles into a cycle through every square of a rows×cols board
+// (rows ≤ cols, a closed tour exists), as described above; the zero cycleMoves if it
+// cannot.
+func thinSucc(rows, cols int) cycleMoves {
+	widths := thinParts(rows, cols)
+	if widths == nil {
+		return cycleMoves{}
+	}
+	succ := newCycleMoves(rows, cols)
 	jump := func(a, b int32) bool {
 		dr := abs(int(a)/cols - int(b)/cols)
 		dc := abs(int(a)%cols - int(b)%cols)
 		return dr == 1 && dc == 2 || dr == 2 && dc == 1
 	}
+	// A block's cycle, mirrored by variant, as positions relative to the block's top-left
+	// square and moves, worked out once per width and variant.
+	type install struct {
+		pos []int32
+		mv  []uint8
+	}
+	installs := map[[2]int]install{}
+	get := func(w, variant int) install {
+		if in, ok := installs[[2]int{w, variant}]; ok {
+			return in
+		}
+		local := closedCycle(rows, w)
+		rc := func(v int32) (int, int) {
+			r, c := int(v)/w, int(v)%w
+			if variant&1 != 0 {
+				r = rows - 1 - r
+			}
+			if variant&2 != 0 {
+				c = w - 1 - c
+			}
+			return r, c
+		}
+		in := install{pos: make([]int32, len(local)), mv: make([]uint8, len(local))}
+		for i, v := range local {
+			r, c := rc(v)
+			r2, c2 := rc(local[(i+1)%len(local)])
+			in.pos[i] = int32(r*cols + c)
+			in.mv[i] = moveIndex(r2-r, c2-c)
+		}
+		installs[[2]int{w, variant}] = in
+		return in
+	}
 	off := 0
 	for j, w := range widths {
-		local := closedCycle(rows, w)
 		merged := false
 		for variant := 0; variant < 4 && !merged; variant++ {
-			// Install the block's cycle, mirrored by variant, at column offset off.
-			g := func(v int32) int32 {
-				r, c := int(v)/w, int(v)%w
-				if variant&1 != 0 {
-					r = rows - 1 - r
-				}
-				if variant&2 != 0 {
-					c = w - 1 - c
-				}
-				return int32(r*cols + off + c)
-			}
-			for i, v := range local {
-				succ[g(v)] = g(local[(i+1)%len(local)])
+			in := get(w, variant)
+			for i, p := range in.pos {
+				succ.m[int32(off)+p] = in.mv[i]
 			}
 			if j == 0 {
 				merged = true
 				break
 			}
-			merged = spliceAt(succ, rows, cols, off, w, jump)
+			merged = spliceAt(&succ, rows, cols, off, jump)
 		}
 		if !merged {
-			return nil
+			return cycleMoves{}
 		}
 		off += w
 	}
-	path := make([]int32, n)
-	v := int32(0)
-	for i := range path {
-		path[i] = v
-		v = succ[v]
-	}
-	return path
+	return succ
 }
 
-// spliceAt joins the block cycle in columns off…off+w-1 to the cycle on the columns left of
-// off, by the switch described above. It reports whether a switch was found.
-func spliceAt(succ []int32, rows, cols, off, w int, jump func(a, b int32) bool) bool {
-	edges := func(c0 int) [][2]int32 {
-		var es [][2]int32
+// spliceAt joins the block cycle in the columns from off on to the cycle on the columns left
+// of off, by the switch described above. It reports whether a switch was found.
+func spliceAt(succ *cycleMoves, rows, cols, off int, jump func(a, b int32) bool) bool {
+	// The edges of the cycle inside columns c0 and c0+1: at most one from each square.
+	var lbuf, rbuf [2 * 11][2]int32
+	edges := func(es [][2]int32, c0 int) [][2]int32 {
 		for r := 0; r < rows; r++ {
 			for c := c0; c < c0+2; c++ {
 				a := int32(r*cols + c)
-				b := succ[a]
+				b := succ.next(a)
 				if bc := int(b) % cols; bc >= c0 && bc < c0+2 {
 					es = append(es, [2]int32{a, b})
 				}
@@ -133,19 +225,21 @@ func spliceAt(succ []int32, rows, cols, off, w int, jump func(a, b int32) bool) 
 		}
 		return es
 	}
-	left, right := edges(off-2), edges(off)
+	left, right := edges(lbuf[:0], off-2), edges(rbuf[:0], off)
 	for _, e := range left {
 		a, a2 := e[0], e[1]
 		for _, f := range right {
 			b, b2 := f[0], f[1]
 			if jump(a, b2) && jump(b, a2) {
-				succ[a], succ[b] = b2, a2
+				succ.link(a, b2)
+				succ.link(b, a2)
 				return true
 			}
 			if jump(a, b) && jump(a2, b2) {
-				reverseBlock(succ, b)
+				reverseCycle(succ, b)
 				// Now b2→b is an edge of the block's cycle.
-				succ[a], succ[b2] = b, a2
+				succ.link(a, b)
+				succ.link(b2, a2)
 				return true
 			}
 		}
@@ -153,12 +247,12 @@ func spliceAt(succ []int32, rows, cols, off, w int, jump func(a, b int32) bool) 
 	return false
 }
 
-// reverseBlock turns round the cycle of succ through v (a block's cycle, not yet joined).
-func reverseBlock(succ []int32, v int32) {
-	prev, cur := v, succ[v]
+// reverseCycle turns round the cycle of succ through v.
+func reverseCycle(succ *cycleMoves, v int32) {
+	prev, cur := v, succ.next(v)
 	for {
-		next := succ[cur]
-		succ[cur] = prev
+		next := succ.next(cur)
+		succ.link(cur, prev)
 		if cur == v {
 			return
 		}
@@ -169,7 +263,8 @@ func reverseBlock(succ []int32, v int32) {
 // thinOddPath returns an open tour from s of an odd×odd board with rows ≤ 11 rows and many
 // columns (s on the majority colour), or nil. The columns are cut just left of s, at an odd
 // width: the part right of the cut (even width, s in its first two columns) has a closed tour
-// by merging; it is run from s round to s's cycle neighbour that lies in the first two
+// (by merging, or, when it is under thinMinCols wide, by a search done once per shape and
+// remembered); it is run from s round to s's cycle neighbour that lies in the first two
 // columns, and from there the knight jumps left into the other part, which it crosses right
 // to left block by block as in large.go (blocks of width 6 or 8, the last, leftmost one of
 // width 7, 9 or 11, with an odd number of squares), ending anywhere in that last block.
@@ -189,32 +284,10 @@ func thinOddPath(rows, cols int, s int32) []int32 {
 
 func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
-	if cut%2 == 0 || cut < 7 || cols-cut < thinMinCols || rows < 3 {
+	if cut%2 == 0 || cut < 7 || cols-cut < 6 || rows < 3 {
 		return nil
 	}
 	right := cols - cut
-	cyc := closedCycle(rows, right)
-	if cyc == nil {
-		return nil
-	}
-	if flip {
-		for i, v := range cyc {
-			cyc[i] = int32((rows-1-int(v)/right)*right + int(v)%right)
-		}
-	}
-	ls := int32(sr*right + sc - cut)
-	rotate(cyc, ls)
-	// Choose the direction round the cycle that ends in the first two columns.
-	if int(cyc[len(cyc)-1])%right > 1 {
-		if int(cyc[1])%right > 1 {
-			return nil
-		}
-		slices.Reverse(cyc[1:])
-	}
-	out := make([]int32, 0, rows*cols)
-	for _, v := range cyc {
-		out = append(out, int32(int(v)/right*cols+cut+int(v)%right))
-	}
 	// The left part: widths right to left, the odd one last (at the board's left edge).
 	var widths []int
 	rest := cut
@@ -228,6 +301,37 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	}
 	if widths == nil {
 		return nil
+	}
+	var out []int32
+	if rows != 3 && rows < blockMinSide && right >= thinMinCols {
+		// A long right part: walk its merged cycle straight into the tour, without a
+		// second copy of it.
+		if out = thinOddRight(rows, cols, cut, sr, sc, flip); out == nil {
+			return nil
+		}
+	} else {
+		cyc := closedCycle(rows, right)
+		if cyc == nil {
+			return nil
+		}
+		if flip {
+			for i, v := range cyc {
+				cyc[i] = int32((rows-1-int(v)/right)*right + int(v)%right)
+			}
+		}
+		ls := int32(sr*right + sc - cut)
+		rotate(cyc, ls)
+		// Choose the direction round the cycle that ends in the first two columns.
+		if int(cyc[len(cyc)-1])%right > 1 {
+			if int(cyc[1])%right > 1 {
+				return nil
+			}
+			slices.Reverse(cyc[1:])
+		}
+		out = make([]int32, 0, rows*cols)
+		for _, v := range cyc {
+			out = append(out, int32(int(v)/right*cols+cut+int(v)%right))
+		}
 	}
 	// Entry into the left part: the first knight's move from the tour's end that lands
 	// in the column just left of the cut, or two left.
@@ -261,6 +365,40 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 			return nil
 		}
 		c1 = C0
+	}
+	return out
+}
+
+// thinOddRight is the right part of thinOddCut for a long part (rows < 12, not 3): the
+// merged cycle of the columns from cut on, mirrored top to bottom if flip, run from s
+// (row sr, column sc) in the direction that ends in the part's first two columns, as board
+// squares in a new slice with room for the whole board; nil if neither direction does.
+func thinOddRight(rows, cols, cut, sr, sc int, flip bool) []int32 {
+	right := cols - cut
+	succ := thinSucc(rows, right)
+	if succ.m == nil {
+		return nil
+	}
+	lr := sr
+	if flip {
+		lr = rows - 1 - sr
+	}
+	ls := int32(lr*right + sc - cut)
+	if int(succ.prev(ls))%right > 1 {
+		if int(succ.next(ls))%right > 1 {
+			return nil
+		}
+		reverseCycle(&succ, ls)
+	}
+	out := make([]int32, 0, rows*cols)
+	v := ls
+	for range rows * right {
+		r, c := int(v)/right, int(v)%right
+		if flip {
+			r = rows - 1 - r
+		}
+		out = append(out, int32(r*cols+cut+c))
+		v = succ.next(v)
 	}
 	return out
 }

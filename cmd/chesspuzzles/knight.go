@@ -52,7 +52,7 @@ func (f *sizeFlags) get() (sz board.Size, set bool, err error) {
 		return sz, true, usageError(err)
 	}
 	if sz.Squares() > knight.MaxSquares {
-		return sz, true, usageErrorf("board %s has %d squares, at most %d are allowed", sz, sz.Squares(), knight.MaxSquares)
+		return sz, true, usageErrorf("board %s has %d squares, at most %d are allowed, got %q", sz, sz.Squares(), knight.MaxSquares, board.Clip(s))
 	}
 	return sz, true, nil
 }
