@@ -239,7 +239,7 @@ func (t *Tally) Counts() Counts {
 // Count runs the task: it counts the solutions with the task's frame and, among them, those
 // fixed by a half turn and by a quarter turn. It allocates nothing per node and uses
 // constant memory; it takes time proportional to its search tree, tens of nanoseconds a
-// node (all the tasks of n = 17 together visit about 3.8·10⁸ nodes).
+// node (all the tasks of n = 17 together visit about 2.5·10⁸ nodes).
 func (t Task) Count() TaskResult {
 	r, _ := t.CountContext(context.Background())
 	return r

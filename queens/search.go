@@ -30,9 +30,9 @@ import (
 //     (ties to the row nearest the middle), or a column open on exactly two rows when every
 //     row has three or more.
 //
-// On n = 16 the forced columns and the column branches cut the nodes by a fifth (46.2 million
-// against 58.8 million when only rows are branched on and only rows force a queen). A node
-// costs a scan of its empty rows, about twenty-five instructions a row.
+// On n = 16 this visits 40.5 million nodes, against 58.8 million when only rows are branched
+// on (lowest row first) and only rows force a queen. A node costs a scan of its empty rows,
+// about twenty instructions a row in the assembly loop.
 type search struct {
 	f        frame
 	n        int
