@@ -55,27 +55,7 @@ func TestFourRowsEveryStart(t *testing.T) {
 		bs = append(bs, boardCase{4, n}, boardCase{n, 4})
 	}
 	bs = append(bs, boardCase{4, 255}, boardCase{4, 1000}, boardCase{1001, 4})
-	for _, b := range bs {
-		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
-			t.Parallel()
-			for v := int32(0); v < int32(b.rows*b.cols); v++ {
-				r, c := int(v)/b.cols, int(v)%b.cols
-				tour, err := Find(b.rows, b.cols, board.Square{Row: r, Col: c}, Options{})
-				if !wantOpen(b.rows, b.cols, r, c) {
-					if err == nil {
-						t.Errorf("Find(%d, %d, (%d,%d)) found a tour, want none", b.rows, b.cols, r, c)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatalf("Find(%d, %d, (%d,%d)) = %v, want a tour", b.rows, b.cols, r, c, err)
-				}
-				if err := validTour(b.rows, b.cols, tour.Path, v, false); err != nil {
-					t.Fatalf("Find(%d, %d, (%d,%d)): %v", b.rows, b.cols, r, c, err)
-				}
-			}
-		})
-	}
+	checkEveryOpenStart(t, bs)
 }
 
 // TestLongThinBoards builds tours of a few very long boards with 3 to 11 rows, open from
@@ -99,23 +79,7 @@ func TestLongThinBoards(t *testing.T) {
 			}
 			for _, closed := range []bool{false, true} {
 				for _, s := range starts {
-					want := wantOpen(rows, cols, s.Row, s.Col)
-					if closed {
-						want = wantClosed(rows, cols)
-					}
-					tour, err := Find(rows, cols, s, Options{Closed: closed})
-					if !want {
-						if err == nil {
-							t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
-						}
-						continue
-					}
-					if err != nil {
-						t.Fatalf("Find(%d, %d, %v, closed=%v) = %v, want a tour", rows, cols, s, closed, err)
-					}
-					if err := validTour(rows, cols, tour.Path, int32(s.Row*cols+s.Col), closed); err != nil {
-						t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
-					}
+					checkStart(t, rows, cols, s, closed)
 				}
 			}
 		})

@@ -84,6 +84,43 @@ func wantOpen(rows, cols, r, c int) bool {
 
 type boardCase struct{ rows, cols int }
 
+// checkStart asks Find for a tour of rows×cols from s (closed or open) and checks the answer
+// against the existence rules and validTour: a valid tour where one exists, an error where
+// none does.
+func checkStart(t *testing.T, rows, cols int, s board.Square, closed bool) {
+	t.Helper()
+	want := wantOpen(rows, cols, s.Row, s.Col)
+	if closed {
+		want = wantClosed(rows, cols)
+	}
+	tour, err := Find(rows, cols, s, Options{Closed: closed})
+	if !want {
+		if err == nil {
+			t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Find(%d, %d, %v, closed=%v) = %v, want a tour", rows, cols, s, closed, err)
+	}
+	if err := validTour(rows, cols, tour.Path, int32(s.Row*cols+s.Col), closed); err != nil {
+		t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
+	}
+}
+
+// checkEveryOpenStart runs checkStart for an open tour from every square of each board, the
+// boards in parallel.
+func checkEveryOpenStart(t *testing.T, bs []boardCase) {
+	for _, b := range bs {
+		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			t.Parallel()
+			for v := range b.rows * b.cols {
+				checkStart(t, b.rows, b.cols, board.Square{Row: v / b.cols, Col: v % b.cols}, false)
+			}
+		})
+	}
+}
+
 func sweepBoards() []boardCase {
 	var bs []boardCase
 	for n := 1; n <= 20; n++ {

@@ -18,27 +18,7 @@ func TestThreeRowsEveryStart(t *testing.T) {
 	}
 	bs = append(bs, boardCase{3, 243}, boardCase{3, 1001}, boardCase{61, 3}, boardCase{3, 999},
 		boardCase{3, 998}, boardCase{58, 3}, boardCase{100, 3})
-	for _, b := range bs {
-		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
-			t.Parallel()
-			for v := int32(0); v < int32(b.rows*b.cols); v++ {
-				r, c := int(v)/b.cols, int(v)%b.cols
-				tour, err := Find(b.rows, b.cols, board.Square{Row: r, Col: c}, Options{})
-				if !wantOpen(b.rows, b.cols, r, c) {
-					if err == nil {
-						t.Errorf("Find(%d, %d, (%d,%d)) found a tour, want none", b.rows, b.cols, r, c)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatalf("Find(%d, %d, (%d,%d)) = %v, want a tour", b.rows, b.cols, r, c, err)
-				}
-				if err := validTour(b.rows, b.cols, tour.Path, v, false); err != nil {
-					t.Fatalf("Find(%d, %d, (%d,%d)): %v", b.rows, b.cols, r, c, err)
-				}
-			}
-		})
-	}
+	checkEveryOpenStart(t, bs)
 }
 
 // TestThreeRowsClosed asks for a closed tour of every 3×n board with n even, 10…400, and a

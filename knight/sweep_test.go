@@ -102,24 +102,7 @@ func TestThinRandom(t *testing.T) {
 		}
 		v := int32(rng.IntN(rows * cols))
 		s := board.Square{Row: int(v) / cols, Col: int(v) % cols}
-		closed := rng.IntN(3) == 0
-		want := wantOpen(rows, cols, s.Row, s.Col)
-		if closed {
-			want = wantClosed(rows, cols)
-		}
-		tour, err := Find(rows, cols, s, Options{Closed: closed})
-		if !want {
-			if err == nil {
-				t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("Find(%d, %d, %v, closed=%v) = %v, want a tour", rows, cols, s, closed, err)
-		}
-		if err := validTour(rows, cols, tour.Path, v, closed); err != nil {
-			t.Fatalf("Find(%d, %d, %v, closed=%v): %v", rows, cols, s, closed, err)
-		}
+		checkStart(t, rows, cols, s, rng.IntN(3) == 0)
 	}
 }
 
