@@ -42,7 +42,8 @@ none. With --checkpoint FILE every finished task is recorded in FILE; if the run
 interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
 stopped and ends with the exact count. A checkpoint of another N is refused.
 
-Time grows about sevenfold per step of N: "chesspuzzles queens estimate N" tells how long.`,
+Time grows six- to tenfold per step of N (more for larger N): "chesspuzzles queens estimate N"
+tells how long.`,
 		Example: `  chesspuzzles queens count 8
   chesspuzzles queens count 1-14
   chesspuzzles queens count 12 --json
