@@ -21,14 +21,16 @@ package board
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
 
-// MaxSide is the largest number of rows or columns a Size may have: 2^27, so that a long
-// thin board such as 3×33333333 can be named. It does not bound Rows*Cols (up to 2^54, which
-// an int holds); callers bound the area they accept, e.g. knight.MaxSquares.
-const MaxSide = 1 << 27
+// MaxSide is the largest number of rows or columns a Size may have: 2^27 where int has 64
+// bits, so that a long thin board such as 3×33333333 can be named, and 2^15 where it has 32;
+// either way Rows*Cols fits in an int. It does not bound the area further: callers bound the
+// area they accept, e.g. knight.MaxSquares.
+const MaxSide = 1 << (15 + 12*(bits.UintSize/64))
 
 // Size is the shape of a board: Rows rows and Cols columns.
 type Size struct {

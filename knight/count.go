@@ -32,14 +32,14 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // opts.Closed, undirected closed tours.
 //
 // It enumerates the tours by backtracking on bitboards with dead-end pruning, in one
-// goroutine, and meets in the middle: the number of ways to finish a half-made path is
-// stored by its visited squares and last square, so the second half of the search is done
-// once per distinct middle state (see mitm.go). Only one start square of each symmetry class
-// is searched. Its time grows with the number of tours, about 0.3 µs a tour on 6×6: 5×5 and
-// 5×6 take milliseconds, 6×6 open (6,637,920 tours) about 2 s and closed 0.03 s, 5×8
-// closed 0.15 s, 6×7 closed 1.5 s; its memory is the middle table, about 7 MB on 6×6 and
-// at most 512 MB. Progress counts shares (a start square and its first move). It stops with
-// ctx.Err() when ctx is done, checked every 65536 moves.
+// goroutine, and meets in the middle: the number of ways to finish a half-made path is stored
+// by its visited squares and last square, so the second half of the search is done once per
+// distinct middle state (see mitm.go). Only one start square of each symmetry class is
+// searched. Its time grows with the number of tours, about 0.3 µs a tour on 6×6: 5×5 and 5×6
+// take milliseconds, 6×6 open (6,637,920 tours) about 2 s and closed 0.03 s, 5×8 closed 0.15
+// s, 6×7 closed 1.5 s; its memory is the middle table, 16 MiB on 6×6 and at most 256 MiB (384
+// MiB while it doubles). Progress counts shares (a start square and its first move). It stops
+// with ctx.Err() when ctx is done, checked every 65536 moves.
 func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 || rows*cols > MaxCountSquares {

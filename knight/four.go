@@ -10,9 +10,9 @@ import "sync"
 // squares among 4n, no two in a row. Strictly alternating outer and inner squares would give
 // every outer square one colour, yet the outer rows hold both; so the tour starts and ends on
 // the outer rows and has exactly one step from an inner square to an inner square: before it
-// every outer square of the tour has the start's colour c, after it the other colour. So the tour is a Hamiltonian path of the
-// half G(c) = {outer squares of colour c, inner squares of colour 1-c}, one inner-to-inner
-// step, and a Hamiltonian path of the other half G(1-c).
+// every outer square of the tour has the start's colour c, after it the other colour. So the
+// tour is a Hamiltonian path of the half G(c) = {outer squares of colour c, inner squares of
+// colour 1-c}, one inner-to-inner step, and a Hamiltonian path of the other half G(1-c).
 //
 // Each half holds one outer square O_k and one inner square I_k in every column k (in
 // G(c): (0,k) and (1,k) when k%2 = c, else (3,k) and (2,k)), and its knight moves are
@@ -70,10 +70,13 @@ func hAdj(u, v hv) bool {
 	return d == 1 || d == 2
 }
 
-// fourTour returns an open tour of the 4×n board from s (on an outer row), n ≥ fourMinCols.
-// It takes time and memory linear in n.
+// fourTour returns an open tour of the 4×n board from s, n ≥ fourMinCols, or nil if s is on
+// an inner row (no tour starts there). It takes time and memory linear in n.
 func fourTour(n int, s int32) []int32 {
 	r, a := int(s)/n, int(s)%n
+	if r == 1 || r == 2 {
+		return nil
+	}
 	c := (r + a) % 2
 	out := make([]int32, 0, 4*n)
 	emit := func(half int) func(hv) {

@@ -5,18 +5,19 @@ import (
 	"sync"
 )
 
-// Long odd 3×n boards get their open tours from "lanes", in time and memory linear in the board. The columns are cut into blocks: from left
-// to right a turn block, k two-lane blocks, the start block (holding the start square s),
-// j one-lane blocks and an end block. Every boundary is crossed at fixed places, the same for
-// all blocks (a protocol, found once per row count by search): going left from a block's
-// square X1 to the left block's square E1, and going right from a block's square X2 to the
-// right block's square E2. The knight starts at s, leaves the start block leftwards at X1,
-// crosses each two-lane block right to left on its first lane (E1 to X1), turns round in the
-// turn block (E1 to X2), comes back along the second lanes (E2 to X2), finishes the start
-// block on its second lane (E2 to X2), and crosses the one-lane blocks (E2 to X2) to end
-// anywhere in the end block. When s lies near the left edge there are no turn and two-lane
-// blocks and the start block has a single lane from s to X2. Boards whose start lies in the
-// right half are mirrored. Each block's lanes are found once per shape and remembered.
+// Long odd 3×n boards get their open tours from "lanes", in time and memory linear in the
+// board. The columns are cut into blocks: from left to right a turn block, k two-lane blocks,
+// the start block (holding the start square s), j one-lane blocks and an end block. Every
+// boundary is crossed at fixed places, the same for all blocks (a protocol, found once per row
+// count by search): going left from a block's square X1 to the left block's square E1, and
+// going right from a block's square X2 to the right block's square E2. The knight starts at s,
+// leaves the start block leftwards at X1, crosses each two-lane block right to left on its
+// first lane (E1 to X1), turns round in the turn block (E1 to X2), comes back along the second
+// lanes (E2 to X2), finishes the start block on its second lane (E2 to X2), and crosses the
+// one-lane blocks (E2 to X2) to end anywhere in the end block. When s lies near the left edge
+// there are no turn and two-lane blocks and the start block has a single lane from s to X2.
+// Boards whose start lies in the right half are mirrored. Each block's lanes are found once
+// per shape and remembered.
 
 // protocol is a choice of crossing squares, as (row, col) local to a block of width w:
 // x1 and e2 are in the block's first two columns (counted from its left edge), e1 and x2 in

@@ -33,9 +33,10 @@ import (
 const (
 	memoHeadShift  = 58
 	memoMaxSquares = 58
-	// memoMaxEntries bounds the memo table so that it stays at 2^25 entries of 16 bytes
-	// (512 MiB): past it, new middle states are searched without being stored.
-	memoMaxEntries = 3<<23 - 1
+	// memoMaxEntries bounds the memo table so that it stays at 2^24 slots of 16 bytes
+	// (256 MiB; 384 MiB while it doubles to that size, the old table still held): past it,
+	// new middle states are searched without being stored.
+	memoMaxEntries = 3<<22 - 1
 )
 
 // pathCounter counts the Hamiltonian paths of a knight graph that extend a given start.

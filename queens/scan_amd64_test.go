@@ -3,6 +3,7 @@
 package queens
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -38,12 +39,16 @@ func TestScanRowsWithoutBMI2(t *testing.T) {
 	checkScans(t)
 }
 
-// TestRunFollowsExpandWithoutSettleAsm checks run's Go path for the forced queens.
+// TestRunFollowsExpandWithoutSettleAsm checks run's Go path for the forced queens, over the
+// BMI2 scan and over the plain one (a processor with POPCNT but no BMI2).
 func TestRunFollowsExpandWithoutSettleAsm(t *testing.T) {
-	saved := haveSettleAsm
+	savedSettle, savedBMI2 := haveSettleAsm, haveBMI2
+	defer func() { haveSettleAsm, haveBMI2 = savedSettle, savedBMI2 }()
 	haveSettleAsm = false
-	defer func() { haveSettleAsm = saved }()
-	checkRunFollowsExpand(t)
+	for _, bmi2 := range []bool{savedBMI2, false} {
+		haveBMI2 = bmi2
+		t.Run(fmt.Sprintf("bmi2=%v", bmi2), checkRunFollowsExpand)
+	}
 }
 
 // TestSettleLayout pins the settleState offsets that settleAsm uses.

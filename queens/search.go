@@ -82,10 +82,10 @@ func (s *search) init(f frame) bool {
 	return true
 }
 
-// scanRowsGo looks at the empty rows (rem) of a node with free columns free. It returns
-// best = m<<16 | tie[k]<<8 | k for the row k with the fewest open columns m (ties broken
-// by tie[k], then by the lower k; 1<<24 if rem is empty), and the free columns open on at
-// least one, two and three empty rows.
+// scanRowsGo looks at the empty rows (rem, rows below MaxCountN) of a node with free columns
+// free. It returns best = m<<16 | tie[k] for the row k with the fewest open columns m (ties
+// to the smallest tie[k] = distance from the middle<<8 | k, so best&63 is the row; 1<<24 if
+// rem is empty), and the free columns open on at least one, two and three empty rows.
 // scanRows is the same on amd64 in assembly (scan_amd64.s), where it is a third of the
 // instructions; both are tested against each other.
 func scanRowsGo(free, d1, d2, rem uint64, tie *[MaxCountN]uint16) (best uint, once, twice, thrice uint64) {
@@ -288,7 +288,7 @@ func (s *search) run(ctx context.Context, res *TaskResult) error {
 }
 
 // A settleState is the node that settle works on and what it found there. The field order
-// is fixed: settle_amd64.s reads and writes the fields at their offsets.
+// is fixed: scan_amd64.s reads and writes the fields at their offsets.
 type settleState struct {
 	cols, d1, d2, rem uint64 // the node: in, and out after the forced queens
 	mask              uint64
