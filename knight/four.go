@@ -1,7 +1,5 @@
 package knight
 
-import "sync"
-
 // Open tours of 4×n boards are built from two "halves", in time linear in the board and
 // without any search whose size grows with n.
 //
@@ -153,11 +151,10 @@ func hamH(n int, s hv, emit func(hv)) hv {
 	return last
 }
 
-var fourMemo = struct {
-	sync.Mutex
-	turn  map[int][]hv
-	start map[hv]fourStartPath
-}{turn: map[int][]hv{}, start: map[hv]fourStartPath{}}
+var (
+	fourTurns  remembered[int, []hv]
+	fourStarts remembered[hv, fourStartPath]
+)
 
 type fourStartPath struct {
 	path []hv
@@ -167,12 +164,9 @@ type fourStartPath struct {
 // fourTurn returns a Hamiltonian path of the first fourGadget columns of H whose first
 // square is next to strand p's square in column fourGadget and whose last is next to the
 // other strand's square there: the knight comes in along strand p and leaves along 1-p.
-func fourTurn(p int) []hv {
-	fourMemo.Lock()
-	defer fourMemo.Unlock()
-	if t, ok := fourMemo.turn[p]; ok {
-		return t
-	}
+func fourTurn(p int) []hv { return fourTurns.get(p, searchFourTurn) }
+
+func searchFourTurn(p int) []hv {
 	g := fourGadget
 	in, out := onStrand(p, g), onStrand(1-p, g)
 	var t []hv
@@ -187,24 +181,22 @@ func fourTurn(p int) []hv {
 	if t == nil {
 		panic("knight: no turn gadget for 4×n boards") // ruled out by TestFourGadgets
 	}
-	fourMemo.turn[p] = t
 	return t
 }
 
 // fourStart returns a Hamiltonian path of the first fourGadget columns of H from s (in
 // one of them) whose last square is next to strand r's square in column fourGadget.
 func fourStart(s hv) ([]hv, int) {
-	fourMemo.Lock()
-	defer fourMemo.Unlock()
-	if t, ok := fourMemo.start[s]; ok {
-		return t.path, t.r
-	}
+	t := fourStarts.get(s, searchFourStart)
+	return t.path, t.r
+}
+
+func searchFourStart(s hv) fourStartPath {
 	g := fourGadget
 	for r := 0; r < 2; r++ {
 		next := onStrand(r, g)
 		if t := hPathIn(g, s, func(v hv) bool { return hAdj(v, next) }); t != nil {
-			fourMemo.start[s] = fourStartPath{t, r}
-			return t, r
+			return fourStartPath{t, r}
 		}
 	}
 	panic("knight: no start gadget for 4×n boards") // ruled out by TestFourGadgets

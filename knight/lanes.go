@@ -2,7 +2,6 @@ package knight
 
 import (
 	"math/rand/v2"
-	"sync"
 )
 
 // Long odd 3×n boards get their open tours from "lanes", in time and memory linear in the
@@ -47,27 +46,14 @@ const (
 	laneTurnR         // E2→X1: the right end of a closed cycle of lanes
 )
 
-var laneMemo = struct {
-	sync.Mutex
-	m     map[laneKey][]int32
-	proto map[int][]protocol
-}{m: map[laneKey][]int32{}, proto: map[int][]protocol{}}
+var (
+	lanePaths     remembered[laneKey, []int32]
+	laneProtocols remembered[int, []protocol]
+)
 
 // lanePath returns the local squares of a block's lanes, in the order the knight takes them
 // (first lane, then second), or nil when the search finds none.
-func lanePath(k laneKey) []int32 {
-	laneMemo.Lock()
-	p, ok := laneMemo.m[k]
-	laneMemo.Unlock()
-	if ok {
-		return p
-	}
-	p = searchLane(k)
-	laneMemo.Lock()
-	laneMemo.m[k] = p
-	laneMemo.Unlock()
-	return p
-}
+func lanePath(k laneKey) []int32 { return lanePaths.get(k, searchLane) }
 
 func searchLane(k laneKey) []int32 {
 	h, w, pr := k.pr.h, k.w, k.pr
@@ -158,13 +144,10 @@ func laneWidths(h int) (mid []int, others []int) {
 
 // protocols returns the crossing protocols for h rows whose two-lane, turn, one-lane and
 // end blocks all exist for some widths, found by search once and remembered.
-func protocols(h int) []protocol {
-	laneMemo.Lock()
-	ps, ok := laneMemo.proto[h]
-	laneMemo.Unlock()
-	if ok {
-		return ps
-	}
+func protocols(h int) []protocol { return laneProtocols.get(h, searchProtocols) }
+
+func searchProtocols(h int) []protocol {
+	var ps []protocol
 	mids, others := laneWidths(h)
 	// Crossing pairs: a square in the first two columns of a block and one in the last two
 	// columns of its left neighbour, a knight's move apart.
@@ -207,9 +190,6 @@ func protocols(h int) []protocol {
 			}
 		}
 	}
-	laneMemo.Lock()
-	laneMemo.proto[h] = ps
-	laneMemo.Unlock()
 	return ps
 }
 

@@ -2,7 +2,6 @@ package knight
 
 import (
 	"math/rand/v2"
-	"sync"
 )
 
 // Large boards are built from blocks, in time and memory linear in the number of squares.
@@ -142,28 +141,13 @@ type blockPath struct {
 	sq [][2]int8
 }
 
-var blockMemo = struct {
-	sync.Mutex
-	m map[blockKey]*blockPath
-}{m: map[blockKey]*blockPath{}}
+var blockPaths remembered[blockKey, *blockPath]
 
 // findBlockPath finds (or recalls) a Hamiltonian path of the h×w block from entry. With
 // dr, dc not both 0 it must end on a square with a knight's move into the neighbouring block
 // in that direction (whose entry, if nextOdd, must be of the majority colour there); with a
 // target it must end a knight's move from the target; with neither it may end anywhere.
-func findBlockPath(k blockKey) *blockPath {
-	blockMemo.Lock()
-	p, ok := blockMemo.m[k]
-	blockMemo.Unlock()
-	if ok {
-		return p
-	}
-	p = searchBlockPath(k)
-	blockMemo.Lock()
-	blockMemo.m[k] = p
-	blockMemo.Unlock()
-	return p
-}
+func findBlockPath(k blockKey) *blockPath { return blockPaths.get(k, searchBlockPath) }
 
 func searchBlockPath(k blockKey) *blockPath {
 	g := newGraph(k.h, k.w)

@@ -71,6 +71,18 @@ func valid(p []int) bool {
 	return true
 }
 
+// safeBelow reports whether a queen in column c of the row below the queens p (p[i] the
+// column of row i) is attacked by none of them.
+func safeBelow(p []int, c int) bool {
+	r := len(p)
+	for i, ci := range p {
+		if ci == c || ci-c == r-i || c-ci == r-i {
+			return false
+		}
+	}
+	return true
+}
+
 // bruteSolutions lists every solution of the n×n board in ascending code order by trying
 // each column on each row and testing the new queen against all the earlier ones.
 func bruteSolutions(n int) [][]int {
@@ -82,16 +94,8 @@ func bruteSolutions(n int) [][]int {
 			out = append(out, slices.Clone(p))
 			return
 		}
-		r := len(p)
 		for c := 0; c < n; c++ {
-			ok := true
-			for i, ci := range p {
-				if ci == c || ci-c == r-i || c-ci == r-i {
-					ok = false
-					break
-				}
-			}
-			if ok {
+			if safeBelow(p, c) {
 				p = append(p, c)
 				rec()
 				p = p[:len(p)-1]
@@ -114,14 +118,7 @@ func bruteNodes(n int) uint64 {
 			return
 		}
 		for c := 0; c < n; c++ {
-			ok := true
-			for i, ci := range p {
-				if ci == c || ci-c == r-i || c-ci == r-i {
-					ok = false
-					break
-				}
-			}
-			if ok {
+			if safeBelow(p, c) {
 				nodes++
 				p = append(p, c)
 				rec()
