@@ -54,7 +54,7 @@ func BenchmarkFind8(b *testing.B) {
 }
 
 // BenchmarkFind3xLongOdd is an open tour of 3×333333 (10^6 squares, the same as the
-// Warnsdorff baseline) from the middle: lanes out and back (lanes.go).
+// Warnsdorff baseline) from the middle: lanes out and back (build_lanes.go).
 func BenchmarkFind3xLongOdd(b *testing.B) {
 	benchFind(b, 3, 333333, board.Square{Row: 0, Col: 166666}, Options{})
 }
@@ -65,7 +65,7 @@ func BenchmarkFind3xLongClosed(b *testing.B) {
 }
 
 // BenchmarkFind4xLong is an open tour of 4×250000 from the middle of an outer row: two
-// halves of strands (four.go).
+// halves of strands (build_four.go).
 func BenchmarkFind4xLong(b *testing.B) {
 	benchFind(b, 4, 250000, board.Square{Row: 3, Col: 125000}, Options{})
 }

@@ -34,7 +34,7 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // It enumerates the tours by backtracking on bitboards with dead-end pruning, in one
 // goroutine, and meets in the middle: the number of ways to finish a half-made path is stored
 // by its visited squares and last square, so the second half of the search is done once per
-// distinct middle state (see mitm.go). Only one start square of each symmetry class is
+// distinct middle state (see count_mitm.go). Only one start square of each symmetry class is
 // searched. Its time grows with the number of tours, about 0.3 µs a tour on 6×6: 5×5 and 5×6
 // take milliseconds, 6×6 open (6,637,920 tours) about 2 s and closed 0.03 s, 5×8 closed 0.15
 // s, 6×7 closed 1.5 s; its memory is the middle table, 16 MiB on 6×6 and at most 256 MiB (384
@@ -62,7 +62,7 @@ func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error
 }
 
 // countSearch is the count by backtracking through every tour, with the dead-end prunings of
-// the tour search, in one goroutine: the way Count worked before mitm.go, kept as the
+// the tour search, in one goroutine: the way Count worked before count_mitm.go, kept as the
 // independent cross-check and the baseline of the tests and benchmarks. Its time grows with
 // the number of tours, about 2 µs a tour (6×6 open takes about 13 s).
 // Progress counts shares: the paths of the first two or three moves.

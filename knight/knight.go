@@ -25,11 +25,11 @@
 // tests try): when the board has a closed tour it builds one and rotates it to begin at the
 // start square (so an open tour from any square is a closed tour cut open); otherwise it works
 // from the start. Boards whose sides are both at least 12 are built from blocks of 6 to 9
-// squares a side chained along a cycle of the block grid (large.go); long boards with 5 to 11
+// squares a side chained along a cycle of the block grid (build_blocks.go); long boards with 5 to 11
 // rows merge closed tours of blocks, odd ones join such a cycle to a chain of blocks
-// (thin.go); 3×n boards run along lanes of blocks, out and back for open tours of odd n, round
-// a closed cycle of lanes for even n (lanes.go); 4×n boards are two halves of a colouring
-// joined by one step, each half a path along two strands (four.go). All of these take time and
+// (build_thin.go); 3×n boards run along lanes of blocks, out and back for open tours of odd n, round
+// a closed cycle of lanes for even n (build_lanes.go); 4×n boards are two halves of a colouring
+// joined by one step, each half a path along two strands (build_four.go). All of these take time and
 // memory linear in the number of squares. Small boards are searched by backtracking in
 // Warnsdorff order with restarts, closed tours by Pósa rotations of a path. [Warnsdorff] is
 // the rule as usually taught: always move to the square with the fewest onward moves, on a tie

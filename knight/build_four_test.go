@@ -7,7 +7,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
-// TestFourGadgets checks that the turn and start gadgets of four.go exist (they are found
+// TestFourGadgets checks that the turn and start gadgets of build_four.go exist (they are found
 // by search once; fourTurn and fourStart panic otherwise) and are what they claim: paths
 // through every square of the first fourGadget columns of H, entered and left as promised.
 func TestFourGadgets(t *testing.T) {

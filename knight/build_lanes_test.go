@@ -8,7 +8,7 @@ import (
 )
 
 // TestThreeRowsEveryStart tries an open tour from every square of every 3×n board for
-// n = 7…100 and a few longer and transposed ones (odd n built from lanes, lanes.go, from
+// n = 7…100 and a few longer and transposed ones (odd n built from lanes, build_lanes.go, from
 // n = 31; even n from a closed cycle of lanes from n = 20), checked by the test's own
 // validator: a tour exactly where wantOpen says one exists.
 func TestThreeRowsEveryStart(t *testing.T) {

@@ -30,19 +30,19 @@ func closedCycle(rows, cols int) []int32 {
 }
 
 // thinMinCols is the length from which boards narrower than blockMinSide are built by
-// merging block cycles (thin.go) rather than searched.
+// merging block cycles (build_thin.go) rather than searched.
 const thinMinCols = 30
 
 // thinOddMinCols is the length from which open tours of odd×odd boards with 5 to 11 rows
-// are built from a block cycle and a block chain (thin.go) when Warnsdorff's rule gets stuck.
+// are built from a block cycle and a block chain (build_thin.go) when Warnsdorff's rule gets stuck.
 const thinOddMinCols = 13
 
 // laneCycleMinCols is the length from which closed tours of 3×n boards (n even) are built
-// from lanes (lanes.go).
+// from lanes (build_lanes.go).
 const laneCycleMinCols = 20
 
 // laneMinCols is the length from which open tours of odd 3×n boards are built from lanes
-// (lanes.go) when Warnsdorff's rule gets stuck.
+// (build_lanes.go) when Warnsdorff's rule gets stuck.
 const laneMinCols = 31
 
 // cacheSquares is the largest board whose closed tour is kept for reuse: the closed tour of

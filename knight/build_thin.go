@@ -2,7 +2,7 @@ package knight
 
 import "slices"
 
-// Thin boards (3 to 11 rows, many columns) are too narrow for the block chain of large.go,
+// Thin boards (3 to 11 rows, many columns) are too narrow for the block chain of build_blocks.go,
 // whose block grid needs two rows of blocks to have a cycle. Their closed tours are built by
 // merging instead: the board is cut into rows×w blocks that have closed tours (found once per
 // shape by closedCycle and remembered), and each block's cycle is spliced into the cycle so
@@ -12,7 +12,7 @@ import "slices"
 // are moves, the block's cycle is turned round first.) Blocks are at least 6 wide, so the
 // edges used on a block's left never touch those its right neighbour will use. Time and
 // memory are linear in the board. On 3 rows no such switch exists (see laneCycle in
-// lanes.go, which builds those boards' closed tours instead).
+// build_lanes.go, which builds those boards' closed tours instead).
 
 // thinParts splits cols into block widths for a rows-row board: widths whose rows×w board
 // has a closed tour. It returns nil when cols cannot be split that way.
@@ -266,7 +266,7 @@ func reverseCycle(succ *cycleMoves, v int32) {
 // (by merging, or, when it is under thinMinCols wide, by a search done once per shape and
 // remembered); it is run from s round to s's cycle neighbour that lies in the first two
 // columns, and from there the knight jumps left into the other part, which it crosses right
-// to left block by block as in large.go (blocks of width 6 or 8, the last, leftmost one of
+// to left block by block as in build_blocks.go (blocks of width 6 or 8, the last, leftmost one of
 // width 7, 9 or 11, with an odd number of squares), ending anywhere in that last block.
 func thinOddPath(rows, cols int, s int32) []int32 {
 	// Try cuts one and three columns left of s (at odd widths), and the right part's
@@ -405,7 +405,7 @@ func thinOddRight(rows, cols, cut, sr, sc int, flip bool) []int32 {
 
 // thinEdgePath returns an open tour from s of an odd×odd board with few rows when s lies in
 // the first columns: the knight crosses the board left to right block by block as in
-// large.go, starting in an odd block of width 7, 9 or 11 that holds s (the only odd block,
+// build_blocks.go, starting in an odd block of width 7, 9 or 11 that holds s (the only odd block,
 // at the left edge, so s's colour is its majority colour), then blocks of width 6 or 8,
 // ending anywhere in the last; nil if that fails.
 func thinEdgePath(rows, cols int, s int32) []int32 {

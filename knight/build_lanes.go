@@ -243,7 +243,7 @@ func laneLayout(rows, cols int, pr protocol, a, ws int, ls int32, others []int) 
 		return nil
 	}
 	// Right part: j one-lane blocks and an end block, or, when the rest is odd, j one-lane
-	// blocks, a bridge block into an odd end block (large.go's block paths).
+	// blocks, a bridge block into an odd end block (build_blocks.go's block paths).
 	rest := cols - a - ws
 	we, j := 0, 0
 	oddEnd := rest%2 == 1
@@ -369,7 +369,7 @@ func laneColours(h, w int, k laneKey, pr protocol, start int32) bool {
 // left turn block, whose first square E1 is a knight's move from the first two-lane block's
 // X1. It returns nil when no layout fits cols.
 //
-// Three-row boards need this rather than the merge of thin.go: a two-edge switch between
+// Three-row boards need this rather than the merge of build_thin.go: a two-edge switch between
 // neighbouring blocks needs an edge of each cycle inside the two columns next to the
 // boundary, and on 3 rows such edges ((0,c)–(2,c+1) and (2,c)–(0,c+1)) never pair up.
 func laneCycle(rows, cols int) []int32 {
