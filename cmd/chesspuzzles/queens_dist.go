@@ -29,6 +29,7 @@ type distOptions struct {
 	ackWait     time.Duration
 	shard       string
 	status      bool
+	logFmt      string // --log-format of the coordinator
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -41,6 +42,7 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.token, "token", "", "`TOKEN` clients must give (default $CHESSPUZZLES_NATS_TOKEN; generated when listening beyond loopback)")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
+	addLogFormatFlag(cmd, &o.logFmt)
 	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
 }
 
@@ -119,9 +121,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return usageError(err)
 	}
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	logger, err := newLogger(stderr, o.logFmt, "coordinator")
+	if err != nil {
+		return err
 	}
+	logf := logfTo(logger)
 
 	url := o.nats
 	if url == "" {

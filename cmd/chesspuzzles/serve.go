@@ -44,7 +44,7 @@ system picks a free port). Ctrl-C stops it, letting running requests finish.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "time limit of each request")
-	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: the number of CPUs)")
+	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 	return cmd
 }
 
