@@ -18,7 +18,7 @@ type workerOptions struct {
 	name    string
 	verbose bool
 	every   time.Duration
-	logFmt  string // --log-format
+	logFmt  string        // --log-format
 	stall   time.Duration // testing hook, hidden
 }
 
