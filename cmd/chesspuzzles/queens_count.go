@@ -145,6 +145,9 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 	if err != nil {
 		return queens.Counts{}, usageError(err)
 	}
+	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
+		return queens.Counts{}, err
+	}
 	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
 	var rep *work.Reporter
 	if !opts.quiet {
