@@ -37,12 +37,34 @@ func WriteSquares(w io.Writer, t Tour) error {
 	return bw.Flush()
 }
 
-// WriteJSON writes the tour as one JSON object: {"rows":R,"cols":C,"closed":B,"path":[[r,c],…]}
-// with 0-based (row, col) pairs, row 0 at the top. It streams; Closed is checked in linear
+// WriteJSON writes the tour as one JSON object, the same shape the web API's
+// /api/knight/tour answers with:
+//
+//	{"rows":R,"cols":C,"start":"a1","closed":B,"found":true,"path":["a1","b3",…],"squares":[[7,0],[5,1],…]}
+//
+// path holds square names as [board.Size.Name] writes them (algebraic up to 26 files,
+// "file,rank" beyond), squares the same squares as 0-based (row, col) pairs, row 0 at the
+// top; start is the first square and closed tells whether the last square is a knight's
+// move from it. It streams, so huge tours take no extra memory; Closed is checked in linear
 // time.
 func WriteJSON(w io.Writer, t Tour) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprintf(bw, `{"rows":%d,"cols":%d,"closed":%v,"path":[`, t.Rows, t.Cols, t.Closed())
+	sz := t.Size()
+	start := ""
+	if len(t.Path) > 0 {
+		start = sz.Name(t.Square(0))
+	}
+	fmt.Fprintf(bw, `{"rows":%d,"cols":%d,"start":%q,"closed":%v,"found":true,"path":[`, t.Rows, t.Cols, start, t.Closed())
+	for i := range t.Path {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		// Square names hold only letters, digits and a comma: no JSON escaping needed.
+		bw.WriteByte('"')
+		bw.WriteString(sz.Name(t.Square(i)))
+		bw.WriteByte('"')
+	}
+	bw.WriteString(`],"squares":[`)
 	var buf []byte
 	for i, v := range t.Path {
 		buf = buf[:0]
@@ -172,7 +194,8 @@ func ParseTour(text string, sz board.Size) (Tour, error) {
 func parseJSON(t string) (Tour, error) {
 	var v struct {
 		Rows, Cols int
-		Path       [][]int
+		Path       json.RawMessage
+		Squares    [][]int
 	}
 	dec := json.NewDecoder(strings.NewReader(t))
 	if err := dec.Decode(&v); err != nil {
@@ -181,8 +204,29 @@ func parseJSON(t string) (Tour, error) {
 	if v.Rows < 1 || v.Cols < 1 || v.Rows > board.MaxSide || v.Cols > board.MaxSide || v.Rows*v.Cols > MaxSquares {
 		return Tour{}, fmt.Errorf("%w: JSON rows and cols must be from 1 to %d, got %d and %d", ErrSyntax, board.MaxSide, v.Rows, v.Cols)
 	}
-	tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(v.Path))}
-	for i, p := range v.Path {
+	// squares ([row, col] pairs) when given; else path, as pairs (the shape before squares
+	// existed) or as square names.
+	pairs := v.Squares
+	if pairs == nil && len(v.Path) > 0 {
+		if err := json.Unmarshal(v.Path, &pairs); err != nil {
+			var names []string
+			if err := json.Unmarshal(v.Path, &names); err != nil {
+				return Tour{}, fmt.Errorf("%w: JSON path must be square names or [row, col] pairs", ErrSyntax)
+			}
+			sz := board.Size{Rows: v.Rows, Cols: v.Cols}
+			tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(names))}
+			for i, name := range names {
+				sq, err := sz.ParseSquare(name)
+				if err != nil {
+					return Tour{}, fmt.Errorf("%w: path entry %d: %w", ErrSyntax, i+1, err)
+				}
+				tour.Path = append(tour.Path, int32(sq.Row*v.Cols+sq.Col))
+			}
+			return tour, nil
+		}
+	}
+	tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(pairs))}
+	for i, p := range pairs {
 		if len(p) != 2 || p[0] < 0 || p[0] >= v.Rows || p[1] < 0 || p[1] >= v.Cols {
 			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i+1, p, v.Rows, v.Cols)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -165,6 +166,7 @@ func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
 type knightCheckOpts struct {
 	sizes sizeFlags
 	file  string
+	json  bool
 }
 
 func newKnightCheckCmd() *cobra.Command {
@@ -187,7 +189,30 @@ it cannot be read.`,
 		},
 	}
 	o.sizes.add(cmd, "")
+	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"valid":true,"closed":…,"rows":…,"cols":…,"from":"a1","to":…} or {"valid":false,"reason":…}`)
 	return cmd
+}
+
+// knightCheckRecord is the --json output of knight check.
+type knightCheckRecord struct {
+	Valid  bool   `json:"valid"`
+	Closed bool   `json:"closed"`
+	Rows   int    `json:"rows,omitempty"`
+	Cols   int    `json:"cols,omitempty"`
+	From   string `json:"from,omitempty"`
+	To     string `json:"to,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// notATour ends knight check with exit 1: with --json the reason goes to stdout as
+// {"valid":false,"reason":…}, else err to stderr.
+func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
+	if !o.json {
+		return answerNo(err)
+	}
+	line, _ := json.Marshal(knightCheckRecord{Reason: err.Error()})
+	fmt.Fprintf(stdout, "%s\n", line)
+	return answerNo(nil)
 }
 
 func runKnightCheck(_ context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
@@ -211,13 +236,22 @@ func runKnightCheck(_ context.Context, o knightCheckOpts, stdin io.Reader, stdou
 	t, err := knight.ParseTour(string(data), sz)
 	var se *knight.StepError
 	if errors.As(err, &se) {
-		return answerNo(fmt.Errorf("not a tour: %w", err))
+		return notATour(o, stdout, fmt.Errorf("not a tour: %w", err))
 	}
 	if err != nil {
 		return usageError(err)
 	}
 	if err := t.Check(); err != nil {
-		return answerNo(fmt.Errorf("not a tour of %s: %w", t.Size(), err))
+		return notATour(o, stdout, fmt.Errorf("not a tour of %s: %w", t.Size(), err))
+	}
+	if o.json {
+		line, err := json.Marshal(knightCheckRecord{Valid: true, Closed: t.Closed(), Rows: t.Rows, Cols: t.Cols,
+			From: t.Size().Name(t.Square(0)), To: t.Size().Name(t.Square(t.Len() - 1))})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
 	}
 	kind := "open"
 	if t.Closed() {
@@ -230,6 +264,7 @@ func runKnightCheck(_ context.Context, o knightCheckOpts, stdin io.Reader, stdou
 type knightAccessOpts struct {
 	sizes sizeFlags
 	after string
+	json  bool
 }
 
 func newKnightAccessCmd() *cobra.Command {
@@ -251,6 +286,7 @@ hand (move to the neighbour of N with the smallest number).`,
 	}
 	o.sizes.add(cmd, "8")
 	cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
+	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object, as the web API answers: {"rows":R,"cols":C,"counts":[[…],…]} (-1 visited, -2 the knight)`)
 	return cmd
 }
 
@@ -283,6 +319,18 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 	if err != nil {
 		return usageErrorf("--after: %w", err)
 	}
+	if o.json {
+		counts := make([][]int, sz.Rows)
+		for r := range counts {
+			counts[r] = table[r*sz.Cols : (r+1)*sz.Cols]
+		}
+		line, err := json.Marshal(map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
 	bw := bufio.NewWriter(stdout)
 	for r := 0; r < sz.Rows; r++ {
 		for c := 0; c < sz.Cols; c++ {
@@ -307,6 +355,7 @@ type knightCountOpts struct {
 	sizes  sizeFlags
 	start  string
 	closed bool
+	json   bool
 }
 
 func newKnightCountCmd() *cobra.Command {
@@ -331,6 +380,7 @@ middle: 6×6 takes about 2 s (6,637,920 open tours), 6×7 closed a few seconds (
 	o.sizes.add(cmd, "5")
 	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
+	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
 	return cmd
 }
 
@@ -374,6 +424,29 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	case opts.Start != nil:
 		what = "directed open tours from " + sz.Name(*opts.Start)
 	}
+	if o.json {
+		var start *string
+		if opts.Start != nil {
+			name := sz.Name(*opts.Start)
+			start = &name
+		}
+		line, err := json.Marshal(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
 	_, err = fmt.Fprintf(stdout, "%d %s of %s\n", k, what, sz)
 	return err
+}
+
+// knightCountRecord is the --json output of knight count.
+type knightCountRecord struct {
+	Rows   int     `json:"rows"`
+	Cols   int     `json:"cols"`
+	Closed bool    `json:"closed"`
+	Start  *string `json:"start"`
+	Tours  any     `json:"tours"`
+	Counts string  `json:"counts"` // what was counted, in words
 }

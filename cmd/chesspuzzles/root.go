@@ -87,6 +87,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newKnightCmd())
 	root.AddCommand(newWorkerCmd())
+	machineReadable(root)
 	return root
 }
 
