@@ -38,10 +38,12 @@ func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if n > maxKnownN {
-		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, maxKnownN)
+	c, ok := queens.Known(n)
+	if !ok {
+		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, queens.MaxKnownN)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": knownCounts[n][0], "unique": knownCounts[n][1]})
+	// Strings, not numbers: Q(27) > 2^53 and JSON numbers are doubles in browsers.
+	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": c.Total.String(), "unique": c.Unique.String()})
 	return nil
 }
 

@@ -25,21 +25,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// knownQ reads Q(n) from testdata/known-values.txt (copied from the literature).
+// knownQ returns the published Q(n) (queens.Known).
 func knownQ(t *testing.T, n int) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/known-values.txt")
-	if err != nil {
-		t.Fatal(err)
+	c, ok := queens.Known(n)
+	if !ok {
+		t.Fatalf("no known value for N=%d", n)
 	}
-	for line := range strings.Lines(string(data)) {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[0] == strconv.Itoa(n) {
-			return f[1]
-		}
-	}
-	t.Fatalf("no known value for N=%d", n)
-	return ""
+	return c.Total.String()
 }
 
 // syncBuf is a bytes.Buffer safe for a process's output and the test reading it.

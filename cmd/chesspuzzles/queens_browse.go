@@ -11,7 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/render"
-	"github.com/chesspuzzles/chesspuzzles/web"
 	"github.com/spf13/cobra"
 )
 
@@ -167,11 +166,11 @@ func (m *browseModel) render() string {
 		kind = "fundamental solutions"
 	}
 	count := ""
-	if total, unique, ok := web.KnownCount(m.n); ok {
+	if c, ok := queens.Known(m.n); ok {
 		if m.unique {
-			count = unique + " "
+			count = c.Unique.String() + " "
 		} else {
-			count = total + " "
+			count = c.Total.String() + " "
 		}
 	}
 	title := fmt.Sprintf("%d queens: %s%s", m.n, count, kind)
