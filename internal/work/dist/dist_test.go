@@ -1,12 +1,10 @@
 package dist
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,26 +14,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// known reads testdata/known-values.txt: n → [Q(n), U(n)].
+// known returns the published Q(n) and U(n) (queens.Known): n → [Q(n), U(n)].
 func known(t *testing.T) map[int][2]string {
 	t.Helper()
-	f, err := os.Open("testdata/known-values.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int][2]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var n int
-		var q, u string
-		if strings.HasPrefix(sc.Text(), "#") {
-			continue
-		}
-		if _, err := fmt.Sscan(sc.Text(), &n, &q, &u); err != nil {
-			t.Fatal(err)
-		}
-		out[n] = [2]string{q, u}
+	for n := 1; n <= queens.MaxKnownN; n++ {
+		c, _ := queens.Known(n)
+		out[n] = [2]string{c.Total.String(), c.Unique.String()}
 	}
 	return out
 }
