@@ -14,8 +14,10 @@ import (
 // the board size, and ok = true exactly when Parse(text, n) would return the position with a
 // queen on (r, cols[r]) for every row r of the list on an N×N board (N = n, or the length of
 // the list when n is 0). Anything else — another notation, a prefix such as "perm:", empty
-// rows, a run of digits without separators, a number off the board — gives ok = false, and
-// the caller should use Parse, which reads it or says what is wrong.
+// rows, a run of digits without separators, a number off the board, "file,rank" squares
+// separated by white space ("5,4 1,1", which Parse reads as algebraic) — gives ok = false,
+// and the caller should use Parse, which reads it or says what is wrong. The answer does not
+// depend on n beyond the board's bounds: one text has one reading at every size.
 //
 // ParseColumns reads text once, in time linear in its length, and holds 4 bytes a row: ten
 // million queens (79 MB of text) take well under a second, where Parse builds a string and a
@@ -39,7 +41,21 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 		singleZero bool  // the number being read is so far just "0"
 		zero       bool  // some number is written "0"
 		lo, hi     int64 = MaxParseN + 1, -1
+		// Parse reads text whose white-space-separated fields are all "digits,digits", two
+		// or more of them, as file,rank squares ("5,4 1,1" is e4 and a1), not as columns:
+		// field is the shape of the current field so far, and squares stays true while
+		// every finished field had that shape.
+		field   = fieldEmpty
+		fields  int
+		squares = true
 	)
+	endField := func() {
+		if field != fieldEmpty {
+			fields++
+			squares = squares && field == fieldRank
+			field = fieldEmpty
+		}
+	}
 	end := func() bool {
 		if !inNumber {
 			return true
@@ -57,6 +73,12 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 		b := t[i]
 		switch {
 		case b >= '0' && b <= '9':
+			switch field {
+			case fieldEmpty:
+				field = fieldFile
+			case fieldComma:
+				field = fieldRank
+			}
 			singleZero = !inNumber && b == '0'
 			inNumber = true
 			if digits++; digits <= 10 {
@@ -66,11 +88,20 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 			if !end() {
 				return nil, 0, false
 			}
+			switch {
+			case b == ' ' || b == '\t' || b == '\n' || b == '\r':
+				endField()
+			case b == ',' && field == fieldFile:
+				field = fieldComma
+			default:
+				field = fieldOther
+			}
 		default:
 			return nil, 0, false
 		}
 	}
-	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") {
+	endField()
+	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") || squares && fields >= 2 {
 		return nil, 0, false
 	}
 	rows := len(cols)
@@ -94,6 +125,15 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 	}
 	return cols, n, true
 }
+
+// The shapes of a white-space-separated field, as ParseColumns meets its bytes.
+const (
+	fieldEmpty = iota // nothing yet
+	fieldFile         // digits
+	fieldComma        // digits and a comma
+	fieldRank         // digits, a comma, digits: a file,rank square
+	fieldOther        // anything else
+)
 
 // CheckColumns returns the same Report as [Check] does for the position with a queen on
 // (r, cols[r]) for each r < len(cols) on the n×n board, with len(cols) ≤ n and every column

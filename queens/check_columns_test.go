@@ -61,6 +61,15 @@ func TestParseColumns(t *testing.T) {
 		{"only separators", " , ,", 0, false},
 		{"huge number", "1,99999999999999999999", 0, false},
 		{"negative n", "0,1", -1, false},
+		// Issue 11.1: file,rank squares separated by white space are algebraic, at every N.
+		{"file,rank squares", "5,4 1,1", 0, false},
+		{"file,rank squares, n 30", "5,4 1,1", 30, false},
+		{"file,rank squares, n 40", "5,4 1,1", 40, false},
+		{"file,rank squares off the board", "0,0 0,0", 108, false},
+		{"file,rank squares on lines", "5,4\n1,1\n", 40, false},
+		{"one file,rank pair is a list", "5,4", 40, true},
+		{"pairs and a lone number is a list", "5,4 1,1 3", 40, true},
+		{"pairs with a semicolon is a list", "5,4 1;1", 40, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,13 +151,15 @@ func TestCheckColumnsLarge(t *testing.T) {
 }
 
 func FuzzParseColumns(f *testing.F) {
-	for _, s := range []string{"0,4,7,5,2,6,1,3", "1,5,8,6,3,7,2,4", "15863724", "0;1", "1 2\n3", "00,1", "0,-,2", " , ", "99999999999,1"} {
+	for _, s := range []string{"0,4,7,5,2,6,1,3", "1,5,8,6,3,7,2,4", "15863724", "0;1", "1 2\n3", "00,1", "0,-,2", " , ", "99999999999,1", "5,4 1,1", "0,0 0,0", "1,2 3", "1,2\t3,4\r\n"} {
 		f.Add(s, 0)
 		f.Add(s, 8)
 	}
 	f.Fuzz(func(t *testing.T, text string, n int) {
-		if n < 0 || n > 1000 {
-			n = 0
+		// Every N: most inputs meet small boards, where the readings differ most, but
+		// sizes up to MaxParseN and just beyond it (refused by both) are tried as well.
+		if n < -1 || n > MaxParseN+1 {
+			n %= 1001
 		}
 		sameAsParse(t, text, n)
 	})
