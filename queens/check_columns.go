@@ -2,6 +2,7 @@ package queens
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
@@ -195,4 +196,120 @@ func CheckColumns(n int, cols []int32) Report {
 	})
 	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
 	return rep
+}
+
+// CheckLimits bounds what [CheckColumnsContext] keeps of a huge position.
+type CheckLimits struct {
+	// MaxAttacks is how many attacking pairs the Report lists: the first ones in the order
+	// Check lists them. The others are only counted. Negative keeps them all.
+	MaxAttacks int
+	// Lines asks for the per-line counts (Rows, Columns, Diagonals, AntiDiagonals: 48
+	// bytes a row); without it they are nil.
+	Lines bool
+}
+
+// CheckColumnsContext is [CheckColumns] for placements too large to keep everything about:
+// its Report lists only the first lim.MaxAttacks attacking pairs, in Check's order, and holds
+// the per-line counts only when lim.Lines asks; attacks is the exact number of attacking
+// pairs, listed or not, and Solved is true when len(cols) = n and attacks = 0. Beyond cols it
+// holds 8 bytes a row and 40 bytes an attack listed (plus 48 bytes a row with Lines), and
+// takes time linear in len(cols) plus log(lim.MaxAttacks) an attack. It returns ctx.Err()
+// if ctx is done before it is, looking every 65536 rows. As for CheckColumns, n ≥ 1,
+// len(cols) ≤ n and every column is from 0 to n-1 (it panics otherwise).
+func CheckColumnsContext(ctx context.Context, n int, cols []int32, lim CheckLimits) (rep Report, attacks int64, err error) {
+	rep = Report{N: n, Queens: len(cols)}
+	if lim.Lines {
+		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
+		rep.Diagonals, rep.AntiDiagonals = make([]int, 2*n-1), make([]int, 2*n-1)
+		for r, c32 := range cols {
+			c := int(c32)
+			rep.Rows[r]++
+			rep.Columns[c]++
+			rep.Diagonals[c-r+n-1]++
+			rep.AntiDiagonals[r+c]++
+		}
+	}
+	// As in CheckColumns: walking the rows from the top meets each line's queens in order,
+	// and each one attacks the one before it (last[i] is that one's row plus one, 0: none).
+	// The pairs kept are the smallest in Check's order, (first queen's row, line) as one
+	// row holds one queen: a max-heap of them, whose top is the one to drop first.
+	kept := &attackHeap{max: lim.MaxAttacks}
+	last := make([]int32, 2*n)
+	for _, l := range []struct {
+		kind  Line
+		index func(r, c int) int
+	}{
+		{Column, func(r, c int) int { return c }},
+		{Diagonal, func(r, c int) int { return c - r + n - 1 }},
+		{AntiDiagonal, func(r, c int) int { return r + c }},
+	} {
+		clear(last)
+		for r, c32 := range cols {
+			if r%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return Report{}, 0, err
+				}
+			}
+			c := int(c32)
+			i := l.index(r, c)
+			if prev := last[i]; prev > 0 {
+				attacks++
+				pr := int(prev - 1)
+				kept.add(Attack{A: board.Square{Row: pr, Col: int(cols[pr])}, B: board.Square{Row: r, Col: c}, Line: l.kind})
+			}
+			last[i] = int32(r + 1)
+		}
+	}
+	rep.Attacks = kept.a
+	slices.SortFunc(rep.Attacks, attackOrder)
+	rep.Solved = rep.Queens == n && attacks == 0
+	return rep, attacks, nil
+}
+
+// attackOrder is Check's order of attacks: by the first queen, then by line.
+func attackOrder(a, b Attack) int {
+	return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
+}
+
+// attackHeap keeps the max smallest attacks added in attackOrder (all of them when max is
+// negative), as a max-heap: a[0] is the largest kept.
+type attackHeap struct {
+	max int
+	a   []Attack
+}
+
+func (h *attackHeap) add(x Attack) {
+	switch {
+	case h.max < 0:
+		h.a = append(h.a, x)
+		return
+	case len(h.a) < h.max:
+		h.a = append(h.a, x)
+		for i := len(h.a) - 1; i > 0; {
+			p := (i - 1) / 2
+			if attackOrder(h.a[p], h.a[i]) >= 0 {
+				break
+			}
+			h.a[p], h.a[i] = h.a[i], h.a[p]
+			i = p
+		}
+		return
+	case h.max == 0 || attackOrder(x, h.a[0]) >= 0:
+		return
+	}
+	h.a[0] = x
+	for i := 0; ; {
+		big, l, r := i, 2*i+1, 2*i+2
+		if l < len(h.a) && attackOrder(h.a[l], h.a[big]) > 0 {
+			big = l
+		}
+		if r < len(h.a) && attackOrder(h.a[r], h.a[big]) > 0 {
+			big = r
+		}
+		if big == i {
+			return
+		}
+		h.a[i], h.a[big] = h.a[big], h.a[i]
+		i = big
+	}
 }

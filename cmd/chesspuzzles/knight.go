@@ -119,6 +119,10 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if (o.format == "svg" || o.format == "png") && (sz.Rows > maxPictureN || sz.Cols > maxPictureN) {
+		// Refused before the tour is found: a tour of 11585×11585 takes gigabytes.
+		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %s: use --format board, squares or json", maxPictureN, maxPictureN, sz)
+	}
 	// Find takes no context (it is linear-time where it matters); run it aside so that
 	// Ctrl-C still ends the command at once.
 	type result struct {
@@ -143,7 +147,8 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })
+	// Writing a tour of a hundred million squares takes a while: Ctrl-C stops it.
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctxWriter{ctx, w}, t) })
 }
 
 func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -219,6 +221,15 @@ func checkFlags(cmd *cobra.Command) error {
 			break
 		}
 	}
+	// Goroutines started: (queens estimate's --workers is the machine it estimates for.)
+	for _, name := range []string{"workers", "cores"} {
+		if !set(name) || cmd.Name() == "estimate" {
+			continue
+		}
+		if v, err := strconv.Atoi(value(name)); err == nil && v > maxWorkers() {
+			return usageErrorf("--%s must be at most %d (4 a core here, at least 16), got %d", name, maxWorkers(), v)
+		}
+	}
 	for _, file := range []struct{ flag, name string }{{"output", "-o"}, {"checkpoint", "checkpoint"}} {
 		if !set(file.flag) {
 			continue
@@ -229,6 +240,10 @@ func checkFlags(cmd *cobra.Command) error {
 	}
 	return nil
 }
+
+// maxWorkers bounds --workers and --cores: goroutines beyond a few a core add memory, not
+// speed, and a typo such as 99999999999 would start that many.
+func maxWorkers() int { return max(16, 4*runtime.GOMAXPROCS(0)) }
 
 // creatable reports what stops a file at path from being created: a missing directory, a
 // path that is a directory.
