@@ -141,9 +141,9 @@ func roundSeconds(s float64) float64 {
 
 // countPlan counts one N on the work pool, with the checkpoint and progress opts ask for.
 func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) (queens.Counts, error) {
-	plan, err := queens.NewPlan(n)
+	plan, err := newPlan(ctx, n)
 	if err != nil {
-		return queens.Counts{}, usageError(err)
+		return queens.Counts{}, err
 	}
 	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
 	var rep *work.Reporter

@@ -115,9 +115,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	plan, err := queens.NewPlan(n)
+	plan, err := newPlan(ctx, n)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))

@@ -77,12 +77,15 @@ type estimateRecord struct {
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	plan, err := queens.NewPlan(opts.n)
+	plan, err := newPlan(ctx, opts.n)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-	e := queens.EstimatePlan(plan, opts.probes, rng)
+	e, err := queens.EstimatePlanContext(ctx, plan, opts.probes, rng)
+	if err != nil {
+		return err
+	}
 	speed, err := measureSpeed(ctx, plan, rng)
 	if err != nil {
 		return err

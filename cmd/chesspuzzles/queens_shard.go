@@ -50,9 +50,9 @@ func parseShard(s string) (i, k int, err error) {
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
 // cores if 0) and writes one JSON line to stdout.
 func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error {
-	plan, err := queens.NewPlan(n)
+	plan, err := newPlan(ctx, n)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	tasks, err := plan.Shard(i, k)
 	if err != nil {

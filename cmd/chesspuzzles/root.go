@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +58,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	if m := negativeArg.FindStringSubmatch(err.Error()); m != nil {
 		return usageErrorf("%q: negative numbers are not allowed here (sizes, counts and squares start at 1; see %q)", m[1], cmd.CommandPath()+" --help")
 	}
-	return usageError(err)
+	return suggestFlag(cmd, err)
 }
 
 // newRootCmd builds the command tree. Every command writes results to stdout and progress
@@ -85,6 +86,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newKnightCmd())
 	root.AddCommand(newWorkerCmd())
+	guardGroups(root)
 	return root
 }
 
@@ -94,7 +96,10 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	started := false
-	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		started = true
+		return checkFlags(cmd)
+	}
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
@@ -107,6 +112,9 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if ee.err == nil {
 			return code
 		}
+	case errors.Is(err, dist.ErrCannotConnect):
+		// A NATS URL with no server behind it, or a token it refuses: bad input.
+		code = exitUsage
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		code = exitInterrupted
 		err = errors.New("interrupted")

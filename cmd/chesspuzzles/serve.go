@@ -76,5 +76,5 @@ func runServe(ctx context.Context, opts serveOptions, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, "stopped")
-	return nil
+	return ctx.Err() // interrupted: exit 130
 }

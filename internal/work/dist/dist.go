@@ -179,7 +179,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+		return nil, &connectError{o.URL, err}
 	}
 	// With RetryOnFailedConnect, Connect returns at once; wait for the first connection so
 	// that a wrong token or URL is reported rather than retried in silence for ever.
@@ -187,7 +187,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	for !nc.IsConnected() {
 		if err := nc.LastError(); err != nil && isAuthError(err) {
 			nc.Close()
-			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+			return nil, &connectError{o.URL, err}
 		}
 		if time.Now().After(deadline) {
 			err := nc.LastError()
@@ -195,7 +195,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 			if err == nil {
 				err = errors.New("no answer within 10s")
 			}
-			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+			return nil, &connectError{o.URL, err}
 		}
 		select {
 		case <-ctx.Done():
@@ -206,6 +206,18 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	return nc, nil
 }
+
+// ErrCannotConnect is what [Connect] wraps when it finds no server at the URL, or one that
+// refuses the token: the URL or the token given is wrong.
+var ErrCannotConnect = errors.New("cannot connect")
+
+type connectError struct {
+	url string
+	err error
+}
+
+func (e *connectError) Error() string   { return fmt.Sprintf("connecting to %q: %v", e.url, e.err) }
+func (e *connectError) Unwrap() []error { return []error{ErrCannotConnect, e.err} }
 
 func isAuthError(err error) bool {
 	return errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization")

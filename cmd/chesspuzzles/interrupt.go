@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// This file holds what lets a long step of a command end at once on Ctrl-C (exit 130)
+// when the engine call it makes takes no context (ctxWriter, for writers, is in
+// queens_one.go).
+
+// newPlan is queens.NewPlan(n) that returns ctx.Err() as soon as ctx is done. Building the
+// plan of N = 32 takes seconds and NewPlan takes no context: it runs aside, and is left to
+// finish on its own when ctx ends first (the command is ending then).
+func newPlan(ctx context.Context, n int) (*queens.Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		p   *queens.Plan
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := queens.NewPlan(n)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, usageError(r.err)
+		}
+		return r.p, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
