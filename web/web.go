@@ -50,7 +50,8 @@ var static embed.FS
 type Options struct {
 	// Timeout bounds each request's work; default 10 s.
 	Timeout time.Duration
-	// MaxHeavy is how many heavy requests may run at once; default the number of CPUs.
+	// MaxHeavy is how many heavy requests may run at once; default runtime.GOMAXPROCS(0),
+	// which since Go 1.25 follows a container's CPU limit.
 	MaxHeavy int
 	// QueueWait is how long a heavy request waits for a free slot before it gets 503;
 	// default 1 s.
@@ -70,7 +71,7 @@ func New(opts Options) *Server {
 		opts.Timeout = 10 * time.Second
 	}
 	if opts.MaxHeavy <= 0 {
-		opts.MaxHeavy = runtime.NumCPU()
+		opts.MaxHeavy = runtime.GOMAXPROCS(0)
 	}
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = time.Second

@@ -19,7 +19,7 @@ import (
 type countOptions struct {
 	from, to   int // the range of N, inclusive
 	json       bool
-	workers    int    // goroutines counting; all cores by default
+	workers    int    // goroutines counting; runtime.GOMAXPROCS(0) by default
 	checkpoint string // file recording finished tasks, to resume from; one N only
 	quiet      bool   // no progress on stderr
 	dist       distOptions
@@ -58,7 +58,7 @@ tells how long.`,
 				return err
 			}
 			if opts.workers < 1 {
-				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+				return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
 			}
 			if opts.checkpoint != "" && opts.from != opts.to {
 				return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
@@ -67,7 +67,7 @@ tells how long.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, `one JSON object per N: {"n":8,"total":92,"unique":12,"seconds":…}`)
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "goroutines counting (default: all cores)")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting (default: the cores this process may use, runtime.GOMAXPROCS)")
 	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
 	addDistFlags(cmd, &opts.dist)

@@ -48,14 +48,14 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 				return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
 			}
 			if opts.workers < 1 {
-				return usageErrorf("--workers must be a whole number from 1 up (default: all %d cores), got %d", runtime.NumCPU(), opts.workers)
+				return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
 			}
 			return runEstimate(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "workers to estimate the time for")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
 	return cmd
 }

@@ -83,11 +83,11 @@ func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error
 	return err
 }
 
-// runTasks counts tasks on workers goroutines (all cores if 0), costliest first, and
+// runTasks counts tasks on workers goroutines (runtime.GOMAXPROCS(0) if 0), costliest first, and
 // returns their results in the order of tasks.
 func runTasks(ctx context.Context, tasks []queens.Task, workers int) ([]queens.TaskResult, error) {
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([]queens.TaskResult, len(tasks))
 	next := make(chan int)

@@ -81,6 +81,8 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
+	root.Version = buildVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newQueensCmd())
 	root.AddCommand(newServeCmd())
 	root.AddCommand(newVersionCmd())
@@ -130,19 +132,4 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "chesspuzzles: %s%s\n", where, msg)
 	return code
-}
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "devel"
-
-func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "chesspuzzles %s\n", version)
-			return err
-		},
-	}
 }

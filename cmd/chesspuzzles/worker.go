@@ -53,7 +53,7 @@ The token, if the server wants one, comes from --token or $CHESSPUZZLES_NATS_TOK
 	f := cmd.Flags()
 	f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
 	f.StringVar(&opts.token, "token", "", "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
-	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: one per core)")
+	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in results and logs")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
 	f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")

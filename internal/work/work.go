@@ -29,7 +29,7 @@ import (
 
 // Options says how to run a plan.
 type Options struct {
-	// Workers is the number of goroutines counting; 0 means runtime.NumCPU().
+	// Workers is the number of goroutines counting; 0 means runtime.GOMAXPROCS(0).
 	Workers int
 	// Checkpoint, if not empty, is the path of the checkpoint file to resume from and
 	// record into (see OpenCheckpoint).
@@ -80,7 +80,7 @@ func (s Status) Fraction() float64 {
 func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, error) {
 	workers := opts.Workers
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	tally := p.NewTally()
 	var ckpt *Checkpoint

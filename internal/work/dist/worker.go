@@ -19,7 +19,7 @@ import (
 // core at a time.
 type Worker struct {
 	Conn *nats.Conn
-	// Cores is how many tasks run at once (runtime.NumCPU() if zero).
+	// Cores is how many tasks run at once (runtime.GOMAXPROCS(0) if zero).
 	Cores int
 	// Name identifies the worker in the results it stores and in the coordinator's log.
 	Name string
@@ -59,7 +59,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	cores := w.Cores
 	if cores <= 0 {
-		cores = runtime.NumCPU()
+		cores = runtime.GOMAXPROCS(0)
 	}
 	var cons jetstream.Consumer
 	var results jetstream.KeyValue

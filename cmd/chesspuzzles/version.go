@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version, when set at build time with -ldflags "-X main.version=v1.2.3", overrides the
+// module version that the Go toolchain records in the binary. Release builds leave it
+// empty: "go install …@v1.2.3" and builds from a git checkout record what is needed.
+var version string
+
+// versionInfo is what a binary knows about its own build, from runtime/debug.ReadBuildInfo:
+// the module version ("v1.2.3" for "go install …@v1.2.3", a pseudo-version such as
+// "v0.0.0-20261124040000-0123456789ab+dirty" for a build in a git checkout, "(devel)" when
+// nothing is known) and the VCS data of a build in a checkout.
+type versionInfo struct {
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"` // vcs.revision: the full commit hash
+	Time     string `json:"time,omitempty"`     // vcs.time: the commit's time, RFC 3339
+	Modified bool   `json:"modified"`           // vcs.modified: uncommitted changes were built
+	Go       string `json:"go"`
+	OS       string `json:"os"`
+	Arch     string `json:"arch"`
+}
+
+// buildVersion reads the build information of the running binary.
+func buildVersion() versionInfo {
+	v := versionInfo{Version: "(devel)", Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v.Revision = s.Value
+			case "vcs.time":
+				v.Time = s.Value
+			case "vcs.modified":
+				v.Modified = s.Value == "true"
+			}
+		}
+	}
+	if version != "" {
+		v.Version = version
+	}
+	return v
+}
+
+// String is the one-line form that "version" and "--version" print:
+//
+//	chesspuzzles v1.2.3 (commit 0123456789ab, 2026-11-24T04:00:00Z, modified) go1.26.8 linux/amd64
+func (v versionInfo) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "chesspuzzles %s", v.Version)
+	if v.Revision != "" {
+		rev := v.Revision
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		fmt.Fprintf(&b, " (commit %s", rev)
+		if v.Time != "" {
+			fmt.Fprintf(&b, ", %s", v.Time)
+		}
+		if v.Modified {
+			b.WriteString(", modified")
+		}
+		b.WriteString(")")
+	}
+	fmt.Fprintf(&b, " %s %s/%s", v.Go, v.OS, v.Arch)
+	return b.String()
+}
+
+func newVersionCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, the commit it was built from, and the Go release",
+		Long: `Print the version of this binary as the Go toolchain recorded it: the module version
+(v1.2.3 for "go install github.com/chesspuzzles/chesspuzzles/cmd/chesspuzzles@v1.2.3", a
+pseudo-version for a build in a git checkout), the commit, its time and whether the
+checkout had uncommitted changes, then the Go release, operating system and architecture.
+"chesspuzzles --version" prints the same line.`,
+		Example: `  chesspuzzles version
+  chesspuzzles --version
+  chesspuzzles version --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v := buildVersion()
+			if asJSON {
+				line, err := json.Marshal(v)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", line)
+				return err
+			}
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), v)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object: {"version":…,"revision":…,"time":…,"modified":false,"go":…,"os":…,"arch":…}`)
+	return cmd
+}
