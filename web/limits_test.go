@@ -172,3 +172,105 @@ func TestTruncatedPage(t *testing.T) {
 	}
 	t.Error("no time limit from 25 ms to 20 s cut the page short: it went from no solution to all 500")
 }
+
+func TestHostCheck(t *testing.T) {
+	h := New(Options{LoopbackOnly: true, AllowHosts: []string{"Chess.Local"}}).Handler()
+	open := New(Options{}).Handler()
+	tests := []struct {
+		host string
+		ok   bool
+	}{
+		{"localhost", true},
+		{"localhost:8080", true},
+		{"LOCALHOST:8080", true},
+		{"localhost.:8080", true},
+		{"127.0.0.1:8080", true},
+		{"127.0.0.1", true},
+		{"[::1]:8080", true},
+		{"[::1]", true},
+		{"chess.local:9000", true},
+		{"evil.example", false},
+		{"evil.example:8080", false},
+		{"localhost.evil.example:8080", false},
+		{"127.0.0.1.nip.io:8080", false},
+		{"[::2]:8080", false},
+		{"0.0.0.0:8080", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		for _, path := range []string{"/api/queens/count?n=8", "/"} {
+			req := httptest.NewRequest("GET", path, nil)
+			req.Host = tc.host
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			switch {
+			case tc.ok && rec.Code != 200:
+				t.Errorf("Host %q, GET %s: status %d, want 200", tc.host, path, rec.Code)
+			case !tc.ok && rec.Code != http.StatusForbidden:
+				t.Errorf("Host %q, GET %s: status %d, want 403", tc.host, path, rec.Code)
+			case !tc.ok:
+				var v map[string]string
+				if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil || !strings.Contains(v["error"], "--allow-host") {
+					t.Errorf("Host %q: body %s (%v), want a JSON error naming --allow-host", tc.host, rec.Body, err)
+				}
+			}
+			// Without LoopbackOnly (a server bound to the network) every host is answered.
+			rec = httptest.NewRecorder()
+			open.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Errorf("Host %q, GET %s without LoopbackOnly: status %d, want 200", tc.host, path, rec.Code)
+			}
+		}
+	}
+}
+
+// TestEveryAPIAnswerIsJSON: unknown paths, wrong methods and the API's root answer JSON too.
+func TestEveryAPIAnswerIsJSON(t *testing.T) {
+	h := New(Options{}).Handler()
+	tests := []struct {
+		method, path string
+		code         int
+		has          string // in the error, or a key of the answer
+	}{
+		{"GET", "/api", 200, "endpoints"},
+		{"GET", "/api/", 200, "endpoints"},
+		{"HEAD", "/api", 200, ""},
+		{"GET", "/api/nope", 404, "no such API endpoint"},
+		{"GET", "/api/queens", 404, "no such API endpoint"},
+		{"GET", "/api/queens/count/extra", 404, "no such API endpoint"},
+		{"POST", "/api/nope", 404, "no such API endpoint"},
+		{"POST", "/api/queens/count?n=8", 405, "only GET"},
+		{"DELETE", "/api/knight/tour", 405, "only GET"},
+		{"PUT", "/api/queens/picture.svg", 405, "only GET"},
+		{"POST", "/api", 405, "only GET"},
+		{"GET", "/api/queens/count", 400, "n is required"},
+	}
+	for _, tc := range tests {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
+		if rec.Code != tc.code {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, rec.Code, tc.code)
+		}
+		if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("%s %s: Content-Type %q, want JSON", tc.method, tc.path, ct)
+		}
+		if tc.code == 405 && rec.Header().Get("Allow") == "" {
+			t.Errorf("%s %s: 405 without an Allow header", tc.method, tc.path)
+		}
+		if tc.method == "HEAD" {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Errorf("%s %s: body is not a JSON object: %v: %s", tc.method, tc.path, err, rec.Body)
+			continue
+		}
+		if msg, ok := v["error"].(string); ok {
+			if !strings.Contains(msg, tc.has) {
+				t.Errorf("%s %s: error %q, want it to contain %q", tc.method, tc.path, msg, tc.has)
+			}
+		} else if _, ok := v[tc.has]; !ok {
+			t.Errorf("%s %s: answer %v has no %q", tc.method, tc.path, v, tc.has)
+		}
+	}
+}
