@@ -19,12 +19,18 @@
 //	GET /api/knight/accessibility?size=8&visited=  onward moves from every square
 //	GET /api/knight/picture.svg|.png?size=&start=  the tour as a picture
 //
-// Limits. Every request runs under a deadline ([Options.Timeout]); searches that may run
-// long (listing, completing, touring, PNG pictures) also take one of [Options.MaxHeavy]
-// slots, and a request that finds none free within a second gets 503 with a JSON error
-// and Retry-After. Sizes are bounded (board sides, page sizes, input lengths); a value
-// out of bounds or unreadable gets 400 with a message saying what is allowed. A search cut
-// by the deadline gets 503. Errors are always JSON: {"error": "..."}.
+// Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
+// inside their loops, so no work outlives its request. Searches are admitted by estimated
+// cost: heavy ones take one of [Options.MaxHeavy] slots, cheap ones (small boards) one of
+// [Options.MaxCheap] slots of their own, so that they never wait behind heavy ones; a
+// request that finds no slot within [Options.QueueWait] gets 503 with Retry-After. Sizes
+// are bounded (board sides, squares of a tour, page sizes, input lengths); a value out of
+// bounds or unreadable gets 400 with a message saying what is allowed. A search cut by the
+// deadline gets 503, except a page of solutions that has some: it comes with truncated
+// true and the cursor to continue. With [Options.LoopbackOnly] only loopback host names
+// (and [Options.AllowHosts]) are answered, against DNS rebinding. Every API answer is JSON,
+// errors too: {"error": "..."}, with 404 for an unknown path and 405 for another method.
+// docs/api.md documents each endpoint.
 package web
 
 import (
