@@ -1,6 +1,9 @@
 package knight
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Thin boards (3 to 11 rows, many columns) are too narrow for the block chain of build_blocks.go,
 // whose block grid needs two rows of blocks to have a cycle. Their closed tours are built by
@@ -165,7 +168,8 @@ func thinSucc(rows, cols int) cycleMoves {
 		if in, ok := installs[[2]int{w, variant}]; ok {
 			return in
 		}
-		local := closedCycle(rows, w)
+		// A block of at most 11×9 squares, searched once and remembered: not worth a context.
+		local := closedCycle(context.Background(), rows, w)
 		rc := func(v int32) (int, int) {
 			r, c := int(v)/w, int(v)%w
 			if variant&1 != 0 {
@@ -310,7 +314,8 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 			return nil
 		}
 	} else {
-		cyc := closedCycle(rows, right)
+		// At most 11×29 squares, searched once and remembered: not worth a context.
+		cyc := closedCycle(context.Background(), rows, right)
 		if cyc == nil {
 			return nil
 		}

@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	t, err := knight.Find(8, 8, board.Square{Row: 4, Col: 4}, knight.Options{})
+//	t, err := knight.Find(ctx, board.Size{Rows: 8, Cols: 8}, board.Square{Row: 4, Col: 4}, knight.Options{})
 //	if errors.Is(err, knight.ErrNoTour) { … }   // the error says why, e.g. "both sides are odd"
 //	for i := range t.Len() { sq := t.Square(i); … }
 //
@@ -42,6 +42,7 @@
 package knight
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -172,15 +173,20 @@ func (t Tour) Check() error {
 	return nil
 }
 
-// Find returns a knight's tour of a rows×cols board beginning at start, open or closed as
+// Find returns a knight's tour of a board of size sz beginning at start, open or closed as
 // opts asks. When none exists the error wraps ErrNoTour and says why; with the Warnsdorff
 // method a stuck run returns an error wrapping ErrDeadEnd. Boards must have at most
 // MaxSquares squares. Auto takes time and memory linear in the number of squares on boards
 // whose sides are both at least 12 (tens of ns per square) and on boards with 3 to 11 rows
 // from 13 to 30 columns on, depending on the rows (see the package comment); smaller boards
 // are searched and take milliseconds.
-func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
-	sz := board.Size{Rows: rows, Cols: cols}
+//
+// Find looks at ctx inside its searches and the block construction of large boards, and
+// returns ctx.Err() within about a millisecond of ctx being done; the linear constructions
+// of boards with 3 to 11 rows look at it only between their stages, which takes up to a few
+// seconds at 10^8 squares.
+func Find(ctx context.Context, sz board.Size, start board.Square, opts Options) (Tour, error) {
+	rows, cols := sz.Rows, sz.Cols
 	if rows < 1 || cols < 1 || rows > board.MaxSide || cols > board.MaxSide || rows*cols > MaxSquares {
 		return Tour{}, fmt.Errorf("board %d×%d: sides must be at least 1 and the board at most %d squares", rows, cols, MaxSquares)
 	}
@@ -190,11 +196,17 @@ func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 	if err := Exists(rows, cols, start, opts.Closed); err != nil {
 		return Tour{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Tour{}, err
+	}
 	t := Tour{Rows: rows, Cols: cols}
 	s := int32(start.Row*cols + start.Col)
 	switch opts.Method {
 	case Warnsdorff:
-		path, ok := warnsdorff(rows, cols, s)
+		path, ok := warnsdorff(ctx, rows, cols, s)
+		if err := ctx.Err(); err != nil && !ok {
+			return Tour{}, err
+		}
 		t.Path = path
 		if !ok {
 			return Tour{}, fmt.Errorf("%w: warnsdorff's rule got stuck after %d of %d squares from %s on %s", ErrDeadEnd, len(path), rows*cols, sz.Name(start), sz)
@@ -212,10 +224,19 @@ func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 		return t, nil
 	}
 	if closedExists(rows, cols) == "" {
-		t.Path = closedCycle(rows, cols)
-		rotate(t.Path, s)
-		return t, nil
+		t.Path = closedCycle(ctx, rows, cols)
+		if t.Path != nil {
+			rotate(t.Path, s)
+		}
+	} else {
+		t.Path = openPath(ctx, rows, cols, s)
 	}
-	t.Path = openPath(rows, cols, s)
+	if t.Path == nil {
+		if err := ctx.Err(); err != nil {
+			return Tour{}, err
+		}
+		// The existence rules said a tour exists and the searches are complete.
+		return Tour{}, fmt.Errorf("no tour found from %s on %s although one exists: please report this", sz.Name(start), sz)
+	}
 	return t, nil
 }

@@ -2,6 +2,7 @@ package knight
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tour, err := Find(tc.rows, tc.cols, board.Square{Row: tc.rows - 1, Col: 0}, Options{Closed: tc.closed})
+			tour, err := Find(context.Background(), board.Size{Rows: tc.rows, Cols: tc.cols}, board.Square{Row: tc.rows - 1, Col: 0}, Options{Closed: tc.closed})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -278,7 +278,8 @@ func TestBadInput(t *testing.T) {
 		{"picture bad conflicts", "/api/queens/picture.svg?n=8&conflicts=2", 400, "conflicts"},
 		{"knight no size", "/api/knight/tour", 400, "rows is required"},
 		{"knight bad size", "/api/knight/tour?size=0", 400, "size"},
-		{"knight board too large", "/api/knight/tour?size=65", 400, "size"},
+		{"knight board too large", "/api/knight/tour?size=501", 400, "at most 250000"},
+		{"knight side too large", "/api/knight/tour?rows=1&cols=300000", 400, "from 1 to 250000"},
 		{"knight bad start", "/api/knight/tour?size=5&start=z9", 400, "start"},
 		{"knight bad closed", "/api/knight/tour?size=5&closed=perhaps", 400, "closed"},
 		{"accessibility bad visited", "/api/knight/accessibility?size=5&visited=a1+q7", 400, "visited"},
@@ -312,18 +313,20 @@ func TestDeadline(t *testing.T) {
 
 func TestHeavyLimit(t *testing.T) {
 	s := New(Options{MaxHeavy: 1, QueueWait: 50 * time.Millisecond})
-	release, err := s.acquire(context.Background())
+	release, err := s.acquire(context.Background(), s.heavy, "heavy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, hdr, body := get(t, s.Handler(), "/api/queens/solutions?n=8")
+	code, hdr, body := get(t, s.Handler(), "/api/queens/solutions?n=20&limit=5")
 	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !bytes.Contains(body, []byte("busy")) {
 		t.Errorf("with every slot taken: status %d, Retry-After %q, body %s; want 503 busy", code, hdr.Get("Retry-After"), body)
 	}
 	// Light requests still run.
 	getJSON(t, s.Handler(), "/api/queens/count?n=8", 200)
+	// Cheap ones too, on their own slots.
+	getJSON(t, s.Handler(), "/api/queens/solutions?n=8&limit=5", 200)
 	release()
-	getJSON(t, s.Handler(), "/api/queens/solutions?n=8", 200)
+	getJSON(t, s.Handler(), "/api/queens/solutions?n=20&limit=5", 200)
 }
 
 func TestStatic(t *testing.T) {

@@ -123,24 +123,10 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 		// Refused before the tour is found: a tour of 11585×11585 takes gigabytes.
 		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %s: use --format board, squares or json", maxPictureN, maxPictureN, sz)
 	}
-	// Find takes no context (it is linear-time where it matters); run it aside so that
-	// Ctrl-C still ends the command at once.
-	type result struct {
-		t   knight.Tour
-		err error
+	t, err := knight.Find(ctx, sz, start, opts)
+	if ctxErr := ctx.Err(); ctxErr != nil && err != nil {
+		return ctxErr
 	}
-	done := make(chan result, 1)
-	go func() {
-		t, err := knight.Find(sz.Rows, sz.Cols, start, opts)
-		done <- result{t, err}
-	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	t, err := r.t, r.err
 	if errors.Is(err, knight.ErrNoTour) || errors.Is(err, knight.ErrDeadEnd) {
 		return answerNo(err)
 	}
