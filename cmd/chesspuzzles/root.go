@@ -67,13 +67,8 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chesspuzzles",
 		Short: "N-queens and knight's tours: solve, count, check and draw",
-		Long: `chesspuzzles solves the classic chessboard puzzles.
+		Long:  manual(), // the package comment of doc.go
 
-  queens   the N-queens problem: list, count and check placements
-  knight   knight's tours on any board (see "chesspuzzles knight --help")
-
-Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
-2 bad input or usage, 3 undecided within the time limit given, 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
