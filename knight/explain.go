@@ -112,3 +112,50 @@ func lookLess(a, b int) bool {
 	}
 	return b < 0 || a < b
 }
+
+// NextStep returns the step Warnsdorff's rule would take with the knight at the end of
+// path (which must lie on the board, visit no square twice and go by knight's moves), as
+// [Explain] reports it: the candidates, their onward counts and look-ahead, and the choice
+// (Chosen -1 when the knight is stuck or the board is full). It is the hint for a tour made
+// by hand. It takes time linear in the board.
+func NextStep(rows, cols int, path []board.Square) (Step, error) {
+	if len(path) == 0 {
+		return Step{}, fmt.Errorf("the path is empty: give at least the start square")
+	}
+	acc, err := Accessibility(rows, cols, path)
+	if err != nil {
+		return Step{}, err
+	}
+	cur := path[len(path)-1]
+	st := Step{Knight: cur, Min: -1, Chosen: -1}
+	on := func(r, c int) bool { return r >= 0 && r < rows && c >= 0 && c < cols && acc[r*cols+c] >= 0 }
+	for _, m := range moves {
+		r, c := cur.Row+m[0], cur.Col+m[1]
+		if !on(r, c) {
+			continue
+		}
+		look := -1
+		for _, m2 := range moves {
+			if rr, cc := r+m2[0], c+m2[1]; on(rr, cc) && (look < 0 || acc[rr*cols+cc]-1 < look) {
+				look = acc[rr*cols+cc] - 1
+			}
+		}
+		st.Candidates = append(st.Candidates, Candidate{Square: board.Square{Row: r, Col: c}, Onward: acc[r*cols+c], LookAhead: look})
+	}
+	if len(path) == rows*cols {
+		return st, nil
+	}
+	for i, c := range st.Candidates {
+		if st.Chosen < 0 || c.Onward < st.Candidates[st.Chosen].Onward ||
+			c.Onward == st.Candidates[st.Chosen].Onward && lookLess(c.LookAhead, st.Candidates[st.Chosen].LookAhead) {
+			st.Chosen = i
+		}
+	}
+	if st.Chosen >= 0 {
+		st.Min = st.Candidates[st.Chosen].Onward
+		for i, c := range st.Candidates {
+			st.Tie = st.Tie || i != st.Chosen && c.Onward == st.Min
+		}
+	}
+	return st, nil
+}

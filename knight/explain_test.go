@@ -80,3 +80,26 @@ func TestExplainOnward(t *testing.T) {
 		t.Error("100×100: no error")
 	}
 }
+
+func TestNextStepMatchesExplain(t *testing.T) {
+	for _, start := range []board.Square{{Row: 7, Col: 0}, {Row: 3, Col: 4}, {Row: 0, Col: 6}} {
+		steps, err := knight.Explain(8, 8, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var path []board.Square
+		for i, want := range steps {
+			path = append(path, want.Knight)
+			got, err := knight.NextStep(8, 8, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("from %v, step %d: NextStep %+v, Explain %+v", start, i+1, got, want)
+			}
+		}
+	}
+	if _, err := knight.NextStep(8, 8, nil); err == nil {
+		t.Error("NextStep(empty path): no error")
+	}
+}
