@@ -26,13 +26,15 @@ const (
 	Warnsdorff
 )
 
-// String returns "auto" or "warnsdorff".
+// String returns "auto", "warnsdorff" or "article".
 func (m Method) String() string {
 	switch m {
 	case Auto:
 		return "auto"
 	case Warnsdorff:
 		return "warnsdorff"
+	case Article:
+		return "article"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -40,7 +42,7 @@ func (m Method) String() string {
 // Options are the choices for Tour. The zero value asks for an open tour by the Auto method.
 type Options struct {
 	Closed bool   // the last square must be a knight's move from the first
-	Method Method // Auto or Warnsdorff
+	Method Method // Auto, Warnsdorff or Article
 }
 
 // MaxSquares is the largest board, in squares, that Tour accepts: 10^8 squares take 400 MB
@@ -174,6 +176,8 @@ func Find(ctx context.Context, sz board.Size, start board.Square, opts Options) 
 			return Tour{}, fmt.Errorf("%w: warnsdorff's rule found an open tour from %s on %s that does not close", ErrDeadEnd, sz.Name(start), sz)
 		}
 		return t, nil
+	case Article:
+		return articleTour(t, s, opts.Closed)
 	case Auto:
 	default:
 		return Tour{}, fmt.Errorf("unknown method %v", opts.Method)

@@ -25,6 +25,7 @@ Boards are --size N (N×N) or --board RxC (R rows, C columns). Squares are algeb
 (e4, a1 is bottom left) or file,rank counted from 1 (5,4 is e4), which works on any board.`,
 	}
 	cmd.AddCommand(newKnightTourCmd(), newKnightCheckCmd(), newKnightAccessCmd(), newKnightCountCmd())
+	cmd.AddCommand(newKnightCompleteCmd())
 	return cmd
 }
 
@@ -75,7 +76,9 @@ func newKnightTourCmd() *cobra.Command {
 
 --method auto (the default) finds a tour wherever one exists; --method warnsdorff follows
 Warnsdorff's rule (fewest onward moves, ties by one move of look-ahead) and says so when it
-gets stuck. Exit 1 when no tour exists, with the reason.`,
+gets stuck; --method article follows the rule of the classic article's program (its move
+order, an accessibility table never reset, its own tie-break), which from b5 on 8×8 gets
+stuck and says so. Exit 1 when no tour exists, with the reason.`,
 		Example: `  chesspuzzles knight tour --size 8 --start e4
   chesspuzzles knight tour --board 6x9 --closed --format squares
   chesspuzzles knight tour --size 1000 --format json > tour.json
@@ -88,7 +91,7 @@ gets stuck. Exit 1 when no tour exists, with the reason.`,
 	o.sizes.add(cmd, "8")
 	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
-	cmd.Flags().StringVar(&o.method, "method", "auto", "auto or warnsdorff")
+	cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	return cmd
@@ -112,8 +115,10 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 		opts.Method = knight.Auto
 	case "warnsdorff":
 		opts.Method = knight.Warnsdorff
+	case "article":
+		opts.Method = knight.Article
 	default:
-		return usageErrorf("--method must be auto or warnsdorff, got %q", board.Clip(o.method))
+		return usageErrorf("--method must be auto, warnsdorff or article, got %q", board.Clip(o.method))
 	}
 	write, err := tourWriter(o.format)
 	if err != nil {
