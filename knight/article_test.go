@@ -133,7 +133,7 @@ func TestArticleMethod(t *testing.T) {
 	for key, want := range boards {
 		start := board.Square{Row: key[1], Col: key[0]}
 		name := board.SquareBoard(8).Name(start)
-		tour, err := knight.Find(8, 8, start, knight.Options{Method: knight.Article})
+		tour, err := knight.Find(t.Context(), board.Size{Rows: 8, Cols: 8}, start, knight.Options{Method: knight.Article})
 		if key == [2]int{1, 3} {
 			// The program's broken board: 1…59 in place, the 60th square overwritten by
 			// 61…64, four squares never visited.
@@ -168,7 +168,7 @@ func TestArticleDeadEndPath(t *testing.T) {
 	// Where the program dead-ends, the method's path is the program's 60 squares: 1…59 as
 	// printed, the 60th (e1) overwritten with 64 by the program.
 	want := articleBoards(t)[[2]int{1, 3}]
-	_, err := knight.Find(8, 8, board.Square{Row: 3, Col: 1}, knight.Options{Method: knight.Article})
+	_, err := knight.Find(t.Context(), board.Size{Rows: 8, Cols: 8}, board.Square{Row: 3, Col: 1}, knight.Options{Method: knight.Article})
 	var de *knight.DeadEndError
 	if !errors.As(err, &de) {
 		t.Fatalf("error %v, want a *DeadEndError", err)

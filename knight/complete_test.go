@@ -90,7 +90,7 @@ func TestCompleteBrute(t *testing.T) {
 					if i%2 == 0 {
 						// A beginning of a tour that Find makes, so that some paths do extend.
 						start := board.Square{Row: rng.IntN(tc.rows), Col: rng.IntN(tc.cols)}
-						if tour, err := knight.Find(tc.rows, tc.cols, start, knight.Options{Closed: closed}); err == nil {
+						if tour, err := knight.Find(t.Context(), board.Size{Rows: tc.rows, Cols: tc.cols}, start, knight.Options{Closed: closed}); err == nil {
 							path = path[:0]
 							for j := range k {
 								path = append(path, tour.Square(j))

@@ -18,7 +18,7 @@ func TestExplainMatchesWarnsdorff(t *testing.T) {
 				for c := range cols {
 					start := board.Square{Row: r, Col: c}
 					steps, err := knight.Explain(rows, cols, start)
-					tour, ferr := knight.Find(rows, cols, start, knight.Options{Method: knight.Warnsdorff})
+					tour, ferr := knight.Find(t.Context(), board.Size{Rows: rows, Cols: cols}, start, knight.Options{Method: knight.Warnsdorff})
 					if errors.Is(ferr, knight.ErrNoTour) {
 						if !errors.Is(err, knight.ErrDeadEnd) {
 							t.Fatalf("from %v: no tour exists, Explain says %v", start, err)
