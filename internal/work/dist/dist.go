@@ -150,6 +150,10 @@ type JobRecord struct {
 type ConnectOptions struct {
 	URL   string
 	Token string // empty for none
+	// Creds, if not empty, is a NATS credentials file (a user JWT and its key), for a
+	// cluster that authenticates users by NATS's decentralized auth. A user and password
+	// may also be given in the URL (nats://user:password@host:4222).
+	Creds string
 	Name  string // the client name the server shows
 	// Logf, if not nil, is told about disconnections and reconnections.
 	Logf func(format string, args ...any)
@@ -177,6 +181,9 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
 	}
+	if o.Creds != "" {
+		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
@@ -187,7 +194,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	for !nc.IsConnected() {
 		if err := nc.LastError(); err != nil && isAuthError(err) {
 			nc.Close()
-			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+			return nil, fmt.Errorf("connecting to %q: %w: %w", o.URL, ErrRefused, err)
 		}
 		if time.Now().After(deadline) {
 			err := nc.LastError()
@@ -206,6 +213,10 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	return nc, nil
 }
+
+// ErrRefused is the error [Connect] wraps when the server refuses the client's credentials
+// (no token, a wrong token, an unknown user).
+var ErrRefused = errors.New("the server refused this client's credentials")
 
 func isAuthError(err error) bool {
 	return errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization")
