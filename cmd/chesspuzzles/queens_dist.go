@@ -28,6 +28,7 @@ type distOptions struct {
 	state       string
 	auth        natsAuth
 	verify      float64
+	verifyWait  time.Duration
 	ackWait     time.Duration
 	shard       string
 	status      bool
@@ -42,6 +43,7 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store; start again with the same DIR to resume")
 	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
+	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
@@ -126,6 +128,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err := checkVerify(o.verify); err != nil {
 		return err
 	}
+	if o.verifyWait <= 0 {
+		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
+	}
 	token, err := o.auth.given()
 	if err != nil {
 		return err
@@ -194,7 +199,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 
 	last := time.Now()
 	start := time.Now()
-	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Logf: logf, Progress: func(t *queens.Tally) {
+	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Logf: logf, Progress: func(t *queens.Tally) {
 		if time.Since(last) < 10*time.Second && !t.Complete() {
 			return
 		}

@@ -99,12 +99,17 @@ func jobSubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.>", TaskPrefi
 // resultKey is the results-bucket key of one task of a job.
 func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) }
 
-// TaskMsg is the body of a task message.
+// TaskMsg is the body of a task message. A message with Verify set asks for a second
+// computation of a task that has a result, by any worker but the one named Not; it comes
+// on the task's subject with ".v" appended, and its result is stored under the task's key
+// with ".v" appended.
 type TaskMsg struct {
 	Job         string `json:"job"`
 	N           int    `json:"n"`
 	PlanVersion int    `json:"plan_version"`
 	ID          int    `json:"id"`
+	Verify      bool   `json:"verify,omitempty"`
+	Not         string `json:"not,omitempty"`
 }
 
 // Result is the value stored for one task: what queens.Task.Count found, and who found it.
