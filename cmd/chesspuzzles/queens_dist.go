@@ -105,6 +105,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if workers < 1 {
 			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
 		}
+		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+			return usageErrorf("--verify goes with --distributed or --nats; slices are verified by \"queens merge --verify FRACTION\"")
+		}
 		i, k, err := parseShard(o.shard)
 		if err != nil {
 			return usageError(err)

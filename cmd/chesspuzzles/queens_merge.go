@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -61,7 +61,7 @@ the total (exit 1, naming the task) if any differs. --verify 1 recomputes everyt
 // defaultVerify is the share of tasks "queens merge" and a distributed count recompute
 // unless --verify says otherwise: enough to catch a machine that lies often, a few
 // percent of the work.
-const defaultVerify = 0.02
+const defaultVerify = dist.DefaultVerify
 
 // checkVerify returns a usage error unless f is a fraction from 0 to 1.
 func checkVerify(f float64) error {
@@ -69,15 +69,6 @@ func checkVerify(f float64) error {
 		return usageErrorf("--verify must be a fraction from 0 to 1, got %v", f)
 	}
 	return nil
-}
-
-// verifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least 1
-// when f > 0 and there is a task.
-func verifySample(f float64, total int) int {
-	if f <= 0 || total == 0 {
-		return 0
-	}
-	return min(total, max(1, int(math.Ceil(f*float64(total)))))
 }
 
 func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writer) error {
@@ -185,7 +176,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		}
 		all = append(all, f.s.Results...)
 	}
-	if err := verifyResults(ctx, plan, all, verifySample(opts.verify, len(all)), from); err != nil {
+	if err := verifyResults(ctx, plan, all, dist.VerifySample(opts.verify, len(all)), from); err != nil {
 		return err
 	}
 	counts, err := plan.Sum(all)

@@ -274,16 +274,3 @@ func TestMergeVerify(t *testing.T) {
 		}
 	}
 }
-
-func TestVerifySample(t *testing.T) {
-	for _, tt := range []struct {
-		f           float64
-		total, want int
-	}{
-		{0, 100, 0}, {0.02, 100, 2}, {0.02, 10, 1}, {0.001, 3, 1}, {1, 7, 7}, {0.5, 0, 0}, {0.021, 100, 3},
-	} {
-		if got := verifySample(tt.f, tt.total); got != tt.want {
-			t.Errorf("verifySample(%v, %d) = %d, want %d", tt.f, tt.total, got, tt.want)
-		}
-	}
-}

@@ -41,6 +41,9 @@ file of the default state directory (where "queens count --distributed" keeps it
 token). A worker whose token the server refuses stops with one line. --creds FILE gives a
 NATS credentials file instead, for a cluster that wants one.
 
+A worker also does second computations of tasks that another worker computed, when the
+coordinator asks (--verify): it never verifies its own results.
+
   chesspuzzles worker --nats nats://coordinator.example:4222 --token-file token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -31,11 +31,20 @@
 // Guarantees. A task is acknowledged only after its result is stored, and a worker sends
 // "in progress" for it every third of the ack deadline while it computes, so a live worker
 // keeps its task however long it takes, and a dead worker's task is delivered again once the
-// deadline passes. A result whose N, plan version, job or task id does not match its key is
-// rejected with a logged reason. The coordinator keeps nothing but what the server holds:
+// deadline passes. A result whose N, plan version, job or task id does not match its key, or
+// whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
+// logged reason, deleted, and its task queued again. The coordinator keeps nothing but what the server holds:
 // started again against the same server (the same --state directory for the embedded one)
 // it reads the results already in, queues only the tasks that have none and are not queued,
 // and waits for the rest. Clients reconnect for ever after losing their connection.
+//
+// Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
+// token in its state directory, so that it survives a restart). With Coordinator.Verify
+// set, a share of the tasks chosen at random is computed a second time, by another worker
+// (a message on the task's subject + ".v", whose result is stored under the task's key +
+// ".v"), or by the coordinator itself when no other worker does it; a difference refuses
+// the count with a [DisagreeError]. docs/distributed.md says what this protects and what
+// it does not.
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with
