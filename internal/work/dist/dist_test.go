@@ -60,7 +60,7 @@ func startServer(t *testing.T, dir, token string) *Server {
 }
 
 // TestInProcess counts small boards with an in-process coordinator and two in-process
-// workers, and checks duplicate and foreign results on the way.
+// workers, each task computed twice.
 func TestInProcess(t *testing.T) {
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
@@ -92,8 +92,10 @@ func TestInProcess(t *testing.T) {
 
 	for _, n := range []int{1, 4, 8, 10} {
 		t.Run(fmt.Sprint("N=", n), func(t *testing.T) {
-			c := &Coordinator{Conn: nc}
-			counts, st, err := c.Run(ctx, mustPlan(t, n))
+			// Every task computed twice, by both workers.
+			c := &Coordinator{Conn: nc, Verify: 1}
+			plan := mustPlan(t, n)
+			counts, st, err := c.Run(ctx, plan)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,6 +107,9 @@ func TestInProcess(t *testing.T) {
 			}
 			if st.Rejected != 0 {
 				t.Errorf("rejected %d results, want 0", st.Rejected)
+			}
+			if st.Verified != len(plan.Tasks) {
+				t.Errorf("verified %d tasks, want all %d", st.Verified, len(plan.Tasks))
 			}
 		})
 	}
@@ -121,7 +126,8 @@ func mustPlan(t *testing.T, n int) *queens.Plan {
 
 // TestDuplicateAndForeignResults stores, before any worker runs, a correct result twice and
 // a foreign one (another plan version, another N) under a job's keys: the total counts the
-// duplicate once and rejects the foreign ones with a logged reason.
+// duplicate once and rejects the foreign ones with a logged reason, and their tasks are
+// computed.
 func TestDuplicateAndForeignResults(t *testing.T) {
 	const n = 9
 	kv := known(t)
@@ -184,8 +190,9 @@ func TestDuplicateAndForeignResults(t *testing.T) {
 			t.Errorf("coordinator log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
 		}
 	}
-	if !wlog.contains("replacing an invalid stored result") {
-		t.Errorf("worker did not replace the foreign result; log:\n%s", strings.Join(wlog.lines, "\n"))
+	// The coordinator deleted the foreign results and queued their tasks again.
+	if st.Requeued != 2 {
+		t.Errorf("queued %d tasks again, want 2", st.Requeued)
 	}
 	// Task 0 had a result: no worker computed it.
 	if wlog.contains(fmt.Sprintf("task %s started", resultKey(job, 0))) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,8 +30,8 @@ type Worker struct {
 	// Every is how often the worker logs the number of tasks it has done (if it changed);
 	// zero means every 30 seconds.
 	Every time.Duration
-	// Stall makes every task take at least this long: a hook for tests of ack deadlines and
-	// of killed workers. Leave it zero.
+	// Stall makes every task (not second computations) take at least this long: a hook for
+	// tests of ack deadlines and of killed workers. Leave it zero.
 	Stall time.Duration
 
 	done     atomic.Int64
@@ -161,29 +162,35 @@ func (w *Worker) plan(n int) (*queens.Plan, error) {
 	return p, nil
 }
 
-// task returns the task a message names, or why the message is not one this build can run.
-func (w *Worker) task(msg jetstream.Msg) (queens.Task, error) {
+// task returns the task a message names and the message, or why the message is not one
+// this build can run.
+func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, error) {
 	var m TaskMsg
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
-		return queens.Task{}, fmt.Errorf("not a task message: %v", err)
+		return queens.Task{}, m, nil, fmt.Errorf("not a task message: %v", err)
 	}
 	if m.PlanVersion != queens.PlanVersion {
-		return queens.Task{}, fmt.Errorf("task of plan version %d, but this build has plan version %d", m.PlanVersion, queens.PlanVersion)
+		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan version %d", m.PlanVersion, queens.PlanVersion)
 	}
-	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != taskSubject(m.N, m.PlanVersion, m.ID) {
-		return queens.Task{}, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	subject := taskSubject(m.N, m.PlanVersion, m.ID)
+	if m.Verify {
+		subject = verifySubject(m.N, m.PlanVersion, m.ID)
+	}
+	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != subject {
+		return queens.Task{}, m, nil, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
 	}
 	p, err := w.plan(m.N)
 	if err != nil {
-		return queens.Task{}, err
+		return queens.Task{}, m, nil, err
 	}
-	return p.Task(m.ID)
+	t, err := p.Task(m.ID)
+	return t, m, p, err
 }
 
 // handle runs one task message: skip it if a valid result is stored already, else compute
 // (sending "in progress" every third of the ack deadline), store, and only then ack.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
-	task, err := w.task(msg)
+	task, m, plan, err := w.task(msg)
 	if err != nil {
 		w.logf("refused message on %s: %v", msg.Subject(), err)
 		_ = msg.TermWithReason(err.Error())
@@ -195,8 +202,17 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 	if md, err := msg.Metadata(); err == nil {
 		delivery = md.NumDelivered
 	}
+	if m.Verify {
+		if m.Not == w.Name {
+			// Another worker must verify this worker's result: hand it back for a while,
+			// longer each time, so that a worker left alone does not spin on it.
+			_ = msg.NakWithDelay(min(time.Duration(delivery)*50*time.Millisecond, 5*time.Second))
+			return
+		}
+		key = verifyKey(job, task.ID)
+	}
 	if e, err := results.Get(ctx, key); err == nil {
-		if _, id, r, err := decodeResult(key, e.Value()); err == nil && r.check(task.N, queens.PlanVersion, id) == nil {
+		if _, id, r, err := decodeResult(strings.TrimSuffix(key, ".v"), e.Value()); err == nil && checkResult(plan, id, &r) == nil && (!m.Verify || r.Worker != m.Not) {
 			_ = msg.Ack()
 			if w.Verbose {
 				w.logf("task %s has a result already (delivery %d); acknowledged without computing", key, delivery)
@@ -218,7 +234,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 	out := make(chan outcome, 1)
 	go func() {
 		r, err := task.CountContext(cctx)
-		if err == nil && w.Stall > 0 {
+		if err == nil && w.Stall > 0 && !m.Verify {
 			err = sleep(cctx, w.Stall-time.Since(start))
 		}
 		out <- outcome{r, err}
@@ -249,7 +265,7 @@ wait:
 	r := Result{Job: job, N: task.N, PlanVersion: queens.PlanVersion, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
 	data, _ := json.Marshal(r)
 	for {
-		err := w.store(ctx, results, key, data, r)
+		err := w.store(ctx, results, key, data, r, plan, m.Verify)
 		if err == nil {
 			break
 		}
@@ -275,8 +291,13 @@ wait:
 }
 
 // store writes a result unless a valid one is there already; an invalid one (say from a
-// build with another plan version) is overwritten.
-func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result) error {
+// build with another plan version) is overwritten. A second computation (verify) always
+// overwrites: it is compared with the first, not trusted over it.
+func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result, plan *queens.Plan, verify bool) error {
+	if verify {
+		_, err := results.Put(ctx, key, data)
+		return err
+	}
 	_, err := results.Create(ctx, key, data)
 	if err == nil || !errors.Is(err, jetstream.ErrKeyExists) {
 		return err
@@ -287,7 +308,7 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	}
 	_, id, old, derr := decodeResult(key, e.Value())
 	if derr == nil {
-		derr = old.check(r.N, r.PlanVersion, id)
+		derr = checkResult(plan, id, &old)
 	}
 	if derr == nil {
 		if old.Solutions != r.Solutions || old.HalfTurn != r.HalfTurn || old.QuarterTurn != r.QuarterTurn {
