@@ -3,6 +3,7 @@ package queens
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -196,7 +197,8 @@ type joinWorker struct {
 	sideA   []uint64
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
-	scratch []uint64
+	scratch []southPiece
+	south2  [2][]southPiece
 }
 
 var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
@@ -243,9 +245,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 		w.evenB(j, bn, bs, w180 != 0)
 		var n [3]uint64
 		for k := range 3 {
-			for _, q := range w.q[k] {
-				n[k] += w.m.count(q)
-			}
+			n[k] = w.m.countAll(w.q[k])
 			c.queries += uint64(len(w.q[k]))
 			c.pairTests += uint64(len(w.q[k])) * uint64(len(w.sideA))
 		}
@@ -260,10 +260,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	}
 	w.m.sigs = store
 	w.m.build()
-	var n uint64
-	for _, q := range query {
-		n += w.m.count(q)
-	}
+	n := w.m.countAll(query)
 	c.stored += uint64(len(store))
 	c.queries += uint64(len(query))
 	c.pairTests += uint64(len(store)) * uint64(len(query))
@@ -288,29 +285,50 @@ func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
 	return r, nr, fd &^ long, fu &^ long
 }
 
+// southPiece is a south piece prepared for the join: clash holds the bits a north piece
+// must not share with it (down diagonals in the low half, up diagonals shifted to the north
+// frame in the high half) and sig its part of the signature, already in the frame.
+type southPiece struct{ clash, sig uint64 }
+
+// prepareSouth appends the south pieces of p (filtered by the forbidden masks fd, fu) in
+// the form joinPairs wants.
+func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB bool) []southPiece {
+	m := uint64(1)<<W - 1
+	for _, p := range ps {
+		ds, us := uint64(uint32(p)), p>>32
+		if uint32(ds)&fd|uint32(us)&fu != 0 {
+			continue
+		}
+		sp := southPiece{clash: ds | (us<<s&m)<<32}
+		if isB {
+			sp.sig = ds&m | (us<<s&m)<<W
+		} else {
+			sp.sig = ds>>s&m | (us&m)<<W
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // half appends to out the signatures of the half-boards of one half (north quarter qn,
 // south quarter qn+1) on north rows rn and south rows rs using the columns cols.
 func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool) []uint64 {
 	t := w.t
 	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
 	k := bits.OnesCount32(rn)
 	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
 	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
 	for c := cols; ; c = (c - 1) & cols {
 		if bits.OnesCount32(c) == k {
-			// The south cell: filtered into scratch.
 			sc := w.scratch[:0]
 			for i := range nrS {
-				for _, p := range t.run(rs, cols&^c, rS[i][0], rS[i][1]) {
-					if uint32(p)&fdS|uint32(p>>32)&fuS == 0 {
-						sc = append(sc, p)
-					}
-				}
+				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
 			}
 			w.scratch = sc
 			if len(sc) > 0 {
 				for i := range nrN {
-					out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, uint(j.s), uint(2*h-1), isB, out)
+					out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, s, W, isB, out)
 				}
 			}
 		}
@@ -323,35 +341,36 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 
 // joinPairs appends the signatures of every compatible (north, south) pair, north pieces
 // filtered by the forbidden masks fd, fu. s is the south offset, W the frame width; isB
-// selects half B's frame.
-func joinPairs(north, south []uint64, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
+// selects half B's frame. The inner loop is branch-free: it writes every candidate and
+// advances only past the compatible ones.
+func joinPairs(north []uint64, south []southPiece, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
 	m := uint64(1)<<W - 1
+	k := len(out)
 	for _, p := range north {
 		dn, un := uint64(uint32(p)), p>>32
 		if uint32(dn)&fd|uint32(un)&fu != 0 {
 			continue
 		}
-		dns := dn << s
+		nc := dn<<s&m | (un&m)<<32
+		var ns uint64
 		if isB {
-			for _, q := range south {
-				ds, us := uint64(uint32(q)), q>>32
-				if dns&ds|un&(us<<s) != 0 {
-					continue
-				}
-				out = append(out, (dns|ds)&m|((un|us<<s)&m)<<W)
-			}
+			ns = dn<<s&m | (un&m)<<W
 		} else {
-			uns := un >> s
-			for _, q := range south {
-				ds, us := uint64(uint32(q)), q>>32
-				if dns&ds|un&(us<<s) != 0 {
-					continue
-				}
-				out = append(out, (dn|ds>>s)&m|((uns|us)&m)<<W)
-			}
+			ns = dn&m | (un>>s&m)<<W
 		}
+		if cap(out)-k < len(south) {
+			out = slices.Grow(out[:k], len(south)+k/2)
+		}
+		dst := out[k : k+len(south)]
+		i := 0
+		for j := range south {
+			sp := &south[j]
+			dst[i] = ns | sp.sig
+			i += int((nc&sp.clash - 1) >> 63)
+		}
+		k += i
 	}
-	return out
+	return out[:k]
 }
 
 // evenB fills w.q with half B's signatures for even N by the number of occupied
@@ -368,8 +387,9 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 	cols := j.colsB
 	for c := cols; ; c = (c - 1) & cols {
 		if bits.OnesCount32(c) == k {
-			s0 := t.run(rs, cols&^c, 0, 2) // SE without D1
-			s1 := t.run(rs, cols&^c, 2, 4) // SE on D1
+			s0 := prepareSouth(w.south2[0][:0], t.run(rs, cols&^c, 0, 2), 0, 0, s, W, true) // SE without D1
+			s1 := prepareSouth(w.south2[1][:0], t.run(rs, cols&^c, 2, 4), 0, 0, s, W, true) // SE on D1
+			w.south2[0], w.south2[1] = s0, s1
 			nFree := [2][]uint64{t.run(rn, c, 0, 1), t.run(rn, c, 3, 4)}
 			nOn := t.run(rn, c, 1, 3) // NE on D2
 			for _, nf := range nFree {

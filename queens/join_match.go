@@ -27,20 +27,16 @@ const maxChunks = (64 + chunkBits - 1) / chunkBits
 // half-boards of the other side that share no diagonal with the query's. It is built once
 // per row set from the store and queried once per half-board of the other side.
 //
-// Build squeezes out the bits that no stored signature has (they cannot clash: the
-// long diagonals where one side is filtered, the diagonals of pre-placed queens, and any
-// diagonal the store happens not to use), complements and bit-transposes the store in
+// Build complements and bit-transposes the store in
 // batches of 512 so that row b of a batch is a 512-bit vector of "pattern leaves diagonal b
 // free", and precomputes four-Russians tables over chunks of 5 rows. A query then costs
-// ⌈K/5⌉ row ANDs of 8 words and 8 popcounts per batch, K the kept bits: 512 pair tests for
+// ⌈K/5⌉ row ANDs of 8 words and 8 popcounts per batch, K the highest stored bit + 1: 512 pair tests for
 // about 60 word operations. All buffers are kept across rows sets: no allocation once
 // they have grown to the largest store.
 type matcher struct {
 	sigs []uint64 // the store, raw
 	raw  bool     // small store: scan sigs
 
-	segs  [64]segment // compress: runs of kept bits
-	nsegs int
 	kept  uint64 // OR of the store: the bits that can clash
 	nch   int    // chunks
 	bs    int    // words per batch: nch·32·8
@@ -48,12 +44,6 @@ type matcher struct {
 	buf   []uint64
 	tab   []uint64 // 64-byte aligned view of buf, nb·bs words
 	rows  [64 + chunkBits][8]uint64
-}
-
-// A segment moves one run of kept bits down to its place in the compressed signature.
-type segment struct {
-	shift uint
-	mask  uint64 // in output position
 }
 
 // build prepares the matcher for the store in m.sigs.
@@ -68,21 +58,11 @@ func (m *matcher) build() {
 		return
 	}
 	m.raw = false
-	// Runs of set bits of or, packed downwards.
-	m.nsegs = 0
-	out := uint(0)
-	for x := or; x != 0; {
-		p := uint(bits.TrailingZeros64(x))
-		l := uint(bits.TrailingZeros64(^(x >> p)))
-		m.segs[m.nsegs] = segment{shift: p - out, mask: (1<<l - 1) << out}
-		m.nsegs++
-		out += l
-		if p+l >= 64 {
-			break
-		}
-		x &^= (1<<l - 1) << p
-	}
-	k := int(out)
+	// Chunks cover the signature up to its highest stored bit. Squeezing out the
+	// unused bits below (a software or PEXT bit-extract) would save no chunk at N ≤ 19
+	// (the two long-diagonal holes of even N take 34 bits to 32 at N = 18: 7 chunks of 5
+	// either way) and costs an extract per pattern and query, so it is not done.
+	k := bits.Len64(or)
 	m.nch = max(1, (k+chunkBits-1)/chunkBits)
 	m.bs = m.nch << chunkBits * 8
 	m.nb = (len(m.sigs) + matchBatch - 1) / matchBatch
@@ -103,23 +83,13 @@ func (m *matcher) build() {
 	}
 }
 
-// compress squeezes x to the kept bits, in order (a software PEXT by runs).
-func (m *matcher) compress(x uint64) uint64 {
-	var c uint64
-	for i := range m.nsegs {
-		s := &m.segs[i]
-		c |= x >> s.shift & s.mask
-	}
-	return c
-}
-
 // buildBatch fills one batch's chunk tables from up to 512 signatures.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 	for i := range m.rows {
 		m.rows[i] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	}
 	for i, s := range sigs {
-		c := m.compress(s)
+		c := s
 		w, bit := i>>6, uint64(1)<<(i&63)
 		for c != 0 {
 			b := bits.TrailingZeros64(c)
@@ -158,51 +128,52 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 	}
 }
 
-// count returns the number of stored signatures disjoint from q.
-func (m *matcher) count(q uint64) uint64 {
+// countAll returns the number of (stored, query) pairs over the queries qs whose
+// signatures are disjoint: the sum of the per-query counts.
+func (m *matcher) countAll(qs []uint64) uint64 {
+	if len(qs) == 0 {
+		return 0
+	}
 	if m.raw {
 		var n uint64
-		for _, s := range m.sigs {
-			if s&q == 0 {
-				n++
+		for _, q := range qs {
+			for _, s := range m.sigs {
+				n += (s&q - 1) >> 63
 			}
 		}
 		return n
 	}
-	c := m.compress(q & m.kept)
-	var off [maxChunks]int
-	for j := range m.nch {
-		off[j] = (j<<chunkBits + int(c>>(uint(j)*chunkBits)&(1<<chunkBits-1))) * 8
-	}
-	return countBatches(m.tab, m.bs, m.nch, &off)
+	return countBatches(m.tab, m.bs, m.nch, qs)
 }
 
-// countBatchesGo is the portable query kernel: for each batch, AND the nch rows named by
-// off and count the lanes left.
-func countBatchesGo(tab []uint64, bs, nch int, off *[maxChunks]int) uint64 {
+// countBatchesGo is the portable query kernel: for each batch and each compressed query,
+// AND the rows its chunks name and count the lanes left. Batches are the outer loop so
+// that one batch's tables (nch·2 KB) stay in the first-level cache while the queries
+// stream past.
+func countBatchesGo(tab []uint64, bs, nch int, qs []uint64) uint64 {
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
 		t := tab[base : base+bs]
-		r := (*[8]uint64)(t[off[0]:])
-		a0, a1, a2, a3, a4, a5, a6, a7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
-		for j := 1; j < nch; j++ {
-			r = (*[8]uint64)(t[off[j]:])
-			a0 &= r[0]
-			a1 &= r[1]
-			a2 &= r[2]
-			a3 &= r[3]
-			a4 &= r[4]
-			a5 &= r[5]
-			a6 &= r[6]
-			a7 &= r[7]
+		for _, c := range qs {
+			r := (*[8]uint64)(t[(c&(1<<chunkBits-1))*8:])
+			a0, a1, a2, a3, a4, a5, a6, a7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+			o := 0
+			for j := 1; j < nch; j++ {
+				c >>= chunkBits
+				o += 8 << chunkBits
+				r = (*[8]uint64)(t[o+int(c&(1<<chunkBits-1))*8:])
+				a0 &= r[0]
+				a1 &= r[1]
+				a2 &= r[2]
+				a3 &= r[3]
+				a4 &= r[4]
+				a5 &= r[5]
+				a6 &= r[6]
+				a7 &= r[7]
+			}
+			n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3) +
+				bits.OnesCount64(a4) + bits.OnesCount64(a5) + bits.OnesCount64(a6) + bits.OnesCount64(a7)
 		}
-		n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3) +
-			bits.OnesCount64(a4) + bits.OnesCount64(a5) + bits.OnesCount64(a6) + bits.OnesCount64(a7)
 	}
 	return uint64(n)
-}
-
-// countBatches is the query kernel the matcher uses.
-func countBatches(tab []uint64, bs, nch int, off *[maxChunks]int) uint64 {
-	return countBatchesGo(tab, bs, nch, off)
 }
