@@ -46,9 +46,10 @@ import (
 // is in the centre (it blocks both long diagonals; rules 1 and 3 apply to the whole row
 // set), or the middle row's queen is at column h+a and the middle column's at row h+b with
 // a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
-// weight 8 covers them: h(h−1)/2 "cross" sub-problems. The pre-placed queens' diagonals are
-// forbidden to every piece, and both halves have the same weight, so each row set stores
-// whichever side has fewer half-boards and queries with the other.
+// weight 8 covers them. The crosses with the same b share the row sets and half A (see
+// newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
+// what keeps odd N from drowning in tiny stores. For the centre both halves have the same
+// weight, so each row set stores whichever side has fewer half-boards.
 
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
@@ -61,6 +62,10 @@ type joinSub struct {
 	colsA   uint32 // free local columns of A and of B
 	colsB   uint32
 	weight  uint64 // 8 for a cross, else 1 (row-set weights come on top)
+	// crosses: the middle-column queen's forbidden global diagonals, and the frame bits of
+	// the middle-row queen's (set by setCross).
+	fdB, fuB  uint64
+	crossBits uint64
 	// forbidden local diagonal masks per quarter (NW, SW, NE, SE) for pieces.
 	fd, fu [4]uint32
 }
@@ -80,60 +85,70 @@ const (
 )
 
 // newJoinSub returns sub-problem number sub of the n×n board: 0 is the whole board (even
-// n) or the centre queen (odd n); 1… are the crosses (a, b), b = 2…h outer, a = 1…b−1 inner.
+// n) or the centre queen (odd n); sub = 1…h−1 are the crosses with the middle column's
+// queen at row h+b, b = sub+1, and every a = 1…b−1 (set by setCross).
+//
+// The crosses of one b share their row sets and their half A: the middle-row queen at
+// (h, h+a) is in half B, and its diagonals that reach A are inside the signature frame
+// (|a| < h), so instead of forbidding them to A's pieces they are added to B's query
+// signatures (crossBits), and one store of A serves all b−1 values of a. Only the
+// middle-column queen's diagonals are forbidden to A's pieces (for b = h one of them leaves
+// the frame, so they must be).
 func newJoinSub(n, sub int) joinSub {
 	h := n / 2
 	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1}
-	var fdG, fuG uint64 // global forbidden diagonals
+	long := uint64(1) << (n - 1) // D1's down index and D2's up index
 	switch {
 	case n%2 == 0:
-		// Rule 2: half A keeps only half-boards off both long diagonals (applied to the
-		// A quarters below); B's are weighted instead.
+		// Rule 2: half A keeps only half-boards off both long diagonals; B's are
+		// weighted instead.
 		j.kind = subEven
-		fdG, fuG = 1<<(n-1), 1<<(n-1)
+		j.forbid(qNW, qSW, long, long)
 	case sub == 0:
 		j.kind = subCentre
-		fdG, fuG = 1<<(n-1), 1<<(n-1)
+		j.forbid(qNW, qSE, long, long)
 	default:
 		j.kind = subCross
-		j.a, j.b = crossAB(sub)
+		j.b = sub + 1
 		j.weight = 8
-		mr, mc := h+j.b, h+j.a // queens at (h, mc) and (mr, h)
+		mr := h + j.b // queen at (mr, h)
 		j.free &^= 1 << (h + j.b - 1)
-		j.colsB &^= 1 << (j.a - 1)
-		fdG = 1<<(mc-h+n-1) | 1<<(h-mr+n-1)
-		fuG = 1<<(h+mc) | 1<<(mr+h)
-	}
-	s := uint(j.s)
-	lm := uint64(1)<<(2*h-1) - 1
-	shifts := [4][2]uint{{s, 0}, {0, s}, {2 * s, s}, {s, 2 * s}}
-	for q, sh := range shifts {
-		if j.kind == subEven && q >= qNE {
-			break
-		}
-		j.fd[q] = uint32(fdG >> sh[0] & lm)
-		j.fu[q] = uint32(fuG >> sh[1] & lm)
+		j.fdB, j.fuB = 1<<(h-mr+n-1), 1<<(mr+h)
+		j.forbid(qNW, qSW, j.fdB, j.fuB)
 	}
 	return j
 }
 
-// crossAB returns the (a, b) of cross sub-problem sub ≥ 1.
-func crossAB(sub int) (a, b int) {
-	for b = 2; ; b++ {
-		if sub <= b-1 {
-			return sub, b
-		}
-		sub -= b - 1
+// forbid sets the forbidden local masks of quarters q0…q1 from global diagonal masks.
+func (j *joinSub) forbid(q0, q1 int, fdG, fuG uint64) {
+	s := uint(j.s)
+	lm := uint64(1)<<(2*j.h-1) - 1
+	shifts := [4][2]uint{{s, 0}, {0, s}, {2 * s, s}, {s, 2 * s}}
+	for q := q0; q <= q1; q++ {
+		j.fd[q] = uint32(fdG >> shifts[q][0] & lm)
+		j.fu[q] = uint32(fuG >> shifts[q][1] & lm)
 	}
 }
 
-// joinSubs returns the number of sub-problems of n: 1 for even n, 1 + h(h−1)/2 for odd.
+// setCross sets a cross's middle-row queen at (h, h+a): half B loses column a−1 and
+// both queens' diagonals, and crossBits holds the frame bits of that queen's diagonals.
+func (j *joinSub) setCross(a int) {
+	h, n := j.h, j.n
+	mc := h + a
+	j.a = a
+	j.colsB = (1<<h - 1) &^ (1 << (a - 1))
+	j.forbid(qNE, qSE, j.fdB|1<<(mc-h+n-1), j.fuB|1<<(h+mc))
+	W := uint(2*h - 1)
+	j.crossBits = 1<<(a+h-1) | 1<<(W+uint(h+a-1))
+}
+
+// joinSubs returns the number of sub-problems of n: 1 for even n, h for odd (the centre
+// and b = 2…h).
 func joinSubs(n int) int {
 	if n%2 == 0 {
 		return 1
 	}
-	h := n / 2
-	return 1 + h*(h-1)/2
+	return n / 2
 }
 
 // reverseRows maps a row set to its north–south mirror image.
@@ -251,6 +266,24 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 		}
 		c.stored += uint64(len(w.sideA))
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
+	}
+	if j.kind == subCross {
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+		w.m.sigs = w.sideA
+		w.m.build()
+		var n uint64
+		for a := 1; a < j.b; a++ {
+			j.setCross(a)
+			w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)
+			for i := range w.sideB {
+				w.sideB[i] |= j.crossBits
+			}
+			n += w.m.countAll(w.sideB)
+			c.queries += uint64(len(w.sideB))
+			c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
+		}
+		c.stored += uint64(len(w.sideA))
+		return wE * n
 	}
 	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
 	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)

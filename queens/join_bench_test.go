@@ -25,3 +25,19 @@ func BenchmarkCountJoin(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountJoinOdd times N = 15 and 17, the odd sizes (sub-problems with pre-placed
+// middle queens).
+func BenchmarkCountJoinOdd(b *testing.B) {
+	for _, n := range []int{15, 17} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				c, err := queens.CountJoin(context.Background(), n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				joinSink += c.Total.Uint64()
+			}
+		})
+	}
+}

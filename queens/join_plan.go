@@ -19,7 +19,7 @@ const (
 // task's partial sum holds. It pins every choice that changes a task's sum or counters:
 // the row-set bit order (north rows then south rows, from the top), colex order of row
 // sets, the canonical rule E ≤ reverse(E), the half-turn rule, the long-diagonal weights,
-// the order of odd N's sub-problems (centre, then crosses by b then a), the group size,
+// the order of odd N's sub-problems (centre, then crosses by b, each with every a), the group size,
 // the side stored for odd N (the smaller, A on ties) and the matcher's definition of a
 // pair test.
 const JoinPlanVersion = 1
@@ -36,7 +36,8 @@ const (
 const joinTasksTarget = 512
 
 // A JoinTask is the part of a [Task] of the join method: Sub names the sub-problem (0 the
-// whole board for even N or the centre queen for odd N, 1… the crosses (a, b), −1 the
+// whole board for even N or the centre queen for odd N, 1… the crosses with the middle
+// column's queen on row h+Sub+1 (all positions of the middle row's queen), −1 the
 // search for symmetric solutions), and the task counts RowSets counted row sets of it from
 // First on, in colex order.
 type JoinTask struct {
@@ -93,14 +94,13 @@ func NewJoinPlan(n int) (*Plan, error) {
 	return p, nil
 }
 
-// cost is a row set's relative cost: a cross has h−1 queens on one side against h on both
-// for the others, and stores fewer half-boards, so it costs about a third (measured at
-// n = 17 and 19).
+// cost is a row set's relative cost: one store of half A, then b−1 query passes for the
+// crosses of row b (each a fraction of the centre's or even N's single pass).
 func (j *joinSub) cost() int {
 	if j.kind == subCross {
-		return 1
+		return 2 + j.b
 	}
-	return 3
+	return 4
 }
 
 // countJoin runs a task of the join.
