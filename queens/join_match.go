@@ -37,13 +37,13 @@ type matcher struct {
 	sigs []uint64 // the store, raw
 	raw  bool     // small store: scan sigs
 
-	kept  uint64 // OR of the store: the bits that can clash
-	nch   int    // chunks
-	bs    int    // words per batch: nch·32·8
-	nb    int    // batches
-	buf   []uint64
-	tab   []uint64 // 64-byte aligned view of buf, nb·bs words
-	rows  [64 + chunkBits][8]uint64
+	kept uint64 // OR of the store: the bits that can clash
+	nch  int    // chunks
+	bs   int    // words per batch: nch·32·8
+	nb   int    // batches
+	buf  []uint64
+	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
+	rows [64 + chunkBits][8]uint64
 }
 
 // build prepares the matcher for the store in m.sigs.
