@@ -85,17 +85,18 @@ func (m *matcher) build() {
 
 // buildBatch fills one batch's chunk tables from up to 512 signatures.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
-	for i := range m.rows {
-		m.rows[i] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-	}
-	for i, s := range sigs {
-		c := s
-		w, bit := i>>6, uint64(1)<<(i&63)
-		for c != 0 {
-			b := bits.TrailingZeros64(c)
-			c &= c - 1
-			m.rows[b][w] &^= bit
+	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word.
+	for w := range 8 {
+		var blk [64]uint64
+		lo := min(w*64, len(sigs))
+		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
+		transpose64(&blk)
+		for b := range 64 {
+			m.rows[b][w] = ^blk[b]
 		}
+	}
+	for b := 64; b < len(m.rows); b++ {
+		m.rows[b] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	}
 	// Lanes past the store hold no pattern: chunk 0's empty subset is the valid-lanes mask,
 	// and every table entry is an AND that starts from it.
@@ -176,4 +177,18 @@ func countBatchesGo(tab []uint64, bs, nch int, qs []uint64) uint64 {
 		}
 	}
 	return uint64(n)
+}
+
+// transpose64 transposes a 64×64 bit matrix in place: afterwards bit i of a[b] is what bit
+// b of a[i] was. Six rounds of block swaps (32×32 blocks, then 16×16, …), 192 word
+// operations a round.
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000ffffffff)
+	for j := 32; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
 }
