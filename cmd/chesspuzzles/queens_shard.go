@@ -21,6 +21,7 @@ import (
 // decimal strings because Q(N) outgrows 64 bits from N = 29 on.
 type shardResult struct {
 	N           int                 `json:"n"`
+	Method      string              `json:"method,omitempty"` // "" for frames, as before methods
 	PlanVersion int                 `json:"plan_version"`
 	Shard       int                 `json:"shard"`
 	Shards      int                 `json:"shards"`
@@ -31,6 +32,15 @@ type shardResult struct {
 	Nodes       uint64              `json:"nodes"`
 	Seconds     float64             `json:"seconds"` // the slice's wall time
 	Results     []queens.TaskResult `json:"results"`
+}
+
+// shardMethod is the method as a shard file names it: empty for frames, so that files
+// of the frames method read as they did before there were two methods.
+func shardMethod(m string) string {
+	if m == queens.MethodFrames {
+		return ""
+	}
+	return m
 }
 
 // parseShard reads "I/K" with 0 ≤ I < K (I is 0-based, as a Kubernetes Indexed Job's
@@ -49,8 +59,8 @@ func parseShard(s string) (i, k int, err error) {
 
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
 // cores if 0) and writes one JSON line to stdout.
-func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error {
-	plan, err := queens.NewPlan(n)
+func runShard(ctx context.Context, n int, method string, i, k, workers int, stdout io.Writer) error {
+	plan, err := newMethodPlan(n, method)
 	if err != nil {
 		return usageError(err)
 	}
@@ -63,7 +73,7 @@ func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error
 	if err != nil {
 		return err
 	}
-	out := shardResult{N: n, PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
+	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
 		Seconds: roundSeconds(time.Since(start).Seconds())}
 	var total, half, quarter big.Int
 	for j, r := range results {
