@@ -21,8 +21,22 @@ const (
 // sets, the canonical rule E ≤ reverse(E), the half-turn rule, the long-diagonal weights,
 // the order of odd N's sub-problems (centre, then crosses by b, each with every a), the group size,
 // the side stored for odd N (the smaller, A on ties) and the matcher's definition of a
-// pair test.
-const JoinPlanVersion = 1
+// pair test. Join versions count from 101, apart from the frames' PlanVersion, so that a
+// version number alone names the method wherever it travels (checkpoints, shard files,
+// NATS subjects and job ids).
+const JoinPlanVersion = 101
+
+// NewPlanVersion returns the plan of n for plan version v: NewPlan for PlanVersion,
+// NewJoinPlan for JoinPlanVersion, an error for any other version.
+func NewPlanVersion(n, v int) (*Plan, error) {
+	switch v {
+	case PlanVersion:
+		return NewPlan(n)
+	case JoinPlanVersion:
+		return NewJoinPlan(n)
+	}
+	return nil, fmt.Errorf("plan version %d is not one of this build (%d frames, %d join)", v, PlanVersion, JoinPlanVersion)
+}
 
 // MinJoinN and MaxJoinN bound the N that NewJoinPlan accepts. Above 23 the quarter table
 // needs gigabytes (see JoinMemory); callers check it against what the machine has.

@@ -120,7 +120,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	plan, err := queens.NewPlan(n)
+	method, err := o.method.chooseShared(n, workers)
+	if err != nil {
+		return err
+	}
+	plan, err := newMethodPlan(n, method)
 	if err != nil {
 		return usageError(err)
 	}
