@@ -32,6 +32,7 @@ type distOptions struct {
 	ackWait     time.Duration
 	shard       string
 	status      bool
+	method      *methodOptions // the count's --method and --max-memory
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -112,7 +113,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if err != nil {
 			return usageError(err)
 		}
-		return runShard(ctx, n, i, k, workers, stdout)
+		method, err := o.method.chooseShared(n, workers)
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, n, method, i, k, workers, stdout)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -120,7 +125,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	plan, err := newPlan(ctx, n)
+	method, err := o.method.chooseShared(n, workers)
+	if err != nil {
+		return err
+	}
+	plan, err := newPlan(ctx, n, method)
 	if err != nil {
 		return err
 	}

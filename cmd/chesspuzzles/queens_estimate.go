@@ -77,7 +77,7 @@ type estimateRecord struct {
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	plan, err := newPlan(ctx, opts.n)
+	plan, err := newPlan(ctx, opts.n, queens.MethodFrames)
 	if err != nil {
 		return err
 	}

@@ -103,13 +103,27 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		shards = append(shards, shardFile{name, s})
 	}
 	first := shards[0]
-	if first.s.PlanVersion != queens.PlanVersion {
-		return usageErrorf("%q has plan version %d, but this build counts with plan version %d", first.name, first.s.PlanVersion, queens.PlanVersion)
+	method, version := queens.MethodFrames, queens.PlanVersion
+	switch first.s.Method {
+	case "":
+	case queens.MethodJoin:
+		method, version = queens.MethodJoin, queens.JoinPlanVersion
+	default:
+		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
+	}
+	if first.s.PlanVersion != version {
+		by := ""
+		if method != queens.MethodFrames {
+			by = " by method " + method
+		}
+		return usageErrorf("%q has plan version %d, but this build counts%s with plan version %d", first.name, first.s.PlanVersion, by, version)
 	}
 	byIndex := make([]string, first.s.Shards)
 	for _, f := range shards {
 		s := f.s
 		switch {
+		case s.Method != first.s.Method:
+			return usageErrorf("%q is a slice of a count by method %s, but %q is by method %s", f.name, methodName(s.Method), first.name, methodName(first.s.Method))
 		case s.N != first.s.N || s.PlanVersion != first.s.PlanVersion:
 			return usageErrorf("%q is a slice of N=%d with plan version %d, but %q is of N=%d with plan version %d",
 				f.name, s.N, s.PlanVersion, first.name, first.s.N, first.s.PlanVersion)
@@ -135,7 +149,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		return usageErrorf("slices %s of N=%d are missing: compute them with \"queens count %d --shard I/%d\"", strings.Join(missing, ", "), first.s.N, first.s.N, first.s.Shards)
 	}
 
-	plan, err := queens.NewPlan(first.s.N)
+	plan, err := newMethodPlan(first.s.N, method)
 	if err != nil {
 		return usageError(err)
 	}
@@ -210,4 +224,12 @@ func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.Task
 		}
 	}
 	return nil
+}
+
+// methodName names a shard file's method.
+func methodName(m string) string {
+	if m == "" {
+		return queens.MethodFrames
+	}
+	return m
 }

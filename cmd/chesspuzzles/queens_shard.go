@@ -29,6 +29,7 @@ import (
 // task's result against its task and recomputes a share of them (--verify).
 type shardResult struct {
 	N           int                 `json:"n"`
+	Method      string              `json:"method,omitempty"` // "" for frames, as before methods
 	PlanVersion int                 `json:"plan_version"`
 	Shard       int                 `json:"shard"`
 	Shards      int                 `json:"shards"`
@@ -72,6 +73,15 @@ func shardTotals(plan *queens.Plan, results []queens.TaskResult) (solutions, hal
 	return total.String(), h.String(), q.String(), nodes, true
 }
 
+// shardMethod is the method as a shard file names it: empty for frames, so that files
+// of the frames method read as they did before there were two methods.
+func shardMethod(m string) string {
+	if m == queens.MethodFrames {
+		return ""
+	}
+	return m
+}
+
 // parseShard reads "I/K" with 0 ≤ I < K (I is 0-based, as a Kubernetes Indexed Job's
 // JOB_COMPLETION_INDEX or a Slurm array started at 0).
 func parseShard(s string) (i, k int, err error) {
@@ -88,8 +98,8 @@ func parseShard(s string) (i, k int, err error) {
 
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
 // cores if 0) and writes one JSON line to stdout.
-func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error {
-	plan, err := newPlan(ctx, n)
+func runShard(ctx context.Context, n int, method string, i, k, workers int, stdout io.Writer) error {
+	plan, err := newPlan(ctx, n, method)
 	if err != nil {
 		return err
 	}
@@ -102,7 +112,7 @@ func runShard(ctx context.Context, n, i, k, workers int, stdout io.Writer) error
 	if err != nil {
 		return err
 	}
-	out := shardResult{N: n, PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
+	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
 		Seconds: roundSeconds(time.Since(start).Seconds())}
 	out.Solutions, out.HalfTurn, out.QuarterTurn, out.Nodes, _ = shardTotals(plan, results)
 	out.Checksum = shardChecksum(out)

@@ -272,13 +272,14 @@ func setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (
 		ackWait = DefaultAckWait
 	}
 	_, err = js.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
-		Durable:       consumerName(queens.PlanVersion),
-		Description:   "chesspuzzles workers",
-		FilterSubject: fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion),
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       ackWait,
-		MaxDeliver:    -1,
-		MaxAckPending: 100000,
+		Durable:     consumerName(queens.PlanVersion),
+		Description: "chesspuzzles workers",
+		// Both methods' tasks: a version number names the method (queens.NewPlanVersion).
+		FilterSubjects: []string{fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.JoinPlanVersion)},
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		AckWait:        ackWait,
+		MaxDeliver:     -1,
+		MaxAckPending:  100000,
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("creating consumer: %w", err)

@@ -66,9 +66,7 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
 		var plan *queens.Plan
-		if s.PlanVersion == queens.PlanVersion {
-			plan, _ = queens.NewPlan(s.N)
-		}
+		plan, _ = queens.NewPlanVersion(s.N, s.PlanVersion)
 		var times []time.Time
 		var ids []int
 		w, err := results.WatchFiltered(ctx, []string{k + ".>"}, jetstream.IgnoreDeletes())

@@ -36,7 +36,7 @@ type Worker struct {
 
 	done     atomic.Int64
 	mu       sync.Mutex
-	plans    map[int]*queens.Plan
+	plans    map[[2]int]*queens.Plan // by (N, plan version)
 	waitOnce sync.Once
 }
 
@@ -145,20 +145,20 @@ func (w *Worker) pull(ctx context.Context, cons jetstream.Consumer, results jets
 	}
 }
 
-func (w *Worker) plan(n int) (*queens.Plan, error) {
+func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if p := w.plans[n]; p != nil {
+	if p := w.plans[[2]int{n, v}]; p != nil {
 		return p, nil
 	}
-	p, err := queens.NewPlan(n)
+	p, err := queens.NewPlanVersion(n, v)
 	if err != nil {
 		return nil, err
 	}
 	if w.plans == nil {
-		w.plans = map[int]*queens.Plan{}
+		w.plans = map[[2]int]*queens.Plan{}
 	}
-	w.plans[n] = p
+	w.plans[[2]int{n, v}] = p
 	return p, nil
 }
 
@@ -169,8 +169,8 @@ func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, er
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
 		return queens.Task{}, m, nil, fmt.Errorf("not a task message: %v", err)
 	}
-	if m.PlanVersion != queens.PlanVersion {
-		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan version %d", m.PlanVersion, queens.PlanVersion)
+	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.JoinPlanVersion {
+		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan versions %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.JoinPlanVersion)
 	}
 	subject := taskSubject(m.N, m.PlanVersion, m.ID)
 	if m.Verify {
@@ -179,7 +179,7 @@ func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, er
 	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != subject {
 		return queens.Task{}, m, nil, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
 	}
-	p, err := w.plan(m.N)
+	p, err := w.plan(m.N, m.PlanVersion)
 	if err != nil {
 		return queens.Task{}, m, nil, err
 	}
@@ -196,7 +196,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 		_ = msg.TermWithReason(err.Error())
 		return
 	}
-	job := JobID(task.N, queens.PlanVersion)
+	version := taskVersion(task)
+	job := JobID(task.N, version)
 	key := resultKey(job, task.ID)
 	delivery := uint64(1)
 	if md, err := msg.Metadata(); err == nil {
@@ -262,7 +263,7 @@ wait:
 		}
 	}
 
-	r := Result{Job: job, N: task.N, PlanVersion: queens.PlanVersion, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
+	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
 	data, _ := json.Marshal(r)
 	for {
 		err := w.store(ctx, results, key, data, r, plan, m.Verify)
@@ -319,4 +320,12 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	w.logf("task %s: replacing an invalid stored result (%v)", key, derr)
 	_, err = results.Update(ctx, key, data, e.Revision())
 	return err
+}
+
+// taskVersion is the plan version of task's method.
+func taskVersion(t queens.Task) int {
+	if t.Method == queens.MethodJoin {
+		return queens.JoinPlanVersion
+	}
+	return queens.PlanVersion
 }
