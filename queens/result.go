@@ -36,6 +36,12 @@ func (p *Plan) CheckResult(r TaskResult) error {
 	if t.N != p.N || t.ID != r.ID {
 		return fmt.Errorf("plan for N=%d holds a task of N=%d under id %d", p.N, t.N, r.ID)
 	}
+	if t.Method == MethodJoin {
+		return t.checkJoinResult(r)
+	}
+	if r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0 {
+		return fmt.Errorf("task %d of the frames method reports the join's counters (%d row sets, %d patterns, %d pair tests)", r.ID, r.RowSets, r.Stored, r.PairTests)
+	}
 	if p.N == 1 {
 		if want := (TaskResult{Solutions: 1, HalfTurn: 1, QuarterTurn: 1, Nodes: 1}); r != want {
 			return fmt.Errorf("task 0 of N=1 has 1 solution, fixed by every turn, and 1 node; got %+v", r)
@@ -132,4 +138,28 @@ func factorialCap(k int) uint64 {
 		f = lo
 	}
 	return f
+}
+
+// checkJoinResult is CheckResult for a task of the join's plan. The symmetric task (Sub < 0)
+// counts only solutions fixed by turns; every other task counts all solutions of its row
+// sets, none of the turn counts, and must report exactly the row sets it was given.
+func (t Task) checkJoinResult(r TaskResult) error {
+	if t.Join.Sub < 0 {
+		switch {
+		case r.Solutions != 0 || r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0:
+			return fmt.Errorf("task %d counts only symmetric solutions, but reports %d solutions, %d row sets, %d patterns, %d pair tests", r.ID, r.Solutions, r.RowSets, r.Stored, r.PairTests)
+		case r.QuarterTurn > r.HalfTurn:
+			return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+		}
+		return nil
+	}
+	switch {
+	case r.HalfTurn != 0 || r.QuarterTurn != 0:
+		return fmt.Errorf("task %d counts no symmetric solutions (the plan's last task does), but reports %d and %d", r.ID, r.HalfTurn, r.QuarterTurn)
+	case r.RowSets != uint64(t.Join.RowSets):
+		return fmt.Errorf("task %d has %d row sets, but its result reports %d", r.ID, t.Join.RowSets, r.RowSets)
+	case r.PairTests == 0 && r.Solutions != 0:
+		return fmt.Errorf("task %d: %d solutions from no pair tests", r.ID, r.Solutions)
+	}
+	return nil
 }

@@ -95,3 +95,35 @@ func TestCheckResultSmallBoards(t *testing.T) {
 		t.Errorf("N=1 accepted 2 solutions")
 	}
 }
+
+// TestCheckResultJoin: every task of the join's plan for small N passes CheckResult with
+// its real result, and forged variants of it are refused.
+func TestCheckResultJoin(t *testing.T) {
+	for _, n := range []int{8, 9, 12} {
+		p, err := NewJoinPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range p.Tasks {
+			r, err := task.CountContext(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.CheckResult(r); err != nil {
+				t.Fatalf("N=%d: the real result of task %d is refused: %v", n, task.ID, err)
+			}
+			forged := []TaskResult{r, r, r}
+			forged[0].RowSets++
+			forged[1].HalfTurn, forged[1].Solutions = r.HalfTurn+1, r.Solutions+1
+			forged[2].ID = len(p.Tasks)
+			if task.Join.Sub < 0 {
+				forged[0].RowSets, forged[0].Solutions = 0, 1
+			}
+			for i, f := range forged {
+				if p.CheckResult(f) == nil {
+					t.Errorf("N=%d task %d: forged result %d (%+v) accepted", n, task.ID, i, f)
+				}
+			}
+		}
+	}
+}
