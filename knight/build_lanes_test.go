@@ -50,7 +50,7 @@ func TestThreeRowsClosed(t *testing.T) {
 				}
 			}
 			if n >= laneCycleMinCols {
-				p := laneCycle(3, n)
+				p := laneCycle(context.Background(), 3, n)
 				if p == nil {
 					t.Fatalf("laneCycle(3, %d) = nil", n)
 				}

@@ -125,7 +125,7 @@ func TestThinOddConstruction(t *testing.T) {
 					if (int(v)/cols+int(v)%cols)%2 == 1 {
 						continue
 					}
-					p := thinOdd(rows, cols, v)
+					p := thinOdd(context.Background(), rows, cols, v)
 					if p == nil {
 						t.Fatalf("thinOdd(%d, %d, from (%d,%d)) = nil", rows, cols, int(v)/cols, int(v)%cols)
 					}

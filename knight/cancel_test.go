@@ -62,10 +62,18 @@ func TestFindCancel(t *testing.T) {
 		{"warnsdorff 3000x3000", board.Size{Rows: 3000, Cols: 3000}, Options{Method: Warnsdorff}},
 		// The block construction of a closed tour: about half a second.
 		{"blocks 3000x3002", board.Size{Rows: 3000, Cols: 3002}, Options{Closed: true}},
+		// Thin boards: merged block cycles (6 rows), lanes (3 rows), block chains (odd).
+		{"thin 6x2000000 closed", board.Size{Rows: 6, Cols: 2_000_000}, Options{Closed: true}},
+		{"lanes 3x4000001", board.Size{Rows: 3, Cols: 4_000_001}, Options{}},
+		{"lanes 3x4000000 closed", board.Size{Rows: 3, Cols: 4_000_000}, Options{Closed: true}},
+		{"thin 7x1000001", board.Size{Rows: 7, Cols: 1_000_001}, Options{}},
 	}
 	// Block paths are searched once per process and remembered; search them before timing.
-	if _, err := Find(context.Background(), board.Size{Rows: 30, Cols: 32}, board.Square{}, Options{Closed: true}); err != nil {
-		t.Fatal(err)
+	for _, tc := range tests {
+		small := board.Size{Rows: min(tc.sz.Rows, 30), Cols: min(tc.sz.Cols, 300+tc.sz.Cols%2)} // same parity
+		if _, err := Find(context.Background(), small, board.Square{Row: 1, Col: 1}, tc.opts); err != nil && tc.opts.Method == Auto {
+			t.Fatal(err)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

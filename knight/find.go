@@ -75,7 +75,7 @@ func transpose(p []int32, rows, cols int) []int32 {
 // search of a board far too big for it.
 func newClosedCycle(ctx context.Context, rows, cols int) []int32 {
 	if rows == 3 && cols >= laneCycleMinCols {
-		if p := laneCycle(rows, cols); p != nil {
+		if p := laneCycle(ctx, rows, cols); p != nil {
 			rotate(p, 0)
 			return p
 		}
@@ -84,7 +84,7 @@ func newClosedCycle(ctx context.Context, rows, cols int) []int32 {
 		return nil
 	}
 	if rows < blockMinSide && cols >= thinMinCols {
-		if p := thinCycle(rows, cols); p != nil {
+		if p := thinCycle(ctx, rows, cols); p != nil {
 			return p
 		}
 	}
@@ -196,7 +196,7 @@ func openPath(ctx context.Context, rows, cols int, s int32) []int32 {
 	if rows == 3 && cols%2 == 1 && cols >= laneMinCols {
 		// Lanes before Warnsdorff's rule: on a long board a failed greedy run costs
 		// as much time and memory as the whole tour.
-		if p := laneTour(rows, cols, s); p != nil {
+		if p := laneTour(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
@@ -204,7 +204,7 @@ func openPath(ctx context.Context, rows, cols int, s int32) []int32 {
 	if oddThin && rows >= 5 {
 		// The construction before Warnsdorff's rule, which on a long board costs as much
 		// as the whole tour when it fails.
-		if p := thinOdd(rows, cols, s); p != nil {
+		if p := thinOdd(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
@@ -218,7 +218,7 @@ func openPath(ctx context.Context, rows, cols int, s int32) []int32 {
 		return nil
 	}
 	if oddThin && rows == 3 {
-		if p := thinOdd(rows, cols, s); p != nil {
+		if p := thinOdd(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
@@ -231,18 +231,18 @@ func openPath(ctx context.Context, rows, cols int, s int32) []int32 {
 // thinOdd returns an open tour from s of an odd×odd board with 3 to 11 rows (rows ≤ cols)
 // built by thinOddPath or thinEdgePath, trying the board mirrored left to right too; nil
 // when neither works.
-func thinOdd(rows, cols int, s int32) []int32 {
-	if p := thinOddPath(rows, cols, s); p != nil {
+func thinOdd(ctx context.Context, rows, cols int, s int32) []int32 {
+	if p := thinOddPath(ctx, rows, cols, s); p != nil {
 		return p
 	}
-	if p := thinEdgePath(rows, cols, s); p != nil {
+	if p := thinEdgePath(ctx, rows, cols, s); p != nil {
 		return p
 	}
 	// Mirror left-right, so that the odd block is on the other side of s.
 	r, c := int(s)/cols, int(s)%cols
-	p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
+	p := thinOddPath(ctx, rows, cols, int32(r*cols+cols-1-c))
 	if p == nil {
-		p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
+		p = thinEdgePath(ctx, rows, cols, int32(r*cols+cols-1-c))
 	}
 	for i, v := range p {
 		p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)

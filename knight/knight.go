@@ -142,10 +142,9 @@ func (t Tour) Check() error {
 // from 13 to 30 columns on, depending on the rows (see the package comment); smaller boards
 // are searched and take milliseconds.
 //
-// Find looks at ctx inside its searches and the block construction of large boards, and
-// returns ctx.Err() within about a millisecond of ctx being done; the linear constructions
-// of boards with 3 to 11 rows look at it only between their stages, which takes up to a few
-// seconds at 10^8 squares.
+// Find looks at ctx inside its searches and constructions (every few thousand moves, squares
+// or blocks) and returns ctx.Err() within about a millisecond of ctx being done; only the
+// construction of 4×n boards, half a second at 10^8 squares, runs to its end first.
 func Find(ctx context.Context, sz board.Size, start board.Square, opts Options) (Tour, error) {
 	rows, cols := sz.Rows, sz.Cols
 	if rows < 1 || cols < 1 || rows > board.MaxSide || cols > board.MaxSide || rows*cols > MaxSquares {
