@@ -235,14 +235,20 @@ func TestDistributedKilledWorker(t *testing.T) {
 func TestDistributedCoordinatorRestart(t *testing.T) {
 	const n = 14
 	state := t.TempDir()
-	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", listen, "--workers", "0", "--json"}
+	// Listening on every interface, as in the issue's probe (a restart there made a new
+	// token and locked the workers out); the workers connect through loopback.
+	port := freePort(t)
+	listen := fmt.Sprintf("127.0.0.1:%d", port)
+	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json"}
 	coord := start(t, "coordinator", args...)
 	coord.waitFor(`queued now`, 30*time.Second)
 	tokenFile := filepath.Join(state, dist.TokenFile)
 	coord.waitFor(`new token in `+regexp.QuoteMeta(tokenFile), time.Second)
-	coord.waitFor(`workers join with: chesspuzzles worker --nats nats://127\.0\.0\.1:\d+ --token-file `+regexp.QuoteMeta(tokenFile)+`\n`, time.Second)
+	shown := coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --token ([0-9a-f]{32}) \(or --token-file with a copy of `+regexp.QuoteMeta(tokenFile)+`\)\n`, time.Second)[1]
 	token := readToken(t, tokenFile)
+	if shown != token {
+		t.Errorf("coordinator shows token %q, but its token file holds %q", shown, token)
+	}
 
 	// Loopback too: a client without the token is refused.
 	bad := start(t, "worker without token", "worker", "--nats", "nats://"+listen, "--name", "intruder")

@@ -84,7 +84,13 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 					break read
 				}
 				_, id, r, err := decodeResult(e.Key(), e.Value())
-				if err == nil && r.check(s.N, s.PlanVersion, id) == nil {
+				if err == nil {
+					err = r.check(s.N, s.PlanVersion, id)
+				}
+				if err == nil && plan != nil {
+					err = plan.CheckResult(r.TaskResult)
+				}
+				if err == nil {
 					times = append(times, e.Created())
 					ids = append(ids, id)
 				}
