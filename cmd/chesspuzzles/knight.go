@@ -147,8 +147,11 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// Writing a tour of a hundred million squares takes a while: Ctrl-C stops it.
-	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctxWriter{ctx, w}, t) })
+	// Writing a tour of a hundred million squares takes a while, and WriteBoard first
+	// inverts the tour, writing nothing for seconds: Ctrl-C stops it at once.
+	return writeTo(o.output, stdout, func(w io.Writer) error {
+		return aside(ctx, func() error { return write(ctxWriter{ctx, w}, t) })
+	})
 }
 
 func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
