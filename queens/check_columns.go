@@ -266,9 +266,11 @@ func CheckColumnsContext(ctx context.Context, n int, cols []int32, lim CheckLimi
 	return rep, attacks, nil
 }
 
-// attackOrder is Check's order of attacks: by the first queen, then by line.
+// attackOrder is Check's order of attacks: by the first queen, then by line, then (where
+// a queen is written twice on one square) by the second queen, as Check meets them.
 func attackOrder(a, b Attack) int {
-	return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
+	return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.B.Row, b.B.Row), cmp.Compare(a.B.Col, b.B.Col))
 }
 
 // attackHeap keeps the max smallest attacks added in attackOrder (all of them when max is

@@ -291,3 +291,65 @@ func TestCheckColumnsContextCancelled(t *testing.T) {
 		t.Fatalf("CheckColumnsContext with a cancelled context: %v, want %v", err, context.Canceled)
 	}
 }
+
+// TestCheckContextMatches compares the bounded check with Check on random positions: several
+// queens a row, queens written twice, queens off the board, partial ones. The attacks it
+// lists are the first ones Check lists, its count is their number, and the rest of the
+// Report is Check's.
+func TestCheckContextMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 3000 {
+		n := 1 + rng.IntN(12)
+		pos := Position{N: n}
+		for range rng.IntN(2 * n) {
+			q := board.Square{Row: rng.IntN(n), Col: rng.IntN(n)}
+			switch {
+			case trial%5 == 0 && len(pos.Queens) > 0:
+				q = pos.Queens[rng.IntN(len(pos.Queens))] // written twice
+			case trial%11 == 0:
+				q.Row += n // off the board
+			}
+			pos.Queens = append(pos.Queens, q)
+		}
+		want := Check(pos)
+		for _, k := range []int{-1, 0, 1, 3, 1000} {
+			got, count, err := CheckContext(context.Background(), pos, CheckLimits{MaxAttacks: k, Lines: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if count != int64(len(want.Attacks)) {
+				t.Fatalf("CheckContext(%v, max %d): %d attacks, Check lists %d", pos, k, count, len(want.Attacks))
+			}
+			w := want
+			if k >= 0 && k < len(w.Attacks) {
+				w.Attacks = w.Attacks[:k]
+			}
+			if len(w.Attacks) == 0 {
+				w.Attacks, got.Attacks = nil, nil
+			}
+			if !reflect.DeepEqual(got, w) {
+				t.Fatalf("CheckContext(%v, max %d) =\n%+v\nCheck gives (first %d attacks)\n%+v", pos, k, got, k, w)
+			}
+		}
+		if got, _, _ := CheckContext(context.Background(), pos, CheckLimits{MaxAttacks: -1}); got.Rows != nil || got.Solved != want.Solved {
+			t.Fatalf("CheckContext without Lines: rows %v, solved %v; want nil, %v", got.Rows, got.Solved, want.Solved)
+		}
+	}
+}
+
+// TestCheckContextHugeBoard checks two queens on a board of a hundred million rows, which
+// Check would need 6 GB for: they attack along a diagonal, once.
+func TestCheckContextHugeBoard(t *testing.T) {
+	pos := Position{N: MaxParseN, Queens: []board.Square{{Row: 5, Col: 7}, {Row: MaxParseN - 1, Col: MaxParseN - 1}}}
+	rep, count, err := CheckContext(context.Background(), pos, CheckLimits{MaxAttacks: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count != 0 || rep.Solved || len(rep.Attacks) != 0 {
+		t.Fatalf("CheckContext: %d attacks %v, solved %v; want none, not solved", count, rep.Attacks, rep.Solved)
+	}
+	pos.Queens[0] = board.Square{Row: 5, Col: 5}
+	if rep, count, _ = CheckContext(context.Background(), pos, CheckLimits{MaxAttacks: 10}); count != 1 || len(rep.Attacks) != 1 || rep.Attacks[0].Line != Diagonal {
+		t.Fatalf("CheckContext: %d attacks %v; want one on a diagonal", count, rep.Attacks)
+	}
+}

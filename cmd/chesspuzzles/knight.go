@@ -138,8 +138,11 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// Writing a tour of a hundred million squares takes a while: Ctrl-C stops it.
-	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctxWriter{ctx, w}, t) })
+	// Writing a tour of a hundred million squares takes a while, and WriteBoard first
+	// inverts the tour, writing nothing for seconds: Ctrl-C stops it at once.
+	return writeTo(o.output, stdout, func(w io.Writer) error {
+		return aside(ctx, func() error { return write(ctxWriter{ctx, w}, t) })
+	})
 }
 
 func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
@@ -351,9 +354,11 @@ func newKnightCountCmd() *cobra.Command {
 		Long: `Count the knight's tours of a small board (at most 64 squares) exactly: directed open
 tours (every start and both directions counted), those from --start, or with --closed the
 undirected closed tours. The count enumerates every tour on one core, meeting in the
-middle: 6×6 takes about 2 s (6,637,920 open tours), 6×7 closed a few seconds (1,067,638);
-7×7 and larger boards are out of reach. Progress goes to stderr; Ctrl-C stops the count
-(exit 130).`,
+middle: 6×6 takes about 2 s (6,637,920 open tours), 6×7 closed a few seconds (1,067,638).
+Its time grows with the number of tours, so boards it cannot finish within seconds are
+refused (exit 2, with the time it would take where the count is published): open tours
+beyond 36 squares (3×N up to 3×14), closed tours beyond 42 squares (boards with no closed
+tour are answered at once). Progress goes to stderr; Ctrl-C stops the count (exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed`,

@@ -78,6 +78,38 @@ func unknownCommand(group *cobra.Command, name string) error {
 // unknownFlag matches pflag's complaint about a long flag it does not know.
 var unknownFlag = regexp.MustCompile(`^unknown flag: --([^=\s]+)$`)
 
+// badFlagValue matches pflag's complaint about a flag value it cannot convert.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-[^,]+, )?(--[^"]+)" flag: (.*)$`)
+
+// flagValueError rewrites pflag's "invalid argument "abc" for "--limit" flag:
+// strconv.ParseInt: parsing "abc": invalid syntax" as what a user can act on: "… flag:
+// not a whole number". It returns nil for other errors.
+func flagValueError(cmd *cobra.Command, err error) error {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil
+	}
+	why := m[3]
+	switch {
+	case strings.Contains(why, "out of range"):
+		why = "out of range"
+	case strings.Contains(why, "ParseUint"):
+		why = "not a whole number from 0 up"
+	case strings.Contains(why, "ParseInt"):
+		why = "not a whole number"
+	case strings.Contains(why, "ParseFloat"):
+		why = "not a number"
+	case strings.Contains(why, "ParseBool"):
+		why = "not true or false"
+	case strings.Contains(why, "duration"):
+		why = "not a duration such as 500ms, 30s or 2m"
+	default:
+		why = "cannot be read: " + why
+	}
+	// pflag's opening is kept: scripts match it.
+	return usageErrorf("invalid argument %q for %q flag: %s (see %q)", clipArg(m[1]), m[2], why, cmd.CommandPath()+" --help")
+}
+
 // suggestFlag adds the nearest flag name of cmd to pflag's "unknown flag: --X", and where
 // to look for the others.
 func suggestFlag(cmd *cobra.Command, err error) error {
@@ -85,6 +117,9 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 		// "knight tuor --size 8": the flag is one of the command meant; the command is
 		// what is wrong.
 		return unknownCommand(cmd, args[0])
+	}
+	if e := flagValueError(cmd, err); e != nil {
+		return e
 	}
 	m := unknownFlag.FindStringSubmatch(err.Error())
 	if m == nil {
