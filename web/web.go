@@ -97,6 +97,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/knight/accessibility", false, s.knightAccessibility)
 	s.handle("GET /api/knight/picture.svg", true, s.knightPicture(false))
 	s.handle("GET /api/knight/picture.png", true, s.knightPicture(true))
+	s.teachRoutes() // the Learn tab: teach.go
 	s.mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API endpoint %q (GET /api/queens/… or /api/knight/…)", r.URL.Path)
 	})
