@@ -34,7 +34,12 @@
 // Warnsdorff order with restarts, closed tours by Pósa rotations of a path. [Warnsdorff] is
 // the rule as usually taught: always move to the square with the fewest onward moves, on a tie
 // to the one whose own onward squares have the fewest onward moves; it reports [ErrDeadEnd]
-// honestly when it gets stuck.
+// honestly when it gets stuck. [Article] is the rule of a classic article's program, which
+// reproduces that program's boards move for move and reports its dead end.
+//
+// Teaching. [Explain] gives each step of Warnsdorff's rule with its candidates, onward counts
+// and look-ahead; [NextStep] the same from a path made by hand (the hint); [Complete] finishes
+// a tour from such a path or says that none begins with it (docs/teach.md).
 //
 // Counting. [Count] counts tours exactly on small boards, by backtracking on bitboards
 // that meets in the middle (the ways to finish a half-made path are stored by its visited

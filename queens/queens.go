@@ -35,6 +35,11 @@
 // solution or proves it cannot be extended. [ParseColumns] and [CheckColumns] read and judge
 // a placement of millions of queens in one pass.
 //
+// Teaching. [Trace] streams the steps of the row-by-row backtracking search as a student
+// writes it (try, attacked, place, dead end, remove, solution) and [NaiveCount] what testing
+// every permutation looks at; [NewPuzzle] makes seeded puzzles whose completion is unique,
+// proved by [CountCompletions] (docs/teach.md).
+//
 // Example:
 //
 //	for p := range queens.Solutions(8) {
