@@ -168,7 +168,7 @@ func (w *failAfter) Write(p []byte) (int, error) {
 // TestWritersStopAtFailedWrite checks that each writer of a tour returns the first write
 // error and stops writing: a closed pipe or Ctrl-C must not wait for the rest of the tour.
 func TestWritersStopAtFailedWrite(t *testing.T) {
-	tour, err := Find(300, 300, board.Square{}, Options{})
+	tour, err := Find(t.Context(), board.Size{Rows: 300, Cols: 300}, board.Square{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

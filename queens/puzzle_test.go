@@ -135,3 +135,16 @@ func TestCountCompletions(t *testing.T) {
 		t.Errorf("attacking queens: %d completions", k)
 	}
 }
+
+func ExampleNewPuzzle() {
+	p, err := queens.NewPuzzle(context.Background(), 8, queens.Easy, 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Given, "→", p.Solution)
+	k, _, _ := queens.CountCompletions(context.Background(), p.Given, 0)
+	fmt.Println(k, "completion")
+	// Output:
+	// 5741.8.. → 57413862
+	// 1 completion
+}
