@@ -69,6 +69,16 @@
 // it gets stuck, as it does on large boards (after 999976 of the 10^6 squares of 1000×1000
 // from a corner).
 //
+// # Teaching
+//
+// [Article] is the rule of a classic magazine article's 8×8 program (its move order, an
+// accessibility table that is never reset, and its own tie-break), reproducing that
+// program's boards move for move and reporting its dead end as a [DeadEndError]. [Explain]
+// gives each step of Warnsdorff's rule with its candidates, their onward counts and, on a
+// tie, the look-ahead that decides it; [NextStep] the same for a path made by hand (a hint);
+// [Complete] finishes a tour that begins with a given path, or says that none does
+// (docs/teach.md).
+//
 // # Counting
 //
 // [Count] counts tours exactly on boards of at most [MaxCountSquares] (64) squares:

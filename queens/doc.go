@@ -74,6 +74,13 @@
 // ([Task.Probe]). [Known] holds the published Q, U, P and R (OEIS A000170, A002562, A032522,
 // A033148) that tests and the web page check against.
 //
+// # Teaching
+//
+// [Trace] streams the steps of the row-by-row backtracking as a student writes it (try,
+// attacked, place, dead end, remove, solution) and [NaiveCount] what testing every
+// permutation looks at; [NewPuzzle] makes seeded puzzles whose completion is unique, proved
+// by [CountCompletions] (docs/teach.md).
+//
 // # Beyond search
 //
 // Listing and counting stop near N = 30, but a solution of any size is easy to make.
