@@ -176,33 +176,40 @@ func newDPPlan(rows, cols int, closed bool, start int) *dpPlan {
 // dpTable is an open-addressing table (linear probing) of states. e holds pairs (packed
 // state+1, low 64 bits of its count) side by side, so that a probe touches one cache line;
 // 0 marks an empty slot. hi holds the high 64 bits of the counts, nil while counts are 64-bit.
+// Its capacity is any number (a hash is mapped onto it by a multiplication), so that a table
+// can be sized to the states expected rather than to the next power of two.
 type dpTable struct {
 	e      []uint64
 	hi     []uint64
 	eMem   []byte // the mappings of e and hi (see dpAlloc), nil for heap slices
 	hiMem  []byte
 	n      int
-	shift  uint
-	carry  bool // a count carried out of its bits
+	c      uint64 // capacity
+	carry  bool   // a count carried out of its bits
 	wide   bool
 	limit  int64 // bytes allowed for this table, 0: none
 	tooBig bool  // it would have had to grow past limit
 }
 
-func newDPTable(logCap uint, wide bool) *dpTable {
-	t := &dpTable{wide: wide}
-	t.alloc(logCap)
+// dpMaxLoad is the fill (in tenths) past which a table grows, by half.
+const dpMaxLoad = 8
+
+func newDPTable(c int, wide bool, limit int64) *dpTable {
+	t := &dpTable{wide: wide, limit: limit}
+	if limit > 0 {
+		c = int(min(int64(c), limit/t.slotBytes()))
+	}
+	t.alloc(max(c, 1024))
 	return t
 }
 
-func (t *dpTable) alloc(logCap uint) {
-	c := 1 << logCap
+func (t *dpTable) alloc(c int) {
 	t.e, t.eMem = dpAlloc(2 * c)
 	t.hi, t.hiMem = nil, nil
 	if t.wide {
 		t.hi, t.hiMem = dpAlloc(c)
 	}
-	t.shift = 64 - logCap
+	t.c = uint64(c)
 	t.n = 0
 }
 
@@ -220,21 +227,15 @@ func (t *dpTable) release() {
 	t.e, t.hi, t.eMem, t.hiMem = nil, nil, nil, nil
 }
 
-func (t *dpTable) cap() int { return len(t.e) / 2 }
+func (t *dpTable) bytes() int64 { return int64(t.c) * t.slotBytes() }
 
-func (t *dpTable) bytes() int64 { return int64(t.cap()) * t.slotBytes() }
-
-func (t *dpTable) reset() {
-	clear(t.e)
-	t.n = 0
-	t.tooBig = false
+func (t *dpTable) home(k uint64) uint64 {
+	hi, _ := bits.Mul64(k*0x9E3779B97F4A7C15, t.c)
+	return hi
 }
-
-func (t *dpTable) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
 
 // add adds the count (hi, lo) to the state whose packed form+1 is k.
 func (t *dpTable) add(k, lo, hi uint64) {
-	mask := uint64(t.cap() - 1)
 	i := t.home(k)
 	for {
 		switch t.e[2*i] {
@@ -245,7 +246,7 @@ func (t *dpTable) add(k, lo, hi uint64) {
 				t.hi[i] = hi
 			}
 			t.n++
-			if 10*t.n > 7*t.cap() {
+			if 10*uint64(t.n) > dpMaxLoad*t.c {
 				t.grow()
 			}
 			return
@@ -260,22 +261,24 @@ func (t *dpTable) add(k, lo, hi uint64) {
 			}
 			return
 		}
-		i = (i + 1) & mask
+		if i++; i == t.c {
+			i = 0
+		}
 	}
 }
 
 func (t *dpTable) grow() {
-	logCap := 64 - t.shift + 1
-	if t.limit > 0 && int64(1)<<logCap*t.slotBytes() > t.limit {
+	c := int(t.c + t.c/2)
+	if t.limit > 0 && int64(c)*t.slotBytes() > t.limit {
 		t.tooBig = true
 		// go on at a higher load until the step ends and reports it
-		if 20*t.n < 19*t.cap() {
+		if 20*uint64(t.n) < 19*t.c {
 			return
 		}
 	}
 	e, hi := t.e, t.hi
 	eMem, hiMem := t.eMem, t.hiMem
-	t.alloc(logCap)
+	t.alloc(c)
 	defer dpRelease(eMem)
 	defer dpRelease(hiMem)
 	for i := 0; i < len(e); i += 2 {
@@ -290,10 +293,11 @@ func (t *dpTable) grow() {
 }
 
 func (t *dpTable) insertNew(k, lo, hi uint64) {
-	mask := uint64(t.cap() - 1)
 	i := t.home(k)
 	for t.e[2*i] != 0 {
-		i = (i + 1) & mask
+		if i++; i == t.c {
+			i = 0
+		}
 	}
 	t.e[2*i] = k
 	t.e[2*i+1] = lo
@@ -349,11 +353,8 @@ func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
 // count runs the sweep. It returns errDPWide if 64-bit counts carried (and wide is false).
 func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
 	W := p.W
-	cur := newDPTable(10, wide)
-	next := newDPTable(10, wide)
-	if maxMemory > 0 {
-		cur.limit, next.limit = maxMemory/2, maxMemory/2
-	}
+	cur := newDPTable(1024, wide, maxMemory)
+	var next *dpTable
 	var a0 [dpMaxW + 1]uint8
 	for i := range a0 {
 		a0[i] = dpFull
@@ -362,8 +363,11 @@ func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status f
 	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
 	defer func() {
 		cur.release()
-		next.release()
+		if next != nil {
+			next.release()
+		}
 	}()
+	growth := 2.0 // states after a step / before, as last seen
 	done := ctx.Done()
 	for v := range p.n {
 		st := &p.steps[v]
@@ -371,8 +375,20 @@ func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status f
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// The next table is sized for the growth of the last step (and grows by half if
+		// that was too little), within what is left of the memory limit.
+		var limit int64
+		if maxMemory > 0 {
+			limit = max(maxMemory-cur.bytes(), 1)
+		}
+		next = newDPTable(int(float64(cur.n)*growth*1.1*10/dpMaxLoad), wide, limit)
 		seen := 0
+		freed := 0 // words of cur.e given back so far
 		for i := 0; i < len(cur.e); i += 2 {
+			if i-freed >= dpFreeChunk {
+				dpDiscard(cur.eMem, freed, i)
+				freed = i
+			}
 			k := cur.e[i]
 			if k == 0 {
 				continue
@@ -411,8 +427,11 @@ func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status f
 		if status != nil {
 			status(CountStatus{Method: MethodDP, Done: v + 1, Total: p.n, States: next.n, Bytes: cur.bytes() + next.bytes()})
 		}
-		cur, next = next, cur
-		next.reset()
+		if cur.n > 0 {
+			growth = min(max(float64(next.n)/float64(cur.n), 0.3), 4)
+		}
+		cur.release()
+		cur, next = next, nil
 	}
 	r := new(big.Int).SetUint64(w.total[0])
 	r.Lsh(r, 64)
