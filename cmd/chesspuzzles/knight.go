@@ -302,66 +302,41 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 	return bw.Flush()
 }
 
-// countWithinReach refuses a board whose count would run for minutes to years: the
-// counter's time grows with the number of tours, about 0.3 µs an open tour and 1 µs a closed
-// one. Measured on one core: open tours of every board up to 36 squares within a few seconds
-// (6×6: 2 s), 3×14 in 1 s, and 4×12, 5×8, 6×7 not in 20 s; closed tours up to 42 squares
-// within seconds (6×7: 1 s). Boards without a closed tour are answered at once. For the
-// boards whose counts are published the refusal says how long the count would take.
-func countWithinReach(sz board.Size, closed bool) error {
-	n, thin := sz.Squares(), min(sz.Rows, sz.Cols) <= 3
-	switch {
-	case closed && (n <= 42 || knight.Exists(sz.Rows, sz.Cols, board.Square{}, true) != nil):
-		return nil
-	case !closed && (n <= 36 || thin && n <= 42):
-		return nil
-	}
-	what, limit := "open", "36 squares (3×N: up to 3×14)"
-	if closed {
-		what, limit = "closed", "42 squares"
-	}
-	short, long := min(sz.Rows, sz.Cols), max(sz.Rows, sz.Cols)
-	estimate := "beyond this counter's reach (minutes to years: its time grows with the number of tours)"
-	for _, k := range []struct {
-		short, long int
-		closed      bool
-		tours, time string
-	}{
-		{7, 7, false, "165,575,218,320", "about 14 hours"},
-		{8, 8, false, "19,591,828,170,979,904", "about 190 years"},
-		{6, 8, true, "55,488,142", "a minute or more"},
-		{7, 8, true, "34,524,432,316", "about 10 hours"},
-		{8, 8, true, "13,267,364,410,532", "about 150 days"},
-	} {
-		if k.short == short && k.long == long && k.closed == closed {
-			estimate = fmt.Sprintf("would take %s (%s %s tours)", k.time, k.tours, what)
-		}
-	}
-	return usageErrorf("counting the %s tours of %s %s; this counter finishes boards of up to %s", what, sz, estimate, limit)
-}
-
 type knightCountOpts struct {
-	sizes  sizeFlags
-	start  string
-	closed bool
+	sizes     sizeFlags
+	start     string
+	closed    bool
+	method    string
+	maxMemory string
+	quiet     bool
 }
 
 func newKnightCountCmd() *cobra.Command {
 	var o knightCountOpts
 	cmd := &cobra.Command{
 		Use:   "count",
-		Short: "Count knight's tours exactly on a small board",
-		Long: `Count the knight's tours of a small board (at most 64 squares) exactly: directed open
-tours (every start and both directions counted), those from --start, or with --closed the
-undirected closed tours. The count enumerates every tour on one core, meeting in the
-middle: 6×6 takes about 2 s (6,637,920 open tours), 6×7 closed a few seconds (1,067,638).
-Its time grows with the number of tours, so boards it cannot finish within seconds are
-refused (exit 2, with the time it would take where the count is published): open tours
-beyond 36 squares (3×N up to 3×14), closed tours beyond 42 squares (boards with no closed
-tour are answered at once). Progress goes to stderr; Ctrl-C stops the count (exit 130).`,
+		Short: "Count knight's tours exactly",
+		Long: `Count the knight's tours of a board exactly: directed open tours (every start and both
+directions counted), those from --start, or with --closed the undirected closed tours.
+
+Two methods (--method):
+  dp      frontier dynamic programming: sweeps the board cell by cell, column by column
+          along the long side, keeping every distinct picture of the last 2R+1 cells
+          (R the short side, at most 8) with the number of ways to reach it. Time and
+          memory grow with R, hardly with the number of tours: 6×8 closed takes about 5 s
+          of CPU, 8×8 closed (13,267,364,410,532 tours) is the long one. Boards past 64
+          squares are allowed (5×30, 8×12, …); counts past 2^64 print exactly.
+  search  backtracking through every tour, meeting in the middle: 6×6 open in about 2 s,
+          at most 64 squares, time growing with the number of tours.
+  auto    (the default) search for open tours on boards of at most 36 squares, else dp.
+The method is named on stderr before the count starts, then progress: a line rewritten on a
+terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
+(default: half this machine's memory) bounds the dp method's state tables: past it the
+count stops with exit 2. Ctrl-C stops a count (exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
-  chesspuzzles knight count --size 6 --closed`,
+  chesspuzzles knight count --size 6 --closed
+  chesspuzzles knight count --size 8 --closed --max-memory 12GiB`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runKnightCount(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -370,6 +345,9 @@ tour are answered at once). Progress goes to stderr; Ctrl-C stops the count (exi
 	o.sizes.add(cmd, "5")
 	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
+	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming) or search (backtracking)")
+	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 	return cmd
 }
 
@@ -378,11 +356,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if sz.Squares() > knight.MaxCountSquares {
-		return usageErrorf("counting needs a board of at most %d squares, got %s", knight.MaxCountSquares, sz)
-	}
-	var opts knight.CountOptions
-	opts.Closed = o.closed
+	opts := knight.CountOptions{Closed: o.closed, Method: o.method}
 	if o.start != "" {
 		if o.closed {
 			return usageErrorf("--start counts open tours; a closed tour passes every square")
@@ -393,19 +367,30 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		}
 		opts.Start = &sq
 	}
-	if err := countWithinReach(sz, o.closed); err != nil {
-		return err
-	}
-	if sz.Squares() >= 30 {
-		last := -1
-		opts.Progress = func(done, total int) {
-			if pct := 100 * done / total / 10 * 10; pct != last {
-				last = pct
-				fmt.Fprintf(stderr, "counted %d%% (%d of %d shares)\n", pct, done, total)
-			}
+	if o.maxMemory != "" {
+		if opts.MaxMemory, err = parseBytes(o.maxMemory); err != nil {
+			return usageErrorf("--max-memory: %v", err)
 		}
+	} else {
+		opts.MaxMemory = halfMemory()
 	}
-	k, err := knight.Count(ctx, sz.Rows, sz.Cols, opts)
+	method, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts)
+	if err != nil {
+		return usageError(err)
+	}
+	opts.Method = method
+	if !o.quiet {
+		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodSearch: "backtracking, meeting in the middle"}[method]
+		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
+		p := newCountProgress(stderr, isTerminal(stderr))
+		opts.Status = p.update
+		defer p.finish()
+	}
+	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
+	var me *knight.MemoryError
+	if errors.As(err, &me) {
+		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory to at least %s if the machine has it", sz, knight.FormatBytes(me.Need), knight.FormatBytes(me.Limit), knight.FormatBytes(me.Need))
+	}
 	if err != nil {
 		return err
 	}
@@ -416,6 +401,6 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	case opts.Start != nil:
 		what = "directed open tours from " + sz.Name(*opts.Start)
 	}
-	_, err = fmt.Fprintf(stdout, "%d %s of %s\n", k, what, sz)
+	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
 	return err
 }
