@@ -14,6 +14,7 @@ require (
 	golang.org/x/image v0.27.0
 	golang.org/x/term v0.47.0
 	golang.org/x/tools v0.51.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

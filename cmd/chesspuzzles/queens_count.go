@@ -22,6 +22,7 @@ type countOptions struct {
 	workers    int    // goroutines counting; runtime.GOMAXPROCS(0) by default
 	checkpoint string // file recording finished tasks, to resume from; one N only
 	quiet      bool   // no progress on stderr
+	output     string // -o FILE: where a --shard result goes (atomically), for images without a shell
 	dist       distOptions
 	method     methodOptions
 }
@@ -65,6 +66,17 @@ tells how long.`,
 				return err
 			}
 			opts.dist.method = &opts.method
+			if opts.output != "" && opts.dist.shard == "" {
+				return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
+			}
+			if opts.dist.shard != "" && opts.output != "" {
+				stdout := cmd.OutOrStdout()
+				defer cmd.SetOut(stdout)
+				return writeTo(opts.output, stdout, func(w io.Writer) error {
+					cmd.SetOut(w)
+					return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
+				})
+			}
 			if opts.dist.active() {
 				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
 			}
@@ -85,6 +97,7 @@ tells how long.`,
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting (default: the cores this process may use, runtime.GOMAXPROCS)")
 	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
 	addDistFlags(cmd, &opts.dist)
 	addMethodFlags(cmd, &opts.method)
 	return cmd
@@ -167,6 +180,9 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 	}
 	if !opts.quiet {
 		describeMethod(stderr, n, opts.workers, method)
+	}
+	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
+		return queens.Counts{}, err
 	}
 	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
 	var rep *work.Reporter

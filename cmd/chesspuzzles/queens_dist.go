@@ -33,6 +33,7 @@ type distOptions struct {
 	shard       string
 	status      bool
 	method      *methodOptions // the count's --method and --max-memory
+	logFmt      string         // --log-format of the coordinator
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -47,6 +48,7 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
+	addLogFormatFlag(cmd, &o.logFmt)
 	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
 }
 
@@ -133,9 +135,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	logger, err := newLogger(stderr, o.logFmt, "coordinator")
+	if err != nil {
+		return err
 	}
+	logf := logfTo(logger)
 
 	if err := checkVerify(o.verify); err != nil {
 		return err

@@ -86,7 +86,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	if err != nil {
 		return err
 	}
-	speed, err := measureSpeed(ctx, plan, rng)
+	speed, err := timeTasks(ctx, plan, rng, time.Second)
 	if err != nil {
 		return err
 	}
@@ -119,11 +119,11 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	return nil
 }
 
-// measureSpeed runs random tasks of the plan for about a second on this goroutine, each
-// for at most a quarter of a second, and returns the nodes visited per second. Timing the
-// plan's own tasks matters: a node of a larger board scans more rows and costs more.
-func measureSpeed(ctx context.Context, plan *queens.Plan, rng *rand.Rand) (float64, error) {
-	const budget, slice = time.Second, time.Second / 4
+// timeTasks runs random tasks of the plan for about budget on this goroutine, each for at
+// most a quarter of budget, and returns the nodes visited per second. Timing the plan's
+// own tasks matters: a node of a larger board scans more rows and costs more.
+func timeTasks(ctx context.Context, plan *queens.Plan, rng *rand.Rand, budget time.Duration) (float64, error) {
+	slice := budget / 4
 	var nodes uint64
 	start := time.Now()
 	for time.Since(start) < budget {

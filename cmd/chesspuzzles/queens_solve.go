@@ -102,6 +102,9 @@ func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) 
 	if opts.picture == pictureSVG || opts.picture == picturePNG {
 		return runSolvePicture(ctx, opts, stdout)
 	}
+	if opts.after == nil {
+		warnSolveCost(opts.n, stderr)
+	}
 	var count uint64
 	err := writeTo(opts.output, stdout, func(out io.Writer) (err error) {
 		count, err = writeSolutions(ctx, opts, out, stderr)

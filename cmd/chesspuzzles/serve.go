@@ -53,7 +53,7 @@ stderr that the page is reachable from the network, and answers every host name.
 	f := cmd.Flags()
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "time limit of each request")
-	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: the number of CPUs)")
+	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 	f.StringSliceVar(&opts.allowHosts, "allow-host", nil, "a further host name (no port) that a loopback server answers; repeat or separate with commas")
 	return cmd
 }

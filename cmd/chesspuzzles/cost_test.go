@@ -1,0 +1,44 @@
+package main
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCountSaysCost starts a count that would take years (N = 25), waits for the line that
+// says so, and stops it as Ctrl-C does: it must have said the cost before any long wait,
+// and stop with exit 130.
+func TestCountSaysCost(t *testing.T) {
+	p := start(t, "count", "queens", "count", "25", "--workers", "2", "--quiet")
+	p.waitFor(`(?m)^N = 25: about [0-9.]+ years on 2 workers \(estimated; "queens estimate 25" for more\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
+	p.signal(syscall.SIGINT)
+	if code := p.wait(30 * time.Second); code != exitInterrupted {
+		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
+	}
+	if p.stdout.String() != "" {
+		t.Errorf("stdout = %q, want nothing", p.stdout.String())
+	}
+}
+
+// TestCountSaysCostCheckpoint: with --checkpoint, the line says the same command resumes.
+func TestCountSaysCostCheckpoint(t *testing.T) {
+	ckpt := t.TempDir() + "/q22.ckpt"
+	p := start(t, "count", "queens", "count", "22", "--workers", "1", "--quiet", "--checkpoint", ckpt)
+	p.waitFor(`(?m)^N = 22: about .* on 1 worker \(estimated; .*\); Ctrl-C stops, the same command resumes from `+ckpt+`$`, 2*time.Minute)
+	p.signal(syscall.SIGINT)
+	if code := p.wait(30 * time.Second); code != exitInterrupted {
+		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
+	}
+}
+
+// TestSolveSaysSlow: a listing in code order of a large board says at once that the first
+// solution may be far away and what finds one fast.
+func TestSolveSaysSlow(t *testing.T) {
+	p := start(t, "solve", "queens", "solve", "40", "--limit", "1", "--quiet")
+	p.waitFor(`(?m)^N = 40: listing in code order .* "queens one 40" prints one at once, "queens one 40 --random" a random one$`, time.Minute)
+	p.signal(syscall.SIGINT)
+	if code := p.wait(30 * time.Second); code != exitInterrupted {
+		t.Errorf("solve exited %d after Ctrl-C, want %d", code, exitInterrupted)
+	}
+}
