@@ -19,6 +19,16 @@
 // a count can be spread over cores, checkpoints, shards or machines. [EstimatePlan]
 // predicts a count's work by Knuth's random probes.
 //
+// Counting by joining half-boards. [CountJoin] and [NewJoinPlan] count the same numbers
+// by a second method (see join.go): every half-board of the left and right halves is built
+// from a table of quarter-board pieces, and the pairs that share no diagonal are counted
+// 512 at a time by a bit-sliced matcher. It is several times faster than the frame search
+// for N = 16…21 (measured table in join.go and bench/README.md) but needs the quarter
+// table in memory: [JoinMemory] says how much (8 MiB at N = 18–19, 77 MiB at 20–21,
+// 0.6 GiB at 22–23). [SymmetricCounts] gives P(N) and R(N), the solutions fixed by a half
+// and a quarter turn, by a search that places only half or a quarter of the queens, so
+// the join's plan gets the fundamental count exactly too.
+//
 // Symmetry. [Canonical] returns the representative of a solution's class: the member with
 // the smallest code. [IsCanonical] tells whether a solution is its own representative.
 //
