@@ -139,7 +139,7 @@ func (m *matcher) countAll(qs []uint64) uint64 {
 		var n uint64
 		for _, q := range qs {
 			for _, s := range m.sigs {
-				n += (s&q - 1) >> 63
+				n += (s&q - 1) >> 63 // 1 iff s&q = 0: signatures leave bit 63 clear
 			}
 		}
 		return n
