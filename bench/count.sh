@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# count.sh times "chesspuzzles queens count N --workers 1" against the plain baseline
-# (bench/baseline: recursive bitboards, mirror symmetry only), alternating the two in one
-# run, several rounds, and prints the ratio of the medians; then 1 against 2 workers.
+# count.sh times the two counting methods of "chesspuzzles queens count N --workers 1",
+# --method join against --method frames, and the plain baseline (bench/baseline: recursive
+# bitboards, mirror symmetry only) where it is quick (N ≤ 17), alternating them in one run,
+# several rounds, and prints the ratios of the medians of CPU time with join's peak memory;
+# then the join on 1 against 2 workers (wall time).
 #
-# Usage: bench/count.sh [-r ROUNDS] [-s SCALE_N] [N ...]    (defaults: -r 3 -s 17, N = 16 17)
+# Usage: bench/count.sh [-r ROUNDS] [-s SCALE_N] [N ...]    (defaults: -r 3 -s 18, N = 16 17 18)
 #
 # The machine may be shared: each program's CPU time (user+sys) is reported beside its wall
-# time, and only ratios within this run mean anything.
+# time, and only ratios within this run mean anything. The 1 → 2 workers ratio is of wall
+# time, so it needs two otherwise idle cores.
 set -euo pipefail
 rounds=3
-scale=17
+scale=18
 while getopts "r:s:" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
@@ -19,7 +22,7 @@ while getopts "r:s:" opt; do
 done
 shift $((OPTIND - 1))
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(16 17)
+[ ${#sizes[@]} -gt 0 ] || sizes=(16 17 18)
 
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -28,15 +31,15 @@ go build -o "$tmp/baseline" ./bench/baseline
 go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
 [ -x /usr/bin/time ] || { echo "count.sh needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 
-# run LABEL CMD...: runs CMD, appends "wall cpu" to $tmp/LABEL, prints them.
+# run LABEL CMD...: runs CMD, appends "wall cpu maxrss_kb" to $tmp/LABEL, prints them.
 run() {
 	local label=$1
 	shift
-	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >"$tmp/out" 2>/dev/null
-	read -r wall user sys <"$tmp/t"
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" >"$tmp/out" 2>/dev/null
+	read -r wall user sys rss <"$tmp/t"
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
-	echo "$wall $cpu" >>"$tmp/$label"
-	printf '  %-28s %7.2f s wall %7.2f s cpu   %s\n' "$label" "$wall" "$cpu" "$(head -c 60 "$tmp/out" | head -1)"
+	echo "$wall $cpu $rss" >>"$tmp/$label"
+	printf '  %-20s %8.2f s wall %8.2f s cpu %7.1f MiB   %s\n' "$label" "$wall" "$cpu" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$(head -c 60 "$tmp/out" | head -1)"
 }
 
 # median FILE COLUMN
@@ -46,24 +49,31 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 for n in "${sizes[@]}"; do
 	echo "N=$n, $rounds rounds:"
 	for r in $(seq "$rounds"); do
-		run "baseline-$n" "$tmp/baseline" "$n"
-		run "count-$n-w1" "$tmp/chesspuzzles" queens count "$n" --workers 1 --quiet
+		if [ "$n" -le 17 ]; then
+			run "baseline-$n" "$tmp/baseline" "$n"
+		fi
+		run "frames-$n" "$tmp/chesspuzzles" queens count "$n" --method frames --workers 1 --quiet
+		run "join-$n" "$tmp/chesspuzzles" queens count "$n" --method join --workers 1 --quiet
 	done
 done
-echo "N=$scale, 1 and 2 workers, $rounds rounds:"
+echo "N=$scale, join on 1 and 2 workers, $rounds rounds:"
 for r in $(seq "$rounds"); do
-	run "scale-$scale-w1" "$tmp/chesspuzzles" queens count "$scale" --workers 1 --quiet
-	run "scale-$scale-w2" "$tmp/chesspuzzles" queens count "$scale" --workers 2 --quiet
+	run "scale-$scale-w1" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 1 --quiet
+	run "scale-$scale-w2" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 2 --quiet
 done
 
 echo
-echo "| N | baseline s (cpu) | count --workers 1 s (cpu) | speed-up wall | speed-up cpu |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| N | baseline CPU s | frames CPU s | join CPU s | join ÷ frames | join ÷ baseline | join peak RSS |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sizes[@]}"; do
-	bw=$(median "$tmp/baseline-$n" 1); bc=$(median "$tmp/baseline-$n" 2)
-	cw=$(median "$tmp/count-$n-w1" 1); cc=$(median "$tmp/count-$n-w1" 2)
-	awk -v n="$n" -v bw="$bw" -v bc="$bc" -v cw="$cw" -v cc="$cc" \
-		'BEGIN { printf "| %d | %.2f (%.2f) | %.2f (%.2f) | %.2f× | %.2f× |\n", n, bw, bc, cw, cc, bw / cw, bc / cc }'
+	bc=0
+	[ -f "$tmp/baseline-$n" ] && bc=$(median "$tmp/baseline-$n" 2)
+	fc=$(median "$tmp/frames-$n" 2)
+	jc=$(median "$tmp/join-$n" 2)
+	jm=$(median "$tmp/join-$n" 3)
+	awk -v n="$n" -v bc="$bc" -v fc="$fc" -v jc="$jc" -v jm="$jm" 'BEGIN {
+		b = bc > 0 ? sprintf("%.2f", bc) : "–"; rb = bc > 0 ? sprintf("%.1f×", bc / jc) : "–"
+		printf "| %d | %s | %.2f | %.2f | %.1f× faster | %s faster | %.1f MiB |\n", n, b, fc, jc, fc / jc, rb, jm / 1024 }'
 done
 w1=$(median "$tmp/scale-$scale-w1" 1); w2=$(median "$tmp/scale-$scale-w2" 1)
-awk -v n="$scale" -v a="$w1" -v b="$w2" 'BEGIN { printf "\nN=%d: 1 worker %.2f s, 2 workers %.2f s wall: %.2f× (medians)\n", n, a, b, a / b }'
+awk -v n="$scale" -v a="$w1" -v b="$w2" 'BEGIN { printf "\nN=%d join: 1 worker %.2f s, 2 workers %.2f s wall: %.2f× (medians)\n", n, a, b, a / b }'

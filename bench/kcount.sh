@@ -1,39 +1,72 @@
 #!/usr/bin/env bash
-# kcount.sh runs the knight-count benchmarks of Count (meet in the middle) and of the old
-# plain backtracking counter (countSearch) in one run, alternating, and prints the ratio of
-# the medians: how many times faster Count is. Both run on one goroutine (GOMAXPROCS=1).
+# kcount.sh compares the two knight-count methods of `chesspuzzles knight count` on the same
+# boards in one run, alternating them (dp, search, search, dp, …), and prints the median CPU
+# seconds (user+sys) of each and their ratio: how many times less CPU the dp method (frontier
+# dynamic programming) takes than the search (backtracking that meets in the middle). Each
+# count runs in one goroutine; CPU time, not wall time, is compared, since the machine may
+# be shared.
 #
-# Usage: bench/kcount.sh [-r ROUNDS]    (default 3)
-#
-# The machine may be shared: only ratios within this run mean anything.
+# Usage: bench/kcount.sh [-r ROUNDS] [-8]
+#   -r ROUNDS  rounds of the comparison (default 3)
+#   -8         also count the closed tours of 8×8 once by the dp method and print its CPU
+#              time and peak memory (long: see the knight package doc)
 set -euo pipefail
 rounds=3
-while getopts "r:" opt; do
+big=0
+while getopts "r:8" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS]" >&2; exit 2 ;;
+	8) big=1 ;;
+	*) echo "usage: $0 [-r ROUNDS] [-8]" >&2; exit 2 ;;
 	esac
 done
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/knight.test" ./knight
+go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+
+cases=("6x6 open:--size 6" "6x6 closed:--size 6 --closed" "6x8 closed:--board 6x8 --closed")
+
+# run NAME METHOD ARGS...: one timed count; appends "NAME METHOD cpu-seconds peak-KiB".
+run() {
+	local name=$1 method=$2
+	shift 2
+	/usr/bin/time -f "%U %S %M" -o "$tmp/t" "$tmp/chesspuzzles" knight count -q --method "$method" "$@" >"$tmp/count"
+	read -r u s m <"$tmp/t"
+	echo "$name $method $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $m $(cut -d' ' -f1 "$tmp/count")" | tee -a "$tmp/out"
+}
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "board method cpu-s peak-KiB count"
 for r in $(seq "$rounds"); do
-	GOMAXPROCS=1 "$tmp/knight.test" -test.run '^$' -test.benchtime 1x \
-		-test.bench '^BenchmarkCount6x6(Search|Closed|ClosedSearch)?$' | grep '^Benchmark' | tee -a "$tmp/out"
+	for c in "${cases[@]}"; do
+		name=${c%%:*}
+		read -ra args <<<"${c#*:}"
+		if ((r % 2)); then order="dp search"; else order="search dp"; fi
+		for m in $order; do
+			run "${name// /_}" "$m" "${args[@]}"
+		done
+	done
 done
 
-# median NAME: the median ns/op of benchmark NAME.
+# median NAME METHOD: the median CPU seconds of that board and method.
 median() {
-	awk -v n="$1" '$1 == n || $1 ~ "^"n"-" { print $3 }' "$tmp/out" | sort -g |
+	awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | sort -g |
 		awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
-for pair in "BenchmarkCount6x6 BenchmarkCount6x6Search" "BenchmarkCount6x6Closed BenchmarkCount6x6ClosedSearch"; do
-	set -- $pair
-	new=$(median "$1")
-	old=$(median "$2")
-	awk -v a="$1" -v b="$2" -v new="$new" -v old="$old" \
-		'BEGIN { printf "%s: %.2f s, baseline %s: %.2f s, ratio %.1f×\n", a, new / 1e9, b, old / 1e9, old / new }'
+echo
+for c in "${cases[@]}"; do
+	name=${c%%:*}
+	n=${name// /_}
+	dp=$(median "$n" dp)
+	se=$(median "$n" search)
+	awk -v n="$name" -v dp="$dp" -v se="$se" \
+		'BEGIN { printf "%-11s dp %7.2f s CPU, search %7.2f s CPU, search/dp %.2f\n", n, dp, se, (dp > 0 ? se / dp : 0) }'
 done
+
+if ((big)); then
+	echo
+	echo "8x8 closed by the dp method (once):"
+	/usr/bin/time -v "$tmp/chesspuzzles" knight count --size 8 --closed --method dp --max-memory 16GiB 2>"$tmp/big" | tee "$tmp/bigout"
+	grep -E 'User time|System time|Maximum resident|Elapsed' "$tmp/big"
+fi

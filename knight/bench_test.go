@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"testing"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -11,7 +12,7 @@ var sinkTour Tour
 func benchFind(b *testing.B, rows, cols int, start board.Square, opts Options) {
 	b.ReportAllocs()
 	for b.Loop() {
-		t, err := Find(rows, cols, start, opts)
+		t, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, start, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +44,7 @@ var sinkPath []int32
 func BenchmarkWarnsdorff1000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkPath, _ = warnsdorff(1000, 1000, 0)
+		sinkPath, _ = warnsdorff(context.Background(), 1000, 1000, 0)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ns/square")
 }

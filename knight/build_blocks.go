@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"math/rand/v2"
 )
 
@@ -258,8 +259,9 @@ func toBlockPath(path []int32, w int) *blockPath {
 
 // buildBlocks builds a tour of a rows×cols board from blocks: closed (s < 0; it starts at
 // the first block's entry), or open from s. It returns nil when the board cannot be split
-// or a block has no path, and the caller then searches instead.
-func buildBlocks(rows, cols int, s int32, closed bool) []int32 {
+// or a block has no path, and the caller then searches instead; nil too when ctx is done
+// (looked at every 256 blocks, about every millisecond).
+func buildBlocks(ctx context.Context, rows, cols int, s int32, closed bool) []int32 {
 	hs, ws := splitBoard(rows, cols)
 	if hs == nil {
 		return nil
@@ -296,6 +298,9 @@ func buildBlocks(rows, cols int, s int32, closed bool) []int32 {
 	out := make([]int32, 0, rows*cols)
 	start := entry
 	for t := 0; t < K; t++ {
+		if t&(1<<8-1) == 0 && ctx.Err() != nil {
+			return nil
+		}
 		b := cyc[(first+t)%K]
 		h, w := hs[b[0]], ws[b[1]]
 		R0, C0 := r0[b[0]], c0[b[1]]

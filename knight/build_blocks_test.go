@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -17,15 +18,15 @@ func TestBlocksEverySize(t *testing.T) {
 			for cols := blockMinSide; cols <= 40; cols++ {
 				n := rows * cols
 				if n%2 == 0 {
-					p := buildBlocks(rows, cols, -1, true)
+					p := buildBlocks(context.Background(), rows, cols, -1, true)
 					if p == nil {
 						if hs, _ := splitBoard(rows, cols); hs != nil {
-							t.Errorf("buildBlocks(%d, %d, closed) = nil", rows, cols)
+							t.Errorf("buildBlocks(context.Background(), %d, %d, closed) = nil", rows, cols)
 						}
 						continue
 					}
 					if err := validTour(rows, cols, p, -1, true); err != nil {
-						t.Errorf("buildBlocks(%d, %d, closed): %v", rows, cols, err)
+						t.Errorf("buildBlocks(context.Background(), %d, %d, closed): %v", rows, cols, err)
 					}
 					continue
 				}
@@ -33,15 +34,15 @@ func TestBlocksEverySize(t *testing.T) {
 					if (int(s)/cols+int(s)%cols)%2 == 1 {
 						continue // the minority colour starts no tour
 					}
-					p := buildBlocks(rows, cols, s, false)
+					p := buildBlocks(context.Background(), rows, cols, s, false)
 					if p == nil {
 						if hs, _ := splitBoard(rows, cols); hs != nil {
-							t.Errorf("buildBlocks(%d, %d, from %d) = nil", rows, cols, s)
+							t.Errorf("buildBlocks(context.Background(), %d, %d, from %d) = nil", rows, cols, s)
 						}
 						continue
 					}
 					if err := validTour(rows, cols, p, s, false); err != nil {
-						t.Errorf("buildBlocks(%d, %d, from %d): %v", rows, cols, s, err)
+						t.Errorf("buildBlocks(context.Background(), %d, %d, from %d): %v", rows, cols, s, err)
 					}
 				}
 			}
@@ -65,7 +66,7 @@ func TestThinBoards(t *testing.T) {
 					if !want {
 						continue
 					}
-					tour, err := Find(b.rows, b.cols, board.Square{Row: r, Col: c}, Options{Closed: closed})
+					tour, err := Find(context.Background(), board.Size{Rows: b.rows, Cols: b.cols}, board.Square{Row: r, Col: c}, Options{Closed: closed})
 					if err != nil {
 						t.Fatalf("Find(%d, %d, (%d,%d), closed=%v) = %v", b.rows, b.cols, r, c, closed, err)
 					}

@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"math/rand/v2"
 )
 
@@ -194,11 +195,11 @@ func searchProtocols(h int) []protocol {
 }
 
 // laneTour returns an open tour from s of a rows×cols board with 3 or 4 rows, built from
-// lanes, or nil if no layout works.
-func laneTour(rows, cols int, s int32) []int32 {
+// lanes, or nil if no layout works or ctx is done first (looked at every 1024 blocks).
+func laneTour(ctx context.Context, rows, cols int, s int32) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
 	if 2*sc > cols-1 {
-		p := laneTour(rows, cols, int32(sr*cols+cols-1-sc))
+		p := laneTour(ctx, rows, cols, int32(sr*cols+cols-1-sc))
 		for i, v := range p {
 			p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
 		}
@@ -210,7 +211,10 @@ func laneTour(rows, cols int, s int32) []int32 {
 			for off := 0; off < ws && off <= sc; off++ {
 				a := sc - off
 				ls := int32(sr*ws + off)
-				if p := laneLayout(rows, cols, pr, a, ws, ls, others); p != nil {
+				if ctx.Err() != nil {
+					return nil // before laneLayout allocates the whole tour again
+				}
+				if p := laneLayout(ctx, rows, cols, pr, a, ws, ls, others); p != nil {
 					return p
 				}
 			}
@@ -220,7 +224,7 @@ func laneTour(rows, cols int, s int32) []int32 {
 }
 
 // laneLayout tries the layout whose start block is columns a…a+ws-1.
-func laneLayout(rows, cols int, pr protocol, a, ws int, ls int32, others []int) []int32 {
+func laneLayout(ctx context.Context, rows, cols int, pr protocol, a, ws int, ls int32, others []int) []int32 {
 	wm := pr.wm
 	// Left part: a turn block and k two-lane blocks, or nothing.
 	wu, k := 0, 0
@@ -280,17 +284,26 @@ func laneLayout(rows, cols int, pr protocol, a, ws int, ls int32, others []int) 
 		}
 		put(start[:splitS], ws, a)
 		for i := k - 1; i >= 0; i-- {
+			if i&1023 == 0 && ctx.Err() != nil {
+				return nil
+			}
 			put(two[:split2], wm, wu+i*wm)
 		}
 		put(lanePath(laneKey{pr: pr, kind: laneTurn, w: wu}), wu, 0)
 		for i := 0; i < k; i++ {
+			if i&1023 == 0 && ctx.Err() != nil {
+				return nil
+			}
 			put(two[split2:], wm, wu+i*wm)
 		}
 		put(start[splitS:], ws, a)
 	}
 	one := lanePath(laneKey{pr: pr, kind: laneOne, w: wm})
 	c0 := a + ws
-	for range j {
+	for i := range j {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return nil
+		}
 		put(one, wm, c0)
 		c0 += wm
 	}
@@ -372,7 +385,9 @@ func laneColours(h, w int, k laneKey, pr protocol, start int32) bool {
 // Three-row boards need this rather than the merge of build_thin.go: a two-edge switch between
 // neighbouring blocks needs an edge of each cycle inside the two columns next to the
 // boundary, and on 3 rows such edges ((0,c)–(2,c+1) and (2,c)–(0,c+1)) never pair up.
-func laneCycle(rows, cols int) []int32 {
+//
+// It returns nil too when ctx is done first (looked at every 1024 blocks).
+func laneCycle(ctx context.Context, rows, cols int) []int32 {
 	_, others := laneWidths(rows)
 	for _, pr := range protocols(rows) {
 		wm := pr.wm
@@ -385,6 +400,9 @@ func laneCycle(rows, cols int) []int32 {
 				rest := cols - wl - wr
 				if rest < 0 || rest%wm != 0 {
 					continue
+				}
+				if ctx.Err() != nil {
+					return nil
 				}
 				right := lanePath(laneKey{pr: pr, kind: laneTurnR, w: wr})
 				if right == nil {
@@ -410,10 +428,16 @@ func laneCycle(rows, cols int) []int32 {
 				}
 				put(left, wl, 0)
 				for i := range k {
+					if i&1023 == 0 && ctx.Err() != nil {
+						return nil
+					}
 					put(two[split:], wm, wl+i*wm)
 				}
 				put(right, wr, cols-wr)
 				for i := k - 1; i >= 0; i-- {
+					if i&1023 == 0 && ctx.Err() != nil {
+						return nil
+					}
 					put(two[:split], wm, wl+i*wm)
 				}
 				if len(out) == rows*cols {

@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestThreeRowsClosed(t *testing.T) {
 					if transposed {
 						rows, cols, start = n, 3, board.Square{Row: s.Col, Col: s.Row}
 					}
-					tour, err := Find(rows, cols, start, Options{Closed: true})
+					tour, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, start, Options{Closed: true})
 					if err != nil {
 						t.Fatalf("Find(%d, %d, %v, closed) = %v, want a closed tour", rows, cols, start, err)
 					}
@@ -49,7 +50,7 @@ func TestThreeRowsClosed(t *testing.T) {
 				}
 			}
 			if n >= laneCycleMinCols {
-				p := laneCycle(3, n)
+				p := laneCycle(context.Background(), 3, n)
 				if p == nil {
 					t.Fatalf("laneCycle(3, %d) = nil", n)
 				}

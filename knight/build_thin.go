@@ -1,6 +1,9 @@
 package knight
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Thin boards (3 to 11 rows, many columns) are too narrow for the block chain of build_blocks.go,
 // whose block grid needs two rows of blocks to have a cycle. Their closed tours are built by
@@ -66,15 +69,18 @@ func thinParts(rows, cols int) []int {
 }
 
 // thinCycle returns a closed tour of a rows×cols board (rows ≤ cols, a closed tour exists)
-// starting at square 0, by merging block cycles; nil if it cannot.
-func thinCycle(rows, cols int) []int32 {
-	succ := thinSucc(rows, cols)
+// starting at square 0, by merging block cycles; nil if it cannot or ctx is done first.
+func thinCycle(ctx context.Context, rows, cols int) []int32 {
+	succ := thinSucc(ctx, rows, cols)
 	if succ.m == nil {
 		return nil
 	}
 	path := make([]int32, rows*cols)
 	v := int32(0)
 	for i := range path {
+		if i&(1<<16-1) == 0 && ctx.Err() != nil {
+			return nil
+		}
 		path[i] = v
 		v = succ.next(v)
 	}
@@ -142,8 +148,8 @@ func moveIndex(dr, dc int) uint8 {
 
 // thinSucc merges block cycles into a cycle through every square of a rows×cols board
 // (rows ≤ cols, a closed tour exists), as described above; the zero cycleMoves if it
-// cannot.
-func thinSucc(rows, cols int) cycleMoves {
+// cannot, or when ctx is done first (looked at every 1024 blocks).
+func thinSucc(ctx context.Context, rows, cols int) cycleMoves {
 	widths := thinParts(rows, cols)
 	if widths == nil {
 		return cycleMoves{}
@@ -165,7 +171,8 @@ func thinSucc(rows, cols int) cycleMoves {
 		if in, ok := installs[[2]int{w, variant}]; ok {
 			return in
 		}
-		local := closedCycle(rows, w)
+		// A block of at most 11×9 squares, searched once and remembered: not worth a context.
+		local := closedCycle(context.Background(), rows, w)
 		rc := func(v int32) (int, int) {
 			r, c := int(v)/w, int(v)%w
 			if variant&1 != 0 {
@@ -188,6 +195,9 @@ func thinSucc(rows, cols int) cycleMoves {
 	}
 	off := 0
 	for j, w := range widths {
+		if j&1023 == 0 && ctx.Err() != nil {
+			return cycleMoves{}
+		}
 		merged := false
 		for variant := 0; variant < 4 && !merged; variant++ {
 			in := get(w, variant)
@@ -268,13 +278,16 @@ func reverseCycle(succ *cycleMoves, v int32) {
 // columns, and from there the knight jumps left into the other part, which it crosses right
 // to left block by block as in build_blocks.go (blocks of width 6 or 8, the last, leftmost one of
 // width 7, 9 or 11, with an odd number of squares), ending anywhere in that last block.
-func thinOddPath(rows, cols int, s int32) []int32 {
+func thinOddPath(ctx context.Context, rows, cols int, s int32) []int32 {
 	// Try cuts one and three columns left of s (at odd widths), and the right part's
 	// cycle as found and mirrored top to bottom, until s has a cycle neighbour in the
 	// right part's first two columns.
 	for _, back := range []int{0, 1, 2, 3} {
 		for _, flip := range []bool{false, true} {
-			if p := thinOddCut(rows, cols, s, int(s)%cols-back, flip); p != nil {
+			if ctx.Err() != nil {
+				return nil // before thinOddCut allocates the whole tour again
+			}
+			if p := thinOddCut(ctx, rows, cols, s, int(s)%cols-back, flip); p != nil {
 				return p
 			}
 		}
@@ -282,7 +295,7 @@ func thinOddPath(rows, cols int, s int32) []int32 {
 	return nil
 }
 
-func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
+func thinOddCut(ctx context.Context, rows, cols int, s int32, cut int, flip bool) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
 	if cut%2 == 0 || cut < 7 || cols-cut < 6 || rows < 3 {
 		return nil
@@ -306,11 +319,12 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	if rows != 3 && rows < blockMinSide && right >= thinMinCols {
 		// A long right part: walk its merged cycle straight into the tour, without a
 		// second copy of it.
-		if out = thinOddRight(rows, cols, cut, sr, sc, flip); out == nil {
+		if out = thinOddRight(ctx, rows, cols, cut, sr, sc, flip); out == nil {
 			return nil
 		}
 	} else {
-		cyc := closedCycle(rows, right)
+		// At most 11×29 squares, searched once and remembered: not worth a context.
+		cyc := closedCycle(context.Background(), rows, right)
 		if cyc == nil {
 			return nil
 		}
@@ -351,6 +365,9 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 	}
 	c1 := cut // right edge (exclusive) of the current block
 	for i, w := range widths {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return nil
+		}
 		C0 := c1 - w
 		k := blockKey{h: rows, w: w, entry: entry[0]*w + entry[1] - C0, tr: noTarget, tc: noTarget}
 		last := i == len(widths)-1
@@ -373,9 +390,9 @@ func thinOddCut(rows, cols int, s int32, cut int, flip bool) []int32 {
 // merged cycle of the columns from cut on, mirrored top to bottom if flip, run from s
 // (row sr, column sc) in the direction that ends in the part's first two columns, as board
 // squares in a new slice with room for the whole board; nil if neither direction does.
-func thinOddRight(rows, cols, cut, sr, sc int, flip bool) []int32 {
+func thinOddRight(ctx context.Context, rows, cols, cut, sr, sc int, flip bool) []int32 {
 	right := cols - cut
-	succ := thinSucc(rows, right)
+	succ := thinSucc(ctx, rows, right)
 	if succ.m == nil {
 		return nil
 	}
@@ -392,7 +409,10 @@ func thinOddRight(rows, cols, cut, sr, sc int, flip bool) []int32 {
 	}
 	out := make([]int32, 0, rows*cols)
 	v := ls
-	for range rows * right {
+	for i := range rows * right {
+		if i&(1<<16-1) == 0 && ctx.Err() != nil {
+			return nil
+		}
 		r, c := int(v)/right, int(v)%right
 		if flip {
 			r = rows - 1 - r
@@ -408,11 +428,14 @@ func thinOddRight(rows, cols, cut, sr, sc int, flip bool) []int32 {
 // build_blocks.go, starting in an odd block of width 7, 9 or 11 that holds s (the only odd block,
 // at the left edge, so s's colour is its majority colour), then blocks of width 6 or 8,
 // ending anywhere in the last; nil if that fails.
-func thinEdgePath(rows, cols int, s int32) []int32 {
+func thinEdgePath(ctx context.Context, rows, cols int, s int32) []int32 {
 	sc := int(s) % cols
 	for _, odd := range oddWidths(rows) {
+		if ctx.Err() != nil {
+			return nil
+		}
 		if parts := evenPartsFor(rows, cols-odd); sc < odd && parts != nil {
-			if p := thinEdgeChain(rows, cols, s, append([]int{odd}, parts...)); p != nil {
+			if p := thinEdgeChain(ctx, rows, cols, s, append([]int{odd}, parts...)); p != nil {
 				return p
 			}
 		}
@@ -421,12 +444,15 @@ func thinEdgePath(rows, cols int, s int32) []int32 {
 }
 
 // thinEdgeChain crosses the board left to right through blocks of the given widths.
-func thinEdgeChain(rows, cols int, s int32, widths []int) []int32 {
+func thinEdgeChain(ctx context.Context, rows, cols int, s int32, widths []int) []int32 {
 	sr, sc := int(s)/cols, int(s)%cols
 	out := make([]int32, 0, rows*cols)
 	entry := [2]int{sr, sc}
 	C0 := 0
 	for i, w := range widths {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return nil
+		}
 		k := blockKey{h: rows, w: w, entry: entry[0]*w + entry[1] - C0, tr: noTarget, tc: noTarget}
 		last := i == len(widths)-1
 		if !last {

@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
@@ -25,7 +26,7 @@ func TestThinSweep(t *testing.T) {
 			for cols := rows; cols <= 80; cols++ {
 				for v := int32(cols % int(stride)); v < int32(rows*cols); v += stride {
 					r, c := int(v)/cols, int(v)%cols
-					tour, err := Find(rows, cols, board.Square{Row: r, Col: c}, Options{})
+					tour, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, board.Square{Row: r, Col: c}, Options{})
 					if !wantOpen(rows, cols, r, c) {
 						if err == nil {
 							t.Errorf("Find(%d, %d, (%d,%d)) found a tour, want none", rows, cols, r, c)
@@ -40,7 +41,7 @@ func TestThinSweep(t *testing.T) {
 					}
 				}
 				for _, s := range []board.Square{{Row: 0, Col: 0}, {Row: rows / 2, Col: cols / 2}} {
-					tour, err := Find(rows, cols, s, Options{Closed: true})
+					tour, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, s, Options{Closed: true})
 					if !wantClosed(rows, cols) {
 						if err == nil {
 							t.Errorf("Find(%d, %d, %v, closed) found a tour, want none", rows, cols, s)
@@ -124,7 +125,7 @@ func TestThinOddConstruction(t *testing.T) {
 					if (int(v)/cols+int(v)%cols)%2 == 1 {
 						continue
 					}
-					p := thinOdd(rows, cols, v)
+					p := thinOdd(context.Background(), rows, cols, v)
 					if p == nil {
 						t.Fatalf("thinOdd(%d, %d, from (%d,%d)) = nil", rows, cols, int(v)/cols, int(v)%cols)
 					}

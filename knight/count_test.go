@@ -13,50 +13,81 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
-// TestCountKnownValues compares Count with the counts in testdata/known-values.txt, which
-// come from the literature. All of them run, under -race too (6×6 open takes about 2 s,
-// some 13 s under the race detector).
-func TestCountKnownValues(t *testing.T) {
-	f, err := os.Open("testdata/known-values.txt")
+// knownCount is one line of testdata/known-values*.txt.
+type knownCount struct {
+	line string
+	size board.Size
+	opts CountOptions
+	want int64
+}
+
+// readKnownCounts reads a file of known counts: board, kind (open or closed), start square
+// (all or - for every start), count.
+func readKnownCounts(t *testing.T, name string) []knownCount {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	var out []knownCount
 	sc := bufio.NewScanner(f)
-	lines := 0
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		lines++
 		fs := strings.Fields(line)
-		name := fs[0] + " " + fs[1] + " " + fs[2]
-		t.Run(name, func(t *testing.T) {
-			sz, err := board.ParseSize(fs[0], 0)
+		if len(fs) != 4 {
+			t.Fatalf("%s: line %q has %d fields, want 4", name, line, len(fs))
+		}
+		sz, err := board.ParseSize(fs[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := strconv.ParseInt(fs[3], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := CountOptions{Closed: fs[1] == "closed"}
+		if fs[2] != "all" && fs[2] != "-" {
+			sq, err := sz.ParseSquare(fs[2])
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := strconv.ParseInt(fs[3], 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := CountOptions{Closed: fs[1] == "closed"}
-			if fs[2] != "all" && fs[2] != "-" {
-				sq, err := sz.ParseSquare(fs[2])
-				if err != nil {
-					t.Fatal(err)
-				}
-				opts.Start = &sq
-			}
-			got, err := Count(context.Background(), sz.Rows, sz.Cols, opts)
-			if err != nil || got != want {
-				t.Errorf("Count(%s, %s, start %s) = %d, %v; want %d", sz, fs[1], fs[2], got, err, want)
-			}
-		})
+			opts.Start = &sq
+		}
+		out = append(out, knownCount{fs[0] + " " + fs[1] + " " + fs[2], sz, opts, want})
 	}
-	if lines < 19 {
-		t.Errorf("testdata/known-values.txt has %d counts, want at least 19", lines)
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCountKnownValues compares Count with the counts in testdata/known-values.txt, which
+// come from the literature, by both methods where each takes at most seconds: the dp method
+// on every closed count and on open ones up to 30 squares (6×6 open takes it some 40 s), the
+// search up to 40 squares, and the automatic choice on every line. All run under -race too.
+func TestCountKnownValues(t *testing.T) {
+	known := readKnownCounts(t, "testdata/known-values.txt")
+	if len(known) < 22 {
+		t.Errorf("testdata/known-values.txt has %d counts, want at least 22", len(known))
+	}
+	for _, k := range known {
+		for _, m := range []string{MethodDP, MethodSearch, MethodAuto} {
+			if m == MethodSearch && k.size.Squares() > 40 || m == MethodDP && !k.opts.Closed && k.size.Squares() > 30 {
+				continue
+			}
+			t.Run(k.line+" "+m, func(t *testing.T) {
+				opts := k.opts
+				opts.Method = m
+				got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
+				if err != nil || got != k.want {
+					t.Errorf("Count(%s, method %s) = %d, %v; want %d", k.line, m, got, err, k.want)
+				}
+			})
+		}
 	}
 }
 
@@ -277,7 +308,10 @@ func TestCountBadInput(t *testing.T) {
 	}{
 		{"zero", 0, 5, CountOptions{}},
 		{"negative", -1, 5, CountOptions{}},
-		{"too big", 9, 8, CountOptions{}},
+		{"too big", 9, 9, CountOptions{}},
+		{"too long", 3, 1001, CountOptions{}},
+		{"search too big", 9, 8, CountOptions{Method: MethodSearch}},
+		{"no such method", 5, 5, CountOptions{Method: "fast"}},
 		{"start off board", 5, 5, CountOptions{Start: &off}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package knight_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +11,7 @@ import (
 )
 
 func ExampleFind() {
-	t, err := knight.Find(5, 5, board.Square{Row: 4, Col: 0}, knight.Options{})
+	t, err := knight.Find(context.Background(), board.Size{Rows: 5, Cols: 5}, board.Square{Row: 4, Col: 0}, knight.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -27,9 +28,9 @@ func ExampleFind() {
 }
 
 func ExampleFind_noTour() {
-	_, err := knight.Find(5, 5, board.Square{Row: 0, Col: 0}, knight.Options{Closed: true})
+	_, err := knight.Find(context.Background(), board.Size{Rows: 5, Cols: 5}, board.Square{Row: 0, Col: 0}, knight.Options{Closed: true})
 	fmt.Println(errors.Is(err, knight.ErrNoTour), err)
-	_, err = knight.Find(4, 5, board.Square{Row: 2, Col: 1}, knight.Options{})
+	_, err = knight.Find(context.Background(), board.Size{Rows: 4, Cols: 5}, board.Square{Row: 2, Col: 1}, knight.Options{})
 	fmt.Println(err)
 	// Output:
 	// true no closed tour on a 5×5 board: both sides are odd

@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -8,10 +9,14 @@ import (
 
 // closedCycle returns a closed tour of a rows×cols board that has one, starting at square 0.
 // Boards whose sides are both at least 10 are built from blocks (linear time); smaller ones
-// are searched.
-func closedCycle(rows, cols int) []int32 {
+// are searched. It returns nil when ctx is done first (nothing is remembered then).
+func closedCycle(ctx context.Context, rows, cols int) []int32 {
 	if rows > cols {
-		return transpose(closedCycle(cols, rows), cols, rows)
+		p := closedCycle(ctx, cols, rows)
+		if p == nil {
+			return nil
+		}
+		return transpose(p, cols, rows)
 	}
 	if rows*cols <= cacheSquares {
 		key := [2]int{rows, cols}
@@ -19,14 +24,16 @@ func closedCycle(rows, cols int) []int32 {
 		p, ok := cycleCache.m[key]
 		cycleCache.Unlock()
 		if !ok {
-			p = newClosedCycle(rows, cols)
+			if p = newClosedCycle(ctx, rows, cols); p == nil {
+				return nil
+			}
 			cycleCache.Lock()
 			cycleCache.m[key] = p
 			cycleCache.Unlock()
 		}
 		return slices.Clone(p)
 	}
-	return newClosedCycle(rows, cols)
+	return newClosedCycle(ctx, rows, cols)
 }
 
 // thinMinCols is the length from which boards narrower than blockMinSide are built by
@@ -63,26 +70,41 @@ func transpose(p []int32, rows, cols int) []int32 {
 	return p
 }
 
-func newClosedCycle(rows, cols int) []int32 {
+// newClosedCycle finds or builds a closed tour; nil when ctx is done first. Each stage is
+// followed by a look at ctx, so that a cancelled construction does not fall through to a
+// search of a board far too big for it.
+func newClosedCycle(ctx context.Context, rows, cols int) []int32 {
 	if rows == 3 && cols >= laneCycleMinCols {
-		if p := laneCycle(rows, cols); p != nil {
+		if p := laneCycle(ctx, rows, cols); p != nil {
 			rotate(p, 0)
 			return p
 		}
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
 	if rows < blockMinSide && cols >= thinMinCols {
-		if p := thinCycle(rows, cols); p != nil {
+		if p := thinCycle(ctx, rows, cols); p != nil {
 			return p
 		}
+	}
+	if ctx.Err() != nil {
+		return nil
 	}
 	if min(rows, cols) >= blockMinSide {
-		if p := buildBlocks(rows, cols, -1, true); p != nil {
+		if p := buildBlocks(ctx, rows, cols, -1, true); p != nil {
 			return p
 		}
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
 	g := newGraph(rows, cols)
-	if p := closeByRotation(g); p != nil {
+	if p := closeByRotation(ctx, g); p != nil {
 		return p
+	}
+	if ctx.Err() != nil {
+		return nil
 	}
 	// The corner has exactly two neighbours, so a closed tour through it is a path from
 	// the corner that ends on one of them.
@@ -90,7 +112,7 @@ func newClosedCycle(rows, cols int) []int32 {
 	for _, u := range g.adj[0] {
 		ends[u] = true
 	}
-	return hamPath(g, 0, ends, true)
+	return hamPath(ctx, g, 0, ends, true)
 }
 
 // closeByRotation turns a Warnsdorff path from the corner into a closed tour by Pósa
@@ -98,12 +120,12 @@ func newClosedCycle(rows, cols int) []int32 {
 // last one, earlier on the path, and reverse the part after x, so that the square after x
 // becomes the last; every few rounds turn the whole path round to work on the other end.
 // Each rotation keeps a Hamiltonian path, so the result, if any, is a closed tour. It gives
-// up (nil) after a bounded number of rotations.
-func closeByRotation(g *graph) []int32 {
+// up (nil) after a bounded number of rotations, or when ctx is done.
+func closeByRotation(ctx context.Context, g *graph) []int32 {
 	n := len(g.adj)
-	p, ok := warnsdorff(g.h, g.w, 0)
+	p, ok := warnsdorff(ctx, g.h, g.w, 0)
 	if !ok {
-		p = hamPath(g, 0, nil, false)
+		p = hamPath(ctx, g, 0, nil, false)
 		if p == nil {
 			return nil
 		}
@@ -133,6 +155,9 @@ func closeByRotation(g *graph) []int32 {
 			rotate(p, 0)
 			return p
 		}
+		if round&(1<<12-1) == 0 && ctx.Err() != nil {
+			return nil
+		}
 		if round%50 == 49 {
 			reverse(0, n-1)
 			continue
@@ -146,15 +171,23 @@ func closeByRotation(g *graph) []int32 {
 	return nil
 }
 
-// openPath returns an open tour from s of a board that has one from s and no closed tour.
-func openPath(rows, cols int, s int32) []int32 {
+// openPath returns an open tour from s of a board that has one from s and no closed tour;
+// nil when ctx is done first.
+func openPath(ctx context.Context, rows, cols int, s int32) []int32 {
 	if rows > cols {
 		r, c := int(s)/cols, int(s)%cols
-		return transpose(openPath(cols, rows, int32(c*rows+r)), cols, rows)
+		p := openPath(ctx, cols, rows, int32(c*rows+r))
+		if p == nil {
+			return nil
+		}
+		return transpose(p, cols, rows)
 	}
 	if min(rows, cols) >= blockMinSide {
-		if p := buildBlocks(rows, cols, s, false); p != nil {
+		if p := buildBlocks(ctx, rows, cols, s, false); p != nil {
 			return p
+		}
+		if ctx.Err() != nil {
+			return nil
 		}
 	}
 	if rows == 4 && cols >= fourMinCols {
@@ -163,7 +196,7 @@ func openPath(rows, cols int, s int32) []int32 {
 	if rows == 3 && cols%2 == 1 && cols >= laneMinCols {
 		// Lanes before Warnsdorff's rule: on a long board a failed greedy run costs
 		// as much time and memory as the whole tour.
-		if p := laneTour(rows, cols, s); p != nil {
+		if p := laneTour(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
@@ -171,36 +204,45 @@ func openPath(rows, cols int, s int32) []int32 {
 	if oddThin && rows >= 5 {
 		// The construction before Warnsdorff's rule, which on a long board costs as much
 		// as the whole tour when it fails.
-		if p := thinOdd(rows, cols, s); p != nil {
+		if p := thinOdd(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
-	if p, ok := warnsdorff(rows, cols, s); ok {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if p, ok := warnsdorff(ctx, rows, cols, s); ok {
 		return p
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
 	if oddThin && rows == 3 {
-		if p := thinOdd(rows, cols, s); p != nil {
+		if p := thinOdd(ctx, rows, cols, s); p != nil {
 			return p
 		}
 	}
-	return hamPath(newGraph(rows, cols), s, nil, false)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return hamPath(ctx, newGraph(rows, cols), s, nil, false)
 }
 
 // thinOdd returns an open tour from s of an odd×odd board with 3 to 11 rows (rows ≤ cols)
 // built by thinOddPath or thinEdgePath, trying the board mirrored left to right too; nil
 // when neither works.
-func thinOdd(rows, cols int, s int32) []int32 {
-	if p := thinOddPath(rows, cols, s); p != nil {
+func thinOdd(ctx context.Context, rows, cols int, s int32) []int32 {
+	if p := thinOddPath(ctx, rows, cols, s); p != nil {
 		return p
 	}
-	if p := thinEdgePath(rows, cols, s); p != nil {
+	if p := thinEdgePath(ctx, rows, cols, s); p != nil {
 		return p
 	}
 	// Mirror left-right, so that the odd block is on the other side of s.
 	r, c := int(s)/cols, int(s)%cols
-	p := thinOddPath(rows, cols, int32(r*cols+cols-1-c))
+	p := thinOddPath(ctx, rows, cols, int32(r*cols+cols-1-c))
 	if p == nil {
-		p = thinEdgePath(rows, cols, int32(r*cols+cols-1-c))
+		p = thinEdgePath(ctx, rows, cols, int32(r*cols+cols-1-c))
 	}
 	for i, v := range p {
 		p[i] = int32(int(v)/cols*cols + cols - 1 - int(v)%cols)
@@ -211,11 +253,13 @@ func thinOdd(rows, cols int, s int32) []int32 {
 // hamPath searches for a Hamiltonian path of g from start ending in ends (nil: anywhere):
 // first in plain Warnsdorff order, then with random tie-breaks and a growing budget of moves,
 // which escapes the rare deep dead subtree that the fixed order walks into. It returns nil
-// only if the search proves there is no such path.
-func hamPath(g *graph, start int32, ends []bool, closed bool) []int32 {
+// only if the search proves there is no such path, or when ctx is done (the search looks at
+// ctx every few thousand moves, so it stops within about a millisecond).
+func hamPath(ctx context.Context, g *graph, start int32, ends []bool, closed bool) []int32 {
 	n := len(g.adj)
 	budget := 3*n + 10000
-	s := &search{g: g, ends: ends, closed: closed, budget: budget}
+	stop := func() bool { return ctx.Err() != nil }
+	s := &search{g: g, ends: ends, closed: closed, budget: budget, stop: stop}
 	path, found, exhausted := s.run(start)
 	if found {
 		return path
@@ -224,12 +268,15 @@ func hamPath(g *graph, start int32, ends []bool, closed bool) []int32 {
 		return nil
 	}
 	for i := uint64(1); ; i++ {
-		s := &search{g: g, ends: ends, closed: closed, budget: budget, rng: rand.New(rand.NewPCG(i, uint64(n)))}
+		if stop() {
+			return nil
+		}
+		s := &search{g: g, ends: ends, closed: closed, budget: budget, stop: stop, rng: rand.New(rand.NewPCG(i, uint64(n)))}
 		path, found, exhausted := s.run(start)
 		if found {
 			return path
 		}
-		if exhausted {
+		if exhausted || stop() {
 			return nil
 		}
 		if i%4 == 0 {

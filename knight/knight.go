@@ -1,47 +1,7 @@
-// Package knight finds, checks and counts knight's tours on rectangular boards.
-//
-// A tour of an R×C board is the sequence of its R·C squares in the order a knight visits
-// them, each square once, each step a knight's move; it is closed when the last square is a
-// knight's move from the first. Squares are board.Square values (0-based row and column, row 0
-// at the top); inside a Tour they are stored compactly as int32 indices row*Cols+col, so a
-// 10000×10000 tour takes 400 MB.
-//
-// Usage:
-//
-//	t, err := knight.Find(8, 8, board.Square{Row: 4, Col: 4}, knight.Options{})
-//	if errors.Is(err, knight.ErrNoTour) { … }   // the error says why, e.g. "both sides are odd"
-//	for i := range t.Len() { sq := t.Square(i); … }
-//
-// Existence. Before searching, Tour decides whether a tour exists, by the known rules: closed
-// tours exist on an m×n board (m ≤ n) unless m and n are both odd, m is 1, 2 or 4, or m = 3
-// and n is 4, 6 or 8 (Schwenk, 1991); open tours exist exactly on 1×1, 3×4, 3×n for n ≥ 7 and
-// m×n for m ≥ 4, n ≥ 5. When R·C is odd a tour starts on the majority colour (the colour of
-// the corners). On 4×n boards an open tour starts and ends in an outer row (the outer rows'
-// squares only neighbour inner-row squares, and the two colours force the pattern). On 3×4,
-// 3×7 and 3×8 some further squares start no tour; these were found by exhaustive search and
-// are listed in exist.go. [Exists] gives the rule and its reason without searching.
-//
-// Methods. [Auto] (the default) finds a tour wherever one exists (on every board and start the
-// tests try): when the board has a closed tour it builds one and rotates it to begin at the
-// start square (so an open tour from any square is a closed tour cut open); otherwise it works
-// from the start. Boards whose sides are both at least 12 are built from blocks of 6 to 9
-// squares a side chained along a cycle of the block grid (build_blocks.go); long boards with 5 to 11
-// rows merge closed tours of blocks, odd ones join such a cycle to a chain of blocks
-// (build_thin.go); 3×n boards run along lanes of blocks, out and back for open tours of odd n, round
-// a closed cycle of lanes for even n (build_lanes.go); 4×n boards are two halves of a colouring
-// joined by one step, each half a path along two strands (build_four.go). All of these take time and
-// memory linear in the number of squares. Small boards are searched by backtracking in
-// Warnsdorff order with restarts, closed tours by Pósa rotations of a path. [Warnsdorff] is
-// the rule as usually taught: always move to the square with the fewest onward moves, on a tie
-// to the one whose own onward squares have the fewest onward moves; it reports [ErrDeadEnd]
-// honestly when it gets stuck.
-//
-// Counting. [Count] counts tours exactly on small boards, by backtracking on bitboards
-// that meets in the middle (the ways to finish a half-made path are stored by its visited
-// squares and last square): 6×6 in about 2 s on one core.
 package knight
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -66,13 +26,15 @@ const (
 	Warnsdorff
 )
 
-// String returns "auto" or "warnsdorff".
+// String returns "auto", "warnsdorff" or "article".
 func (m Method) String() string {
 	switch m {
 	case Auto:
 		return "auto"
 	case Warnsdorff:
 		return "warnsdorff"
+	case Article:
+		return "article"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -80,7 +42,7 @@ func (m Method) String() string {
 // Options are the choices for Tour. The zero value asks for an open tour by the Auto method.
 type Options struct {
 	Closed bool   // the last square must be a knight's move from the first
-	Method Method // Auto or Warnsdorff
+	Method Method // Auto, Warnsdorff or Article
 }
 
 // MaxSquares is the largest board, in squares, that Tour accepts: 10^8 squares take 400 MB
@@ -172,15 +134,19 @@ func (t Tour) Check() error {
 	return nil
 }
 
-// Find returns a knight's tour of a rows×cols board beginning at start, open or closed as
+// Find returns a knight's tour of a board of size sz beginning at start, open or closed as
 // opts asks. When none exists the error wraps ErrNoTour and says why; with the Warnsdorff
 // method a stuck run returns an error wrapping ErrDeadEnd. Boards must have at most
 // MaxSquares squares. Auto takes time and memory linear in the number of squares on boards
 // whose sides are both at least 12 (tens of ns per square) and on boards with 3 to 11 rows
 // from 13 to 30 columns on, depending on the rows (see the package comment); smaller boards
 // are searched and take milliseconds.
-func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
-	sz := board.Size{Rows: rows, Cols: cols}
+//
+// Find looks at ctx inside its searches and constructions (every few thousand moves, squares
+// or blocks) and returns ctx.Err() within about a millisecond of ctx being done; only the
+// construction of 4×n boards, half a second at 10^8 squares, runs to its end first.
+func Find(ctx context.Context, sz board.Size, start board.Square, opts Options) (Tour, error) {
+	rows, cols := sz.Rows, sz.Cols
 	if rows < 1 || cols < 1 || rows > board.MaxSide || cols > board.MaxSide || rows*cols > MaxSquares {
 		return Tour{}, fmt.Errorf("board %d×%d: sides must be at least 1 and the board at most %d squares", rows, cols, MaxSquares)
 	}
@@ -190,11 +156,17 @@ func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 	if err := Exists(rows, cols, start, opts.Closed); err != nil {
 		return Tour{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Tour{}, err
+	}
 	t := Tour{Rows: rows, Cols: cols}
 	s := int32(start.Row*cols + start.Col)
 	switch opts.Method {
 	case Warnsdorff:
-		path, ok := warnsdorff(rows, cols, s)
+		path, ok := warnsdorff(ctx, rows, cols, s)
+		if err := ctx.Err(); err != nil && !ok {
+			return Tour{}, err
+		}
 		t.Path = path
 		if !ok {
 			return Tour{}, fmt.Errorf("%w: warnsdorff's rule got stuck after %d of %d squares from %s on %s", ErrDeadEnd, len(path), rows*cols, sz.Name(start), sz)
@@ -203,6 +175,8 @@ func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 			return Tour{}, fmt.Errorf("%w: warnsdorff's rule found an open tour from %s on %s that does not close", ErrDeadEnd, sz.Name(start), sz)
 		}
 		return t, nil
+	case Article:
+		return articleTour(t, s, opts.Closed)
 	case Auto:
 	default:
 		return Tour{}, fmt.Errorf("unknown method %v", opts.Method)
@@ -212,10 +186,19 @@ func Find(rows, cols int, start board.Square, opts Options) (Tour, error) {
 		return t, nil
 	}
 	if closedExists(rows, cols) == "" {
-		t.Path = closedCycle(rows, cols)
-		rotate(t.Path, s)
-		return t, nil
+		t.Path = closedCycle(ctx, rows, cols)
+		if t.Path != nil {
+			rotate(t.Path, s)
+		}
+	} else {
+		t.Path = openPath(ctx, rows, cols, s)
 	}
-	t.Path = openPath(rows, cols, s)
+	if t.Path == nil {
+		if err := ctx.Err(); err != nil {
+			return Tour{}, err
+		}
+		// The existence rules said a tour exists and the searches are complete.
+		return Tour{}, fmt.Errorf("no tour found from %s on %s although one exists: please report this", sz.Name(start), sz)
+	}
 	return t, nil
 }

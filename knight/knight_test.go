@@ -1,6 +1,7 @@
 package knight
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -93,7 +94,7 @@ func checkStart(t *testing.T, rows, cols int, s board.Square, closed bool) {
 	if closed {
 		want = wantClosed(rows, cols)
 	}
-	tour, err := Find(rows, cols, s, Options{Closed: closed})
+	tour, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, s, Options{Closed: closed})
 	if !want {
 		if err == nil {
 			t.Errorf("Find(%d, %d, %v, closed=%v) found a tour, want none", rows, cols, s, closed)
@@ -145,7 +146,7 @@ func TestEveryStart(t *testing.T) {
 			for r := 0; r < b.rows; r++ {
 				for c := 0; c < b.cols; c++ {
 					start := board.Square{Row: r, Col: c}
-					tour, err := Find(b.rows, b.cols, start, Options{})
+					tour, err := Find(context.Background(), board.Size{Rows: b.rows, Cols: b.cols}, start, Options{})
 					want := wantOpen(b.rows, b.cols, r, c)
 					if !want {
 						if !errors.Is(err, ErrNoTour) {
@@ -174,7 +175,7 @@ func TestClosedEverywhere(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d", rows, cols), func(t *testing.T) {
 				t.Parallel()
 				for _, start := range []board.Square{{Row: 0, Col: 0}, {Row: rows / 2, Col: cols - 1}} {
-					tour, err := Find(rows, cols, start, Options{Closed: true})
+					tour, err := Find(context.Background(), board.Size{Rows: rows, Cols: cols}, start, Options{Closed: true})
 					if !wantClosed(rows, cols) {
 						if !errors.Is(err, ErrNoTour) {
 							t.Errorf("Find(%d, %d, %v, closed) = err %v, want ErrNoTour", rows, cols, start, err)
@@ -201,12 +202,12 @@ func TestAllStarts64(t *testing.T) {
 			t.Parallel()
 			for v := int32(0); v < n*n; v++ {
 				start := board.Square{Row: int(v) / n, Col: int(v) % n}
-				tour, err := Find(n, n, start, Options{Closed: closed})
+				tour, err := Find(context.Background(), board.Size{Rows: n, Cols: n}, start, Options{Closed: closed})
 				if err != nil {
-					t.Fatalf("Find(64, 64, %v, closed=%v) = err %v", start, closed, err)
+					t.Fatalf("Find(context.Background(), board.Size{Rows: 64, Cols: 64}, %v, closed=%v) = err %v", start, closed, err)
 				}
 				if err := validTour(n, n, tour.Path, v, closed); err != nil {
-					t.Fatalf("Find(64, 64, %v, closed=%v) gave a bad tour: %v", start, closed, err)
+					t.Fatalf("Find(context.Background(), board.Size{Rows: 64, Cols: 64}, %v, closed=%v) gave a bad tour: %v", start, closed, err)
 				}
 			}
 		})

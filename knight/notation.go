@@ -19,7 +19,8 @@ var ErrSyntax = errors.New("cannot read tour")
 
 // WriteSquares writes the tour as square names separated by spaces, Cols names to a line:
 // algebraic names ("a1 c2 …") on boards of at most 26 files, "file,rank" otherwise. It
-// streams through a buffer, so huge tours take no extra memory.
+// streams through a buffer, so huge tours take no extra memory, and stops at the first
+// write that fails, returning its error (as WriteJSON and WriteBoard do).
 func WriteSquares(w io.Writer, t Tour) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	sz := t.Size()
@@ -31,7 +32,11 @@ func WriteSquares(w io.Writer, t Tour) error {
 				bw.WriteByte(' ')
 			}
 		}
-		bw.WriteString(sz.Name(t.Square(i)))
+		// The first failed write ends the loop: a closed pipe, or a writer that stops on
+		// Ctrl-C, must not wait for the rest of a tour of millions of squares.
+		if _, err := bw.WriteString(sz.Name(t.Square(i))); err != nil {
+			return err
+		}
 	}
 	bw.WriteByte('\n')
 	return bw.Flush()
@@ -76,7 +81,9 @@ func WriteJSON(w io.Writer, t Tour) error {
 		buf = append(buf, ',')
 		buf = strconv.AppendInt(buf, int64(int(v)%t.Cols), 10)
 		buf = append(buf, ']')
-		bw.Write(buf)
+		if _, err := bw.Write(buf); err != nil {
+			return err // as in WriteSquares
+		}
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()
@@ -108,7 +115,9 @@ func WriteBoard(w io.Writer, t Tour) error {
 			buf = append(buf, k...)
 		}
 		buf = append(buf, '\n')
-		bw.Write(buf)
+		if _, err := bw.Write(buf); err != nil {
+			return err // as in WriteSquares
+		}
 		if len(buf) > 1<<16 {
 			buf = nil
 		}

@@ -2,7 +2,9 @@ package knight
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -24,7 +26,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tour, err := Find(tc.rows, tc.cols, board.Square{Row: tc.rows - 1, Col: 0}, Options{Closed: tc.closed})
+			tour, err := Find(context.Background(), board.Size{Rows: tc.rows, Cols: tc.cols}, board.Square{Row: tc.rows - 1, Col: 0}, Options{Closed: tc.closed})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,5 +149,50 @@ func TestAccessibility(t *testing.T) {
 	}
 	if _, err := Accessibility(8, 8, []board.Square{{Row: 7, Col: 0}, {Row: 7, Col: 1}}); err == nil {
 		t.Errorf("Accessibility with a non-move = nil error")
+	}
+}
+
+// failAfter accepts n bytes, then fails every write.
+type failAfter struct{ n int }
+
+var errWriteFailed = errors.New("write failed")
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n <= 0 {
+		return 0, errWriteFailed
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestWritersStopAtFailedWrite checks that each writer of a tour returns the first write
+// error and stops writing: a closed pipe or Ctrl-C must not wait for the rest of the tour.
+func TestWritersStopAtFailedWrite(t *testing.T) {
+	tour, err := Find(t.Context(), board.Size{Rows: 300, Cols: 300}, board.Square{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		write  func(io.Writer, Tour) error
+		allocs bool // whether writing allocates a square, which shows going on
+	}{{"squares", WriteSquares, true}, {"json", WriteJSON, false}, {"board", WriteBoard, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &failAfter{n: 1 << 16}
+			if err := tt.write(w, tour); !errors.Is(err, errWriteFailed) {
+				t.Fatalf("error %v, want %v", err, errWriteFailed)
+			}
+			if !tt.allocs {
+				return
+			}
+			// Going on after the failure formats the rest of the 90,000 squares, allocating
+			// as much as writing them all; stopping after the first 64 KB allocates a
+			// small part of that.
+			failed := testing.AllocsPerRun(1, func() { tt.write(&failAfter{n: 1 << 16}, tour) })
+			all := testing.AllocsPerRun(1, func() { tt.write(io.Discard, tour) })
+			if failed > all/2 {
+				t.Errorf("%.0f allocations after a failed write, %.0f writing it all: it went on after the write failed", failed, all)
+			}
+		})
 	}
 }

@@ -1,15 +1,21 @@
 package knight
 
+import "context"
+
 // warnsdorff runs Warnsdorff's rule from s on a rows×cols board: always move to the unvisited
 // square with the fewest unvisited onward squares; on a tie, to the one whose own onward
 // squares include the square with the fewest onward moves (one move of look-ahead); on a
 // further tie, the first in the fixed move order. It returns the squares visited and whether
 // that is all of them. It works on a board with a two-square margin, one byte per square
 // (the onward count, or -1 once visited or off the board), so a 10000×10000 board needs
-// 100 MB beside the 400 MB path; time is linear in the squares.
-func warnsdorff(rows, cols int, s int32) ([]int32, bool) {
+// 100 MB beside the 400 MB path; time is linear in the squares. It stops early, returning
+// false, when ctx is done (looked at every 4096 squares, under a millisecond).
+func warnsdorff(ctx context.Context, rows, cols int, s int32) ([]int32, bool) {
 	w := cols + 4
-	deg := newMargined(rows, cols)
+	deg := newMargined(ctx, rows, cols)
+	if deg == nil {
+		return nil, false
+	}
 	var off [8]int
 	for k, m := range moves {
 		off[k] = m[0]*w + m[1]
@@ -27,6 +33,9 @@ func warnsdorff(rows, cols int, s int32) ([]int32, bool) {
 		}
 		if len(path) == n {
 			return path, true
+		}
+		if len(path)&(1<<12-1) == 0 && ctx.Err() != nil {
+			return path, false
 		}
 		best, bestDeg, bestLook := -1, int8(9), int8(9)
 		for _, o := range off {
@@ -53,8 +62,8 @@ func warnsdorff(rows, cols int, s int32) ([]int32, bool) {
 }
 
 // newMargined returns the onward-move counts of a rows×cols board with a two-square margin of
-// -1 on every side, row-major with width cols+4.
-func newMargined(rows, cols int) []int8 {
+// -1 on every side, row-major with width cols+4; nil when ctx is done first.
+func newMargined(ctx context.Context, rows, cols int) []int8 {
 	w := cols + 4
 	deg := make([]int8, (rows+4)*w)
 	for i := range deg {
@@ -62,6 +71,9 @@ func newMargined(rows, cols int) []int8 {
 	}
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
+			if (r*cols+c)&(1<<16-1) == 0 && ctx.Err() != nil {
+				return nil
+			}
 			k := int8(0)
 			for _, m := range moves {
 				rr, cc := r+m[0], c+m[1]

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -133,4 +134,77 @@ func Check(pos Position) Report {
 	})
 	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && len(rep.Attacks) == 0
 	return rep
+}
+
+// CheckContext is [Check] for positions too large to keep everything about: its Report lists
+// only the first lim.MaxAttacks attacking pairs, in Check's order, and holds the per-line
+// counts only when lim.Lines asks; attacks is the exact number of attacking pairs, listed or
+// not, and Solved is what Check says. It needs no array as long as the board (Check holds 64
+// bytes a row: a queen on a board of a hundred million rows costs Check 6 GB): beyond the
+// queens it holds 4 bytes a queen and 40 bytes an attack listed (plus 48 bytes a row with
+// Lines), and takes time O(q log q) for q queens. It returns ctx.Err() if ctx is done before
+// it is, looking between the lines of each kind and every 65536 queens.
+func CheckContext(ctx context.Context, pos Position, lim CheckLimits) (rep Report, attacks int64, err error) {
+	n := max(pos.N, 0)
+	rep = Report{N: n, Queens: len(pos.Queens)}
+	if lim.Lines {
+		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
+		rep.Diagonals, rep.AntiDiagonals = make([]int, max(2*n-1, 0)), make([]int, max(2*n-1, 0))
+	}
+	qs := make([]board.Square, 0, len(pos.Queens))
+	for _, q := range pos.Queens {
+		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
+			rep.OffBoard = append(rep.OffBoard, q)
+			continue
+		}
+		qs = append(qs, q)
+		if lim.Lines {
+			rep.Rows[q.Row]++
+			rep.Columns[q.Col]++
+			rep.Diagonals[q.Col-q.Row+n-1]++
+			rep.AntiDiagonals[q.Row+q.Col]++
+		}
+	}
+	slices.SortFunc(qs, func(a, b board.Square) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
+	})
+	// As in Check, consecutive queens of one line in this order are its attacking pairs:
+	// here the queens are sorted by line, stably, instead of met through an array as long
+	// as the board. Kept are the smallest pairs in Check's order (see attackHeap).
+	kept := &attackHeap{max: lim.MaxAttacks}
+	order := make([]int32, len(qs))
+	for _, l := range []struct {
+		kind  Line
+		index func(board.Square) int
+	}{
+		{Row, func(q board.Square) int { return q.Row }},
+		{Column, func(q board.Square) int { return q.Col }},
+		{Diagonal, func(q board.Square) int { return q.Col - q.Row }},
+		{AntiDiagonal, func(q board.Square) int { return q.Row + q.Col }},
+	} {
+		if err := ctx.Err(); err != nil {
+			return Report{}, 0, err
+		}
+		for j := range order {
+			order[j] = int32(j)
+		}
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(l.index(qs[a]), l.index(qs[b])) })
+		for t := 1; t < len(order); t++ {
+			if t%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return Report{}, 0, err
+				}
+			}
+			a, b := qs[order[t-1]], qs[order[t]]
+			// Two queens on one square attack along their row only, not four times over.
+			if l.index(a) == l.index(b) && (l.kind == Row || a != b) {
+				attacks++
+				kept.add(Attack{A: a, B: b, Line: l.kind})
+			}
+		}
+	}
+	rep.Attacks = kept.a
+	slices.SortStableFunc(rep.Attacks, attackOrder)
+	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && attacks == 0
+	return rep, attacks, nil
 }

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
@@ -14,8 +15,10 @@ import (
 // the board size, and ok = true exactly when Parse(text, n) would return the position with a
 // queen on (r, cols[r]) for every row r of the list on an N×N board (N = n, or the length of
 // the list when n is 0). Anything else — another notation, a prefix such as "perm:", empty
-// rows, a run of digits without separators, a number off the board — gives ok = false, and
-// the caller should use Parse, which reads it or says what is wrong.
+// rows, a run of digits without separators, a number off the board, "file,rank" squares
+// separated by white space ("5,4 1,1", which Parse reads as algebraic) — gives ok = false,
+// and the caller should use Parse, which reads it or says what is wrong. The answer does not
+// depend on n beyond the board's bounds: one text has one reading at every size.
 //
 // ParseColumns reads text once, in time linear in its length, and holds 4 bytes a row: ten
 // million queens (79 MB of text) take well under a second, where Parse builds a string and a
@@ -39,7 +42,21 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 		singleZero bool  // the number being read is so far just "0"
 		zero       bool  // some number is written "0"
 		lo, hi     int64 = MaxParseN + 1, -1
+		// Parse reads text whose white-space-separated fields are all "digits,digits", two
+		// or more of them, as file,rank squares ("5,4 1,1" is e4 and a1), not as columns:
+		// field is the shape of the current field so far, and squares stays true while
+		// every finished field had that shape.
+		field   = fieldEmpty
+		fields  int
+		squares = true
 	)
+	endField := func() {
+		if field != fieldEmpty {
+			fields++
+			squares = squares && field == fieldRank
+			field = fieldEmpty
+		}
+	}
 	end := func() bool {
 		if !inNumber {
 			return true
@@ -57,6 +74,12 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 		b := t[i]
 		switch {
 		case b >= '0' && b <= '9':
+			switch field {
+			case fieldEmpty:
+				field = fieldFile
+			case fieldComma:
+				field = fieldRank
+			}
 			singleZero = !inNumber && b == '0'
 			inNumber = true
 			if digits++; digits <= 10 {
@@ -66,11 +89,20 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 			if !end() {
 				return nil, 0, false
 			}
+			switch {
+			case b == ' ' || b == '\t' || b == '\n' || b == '\r':
+				endField()
+			case b == ',' && field == fieldFile:
+				field = fieldComma
+			default:
+				field = fieldOther
+			}
 		default:
 			return nil, 0, false
 		}
 	}
-	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") {
+	endField()
+	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") || squares && fields >= 2 {
 		return nil, 0, false
 	}
 	rows := len(cols)
@@ -94,6 +126,15 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 	}
 	return cols, n, true
 }
+
+// The shapes of a white-space-separated field, as ParseColumns meets its bytes.
+const (
+	fieldEmpty = iota // nothing yet
+	fieldFile         // digits
+	fieldComma        // digits and a comma
+	fieldRank         // digits, a comma, digits: a file,rank square
+	fieldOther        // anything else
+)
 
 // CheckColumns returns the same Report as [Check] does for the position with a queen on
 // (r, cols[r]) for each r < len(cols) on the n×n board, with len(cols) ≤ n and every column
@@ -155,4 +196,122 @@ func CheckColumns(n int, cols []int32) Report {
 	})
 	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
 	return rep
+}
+
+// CheckLimits bounds what [CheckColumnsContext] keeps of a huge position.
+type CheckLimits struct {
+	// MaxAttacks is how many attacking pairs the Report lists: the first ones in the order
+	// Check lists them. The others are only counted. Negative keeps them all.
+	MaxAttacks int
+	// Lines asks for the per-line counts (Rows, Columns, Diagonals, AntiDiagonals: 48
+	// bytes a row); without it they are nil.
+	Lines bool
+}
+
+// CheckColumnsContext is [CheckColumns] for placements too large to keep everything about:
+// its Report lists only the first lim.MaxAttacks attacking pairs, in Check's order, and holds
+// the per-line counts only when lim.Lines asks; attacks is the exact number of attacking
+// pairs, listed or not, and Solved is true when len(cols) = n and attacks = 0. Beyond cols it
+// holds 8 bytes a row and 40 bytes an attack listed (plus 48 bytes a row with Lines), and
+// takes time linear in len(cols) plus log(lim.MaxAttacks) an attack. It returns ctx.Err()
+// if ctx is done before it is, looking every 65536 rows. As for CheckColumns, n ≥ 1,
+// len(cols) ≤ n and every column is from 0 to n-1 (it panics otherwise).
+func CheckColumnsContext(ctx context.Context, n int, cols []int32, lim CheckLimits) (rep Report, attacks int64, err error) {
+	rep = Report{N: n, Queens: len(cols)}
+	if lim.Lines {
+		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
+		rep.Diagonals, rep.AntiDiagonals = make([]int, 2*n-1), make([]int, 2*n-1)
+		for r, c32 := range cols {
+			c := int(c32)
+			rep.Rows[r]++
+			rep.Columns[c]++
+			rep.Diagonals[c-r+n-1]++
+			rep.AntiDiagonals[r+c]++
+		}
+	}
+	// As in CheckColumns: walking the rows from the top meets each line's queens in order,
+	// and each one attacks the one before it (last[i] is that one's row plus one, 0: none).
+	// The pairs kept are the smallest in Check's order, (first queen's row, line) as one
+	// row holds one queen: a max-heap of them, whose top is the one to drop first.
+	kept := &attackHeap{max: lim.MaxAttacks}
+	last := make([]int32, 2*n)
+	for _, l := range []struct {
+		kind  Line
+		index func(r, c int) int
+	}{
+		{Column, func(r, c int) int { return c }},
+		{Diagonal, func(r, c int) int { return c - r + n - 1 }},
+		{AntiDiagonal, func(r, c int) int { return r + c }},
+	} {
+		clear(last)
+		for r, c32 := range cols {
+			if r%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return Report{}, 0, err
+				}
+			}
+			c := int(c32)
+			i := l.index(r, c)
+			if prev := last[i]; prev > 0 {
+				attacks++
+				pr := int(prev - 1)
+				kept.add(Attack{A: board.Square{Row: pr, Col: int(cols[pr])}, B: board.Square{Row: r, Col: c}, Line: l.kind})
+			}
+			last[i] = int32(r + 1)
+		}
+	}
+	rep.Attacks = kept.a
+	slices.SortFunc(rep.Attacks, attackOrder)
+	rep.Solved = rep.Queens == n && attacks == 0
+	return rep, attacks, nil
+}
+
+// attackOrder is Check's order of attacks: by the first queen, then by line, then (where
+// a queen is written twice on one square) by the second queen, as Check meets them.
+func attackOrder(a, b Attack) int {
+	return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.B.Row, b.B.Row), cmp.Compare(a.B.Col, b.B.Col))
+}
+
+// attackHeap keeps the max smallest attacks added in attackOrder (all of them when max is
+// negative), as a max-heap: a[0] is the largest kept.
+type attackHeap struct {
+	max int
+	a   []Attack
+}
+
+func (h *attackHeap) add(x Attack) {
+	switch {
+	case h.max < 0:
+		h.a = append(h.a, x)
+		return
+	case len(h.a) < h.max:
+		h.a = append(h.a, x)
+		for i := len(h.a) - 1; i > 0; {
+			p := (i - 1) / 2
+			if attackOrder(h.a[p], h.a[i]) >= 0 {
+				break
+			}
+			h.a[p], h.a[i] = h.a[i], h.a[p]
+			i = p
+		}
+		return
+	case h.max == 0 || attackOrder(x, h.a[0]) >= 0:
+		return
+	}
+	h.a[0] = x
+	for i := 0; ; {
+		big, l, r := i, 2*i+1, 2*i+2
+		if l < len(h.a) && attackOrder(h.a[l], h.a[big]) > 0 {
+			big = l
+		}
+		if r < len(h.a) && attackOrder(h.a[r], h.a[big]) > 0 {
+			big = r
+		}
+		if big == i {
+			return
+		}
+		h.a[i], h.a[big] = h.a[big], h.a[i]
+		i = big
+	}
 }

@@ -1,6 +1,7 @@
 package queens
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 )
@@ -38,12 +39,27 @@ type Estimate struct {
 // task chosen uniformly at random (so the mean times the number of tasks is unbiased). It
 // takes probes × a few hundred nanoseconds.
 func EstimatePlan(p *Plan, probes int, rng *rand.Rand) Estimate {
+	e, _ := EstimatePlanContext(context.Background(), p, probes, rng)
+	return e
+}
+
+// EstimatePlanContext is [EstimatePlan] that stops early, returning ctx.Err(), once ctx is
+// done; it looks every 1024 probes, a fraction of a millisecond apart.
+func EstimatePlanContext(ctx context.Context, p *Plan, probes int, rng *rand.Rand) (Estimate, error) {
 	e := Estimate{N: p.N, Probes: probes}
+	if err := ctx.Err(); err != nil {
+		return e, err
+	}
 	if probes < 1 || len(p.Tasks) == 0 {
-		return e
+		return e, nil
 	}
 	var sn, snn, ss, sss float64
-	for range probes {
+	for i := range probes {
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return Estimate{N: p.N, Probes: probes}, err
+			}
+		}
 		t := p.Tasks[rng.IntN(len(p.Tasks))]
 		nodes, sols := t.Probe(rng)
 		sols *= float64(t.Weight)
@@ -63,5 +79,5 @@ func EstimatePlan(p *Plan, probes int, rng *rand.Rand) Estimate {
 	}
 	e.Nodes, e.NodesErr = sn/k*T, stderr(sn, snn)
 	e.Solutions, e.SolutionsErr = ss/k*T, stderr(ss, sss)
-	return e
+	return e, nil
 }

@@ -1,10 +1,12 @@
 package queens
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestEstimatePlan checks Knuth's estimator against exact counts: with enough probes the
@@ -33,5 +35,29 @@ func TestEstimatePlan(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEstimatePlanContext checks that the estimate with a context is EstimatePlan's, and
+// that a cancelled context stops a sampling of a billion probes at once.
+func TestEstimatePlanContext(t *testing.T) {
+	p, err := NewPlan(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EstimatePlan(p, 5000, rand.New(rand.NewPCG(1, 10)))
+	got, err := EstimatePlanContext(context.Background(), p, 5000, rand.New(rand.NewPCG(1, 10)))
+	if err != nil || got != want {
+		t.Fatalf("EstimatePlanContext = %+v, %v; EstimatePlan = %+v", got, err, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := EstimatePlanContext(ctx, p, 1_000_000_000, rand.New(rand.NewPCG(1, 10))); err != context.Canceled {
+		t.Fatalf("EstimatePlanContext with a cancelled context: %v, want %v", err, context.Canceled)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := EstimatePlanContext(ctx, p, 1_000_000_000_000, rand.New(rand.NewPCG(1, 10))); err != context.DeadlineExceeded {
+		t.Fatalf("EstimatePlanContext past its deadline: %v, want %v", err, context.DeadlineExceeded)
 	}
 }

@@ -1,54 +1,30 @@
 package queens_test
 
 import (
-	"bufio"
 	"math/big"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
-// known holds Q(n) and U(n) from testdata/known-values.tsv (OEIS A000170, A002562).
+// known holds Q(n) and U(n) as published (queens.Known: OEIS A000170, A002562).
 type known struct {
 	total, unique *big.Int
 }
 
-// loadKnown reads testdata/known-values.tsv: n, Q(n), U(n), tab-separated, '#' comments.
+// loadKnown returns the published Q(n) and U(n) for n = 1…27 from queens.Known.
 func loadKnown(t testing.TB) map[int]known {
 	t.Helper()
-	f, err := os.Open("testdata/known-values.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	m := make(map[int]known)
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
+	for n := 1; n <= queens.MaxKnownN; n++ {
+		c, ok := queens.Known(n)
+		if !ok {
+			t.Fatalf("queens.Known(%d) is missing", n)
 		}
-		fs := strings.Split(s, "\t")
-		if len(fs) != 3 {
-			t.Fatalf("known-values.tsv:%d: want 3 tab-separated fields, got %q", line, s)
-		}
-		n, err := strconv.Atoi(fs[0])
-		q, ok1 := new(big.Int).SetString(fs[1], 10)
-		u, ok2 := new(big.Int).SetString(fs[2], 10)
-		if err != nil || !ok1 || !ok2 {
-			t.Fatalf("known-values.tsv:%d: bad line %q", line, s)
-		}
-		m[n] = known{q, u}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	for n := 1; n <= 27; n++ {
-		if _, ok := m[n]; !ok {
-			t.Fatalf("known-values.tsv has no line for n = %d", n)
-		}
+		m[n] = known{c.Total, c.Unique}
 	}
 	return m
 }

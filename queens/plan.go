@@ -35,8 +35,10 @@ const PlanVersion = 1
 // (see [Task.Count]). There are about n⁴/8 tasks, of sizes that differ by a few orders of
 // magnitude (see Task.Cost): 3206 for n = 16, 9522 for n = 20, 83190 for n = 32.
 type Plan struct {
-	N       int
-	Version int // PlanVersion
+	N int
+	// Method is MethodFrames for the plan of NewPlan and MethodJoin for that of NewJoinPlan.
+	Method  string
+	Version int // PlanVersion, or JoinPlanVersion for the join
 	// Tasks in id order: Tasks[i].ID == i.
 	Tasks []Task
 }
@@ -48,6 +50,9 @@ type Plan struct {
 type Task struct {
 	N  int `json:"n"`
 	ID int `json:"id"`
+	// Method is the plan's method; tasks of the join also fill the Join fields.
+	Method string   `json:"method,omitempty"`
+	Join   JoinTask `json:"join,omitzero"`
 	// Weight is the number of frames in the task's class under the symmetries of the
 	// square: 8, 4, 2 or 1. Its solutions count Weight times in the total.
 	Weight int `json:"weight"`
@@ -72,8 +77,15 @@ type TaskResult struct {
 	Solutions   uint64 `json:"solutions"`
 	HalfTurn    uint64 `json:"half_turn"`
 	QuarterTurn uint64 `json:"quarter_turn"`
-	// Nodes is the number of queens the search placed: a measure of the work done.
+	// Nodes is the number of queens the search placed: a measure of the work done. For
+	// the join it is the number of half-boards built.
 	Nodes uint64 `json:"nodes"`
+	// RowSets, Stored and PairTests are the join's counters (zero for frames): row sets
+	// counted, half-board signatures stored, and stored × queried pairs tested. Like Nodes
+	// they are deterministic: a re-run of the task must reproduce them.
+	RowSets   uint64 `json:"row_sets,omitempty"`
+	Stored    uint64 `json:"stored,omitempty"`
+	PairTests uint64 `json:"pair_tests,omitempty"`
 }
 
 // NewPlan returns the plan for the n×n board, 1 ≤ n ≤ MaxCountN. It enumerates all n⁴
@@ -83,9 +95,9 @@ func NewPlan(n int) (*Plan, error) {
 	if n < 1 || n > MaxCountN {
 		return nil, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxCountN, n)
 	}
-	p := &Plan{N: n, Version: PlanVersion}
+	p := &Plan{N: n, Method: MethodFrames, Version: PlanVersion}
 	if n == 1 {
-		p.Tasks = []Task{{N: 1, Weight: 1, Cost: 1}}
+		p.Tasks = []Task{{N: 1, Method: MethodFrames, Weight: 1, Cost: 1}}
 		return p, nil
 	}
 	for t := range n {
@@ -100,7 +112,7 @@ func NewPlan(n int) (*Plan, error) {
 					if !ok {
 						continue
 					}
-					task := Task{N: n, ID: len(p.Tasks), Weight: w, Top: t, Bottom: b, Left: l, Right: r}
+					task := Task{N: n, ID: len(p.Tasks), Method: MethodFrames, Weight: w, Top: t, Bottom: b, Left: l, Right: r}
 					task.Cost = task.estimate()
 					p.Tasks = append(p.Tasks, task)
 				}
@@ -252,6 +264,9 @@ func (t Task) CountContext(ctx context.Context) (TaskResult, error) {
 	res := TaskResult{ID: t.ID}
 	if err := ctx.Err(); err != nil {
 		return res, err
+	}
+	if t.Method == MethodJoin {
+		return t.countJoin(ctx)
 	}
 	if t.N == 1 {
 		res.Solutions, res.HalfTurn, res.QuarterTurn, res.Nodes = 1, 1, 1, 1

@@ -1,12 +1,10 @@
 package queens
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -14,35 +12,16 @@ import (
 	"testing"
 )
 
-// knownCounts reads testdata/known-counts.txt: Q(n) and U(n) from the literature.
+// knownCounts returns the published Q(n) and U(n) (queens.Known) for n = 1…27.
 func knownCounts(t *testing.T) map[int][2]*big.Int {
 	t.Helper()
-	f, err := os.Open("testdata/known-counts.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	known := map[int][2]*big.Int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for n := 1; n <= MaxKnownN; n++ {
+		c, ok := Known(n)
+		if !ok {
+			t.Fatalf("Known(%d) is missing", n)
 		}
-		var n int
-		var q, u string
-		if _, err := fmt.Sscan(line, &n, &q, &u); err != nil {
-			t.Fatalf("known-counts.txt: %q: %v", line, err)
-		}
-		qb, ok1 := new(big.Int).SetString(q, 10)
-		ub, ok2 := new(big.Int).SetString(u, 10)
-		if !ok1 || !ok2 {
-			t.Fatalf("known-counts.txt: bad number in %q", line)
-		}
-		known[n] = [2]*big.Int{qb, ub}
-	}
-	if len(known) < 27 {
-		t.Fatalf("known-counts.txt holds %d sizes, want 27", len(known))
+		known[n] = [2]*big.Int{c.Total, c.Unique}
 	}
 	return known
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -68,41 +66,24 @@ type page struct {
 }
 
 func TestCountTable(t *testing.T) {
-	f, err := os.Open("testdata/known-counts.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	h := New(Options{}).Handler()
-	sc := bufio.NewScanner(f)
-	rows := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
-		}
-		var n int
-		var q, u string
-		if _, err := fmtSscan(line, &n, &q, &u); err != nil {
-			t.Fatalf("bad line %q", line)
-		}
-		rows++
+	for n := 1; n <= queens.MaxKnownN; n++ {
+		c, _ := queens.Known(n)
 		v := getJSON(t, h, "/api/queens/count?n="+itoa(n), 200)
-		if v["total"] != q || v["unique"] != u {
-			t.Errorf("count?n=%d = %v, %v; want %s, %s", n, v["total"], v["unique"], q, u)
+		if v["total"] != c.Total.String() || v["unique"] != c.Unique.String() {
+			t.Errorf("count?n=%d = %v, %v; want %v, %v", n, v["total"], v["unique"], c.Total, c.Unique)
 		}
 	}
-	if rows != 27 {
-		t.Fatalf("read %d known counts, want 27", rows)
-	}
-	// The engine agrees with the table where it is quick.
+	getJSON(t, h, "/api/queens/count?n="+itoa(queens.MaxKnownN+1), 400)
+	// The engine agrees with the published table where it is quick.
 	for n := 1; n <= 10; n++ {
 		c, err := queens.Count(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Total.String() != knownCounts[n][0] || c.Unique.String() != knownCounts[n][1] {
-			t.Errorf("Count(%d) = %v, %v; table has %s", n, c.Total, c.Unique, knownCounts[n])
+		k, _ := queens.Known(n)
+		if c.Total.Cmp(k.Total) != 0 || c.Unique.Cmp(k.Unique) != 0 {
+			t.Errorf("Count(%d) = %v, %v; published %v, %v", n, c.Total, c.Unique, k.Total, k.Unique)
 		}
 	}
 }
@@ -297,7 +278,8 @@ func TestBadInput(t *testing.T) {
 		{"picture bad conflicts", "/api/queens/picture.svg?n=8&conflicts=2", 400, "conflicts"},
 		{"knight no size", "/api/knight/tour", 400, "rows is required"},
 		{"knight bad size", "/api/knight/tour?size=0", 400, "size"},
-		{"knight board too large", "/api/knight/tour?size=65", 400, "size"},
+		{"knight board too large", "/api/knight/tour?size=501", 400, "at most 250000"},
+		{"knight side too large", "/api/knight/tour?rows=1&cols=300000", 400, "from 1 to 250000"},
 		{"knight bad start", "/api/knight/tour?size=5&start=z9", 400, "start"},
 		{"knight bad closed", "/api/knight/tour?size=5&closed=perhaps", 400, "closed"},
 		{"accessibility bad visited", "/api/knight/accessibility?size=5&visited=a1+q7", 400, "visited"},
@@ -331,18 +313,20 @@ func TestDeadline(t *testing.T) {
 
 func TestHeavyLimit(t *testing.T) {
 	s := New(Options{MaxHeavy: 1, QueueWait: 50 * time.Millisecond})
-	release, err := s.acquire(context.Background())
+	release, err := s.acquire(context.Background(), s.heavy, "heavy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, hdr, body := get(t, s.Handler(), "/api/queens/solutions?n=8")
+	code, hdr, body := get(t, s.Handler(), "/api/queens/solutions?n=20&limit=5")
 	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !bytes.Contains(body, []byte("busy")) {
 		t.Errorf("with every slot taken: status %d, Retry-After %q, body %s; want 503 busy", code, hdr.Get("Retry-After"), body)
 	}
 	// Light requests still run.
 	getJSON(t, s.Handler(), "/api/queens/count?n=8", 200)
+	// Cheap ones too, on their own slots.
+	getJSON(t, s.Handler(), "/api/queens/solutions?n=8&limit=5", 200)
 	release()
-	getJSON(t, s.Handler(), "/api/queens/solutions?n=8", 200)
+	getJSON(t, s.Handler(), "/api/queens/solutions?n=20&limit=5", 200)
 }
 
 func TestStatic(t *testing.T) {

@@ -6,45 +6,43 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/chesspuzzles/chesspuzzles/render"
 )
 
-// Bounds of the knight API.
+// Bounds of the knight API. A tour is bounded by the size of its answer, not by a guess of
+// its search time: the search runs under the request's deadline and stops when it passes.
 const (
-	maxTourSide    = 64 // tour: sides up to here are found well within the deadline
+	// maxTourSquares bounds a tour answer: each square is a name and a [row, col] pair,
+	// about 20 bytes of JSON, so 250,000 squares (500×500) make about 5 MB.
+	maxTourSquares = 250_000
 	maxPictureSide = 200
 )
 
+// toursRunning counts the tour searches running, for the tests: none outlives its request.
+var toursRunning atomic.Int64
+
 // findTour finds a knight's tour of sz from start, closed if asked, with knight.Find (the
-// Auto method). An error wrapping knight.ErrNoTour says that none exists. knight.Find takes
-// no context; it runs in its own goroutine and is abandoned, to finish on its own, when ctx
-// is done first. On the boards allowed here (sides up to maxTourSide) it takes milliseconds.
+// Auto method) under ctx: an error wrapping knight.ErrNoTour says that none exists, and a
+// done ctx stops the search within about a millisecond with ctx.Err().
 func findTour(ctx context.Context, sz board.Size, start board.Square, closed bool) ([]board.Square, error) {
-	type result struct {
-		t   knight.Tour
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		t, err := knight.Find(sz.Rows, sz.Cols, start, knight.Options{Closed: closed})
-		done <- result{t, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case r := <-done:
-		if r.err != nil {
-			return nil, r.err
+	toursRunning.Add(1)
+	t, err := knight.Find(ctx, sz, start, knight.Options{Closed: closed})
+	toursRunning.Add(-1)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
 		}
-		path := make([]board.Square, r.t.Len())
-		for i := range path {
-			path[i] = r.t.Square(i)
-		}
-		return path, nil
+		return nil, err
 	}
+	path := make([]board.Square, t.Len())
+	for i := range path {
+		path[i] = t.Square(i)
+	}
+	return path, nil
 }
 
 // accessibility returns, for every square of sz, how many knight's moves lead from it to
@@ -119,9 +117,14 @@ func readStart(r *http.Request, sz board.Size) (board.Square, error) {
 	return sq, nil
 }
 
-// tourRequest reads what a tour needs and finds it; found is false when none exists.
-func tourRequest(r *http.Request, maxSide int) (sz board.Size, start board.Square, closed bool, path []board.Square, err error) {
+// tourRequest reads what a tour needs and finds it; found is false when none exists. The
+// board may have sides up to maxSide and at most maxSquares squares.
+func tourRequest(r *http.Request, maxSide, maxSquares int) (sz board.Size, start board.Square, closed bool, path []board.Square, err error) {
 	if sz, err = readSize(r, maxSide); err != nil {
+		return
+	}
+	if sz.Rows*sz.Cols > maxSquares {
+		err = badRequest("a %d×%d board has %d squares; a tour here may have at most %d (e.g. %d×%d)", sz.Rows, sz.Cols, sz.Rows*sz.Cols, maxSquares, 500, 500)
 		return
 	}
 	if start, err = readStart(r, sz); err != nil {
@@ -136,7 +139,7 @@ func tourRequest(r *http.Request, maxSide int) (sz board.Size, start board.Squar
 
 // knightTour answers GET /api/knight/tour?size=|rows=&cols=&start=&closed=.
 func (s *Server) knightTour(w http.ResponseWriter, r *http.Request) error {
-	sz, start, closed, path, err := tourRequest(r, maxTourSide)
+	sz, start, closed, path, err := tourRequest(r, maxTourSquares, maxTourSquares)
 	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "start": sz.Name(start), "closed": closed}
 	switch {
 	case errors.Is(err, knight.ErrNoTour):
@@ -200,7 +203,7 @@ func (s *Server) knightPicture(png bool) apiFunc {
 				return err
 			}
 		} else {
-			t.Size, _, t.Closed, t.Path, err = tourRequest(r, maxTourSide)
+			t.Size, _, t.Closed, t.Path, err = tourRequest(r, maxPictureSide, maxPictureSide*maxPictureSide)
 			switch {
 			case errors.Is(err, knight.ErrNoTour):
 				return &httpError{code: http.StatusNotFound, msg: err.Error()}

@@ -38,16 +38,20 @@ func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if n > maxKnownN {
-		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, maxKnownN)
+	c, ok := queens.Known(n)
+	if !ok {
+		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, queens.MaxKnownN)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": knownCounts[n][0], "unique": knownCounts[n][1]})
+	// Strings, not numbers: Q(27) > 2^53 and JSON numbers are doubles in browsers.
+	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": c.Total.String(), "unique": c.Unique.String()})
 	return nil
 }
 
 // queensSolutions answers GET /api/queens/solutions?n=&after=&limit=&unique=: up to limit
 // solutions after the cursor, and the cursor of the next page (null at the end). Paging
-// costs the same at any depth: the listing starts right after the cursor.
+// costs the same at any depth: the listing starts right after the cursor. A page cut short
+// by the time limit says so with truncated true; its next cursor continues right after
+// its last solution (a page cut before its first solution is a 503 error instead).
 func (s *Server) queensSolutions(w http.ResponseWriter, r *http.Request) error {
 	n, err := intParam(r, "n", 1, maxListN, -1)
 	if err != nil {
@@ -83,6 +87,7 @@ func (s *Server) queensSolutions(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	page := []solutionJSON{}
 	var next *string
+	truncated := false
 	// One more than the page tells whether another page follows.
 	for p := range queens.List(ctx, n, opts) {
 		if len(page) == limit {
@@ -99,8 +104,9 @@ func (s *Server) queensSolutions(w http.ResponseWriter, r *http.Request) error {
 		// Cut by the deadline: what was found is a page, resumable from its last code.
 		code := page[len(page)-1].Code
 		next = &code
+		truncated = true
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"n": n, "unique": unique, "solutions": page, "next": next})
+	writeJSON(w, http.StatusOK, map[string]any{"n": n, "unique": unique, "solutions": page, "next": next, "truncated": truncated})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"reflect"
@@ -35,7 +36,7 @@ func TestTourShapeMatchesCLI(t *testing.T) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &api); err != nil {
 				t.Fatalf("API answer is not JSON: %v", err)
 			}
-			tour, err := knight.Find(tt.rows, tt.cols, tt.start, knight.Options{Closed: tt.closed})
+			tour, err := knight.Find(context.Background(), board.Size{Rows: tt.rows, Cols: tt.cols}, tt.start, knight.Options{Closed: tt.closed})
 			if err != nil {
 				t.Fatal(err)
 			}

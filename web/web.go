@@ -19,12 +19,18 @@
 //	GET /api/knight/accessibility?size=8&visited=  onward moves from every square
 //	GET /api/knight/picture.svg|.png?size=&start=  the tour as a picture
 //
-// Limits. Every request runs under a deadline ([Options.Timeout]); searches that may run
-// long (listing, completing, touring, PNG pictures) also take one of [Options.MaxHeavy]
-// slots, and a request that finds none free within a second gets 503 with a JSON error
-// and Retry-After. Sizes are bounded (board sides, page sizes, input lengths); a value
-// out of bounds or unreadable gets 400 with a message saying what is allowed. A search cut
-// by the deadline gets 503. Errors are always JSON: {"error": "..."}.
+// Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
+// inside their loops, so no work outlives its request. Searches are admitted by estimated
+// cost: heavy ones take one of [Options.MaxHeavy] slots, cheap ones (small boards) one of
+// [Options.MaxCheap] slots of their own, so that they never wait behind heavy ones; a
+// request that finds no slot within [Options.QueueWait] gets 503 with Retry-After. Sizes
+// are bounded (board sides, squares of a tour, page sizes, input lengths); a value out of
+// bounds or unreadable gets 400 with a message saying what is allowed. A search cut by the
+// deadline gets 503, except a page of solutions that has some: it comes with truncated
+// true and the cursor to continue. With [Options.LoopbackOnly] only loopback host names
+// (and [Options.AllowHosts]) are answered, against DNS rebinding. Every API answer is JSON,
+// errors too: {"error": "..."}, with 404 for an unknown path and 405 for another method.
+// docs/api.md documents each endpoint.
 package web
 
 import (
@@ -34,13 +40,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
 //go:embed static
@@ -53,16 +62,30 @@ type Options struct {
 	// MaxHeavy is how many heavy requests may run at once; default runtime.GOMAXPROCS(0),
 	// which since Go 1.25 follows a container's CPU limit.
 	MaxHeavy int
-	// QueueWait is how long a heavy request waits for a free slot before it gets 503;
+	// MaxCheap is how many cheap requests (small boards, see [Server]) may run at once,
+	// apart from the heavy ones, so that they never wait behind them; default 4×MaxHeavy.
+	MaxCheap int
+	// QueueWait is how long a request waits for a free slot before it gets 503;
 	// default 1 s.
 	QueueWait time.Duration
+	// LoopbackOnly makes the server answer only requests whose Host header names the
+	// loopback interface (localhost, 127.0.0.1, [::1], with any port) or one of
+	// AllowHosts; others get 403. A server bound to loopback sets it: a web page the user
+	// visits cannot then reach it through a DNS name that resolves to 127.0.0.1 (DNS
+	// rebinding).
+	LoopbackOnly bool
+	// AllowHosts are further host names (without port, any case) that LoopbackOnly lets in.
+	AllowHosts []string
 }
 
 // Server serves the page and the API. It is safe for concurrent use.
 type Server struct {
 	opts  Options
 	heavy chan struct{}
+	cheap chan struct{}
 	mux   *http.ServeMux
+	api   map[string]bool // the API's paths, for 405 against 404
+	hosts map[string]bool // allowed Host names when LoopbackOnly
 }
 
 // New returns a Server with the given options.
@@ -73,48 +96,124 @@ func New(opts Options) *Server {
 	if opts.MaxHeavy <= 0 {
 		opts.MaxHeavy = runtime.GOMAXPROCS(0)
 	}
+	if opts.MaxCheap <= 0 {
+		opts.MaxCheap = 4 * opts.MaxHeavy
+	}
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = time.Second
 	}
-	s := &Server{opts: opts, heavy: make(chan struct{}, opts.MaxHeavy), mux: http.NewServeMux()}
+	s := &Server{
+		opts:  opts,
+		heavy: make(chan struct{}, opts.MaxHeavy),
+		cheap: make(chan struct{}, opts.MaxCheap),
+		mux:   http.NewServeMux(),
+		api:   map[string]bool{},
+		hosts: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true},
+	}
+	for _, h := range opts.AllowHosts {
+		s.hosts[strings.ToLower(strings.TrimSuffix(h, "."))] = true
+	}
 	s.routes()
 	return s
 }
 
 // Handler returns the handler of the page and the API.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler {
+	if !s.opts.LoopbackOnly {
+		return s.mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			writeError(w, http.StatusForbidden, "host %q is not allowed: this server listens on loopback and answers only localhost, 127.0.0.1 and [::1]; name other hosts with serve --allow-host", clip(r.Host))
+			return
+		}
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed reports whether the Host header host (with or without a port) is a loopback
+// name or one of AllowHosts.
+func (s *Server) hostAllowed(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	} else {
+		h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	}
+	return s.hosts[strings.ToLower(strings.TrimSuffix(h, "."))]
+}
 
 func (s *Server) routes() {
 	sub, _ := fs.Sub(static, "static") // static is embedded: Sub cannot fail
 	files := http.FileServerFS(sub)
-	s.mux.Handle("GET /", files)
-	s.handle("GET /api/queens/count", false, s.queensCount)
-	s.handle("GET /api/queens/solutions", true, s.queensSolutions)
-	s.handle("GET /api/queens/check", false, s.queensCheck)
-	s.handle("GET /api/queens/complete", true, s.queensComplete)
-	s.handle("GET /api/queens/picture.svg", false, s.queensPicture(false))
-	s.handle("GET /api/queens/picture.png", true, s.queensPicture(true))
-	s.handle("GET /api/knight/tour", true, s.knightTour)
-	s.handle("GET /api/knight/accessibility", false, s.knightAccessibility)
-	s.handle("GET /api/knight/picture.svg", true, s.knightPicture(false))
-	s.handle("GET /api/knight/picture.png", true, s.knightPicture(true))
-	s.mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such API endpoint %q (GET /api/queens/… or /api/knight/…)", r.URL.Path)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "only GET and HEAD are allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	s.handle("/api/queens/count", nil, s.queensCount)
+	s.handle("/api/queens/solutions", heavyQueens, s.queensSolutions)
+	s.handle("/api/queens/check", nil, s.queensCheck)
+	s.handle("/api/queens/complete", heavyQueens, s.queensComplete)
+	s.handle("/api/queens/picture.svg", nil, s.queensPicture(false))
+	s.handle("/api/queens/picture.png", heavyQueensPNG, s.queensPicture(true))
+	s.handle("/api/knight/tour", heavyKnight, s.knightTour)
+	s.handle("/api/knight/accessibility", nil, s.knightAccessibility)
+	s.handle("/api/knight/picture.svg", heavyKnight, s.knightPicture(false))
+	s.handle("/api/knight/picture.png", heavyKnight, s.knightPicture(true))
+	s.teachRoutes() // the Learn tab: teach.go
+	index := func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: only GET and HEAD are allowed", clip(r.Method), r.URL.Path)
+			return
+		}
+		paths := make([]string, 0, len(s.api))
+		for p := range s.api {
+			paths = append(paths, "GET "+p)
+		}
+		slices.Sort(paths)
+		writeJSON(w, http.StatusOK, map[string]any{"endpoints": paths, "docs": "docs/api.md"})
+	}
+	s.mux.HandleFunc("/api", index)
+	s.mux.HandleFunc("/api/{$}", index)
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if s.api[r.URL.Path] {
+			// The path is known, so the method is what is wrong.
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: only GET and HEAD are allowed", clip(r.Method), r.URL.Path)
+			return
+		}
+		writeError(w, http.StatusNotFound, "no such API endpoint %q (GET /api lists them)", clip(r.URL.Path))
 	})
 }
 
 // apiFunc is a handler that returns its error instead of writing it.
 type apiFunc func(w http.ResponseWriter, r *http.Request) error
 
-// handle registers an API handler: under the request deadline, in a heavy slot if heavy,
-// with its error written as JSON.
-func (s *Server) handle(pattern string, heavy bool, h apiFunc) {
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+// costFunc estimates a request's cost before it runs: true when it may be heavy. It reads
+// only the query, leaving its checking to the handler; unreadable input is cheap, since
+// the handler refuses it at once.
+type costFunc func(r *http.Request) bool
+
+// handle registers the GET API handler of path: under the request deadline; when cost is
+// not nil, in a heavy slot if cost says so and in a cheap slot otherwise, so that cheap
+// requests never queue behind heavy ones; with its error written as JSON.
+func (s *Server) handle(path string, cost costFunc, h apiFunc) {
+	s.api[path] = true
+	s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 		defer cancel()
 		r = r.WithContext(ctx)
-		if heavy {
-			release, err := s.acquire(ctx)
+		if cost != nil {
+			pool, kind := s.cheap, "cheap"
+			if cost(r) {
+				pool, kind = s.heavy, "heavy"
+			}
+			release, err := s.acquire(ctx, pool, kind)
 			if err != nil {
 				w.Header().Set("Retry-After", "1")
 				writeError(w, http.StatusServiceUnavailable, "%v", err)
@@ -138,18 +237,65 @@ func (s *Server) handle(pattern string, heavy bool, h apiFunc) {
 	})
 }
 
-// acquire takes a heavy slot, waiting at most QueueWait.
-func (s *Server) acquire(ctx context.Context) (release func(), err error) {
+// acquire takes a slot of pool, waiting at most QueueWait.
+func (s *Server) acquire(ctx context.Context, pool chan struct{}, kind string) (release func(), err error) {
 	t := time.NewTimer(s.opts.QueueWait)
 	defer t.Stop()
 	select {
-	case s.heavy <- struct{}{}:
-		return func() { <-s.heavy }, nil
+	case pool <- struct{}{}:
+		return func() { <-pool }, nil
 	case <-t.C:
-		return nil, fmt.Errorf("server busy: %d heavy requests are running, the most it allows; try again", cap(s.heavy))
+		return nil, fmt.Errorf("server busy: %d %s requests are running, the most it allows; try again", cap(pool), kind)
 	case <-ctx.Done():
-		return nil, fmt.Errorf("server busy: no search slot came free within the request's time limit: %w", ctx.Err())
+		return nil, fmt.Errorf("server busy: no %s slot came free within the request's time limit: %w", kind, ctx.Err())
 	}
+}
+
+// The cost estimates. Cheap means: done in milliseconds whatever the other values say.
+const (
+	cheapQueensN  = 12   // a listing or completion up to N = 12 (Q(12) = 14,200 in all)
+	cheapPNGN     = 16   // a PNG picture of up to 16×16 squares at the default size
+	cheapKnightSq = 1024 // a tour or its picture up to 32×32, the page's boards
+)
+
+func queryInt(r *http.Request, name string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(r.URL.Query().Get(name)))
+	return n, err == nil
+}
+
+// queensN is the board size of a queens request: n, or else the size its position is read
+// on (0 when neither can be read).
+func queensN(r *http.Request) int {
+	if n, ok := queryInt(r, "n"); ok {
+		return n
+	}
+	pos, err := param(r, "position")
+	if err != nil || pos == "" {
+		return 0
+	}
+	p, err := queens.Parse(pos, 0)
+	if err != nil {
+		return 0
+	}
+	return p.N
+}
+
+// heavyQueens: listings and completions above cheapQueensN.
+func heavyQueens(r *http.Request) bool { return queensN(r) > cheapQueensN }
+
+// heavyQueensPNG: pictures above cheapPNGN, or at a chosen square size.
+func heavyQueensPNG(r *http.Request) bool {
+	return r.URL.Query().Get("square") != "" || queensN(r) > cheapPNGN
+}
+
+func heavyKnight(r *http.Request) bool {
+	if v := strings.TrimSpace(r.URL.Query().Get("size")); v != "" {
+		sz, err := board.ParseSize(v, 0)
+		return err == nil && sz.Rows*sz.Cols > cheapKnightSq
+	}
+	rows, ok1 := queryInt(r, "rows")
+	cols, ok2 := queryInt(r, "cols")
+	return ok1 && ok2 && rows > 0 && cols > 0 && rows*cols > cheapKnightSq
 }
 
 // httpError is an error with the status to answer it with.

@@ -17,7 +17,8 @@ type atomicFile struct {
 func createAtomic(path string) (*atomicFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("creating output: %w", err)
+		// A missing or unwritable directory: the path given is wrong, exit 2.
+		return nil, usageErrorf("cannot create %q: %v", path, pathErr(err))
 	}
 	// CreateTemp makes the file private (0600); an output file is an ordinary one.
 	if err := f.Chmod(0o644); err != nil {

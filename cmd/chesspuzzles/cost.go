@@ -19,6 +19,9 @@ const (
 	// counts take seconds on one core, less than the estimate would cost. (N = 16 takes
 	// about a second, and time grows six- to tenfold per step of N.)
 	estimateFromN = 17
+	// joinEstimateFromN is the same for the join, which is several times faster: N = 19
+	// takes seconds on one core, N = 20 about a minute or two.
+	joinEstimateFromN = 20
 	// costProbes and costSpeedBudget size the quick estimate: 20000 probes take a few
 	// milliseconds, timing the tasks takes a quarter of a second; together they put the
 	// time within about ±20% on the plans of N ≥ 17, enough to tell minutes from years.
@@ -35,6 +38,12 @@ const (
 // and if it would take longer than warnAfter on workers goroutines says so on stderr. It
 // costs about a quarter of a second, and is skipped for N below estimateFromN.
 func warnCountCost(ctx context.Context, plan *queens.Plan, workers int, checkpoint string, stderr io.Writer) error {
+	if plan.Method == queens.MethodJoin {
+		if plan.N < joinEstimateFromN {
+			return nil
+		}
+		return warnJoinCost(ctx, plan, workers, checkpoint, stderr)
+	}
 	if plan.N < estimateFromN {
 		return nil
 	}
@@ -44,7 +53,12 @@ func warnCountCost(ctx context.Context, plan *queens.Plan, workers int, checkpoi
 	if err != nil || speed <= 0 {
 		return err
 	}
-	secs := e.Nodes / speed / float64(workers)
+	return sayCost(stderr, plan.N, e.Nodes/speed/float64(workers), workers, checkpoint, "")
+}
+
+// sayCost writes the line a count over a minute starts with: the estimated time secs on
+// workers, by what ("" or " by the join"), and how to stop and resume.
+func sayCost(stderr io.Writer, n int, secs float64, workers int, checkpoint, by string) error {
 	if secs < warnAfter.Seconds() {
 		return nil
 	}
@@ -52,8 +66,8 @@ func warnCountCost(ctx context.Context, plan *queens.Plan, workers int, checkpoi
 	if checkpoint != "" {
 		resume = "the same command resumes from " + checkpoint
 	}
-	_, err = fmt.Fprintf(stderr, "N = %d: about %s on %s (estimated; \"queens estimate %d\" for more); Ctrl-C stops, %s\n",
-		plan.N, humanDuration(secs), plural(uint64(workers), "worker", "workers"), plan.N, resume)
+	_, err := fmt.Fprintf(stderr, "N = %d: about %s on %s%s (estimated; \"queens estimate %d\" for more); Ctrl-C stops, %s\n",
+		n, humanDuration(secs), plural(uint64(workers), "worker", "workers"), by, n, resume)
 	return err
 }
 
@@ -65,4 +79,16 @@ func warnSolveCost(n int, stderr io.Writer) {
 	}
 	fmt.Fprintf(stderr, "N = %d: listing in code order searches from the smallest code and can take minutes to days before the first solution; "+
 		"\"queens one %d\" prints one at once, \"queens one %d --random\" a random one\n", n, n, n)
+}
+
+// warnJoinCost is warnCountCost for the join method: its time is measured on sampled row
+// sets of its own plan (measureJoin, which also builds the shared quarter table the count
+// then uses), then said as for frames.
+func warnJoinCost(ctx context.Context, plan *queens.Plan, workers int, checkpoint string, stderr io.Writer) error {
+	rng := rand.New(rand.NewPCG(uint64(plan.N), 1))
+	secs, err := measureJoin(ctx, plan.N, rng, costSpeedBudget)
+	if err != nil {
+		return err
+	}
+	return sayCost(stderr, plan.N, secs/float64(workers), workers, checkpoint, " by the join")
 }

@@ -18,12 +18,26 @@ import (
 // command, and checks that it resumes from the recorded tasks and ends with the exact count
 // (OEIS A000170, A002562).
 func TestCountKilledResumes(t *testing.T) {
-	// The count must outlast the first recorded tasks: N = 15 takes about a second on two
-	// cores, and N = 14 about as long in a race-instrumented binary.
-	n, total, unique := "15", "2279184", "285053"
-	if raceEnabled {
-		n, total, unique = "14", "365596", "45752"
-	}
+	// The count must outlast the first recorded tasks: by frames N = 15 takes about a
+	// second on two cores, and N = 14 about as long in a race-instrumented binary; by the
+	// join N = 17 takes about a second, N = 16 in a race-instrumented binary.
+	t.Run("frames", func(t *testing.T) {
+		n, total, unique := "15", "2279184", "285053"
+		if raceEnabled {
+			n, total, unique = "14", "365596", "45752"
+		}
+		countKilledResumes(t, "frames", n, total, unique)
+	})
+	t.Run("join", func(t *testing.T) {
+		n, total, unique := "17", "95815104", "11977939"
+		if raceEnabled {
+			n, total, unique = "16", "14772512", "1846955"
+		}
+		countKilledResumes(t, "join", n, total, unique)
+	})
+}
+
+func countKilledResumes(t *testing.T, method, n, total, unique string) {
 	dir := t.TempDir()
 	exe, err := os.Executable()
 	if err != nil {
@@ -35,7 +49,7 @@ func TestCountKilledResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ckpt := filepath.Join(dir, "count.ckpt")
-	args := []string{"queens", "count", n, "--workers", "2", "--checkpoint", ckpt, "--quiet"}
+	args := []string{"queens", "count", n, "--method", method, "--workers", "2", "--checkpoint", ckpt, "--quiet"}
 
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer

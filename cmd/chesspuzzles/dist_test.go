@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,21 +26,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// knownQ reads Q(n) from testdata/known-values.txt (copied from the literature).
+// knownQ returns the published Q(n) (queens.Known).
 func knownQ(t *testing.T, n int) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/known-values.txt")
-	if err != nil {
-		t.Fatal(err)
+	c, ok := queens.Known(n)
+	if !ok {
+		t.Fatalf("no known value for N=%d", n)
 	}
-	for line := range strings.Lines(string(data)) {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[0] == strconv.Itoa(n) {
-			return f[1]
-		}
-	}
-	t.Fatalf("no known value for N=%d", n)
-	return ""
+	return c.Total.String()
 }
 
 // syncBuf is a bytes.Buffer safe for a process's output and the test reading it.
@@ -241,11 +235,28 @@ func TestDistributedKilledWorker(t *testing.T) {
 func TestDistributedCoordinatorRestart(t *testing.T) {
 	const n = 14
 	state := t.TempDir()
-	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", listen, "--workers", "0", "--json"}
+	// Listening on every interface, as in the issue's probe (a restart there made a new
+	// token and locked the workers out); the workers connect through loopback.
+	port := freePort(t)
+	listen := fmt.Sprintf("127.0.0.1:%d", port)
+	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json"}
 	coord := start(t, "coordinator", args...)
 	coord.waitFor(`queued now`, 30*time.Second)
-	w := start(t, "worker", "worker", "--nats", "nats://"+listen, "--cores", "2", "-v", "--test-stall", "5ms")
+	tokenFile := filepath.Join(state, dist.TokenFile)
+	coord.waitFor(`new token in `+regexp.QuoteMeta(tokenFile), time.Second)
+	shown := coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --token ([0-9a-f]{32}) \(or --token-file with a copy of `+regexp.QuoteMeta(tokenFile)+`\)\n`, time.Second)[1]
+	token := readToken(t, tokenFile)
+	if shown != token {
+		t.Errorf("coordinator shows token %q, but its token file holds %q", shown, token)
+	}
+
+	// Loopback too: a client without the token is refused.
+	bad := start(t, "worker without token", "worker", "--nats", "nats://"+listen, "--name", "intruder")
+	if code := bad.wait(30 * time.Second); code != 1 || !strings.Contains(bad.stderr.String(), "refused this client's credentials") {
+		t.Errorf("worker without the token on loopback: exit %d, stderr %q; want exit 1, refused", code, bad.stderr.String())
+	}
+
+	w := start(t, "worker", "worker", "--nats", "nats://"+listen, "--token-file", tokenFile, "--cores", "2", "-v", "--test-stall", "5ms")
 	w.waitFor(`, 100 done by this worker`, time.Minute)
 	coord.signal(syscall.SIGKILL)
 	coord.wait(10 * time.Second)
@@ -265,6 +276,13 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	if !strings.Contains(w.stderr.String(), "reconnected") {
 		t.Errorf("worker did not log a reconnection")
 	}
+	// The restarted coordinator kept its token: the running worker went on with its own.
+	if got := readToken(t, tokenFile); got != token {
+		t.Errorf("token after the restart = %q, want the first one, %q", got, token)
+	}
+	if strings.Contains(coord2.stderr.String(), "new token") || strings.Contains(w.stderr.String(), "uthorization") {
+		t.Errorf("the restarted coordinator made a new token, or the worker was refused")
+	}
 	// A task in flight when the server died may be computed again (the server's record of
 	// its delivery may be lost with the server), but no task that had a result then.
 	log := w.stderr.String()
@@ -281,6 +299,26 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	if len(had) < 100 {
 		t.Errorf("worker logged %d results before the restart, want at least 100", len(had))
 	}
+}
+
+// readToken reads a coordinator's token file and checks that only its owner may read it.
+func readToken(t *testing.T, path string) string {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("token file mode %04o, want 0600", perm)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{32}\n$`).Match(data) {
+		t.Errorf("token file holds %q, want 32 hex digits and a newline", data)
+	}
+	return strings.TrimSpace(string(data))
 }
 
 // TestDistributedReconnect restarts the NATS server (same port, same store) under a running
@@ -377,7 +415,8 @@ func TestDistributedStatus(t *testing.T) {
 	srv := embedded(t, "127.0.0.1:0", t.TempDir())
 	defer srv.Shutdown()
 	url := srv.URL()
-	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--nats", url, "--workers", "0", "--json")
+	// The worker left at the end verifies nothing of its own: the coordinator does, soon.
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--nats", url, "--workers", "0", "--json", "--verify-wait", "2s")
 	coord.waitFor(`queued now`, 30*time.Second)
 	w := start(t, "slow worker", "worker", "--nats", url, "--cores", "2", "-v", "--test-stall", "100ms")
 	w.waitFor(`, 10 done by this worker`, time.Minute)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -47,10 +48,12 @@ func checkJSONLog(t *testing.T, who, log, component string) []string {
 // line they log.
 func TestJSONLogs(t *testing.T) {
 	port := freePort(t)
+	state := t.TempDir()
 	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--workers", "0", "--json",
-		"--nats-listen", fmt.Sprintf("127.0.0.1:%d", port), "--state", t.TempDir(), "--log-format", "json")
+		"--nats-listen", fmt.Sprintf("127.0.0.1:%d", port), "--state", state, "--log-format", "json")
 	coord.waitFor(`workers join with`, 30*time.Second)
-	w := start(t, "worker", "worker", "--nats", fmt.Sprintf("nats://127.0.0.1:%d", port), "--log-format", "json", "-v", "--name", "w1")
+	w := start(t, "worker", "worker", "--nats", fmt.Sprintf("nats://127.0.0.1:%d", port), "--token-file", filepath.Join(state, "token"),
+		"--log-format", "json", "-v", "--name", "w1")
 	if code := coord.wait(60 * time.Second); code != 0 {
 		t.Fatalf("coordinator exited %d", code)
 	}

@@ -16,6 +16,7 @@ var flagValues = map[string][]string{
 	"queens check format":    {"text", "json", "unicode", "svg", "png"},
 	"knight tour format":     {"board", "squares", "json", "svg", "png", "none"},
 	"knight tour method":     {"auto", "warnsdorff"},
+	"knight count method":    {"auto", "dp", "search"},
 }
 
 // machineReadable walks the command tree under root once it is built: every command whose

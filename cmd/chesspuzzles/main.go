@@ -1,15 +1,3 @@
-// Command chesspuzzles solves the classic chessboard puzzles: the N-queens problem and the
-// knight's tour.
-//
-// Usage:
-//
-//	chesspuzzles queens solve 8            # the 92 solutions, one code per line
-//	chesspuzzles queens count 1-14         # the table of Q(n) and U(n)
-//	chesspuzzles queens check 13572468     # which queens attack which
-//
-// Run "chesspuzzles help" for every command. Exit codes: 0 done, 1 the answer is "no" (a
-// check found conflicts, no tour exists), 2 bad input or usage, 3 undecided within the time
-// limit the user gave, 130 interrupted.
 package main
 
 import (

@@ -28,6 +28,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensCompleteCmd())
 	cmd.AddCommand(newQueensBrowseCmd())
 	cmd.AddCommand(newQueensMergeCmd())
+	cmd.AddCommand(newQueensPuzzleCmd(), newQueensTraceCmd())
 	return cmd
 }
 

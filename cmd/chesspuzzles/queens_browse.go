@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +13,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/render"
-	"github.com/chesspuzzles/chesspuzzles/web"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +36,8 @@ func newQueensBrowseCmd() *cobra.Command {
 		Short: "Browse the solutions of the N×N board in the terminal",
 		Long: `Browse the solutions of the N×N board in the terminal: the list on the left, the
 selected solution drawn on the right. ↑/↓ (or k/j) move, PgUp/PgDn a screen, Home the first;
-u shows only fundamental solutions (or all again); q quits. Solutions are listed lazily, a
+u shows only fundamental solutions (or all again), staying on the selected solution (or its
+fundamental form); q quits, Ctrl-C quits with exit status 130. Solutions are listed lazily, a
 page at a time, so even N = 16 opens at once. Colours follow NO_COLOR.`,
 		Example: `  chesspuzzles queens browse 8
   chesspuzzles queens browse 16 --unique`,
@@ -58,8 +60,10 @@ func runBrowse(ctx context.Context, opts browseOptions, stdin io.Reader, stdout 
 	}
 	m := newBrowseModel(ctx, opts.n, opts.unique, render.ColorAllowed())
 	_, err := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(stdin), tea.WithOutput(stdout)).Run()
-	if ctx.Err() != nil {
-		return nil // Ctrl-C: the browser has nothing to save
+	if m.interrupted || ctx.Err() != nil {
+		// Ctrl-C, as a key in the terminal's raw mode or as a signal: the browser has
+		// nothing to save, and ends as every interrupted command does.
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted")}
 	}
 	return err
 }
@@ -77,6 +81,8 @@ type browseModel struct {
 	top    int                // index of the first line of the list on screen
 	height int                // lines of list on screen
 	err    error
+	// interrupted is set by Ctrl-C, which ends the program with exit status 130.
+	interrupted bool
 }
 
 func newBrowseModel(ctx context.Context, n int, unique, color bool) *browseModel {
@@ -113,9 +119,13 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.height = max(3, msg.Height-4)
+		m.move(0) // keep the selection on screen
 	case tea.KeyPressMsg:
 		switch msg.String() {
-		case "q", "ctrl+c", "esc":
+		case "ctrl+c":
+			m.interrupted = true
+			return m, tea.Quit
+		case "q", "esc":
 			return m, tea.Quit
 		case "down", "j":
 			m.move(1)
@@ -128,12 +138,45 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "home", "g":
 			m.move(-m.cursor)
 		case "u":
-			m.unique = !m.unique
-			m.items, m.done, m.cursor, m.top = nil, false, 0, 0
-			m.more()
+			m.toggleUnique()
 		}
 	}
 	return m, nil
+}
+
+// keepListing bounds how far toggleUnique lists to find the solution it stays on: far
+// enough for every board up to N = 12 and for the first pages of any N, a fraction of a
+// second.
+const keepListing = 100_000
+
+// toggleUnique switches between all and fundamental solutions and stays on the selected
+// solution: the same one when it is in the new list (every fundamental solution is a
+// solution), its canonical form when going to the fundamental ones. The lists are in code
+// order, so the listing runs up to it; if it lies beyond keepListing solutions the
+// selection is the last one listed before it.
+func (m *browseModel) toggleUnique() {
+	var target queens.Placement
+	if m.cursor < len(m.items) {
+		target = m.items[m.cursor]
+		if !m.unique {
+			target = queens.Canonical(target)
+		}
+	}
+	m.unique = !m.unique
+	m.items, m.done, m.cursor, m.top = nil, false, 0, 0
+	m.more()
+	if target == nil || len(m.items) == 0 {
+		return
+	}
+	for !m.done && len(m.items) < keepListing && m.items[len(m.items)-1].Compare(target) < 0 {
+		m.more()
+	}
+	i, _ := slices.BinarySearchFunc(m.items, target, queens.Placement.Compare)
+	if i == len(m.items) || m.items[i].Compare(target) != 0 {
+		i-- // not listed: the last one before it
+	}
+	m.top = max(0, i-m.height/2)
+	m.move(max(0, i))
 }
 
 // move moves the selection by d, listing more solutions when it nears the end of those
@@ -167,11 +210,11 @@ func (m *browseModel) render() string {
 		kind = "fundamental solutions"
 	}
 	count := ""
-	if total, unique, ok := web.KnownCount(m.n); ok {
+	if c, ok := queens.Known(m.n); ok {
 		if m.unique {
-			count = unique + " "
+			count = c.Unique.String() + " "
 		} else {
-			count = total + " "
+			count = c.Total.String() + " "
 		}
 	}
 	title := fmt.Sprintf("%d queens: %s%s", m.n, count, kind)

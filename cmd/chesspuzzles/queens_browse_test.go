@@ -2,11 +2,41 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/chesspuzzles/chesspuzzles/queens"
 )
+
+// leastImage is the test's own fundamental form of p: the least code among its images under
+// the 8 symmetries of the square, each worked out square by square, compared column by
+// column (as numbers: at N ≥ 10 the code's text order is not the solutions' order).
+func leastImage(p queens.Placement) string {
+	n := len(p)
+	var best []int
+	for k := range 8 {
+		q := make(queens.Placement, n)
+		for r, c := range p {
+			rr, cc := r, c
+			if k&1 != 0 {
+				cc = n - 1 - cc
+			}
+			if k&2 != 0 {
+				rr = n - 1 - rr
+			}
+			if k&4 != 0 {
+				rr, cc = cc, rr
+			}
+			q[rr] = cc
+		}
+		if best == nil || slices.Compare(q, best) < 0 {
+			best = q
+		}
+	}
+	return queens.Placement(best).Format(queens.Code)
+}
 
 func key(code rune, text string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: code, Text: text}
@@ -75,8 +105,8 @@ func TestBrowseModel(t *testing.T) {
 	t.Run("u toggles fundamental", func(t *testing.T) {
 		m := newBrowseModel(ctx, 8, false, false)
 		press(m, key(tea.KeyDown, ""), key('u', "u"))
-		if !m.unique || m.cursor != 0 {
-			t.Fatalf("after u: unique %v cursor %d", m.unique, m.cursor)
+		if want := leastImage(m.items[m.cursor]); !m.unique || m.items[m.cursor].Format(0) != "16837425" && m.items[m.cursor].Format(0) != want {
+			t.Fatalf("after u: unique %v, on %s; want the fundamental form of 16837425", m.unique, m.items[m.cursor].Format(0))
 		}
 		press(m, key(tea.KeyEnd, ""))
 		for range 20 {
@@ -135,6 +165,78 @@ func TestBrowseModel(t *testing.T) {
 		}
 		if _, ok := cmd().(tea.QuitMsg); !ok {
 			t.Errorf("q did not quit")
+		}
+	})
+	t.Run("ctrl+c quits as interrupted", func(t *testing.T) {
+		m := newBrowseModel(ctx, 8, false, false)
+		cmd := press(m, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+		if cmd == nil {
+			t.Fatal("ctrl+c returned no command")
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok || !m.interrupted {
+			t.Errorf("ctrl+c: quit %v, interrupted %v; want both", ok, m.interrupted)
+		}
+		m = newBrowseModel(ctx, 8, false, false)
+		press(m, key('q', "q"))
+		if m.interrupted {
+			t.Errorf("q marked the browser interrupted")
+		}
+	})
+	t.Run("u keeps the position", func(t *testing.T) {
+		m := newBrowseModel(ctx, 8, false, false)
+		for range 39 {
+			press(m, key(tea.KeyDown, ""))
+		}
+		cur := m.items[m.cursor].Format(0)
+		want := leastImage(m.items[m.cursor])
+		if want == cur {
+			t.Fatalf("solution 40 (%s) is its own fundamental form: pick another for this test", cur)
+		}
+		press(m, key('u', "u"))
+		if got := m.items[m.cursor].Format(0); !m.unique || got != want {
+			t.Errorf("after u on %s: unique %v, on %s; want its fundamental form %s", cur, m.unique, got, want)
+		}
+		press(m, key('u', "u"))
+		if got := m.items[m.cursor].Format(0); m.unique || got != want {
+			t.Errorf("after u again: unique %v, on %s; want %s among all", m.unique, got, want)
+		}
+		if s := selected(m.View().Content); !strings.HasSuffix(s, " "+want) {
+			t.Errorf("selected line %q, want %s on screen", s, want)
+		}
+	})
+	t.Run("u keeps the position deep in N = 12", func(t *testing.T) {
+		m := newBrowseModel(ctx, 12, false, false)
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		for range 30 {
+			press(m, key(tea.KeyPgDown, ""))
+		}
+		cur := m.items[m.cursor]
+		press(m, key('u', "u"))
+		if got, want := m.items[m.cursor].Format(0), leastImage(cur); got != want {
+			t.Errorf("after u on %s: on %s, want its fundamental form %s", cur.Format(0), got, want)
+		}
+		if m.cursor < m.top || m.cursor >= m.top+m.height {
+			t.Errorf("cursor %d off screen (top %d, height %d)", m.cursor, m.top, m.height)
+		}
+	})
+	t.Run("the selection stays on screen after a resize", func(t *testing.T) {
+		m := newBrowseModel(ctx, 10, false, false)
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+		for range 40 {
+			press(m, key(tea.KeyDown, ""))
+		}
+		code := m.items[40].Format(0)
+		for _, h := range []int{10, 5, 3, 60, 8} {
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: h})
+			if m.cursor != 40 {
+				t.Fatalf("height %d: cursor moved to %d", h, m.cursor)
+			}
+			if m.cursor < m.top || m.cursor >= m.top+m.height {
+				t.Errorf("height %d: cursor %d off screen (top %d, %d lines)", h, m.cursor, m.top, m.height)
+			}
+			if s := selected(m.View().Content); s != "41 "+code {
+				t.Errorf("height %d: selected line %q, want 41 %s", h, s, code)
+			}
 		}
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +19,8 @@ type checkOptions struct {
 	json     bool
 	format   string // text, json, unicode, svg or png
 	output   string // file for svg and png, "" for stdout
+	// maxAttacks is how many attacking pairs are listed; all are counted.
+	maxAttacks int
 }
 
 // maxCheckInput bounds what check reads from standard input: enough for a permutation of
@@ -27,8 +30,9 @@ const maxCheckInput = 1 << 30
 // maxSumsN is the largest board whose per-line counts check prints in full.
 const maxSumsN = 32
 
-// maxAttacksShown bounds the attacking pairs listed in text output.
-const maxAttacksShown = 100
+// maxLinesN is the largest board whose per-line counts the JSON report holds: past it they
+// would be tens of megabytes of numbers.
+const maxLinesN = 10_000
 
 func newQueensCheckCmd() *cobra.Command {
 	var opts checkOptions
@@ -41,7 +45,13 @@ the position is a complete solution, lists every pair of queens that attack each
 along which line, and counts the queens on each row, column and diagonal.
 
 Exit 0 for a complete solution, 1 for attacks or fewer than N queens, 2 for input that
-cannot be read.`,
+cannot be read, 130 when interrupted.
+
+Limits, so that a huge or hostile position cannot take the machine: the input is at most
+1 GiB (a hundred million queens); the first --max-attacks attacking pairs from the top are
+listed (default 1000; a picture marks those) and all are counted exactly; the per-line
+counts are printed for boards up to 32×32 (text) or 10000×10000 (JSON; null beyond). A
+column list of ten million queens takes about 0.4 GB and a few seconds.`,
 		Example: `  chesspuzzles queens check 15863724
   chesspuzzles queens check 13572468
   chesspuzzles queens check a8 e7 h6 --n 8
@@ -52,14 +62,11 @@ cannot be read.`,
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
 			}
 			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := io.ReadAll(io.LimitReader(bufio.NewReader(cmd.InOrStdin()), maxCheckInput+1))
+				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCheckInput)
 				if err != nil {
-					return fmt.Errorf("reading position: %w", err)
+					return err
 				}
-				if len(in) > maxCheckInput {
-					return usageErrorf("position on standard input is larger than %d bytes", maxCheckInput)
-				}
-				opts.position = string(in)
+				opts.position = in
 			} else {
 				opts.position = strings.Join(args, " ")
 			}
@@ -70,13 +77,17 @@ cannot be read.`,
 			default:
 				return usageErrorf("unknown format %q: want text, json, unicode, svg or png", opts.format)
 			}
-			return runCheck(opts, cmd.OutOrStdout())
+			if opts.maxAttacks < 0 {
+				return usageErrorf("--max-attacks must be 0 (count only) or more, got %d", opts.maxAttacks)
+			}
+			return runCheck(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
+	cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
 	return cmd
 }
 
@@ -85,7 +96,8 @@ type checkJSON struct {
 	N             int          `json:"n"`
 	Queens        int          `json:"queens"`
 	Solved        bool         `json:"solved"`
-	Attacks       []attackJSON `json:"attacks"`
+	Attacks       []attackJSON `json:"attacks"`       // the first --max-attacks of them
+	AttacksTotal  int64        `json:"attacks_total"` // all of them
 	Rows          []int        `json:"rows"`
 	Columns       []int        `json:"columns"`
 	Diagonals     []int        `json:"diagonals"`
@@ -98,38 +110,54 @@ type attackJSON struct {
 	Line string `json:"line"`
 }
 
-func runCheck(opts checkOptions, stdout io.Writer) error {
+func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	var (
-		pos queens.Position
-		rep queens.Report
+		pos     queens.Position
+		rep     queens.Report
+		attacks int64
+		err     error
 	)
-	if cols, n, ok := queens.ParseColumns(opts.position, opts.n); ok && n > maxSumsN {
+	lim := queens.CheckLimits{MaxAttacks: opts.maxAttacks}
+	var (
+		cols []int32
+		n    int
+		ok   bool
+	)
+	// ParseColumns takes no context: a second for 79 MB on a busy machine.
+	if err := aside(ctx, func() error { cols, n, ok = queens.ParseColumns(opts.position, opts.n); return nil }); err != nil {
+		return err
+	}
+	if ok && n > maxSumsN {
 		// A long list of columns, as programs write huge placements: read and judge it
 		// in one pass each. The report names no queens of a board this large.
 		pos = queens.Position{N: n}
-		rep = queens.CheckColumns(n, cols)
+		lim.Lines = opts.json && n <= maxLinesN
+		rep, attacks, err = queens.CheckColumnsContext(ctx, n, cols, lim)
 	} else {
-		var err error
-		if pos, err = queens.Parse(opts.position, opts.n); err != nil {
-			return usageError(err)
+		if pos, err = parseContext(ctx, opts.position, opts.n); err != nil {
+			return err
 		}
-		rep = queens.Check(pos)
+		lim.Lines = pos.N <= maxSumsN || opts.json && pos.N <= maxLinesN
+		rep, attacks, err = queens.CheckContext(ctx, pos, lim)
+	}
+	if err != nil {
+		return err
 	}
 	sz := board.SquareBoard(rep.N)
-	w := bufio.NewWriter(stdout)
+	// Output of a huge report stops at the next buffer on Ctrl-C.
+	w := bufio.NewWriter(ctxWriter{ctx, stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
 		if len(pos.Queens) != rep.Queens && rep.N <= maxPictureN {
 			// The one-pass check of long column lists keeps no squares: a picture needs them.
-			var err error
-			if pos, err = queens.Parse(opts.position, opts.n); err != nil {
-				return usageError(err)
+			if pos, err = parseContext(ctx, opts.position, opts.n); err != nil {
+				return err
 			}
 		}
 		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err
 		}
 	} else if opts.json {
-		out := checkJSON{N: rep.N, Queens: rep.Queens, Solved: rep.Solved, Attacks: []attackJSON{},
+		out := checkJSON{N: rep.N, Queens: rep.Queens, Solved: rep.Solved, Attacks: []attackJSON{}, AttacksTotal: attacks,
 			Rows: rep.Rows, Columns: rep.Columns, Diagonals: rep.Diagonals, AntiDiagonals: rep.AntiDiagonals}
 		for _, a := range rep.Attacks {
 			out.Attacks = append(out.Attacks, attackJSON{A: sz.Name(a.A), B: sz.Name(a.B), Line: a.Line.String()})
@@ -141,10 +169,13 @@ func runCheck(opts checkOptions, stdout io.Writer) error {
 		if opts.format == "unicode" && rep.N <= maxSumsN {
 			io.WriteString(w, unicodeBoard(stdout, pos, rep.Attacks))
 		}
-		writeReport(w, pos, rep)
+		writeReport(w, pos, rep, attacks)
 	}
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err // interrupted: 130, not the answer
 	}
 	if !rep.Solved {
 		return answerNo(nil)
@@ -152,7 +183,32 @@ func runCheck(opts checkOptions, stdout io.Writer) error {
 	return nil
 }
 
-func writeReport(w io.Writer, pos queens.Position, rep queens.Report) {
+// parseContext is queens.Parse, run aside so that Ctrl-C ends a parse of a hundred million
+// squares at once; an unreadable position is a usage error.
+func parseContext(ctx context.Context, text string, n int) (queens.Position, error) {
+	type result struct {
+		pos queens.Position
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		pos, err := queens.Parse(text, n)
+		done <- result{pos, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return queens.Position{}, usageError(r.err)
+		}
+		return r.pos, nil
+	case <-ctx.Done():
+		return queens.Position{}, ctx.Err()
+	}
+}
+
+// writeReport writes rep as text; attacks is the number of attacking pairs, of which
+// rep.Attacks lists the first.
+func writeReport(w io.Writer, pos queens.Position, rep queens.Report, attacks int64) {
 	n := rep.N
 	sz := board.SquareBoard(n)
 	name := ""
@@ -169,16 +225,15 @@ func writeReport(w io.Writer, pos queens.Position, rep queens.Report) {
 	switch {
 	case rep.Solved:
 		fmt.Fprintln(w, "a solution: no queen attacks another")
-	case len(rep.Attacks) == 0:
+	case attacks == 0:
 		fmt.Fprintf(w, "not a solution: no queen attacks another, but %d more must be placed\n", n-rep.Queens)
 	default:
-		fmt.Fprintf(w, "not a solution: %s\n", plural(uint64(len(rep.Attacks)), "pair of queens attacks each other", "pairs of queens attack each other"))
-		for i, a := range rep.Attacks {
-			if i == maxAttacksShown {
-				fmt.Fprintf(w, "  … and %d more\n", len(rep.Attacks)-i)
-				break
-			}
+		fmt.Fprintf(w, "not a solution: %s\n", plural(uint64(attacks), "pair of queens attacks each other", "pairs of queens attack each other"))
+		for _, a := range rep.Attacks {
 			fmt.Fprintf(w, "  %s and %s on a %s\n", sz.Name(a.A), sz.Name(a.B), a.Line)
+		}
+		if more := attacks - int64(len(rep.Attacks)); more > 0 {
+			fmt.Fprintf(w, "  … and %d more (--max-attacks lists more)\n", more)
 		}
 	}
 	if n > maxSumsN {

@@ -24,6 +24,7 @@ type countOptions struct {
 	quiet      bool   // no progress on stderr
 	output     string // -o FILE: where a --shard result goes (atomically), for images without a shell
 	dist       distOptions
+	method     methodOptions
 }
 
 func newQueensCountCmd() *cobra.Command {
@@ -35,13 +36,23 @@ func newQueensCountCmd() *cobra.Command {
 fundamental ones (classes under the eight symmetries of the square). A range FROM-TO prints a
 table, one row per N as it is done. The time each N took goes to stderr.
 
-The count is cut into a plan of independent tasks (one per class of border placements under
-the symmetries of the square) that --workers goroutines share, biggest first. Progress goes
+Two methods count, with the same exact result. "join" cuts the board into a left and a
+right half, builds every half-board from a table of quarter-board pieces and counts the
+pairs of half-boards that share no diagonal, 512 pairs at a time: several times faster than
+"frames", but its table grows about ninefold every two steps of N (8 MiB at N = 18–19, 77
+MiB at 20–21, 0.8 GiB at 22–23, 6.4 GiB at 24–25). "frames" pre-places the border queens
+and searches the rest: any N, almost no memory. --method auto (the default) uses join where
+its memory fits --max-memory (default: half the machine's), frames beyond; the method and
+its memory are printed on stderr before the count starts.
+
+The count is cut into a plan of independent tasks (frames: one per class of border
+placements under the symmetries of the square; join: groups of row sets) that --workers
+goroutines share, biggest first. Progress goes
 to stderr: a bar on a terminal (tasks done, solutions so far, nodes per second, time left
 estimated from the work already measured), otherwise a line every 5 seconds; --quiet for
 none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
 interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
-stopped and ends with the exact count. A checkpoint of another N is refused.
+stopped and ends with the exact count. A checkpoint of another N or method is refused.
 
 Time grows six- to tenfold per step of N (more for larger N): "chesspuzzles queens estimate N"
 tells how long.`,
@@ -51,6 +62,10 @@ tells how long.`,
   chesspuzzles queens count 18 --checkpoint q18.ckpt`,
 		Args: distArgs(&opts.dist, exactArgs(1, "one argument, N or a range FROM-TO")),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.method.validate(); err != nil {
+				return err
+			}
+			opts.dist.method = &opts.method
 			if opts.output != "" && opts.dist.shard == "" {
 				return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
 			}
@@ -84,6 +99,7 @@ tells how long.`,
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
 	addDistFlags(cmd, &opts.dist)
+	addMethodFlags(cmd, &opts.method)
 	return cmd
 }
 
@@ -154,9 +170,16 @@ func roundSeconds(s float64) float64 {
 
 // countPlan counts one N on the work pool, with the checkpoint and progress opts ask for.
 func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) (queens.Counts, error) {
-	plan, err := queens.NewPlan(n)
+	method, err := opts.method.choose(n, opts.workers)
 	if err != nil {
-		return queens.Counts{}, usageError(err)
+		return queens.Counts{}, err
+	}
+	plan, err := newPlan(ctx, n, method)
+	if err != nil {
+		return queens.Counts{}, err
+	}
+	if !opts.quiet {
+		describeMethod(stderr, n, opts.workers, method)
 	}
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -25,11 +26,14 @@ type distOptions struct {
 	nats        string
 	listen      string
 	state       string
-	token       string
+	auth        natsAuth
+	verify      float64
+	verifyWait  time.Duration
 	ackWait     time.Duration
 	shard       string
 	status      bool
-	logFmt      string // --log-format of the coordinator
+	method      *methodOptions // the count's --method and --max-memory
+	logFmt      string         // --log-format of the coordinator
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -39,7 +43,9 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store; start again with the same DIR to resume")
-	f.StringVar(&o.token, "token", "", "`TOKEN` clients must give (default $CHESSPUZZLES_NATS_TOKEN; generated when listening beyond loopback)")
+	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
+	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
+	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	addLogFormatFlag(cmd, &o.logFmt)
@@ -77,9 +83,6 @@ func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
 // the goroutines of a shard, or the local workers of a distributed count (0 for none).
 func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args []string, workers int, jsonOut bool) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if o.token == "" {
-		o.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
-	}
 	if workers < 0 {
 		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
 	}
@@ -105,11 +108,18 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if workers < 1 {
 			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
 		}
+		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+			return usageErrorf("--verify goes with --distributed or --nats; slices are verified by \"queens merge --verify FRACTION\"")
+		}
 		i, k, err := parseShard(o.shard)
 		if err != nil {
 			return usageError(err)
 		}
-		return runShard(ctx, n, i, k, workers, stdout)
+		method, err := o.method.chooseShared(n, workers)
+		if err != nil {
+			return err
+		}
+		return runShard(ctx, n, method, i, k, workers, stdout)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -117,9 +127,13 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	plan, err := queens.NewPlan(n)
+	method, err := o.method.chooseShared(n, workers)
 	if err != nil {
-		return usageError(err)
+		return err
+	}
+	plan, err := newPlan(ctx, n, method)
+	if err != nil {
+		return err
 	}
 	logger, err := newLogger(stderr, o.logFmt, "coordinator")
 	if err != nil {
@@ -127,12 +141,34 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	}
 	logf := logfTo(logger)
 
+	if err := checkVerify(o.verify); err != nil {
+		return err
+	}
+	if o.verifyWait <= 0 {
+		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
+	}
+	token, err := o.auth.given()
+	if err != nil {
+		return err
+	}
 	url := o.nats
+	tokenFile := ""
 	if url == "" {
-		if !dist.IsLoopback(o.listen) && o.token == "" {
-			o.token = dist.NewToken()
+		// Every connection is authenticated, loopback included: the token is the one the
+		// user gave, or the one kept in the state directory, so that a restarted
+		// coordinator keeps the token its running workers hold.
+		if token == "" {
+			var created bool
+			token, created, err = dist.LoadOrCreateToken(o.state)
+			if err != nil {
+				return err
+			}
+			tokenFile = filepath.Join(o.state, dist.TokenFile)
+			if created {
+				logf("new token in %s (readable by its owner only)", tokenFile)
+			}
 		}
-		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: o.token})
+		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: token})
 		if err != nil {
 			return err
 		}
@@ -145,16 +181,21 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 			shown = fmt.Sprintf("nats://%s:%d", host, addr.Port)
 		}
 		line := "workers join with: chesspuzzles worker --nats " + shown
-		if o.token != "" {
-			line += " --token " + o.token
+		switch {
+		case !dist.IsLoopback(o.listen) && tokenFile != "":
+			line += " --token " + token + " (or --token-file with a copy of " + tokenFile + ")"
+		case tokenFile != "":
+			line += " --token-file " + tokenFile
+		default:
+			line += " and the token you gave"
 		}
 		host, _, _ := net.SplitHostPort(o.listen)
 		logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(addr.Port)), o.state)
 		logf("%s", line)
 	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles coordinator", Logf: logf})
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles coordinator", Logf: logf})
 	if err != nil {
-		return err
+		return refusedHint(err, url)
 	}
 	defer nc.Close()
 
@@ -162,7 +203,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	var wg sync.WaitGroup
 	defer func() { stopWorkers(); wg.Wait() }()
 	if workers > 0 {
-		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles local worker", Logf: logf})
+		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles local worker", Logf: logf})
 		if err != nil {
 			return err
 		}
@@ -174,7 +215,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 
 	last := time.Now()
 	start := time.Now()
-	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Logf: logf, Progress: func(t *queens.Tally) {
+	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Logf: logf, Progress: func(t *queens.Tally) {
 		if time.Since(last) < 10*time.Second && !t.Complete() {
 			return
 		}
@@ -213,8 +254,15 @@ func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut boo
 	if url == "" {
 		url = "nats://" + o.listen
 	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: o.token, Name: "chesspuzzles status"})
+	token, err := o.auth.orStateToken(url, o.state)
 	if err != nil {
+		return err
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles status"})
+	if err != nil {
+		if errors.Is(err, dist.ErrRefused) {
+			return refusedHint(err, url)
+		}
 		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
 	defer nc.Close()

@@ -20,6 +20,7 @@ type estimateOptions struct {
 	seed    uint64
 	workers int
 	json    bool
+	method  methodOptions // --max-memory: whether the join's table may be built to time it
 }
 
 func newQueensEstimateCmd() *cobra.Command {
@@ -50,6 +51,10 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 			if opts.workers < 1 {
 				return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
 			}
+			opts.method.method = "auto"
+			if err := opts.method.validate(); err != nil {
+				return err
+			}
 			return runEstimate(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
@@ -57,6 +62,7 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+	cmd.Flags().StringVar(&opts.method.maxMemory, "max-memory", "", "memory the join may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
 	return cmd
 }
 
@@ -74,15 +80,24 @@ type estimateRecord struct {
 	Workers        int     `json:"workers"`
 	SecondsW       float64 `json:"seconds_workers"`
 	SecondsErr     float64 `json:"seconds_err_fraction"`
+	// The join method (absent where it does not apply): memory, and time if it fits.
+	JoinMemory   uint64  `json:"join_memory_bytes,omitempty"`
+	JoinTable    uint64  `json:"join_table_bytes,omitempty"`
+	JoinFits     bool    `json:"join_fits,omitempty"`
+	JoinSeconds1 float64 `json:"join_seconds_1_worker,omitempty"`
+	JoinSecondsW float64 `json:"join_seconds_workers,omitempty"`
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	plan, err := queens.NewPlan(opts.n)
+	plan, err := newPlan(ctx, opts.n, queens.MethodFrames)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-	e := queens.EstimatePlan(plan, opts.probes, rng)
+	e, err := queens.EstimatePlanContext(ctx, plan, opts.probes, rng)
+	if err != nil {
+		return err
+	}
 	speed, err := timeTasks(ctx, plan, rng, time.Second)
 	if err != nil {
 		return err
@@ -100,6 +115,18 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		NodesPerSecond: speed, Seconds1: secs, Workers: opts.workers, SecondsW: secs / float64(opts.workers),
 		SecondsErr: rel(e.Nodes, e.NodesErr),
 	}
+	if opts.n >= queens.MinJoinN && opts.n <= queens.MaxJoinN {
+		limit, _ := opts.method.memoryLimit()
+		rec.JoinMemory, rec.JoinTable = joinBytes(opts.n, opts.workers)
+		rec.JoinFits = rec.JoinMemory <= limit
+		if rec.JoinFits {
+			secs, err := measureJoin(ctx, opts.n, rng, time.Second)
+			if err != nil {
+				return err
+			}
+			rec.JoinSeconds1, rec.JoinSecondsW = secs, secs/float64(opts.workers)
+		}
+	}
 	if opts.json {
 		line, err := json.Marshal(rec)
 		if err != nil {
@@ -113,7 +140,50 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
 	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", speed)
 	fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+	fmt.Fprintf(stdout, "frames:     %s on 1 worker, %s on %d; memory under 1 MB a worker\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers)
+	switch {
+	case rec.JoinMemory == 0:
+		fmt.Fprintf(stdout, "join:       not for N=%d (it counts N from %d to %d)\n", opts.n, queens.MinJoinN, queens.MaxJoinN)
+	case !rec.JoinFits:
+		limit, _ := opts.method.memoryLimit()
+		fmt.Fprintf(stdout, "join:       needs %s (quarter table %s), more than the memory limit %s; not timed\n", humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(limit))
+	default:
+		fmt.Fprintf(stdout, "join:       %s on 1 worker, %s on %d (timed on sampled row sets, ± about 20%%); memory %s (quarter table %s)\n",
+			humanDuration(rec.JoinSeconds1), humanDuration(rec.JoinSecondsW), opts.workers, humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable))
+	}
 	return nil
+}
+
+// measureJoin times the join of n on this goroutine: it builds the quarter table (its
+// time counted once), then counts the first row sets of random tasks for about budget,
+// and scales the time per unit of task cost to the whole plan's cost.
+func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duration) (float64, error) {
+	plan, err := queens.NewJoinPlan(n)
+	if err != nil {
+		return 0, err
+	}
+	var total uint64
+	for _, t := range plan.Tasks {
+		total += t.Cost
+	}
+	start := time.Now()
+	// The last task (symmetric solutions) is small; the first task that runs builds the
+	// shared table, which is part of the count's time.
+	var cost float64
+	for time.Since(start) < budget || cost == 0 {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		t := plan.Tasks[rng.IntN(len(plan.Tasks)-1)]
+		k := min(t.Join.RowSets, 2)
+		part := t
+		part.Join.RowSets = k
+		if _, err := part.CountContext(ctx); err != nil {
+			return 0, err
+		}
+		cost += float64(t.Cost) * float64(k) / float64(t.Join.RowSets)
+	}
+	return time.Since(start).Seconds() / cost * float64(total), nil
 }
 
 // timeTasks runs random tasks of the plan for about budget on this goroutine, each for at

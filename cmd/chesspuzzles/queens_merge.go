@@ -6,17 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
 
 type queensMergeOptions struct {
-	files []string
-	json  bool
+	files  []string
+	json   bool
+	verify float64
 }
 
 func newQueensMergeCmd() *cobra.Command {
@@ -30,7 +33,15 @@ is the slices' wall times added up).
 
 It refuses (exit 2) a set of files that is not exactly one complete plan of this build:
 a missing slice, a slice given twice, a slice of another N, of another K or of another
-plan version, or a file whose tasks are not the ones its slice holds.
+plan version, or a file whose tasks are not the ones its slice holds. It refuses as well
+a file changed since it was written: one whose checksum does not match its content, with
+data after its JSON object, whose totals are not the sums of its tasks' results, or with a
+task result impossible for its task (see the queens package's Plan.CheckResult).
+
+A lie that keeps to all of these (a consistent file written by a broken or dishonest
+machine) is found by recomputation: --verify FRACTION recomputes that share of the tasks,
+chosen at random, on this machine (at least one task unless FRACTION is 0), and refuses
+the total (exit 1, naming the task) if any differs. --verify 1 recomputes everything.
 
   chesspuzzles queens count 18 --shard 0/3 > s0.json   # on any machine
   chesspuzzles queens count 18 --shard 1/3 > s1.json
@@ -43,10 +54,27 @@ plan version, or a file whose tasks are not the ones its slice holds.
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts as one JSON object")
+	cmd.Flags().Float64Var(&opts.verify, "verify", defaultVerify, "recompute this `FRACTION` of the tasks, chosen at random, and refuse the total if any differs (0: none)")
 	return cmd
 }
 
-func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer) error {
+// defaultVerify is the share of tasks "queens merge" and a distributed count recompute
+// unless --verify says otherwise: enough to catch a machine that lies often, a few
+// percent of the work.
+const defaultVerify = dist.DefaultVerify
+
+// checkVerify returns a usage error unless f is a fraction from 0 to 1.
+func checkVerify(f float64) error {
+	if !(f >= 0 && f <= 1) {
+		return usageErrorf("--verify must be a fraction from 0 to 1, got %v", f)
+	}
+	return nil
+}
+
+func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writer) error {
+	if err := checkVerify(opts.verify); err != nil {
+		return err
+	}
 	type shardFile struct {
 		name string
 		s    shardResult
@@ -63,16 +91,39 @@ func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer
 		if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
 			return usageErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
 		}
+		if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+			return usageErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, len(data)-len(rest))
+		}
+		if s.Checksum == "" {
+			return usageErrorf("%q has no checksum: compute the slice again with this build", name)
+		}
+		if s.Checksum != shardChecksum(s) {
+			return usageErrorf("%q does not match its checksum: it was changed after \"queens count --shard\" wrote it", name)
+		}
 		shards = append(shards, shardFile{name, s})
 	}
 	first := shards[0]
-	if first.s.PlanVersion != queens.PlanVersion {
-		return usageErrorf("%q has plan version %d, but this build counts with plan version %d", first.name, first.s.PlanVersion, queens.PlanVersion)
+	method, version := queens.MethodFrames, queens.PlanVersion
+	switch first.s.Method {
+	case "":
+	case queens.MethodJoin:
+		method, version = queens.MethodJoin, queens.JoinPlanVersion
+	default:
+		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
+	}
+	if first.s.PlanVersion != version {
+		by := ""
+		if method != queens.MethodFrames {
+			by = " by method " + method
+		}
+		return usageErrorf("%q has plan version %d, but this build counts%s with plan version %d", first.name, first.s.PlanVersion, by, version)
 	}
 	byIndex := make([]string, first.s.Shards)
 	for _, f := range shards {
 		s := f.s
 		switch {
+		case s.Method != first.s.Method:
+			return usageErrorf("%q is a slice of a count by method %s, but %q is by method %s", f.name, methodName(s.Method), first.name, methodName(first.s.Method))
 		case s.N != first.s.N || s.PlanVersion != first.s.PlanVersion:
 			return usageErrorf("%q is a slice of N=%d with plan version %d, but %q is of N=%d with plan version %d",
 				f.name, s.N, s.PlanVersion, first.name, first.s.N, first.s.PlanVersion)
@@ -98,11 +149,12 @@ func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer
 		return usageErrorf("slices %s of N=%d are missing: compute them with \"queens count %d --shard I/%d\"", strings.Join(missing, ", "), first.s.N, first.s.N, first.s.Shards)
 	}
 
-	plan, err := queens.NewPlan(first.s.N)
+	plan, err := newMethodPlan(first.s.N, method)
 	if err != nil {
 		return usageError(err)
 	}
 	var all []queens.TaskResult
+	from := map[int]string{} // task id → file
 	secs := 0.0
 	for _, f := range shards {
 		secs += f.s.Seconds
@@ -123,11 +175,61 @@ func runQueensMerge(_ context.Context, opts queensMergeOptions, stdout io.Writer
 		if !slices.Equal(got, want) {
 			return usageErrorf("%q does not hold the tasks of slice %d/%d of N=%d", f.name, f.s.Shard, f.s.Shards, f.s.N)
 		}
+		for _, r := range f.s.Results {
+			if err := plan.CheckResult(r); err != nil {
+				return usageErrorf("%q: %v", f.name, err)
+			}
+		}
+		sol, half, quarter, nodes, _ := shardTotals(plan, f.s.Results)
+		if f.s.Tasks != len(f.s.Results) || f.s.Solutions != sol || f.s.HalfTurn != half || f.s.QuarterTurn != quarter || f.s.Nodes != nodes {
+			return usageErrorf("%q says %d tasks with %s solutions (%s, %s fixed by turns) and %d nodes, but its tasks sum to %d, %s (%s, %s), %d",
+				f.name, f.s.Tasks, f.s.Solutions, f.s.HalfTurn, f.s.QuarterTurn, f.s.Nodes, len(f.s.Results), sol, half, quarter, nodes)
+		}
+		for _, r := range f.s.Results {
+			from[r.ID] = f.name
+		}
 		all = append(all, f.s.Results...)
+	}
+	if err := verifyResults(ctx, plan, all, dist.VerifySample(opts.verify, len(all)), from); err != nil {
+		return err
 	}
 	counts, err := plan.Sum(all)
 	if err != nil {
 		return usageError(err)
 	}
 	return printCounts(stdout, counts, opts.json, secs)
+}
+
+// verifyResults recomputes k of the results, chosen at random, on all cores, and returns an
+// error (exit 1) naming the first task whose result differs; from names each task's file.
+// It takes k tasks' time.
+func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.TaskResult, k int, from map[int]string) error {
+	if k == 0 {
+		return nil
+	}
+	pick := rand.Perm(len(results))[:k]
+	slices.Sort(pick)
+	tasks := make([]queens.Task, k)
+	for j, i := range pick {
+		tasks[j] = plan.Tasks[results[i].ID]
+	}
+	again, err := runTasks(ctx, tasks, 0)
+	if err != nil {
+		return err
+	}
+	for j, i := range pick {
+		if r := results[i]; r != again[j] {
+			return answerNo(fmt.Errorf("task %d of N=%d in %q: the file says %d solutions (%d, %d fixed by turns, %d nodes), recomputed %d (%d, %d, %d nodes); the total is refused",
+				r.ID, plan.N, from[r.ID], r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, again[j].Solutions, again[j].HalfTurn, again[j].QuarterTurn, again[j].Nodes))
+		}
+	}
+	return nil
+}
+
+// methodName names a shard file's method.
+func methodName(m string) string {
+	if m == "" {
+		return queens.MethodFrames
+	}
+	return m
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +58,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	if m := negativeArg.FindStringSubmatch(err.Error()); m != nil {
 		return usageErrorf("%q: negative numbers are not allowed here (sizes, counts and squares start at 1; see %q)", m[1], cmd.CommandPath()+" --help")
 	}
-	return usageError(err)
+	return suggestFlag(cmd, err)
 }
 
 // newRootCmd builds the command tree. Every command writes results to stdout and progress
@@ -66,13 +67,8 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chesspuzzles",
 		Short: "N-queens and knight's tours: solve, count, check and draw",
-		Long: `chesspuzzles solves the classic chessboard puzzles.
+		Long:  manual(), // the package comment of doc.go
 
-  queens   the N-queens problem: list, count and check placements
-  knight   knight's tours on any board (see "chesspuzzles knight --help")
-
-Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
-2 bad input or usage, 3 undecided within the time limit given, 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -87,6 +83,7 @@ Exit codes: 0 done, 1 the answer is "no" (conflicts found, no tour exists),
 	root.AddCommand(newVersionCmd())
 	root.AddCommand(newKnightCmd())
 	root.AddCommand(newWorkerCmd())
+	guardGroups(root)
 	machineReadable(root)
 	return root
 }
@@ -97,7 +94,10 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	started := false
-	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		started = true
+		return checkFlags(cmd)
+	}
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
@@ -110,6 +110,9 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if ee.err == nil {
 			return code
 		}
+	case errors.Is(err, dist.ErrCannotConnect):
+		// A NATS URL with no server behind it, or a token it refuses: bad input.
+		code = exitUsage
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		code = exitInterrupted
 		err = errors.New("interrupted")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/web"
@@ -14,9 +15,10 @@ import (
 )
 
 type serveOptions struct {
-	addr     string
-	timeout  time.Duration
-	maxHeavy int
+	addr       string
+	timeout    time.Duration
+	maxHeavy   int
+	allowHosts []string
 }
 
 func newServeCmd() *cobra.Command {
@@ -24,12 +26,19 @@ func newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the local web app: browse solutions, solve by hand, watch a knight's tour",
-		Long: `Serve the web app and its JSON API (see docs/web.md) on --addr, by default the
+		Long: `Serve the web app and its JSON API (see docs/api.md) on --addr, by default the
 loopback address 127.0.0.1:8080, so nothing is reachable from other machines unless --addr
 says so. The address is printed once the server listens (with --addr 127.0.0.1:0 the
-system picks a free port). Ctrl-C stops it, letting running requests finish.`,
+system picks a free port). Ctrl-C stops it, letting running requests finish.
+
+On a loopback address the server answers only requests addressed to localhost, 127.0.0.1
+or [::1] (any port), so that a web page in the browser cannot reach it through a DNS name
+that points at this machine; --allow-host names further host names to answer (a name in
+/etc/hosts, say). On any other address (0.0.0.0:P, :P, [::]:P, a LAN address) it warns on
+stderr that the page is reachable from the network, and answers every host name.`,
 		Example: `  chesspuzzles serve
-  chesspuzzles serve --addr 127.0.0.1:9000`,
+  chesspuzzles serve --addr 127.0.0.1:9000
+  chesspuzzles serve --allow-host chess.home.arpa`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.timeout <= 0 {
@@ -38,23 +47,41 @@ system picks a free port). Ctrl-C stops it, letting running requests finish.`,
 			if opts.maxHeavy < 0 {
 				return usageErrorf("--max-heavy must be 0 (the number of CPUs) or more, got %d", opts.maxHeavy)
 			}
-			return runServe(cmd.Context(), opts, cmd.OutOrStdout())
+			return runServe(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "time limit of each request")
 	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
+	f.StringSliceVar(&opts.allowHosts, "allow-host", nil, "a further host name (no port) that a loopback server answers; repeat or separate with commas")
 	return cmd
 }
 
-func runServe(ctx context.Context, opts serveOptions, stdout io.Writer) error {
+// runServe serves until ctx is done. On a loopback address the server answers only
+// loopback host names and opts.allowHosts; on any other it warns on stderr.
+func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
+	for _, h := range opts.allowHosts {
+		if h == "" || strings.ContainsAny(h, ":/[] ") {
+			return usageErrorf("--allow-host takes a host name without port or scheme, such as chess.home.arpa, got %q", h)
+		}
+	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return usageErrorf("cannot listen on %q: %v", opts.addr, err)
 	}
+	loopback := false
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		loopback = a.IP.IsLoopback()
+	}
+	if !loopback {
+		fmt.Fprintf(stderr, "chesspuzzles: serve: warning: listening on %s: the page and its API are reachable from the network, by anyone who can reach this machine; use --addr 127.0.0.1:PORT to keep them on this machine\n", ln.Addr())
+	}
 	srv := &http.Server{
-		Handler:           web.New(web.Options{Timeout: opts.timeout, MaxHeavy: opts.maxHeavy}).Handler(),
+		Handler: web.New(web.Options{
+			Timeout: opts.timeout, MaxHeavy: opts.maxHeavy,
+			LoopbackOnly: loopback, AllowHosts: opts.allowHosts,
+		}).Handler(),
 		ReadHeaderTimeout: 5 * time.Second,
 		WriteTimeout:      opts.timeout + 5*time.Second,
 		IdleTimeout:       time.Minute,
@@ -76,5 +103,5 @@ func runServe(ctx context.Context, opts serveOptions, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, "stopped")
-	return nil
+	return ctx.Err() // interrupted: exit 130
 }

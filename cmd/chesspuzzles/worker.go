@@ -13,7 +13,7 @@ import (
 
 type workerOptions struct {
 	nats    string
-	token   string
+	auth    natsAuth
 	cores   int
 	name    string
 	verbose bool
@@ -36,14 +36,18 @@ While it computes it tells the server so, however long a task takes.
 It reconnects for ever after losing the server, logs how many tasks it has done every
 --every, and on Ctrl-C hands its current tasks back at once and exits (130).
 
-The token, if the server wants one, comes from --token or $CHESSPUZZLES_NATS_TOKEN.
+Every connection is authenticated. The token comes from --token, --token-file or
+$CHESSPUZZLES_NATS_TOKEN; with none of them and a server on this machine, from the token
+file of the default state directory (where "queens count --distributed" keeps its
+token). A worker whose token the server refuses stops with one line. --creds FILE gives a
+NATS credentials file instead, for a cluster that wants one.
 
-  chesspuzzles worker --nats nats://coordinator.example:4222 --token 3f9c…`,
+A worker also does second computations of tasks that another worker computed, when the
+coordinator asks (--verify): it never verifies its own results.
+
+  chesspuzzles worker --nats nats://coordinator.example:4222 --token-file token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.token == "" {
-				opts.token = os.Getenv("CHESSPUZZLES_NATS_TOKEN")
-			}
 			if opts.cores < 0 {
 				return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
 			}
@@ -53,7 +57,7 @@ The token, if the server wants one, comes from --token or $CHESSPUZZLES_NATS_TOK
 	host, _ := os.Hostname()
 	f := cmd.Flags()
 	f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
-	f.StringVar(&opts.token, "token", "", "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+	addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
 	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in results and logs")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
@@ -71,9 +75,13 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 		return err
 	}
 	logf := logfTo(logger.With("worker", opts.name))
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: opts.nats, Token: opts.token, Name: "chesspuzzles worker " + opts.name, Logf: logf})
+	token, err := opts.auth.orStateToken(opts.nats, defaultStateDir())
 	if err != nil {
 		return err
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: opts.nats, Token: token, Creds: opts.auth.creds, Name: "chesspuzzles worker " + opts.name, Logf: logf})
+	if err != nil {
+		return refusedHint(err, opts.nats)
 	}
 	defer nc.Close()
 	w := &dist.Worker{Conn: nc, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall}

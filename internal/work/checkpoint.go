@@ -22,6 +22,13 @@ import (
 //	chesspuzzles-count-checkpoint 1 n=17 plan=1 tasks=6063 crc=…
 //	412 15880 0 0 2210387 crc=…
 //
+// A count by the join method names it in the header and records its three extra counters
+// (row sets, stored patterns, pair tests) on each line; a checkpoint of one method is
+// refused by a count of the other:
+//
+//	chesspuzzles-count-checkpoint 1 n=17 method=join plan=101 tasks=489 crc=…
+//	12 195936 0 0 1722045 64 516403 98617722 crc=…
+//
 // Result lines are written with one write(2) each as soon as the task is done, so a killed
 // process (even SIGKILL) loses only the tasks in flight: the kernel has the bytes. They are
 // fsync'd at least every SyncEvery and when the run ends, so a power cut loses at most that
@@ -55,6 +62,7 @@ type Checkpoint struct {
 	f        *os.File
 	lastSync time.Time
 	dirty    bool
+	join     bool // lines carry the join's counters
 }
 
 func withCRC(s string) string {
@@ -75,7 +83,18 @@ func checkLine(line string) (string, bool) {
 }
 
 func header(p *queens.Plan) string {
+	if p.Method == queens.MethodJoin {
+		return fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Method, p.Version, len(p.Tasks))
+	}
 	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Version, len(p.Tasks))
+}
+
+// planMethod names p's method for messages ("frames" for plans that leave it empty).
+func planMethod(p *queens.Plan) string {
+	if p.Method == "" {
+		return queens.MethodFrames
+	}
+	return p.Method
 }
 
 // OpenCheckpoint opens the checkpoint at path for plan p, creating it if it does not exist,
@@ -115,17 +134,28 @@ func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResu
 			}
 			if want := header(p); body != want {
 				var format, n, version, tasks int
+				method := queens.MethodFrames
 				what := "another count"
-				if k, _ := fmt.Sscanf(strings.TrimPrefix(body, checkpointMagic+" "), "%d n=%d plan=%d tasks=%d", &format, &n, &version, &tasks); k == 4 {
+				rest := strings.TrimPrefix(body, checkpointMagic+" ")
+				if k, _ := fmt.Sscanf(rest, "%d n=%d plan=%d tasks=%d", &format, &n, &version, &tasks); k == 4 {
+					what = fmt.Sprintf("N=%d with plan version %d", n, version)
+				} else if k, _ := fmt.Sscanf(rest, "%d n=%d method=%s plan=%d tasks=%d", &format, &n, &method, &version, &tasks); k == 5 {
 					what = fmt.Sprintf("N=%d with plan version %d", n, version)
 				}
 				f.Close()
+				if method != planMethod(p) {
+					return nil, nil, bad("records a count by method %s, not %s; use another file, delete it or count with --method %s", method, planMethod(p), method)
+				}
 				return nil, nil, bad("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N, p.Version)
 			}
 		} else {
 			var res queens.TaskResult
-			n, err := fmt.Sscan(body, &res.ID, &res.Solutions, &res.HalfTurn, &res.QuarterTurn, &res.Nodes)
-			if !ok || err != nil || n != 5 || res.ID < 0 || res.ID >= len(p.Tasks) {
+			fields := []any{&res.ID, &res.Solutions, &res.HalfTurn, &res.QuarterTurn, &res.Nodes}
+			if p.Method == queens.MethodJoin {
+				fields = append(fields, &res.RowSets, &res.Stored, &res.PairTests)
+			}
+			n, err := fmt.Sscan(body, fields...)
+			if !ok || err != nil || n != len(fields) || len(strings.Fields(body)) != len(fields) || res.ID < 0 || res.ID >= len(p.Tasks) {
 				f.Close()
 				return nil, nil, bad("line %d is damaged: %.60q", lineNo, strings.TrimSpace(line))
 			}
@@ -146,7 +176,7 @@ func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResu
 		f.Close()
 		return nil, nil, &CheckpointError{Path: path, Err: err}
 	}
-	return &Checkpoint{path: path, f: f, lastSync: time.Now()}, results, nil
+	return &Checkpoint{path: path, f: f, lastSync: time.Now(), join: p.Method == queens.MethodJoin}, results, nil
 }
 
 // create writes a new checkpoint holding only the header, atomically.
@@ -179,7 +209,11 @@ func create(path string, p *queens.Plan) error {
 
 // Record appends r with a single write and fsyncs if the last fsync is SyncEvery old.
 func (c *Checkpoint) Record(r queens.TaskResult) error {
-	line := withCRC(fmt.Sprintf("%d %d %d %d %d", r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes))
+	text := fmt.Sprintf("%d %d %d %d %d", r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes)
+	if c.join {
+		text += fmt.Sprintf(" %d %d %d", r.RowSets, r.Stored, r.PairTests)
+	}
+	line := withCRC(text)
 	if _, err := c.f.WriteString(line); err != nil {
 		return fmt.Errorf("writing checkpoint %q: %w", c.path, err)
 	}

@@ -5,6 +5,37 @@ import { Board, squareName, parseName } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
+// The page's state lives in its URL (?tab=&n=&sol=…), so that a link reopens it: every
+// change calls saveURL, and the start reads the URL back (see restore at the end).
+const url = new URLSearchParams(location.search);
+let restoring = true; // while the URL's state is being rebuilt, do not overwrite it
+
+function saveURL() {
+  if (restoring) return;
+  const p = new URLSearchParams();
+  p.set('tab', activeTab);
+  if (activeTab === 'browse') {
+    p.set('n', String(browse.n));
+    if (browse.unique) p.set('unique', '1');
+    if (browse.selected >= 0) p.set('sol', String(browse.selected + 1));
+  } else if (activeTab === 'solve') {
+    p.set('n', String(solve.n));
+    const q = [...solve.queens.values()].map(([r, c]) => squareName(solve.n, solve.n, r, c));
+    if (q.length) p.set('queens', q.join(' '));
+  } else if (activeTab === 'knight') {
+    p.set('rows', String(tour.rows));
+    p.set('cols', String(tour.cols));
+    if (tour.path.length) p.set('start', squareName(tour.rows, tour.cols, tour.path[0][0], tour.path[0][1]));
+    else if (tour.failedStart) p.set('start', tour.failedStart);
+    if ($('knight-closed').checked) p.set('closed', '1');
+  }
+  const next = `${location.pathname}?${p}`;
+  if (next !== `${location.pathname}${location.search}`) history.replaceState(null, '', next);
+}
+
+// capitalize starts a sentence with a capital letter.
+const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 async function api(path) {
   const res = await fetch(path);
   const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
@@ -21,6 +52,7 @@ function showTab(name) {
   activeTab = name;
   for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
   for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== name;
+  saveURL();
 }
 
 function fillN(select, lo, hi, value) {
@@ -28,14 +60,17 @@ function fillN(select, lo, hi, value) {
 }
 
 // ---- browse ----
-const browse = { n: 8, unique: false, next: null, codes: [], selected: -1, loading: null, generation: 0 };
+const browse = { n: 8, unique: false, next: null, codes: [], selected: -1, loading: null, generation: 0, want: 0 };
 const browseN = $('browse-n');
 fillN(browseN, 1, 27, 8);
 browseN.addEventListener('change', () => startBrowse());
 $('browse-unique').addEventListener('change', () => startBrowse());
 $('more').addEventListener('click', () => loadPage());
 
-async function startBrowse() {
+// startBrowse lists the solutions of the chosen N from the first; want (1-based) is the
+// solution to select once listed, from a shared link.
+async function startBrowse(want = 1) {
+  browse.want = want;
   browse.n = Number(browseN.value);
   browse.unique = $('browse-unique').checked;
   browse.next = null;
@@ -59,6 +94,7 @@ async function startBrowse() {
     $('count').dataset.unique = c.unique;
   }).catch((e) => { $('count').textContent = e.message; });
   await loadPage(true);
+  saveURL();
 }
 
 // loadPage fetches the page after the last code shown (the cursor).
@@ -66,7 +102,9 @@ function loadPage(first = false) {
   if (browse.loading) return browse.loading;
   if (!first && browse.next === null) return Promise.resolve();
   const gen = browse.generation;
-  let url = `/api/queens/solutions?n=${browse.n}&limit=100&unique=${browse.unique ? 1 : 0}`;
+  // A shared link may select a solution far down: fetch up to it in pages of 500.
+  const limit = browse.want > browse.codes.length + 100 ? 500 : 100;
+  let url = `/api/queens/solutions?n=${browse.n}&limit=${limit}&unique=${browse.unique ? 1 : 0}`;
   if (!first) url += `&after=${encodeURIComponent(browse.next)}`;
   browse.loading = api(url).then((page) => {
     if (gen !== browse.generation) return;
@@ -74,7 +112,11 @@ function loadPage(first = false) {
     for (const s of page.solutions) {
       const li = document.createElement('li');
       li.className = 'solution';
-      li.textContent = s.code;
+      // Long codes (N ≥ 10) wrap after their commas, so every digit stays in view.
+      s.code.split(',').forEach((part, k, all) => {
+        li.append(k < all.length - 1 ? part + ',' : part);
+        if (k < all.length - 1) li.append(document.createElement('wbr'));
+      });
       li.dataset.index = String(browse.codes.length);
       li.dataset.perm = s.perm.join(',');
       li.addEventListener('click', () => select(Number(li.dataset.index)));
@@ -83,7 +125,13 @@ function loadPage(first = false) {
     }
     browse.next = page.next;
     $('more').hidden = page.next === null;
-    if (browse.selected < 0 && browse.codes.length > 0) select(0);
+    if (browse.selected < 0 && browse.codes.length > 0) {
+      if (browse.want > browse.codes.length && page.next !== null) {
+        browse.loading = null;
+        return loadPage(); // not there yet
+      }
+      select(Math.min(browse.want, browse.codes.length) - 1);
+    }
     if (browse.codes.length === 0) $('browse-selected').textContent = `The ${browse.n}×${browse.n} board has no solution.`;
   }).catch((e) => { $('browse-selected').textContent = e.message; })
     .finally(() => { if (gen === browse.generation) browse.loading = null; });
@@ -104,6 +152,7 @@ function select(i) {
   b.setQueens(s.perm.map((c, r) => [r, c]));
   $('browse-selected').textContent = `Solution ${i + 1}: ${s.code}`;
   setDownloads(s.code);
+  saveURL();
   // Keep a page ahead of the selection, so moving down never waits.
   if (browse.codes.length - i < 20) loadPage();
 }
@@ -140,9 +189,15 @@ solveN.addEventListener('change', () => startSolve());
 $('solve-clear').addEventListener('click', () => { solve.queens.clear(); redraw(); });
 $('solve-hint').addEventListener('click', hint);
 
-function startSolve() {
+// startSolve draws the empty board of the chosen N, or with the queens on the squares
+// named in queens (from a shared link).
+function startSolve(queens = []) {
   solve.n = Number(solveN.value);
   solve.queens.clear();
+  for (const name of queens) {
+    const [r, c] = parseName(solve.n, name);
+    if (r >= 0 && r < solve.n && c >= 0 && c < solve.n) solve.queens.set(`${r},${c}`, [r, c]);
+  }
   solve.board = new Board($('solve-board'), solve.n, solve.n, toggle);
   redraw();
 }
@@ -174,6 +229,7 @@ async function redraw() {
   b.clear();
   b.setShade(shaded);
   b.setQueens(queens);
+  saveURL();
   const seq = ++solve.seq;
   let rep;
   try {
@@ -230,7 +286,7 @@ async function hint() {
   try {
     const res = await api(`/api/queens/complete?n=${solve.n}&position=${encodeURIComponent(position())}`);
     if (!res.completable) {
-      status(`No solution keeps these queens: ${res.reason}`, 'error');
+      status(`No solution keeps these queens: ${res.reason.replace(/^the position cannot be completed:?\s*/, '')}`, 'error');
       return;
     }
     solve.queens.clear();
@@ -243,10 +299,18 @@ async function hint() {
 
 // ---- knight's tour ----
 const KNIGHT_MOVES = [[-2, -1], [-2, 1], [-1, -2], [-1, 2], [1, -2], [1, 2], [2, -1], [2, 1]];
-const tour = { rows: 8, cols: 8, path: [], closed: false, shown: 0, timer: null, board: null };
+const tour = { rows: 8, cols: 8, path: [], closed: false, shown: 0, timer: null, board: null, failedStart: '' };
+// MAX_KNIGHT_SIDE is the largest side the page draws (one SVG square each, numbered); the API
+// and the command line take far larger boards.
+const MAX_KNIGHT_SIDE = 32;
 
-for (const id of ['knight-rows', 'knight-cols']) $(id).addEventListener('change', startKnight);
-$('knight-closed').addEventListener('change', () => { if (tour.path.length) startTour(tour.path[0]); });
+for (const id of ['knight-rows', 'knight-cols']) $(id).addEventListener('change', () => startKnight());
+$('knight-closed').addEventListener('change', () => {
+  if (tour.path.length) startTour(tour.path[0]);
+  else if (tour.failedStart) startTour(parseName(tour.rows, tour.failedStart));
+  else saveURL();
+});
+$('knight-end').addEventListener('click', () => { pause(); tour.shown = tour.path.length; drawTour(); });
 $('knight-access').addEventListener('change', () => drawTour());
 $('knight-play').addEventListener('click', () => (tour.timer ? pause() : play()));
 $('knight-step').addEventListener('click', () => { pause(); step(); });
@@ -261,17 +325,36 @@ function knightStatus(text, cls = '') {
   s.className = cls;
 }
 
+// readSide reads a side of the knight's board: a whole number from 1 to MAX_KNIGHT_SIDE, or
+// null with the input marked invalid.
+function readSide(id) {
+  const input = $(id), v = input.value.trim();
+  const ok = /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_KNIGHT_SIDE;
+  input.setAttribute('aria-invalid', String(!ok));
+  return ok ? Number(v) : null;
+}
+
+// startKnight draws the empty board of the chosen size; a size the page cannot draw is
+// refused, in red, and the board stays as it was.
 function startKnight() {
+  const rows = readSide('knight-rows'), cols = readSide('knight-cols');
+  if (rows === null || cols === null) {
+    const bad = rows === null ? $('knight-rows').value : $('knight-cols').value;
+    knightStatus(`The page draws boards of 1 to ${MAX_KNIGHT_SIDE} squares a side, not ${JSON.stringify(bad)}; the board is still ${tour.rows}×${tour.cols}. (chesspuzzles knight tour takes larger boards.)`, 'error');
+    return false;
+  }
   pause();
-  const clamp = (v) => Math.min(32, Math.max(1, Number(v) || 8));
-  tour.rows = clamp($('knight-rows').value);
-  tour.cols = clamp($('knight-cols').value);
+  tour.rows = rows;
+  tour.cols = cols;
   tour.path = [];
   tour.shown = 0;
+  tour.failedStart = '';
   tour.board = new Board($('knight-board'), tour.rows, tour.cols, (r, c) => startTour([r, c]));
-  $('knight-play').disabled = $('knight-step').disabled = true;
+  $('knight-play').disabled = $('knight-step').disabled = $('knight-end').disabled = true;
   knightStatus('Click a square to start the knight there.');
   drawTour();
+  saveURL();
+  return true;
 }
 
 async function startTour([r, c]) {
@@ -284,14 +367,20 @@ async function startTour([r, c]) {
     if (!res.found) {
       tour.path = [];
       tour.shown = 0;
+      tour.failedStart = start;
+      $('knight-play').disabled = $('knight-step').disabled = $('knight-end').disabled = true;
       drawTour();
-      knightStatus(`No ${tour.closed ? 'closed' : 'open'} tour from ${start}: ${res.reason}`, 'error');
+      // The reason already names the kind of tour, the start and the board.
+      knightStatus(capitalize(res.reason) + '.', 'error');
+      saveURL();
       return;
     }
     tour.path = res.squares;
     tour.shown = 1;
-    $('knight-play').disabled = $('knight-step').disabled = false;
+    tour.failedStart = '';
+    $('knight-play').disabled = $('knight-step').disabled = $('knight-end').disabled = false;
     drawTour();
+    saveURL();
     play();
   } catch (e) {
     knightStatus(e.message, 'error');
@@ -358,6 +447,36 @@ function drawTour() {
   }
 }
 
-startBrowse();
-startSolve();
-startKnight();
+// restore rebuilds the state a link carries, then lets changes write the URL again.
+async function restore() {
+  const tab = ['browse', 'solve', 'knight'].includes(url.get('tab')) ? url.get('tab') : 'browse';
+  const n = Number(url.get('n'));
+  const validN = Number.isInteger(n) && n >= 1 && n <= 27;
+  if (tab === 'browse' && validN) browseN.value = String(n);
+  if (tab === 'solve' && validN) solveN.value = String(n);
+  if (tab === 'browse') $('browse-unique').checked = url.get('unique') === '1';
+  showTab(tab);
+  const sol = Number(url.get('sol'));
+  const browsing = startBrowse(tab === 'browse' && Number.isInteger(sol) && sol >= 1 ? sol : 1);
+  startSolve(tab === 'solve' ? (url.get('queens') || '').split(/\s+/).filter(Boolean) : []);
+  let knightReady = startKnight();
+  if (tab === 'knight') {
+    for (const k of ['rows', 'cols']) if (url.has(k)) $(`knight-${k}`).value = url.get(k);
+    $('knight-closed').checked = url.get('closed') === '1';
+    knightReady = startKnight();
+  }
+  await browsing;
+  restoring = false;
+  const start = url.get('start');
+  if (tab === 'knight' && knightReady && start) {
+    const [r, c] = parseName(tour.rows, start);
+    if (r >= 0 && r < tour.rows && c >= 0 && c < tour.cols) {
+      startTour([r, c]);
+      return;
+    }
+    knightStatus(`The link's start square ${JSON.stringify(start)} is not on the ${tour.rows}×${tour.cols} board.`, 'error');
+  }
+  saveURL();
+}
+
+restore();

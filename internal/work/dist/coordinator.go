@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,6 +26,14 @@ type Coordinator struct {
 	Logf func(format string, args ...any)
 	// Progress, if not nil, is called after each new result with the tally so far.
 	Progress func(t *queens.Tally)
+	// Verify is the share of tasks, chosen at random, that are computed a second time, by a
+	// worker other than the first, once every task has a result; the count is refused
+	// with a [DisagreeError] if the two differ. Zero verifies none; the command line's
+	// default is [DefaultVerify]. When every result came from one worker, or no other
+	// worker has done them within VerifyWait (a minute if zero), the coordinator computes
+	// them itself and says so.
+	Verify     float64
+	VerifyWait time.Duration
 	// Resync is how long the coordinator waits without a new result before it reads every
 	// result again and queues any task that has neither a result nor a message (for
 	// example after the stream was purged). It does the same at once after a
@@ -38,8 +48,14 @@ type Stats struct {
 	Resumed int
 	// Queued is the number of tasks the run put on the stream.
 	Queued int
-	// Rejected is the number of stored results rejected as not belonging to the job.
+	// Rejected is the number of stored results rejected as not belonging to the job or
+	// impossible for their task; Requeued the tasks queued again for that reason.
 	Rejected int
+	Requeued int
+	// Verified is the number of tasks, chosen at random, computed twice and found to
+	// agree; VerifiedHere those of them the coordinator computed itself.
+	Verified     int
+	VerifiedHere int
 }
 
 func (c *Coordinator) logf(format string, args ...any) {
@@ -75,27 +91,120 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	}
 
 	tally := plan.NewTally()
+	ver := newVerifier(plan, VerifySample(c.Verify, len(plan.Tasks)))
+	verifyWait := c.VerifyWait
+	if verifyWait <= 0 {
+		verifyWait = time.Minute
+	}
+	var (
+		asked      bool      // second computations were asked of the workers
+		lastSecond time.Time // when the last second result came, or they were asked for
+	)
 	rejected := map[string]uint64{} // key → revision already reported
-	add := func(e jetstream.KeyValueEntry) {
-		if e.Operation() != jetstream.KeyValuePut {
+	reject := func(e jetstream.KeyValueEntry, id int, r Result, err error) {
+		if rejected[e.Key()] == e.Revision() {
 			return
 		}
-		_, id, r, err := decodeResult(e.Key(), e.Value())
-		if err == nil {
-			err = r.check(plan.N, plan.Version, id)
+		rejected[e.Key()] = e.Revision()
+		stats.Rejected++
+		c.logf("rejected result %s (revision %d) from worker %q: %v", e.Key(), e.Revision(), r.Worker, err)
+		// Delete it, unless something newer is there already, and have the task
+		// computed again if it has no accepted result.
+		if err := results.Delete(ctx, e.Key(), jetstream.LastRevision(e.Revision())); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
-		if err == nil {
-			_, err = tally.Add(r.TaskResult)
-			if err == nil && c.Progress != nil {
-				c.Progress(tally)
+		if id >= 0 && id < len(plan.Tasks) && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
+			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id}); err != nil {
+				c.logf("queueing task %d again: %v", id, err)
+			} else {
+				stats.Requeued++
 			}
-			return
 		}
-		if rejected[e.Key()] != e.Revision() {
-			rejected[e.Key()] = e.Revision()
-			stats.Rejected++
-			c.logf("rejected result %s (revision %d) from worker %q: %v", e.Key(), e.Revision(), r.Worker, err)
+	}
+	add := func(e jetstream.KeyValueEntry) error {
+		if e.Operation() != jetstream.KeyValuePut {
+			return nil
 		}
+		key, second := strings.CutSuffix(e.Key(), ".v")
+		j, id, r, err := decodeResult(key, e.Value())
+		if j == "" {
+			id = -1 // the key names no task
+		}
+		if err == nil {
+			err = checkResult(plan, id, &r)
+		}
+		if err != nil {
+			reject(e, id, r, err)
+			return nil
+		}
+		if second {
+			lastSecond = time.Now()
+			return ver.addSecond(id, r)
+		}
+		added, err := tally.Add(r.TaskResult)
+		if err != nil {
+			return err
+		}
+		if !added {
+			// The same task stored again: harmless if it says the same, a forgery or a
+			// broken machine if not.
+			if f, ok := ver.first[id]; ok && f.TaskResult != r.TaskResult {
+				return &DisagreeError{Job: job, ID: id, First: f, Second: r}
+			}
+			return nil
+		}
+		if _, err := ver.addFirst(id, r); err != nil {
+			return err
+		}
+		if c.Progress != nil {
+			c.Progress(tally)
+		}
+		return nil
+	}
+	// step runs once every task has a first result: it has the sampled tasks computed a
+	// second time by another worker, or here when there is no other worker or none has
+	// done them within verifyWait, and reports whether every sampled task agrees.
+	step := func() (bool, error) {
+		if !tally.Complete() {
+			return false, nil
+		}
+		pending := ver.pending()
+		if len(pending) == 0 {
+			return true, nil
+		}
+		local := ""
+		switch {
+		case len(ver.workers) <= 1:
+			names := slices.Collect(maps.Keys(ver.workers))
+			local = fmt.Sprintf("every result of this job came from one worker, %q", strings.Join(names, ""))
+		case !asked:
+			asked, lastSecond = true, time.Now()
+			for _, id := range pending {
+				m := TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id, Verify: true, Not: ver.first[id].Worker}
+				if err := c.publish(ctx, js, verifySubject(plan.N, plan.Version, id), m); err != nil {
+					return false, fmt.Errorf("asking for the verification of task %d: %w", id, err)
+				}
+			}
+			c.logf("job %s: every task has a result; verifying %d chosen at random on other workers", job, len(pending))
+			return false, nil
+		case time.Since(lastSecond) > verifyWait:
+			local = fmt.Sprintf("no other worker verified them within %v", verifyWait)
+		default:
+			return false, nil
+		}
+		c.logf("job %s: verifying %d tasks here in the coordinator: %s", job, len(pending), local)
+		again, err := countLocally(ctx, plan, pending)
+		if err != nil {
+			return false, err
+		}
+		for j, id := range pending {
+			r := Result{Job: job, N: plan.N, PlanVersion: plan.Version, TaskResult: again[j], Worker: "the coordinator"}
+			if err := ver.addSecond(id, r); err != nil {
+				return false, err
+			}
+		}
+		stats.VerifiedHere += len(pending)
+		return len(ver.pending()) == 0, nil
 	}
 
 	resync := c.Resync
@@ -116,7 +225,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			}
 			continue
 		}
-		complete, err := c.follow(ctx, w, add, tally, resync, func() error {
+		complete, err := c.follow(ctx, w, add, step, resync, func() error {
 			n, waiting, err := c.queue(ctx, js, st, plan, tally)
 			stats.Queued += n
 			if first && err == nil {
@@ -130,6 +239,11 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		_ = w.Stop()
 		if complete {
 			break
+		}
+		var dis *DisagreeError
+		if errors.As(err, &dis) {
+			c.forget(ctx, results, job, dis.ID)
+			return queens.Counts{}, stats, err
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -145,6 +259,14 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		stats.Resumed = tally.Done()
 		c.logf("job %s: all %d tasks have results already", job, len(plan.Tasks))
 	}
+	stats.Verified = len(ver.sample)
+	if stats.Verified > 0 {
+		c.logf("job %s: %d tasks chosen at random were computed twice (%d here), and agree", job, stats.Verified, stats.VerifiedHere)
+	}
+	// Requests for second computations that are no longer needed would only cost workers time.
+	if err := st.Purge(ctx, jetstream.WithPurgeSubject(verifySubjects(plan.N, plan.Version))); err != nil {
+		c.logf("removing verification requests: %v", err)
+	}
 	counts := tally.Counts()
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
@@ -154,10 +276,32 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	return counts, stats, nil
 }
 
+// forget deletes both results of a task whose two computations disagree, so that the next
+// run computes it again instead of trusting either.
+func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, job string, id int) {
+	for _, key := range []string{resultKey(job, id), verifyKey(job, id)} {
+		if err := results.Delete(ctx, key); err != nil {
+			c.logf("deleting %s: %v", key, err)
+		}
+	}
+	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)
+}
+
+// publish puts one task message on the stream and waits for the server's acknowledgement.
+func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subject string, m TaskMsg) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = js.Publish(ctx, subject, data)
+	return err
+}
+
 // follow feeds w's entries to add. After the watcher's initial values it calls queue once.
-// It returns true once tally is complete, and false with a nil error when no result came
-// for the resync period.
-func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry), tally *queens.Tally, resync time.Duration, queue func() error) (bool, error) {
+// It calls step after each entry and four times a second, and returns true once step
+// does; it returns false with a nil error when no result came for the resync period, and
+// the error of add or step if they return one.
+func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, step func() (bool, error), resync time.Duration, queue func() error) (bool, error) {
 	initial := true
 	timer := time.NewTimer(resync)
 	defer timer.Stop()
@@ -174,6 +318,11 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 			if r := c.Conn.Stats().Reconnects; r != reconnects && c.Conn.IsConnected() {
 				return false, nil
 			}
+			if !initial {
+				if done, err := step(); done || err != nil {
+					return done, err
+				}
+			}
 		case <-timer.C:
 			if initial {
 				return false, fmt.Errorf("reading the results took more than %v", resync)
@@ -184,19 +333,23 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 				return false, errors.New("the results watcher stopped")
 			}
 			if e != nil {
-				add(e)
+				if err := add(e); err != nil {
+					return false, err
+				}
 				timer.Reset(resync)
 			} else if initial {
 				initial = false
-				if tally.Complete() {
-					return true, nil
+				if done, err := step(); done || err != nil {
+					return done, err
 				}
 				if err := queue(); err != nil {
 					return false, err
 				}
 			}
-			if !initial && tally.Complete() {
-				return true, nil
+			if !initial {
+				if done, err := step(); done || err != nil {
+					return done, err
+				}
 			}
 		}
 	}

@@ -31,11 +31,20 @@
 // Guarantees. A task is acknowledged only after its result is stored, and a worker sends
 // "in progress" for it every third of the ack deadline while it computes, so a live worker
 // keeps its task however long it takes, and a dead worker's task is delivered again once the
-// deadline passes. A result whose N, plan version, job or task id does not match its key is
-// rejected with a logged reason. The coordinator keeps nothing but what the server holds:
+// deadline passes. A result whose N, plan version, job or task id does not match its key, or
+// whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
+// logged reason, deleted, and its task queued again. The coordinator keeps nothing but what the server holds:
 // started again against the same server (the same --state directory for the embedded one)
 // it reads the results already in, queues only the tasks that have none and are not queued,
 // and waits for the rest. Clients reconnect for ever after losing their connection.
+//
+// Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
+// token in its state directory, so that it survives a restart). With Coordinator.Verify
+// set, a share of the tasks chosen at random is computed a second time, by another worker
+// (a message on the task's subject + ".v", whose result is stored under the task's key +
+// ".v"), or by the coordinator itself when no other worker does it; a difference refuses
+// the count with a [DisagreeError]. docs/distributed.md says what this protects and what
+// it does not.
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with
@@ -99,12 +108,17 @@ func jobSubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.>", TaskPrefi
 // resultKey is the results-bucket key of one task of a job.
 func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) }
 
-// TaskMsg is the body of a task message.
+// TaskMsg is the body of a task message. A message with Verify set asks for a second
+// computation of a task that has a result, by any worker but the one named Not; it comes
+// on the task's subject with ".v" appended, and its result is stored under the task's key
+// with ".v" appended.
 type TaskMsg struct {
 	Job         string `json:"job"`
 	N           int    `json:"n"`
 	PlanVersion int    `json:"plan_version"`
 	ID          int    `json:"id"`
+	Verify      bool   `json:"verify,omitempty"`
+	Not         string `json:"not,omitempty"`
 }
 
 // Result is the value stored for one task: what queens.Task.Count found, and who found it.
@@ -150,6 +164,10 @@ type JobRecord struct {
 type ConnectOptions struct {
 	URL   string
 	Token string // empty for none
+	// Creds, if not empty, is a NATS credentials file (a user JWT and its key), for a
+	// cluster that authenticates users by NATS's decentralized auth. A user and password
+	// may also be given in the URL (nats://user:password@host:4222).
+	Creds string
 	Name  string // the client name the server shows
 	// Logf, if not nil, is told about disconnections and reconnections.
 	Logf func(format string, args ...any)
@@ -177,9 +195,12 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
 	}
+	if o.Creds != "" {
+		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+		return nil, &connectError{o.URL, err}
 	}
 	// With RetryOnFailedConnect, Connect returns at once; wait for the first connection so
 	// that a wrong token or URL is reported rather than retried in silence for ever.
@@ -187,7 +208,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	for !nc.IsConnected() {
 		if err := nc.LastError(); err != nil && isAuthError(err) {
 			nc.Close()
-			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+			return nil, &connectError{o.URL, fmt.Errorf("%w: %w", ErrRefused, err)}
 		}
 		if time.Now().After(deadline) {
 			err := nc.LastError()
@@ -195,7 +216,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 			if err == nil {
 				err = errors.New("no answer within 10s")
 			}
-			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
+			return nil, &connectError{o.URL, err}
 		}
 		select {
 		case <-ctx.Done():
@@ -206,6 +227,22 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	return nc, nil
 }
+
+// ErrCannotConnect is what [Connect] wraps when it finds no server at the URL, or one that
+// refuses the token: the URL or the token given is wrong.
+var ErrCannotConnect = errors.New("cannot connect")
+
+type connectError struct {
+	url string
+	err error
+}
+
+func (e *connectError) Error() string   { return fmt.Sprintf("connecting to %q: %v", e.url, e.err) }
+func (e *connectError) Unwrap() []error { return []error{ErrCannotConnect, e.err} }
+
+// ErrRefused is the error [Connect] wraps when the server refuses the client's credentials
+// (no token, a wrong token, an unknown user).
+var ErrRefused = errors.New("the server refused this client's credentials")
 
 func isAuthError(err error) bool {
 	return errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization")
@@ -235,13 +272,14 @@ func setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (
 		ackWait = DefaultAckWait
 	}
 	_, err = js.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
-		Durable:       consumerName(queens.PlanVersion),
-		Description:   "chesspuzzles workers",
-		FilterSubject: fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion),
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       ackWait,
-		MaxDeliver:    -1,
-		MaxAckPending: 100000,
+		Durable:     consumerName(queens.PlanVersion),
+		Description: "chesspuzzles workers",
+		// Both methods' tasks: a version number names the method (queens.NewPlanVersion).
+		FilterSubjects: []string{fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.JoinPlanVersion)},
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		AckWait:        ackWait,
+		MaxDeliver:     -1,
+		MaxAckPending:  100000,
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("creating consumer: %w", err)

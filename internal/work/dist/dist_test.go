@@ -1,12 +1,10 @@
 package dist
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,26 +14,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// known reads testdata/known-values.txt: n → [Q(n), U(n)].
+// known returns the published Q(n) and U(n) (queens.Known): n → [Q(n), U(n)].
 func known(t *testing.T) map[int][2]string {
 	t.Helper()
-	f, err := os.Open("testdata/known-values.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int][2]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var n int
-		var q, u string
-		if strings.HasPrefix(sc.Text(), "#") {
-			continue
-		}
-		if _, err := fmt.Sscan(sc.Text(), &n, &q, &u); err != nil {
-			t.Fatal(err)
-		}
-		out[n] = [2]string{q, u}
+	for n := 1; n <= queens.MaxKnownN; n++ {
+		c, _ := queens.Known(n)
+		out[n] = [2]string{c.Total.String(), c.Unique.String()}
 	}
 	return out
 }
@@ -75,7 +60,7 @@ func startServer(t *testing.T, dir, token string) *Server {
 }
 
 // TestInProcess counts small boards with an in-process coordinator and two in-process
-// workers, and checks duplicate and foreign results on the way.
+// workers, each task computed twice.
 func TestInProcess(t *testing.T) {
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
@@ -107,8 +92,10 @@ func TestInProcess(t *testing.T) {
 
 	for _, n := range []int{1, 4, 8, 10} {
 		t.Run(fmt.Sprint("N=", n), func(t *testing.T) {
-			c := &Coordinator{Conn: nc}
-			counts, st, err := c.Run(ctx, mustPlan(t, n))
+			// Every task computed twice, by both workers.
+			c := &Coordinator{Conn: nc, Verify: 1}
+			plan := mustPlan(t, n)
+			counts, st, err := c.Run(ctx, plan)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,6 +107,9 @@ func TestInProcess(t *testing.T) {
 			}
 			if st.Rejected != 0 {
 				t.Errorf("rejected %d results, want 0", st.Rejected)
+			}
+			if st.Verified != len(plan.Tasks) {
+				t.Errorf("verified %d tasks, want all %d", st.Verified, len(plan.Tasks))
 			}
 		})
 	}
@@ -136,7 +126,8 @@ func mustPlan(t *testing.T, n int) *queens.Plan {
 
 // TestDuplicateAndForeignResults stores, before any worker runs, a correct result twice and
 // a foreign one (another plan version, another N) under a job's keys: the total counts the
-// duplicate once and rejects the foreign ones with a logged reason.
+// duplicate once and rejects the foreign ones with a logged reason, and their tasks are
+// computed.
 func TestDuplicateAndForeignResults(t *testing.T) {
 	const n = 9
 	kv := known(t)
@@ -199,8 +190,9 @@ func TestDuplicateAndForeignResults(t *testing.T) {
 			t.Errorf("coordinator log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
 		}
 	}
-	if !wlog.contains("replacing an invalid stored result") {
-		t.Errorf("worker did not replace the foreign result; log:\n%s", strings.Join(wlog.lines, "\n"))
+	// The coordinator deleted the foreign results and queued their tasks again.
+	if st.Requeued != 2 {
+		t.Errorf("queued %d tasks again, want 2", st.Requeued)
 	}
 	// Task 0 had a result: no worker computed it.
 	if wlog.contains(fmt.Sprintf("task %s started", resultKey(job, 0))) {

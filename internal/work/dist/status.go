@@ -66,9 +66,7 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
 		var plan *queens.Plan
-		if s.PlanVersion == queens.PlanVersion {
-			plan, _ = queens.NewPlan(s.N)
-		}
+		plan, _ = queens.NewPlanVersion(s.N, s.PlanVersion)
 		var times []time.Time
 		var ids []int
 		w, err := results.WatchFiltered(ctx, []string{k + ".>"}, jetstream.IgnoreDeletes())
@@ -86,7 +84,13 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 					break read
 				}
 				_, id, r, err := decodeResult(e.Key(), e.Value())
-				if err == nil && r.check(s.N, s.PlanVersion, id) == nil {
+				if err == nil {
+					err = r.check(s.N, s.PlanVersion, id)
+				}
+				if err == nil && plan != nil {
+					err = plan.CheckResult(r.TaskResult)
+				}
+				if err == nil {
 					times = append(times, e.Created())
 					ids = append(ids, id)
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,13 +30,13 @@ type Worker struct {
 	// Every is how often the worker logs the number of tasks it has done (if it changed);
 	// zero means every 30 seconds.
 	Every time.Duration
-	// Stall makes every task take at least this long: a hook for tests of ack deadlines and
-	// of killed workers. Leave it zero.
+	// Stall makes every task (not second computations) take at least this long: a hook for
+	// tests of ack deadlines and of killed workers. Leave it zero.
 	Stall time.Duration
 
 	done     atomic.Int64
 	mu       sync.Mutex
-	plans    map[int]*queens.Plan
+	plans    map[[2]int]*queens.Plan // by (N, plan version)
 	waitOnce sync.Once
 }
 
@@ -144,59 +145,75 @@ func (w *Worker) pull(ctx context.Context, cons jetstream.Consumer, results jets
 	}
 }
 
-func (w *Worker) plan(n int) (*queens.Plan, error) {
+func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if p := w.plans[n]; p != nil {
+	if p := w.plans[[2]int{n, v}]; p != nil {
 		return p, nil
 	}
-	p, err := queens.NewPlan(n)
+	p, err := queens.NewPlanVersion(n, v)
 	if err != nil {
 		return nil, err
 	}
 	if w.plans == nil {
-		w.plans = map[int]*queens.Plan{}
+		w.plans = map[[2]int]*queens.Plan{}
 	}
-	w.plans[n] = p
+	w.plans[[2]int{n, v}] = p
 	return p, nil
 }
 
-// task returns the task a message names, or why the message is not one this build can run.
-func (w *Worker) task(msg jetstream.Msg) (queens.Task, error) {
+// task returns the task a message names and the message, or why the message is not one
+// this build can run.
+func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, error) {
 	var m TaskMsg
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
-		return queens.Task{}, fmt.Errorf("not a task message: %v", err)
+		return queens.Task{}, m, nil, fmt.Errorf("not a task message: %v", err)
 	}
-	if m.PlanVersion != queens.PlanVersion {
-		return queens.Task{}, fmt.Errorf("task of plan version %d, but this build has plan version %d", m.PlanVersion, queens.PlanVersion)
+	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.JoinPlanVersion {
+		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan versions %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.JoinPlanVersion)
 	}
-	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != taskSubject(m.N, m.PlanVersion, m.ID) {
-		return queens.Task{}, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	subject := taskSubject(m.N, m.PlanVersion, m.ID)
+	if m.Verify {
+		subject = verifySubject(m.N, m.PlanVersion, m.ID)
 	}
-	p, err := w.plan(m.N)
+	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != subject {
+		return queens.Task{}, m, nil, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	}
+	p, err := w.plan(m.N, m.PlanVersion)
 	if err != nil {
-		return queens.Task{}, err
+		return queens.Task{}, m, nil, err
 	}
-	return p.Task(m.ID)
+	t, err := p.Task(m.ID)
+	return t, m, p, err
 }
 
 // handle runs one task message: skip it if a valid result is stored already, else compute
 // (sending "in progress" every third of the ack deadline), store, and only then ack.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
-	task, err := w.task(msg)
+	task, m, plan, err := w.task(msg)
 	if err != nil {
 		w.logf("refused message on %s: %v", msg.Subject(), err)
 		_ = msg.TermWithReason(err.Error())
 		return
 	}
-	job := JobID(task.N, queens.PlanVersion)
+	version := taskVersion(task)
+	job := JobID(task.N, version)
 	key := resultKey(job, task.ID)
 	delivery := uint64(1)
 	if md, err := msg.Metadata(); err == nil {
 		delivery = md.NumDelivered
 	}
+	if m.Verify {
+		if m.Not == w.Name {
+			// Another worker must verify this worker's result: hand it back for a while,
+			// longer each time, so that a worker left alone does not spin on it.
+			_ = msg.NakWithDelay(min(time.Duration(delivery)*50*time.Millisecond, 5*time.Second))
+			return
+		}
+		key = verifyKey(job, task.ID)
+	}
 	if e, err := results.Get(ctx, key); err == nil {
-		if _, id, r, err := decodeResult(key, e.Value()); err == nil && r.check(task.N, queens.PlanVersion, id) == nil {
+		if _, id, r, err := decodeResult(strings.TrimSuffix(key, ".v"), e.Value()); err == nil && checkResult(plan, id, &r) == nil && (!m.Verify || r.Worker != m.Not) {
 			_ = msg.Ack()
 			if w.Verbose {
 				w.logf("task %s has a result already (delivery %d); acknowledged without computing", key, delivery)
@@ -218,7 +235,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 	out := make(chan outcome, 1)
 	go func() {
 		r, err := task.CountContext(cctx)
-		if err == nil && w.Stall > 0 {
+		if err == nil && w.Stall > 0 && !m.Verify {
 			err = sleep(cctx, w.Stall-time.Since(start))
 		}
 		out <- outcome{r, err}
@@ -246,10 +263,10 @@ wait:
 		}
 	}
 
-	r := Result{Job: job, N: task.N, PlanVersion: queens.PlanVersion, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
+	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
 	data, _ := json.Marshal(r)
 	for {
-		err := w.store(ctx, results, key, data, r)
+		err := w.store(ctx, results, key, data, r, plan, m.Verify)
 		if err == nil {
 			break
 		}
@@ -275,8 +292,13 @@ wait:
 }
 
 // store writes a result unless a valid one is there already; an invalid one (say from a
-// build with another plan version) is overwritten.
-func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result) error {
+// build with another plan version) is overwritten. A second computation (verify) always
+// overwrites: it is compared with the first, not trusted over it.
+func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result, plan *queens.Plan, verify bool) error {
+	if verify {
+		_, err := results.Put(ctx, key, data)
+		return err
+	}
 	_, err := results.Create(ctx, key, data)
 	if err == nil || !errors.Is(err, jetstream.ErrKeyExists) {
 		return err
@@ -287,7 +309,7 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	}
 	_, id, old, derr := decodeResult(key, e.Value())
 	if derr == nil {
-		derr = old.check(r.N, r.PlanVersion, id)
+		derr = checkResult(plan, id, &old)
 	}
 	if derr == nil {
 		if old.Solutions != r.Solutions || old.HalfTurn != r.HalfTurn || old.QuarterTurn != r.QuarterTurn {
@@ -298,4 +320,12 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	w.logf("task %s: replacing an invalid stored result (%v)", key, derr)
 	_, err = results.Update(ctx, key, data, e.Revision())
 	return err
+}
+
+// taskVersion is the plan version of task's method.
+func taskVersion(t queens.Task) int {
+	if t.Method == queens.MethodJoin {
+		return queens.JoinPlanVersion
+	}
+	return queens.PlanVersion
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/spf13/pflag"
+)
+
+// tokenEnv names the environment variable that gives the NATS token when no flag does.
+const tokenEnv = "CHESSPUZZLES_NATS_TOKEN"
+
+// natsAuth holds the flags that say how a client authenticates to a NATS server.
+type natsAuth struct {
+	token     string
+	tokenFile string
+	creds     string
+}
+
+// addAuthFlags adds --token, --token-file and --creds to f.
+func addAuthFlags(f *pflag.FlagSet, a *natsAuth, tokenUsage string) {
+	f.StringVar(&a.token, "token", "", tokenUsage)
+	f.StringVar(&a.tokenFile, "token-file", "", "read the token from `FILE` (mode 600; a coordinator keeps its own in --state DIR/token)")
+	f.StringVar(&a.creds, "creds", "", "NATS credentials `FILE` (user JWT and key) for a cluster that wants one")
+}
+
+// given returns the token the user gave: --token, else --token-file, else $CHESSPUZZLES_NATS_TOKEN,
+// else "" (none given).
+func (a *natsAuth) given() (string, error) {
+	switch {
+	case a.token != "" && a.tokenFile != "":
+		return "", usageErrorf("give the token once: --token or --token-file, not both")
+	case a.token != "":
+		return a.token, nil
+	case a.tokenFile != "":
+		t, err := dist.ReadTokenFile(a.tokenFile)
+		if err != nil {
+			return "", usageError(err)
+		}
+		return t, nil
+	}
+	return os.Getenv(tokenEnv), nil
+}
+
+// orStateToken returns the given token or, if none was given and the server at natsURL is
+// on this machine, the token of the coordinator state directory dir if it has one. A token
+// is never sent on its own to a server on another machine.
+func (a *natsAuth) orStateToken(natsURL, dir string) (string, error) {
+	t, err := a.given()
+	if err != nil || t != "" || !loopbackURL(natsURL) {
+		return t, err
+	}
+	t, err = dist.ReadTokenFile(filepath.Join(dir, dist.TokenFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", usageError(err)
+	}
+	return t, nil
+}
+
+// loopbackURL reports whether every server a NATS URL list names is on this machine.
+func loopbackURL(s string) bool {
+	for _, one := range strings.Split(s, ",") {
+		u, err := url.Parse(strings.TrimSpace(one))
+		if err != nil || u.Hostname() == "" {
+			return false
+		}
+		if !dist.IsLoopback(net.JoinHostPort(u.Hostname(), "0")) {
+			return false
+		}
+	}
+	return true
+}
+
+// refusedHint rewrites a refused connection as one line that says where the token is.
+func refusedHint(err error, natsURL string) error {
+	if !errors.Is(err, dist.ErrRefused) {
+		return err
+	}
+	return fmt.Errorf("the NATS server at %s refused this client's credentials (authorization violation): give its token with --token, --token-file FILE or $%s (a coordinator keeps it in its --state directory, file %q)",
+		natsURL, tokenEnv, dist.TokenFile)
+}

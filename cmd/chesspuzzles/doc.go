@@ -1,0 +1,181 @@
+/*
+The chesspuzzles command solves the classic chessboard puzzles: the N-queens problem (list,
+count, check, complete and draw placements of N queens that do not attack each other) and
+the knight's tour (find, check and count tours on any board).
+
+Usage:
+
+	chesspuzzles <group> <command> [arguments] [flags]
+
+The groups and commands are:
+
+	queens solve N          list every solution of the N×N board, in code order
+	queens check POSITION   is it a solution; which queens attack which, and along which line
+	queens count N|FROM-TO  count Q(N) and U(N) exactly, on all cores, resumable
+	queens estimate N       how long a count of N would take here, and its result
+	queens merge FILE...    add up the slices of "queens count N --shard I/K"
+	queens one N            one solution, by construction (N up to 10^9) or --random
+	queens complete POS     extend a partial placement to a solution, or prove none exists
+	queens browse N         page through the solutions in the terminal
+	knight tour             find a knight's tour from a start square, open or --closed
+	knight check [FILE]     check a tour given as squares, JSON or a numbered board
+	knight accessibility    how many knight moves reach each square (Warnsdorff by hand)
+	knight count            count the tours of a board of at most 64 squares exactly
+	serve                   the local web app and its JSON API (docs/web.md, docs/api.md)
+	worker                  join a distributed count (docs/distributed.md)
+	version                 print the version
+	completion SHELL        print a shell completion script
+
+"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
+Results go to standard output; progress, summaries and errors to standard error. Any
+command that writes a file (-o FILE) writes a temporary file and renames it at the end, so
+an interrupted run never leaves a truncated file.
+
+# Queens placements
+
+A placement is written in any of these notations: --format chooses the output, input is
+recognised whatever its notation.
+
+	code       1-based column of each row from the top: 15863724 (comma-separated from N = 10)
+	perm       0-based columns: 0,4,7,5,2,6,1,3
+	coords     (x,y) pairs, x the column and y the row from the top, 1-based: (1,1) (5,2) …
+	algebraic  chess squares: a8 e7 h6 f5 c4 g3 b2 d1
+	board      a drawn board, Q and . (blank line between boards)
+	json       one object a line: {"n":8,"code":"15863724","perm":[0,4,7,5,2,6,1,3]}
+
+solve and check also draw: --format unicode (♛ on a shaded board, coloured on a terminal
+unless NO_COLOR is set), svg or png (a real chessboard; check draws attacking pairs in
+red; solve draws the first solution it lists). A partial position for complete writes "."
+(code) or "-" (perm) for an empty row. Solutions are listed in ascending order of code. A
+fundamental solution (--unique) is the member of its class under the eight symmetries of
+the square with the smallest code.
+
+# Queens commands
+
+solve N lists every solution, streamed in constant memory, N from 1 to 64 (counting stops
+being practical near 30). --limit K stops after K; --after CODE starts after the given
+solution without enumerating what comes before it, so a script can page through a listing;
+--unique lists fundamental solutions only; -o FILE writes to a file; -q hides the progress
+line shown on a terminal.
+
+check POSITION... reads a position from its arguments or, with none or "-", from standard
+input; --n gives the board size where the position leaves it open. It names every pair of
+queens that attack each other (an attack stops at the first queen on its line) and counts
+the queens on each row, column and diagonal; --json prints the report as one object.
+
+count N counts Q(N), all solutions, and U(N), the fundamental ones, for N from 1 to 32,
+exactly; FROM-TO prints a Markdown table, one row per N as it is done, and the time each N
+took goes to standard error. The count is a plan of independent tasks (queens.NewPlan)
+that --workers goroutines share, biggest first. --json prints one object per N:
+{"n":12,"total":14200,"unique":1787,"seconds":…}.
+
+estimate N samples the plan with Knuth's random-probe estimator and times this machine on
+the plan's own tasks for about a second, and prints the nodes, solutions and time on
+--workers workers, each with ± two standard errors; --probes K (default 300000) trades time
+for precision; --seed makes it repeatable; --json.
+
+one N prints one solution of the N×N board (N = 1 or 4 ≤ N ≤ 10^9) by an explicit
+construction that streams in constant memory; with --random, a random solution by local
+search (N ≤ 10^8, 4.5 bytes a queen; --seed makes it repeatable, otherwise the seed used is
+printed on standard error). N = 2 and 3 have no solution: exit 1.
+
+complete POSITION... extends the given queens (any rows, any notation, N ≤ 10^6) to a
+solution. With at most 64 empty rows the search is exact; with more it is a local search
+that finds completions but cannot rule them out. --timeout (default 10s, 0 for none)
+bounds it: exit 3 when undecided in time.
+
+merge FILE... adds up the JSON slices that count --shard I/K printed, refusing (exit 2) a
+set that is not exactly the K slices of one plan of this build; --json.
+
+browse N shows the solutions on the left and the selected one drawn on the right: ↑/↓ or
+k/j move, PgUp/PgDn a screen, Home the first, u switches between all and fundamental
+solutions, q quits. It needs a terminal.
+
+# Progress, checkpoints and distribution
+
+Long commands report progress on standard error. solve shows a line on a terminal only.
+count draws a bar on a terminal (tasks done, the share of the work, solutions so far, nodes
+per second and the time left, weighted by each task's estimated cost) and otherwise writes
+a plain line every 5 seconds; --quiet (-q) silences both. knight count prints a line at
+each tenth of its work on boards of 30 squares or more; the distributed coordinator and worker log timestamped lines. Ctrl-C
+stops any command: it exits 130 after saving what can be resumed.
+
+count --checkpoint FILE appends every finished task to FILE at once (one write each,
+fsync'd at least every second and at the end; every line carries a CRC-32). After Ctrl-C
+(exit 130), SIGKILL or a crash, the same command resumes and ends with the exact count. A
+checkpoint of another N or plan version, or a damaged one, is refused with exit 2.
+
+count --shard I/K (0 ≤ I < K) computes the I-th of K fixed slices of the plan and prints
+it as one JSON line, for batch schedulers; merge adds the slices up.
+
+count --distributed runs the count through an embedded NATS JetStream server (--nats-listen
+ADDR, default 127.0.0.1:4222; --state DIR keeps its store, default
+$XDG_STATE_HOME/chesspuzzles/nats or ~/.local/state/chesspuzzles/nats, and running again
+with the same DIR resumes the job) that workers join; --nats URL uses an existing server
+instead; --token TOKEN or $CHESSPUZZLES_NATS_TOKEN is the secret clients must give
+(generated when listening beyond loopback); --ack-wait (default 30s) is how long a silent
+worker keeps a task; --workers 0 keeps the coordinator from computing. count --status
+--nats URL lists the jobs on a server. worker --nats URL [--token TOKEN] pulls tasks
+(--cores at once, default one per core), logs every --every (default 30s), names itself
+--name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
+docs/distributed.md.
+
+# Knight's tours
+
+Boards are --size N (N×N) or --board RxC (R rows, C columns), at most 2^27 squares for
+tour and check and 64 for count. Squares are algebraic (e4; a1 is the bottom-left
+corner) while the board has at most 26 columns, or file,rank counted from 1 (5,4 is e4) on
+any board.
+
+tour finds a tour from --start (default a1); --closed asks for a closed tour. --method
+auto (the default) finds one wherever one exists; --method warnsdorff follows Warnsdorff's
+rule and says so when it gets stuck. When no tour exists it exits 1 with the reason.
+--format board (move numbers, the default), squares, json ({"rows","cols","closed","path"}
+with 0-based [row, col] pairs, row 0 at the top), svg, png, or none (find the tour, print
+nothing); -o FILE.
+
+check [FILE] reads a tour (square names, the JSON of tour, or a board of move numbers) from
+FILE or standard input and says whether it is a tour, open or closed; --size or --board
+where the input leaves the board open.
+
+accessibility prints how many knight moves reach each square; with --after "a1 b3 …" the
+knight has made those moves, visited squares show as "." and the knight as "N".
+
+count counts the directed open tours of the board, those from --start, or with --closed the
+undirected closed tours, exactly, on one core (6×6 takes seconds; 7×7 is out of reach).
+
+# Web app
+
+serve listens on --addr (default 127.0.0.1:8080: loopback only; 127.0.0.1:0 picks a free
+port and prints it) and serves the page and the JSON API. --timeout (default 10s) bounds
+each request; --max-heavy (default: the number of CPUs) bounds the searches running at
+once. Ctrl-C lets running requests finish.
+
+# Exit codes
+
+	0    done
+	1    the answer is "no": a check found attacks, no tour or solution exists
+	2    bad input or usage; one line on standard error says what was wrong and what is allowed
+	3    undecided within the time limit given
+	130  interrupted
+
+Errors are one line: "chesspuzzles: <group> <command>: what was wrong and what is allowed".
+
+# Environment
+
+	NO_COLOR                 no colour in unicode boards and the terminal browser
+	CHESSPUZZLES_NATS_TOKEN  default of --token for count --distributed and worker
+	XDG_STATE_HOME           where --state defaults to
+
+# Examples
+
+	chesspuzzles queens solve 8 --unique --format algebraic
+	chesspuzzles queens check a8 e8 h1 --n 8 --format svg -o conflicts.svg
+	chesspuzzles queens count 1-14
+	chesspuzzles queens count 18 --checkpoint q18.ckpt
+	chesspuzzles queens one 1000000 --random --seed 1 --format perm -o m.txt
+	chesspuzzles knight tour --board 6x9 --start 3,5 --closed --format squares
+	chesspuzzles knight count --size 6 --closed
+	chesspuzzles serve --addr 127.0.0.1:9000
+*/
+package main

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/spf13/cobra"
+)
+
+type knightCompleteOpts struct {
+	sizes   sizeFlags
+	closed  bool
+	format  string
+	output  string
+	timeout time.Duration
+}
+
+func newKnightCompleteCmd() *cobra.Command {
+	var o knightCompleteOpts
+	cmd := &cobra.Command{
+		Use:   "complete SQUARES...",
+		Short: "Finish a knight's tour from the squares visited so far",
+		Long: `Finish a knight's tour that begins with the given squares, in order: the path you made by
+hand, from its start to where the knight stands now.
+
+Squares are algebraic (e4) or file,rank counted from 1 (5,4), separated by spaces, as one
+argument or several. Exit 0 with the whole tour; 1 when no tour begins with these squares
+(with how many were left); 2 for bad input (a square off the board or twice, a step that is
+not a knight's move); 3 when not decided within --timeout.`,
+		Example: `  chesspuzzles knight complete a1 b3 c1
+  chesspuzzles knight complete "a1 c2 e1" --closed --format squares
+  chesspuzzles knight complete 1,1 2,3 --board 5x6`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runKnightComplete(cmd.Context(), o, args, cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "8")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
+	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up, undecided (exit 3), after this long; 0 for no limit")
+	return cmd
+}
+
+func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	if sz.Squares() > knight.MaxCompleteSquares {
+		return usageErrorf("complete takes boards of at most %d squares, got %s", knight.MaxCompleteSquares, sz)
+	}
+	if o.timeout < 0 {
+		return usageErrorf("--timeout must be 0 (no limit) or more, got %v", o.timeout)
+	}
+	var path []board.Square
+	for _, a := range args {
+		for _, f := range strings.Fields(a) {
+			sq, err := sz.ParseSquare(f)
+			if err != nil {
+				return usageError(err)
+			}
+			path = append(path, sq)
+		}
+	}
+	if len(path) == 0 {
+		return usageErrorf("want the squares of the path so far, e.g. a1 b3 c1; got none")
+	}
+	if _, err := knight.Accessibility(sz.Rows, sz.Cols, path); err != nil {
+		return usageErrorf("the path: %v", err)
+	}
+	write, err := tourWriter(o.format)
+	if err != nil {
+		return err
+	}
+	limit := ctx
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		limit, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	t, err := knight.Complete(limit, sz.Rows, sz.Cols, path, o.closed)
+	switch {
+	case errors.Is(err, knight.ErrNoTour):
+		return answerNo(err)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return &exitError{code: exitUndecided, err: fmt.Errorf("undecided within %v: no tour found and none ruled out (more time may decide it: --timeout)", o.timeout)}
+	case err != nil:
+		return err
+	}
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })
+}

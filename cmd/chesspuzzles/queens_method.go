@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/spf13/cobra"
+)
+
+// methodOptions are the flags that choose how "queens count" counts.
+type methodOptions struct {
+	method    string // auto, join or frames
+	maxMemory string // --max-memory as given; "" means half the machine's memory
+}
+
+// addMethodFlags adds --method and --max-memory to cmd.
+func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table: fastest where the table fits), frames (border queens + search: any N, tiny memory), or auto (join where it fits --max-memory, else frames)")
+	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
+}
+
+// minMaxMemory is the smallest --max-memory accepted: below it not even the frames
+// method's plan and buffers fit.
+const minMaxMemory = 16 << 20
+
+// parseMemory reads a size: a whole number with an optional unit B, KB, MB, GB, TB (powers
+// of 1000), KiB, MiB, GiB, TiB (powers of 1024), or K, M, G, T (powers of 1024).
+func parseMemory(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	units := map[string]uint64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+		"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
+	mul, ok := units[unit]
+	v, err := strconv.ParseUint(num, 10, 64)
+	if !ok || err != nil || v > (1<<62)/mul || v*mul < minMaxMemory {
+		return 0, usageErrorf("--max-memory must be a size from 16MiB up, such as 512MiB or 8GB, got %q", s)
+	}
+	return v * mul, nil
+}
+
+// machineMemory returns the machine's memory from /proc/meminfo, or 0 if unknown.
+func machineMemory() uint64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var kb uint64
+		if _, err := fmt.Sscanf(sc.Text(), "MemTotal: %d kB", &kb); err == nil {
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// memoryLimit returns --max-memory, or half the machine's memory (4 GiB if unknown).
+func (o *methodOptions) memoryLimit() (uint64, error) {
+	if o.maxMemory != "" {
+		return parseMemory(o.maxMemory)
+	}
+	if m := machineMemory(); m > 0 {
+		return m / 2, nil
+	}
+	return 4 << 30, nil
+}
+
+// validate checks --method and --max-memory whatever N is.
+func (o *methodOptions) validate() error {
+	switch o.method {
+	case "auto", queens.MethodJoin, queens.MethodFrames:
+	default:
+		return usageErrorf("--method must be auto, join or frames, got %q", o.method)
+	}
+	_, err := o.memoryLimit()
+	return err
+}
+
+// joinBytes returns the memory the join needs for n on workers goroutines.
+func joinBytes(n, workers int) (total, table uint64) {
+	table, per := queens.JoinMemory(n)
+	return table + uint64(max(workers, 1))*per, table
+}
+
+// largestJoin returns the largest N whose join fits limit on workers goroutines, or 0.
+func largestJoin(limit uint64, workers int) int {
+	best := 0
+	for n := queens.MinJoinN; n <= queens.MaxJoinN; n++ {
+		if t, _ := joinBytes(n, workers); t <= limit {
+			best = n
+		}
+	}
+	return best
+}
+
+// chooseShared is choose for a count whose slices run on other machines (--shard,
+// --distributed): every machine must use the same method, and their memories differ, so
+// auto means frames there; --method join asks for the join (checked against this
+// machine's limit).
+func (o *methodOptions) chooseShared(n, workers int) (string, error) {
+	if o.method == "auto" {
+		return queens.MethodFrames, nil
+	}
+	return o.choose(n, workers)
+}
+
+// choose returns the method to count n with on workers goroutines, checking what the
+// options ask for against the memory limit.
+func (o *methodOptions) choose(n, workers int) (string, error) {
+	limit, err := o.memoryLimit()
+	if err != nil {
+		return "", err
+	}
+	inRange := n >= queens.MinJoinN && n <= queens.MaxJoinN
+	var need uint64
+	if inRange {
+		need, _ = joinBytes(n, workers)
+	}
+	fits := inRange && need <= limit
+	switch o.method {
+	case queens.MethodFrames:
+		return queens.MethodFrames, nil
+	case "auto":
+		if fits {
+			return queens.MethodJoin, nil
+		}
+		return queens.MethodFrames, nil
+	case queens.MethodJoin:
+		if !inRange {
+			return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", queens.MinJoinN, queens.MaxJoinN, n)
+		}
+		if !fits {
+			what := "no N"
+			if m := largestJoin(limit, workers); m > 0 {
+				what = fmt.Sprintf("N ≤ %d", m)
+			}
+			return "", usageErrorf("--method join for N=%d needs %s, more than --max-memory %s allows (%s fits); raise --max-memory or use --method frames",
+				n, humanBytes(need), humanBytes(limit), what)
+		}
+		return queens.MethodJoin, nil
+	}
+	return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
+}
+
+// newMethodPlan returns the plan of n by method.
+func newMethodPlan(n int, method string) (*queens.Plan, error) {
+	if method == queens.MethodJoin {
+		return queens.NewJoinPlan(n)
+	}
+	return queens.NewPlan(n)
+}
+
+// describeMethod writes the line "count" prints before starting: the method and its memory.
+func describeMethod(w io.Writer, n, workers int, method string) {
+	if method == queens.MethodJoin {
+		total, table := joinBytes(n, workers)
+		fmt.Fprintf(w, "N=%d: method join, memory about %s (quarter table %s, shared by %d workers)\n", n, humanBytes(total), humanBytes(table), workers)
+		return
+	}
+	fmt.Fprintf(w, "N=%d: method frames, memory under 1 MB a worker\n", n)
+}
+
+// humanBytes writes a byte count in binary units.
+func humanBytes(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.3g MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.3g KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}

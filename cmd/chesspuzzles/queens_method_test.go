@@ -1,0 +1,52 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// TestChooseMethod checks which method auto takes and when join is refused.
+func TestChooseMethod(t *testing.T) {
+	tests := []struct {
+		name           string
+		method, memory string
+		n, workers     int
+		want           string // "" for an error
+	}{
+		{"auto small", "auto", "64MiB", 12, 2, queens.MethodJoin},
+		{"auto fits", "auto", "1GiB", 21, 2, queens.MethodJoin},
+		{"auto too big", "auto", "64MiB", 22, 2, queens.MethodFrames},
+		{"auto below join", "auto", "64MiB", 3, 2, queens.MethodFrames},
+		{"auto above join", "auto", "1TiB", 28, 2, queens.MethodFrames},
+		{"frames", "frames", "16MiB", 25, 2, queens.MethodFrames},
+		{"join fits", "join", "100MB", 20, 1, queens.MethodJoin},
+		{"join too big", "join", "64MiB", 22, 1, ""},
+		{"join too small N", "join", "64MiB", 2, 1, ""},
+		{"bad method", "fastest", "64MiB", 12, 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := methodOptions{method: tt.method, maxMemory: tt.memory}
+			got, err := o.choose(tt.n, tt.workers)
+			if (err != nil) != (tt.want == "") || got != tt.want {
+				t.Errorf("choose(%d) with --method %s --max-memory %s = %q, %v; want %q", tt.n, tt.method, tt.memory, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseMemory checks sizes and the one-line refusals.
+func TestParseMemory(t *testing.T) {
+	good := map[string]uint64{"16MiB": 16 << 20, "512M": 512 << 20, "8GB": 8e9, "1g": 1 << 30, "20000000": 20000000, "2 GiB": 2 << 30}
+	for s, want := range good {
+		if got, err := parseMemory(s); err != nil || got != want {
+			t.Errorf("parseMemory(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"0", "1KB", "15MiB", "lots", "", "-1G", "1.5G", "99999999999999999999G"} {
+		if _, err := parseMemory(s); err == nil {
+			t.Errorf("parseMemory(%q) accepted", s)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Issue 11.4: every long step of a command ends on Ctrl-C with exit 130. These tests run
+// chesspuzzles as a separate process, send it SIGINT as a terminal would, and check the
+// exit code, and that it came promptly. The bound asserted is generous (the machine running
+// the tests may be busy); the time measured is logged: on an idle machine it is a few
+// milliseconds.
+
+// maxReaction bounds the time from SIGINT to exit that the tests accept.
+const maxReaction = 10 * time.Second
+
+// lockedBuffer is a bytes.Buffer that the child's output and the test may use at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// chesspuzzlesBin returns the test binary linked as "chesspuzzles", which testscript.Main
+// runs as the command.
+func chesspuzzlesBin(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "chesspuzzles")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// interrupt starts chesspuzzles with args and stdin, waits until ready says so (polled with
+// what it has written so far), sends SIGINT, and returns the exit code, the time from the
+// signal to the exit, and stderr.
+func interrupt(t *testing.T, stdin io.Reader, ready func(output string) bool, args ...string) (code int, reaction time.Duration, stderr string) {
+	t.Helper()
+	cmd := exec.Command(chesspuzzlesBin(t), args...)
+	cmd.Dir = t.TempDir()
+	var out, errOut lockedBuffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	deadline := time.Now().Add(time.Minute)
+	for !ready(out.String() + errOut.String()) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("%v: not ready within a minute; stderr: %s", args, errOut.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatalf("%v ended before the signal: %v; stderr: %s", args, err, errOut.String())
+	}
+	sent := time.Now()
+	select {
+	case err := <-waited:
+		reaction = time.Since(sent)
+		code = cmd.ProcessState.ExitCode()
+		if err != nil && code < 0 {
+			t.Fatalf("%v: %v", args, err)
+		}
+	case <-time.After(maxReaction):
+		cmd.Process.Kill()
+		t.Fatalf("%v still running %v after SIGINT; stderr: %s", args, maxReaction, errOut.String())
+	}
+	t.Logf("%v: exit %d, %v after SIGINT", args, code, reaction)
+	return code, reaction, errOut.String()
+}
+
+// printed is ready once the output holds s.
+func printed(s string) func(string) bool {
+	return func(out string) bool { return strings.Contains(out, s) }
+}
+
+// after is ready d after it is first asked: time enough for the command to have started
+// (and to listen for SIGINT) and to be in its long step.
+func after(d time.Duration) func(string) bool {
+	var start time.Time
+	return func(string) bool {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		return time.Since(start) >= d
+	}
+}
+
+func wantInterrupted(t *testing.T, code int, stderr string, where string) {
+	t.Helper()
+	if code != exitInterrupted {
+		t.Errorf("exit %d, want %d; stderr: %s", code, exitInterrupted, stderr)
+	}
+	if want := "chesspuzzles: " + where + ": interrupted\n"; !strings.HasSuffix(stderr, want) {
+		t.Errorf("stderr = %q, want it to end with %q", stderr, want)
+	}
+}
+
+func TestSignalServe(t *testing.T) {
+	code, _, stderr := interrupt(t, nil, printed("serving on"), "serve", "--addr", "127.0.0.1:0")
+	wantInterrupted(t, code, stderr, "serve")
+}
+
+// TestSignalCheckWaitingForInput interrupts "queens check" waiting for a position on
+// standard input that never comes, as at a terminal.
+func TestSignalCheckWaitingForInput(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	code, _, stderr := interrupt(t, r, after(time.Second), "queens", "check")
+	wantInterrupted(t, code, stderr, "queens check")
+}
+
+// TestSignalCheckHuge interrupts the check of five million queens (39 MB of columns, all on
+// one diagonal) once it has read them, while it judges them: exit 130, not the answer 1.
+func TestSignalCheckHuge(t *testing.T) {
+	var b strings.Builder
+	for r := range 5_000_000 {
+		fmt.Fprintf(&b, "%d,", r)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	written := make(chan struct{})
+	go func() {
+		io.WriteString(w, b.String()) // returns once the command has read all but the last 64 KB
+		w.Close()
+		close(written)
+	}()
+	read := func(string) bool {
+		select {
+		case <-written:
+			return true
+		default:
+			return false
+		}
+	}
+	code, _, stderr := interrupt(t, r, read, "queens", "check", "--json")
+	wantInterrupted(t, code, stderr, "queens check")
+}
+
+// TestSignalEstimate interrupts an estimate asked for a million million probes.
+func TestSignalEstimate(t *testing.T) {
+	code, _, stderr := interrupt(t, nil, after(1500*time.Millisecond), "queens", "estimate", "20", "--probes", "999999999999")
+	wantInterrupted(t, code, stderr, "queens estimate")
+}
+
+// TestSignalCountPlan interrupts "queens count 32" while its plan (5 s of work on one
+// core) is being built.
+func TestSignalCountPlan(t *testing.T) {
+	code, _, stderr := interrupt(t, nil, after(time.Second), "queens", "count", "32", "--quiet", "--workers", "1")
+	wantInterrupted(t, code, stderr, "queens count")
+}
+
+// TestSignalKnightTourWriting interrupts a tour of 3000×3000 being found or written (72 MB
+// of board): exit 130, and no output file is left, finished or not.
+func TestSignalKnightTourWriting(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "tour.txt")
+	code, _, stderr := interrupt(t, nil, after(2500*time.Millisecond), "knight", "tour", "--size", "3000", "--format", "board", "-o", out)
+	wantInterrupted(t, code, stderr, "knight tour")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("left behind: %s", e.Name())
+	}
+}

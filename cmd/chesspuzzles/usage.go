@@ -1,0 +1,312 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// This file holds the command line's contract for what is not a command's own business:
+// an unknown command or flag anywhere is bad input (exit 2, one line, with the nearest
+// name when one is near), and so are flags that the command would silently ignore in
+// the combination given, and an output file whose directory does not exist. The checks
+// run before any command starts, so nothing is computed for a command line that is wrong.
+
+// guardGroups makes every command group of root (root itself, queens, knight, completion,
+// help) refuse an argument that names none of its commands, instead of printing its help
+// and exiting 0: "chesspuzzles queens slove 8" is a typo, not a request for help. With no
+// argument a group still prints its help.
+func guardGroups(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.HasSubCommands() && !c.Runnable() {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cmd.Help()
+				}
+				return unknownCommand(cmd, args[0])
+			}
+		}
+		if c.Name() == "help" && c.HasParent() {
+			c.Run = nil
+			c.RunE = func(c *cobra.Command, args []string) error {
+				cmd, rest, err := c.Root().Find(args)
+				if err != nil {
+					return usageError(err)
+				}
+				if len(rest) > 0 {
+					return unknownCommand(cmd, rest[0])
+				}
+				return cmd.Help()
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// unknownCommand is the error for an argument of group that names none of its commands.
+func unknownCommand(group *cobra.Command, name string) error {
+	var names []string
+	for _, c := range group.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", clipArg(name))
+	if s := nearest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return usageErrorf("%s (commands: %s; see %q)", msg, strings.Join(names, ", "), group.CommandPath()+" --help")
+}
+
+// unknownFlag matches pflag's complaint about a long flag it does not know.
+var unknownFlag = regexp.MustCompile(`^unknown flag: --([^=\s]+)$`)
+
+// badFlagValue matches pflag's complaint about a flag value it cannot convert.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-[^,]+, )?(--[^"]+)" flag: (.*)$`)
+
+// flagValueError rewrites pflag's "invalid argument "abc" for "--limit" flag:
+// strconv.ParseInt: parsing "abc": invalid syntax" as what a user can act on: "… flag:
+// not a whole number". It returns nil for other errors.
+func flagValueError(cmd *cobra.Command, err error) error {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil
+	}
+	why := m[3]
+	switch {
+	case strings.Contains(why, "out of range"):
+		why = "out of range"
+	case strings.Contains(why, "ParseUint"):
+		why = "not a whole number from 0 up"
+	case strings.Contains(why, "ParseInt"):
+		why = "not a whole number"
+	case strings.Contains(why, "ParseFloat"):
+		why = "not a number"
+	case strings.Contains(why, "ParseBool"):
+		why = "not true or false"
+	case strings.Contains(why, "duration"):
+		why = "not a duration such as 500ms, 30s or 2m"
+	default:
+		why = "cannot be read: " + why
+	}
+	// pflag's opening is kept: scripts match it.
+	return usageErrorf("invalid argument %q for %q flag: %s (see %q)", clipArg(m[1]), m[2], why, cmd.CommandPath()+" --help")
+}
+
+// suggestFlag adds the nearest flag name of cmd to pflag's "unknown flag: --X", and where
+// to look for the others.
+func suggestFlag(cmd *cobra.Command, err error) error {
+	if args := cmd.Flags().Args(); cmd.HasSubCommands() && len(args) > 0 {
+		// "knight tuor --size 8": the flag is one of the command meant; the command is
+		// what is wrong.
+		return unknownCommand(cmd, args[0])
+	}
+	if e := flagValueError(cmd, err); e != nil {
+		return e
+	}
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return usageError(err)
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	msg := fmt.Sprintf("unknown flag: --%s", clipArg(m[1]))
+	if s := nearest(m[1], names); s != "" {
+		msg += fmt.Sprintf("; did you mean --%s?", s)
+	}
+	return usageErrorf("%s (see %q)", msg, cmd.CommandPath()+" --help")
+}
+
+// clipArg shortens what the user typed to a length an error line can quote.
+func clipArg(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// nearest returns the name of names closest to typed in edit distance (letters inserted,
+// deleted, replaced or two neighbours swapped), or one that typed is a prefix of; "" when
+// none is within a third of its length (at least 1, at most 3 edits).
+func nearest(typed string, names []string) string {
+	typed = strings.ToLower(typed)
+	best, bestD := "", 1<<30
+	for _, n := range names {
+		if len(typed) >= 2 && strings.HasPrefix(n, typed) {
+			return n
+		}
+		if d := editDistance(typed, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD > min(3, max(1, len(best)/3)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance of a and b: the fewest insertions,
+// deletions, replacements and swaps of neighbours that make a into b. It takes time
+// proportional to len(a)·len(b).
+func editDistance(a, b string) int {
+	if len(a) > 100 || len(b) > 100 {
+		return 1 << 30
+	}
+	// d[i][j] is the distance of a[:i] and b[:j].
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// countModes are the flags "queens count" reads in each of its modes; any other flag of
+// the command given in that mode would be ignored, so it is refused.
+var countModes = []struct {
+	mode  string // how the mode is named in the error
+	flag  string // the flag that selects it ("" for a local count)
+	reads []string
+}{
+	{"--status", "status", []string{"status", "nats", "token", "json"}},
+	{"--shard", "shard", []string{"shard", "workers", "json"}},
+	{"--nats", "nats", []string{"nats", "token", "ack-wait", "workers", "json"}},
+	{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "json"}},
+	{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
+}
+
+// countFlags are the flags countModes knows; flags added later are not judged here.
+var countFlags = []string{"status", "shard", "nats", "distributed", "nats-listen", "state", "token", "ack-wait", "workers", "checkpoint", "quiet", "json"}
+
+// checkFlags refuses, before cmd runs, flag combinations cmd would silently ignore, and an
+// output or checkpoint file that cannot be created because its directory is missing.
+func checkFlags(cmd *cobra.Command) error {
+	f := cmd.Flags()
+	set := func(name string) bool { return f.Lookup(name) != nil && f.Changed(name) }
+	value := func(name string) string { return f.Lookup(name).Value.String() }
+
+	if set("json") && set("format") && value("format") != "json" {
+		return usageErrorf("--json and --format %s cannot go together (--json is --format json)", clipArg(value("format")))
+	}
+	if set("size") && set("board") {
+		return usageErrorf("--size %s and --board %s both give the board: give one (--size N for N×N, --board RxC)", clipArg(value("size")), clipArg(value("board")))
+	}
+	if cmd.CommandPath() == cmd.Root().Name()+" queens check" && set("output") {
+		if p := parsePictureFormat(value("format")); p != pictureSVG && p != picturePNG {
+			return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
+		}
+	}
+	if cmd.CommandPath() == cmd.Root().Name()+" queens count" {
+		for _, m := range countModes {
+			if m.flag != "" && !set(m.flag) {
+				continue
+			}
+			for _, name := range countFlags {
+				if !set(name) || slices.Contains(m.reads, name) {
+					continue
+				}
+				var readers []string
+				for _, r := range countModes {
+					if slices.Contains(r.reads, name) {
+						readers = append(readers, r.mode)
+					}
+				}
+				if m.flag == "" {
+					return usageErrorf("--%s is read only with %s, not by a local count", name, strings.Join(readers, " or "))
+				}
+				return usageErrorf("%s cannot go with --%s (which is read only with %s)", m.mode, name, strings.Join(readers, " or "))
+			}
+			break
+		}
+	}
+	// Goroutines started: (queens estimate's --workers is the machine it estimates for.)
+	for _, name := range []string{"workers", "cores"} {
+		if !set(name) || cmd.Name() == "estimate" {
+			continue
+		}
+		if v, err := strconv.Atoi(value(name)); err == nil && v > maxWorkers() {
+			return usageErrorf("--%s must be at most %d (4 a core here, at least 16), got %d", name, maxWorkers(), v)
+		}
+	}
+	for _, file := range []struct{ flag, name string }{{"output", "-o"}, {"checkpoint", "checkpoint"}} {
+		if !set(file.flag) {
+			continue
+		}
+		if err := creatable(value(file.flag)); err != nil {
+			return usageErrorf("%s %q: %w", file.name, clipArg(value(file.flag)), err)
+		}
+	}
+	return nil
+}
+
+// maxWorkers bounds --workers and --cores: goroutines beyond a few a core add memory, not
+// speed, and a typo such as 99999999999 would start that many.
+func maxWorkers() int { return max(16, 4*runtime.GOMAXPROCS(0)) }
+
+// creatable reports what stops a file at path from being created: a missing directory, a
+// path that is a directory.
+func creatable(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("a directory, want a file name")
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %q does not exist", clipArg(dir))
+	case err != nil:
+		return fmt.Errorf("directory %q: %v", clipArg(dir), pathErr(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%q is not a directory", clipArg(dir))
+	}
+	return nil
+}
+
+// pathErr is the reason of an *fs.PathError without the path, which the message names already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,171 @@
+package dist
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// DefaultVerify is the share of a job's tasks that a coordinator has computed a second time
+// unless told otherwise: enough to catch a worker that lies often, a few percent of the work.
+const DefaultVerify = 0.02
+
+// verifyKey is the results-bucket key of a task's second computation, made to verify the
+// first: "<job>.<task id>.v".
+func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
+
+// verifySubject is the subject of a message that asks for a task's second computation.
+func verifySubject(n, v, id int) string { return taskSubject(n, v, id) + ".v" }
+
+// verifySubjects matches the subjects of every verification request of a job.
+func verifySubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.*.v", TaskPrefix, v, n) }
+
+// checkResult returns why r, stored under task id, cannot be a result of that task of
+// plan: it belongs to another job or plan, or its counters are impossible for the task
+// (see queens.Plan.CheckResult). A second counting method plugs in here, through its
+// plan's own check.
+func checkResult(plan *queens.Plan, id int, r *Result) error {
+	if err := r.check(plan.N, plan.Version, id); err != nil {
+		return err
+	}
+	return plan.CheckResult(r.TaskResult)
+}
+
+// VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least
+// one when f > 0 and there is a task.
+func VerifySample(f float64, total int) int {
+	if !(f > 0) || total == 0 {
+		return 0
+	}
+	return min(total, max(1, int(math.Ceil(f*float64(total)))))
+}
+
+// A verifier follows a job's first and second results and compares them. It is not safe
+// for concurrent use.
+type verifier struct {
+	job     string
+	sample  map[int]bool   // the tasks this run verifies
+	first   map[int]Result // accepted first results, by task id
+	second  map[int]Result // second results from another worker, by task id
+	agreed  map[int]bool   // sampled tasks whose two results agree
+	asked   map[int]bool   // sampled tasks whose second computation this run asked for
+	workers map[string]bool
+}
+
+// newVerifier picks k of the plan's tasks at random.
+func newVerifier(plan *queens.Plan, k int) *verifier {
+	v := &verifier{
+		job:    JobID(plan.N, plan.Version),
+		sample: map[int]bool{}, first: map[int]Result{}, second: map[int]Result{},
+		agreed: map[int]bool{}, asked: map[int]bool{}, workers: map[string]bool{},
+	}
+	for _, id := range rand.Perm(len(plan.Tasks))[:k] {
+		v.sample[id] = true
+	}
+	return v
+}
+
+// addFirst records an accepted first result. It reports whether the task is one to verify
+// whose second computation has not been asked for yet.
+func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
+	v.first[id] = r
+	v.workers[r.Worker] = true
+	if s, ok := v.second[id]; ok {
+		if err := v.compare(id, s); err != nil {
+			return false, err
+		}
+	}
+	return v.sample[id] && !v.agreed[id] && !v.asked[id], nil
+}
+
+// addSecond records a valid second result and compares it with the first, if there is one.
+// A second result by the first result's own worker proves nothing and is ignored.
+func (v *verifier) addSecond(id int, r Result) error {
+	if f, ok := v.first[id]; ok && f.Worker == r.Worker {
+		return nil
+	}
+	v.second[id] = r
+	if _, ok := v.first[id]; !ok {
+		return nil
+	}
+	return v.compare(id, r)
+}
+
+func (v *verifier) compare(id int, s Result) error {
+	f := v.first[id]
+	if f.Worker == s.Worker {
+		return nil
+	}
+	if f.TaskResult != s.TaskResult {
+		return &DisagreeError{Job: v.job, ID: id, First: f, Second: s}
+	}
+	v.agreed[id] = true
+	return nil
+}
+
+// pending returns the sampled tasks with no agreeing second result, in id order.
+func (v *verifier) pending() []int {
+	var out []int
+	for id := range v.sample {
+		if !v.agreed[id] {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A DisagreeError says that two computations of one task differ: a worker lied, or a
+// machine is broken. The count that met it prints no total.
+type DisagreeError struct {
+	Job           string
+	ID            int
+	First, Second Result
+}
+
+func (e *DisagreeError) Error() string {
+	by := func(r Result) string {
+		if r.Worker == "" {
+			return "an unnamed worker"
+		}
+		return fmt.Sprintf("worker %q", r.Worker)
+	}
+	return fmt.Sprintf("task %d of job %s was computed twice with different results: %s found %d solutions (%d, %d fixed by turns, %d nodes), %s found %d (%d, %d, %d nodes); the total is refused",
+		e.ID, e.Job, by(e.First), e.First.Solutions, e.First.HalfTurn, e.First.QuarterTurn, e.First.Nodes,
+		by(e.Second), e.Second.Solutions, e.Second.HalfTurn, e.Second.QuarterTurn, e.Second.Nodes)
+}
+
+// countLocally runs tasks on all cores and returns their results in the order of ids.
+func countLocally(ctx context.Context, plan *queens.Plan, ids []int) ([]queens.TaskResult, error) {
+	out := make([]queens.TaskResult, len(ids))
+	errs := make([]error, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for j := range next {
+				out[j], errs[j] = plan.Tasks[ids[j]].CountContext(ctx)
+			}
+		})
+	}
+	for j := range ids {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,182 @@
+package knight
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// TestDPMatchesSearch checks the frontier count against the meet-in-the-middle search (a
+// separate algorithm: it walks every tour) on every board of at most 30 squares, open and
+// closed, and on the closed 3×n boards up to 3×16; and the open counts from each start
+// square on a few boards.
+func TestDPMatchesSearch(t *testing.T) {
+	type board2 struct{ rows, cols int }
+	var boards []board2
+	for r := 1; r <= 30; r++ {
+		for c := 1; r*c <= 30; c++ {
+			boards = append(boards, board2{r, c})
+		}
+	}
+	for c := 11; c <= 16; c++ {
+		boards = append(boards, board2{3, c}, board2{c, 3})
+	}
+	ctx := context.Background()
+	for _, b := range boards {
+		for _, closed := range []bool{false, true} {
+			if !closed && b.rows*b.cols > 30 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%dx%d closed=%v", b.rows, b.cols, closed), func(t *testing.T) {
+				dp, err := countDP(ctx, b.rows, b.cols, closed, -1, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := Count(ctx, b.rows, b.cols, CountOptions{Closed: closed, Method: MethodSearch})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !dp.IsInt64() || dp.Int64() != want {
+					t.Errorf("countDP(%d×%d, closed %v) = %v; search = %d", b.rows, b.cols, closed, dp, want)
+				}
+			})
+		}
+	}
+	for _, b := range []board2{{5, 5}, {4, 5}, {5, 4}, {3, 7}, {5, 6}, {6, 5}, {3, 8}} {
+		t.Run(fmt.Sprintf("%dx%d each start", b.rows, b.cols), func(t *testing.T) {
+			for v := range b.rows * b.cols {
+				dp, err := countDP(ctx, b.rows, b.cols, false, v, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := countMITM(ctx, b.rows, b.cols, false, v, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if dp.Int64() != want {
+					t.Errorf("countDP(%d×%d from square %d) = %v; search = %d", b.rows, b.cols, v, dp, want)
+				}
+			}
+		})
+	}
+}
+
+// TestDPBeyond64 checks boards of more than 64 squares, which only the dp method counts:
+// both orientations agree, and the 128-bit counts agree with the 64-bit ones.
+func TestDPBeyond64(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		rows, cols int
+		closed     bool
+	}{{3, 24, true}, {4, 17, false}, {5, 14, true}} {
+		t.Run(fmt.Sprintf("%dx%d", tt.rows, tt.cols), func(t *testing.T) {
+			a, err := CountBig(ctx, tt.rows, tt.cols, CountOptions{Closed: tt.closed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := CountBig(ctx, tt.cols, tt.rows, CountOptions{Closed: tt.closed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Cmp(b) != 0 || a.Sign() <= 0 {
+				t.Errorf("CountBig(%d×%d) = %v, CountBig(%d×%d) = %v; want equal and positive", tt.rows, tt.cols, a, tt.cols, tt.rows, b)
+			}
+			p := newDPPlan(tt.rows, tt.cols, tt.closed, -1)
+			w, err := p.count(ctx, true, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.closed {
+				w.Lsh(w, 1)
+			}
+			if w.Cmp(a) != 0 {
+				t.Errorf("128-bit count of %d×%d = %v, 64-bit %v", tt.rows, tt.cols, w, a)
+			}
+		})
+	}
+}
+
+// TestDPWide checks that a count whose weights pass 2^64 is redone with 128-bit weights
+// and comes out exact: the directed open tours of 5×16 and 16×5 agree, and both exceed
+// 2^64 only if the wide path was taken correctly (checked against the 64-bit low half).
+func TestDPWide(t *testing.T) {
+	ctx := context.Background()
+	p := newDPPlan(4, 40, false, -1)
+	_, err := p.count(ctx, false, 0, nil)
+	if !errors.Is(err, errDPWide) {
+		t.Fatalf("64-bit count of 4×40 open: error %v, want errDPWide", err)
+	}
+	a, err := CountBig(ctx, 4, 40, CountOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
+		t.Errorf("CountBig(4×40) = %v, want more than 2^64", a)
+	}
+	b, err := CountBig(ctx, 40, 4, CountOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Cmp(b) != 0 {
+		t.Errorf("CountBig(4×40) = %v, CountBig(40×4) = %v", a, b)
+	}
+	if _, err := Count(ctx, 4, 40, CountOptions{}); !errors.Is(err, errCountOverflow) {
+		t.Errorf("Count(4×40) error = %v, want errCountOverflow", err)
+	}
+}
+
+// TestDPMemoryLimit checks that a count needing more memory than allowed stops with a
+// *MemoryError.
+func TestDPMemoryLimit(t *testing.T) {
+	_, err := Count(context.Background(), 6, 6, CountOptions{Closed: true, Method: MethodDP, MaxMemory: 1 << 20})
+	var me *MemoryError
+	if !errors.As(err, &me) || me.Limit != 1<<20 || me.Need <= me.Limit {
+		t.Errorf("Count(6×6 closed, 1 MiB) error = %v, want a *MemoryError over 1 MiB", err)
+	}
+}
+
+// TestDPStatus checks the dp method's Status calls: one per cell, in order, with states
+// and memory.
+func TestDPStatus(t *testing.T) {
+	var got []CountStatus
+	_, err := Count(context.Background(), 5, 6, CountOptions{Closed: true, Method: MethodDP, Status: func(s CountStatus) {
+		got = append(got, s)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 30 {
+		t.Fatalf("Status called %d times, want 30", len(got))
+	}
+	for i, s := range got {
+		if s.Done != i+1 || s.Total != 30 || s.Method != MethodDP || s.Bytes <= 0 {
+			t.Errorf("Status call %d = %+v", i, s)
+		}
+	}
+}
+
+// TestCountLong checks the long counts of testdata/known-values-long.txt (7×7 open, 7×8
+// and 8×8 closed; about an hour of CPU in all) when CHESSPUZZLES_LONG=1.
+func TestCountLong(t *testing.T) {
+	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+		t.Skip("set CHESSPUZZLES_LONG=1 to run the long counts")
+	}
+	for _, k := range readKnownCounts(t, "testdata/known-values-long.txt") {
+		t.Run(k.line, func(t *testing.T) {
+			t0 := time.Now()
+			got, err := Count(context.Background(), k.size.Rows, k.size.Cols, k.opts)
+			if err != nil || got != k.want {
+				t.Errorf("Count(%s) = %d, %v; want %d", k.line, got, err, k.want)
+			}
+			t.Logf("Count(%s) = %d in %v", k.line, got, time.Since(t0))
+		})
+	}
+}
+
+var _ = board.Square{}

@@ -1,0 +1,60 @@
+//go:build linux
+
+package knight
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// dpMapMin is the size from which the dp method's tables are mapped directly from the
+// system rather than taken from the Go heap: mapped tables are given back the moment they
+// are replaced (a heap table would stay until the collector runs, doubling the peak), and
+// are asked to sit on huge pages, which spares most of the address-translation misses of
+// probing a table of gigabytes at random.
+const dpMapMin = 64 << 20
+
+// madvHugepage is MADV_HUGEPAGE of Linux's madvise(2).
+const madvHugepage = 14
+
+// dpAlloc returns n zeroed words and the mapping to release with dpRelease (nil for a heap
+// slice).
+func dpAlloc(n int) ([]uint64, []byte) {
+	if n*8 < dpMapMin {
+		return make([]uint64, n), nil
+	}
+	mem, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]uint64, n), nil
+	}
+	_ = syscall.Madvise(mem, madvHugepage) // only a hint: no huge pages is slower, not wrong
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&mem[0])), n), mem
+}
+
+// dpRelease gives a mapping of dpAlloc back to the system.
+func dpRelease(mem []byte) {
+	if mem != nil {
+		_ = syscall.Munmap(mem)
+	}
+}
+
+// madvDontneed is MADV_DONTNEED of Linux's madvise(2).
+const madvDontneed = 4
+
+// dpFreeChunk is how many words of a table a step reads before it gives them back.
+const dpFreeChunk = 8 << 20
+
+// dpDiscard gives back the memory of words [from, to) of a mapped table that a step has
+// finished reading (whole pages inside that range only); the table must not be read there
+// again. It does nothing for heap tables.
+func dpDiscard(mem []byte, from, to int) {
+	if mem == nil {
+		return
+	}
+	const page = 4096
+	lo := (from*8 + page - 1) / page * page
+	hi := to * 8 / page * page
+	if hi > lo {
+		_ = syscall.Madvise(mem[lo:hi], madvDontneed)
+	}
+}

@@ -1,0 +1,441 @@
+package queens
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// The join method counts Q(N) by joining half-boards instead of searching whole boards.
+//
+// Cut the board into a left half A (columns 0…h−1, h = ⌊N/2⌋) and a right half B (the last h
+// columns; for odd N the middle column is neither). Every row has one queen, so the set E of
+// rows whose queen is in A fixes everything rows and columns can say: once E is chosen, a
+// half-board of A on rows E and one of B on the other rows only clash on diagonals. So
+//
+//	Q(N) = Σ over E of #{(a, b): a a half-board of A on rows E, b one of B on the rest,
+//	                          no diagonal used by both}.
+//
+// A half-board is a north quarter piece joined with a south one from the same table (see
+// quarterTable): for every column set c of the half with |c| = |E ∩ north rows| the south
+// piece must use exactly the rest of the half's columns, so the pair of cells is forced and
+// the join is a product of two short lists filtered by a north–south diagonal test. Its
+// signature is the set of diagonals that also cross the other half: 2h−1 in each direction,
+// one 64-bit word, so "compatible" is sig(a) AND sig(b) = 0, counted 512 stored signatures
+// at a time by the bit-sliced matcher.
+//
+// Coordinates. Rows of the four quarters are numbered in one 2h-bit "row set" word: bits
+// 0…h−1 the north rows from the top, bits h…2h−1 the south rows (for odd N the middle row
+// is left out). s = N−h is the offset of the south and east quarters (h, or h+1 for odd N).
+// With diagonals numbered down = col−row+N−1 and up = row+col over the whole board, a
+// piece's local masks shift into place by: NW (down s, up 0), SW (0, s), NE (2s, s),
+// SE (s, 2s); the signature frame is bits s…s+2h−2 of both.
+//
+// Symmetry, even N (weights; total count only).
+//  1. A north–south flip maps row set E to reverse(E): only E ≤ reverse(E) is counted,
+//     weight 2 (1 for a palindrome).
+//  2. The board's long diagonals: D1 (row = col) crosses NW and SE, D2 (row+col = N−1) NE
+//     and SW. Reflecting in D1 maps a D2 queen between NE and SW and keeps D1's; reflecting
+//     in D2 maps a D1 queen between NW and SE. So A's half-boards are kept only with both
+//     segments empty, and each B half-board is weighted 2^(its occupied segments).
+//  3. With both long diagonals empty, the half turn maps E to reverse(NOT E), which is
+//     canonical under (1) when E is: weight 2 if E < that image, 0 if greater, 1 if equal.
+//
+// Odd N = 2h+1: the middle row and middle column each hold one queen. Either one queen
+// is in the centre (it blocks both long diagonals; rules 1 and 3 apply to the whole row
+// set), or the middle row's queen is at column h+a and the middle column's at row h+b with
+// a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
+// weight 8 covers them. The crosses with the same b share the row sets and half A (see
+// newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
+// what keeps odd N from drowning in tiny stores. For the centre both halves have the same
+// weight, so each row set stores whichever side has fewer half-boards.
+
+// joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
+// even N).
+type joinSub struct {
+	n, h, s int
+	kind    int    // subEven, subCentre or subCross
+	a, b    int    // cross: middle-row queen at column h+a, middle-column queen at row h+b
+	free    uint64 // row-set bits that may hold a queen of A or B
+	k       int    // |E|: queens of half A
+	colsA   uint32 // free local columns of A and of B
+	colsB   uint32
+	weight  uint64 // 8 for a cross, else 1 (row-set weights come on top)
+	// crosses: the middle-column queen's forbidden global diagonals, and the frame bits of
+	// the middle-row queen's (set by setCross).
+	fdB, fuB  uint64
+	crossBits uint64
+	// forbidden local diagonal masks per quarter (NW, SW, NE, SE) for pieces.
+	fd, fu [4]uint32
+}
+
+const (
+	subEven = iota
+	subCentre
+	subCross
+)
+
+// quarters, in the order of joinSub.fd: NW, SW (half A), NE, SE (half B).
+const (
+	qNW = iota
+	qSW
+	qNE
+	qSE
+)
+
+// newJoinSub returns sub-problem number sub of the n×n board: 0 is the whole board (even
+// n) or the centre queen (odd n); sub = 1…h−1 are the crosses with the middle column's
+// queen at row h+b, b = sub+1, and every a = 1…b−1 (set by setCross).
+//
+// The crosses of one b share their row sets and their half A: the middle-row queen at
+// (h, h+a) is in half B, and its diagonals that reach A are inside the signature frame
+// (|a| < h), so instead of forbidding them to A's pieces they are added to B's query
+// signatures (crossBits), and one store of A serves all b−1 values of a. Only the
+// middle-column queen's diagonals are forbidden to A's pieces (for b = h one of them leaves
+// the frame, so they must be).
+func newJoinSub(n, sub int) joinSub {
+	h := n / 2
+	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1}
+	long := uint64(1) << (n - 1) // D1's down index and D2's up index
+	switch {
+	case n%2 == 0:
+		// Rule 2: half A keeps only half-boards off both long diagonals; B's are
+		// weighted instead.
+		j.kind = subEven
+		j.forbid(qNW, qSW, long, long)
+	case sub == 0:
+		j.kind = subCentre
+		j.forbid(qNW, qSE, long, long)
+	default:
+		j.kind = subCross
+		j.b = sub + 1
+		j.weight = 8
+		mr := h + j.b // queen at (mr, h)
+		j.free &^= 1 << (h + j.b - 1)
+		j.fdB, j.fuB = 1<<(h-mr+n-1), 1<<(mr+h)
+		j.forbid(qNW, qSW, j.fdB, j.fuB)
+	}
+	return j
+}
+
+// forbid sets the forbidden local masks of quarters q0…q1 from global diagonal masks.
+func (j *joinSub) forbid(q0, q1 int, fdG, fuG uint64) {
+	s := uint(j.s)
+	lm := uint64(1)<<(2*j.h-1) - 1
+	shifts := [4][2]uint{{s, 0}, {0, s}, {2 * s, s}, {s, 2 * s}}
+	for q := q0; q <= q1; q++ {
+		j.fd[q] = uint32(fdG >> shifts[q][0] & lm)
+		j.fu[q] = uint32(fuG >> shifts[q][1] & lm)
+	}
+}
+
+// setCross sets a cross's middle-row queen at (h, h+a): half B loses column a−1 and
+// both queens' diagonals, and crossBits holds the frame bits of that queen's diagonals.
+func (j *joinSub) setCross(a int) {
+	h, n := j.h, j.n
+	mc := h + a
+	j.a = a
+	j.colsB = (1<<h - 1) &^ (1 << (a - 1))
+	j.forbid(qNE, qSE, j.fdB|1<<(mc-h+n-1), j.fuB|1<<(h+mc))
+	W := uint(2*h - 1)
+	j.crossBits = 1<<(a+h-1) | 1<<(W+uint(h+a-1))
+}
+
+// joinSubs returns the number of sub-problems of n: 1 for even n, h for odd (the centre
+// and b = 2…h).
+func joinSubs(n int) int {
+	if n%2 == 0 {
+		return 1
+	}
+	return n / 2
+}
+
+// reverseRows maps a row set to its north–south mirror image.
+func (j *joinSub) reverseRows(e uint64) uint64 {
+	return bits.Reverse64(e) >> (64 - 2*j.h)
+}
+
+// rowSetWeight returns E's weight from the row-set rules, or 0 if E is not counted: for
+// crosses 1 for every E inside the free rows; otherwise rule 1 (E ≤ reverse(E)), and
+// w180 the half-turn weight of rule 3 (for the centre it multiplies the whole row set;
+// for even N only B half-boards without long-diagonal queens).
+func (j *joinSub) rowSetWeight(e uint64) (w, w180 uint64) {
+	if e&^j.free != 0 {
+		return 0, 0
+	}
+	if j.kind == subCross {
+		return 1, 1
+	}
+	r := j.reverseRows(e)
+	switch {
+	case e > r:
+		return 0, 0
+	case e == r:
+		w = 1
+	default:
+		w = 2
+	}
+	img := j.reverseRows(^e & j.free)
+	switch {
+	case e < img:
+		w180 = 2
+	case e == img:
+		w180 = 1
+	}
+	if j.kind == subCentre {
+		return w * w180, 1
+	}
+	return w, w180
+}
+
+// nextRowSet returns the next k-subset after e of 2h bits in colex order (Gosper's hack),
+// or 0 when there is none.
+func (j *joinSub) nextRowSet(e uint64) uint64 {
+	c := e & -e
+	r := e + c
+	e = ((r^e)>>2)/c | r
+	if e >= 1<<(2*j.h) {
+		return 0
+	}
+	return e
+}
+
+// firstRowSet is the first k-subset in colex order.
+func (j *joinSub) firstRowSet() uint64 { return 1<<j.k - 1 }
+
+// joinWorker holds one goroutine's buffers for the join: the store, the queries and the
+// matcher, kept across row sets and tasks (a sync.Pool hands them out).
+type joinWorker struct {
+	t       *quarterTable
+	m       matcher
+	sideA   []uint64
+	sideB   []uint64
+	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
+	scratch []southPiece
+	south2  [2][]southPiece
+}
+
+var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
+
+// joinCounters are the deterministic counters of a join task.
+type joinCounters struct {
+	rowSets, stored, queries, pairTests uint64
+}
+
+// countRowSets counts n counted row sets of sub-problem j starting at (and including) the
+// counted row set e0. It returns the weighted partial sum.
+func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n int, c *joinCounters) (uint64, error) {
+	var sum uint64
+	e := e0
+	for done := 0; done < n; e = j.nextRowSet(e) {
+		if e == 0 {
+			break
+		}
+		wE, w180 := j.rowSetWeight(e)
+		if wE == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		done++
+		c.rowSets++
+		sum += j.weight * w.countRowSet(j, e, wE, w180, c)
+	}
+	return sum, nil
+}
+
+// countRowSet counts the pairs of row set e, weighted by the row-set weights.
+func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) uint64 {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	if j.kind == subEven {
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+		w.m.sigs = w.sideA
+		w.m.build()
+		w.evenB(j, bn, bs, w180 != 0)
+		var n [3]uint64
+		for k := range 3 {
+			n[k] = w.m.countAll(w.q[k])
+			c.queries += uint64(len(w.q[k]))
+			c.pairTests += uint64(len(w.q[k])) * uint64(len(w.sideA))
+		}
+		c.stored += uint64(len(w.sideA))
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
+	}
+	if j.kind == subCross {
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+		w.m.sigs = w.sideA
+		w.m.build()
+		var n uint64
+		for a := 1; a < j.b; a++ {
+			j.setCross(a)
+			w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)
+			for i := range w.sideB {
+				w.sideB[i] |= j.crossBits
+			}
+			n += w.m.countAll(w.sideB)
+			c.queries += uint64(len(w.sideB))
+			c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
+		}
+		c.stored += uint64(len(w.sideA))
+		return wE * n
+	}
+	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)
+	store, query := w.sideA, w.sideB
+	if len(query) < len(store) {
+		store, query = query, store
+	}
+	w.m.sigs = store
+	w.m.build()
+	n := w.m.countAll(query)
+	c.stored += uint64(len(store))
+	c.queries += uint64(len(query))
+	c.pairTests += uint64(len(store)) * uint64(len(query))
+	return wE * n
+}
+
+// classRange returns the class runs [from, to) of a cell that a quarter with forbidden
+// local masks fd, fu may use, as up to two ranges, and the forbidden bits left to test.
+func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
+	long := uint32(1) << (h - 1)
+	noDown, noUp := fd&long != 0, fu&long != 0
+	switch {
+	case noDown && noUp:
+		r[0], nr = [2]int{0, 1}, 1
+	case noDown:
+		r[0], nr = [2]int{0, 2}, 1
+	case noUp:
+		r[0], r[1], nr = [2]int{0, 1}, [2]int{3, 4}, 2
+	default:
+		r[0], nr = [2]int{0, 4}, 1
+	}
+	return r, nr, fd &^ long, fu &^ long
+}
+
+// southPiece is a south piece prepared for the join: clash holds the bits a north piece
+// must not share with it (down diagonals in the low half, up diagonals shifted to the north
+// frame in the high half) and sig its part of the signature, already in the frame.
+type southPiece struct{ clash, sig uint64 }
+
+// prepareSouth appends the south pieces of p (filtered by the forbidden masks fd, fu) in
+// the form joinPairs wants.
+func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB bool) []southPiece {
+	m := uint64(1)<<W - 1
+	for _, p := range ps {
+		ds, us := uint64(uint32(p)), p>>32
+		if uint32(ds)&fd|uint32(us)&fu != 0 {
+			continue
+		}
+		sp := southPiece{clash: ds | (us<<s&m)<<32}
+		if isB {
+			sp.sig = ds&m | (us<<s&m)<<W
+		} else {
+			sp.sig = ds>>s&m | (us&m)<<W
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// half appends to out the signatures of the half-boards of one half (north quarter qn,
+// south quarter qn+1) on north rows rn and south rows rs using the columns cols.
+func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool) []uint64 {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	k := bits.OnesCount32(rn)
+	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
+	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
+	for c := cols; ; c = (c - 1) & cols {
+		if bits.OnesCount32(c) == k {
+			sc := w.scratch[:0]
+			for i := range nrS {
+				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
+			}
+			w.scratch = sc
+			if len(sc) > 0 {
+				for i := range nrN {
+					out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, s, W, isB, out)
+				}
+			}
+		}
+		if c == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// joinPairs appends the signatures of every compatible (north, south) pair, north pieces
+// filtered by the forbidden masks fd, fu. s is the south offset, W the frame width; isB
+// selects half B's frame. The inner loop is branch-free: it writes every candidate and
+// advances only past the compatible ones.
+func joinPairs(north []uint64, south []southPiece, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
+	m := uint64(1)<<W - 1
+	k := len(out)
+	for _, p := range north {
+		dn, un := uint64(uint32(p)), p>>32
+		if uint32(dn)&fd|uint32(un)&fu != 0 {
+			continue
+		}
+		nc := dn<<s&m | (un&m)<<32
+		var ns uint64
+		if isB {
+			ns = dn<<s&m | (un&m)<<W
+		} else {
+			ns = dn&m | (un>>s&m)<<W
+		}
+		if cap(out)-k < len(south) {
+			out = slices.Grow(out[:k], len(south)+k/2)
+		}
+		dst := out[k : k+len(south)]
+		i := 0
+		for j := range south {
+			sp := &south[j]
+			dst[i] = ns | sp.sig
+			i += int((nc&sp.clash - 1) >> 63)
+		}
+		k += i
+	}
+	return out[:k]
+}
+
+// evenB fills w.q with half B's signatures for even N by the number of occupied
+// long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
+// with zero false the B half-boards with neither are not needed (their weight is 0).
+func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	for k := range w.q {
+		w.q[k] = w.q[k][:0]
+	}
+	k := bits.OnesCount32(rn)
+	cols := j.colsB
+	for c := cols; ; c = (c - 1) & cols {
+		if bits.OnesCount32(c) == k {
+			s0 := prepareSouth(w.south2[0][:0], t.run(rs, cols&^c, 0, 2), 0, 0, s, W, true) // SE without D1
+			s1 := prepareSouth(w.south2[1][:0], t.run(rs, cols&^c, 2, 4), 0, 0, s, W, true) // SE on D1
+			w.south2[0], w.south2[1] = s0, s1
+			nFree := [2][]uint64{t.run(rn, c, 0, 1), t.run(rn, c, 3, 4)}
+			nOn := t.run(rn, c, 1, 3) // NE on D2
+			for _, nf := range nFree {
+				if zero {
+					w.q[0] = joinPairs(nf, s0, 0, 0, s, W, true, w.q[0])
+				}
+				w.q[1] = joinPairs(nf, s1, 0, 0, s, W, true, w.q[1])
+			}
+			w.q[1] = joinPairs(nOn, s0, 0, 0, s, W, true, w.q[1])
+			w.q[2] = joinPairs(nOn, s1, 0, 0, s, W, true, w.q[2])
+		}
+		if c == 0 {
+			break
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package queens
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTranspose64 checks the block-swap transpose against the bit-by-bit definition.
+func TestTranspose64(t *testing.T) {
+	var a, want [64]uint64
+	for i := range a {
+		a[i] = rand.Uint64()
+	}
+	for i := range 64 {
+		for b := range 64 {
+			if a[i]>>b&1 != 0 {
+				want[b] |= 1 << i
+			}
+		}
+	}
+	got := a
+	transpose64(&got)
+	if got != want {
+		t.Fatalf("mismatch")
+	}
+}
+
+// TestMatchKernels holds the matcher (with the assembly kernel where this machine has it)
+// to the definition: for random stores and queries of several sizes, the count of stored
+// signatures disjoint from each query, computed pair by pair. countBatchesGo and the
+// kernel in use must both agree.
+func TestMatchKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{0, 1, 47, 48, 100, 511, 512, 513, 1500} {
+		for _, width := range []uint{20, 34, 50} {
+			var m matcher
+			m.sigs = make([]uint64, size)
+			for i := range m.sigs {
+				// Sparse signatures, as half-boards have: about a quarter of the bits.
+				m.sigs[i] = rng.Uint64() & rng.Uint64() & (1<<width - 1)
+			}
+			qs := make([]uint64, 300)
+			for i := range qs {
+				qs[i] = rng.Uint64() & rng.Uint64() & rng.Uint64() & (1<<width - 1)
+			}
+			m.build()
+			var want uint64
+			for _, q := range qs {
+				for _, s := range m.sigs {
+					if s&q == 0 {
+						want++
+					}
+				}
+			}
+			if got := m.countAll(qs); got != want {
+				t.Errorf("store %d, width %d: countAll = %d, want %d (assembly kernel: %v)", size, width, got, want, haveMatchAVX512)
+			}
+			if !m.raw {
+				if got := countBatchesGo(m.tab, m.bs, m.nch, qs); got != want {
+					t.Errorf("store %d, width %d: countBatchesGo = %d, want %d", size, width, got, want)
+				}
+			}
+		}
+	}
+}

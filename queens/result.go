@@ -1,0 +1,165 @@
+package queens
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// CheckResult returns why r cannot be the result of [Task.Count] for task r.ID of the plan,
+// or nil if it can. It is how a result that crossed a process boundary (a worker's, a shard
+// file's) is checked before it is summed. It takes a few microseconds and never runs the
+// task, so it finds results that are impossible, not results that are wrong: a lie that
+// keeps to these rules is found only by running the task again (and comparing with ==).
+//
+// The rules, each a property of every true result:
+//   - the id is a task of the plan;
+//   - QuarterTurn ≤ HalfTurn ≤ Solutions (a quarter turn twice is a half turn);
+//   - a solution fixed by a symmetry has a frame fixed by it, so HalfTurn is 0 unless a
+//     half turn fixes the task's frame, and QuarterTurn 0 unless a quarter turn does;
+//   - the symmetries G that fix the frame permute its solutions, and no reflection fixes a
+//     solution (n > 1), so by Burnside's lemma Σ_{g∈H} fix(g) is a multiple of |H| for G
+//     and for each cyclic subgroup H of G, where fix is Solutions for the identity,
+//     HalfTurn for the half turn, QuarterTurn for the quarter turns and 0 for reflections:
+//     for example Solutions − HalfTurn is even when a half turn fixes the frame (no valid
+//     frame is fixed by a reflection: two of its queens would share a line);
+//   - the search counts at most two solutions at each node it visits, and at least one
+//     node when the frame leaves an empty row, none when it leaves none (then Solutions
+//     is 0 or 1);
+//   - Solutions ≤ e! where e is the number of empty rows the frame leaves.
+func (p *Plan) CheckResult(r TaskResult) error {
+	if r.ID < 0 || r.ID >= len(p.Tasks) {
+		return fmt.Errorf("task id %d is not in the plan for N=%d (tasks 0 to %d)", r.ID, p.N, len(p.Tasks)-1)
+	}
+	t := p.Tasks[r.ID]
+	if t.N != p.N || t.ID != r.ID {
+		return fmt.Errorf("plan for N=%d holds a task of N=%d under id %d", p.N, t.N, r.ID)
+	}
+	if t.Method == MethodJoin {
+		return t.checkJoinResult(r)
+	}
+	if r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0 {
+		return fmt.Errorf("task %d of the frames method reports the join's counters (%d row sets, %d patterns, %d pair tests)", r.ID, r.RowSets, r.Stored, r.PairTests)
+	}
+	if p.N == 1 {
+		if want := (TaskResult{Solutions: 1, HalfTurn: 1, QuarterTurn: 1, Nodes: 1}); r != want {
+			return fmt.Errorf("task 0 of N=1 has 1 solution, fixed by every turn, and 1 node; got %+v", r)
+		}
+		return nil
+	}
+	switch {
+	case r.HalfTurn > r.Solutions:
+		return fmt.Errorf("task %d: %d solutions fixed by a half turn, more than its %d solutions", r.ID, r.HalfTurn, r.Solutions)
+	case r.QuarterTurn > r.HalfTurn:
+		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+	}
+	f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
+	var fixes [8]bool
+	order := 0
+	for _, g := range board.Symmetries {
+		fixes[g] = f.image(g) == f
+		if fixes[g] {
+			order++
+		}
+	}
+	switch {
+	case !fixes[board.Rotate180] && r.HalfTurn != 0:
+		return fmt.Errorf("task %d: %d solutions fixed by a half turn, but no half turn fixes its frame", r.ID, r.HalfTurn)
+	case !fixes[board.Rotate90] && r.QuarterTurn != 0:
+		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, but no quarter turn fixes its frame", r.ID, r.QuarterTurn)
+	}
+	// Burnside: the orbits of the frame's solutions under a group H of symmetries number
+	// Σ_{g∈H} fix(g) / |H|. The sums are checked modulo |H| (at most 8), so they cannot
+	// overflow.
+	fix := func(g board.Symmetry) uint64 {
+		switch g {
+		case board.Identity:
+			return r.Solutions % 8
+		case board.Rotate180:
+			return r.HalfTurn % 8
+		case board.Rotate90, board.Rotate270:
+			return r.QuarterTurn % 8
+		}
+		return 0
+	}
+	var whole uint64
+	for _, g := range board.Symmetries {
+		if !fixes[g] {
+			continue
+		}
+		whole += fix(g)
+		// The cyclic group of g: the identity and g for a half turn or a reflection, the
+		// four rotations for a quarter turn.
+		var sum, size uint64
+		switch g {
+		case board.Identity:
+			continue
+		case board.Rotate90, board.Rotate270:
+			sum, size = fix(board.Identity)+fix(board.Rotate180)+2*fix(board.Rotate90), 4
+		default:
+			sum, size = fix(board.Identity)+fix(g), 2
+		}
+		if sum%size != 0 {
+			return fmt.Errorf("task %d: %d solutions (%d fixed by a half turn, %d by a quarter turn) do not fall into whole classes under the %v that fixes its frame",
+				r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, g)
+		}
+	}
+	if whole%uint64(order) != 0 {
+		return fmt.Errorf("task %d: %d solutions (%d fixed by a half turn, %d by a quarter turn) do not fall into whole classes under the %d symmetries that fix its frame",
+			r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, order)
+	}
+
+	var s search
+	s.init(f)
+	empty := s.freeRows
+	switch {
+	case empty == 0 && (r.Solutions > 1 || r.Nodes != 0):
+		return fmt.Errorf("task %d: its frame fills the board, so it has at most 1 solution and 0 nodes, got %d and %d", r.ID, r.Solutions, r.Nodes)
+	case empty > 0 && r.Nodes == 0:
+		return fmt.Errorf("task %d: 0 nodes, but its frame leaves %d empty rows to search", r.ID, empty)
+	case empty > 0 && r.Nodes < 1<<63 && r.Solutions > 2*r.Nodes:
+		return fmt.Errorf("task %d: %d solutions from %d nodes, more than the 2 a node can give", r.ID, r.Solutions, r.Nodes)
+	}
+	if m := factorialCap(empty); r.Solutions > m {
+		return fmt.Errorf("task %d: %d solutions, more than the %d ways to fill its %d empty rows", r.ID, r.Solutions, m, empty)
+	}
+	return nil
+}
+
+// factorialCap returns k!, or the largest uint64 if k! does not fit.
+func factorialCap(k int) uint64 {
+	f := uint64(1)
+	for i := 2; i <= k; i++ {
+		hi, lo := bits.Mul64(f, uint64(i))
+		if hi != 0 {
+			return ^uint64(0)
+		}
+		f = lo
+	}
+	return f
+}
+
+// checkJoinResult is CheckResult for a task of the join's plan. The symmetric task (Sub < 0)
+// counts only solutions fixed by turns; every other task counts all solutions of its row
+// sets, none of the turn counts, and must report exactly the row sets it was given.
+func (t Task) checkJoinResult(r TaskResult) error {
+	if t.Join.Sub < 0 {
+		switch {
+		case r.Solutions != 0 || r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0:
+			return fmt.Errorf("task %d counts only symmetric solutions, but reports %d solutions, %d row sets, %d patterns, %d pair tests", r.ID, r.Solutions, r.RowSets, r.Stored, r.PairTests)
+		case r.QuarterTurn > r.HalfTurn:
+			return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+		}
+		return nil
+	}
+	switch {
+	case r.HalfTurn != 0 || r.QuarterTurn != 0:
+		return fmt.Errorf("task %d counts no symmetric solutions (the plan's last task does), but reports %d and %d", r.ID, r.HalfTurn, r.QuarterTurn)
+	case r.RowSets != uint64(t.Join.RowSets):
+		return fmt.Errorf("task %d has %d row sets, but its result reports %d", r.ID, t.Join.RowSets, r.RowSets)
+	case r.PairTests == 0 && r.Solutions != 0:
+		return fmt.Errorf("task %d: %d solutions from no pair tests", r.ID, r.Solutions)
+	}
+	return nil
+}
