@@ -187,7 +187,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	for !nc.IsConnected() {
 		if err := nc.LastError(); err != nil && isAuthError(err) {
 			nc.Close()
-			return nil, &connectError{o.URL, err}
+			return nil, fmt.Errorf("connecting to %q: %w", o.URL, err)
 		}
 		if time.Now().After(deadline) {
 			err := nc.LastError()
@@ -207,8 +207,8 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	return nc, nil
 }
 
-// ErrCannotConnect is what [Connect] wraps when it finds no server at the URL, or one that
-// refuses the token: the URL or the token given is wrong.
+// ErrCannotConnect is what [Connect] wraps when it finds no server at the URL (a token the
+// server refuses is another error, the server's): the URL given is wrong, or the server down.
 var ErrCannotConnect = errors.New("cannot connect")
 
 type connectError struct {
