@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -353,85 +352,5 @@ func TestManual(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "Exit codes\n") || !strings.Contains(stdout.String(), "queens solve N") {
 		t.Errorf("--help does not show the manual:\n%.500s", stdout.String())
-	}
-}
-
-// TestDeployExamples checks the shape of the files under deploy/ that docs/distributed.md
-// links to: systemd units are [Section] and Key=Value lines with the keys a worker unit
-// needs, shell scripts pass "bash -n" where bash is installed, and Kubernetes manifests
-// have no tabs and name apiVersion, kind, metadata and spec at the top level and
-// chesspuzzles. It is a check of shape, not a YAML or systemd parser.
-func TestDeployExamples(t *testing.T) {
-	units, _ := filepath.Glob(filepath.Join(moduleRoot, "deploy", "systemd", "*.service"))
-	scripts, _ := filepath.Glob(filepath.Join(moduleRoot, "deploy", "slurm", "*.sh"))
-	manifests, _ := filepath.Glob(filepath.Join(moduleRoot, "deploy", "kubernetes", "*.yaml"))
-	if len(units) == 0 || len(scripts) == 0 || len(manifests) == 0 {
-		t.Fatalf("deploy/: want systemd, slurm and kubernetes examples, found %d, %d, %d", len(units), len(scripts), len(manifests))
-	}
-	section := regexp.MustCompile(`^\[[A-Za-z]+\]$`)
-	keyValue := regexp.MustCompile(`^[A-Za-z]+=\S`)
-	for _, f := range units {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys := map[string]bool{}
-		for i, l := range strings.Split(string(b), "\n") {
-			switch {
-			case l == "" || strings.HasPrefix(l, "#"):
-			case section.MatchString(l):
-				keys[l] = true
-			case keyValue.MatchString(l):
-				k, _, _ := strings.Cut(l, "=")
-				keys[k] = true
-			default:
-				t.Errorf("%s:%d: not a section, Key=Value or comment: %q", f, i+1, l)
-			}
-		}
-		for _, k := range []string{"[Unit]", "[Service]", "ExecStart"} {
-			if !keys[k] {
-				t.Errorf("%s: no %s", f, k)
-			}
-		}
-	}
-	for _, f := range scripts {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(string(b), "#!/bin/bash\n") || !strings.Contains(string(b), "chesspuzzles ") {
-			t.Errorf("%s: want a bash script that runs chesspuzzles", f)
-		}
-		if bash, err := exec.LookPath("bash"); err == nil {
-			if out, err := exec.Command(bash, "-n", f).CombinedOutput(); err != nil {
-				t.Errorf("bash -n %s: %v\n%s", f, err, out)
-			}
-		}
-	}
-	for _, f := range manifests {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		top := map[string]bool{}
-		for i, l := range strings.Split(string(b), "\n") {
-			if l == "" || l == "---" || strings.HasPrefix(strings.TrimSpace(l), "#") {
-				continue
-			}
-			if strings.Contains(l, "\t") {
-				t.Errorf("%s:%d: a tab, which YAML does not allow in indentation: %q", f, i+1, l)
-			}
-			if k, _, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(l, " ") {
-				top[k] = true
-			}
-		}
-		for _, k := range []string{"apiVersion", "kind", "metadata", "spec"} {
-			if !top[k] {
-				t.Errorf("%s: no top-level %s", f, k)
-			}
-		}
-		if !strings.Contains(string(b), "chesspuzzles") {
-			t.Errorf("%s: does not run chesspuzzles", f)
-		}
 	}
 }
