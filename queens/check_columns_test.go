@@ -353,3 +353,40 @@ func TestCheckContextHugeBoard(t *testing.T) {
 		t.Fatalf("CheckContext: %d attacks %v; want one on a diagonal", count, rep.Attacks)
 	}
 }
+
+// FuzzCheckContext compares the bounded check with Check on positions built from the
+// fuzzer's bytes: the board size, then a queen per pair of bytes (off the board when a
+// byte says so), and the number of attacks to list.
+func FuzzCheckContext(f *testing.F) {
+	f.Add([]byte{8, 0, 0, 0, 7, 1, 1, 1, 1}, 3)
+	f.Add([]byte{4, 0, 0, 0, 1, 0, 2, 0, 3}, 1)
+	f.Add([]byte{3, 0, 0, 200, 0}, -1)
+	f.Fuzz(func(t *testing.T, data []byte, k int) {
+		if len(data) == 0 {
+			return
+		}
+		n := int(data[0]%16) + 1
+		pos := Position{N: n}
+		for i := 1; i+1 < len(data); i += 2 {
+			pos.Queens = append(pos.Queens, board.Square{Row: int(data[i]) % (n + 2), Col: int(data[i+1]) % (n + 1)})
+		}
+		k = max(k%50, -1)
+		want := Check(pos)
+		got, count, err := CheckContext(context.Background(), pos, CheckLimits{MaxAttacks: k, Lines: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count != int64(len(want.Attacks)) {
+			t.Fatalf("CheckContext(%v): %d attacks, Check lists %d", pos, count, len(want.Attacks))
+		}
+		if k >= 0 && k < len(want.Attacks) {
+			want.Attacks = want.Attacks[:k]
+		}
+		if len(want.Attacks) == 0 {
+			want.Attacks, got.Attacks = nil, nil
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("CheckContext(%v, max %d) =\n%+v\nCheck gives\n%+v", pos, k, got, want)
+		}
+	})
+}

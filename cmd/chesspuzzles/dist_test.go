@@ -244,7 +244,7 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	coord.waitFor(`queued now`, 30*time.Second)
 	tokenFile := filepath.Join(state, dist.TokenFile)
 	coord.waitFor(`new token in `+regexp.QuoteMeta(tokenFile), time.Second)
-	shown := coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --token ([0-9a-f]{32}) \(or --token-file with a copy of `+regexp.QuoteMeta(tokenFile)+`\)\n`, time.Second)[1]
+	shown := coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --token ([0-9a-f]{32}) \(or --token-file with a copy of `+regexp.QuoteMeta(tokenFile)+`\)"`, 10*time.Second)[1]
 	token := readToken(t, tokenFile)
 	if shown != token {
 		t.Errorf("coordinator shows token %q, but its token file holds %q", shown, token)

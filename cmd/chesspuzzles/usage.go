@@ -34,8 +34,17 @@ func guardGroups(root *cobra.Command) {
 		if c.HasSubCommands() && !c.Runnable() {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(cmd *cobra.Command, args []string) error {
-				if len(args) == 0 {
+				switch {
+				case len(args) == 0:
 					return cmd.Help()
+				case args[0] == "help" && len(args) == 1:
+					return cmd.Help() // "chesspuzzles queens help"
+				case args[0] == "help":
+					sub, rest, err := cmd.Find(args[1:])
+					if err != nil || len(rest) > 0 || sub == cmd {
+						return unknownCommand(cmd, args[1])
+					}
+					return sub.Help() // "chesspuzzles queens help solve"
 				}
 				return unknownCommand(cmd, args[0])
 			}

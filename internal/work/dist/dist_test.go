@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -347,5 +348,14 @@ func TestToken(t *testing.T) {
 				nc.Close()
 			}
 		})
+	}
+}
+
+// TestConnectNoServer checks that Connect to a port where nothing listens gives up within
+// its 10 s with an error wrapping ErrCannotConnect, which the command reports as bad input.
+func TestConnectNoServer(t *testing.T) {
+	_, err := Connect(context.Background(), ConnectOptions{URL: "nats://127.0.0.1:1"})
+	if !errors.Is(err, ErrCannotConnect) {
+		t.Fatalf("Connect to nothing: %v, want it to wrap ErrCannotConnect", err)
 	}
 }

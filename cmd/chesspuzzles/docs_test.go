@@ -1,0 +1,356 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// The documents whose examples and links are checked, relative to the module root.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	files := []string{"README.md", "bench/README.md"}
+	more, err := filepath.Glob(filepath.Join(moduleRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range more {
+		rel, err := filepath.Rel(moduleRoot, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.ToSlash(rel))
+	}
+	return files
+}
+
+// moduleRoot is the module root seen from this package's directory, where tests run.
+const moduleRoot = "../.."
+
+// A consoleStep is one "$ command" line of a ```console block and the output printed under
+// it, up to the next "$" line or the end of the block.
+type consoleStep struct {
+	file string
+	line int // 1-based line of the command in file
+	cmd  string
+	want string
+}
+
+// consoleSteps returns the steps of every ```console block of the Markdown text. Blocks
+// fenced ```console are examples whose output must be exactly what the program prints
+// (deterministic, quick); illustrative ones (timings, long runs, other programs) are fenced
+// ```text and not run.
+func consoleSteps(file, text string) []consoleStep {
+	var steps []consoleStep
+	in := false
+	var cur *consoleStep
+	var out []string
+	flush := func() {
+		if cur != nil {
+			cur.want = strings.Join(out, "\n")
+			steps = append(steps, *cur)
+		}
+		cur, out = nil, nil
+	}
+	for i, line := range strings.Split(text, "\n") {
+		switch {
+		case !in && strings.TrimSpace(line) == "```console":
+			in = true
+		case in && strings.TrimSpace(line) == "```":
+			flush()
+			in = false
+		case in && strings.HasPrefix(line, "$ "):
+			flush()
+			cur = &consoleStep{file: file, line: i + 1, cmd: strings.TrimPrefix(line, "$ ")}
+		case in && cur != nil:
+			out = append(out, line)
+		}
+	}
+	return steps
+}
+
+// splitWords splits a command line into words the way a shell would for the simple lines
+// the documents use: spaces separate words, and single or double quotes group them.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			w.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed quote")
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
+var envAssign = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`)
+
+// TestDocExamples runs every command of the ```console blocks of README.md, bench/README.md
+// and docs/*.md and compares what it prints with the document. A command line is
+// "[VAR=value ...] chesspuzzles ARGS [2>/dev/null]" (its stdout, then its stderr unless
+// discarded, is the expected output) or "echo $?" (the exit code of the previous command).
+// Other shell syntax is refused, so that a document cannot show what this test cannot run.
+func TestDocExamples(t *testing.T) {
+	n := 0
+	for _, file := range docFiles(t) {
+		text, err := os.ReadFile(filepath.Join(moduleRoot, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := -1
+		for _, st := range consoleSteps(file, string(text)) {
+			n++
+			where := fmt.Sprintf("%s:%d: %s", st.file, st.line, st.cmd)
+			if st.cmd == "echo $?" {
+				if code < 0 {
+					t.Errorf("%s: no command before it", where)
+					continue
+				}
+				if got := strconv.Itoa(code); got != st.want {
+					t.Errorf("%s: printed %q, document says %q", where, got, st.want)
+				}
+				continue
+			}
+			var got string
+			got, code = runDocCommand(t, where, st.cmd)
+			if got != st.want {
+				t.Errorf("%s:\ngot:\n%s\ndocument says:\n%s", where, got, st.want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no ```console examples found: the documents or this test have moved")
+	}
+}
+
+// runDocCommand runs one command line in process and returns what it printed and its exit
+// code; it fails the test for a line it cannot run.
+func runDocCommand(t *testing.T, where, line string) (string, int) {
+	t.Helper()
+	words, err := splitWords(line)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	for len(words) > 0 && envAssign.MatchString(words[0]) {
+		k, v, _ := strings.Cut(words[0], "=")
+		old, had := os.LookupEnv(k)
+		os.Setenv(k, v)
+		if had {
+			defer os.Setenv(k, old)
+		} else {
+			defer os.Unsetenv(k)
+		}
+		words = words[1:]
+	}
+	dropStderr := false
+	if len(words) > 0 && words[len(words)-1] == "2>/dev/null" {
+		dropStderr = true
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 || words[0] != "chesspuzzles" {
+		t.Fatalf("%s: a ```console line runs chesspuzzles (or echo $?); fence other examples as ```text", where)
+	}
+	for _, w := range words[1:] {
+		if w == "|" || strings.HasPrefix(w, ">") || strings.HasPrefix(w, "<") || strings.HasPrefix(w, "2>") {
+			t.Fatalf("%s: pipes and redirections other than a final 2>/dev/null cannot be checked; fence the block as ```text", where)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := execute(ctx, words[1:], strings.NewReader(""), &stdout, &stderr)
+	if ctx.Err() != nil {
+		t.Fatalf("%s: did not finish in 20s: examples in ```console blocks must be quick", where)
+	}
+	out := stdout.String()
+	if !dropStderr {
+		out += stderr.String()
+	}
+	return strings.TrimSuffix(out, "\n"), code
+}
+
+func TestConsoleSteps(t *testing.T) {
+	doc := "x\n```console\n$ chesspuzzles a\none\ntwo\n$ echo $?\n0\n```\n```text\n$ chesspuzzles b\n```\n"
+	got := consoleSteps("f.md", doc)
+	want := []consoleStep{
+		{file: "f.md", line: 3, cmd: "chesspuzzles a", want: "one\ntwo"},
+		{file: "f.md", line: 6, cmd: "echo $?", want: "0"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("consoleSteps = %v, want %v", got, want)
+	}
+	words, err := splitWords(`NO_COLOR=1 chesspuzzles  a "b c" 'd'`)
+	if err != nil || strings.Join(words, "|") != "NO_COLOR=1|chesspuzzles|a|b c|d" {
+		t.Errorf("splitWords = %q, %v", words, err)
+	}
+}
+
+// mdLink matches a Markdown link or image: [text](target) or ![alt](target).
+var mdLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)\)`)
+
+// TestDocLinks checks that every relative link of README.md, bench/README.md and
+// docs/*.md names a file or directory of the repository and, with #anchor into a Markdown
+// file, one of its headings.
+func TestDocLinks(t *testing.T) {
+	n := 0
+	for _, file := range docFiles(t) {
+		text, err := os.ReadFile(filepath.Join(moduleRoot, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range proseLines(string(text)) {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				n++
+				where := fmt.Sprintf("%s:%d: link %q", file, i+1, target)
+				path, anchor, _ := strings.Cut(target, "#")
+				resolved := file
+				if path != "" {
+					resolved = filepath.ToSlash(filepath.Join(filepath.Dir(file), path))
+					if strings.HasPrefix(resolved, "../") {
+						t.Errorf("%s: points outside the repository", where)
+						continue
+					}
+					if _, err := os.Stat(filepath.Join(moduleRoot, resolved)); err != nil {
+						t.Errorf("%s: %s does not exist", where, resolved)
+						continue
+					}
+				}
+				if anchor == "" {
+					continue
+				}
+				if !strings.HasSuffix(resolved, ".md") {
+					t.Errorf("%s: anchors are checked only in Markdown files", where)
+					continue
+				}
+				body, err := os.ReadFile(filepath.Join(moduleRoot, resolved))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !headingAnchors(string(body))[anchor] {
+					t.Errorf("%s: %s has no heading with anchor #%s", where, resolved, anchor)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no relative links found: the documents or this test have moved")
+	}
+}
+
+// proseLines returns the lines of a Markdown text with fenced code blocks and inline code
+// blanked, so that link syntax inside code is not taken for a link. Line numbers are kept.
+func proseLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	inCode := false
+	inline := regexp.MustCompile("`[^`]*`")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			inCode = !inCode
+			lines[i] = ""
+			continue
+		}
+		if inCode {
+			lines[i] = ""
+			continue
+		}
+		lines[i] = inline.ReplaceAllString(l, "")
+	}
+	return lines
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a Markdown text: the
+// heading's text in lower case, inline-code backquotes and punctuation dropped, spaces
+// turned into hyphens; a repeated anchor gets -1, -2, … appended.
+func headingAnchors(text string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	inCode := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			inCode = !inCode
+			continue
+		}
+		if inCode || !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(h) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if k := seen[a]; k > 0 {
+			seen[a]++
+			a = fmt.Sprintf("%s-%d", a, k)
+		} else {
+			seen[a] = 1
+		}
+		anchors[a] = true
+	}
+	return anchors
+}
+
+func TestHeadingAnchors(t *testing.T) {
+	got := headingAnchors("# A b\n## Slices: --shard and merge\n```\n# not a heading\n```\n## How long: N = 20 … 28\n## Counting: `bench/count.sh`\n# A b\n")
+	for _, a := range []string{"a-b", "slices---shard-and-merge", "how-long-n--20--28", "counting-benchcountsh", "a-b-1"} {
+		if !got[a] {
+			t.Errorf("headingAnchors: no %q in %v", a, got)
+		}
+	}
+	if got["not-a-heading"] {
+		t.Errorf("headingAnchors took a line of a code block for a heading")
+	}
+}
+
+// TestManual checks that the root command's help is the package comment of doc.go.
+func TestManual(t *testing.T) {
+	m := manual()
+	if !strings.HasPrefix(m, "The chesspuzzles command solves") || strings.Contains(m, "*/") || strings.Contains(m, "\n# ") {
+		t.Errorf("manual() does not look like doc.go's comment:\n%.300s", m)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := execute(context.Background(), []string{"--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("--help exited %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Exit codes\n") || !strings.Contains(stdout.String(), "queens solve N") {
+		t.Errorf("--help does not show the manual:\n%.500s", stdout.String())
+	}
+}
