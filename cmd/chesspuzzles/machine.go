@@ -15,7 +15,10 @@ var flagValues = map[string][]string{
 	"queens complete format": {"code", "perm", "coords", "algebraic", "board", "json"},
 	"queens check format":    {"text", "json", "unicode", "svg", "png"},
 	"knight tour format":     {"board", "squares", "json", "svg", "png", "none"},
-	"knight tour method":     {"auto", "warnsdorff"},
+	"knight complete format": {"board", "squares", "json", "svg", "png"},
+	"queens puzzle format":   {"text", "svg", "png", "json"},
+	"knight tour method":     {"auto", "warnsdorff", "article"},
+	"queens count method":    {"auto", "join", "frames"},
 	"knight count method":    {"auto", "dp", "search"},
 }
 
