@@ -29,8 +29,13 @@ import (
 //
 // packed as a number in base 11 (17 cells of 11 values fit in 64 bits, since at most R ≤ 8
 // fragments have both ends in the window). The states of a step live in a flat
-// open-addressing table of packed keys and counts; each step reads one table and writes the
-// other, adding the counts of states that meet.
+// open-addressing table of packed keys and counts (16 bytes a slot, filled to at most 80%);
+// each step reads one table and writes a new one, sized from the growth of the step before,
+// adding the counts of states that meet. The made states are added in batches, every slot of
+// a batch read before any is written, so that the processor waits for many cache misses at
+// once; on Linux the big tables are mapped on huge pages and given back as soon as read
+// (dpalloc_linux.go). Memory is thus about 16/0.8 bytes for each state of the widest step
+// plus what is left of the step before.
 //
 // A cell is finished at the step of its last neighbour. For closed tours it must then have
 // two edges (and a cell with d edges and fewer than 2−d neighbours still to come is given up
