@@ -37,24 +37,3 @@ func dpRelease(mem []byte) {
 		_ = syscall.Munmap(mem)
 	}
 }
-
-// madvDontneed is MADV_DONTNEED of Linux's madvise(2).
-const madvDontneed = 4
-
-// dpFreeChunk is how many words of a table a step reads before it gives them back.
-const dpFreeChunk = 8 << 20
-
-// dpDiscard gives back the memory of words [from, to) of a mapped table that a step has
-// finished reading (whole pages inside that range only); the table must not be read there
-// again. It does nothing for heap tables.
-func dpDiscard(mem []byte, from, to int) {
-	if mem == nil {
-		return
-	}
-	const page = 4096
-	lo := (from*8 + page - 1) / page * page
-	hi := to * 8 / page * page
-	if hi > lo {
-		_ = syscall.Madvise(mem[lo:hi], madvDontneed)
-	}
-}

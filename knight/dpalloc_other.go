@@ -7,8 +7,3 @@ func dpAlloc(n int) ([]uint64, []byte) { return make([]uint64, n), nil }
 
 // dpRelease does nothing: heap tables are freed by the collector.
 func dpRelease([]byte) {}
-
-const dpFreeChunk = 8 << 20
-
-// dpDiscard does nothing off Linux.
-func dpDiscard([]byte, int, int) {}

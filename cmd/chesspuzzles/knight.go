@@ -372,12 +372,14 @@ Two methods (--method):
   dp      frontier dynamic programming: sweeps the board cell by cell, column by column
           along the long side, keeping every distinct picture of the last 2R+1 cells
           (R the short side, at most 8) with the number of ways to reach it. Time and
-          memory grow with R, hardly with the number of tours: 6×8 closed takes about 5 s
-          of CPU, 8×8 closed (13,267,364,410,532 tours) is the long one. Boards past 64
+          memory grow with R, hardly with the number of tours: 6×8 closed takes about 4 s
+          of CPU, 8×8 closed (13,267,364,410,532 tours) is the long one (see
+          "go doc knight.Count" for what was measured). Boards past 64
           squares are allowed (5×30, 8×12, …); counts past 2^64 print exactly.
   search  backtracking through every tour, meeting in the middle: 6×6 open in about 2 s,
           at most 64 squares, time growing with the number of tours.
-  auto    (the default) search for open tours on boards of at most 36 squares, else dp.
+  auto    (the default) search on boards of at most 42 squares (there it is faster),
+          else dp.
 The method is named on stderr before the count starts, then progress: a line rewritten on a
 terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
 (default: half this machine's memory) bounds the dp method's state tables: past it the
