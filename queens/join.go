@@ -51,6 +51,28 @@ import (
 // what keeps odd N from drowning in tiny stores. For the centre both halves have the same
 // weight, so each row set stores whichever side has fewer half-boards.
 
+// Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
+// 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
+// MiB at N = 16–17, 8.3 MiB at 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23 (JoinMemory). It is
+// built once per process and shared read-only by every worker; a worker's own buffers
+// (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
+// enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
+// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
+// one and a pure-Go twin elsewhere (build tag purego), held to the same counts by tests.
+// Measured on one core of a 2-core AMD EPYC (Zen 4, AVX-512), CPU seconds of
+// "chesspuzzles queens count N --workers 1", on a heavily shared machine (load 20–30):
+//
+//	N    frames   join    frames ÷ join   join peak RSS
+//	16     1.30    0.29      4.5×            18 MiB
+//	17     7.38    1.61      4.6×            18 MiB
+//	18    48.05    4.99      9.6×            29 MiB
+//	19       –    38.0      (≈7× the 268 s issue 13 measured for frames)   30 MiB
+//	20       –   290.5      (2 workers, CPU total)                        100 MiB
+//
+// (bench/README.md has the commands and caveats.) Growth: about ×7–8 a step of N once the
+// matcher dominates (N ≥ 18); odd N costs about its place between its even neighbours
+// (N = 17 ≈ 0.3–0.4 of N = 18, N = 19 ≈ 0.13 of N = 20).
+
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
 type joinSub struct {

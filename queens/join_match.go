@@ -20,9 +20,6 @@ const chunkBits = 5
 // a few dozen raw queries.
 const rawMatchMax = 48
 
-// maxChunks bounds the chunks of a 64-bit signature.
-const maxChunks = (64 + chunkBits - 1) / chunkBits
-
 // A matcher counts, for a query signature q, the stored signatures s with s AND q = 0: the
 // half-boards of the other side that share no diagonal with the query's. It is built once
 // per row set from the store and queried once per half-board of the other side.

@@ -37,11 +37,13 @@ func TestMatchKernels(t *testing.T) {
 			m.sigs = make([]uint64, size)
 			for i := range m.sigs {
 				// Sparse signatures, as half-boards have: about a quarter of the bits.
-				m.sigs[i] = rng.Uint64() & rng.Uint64() & (1<<width - 1)
+				a, b := rng.Uint64(), rng.Uint64()
+				m.sigs[i] = a & b & (1<<width - 1)
 			}
 			qs := make([]uint64, 300)
 			for i := range qs {
-				qs[i] = rng.Uint64() & rng.Uint64() & rng.Uint64() & (1<<width - 1)
+				a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+				qs[i] = a & b & c & (1<<width - 1)
 			}
 			m.build()
 			var want uint64

@@ -36,6 +36,9 @@ func (p *countProgress) update(s knight.CountStatus) {
 	if now.Sub(p.last) < every && s.Done < s.Total {
 		return
 	}
+	if !p.tty && s.Done == s.Total && !p.shown {
+		return // a count done before the first plain line needs no closing one
+	}
 	p.last = now
 	el := now.Sub(p.t0)
 	line := fmt.Sprintf("%d of %d shares, %s", s.Done, s.Total, el.Round(time.Second))
@@ -55,6 +58,7 @@ func (p *countProgress) update(s knight.CountStatus) {
 		return
 	}
 	fmt.Fprintln(p.w, line)
+	p.shown = true
 }
 
 func (p *countProgress) finish() {
