@@ -26,6 +26,6 @@ ctr=$("${buildah[@]}" from --quiet "$tag")
 trap '"${buildah[@]}" rm "$ctr" >/dev/null' EXIT
 run() { "${buildah[@]}" run --isolation chroot "$ctr" -- "$@"; }
 run /chesspuzzles version
-run /chesspuzzles worker --help | grep -q -- '--nats URL' || { echo "worker --help from the image lacks --nats" >&2; exit 1; }
+run /chesspuzzles worker --help | grep -- '--nats URL' >/dev/null || { echo "worker --help from the image lacks --nats" >&2; exit 1; }
 run /chesspuzzles queens count 8
 echo "== image $tag: user $user, version and worker --help run"
