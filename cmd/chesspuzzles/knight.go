@@ -420,11 +420,13 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		opts.Start = &sq
 	}
 	if o.maxMemory != "" {
-		if opts.MaxMemory, err = parseBytes(o.maxMemory); err != nil {
+		size, err := parseSize(o.maxMemory)
+		if err != nil {
 			return usageErrorf("--max-memory: %v", err)
 		}
+		opts.MaxMemory = int64(min(size, 1<<62))
 	} else {
-		opts.MaxMemory = halfMemory()
+		opts.MaxMemory = int64(halfMemory())
 	}
 	method, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {

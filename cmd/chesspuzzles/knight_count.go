@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/knight"
@@ -65,38 +60,4 @@ func (p *countProgress) finish() {
 	if p.tty && p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
-}
-
-// parseBytes reads a size such as 8GiB, 8G, 500MB, 1.5T or 1048576 (bytes); units are
-// binary (K = KiB = 1024).
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' && r != '.' })
-	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
-	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
-	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
-	f, err := strconv.ParseFloat(num, 64)
-	if mult == 0 || err != nil || f <= 0 || math.IsInf(f*mult, 0) || f*mult > 1<<60 {
-		return 0, fmt.Errorf("a size must be a positive number with an optional unit K, M, G or T (binary: G = GiB), e.g. 8GiB or 500M, got %q", s)
-	}
-	return int64(f * mult), nil
-}
-
-// halfMemory returns half of MemTotal from /proc/meminfo, or 4 GiB where that cannot be read.
-func halfMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 4 << 30
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == "MemTotal:" {
-			if kb, err := strconv.ParseInt(fs[1], 10, 64); err == nil && kb > 0 {
-				return kb * 1024 / 2
-			}
-		}
-	}
-	return 4 << 30
 }

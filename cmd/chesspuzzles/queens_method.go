@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
@@ -29,40 +25,13 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 // method's plan and buffers fit.
 const minMaxMemory = 16 << 20
 
-// parseMemory reads a size: a whole number with an optional unit B, KB, MB, GB, TB (powers
-// of 1000), KiB, MiB, GiB, TiB (powers of 1024), or K, M, G, T (powers of 1024).
+// parseMemory reads --max-memory for a count: a size (parseSize) of at least minMaxMemory.
 func parseMemory(s string) (uint64, error) {
-	t := strings.TrimSpace(s)
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
-	units := map[string]uint64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-		"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
-	mul, ok := units[unit]
-	v, err := strconv.ParseUint(num, 10, 64)
-	if !ok || err != nil || v > (1<<62)/mul || v*mul < minMaxMemory {
+	v, err := parseSize(s)
+	if err != nil || v < minMaxMemory {
 		return 0, usageErrorf("--max-memory must be a size from 16MiB up, such as 512MiB or 8GB, got %q", s)
 	}
-	return v * mul, nil
-}
-
-// machineMemory returns the machine's memory from /proc/meminfo, or 0 if unknown.
-func machineMemory() uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var kb uint64
-		if _, err := fmt.Sscanf(sc.Text(), "MemTotal: %d kB", &kb); err == nil {
-			return kb << 10
-		}
-	}
-	return 0
+	return v, nil
 }
 
 // memoryLimit returns --max-memory, or half the machine's memory (4 GiB if unknown).
@@ -70,10 +39,7 @@ func (o *methodOptions) memoryLimit() (uint64, error) {
 	if o.maxMemory != "" {
 		return parseMemory(o.maxMemory)
 	}
-	if m := machineMemory(); m > 0 {
-		return m / 2, nil
-	}
-	return 4 << 30, nil
+	return halfMemory(), nil
 }
 
 // validate checks --method and --max-memory whatever N is.

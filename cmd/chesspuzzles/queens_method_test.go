@@ -50,3 +50,24 @@ func TestParseMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeOneReading: --max-memory reads the same text as the same size in every command
+// (queens count, queens estimate, knight count): "8GB" is 8·10⁹ bytes and "8G" 8 GiB for all.
+func TestSizeOneReading(t *testing.T) {
+	for s, want := range map[string]uint64{"8GB": 8e9, "8G": 8 << 30, "8GiB": 8 << 30, "1MiB": 1 << 20, "1M": 1 << 20, "1MB": 1e6} {
+		got, err := parseSize(s)
+		if err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+		if want >= minMaxMemory {
+			if q, err := parseMemory(s); err != nil || q != want {
+				t.Errorf("parseMemory(%q) = %d, %v; want %d as parseSize reads it", s, q, err, want)
+			}
+		}
+	}
+	for _, s := range []string{"0", "1.5G", "-3G", "12X", "", "lots"} {
+		if _, err := parseSize(s); err == nil {
+			t.Errorf("parseSize(%q) accepted", s)
+		}
+	}
+}
