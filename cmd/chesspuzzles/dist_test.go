@@ -452,7 +452,7 @@ func TestDistributedStatus(t *testing.T) {
 	if code := coord.wait(2 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0", code)
 	}
-	st = start(t, "status", "queens", "count", "--status", "--nats", url)
+	st = start(t, "status", "queens", "status", "12", "--nats", url) // the command of its own, one N
 	st.wait(time.Minute)
 	if want := "q12v1  N=12  " + strconv.Itoa(len(plan.Tasks)) + "/" + strconv.Itoa(len(plan.Tasks)) + " tasks  finished "; !strings.HasPrefix(st.stdout.String(), want) ||
 		!strings.HasSuffix(st.stdout.String(), "Q(12) = "+knownQ(t, n)+"\n") {

@@ -125,10 +125,13 @@ count --distributed runs the count through an embedded NATS JetStream server (--
 ADDR, default 127.0.0.1:4222; --state DIR keeps its store, default
 $XDG_STATE_HOME/chesspuzzles/nats or ~/.local/state/chesspuzzles/nats, and running again
 with the same DIR resumes the job) that workers join; --nats URL uses an existing server
-instead; --token TOKEN or $CHESSPUZZLES_NATS_TOKEN is the secret clients must give
-(generated when listening beyond loopback); --ack-wait (default 30s) is how long a silent
-worker keeps a task; --workers 0 keeps the coordinator from computing. count --status
---nats URL lists the jobs on a server. worker --nats URL [--token TOKEN] pulls tasks
+instead; every connection gives a token (--token, --token-file or
+$CHESSPUZZLES_NATS_TOKEN; else the one the coordinator generates on first start and keeps
+in --state DIR/token, mode 0600, reused on restart); --verify FRACTION (default 0.02) has
+that share of tasks recomputed by another worker and refuses a total that disagrees;
+--ack-wait (default 30s) is how long a silent
+worker keeps a task; --workers 0 keeps the coordinator from computing. queens status
+[N] --nats URL lists the jobs on a server (count --status is the same query). worker --nats URL [--token TOKEN] pulls tasks
 (--cores at once, default one per core), logs every --every (default 30s), names itself
 --name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
 docs/distributed.md.

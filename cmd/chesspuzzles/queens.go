@@ -27,7 +27,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensOneCmd())
 	cmd.AddCommand(newQueensCompleteCmd())
 	cmd.AddCommand(newQueensBrowseCmd())
-	cmd.AddCommand(newQueensMergeCmd())
+	cmd.AddCommand(newQueensMergeCmd(), newQueensStatusCmd())
 	cmd.AddCommand(newQueensPuzzleCmd(), newQueensTraceCmd())
 	return cmd
 }
@@ -45,6 +45,16 @@ func parseN(s string, most int) (int, error) {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) != n {
+			return usageErrorf("want %s, got %d arguments", what, len(args))
+		}
+		return nil
+	}
+}
+
+// maxArgs is cobra.MaximumNArgs with an error that says what the arguments are.
+func maxArgs(n int, what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > n {
 			return usageErrorf("want %s, got %d arguments", what, len(args))
 		}
 		return nil

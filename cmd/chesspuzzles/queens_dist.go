@@ -87,15 +87,14 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
 	}
 	if o.status {
-		job := ""
+		n := 0
 		if len(args) == 1 {
-			n, err := parseN(args[0], queens.MaxCountN)
-			if err != nil {
+			var err error
+			if n, err = parseN(args[0], queens.MaxCountN); err != nil {
 				return err
 			}
-			job = dist.JobID(n, queens.PlanVersion)
 		}
-		return runCountStatus(ctx, o, job, jsonOut, stdout)
+		return runCountStatus(ctx, o, n, jsonOut, stdout)
 	}
 	n, err := parseN(args[0], queens.MaxCountN)
 	if err != nil {
@@ -248,8 +247,9 @@ func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error
 	return err
 }
 
-// runCountStatus prints the jobs on the server at --nats, or only job if not empty.
-func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut bool, stdout io.Writer) error {
+// runCountStatus prints the jobs on the server at --nats (else the embedded server at
+// --nats-listen), or only the jobs of N = n, of either method, if n is not 0.
+func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, stdout io.Writer) error {
 	url := o.nats
 	if url == "" {
 		url = "nats://" + o.listen
@@ -270,13 +270,13 @@ func runCountStatus(ctx context.Context, o *distOptions, job string, jsonOut boo
 	if err != nil {
 		return err
 	}
-	if job != "" {
-		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.Job != job })
+	if n != 0 {
+		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.N != n })
 	}
 	if len(jobs) == 0 && !jsonOut {
 		what := "no jobs"
-		if job != "" {
-			what = "no job " + job
+		if n != 0 {
+			what = fmt.Sprintf("no job of N=%d", n)
 		}
 		_, err := fmt.Fprintf(stdout, "%s on %s\n", what, url)
 		return err
