@@ -1,5 +1,6 @@
 //go:build amd64 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // func scanRowsAsm(free, d1, d2, rem uint64, tie *[MaxCountN]uint16) (best uint, once, twice, thrice uint64)
@@ -91,13 +92,13 @@ TEXT ·settleAsm(SB), NOSPLIT, $0-8
 	MOVQ st+0(FP), R12
 
 settle:
-	MOVQ 32(R12), AX
-	MOVQ 0(R12), R13
+	MOVQ settleState_mask(R12), AX
+	MOVQ settleState_cols(R12), R13
 	ANDNQ AX, R13, AX    // free = mask &^ cols
-	MOVQ 8(R12), BX      // d1
-	MOVQ 16(R12), DX     // d2
-	MOVQ 24(R12), DI     // rem, consumed by the scan
-	MOVQ 40(R12), SI     // tie
+	MOVQ settleState_d1(R12), BX      // d1
+	MOVQ settleState_d2(R12), DX     // d2
+	MOVQ settleState_rem(R12), DI     // rem, consumed by the scan
+	MOVQ settleState_tie(R12), SI     // tie
 	MOVQ $16777216, R8   // best
 	XORQ R9, R9          // once
 	XORQ R10, R10        // twice
@@ -130,10 +131,10 @@ scan:
 
 decide:
 	MOVQ st+0(FP), R12
-	MOVQ R8, 48(R12)
-	MOVQ R9, 56(R12)
-	MOVQ R10, 64(R12)
-	MOVQ R11, 72(R12)
+	MOVQ R8, settleState_best(R12)
+	MOVQ R9, settleState_once(R12)
+	MOVQ R10, settleState_twice(R12)
+	MOVQ R11, settleState_thrice(R12)
 	CMPQ R9, AX
 	JNE done             // a free column open on no row: dead
 	MOVQ R8, R13
@@ -141,7 +142,7 @@ decide:
 	JZ done              // a row with no open column: dead
 	MOVQ R8, CX
 	ANDL $63, CX         // the most constrained row
-	MOVQ 24(R12), DI
+	MOVQ settleState_rem(R12), DI
 	BTRQ CX, DI          // rest
 	BLSRQ DI, SI
 	JZ done              // at most two empty rows: the caller counts them
@@ -158,7 +159,7 @@ single:
 	ANDNQ AX, R10, R13   // free columns open on one row only
 	JZ done              // none: the caller branches
 	BLSIQ R13, SI        // the lowest of them
-	MOVQ 24(R12), DI
+	MOVQ settleState_rem(R12), DI
 
 find:
 	TZCNTQ DI, CX        // the first row where it is open
@@ -173,19 +174,19 @@ find:
 	JMP done             // not reached: the column is open on one row
 
 found:
-	MOVQ 24(R12), DI
+	MOVQ settleState_rem(R12), DI
 	BTRQ CX, DI          // rem without that row
 
 place:
-	ORQ SI, 0(R12)       // cols |= bit
+	ORQ SI, settleState_cols(R12)       // cols |= bit
 	SHLXQ CX, SI, R13
-	ORQ R13, 8(R12)      // d1 |= bit << row
+	ORQ R13, settleState_d1(R12)      // d1 |= bit << row
 	MOVQ SI, R13
 	SHLQ $32, R13
 	SHRXQ CX, R13, R13
-	ORQ R13, 16(R12)     // d2 |= (bit << 32) >> row
-	MOVQ DI, 24(R12)
-	INCQ 80(R12)         // forced++
+	ORQ R13, settleState_d2(R12)     // d2 |= (bit << 32) >> row
+	MOVQ DI, settleState_rem(R12)
+	INCQ settleState_forced(R12)         // forced++
 	JMP settle
 
 done:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 )
 
 // TestCountWithoutAssembly counts with the Go scan on a machine that has the assembly one,
@@ -48,26 +47,6 @@ func TestRunFollowsExpandWithoutSettleAsm(t *testing.T) {
 	for _, bmi2 := range []bool{savedBMI2, false} {
 		haveBMI2 = bmi2
 		t.Run(fmt.Sprintf("bmi2=%v", bmi2), checkRunFollowsExpand)
-	}
-}
-
-// TestSettleLayout pins the settleState offsets that settleAsm uses.
-func TestSettleLayout(t *testing.T) {
-	var st settleState
-	for _, f := range []struct {
-		name      string
-		got, want uintptr
-	}{
-		{"cols", unsafe.Offsetof(st.cols), 0}, {"d1", unsafe.Offsetof(st.d1), 8},
-		{"d2", unsafe.Offsetof(st.d2), 16}, {"rem", unsafe.Offsetof(st.rem), 24},
-		{"mask", unsafe.Offsetof(st.mask), 32}, {"tie", unsafe.Offsetof(st.tie), 40},
-		{"best", unsafe.Offsetof(st.best), 48}, {"once", unsafe.Offsetof(st.once), 56},
-		{"twice", unsafe.Offsetof(st.twice), 64}, {"thrice", unsafe.Offsetof(st.thrice), 72},
-		{"forced", unsafe.Offsetof(st.forced), 80},
-	} {
-		if f.got != f.want {
-			t.Errorf("offset of settleState.%s = %d, want %d (scan_amd64.s)", f.name, f.got, f.want)
-		}
 	}
 }
 
