@@ -29,7 +29,7 @@ func thinParts(rows, cols int) []int {
 	default:
 		sizes = []int{6, 7, 8, 9}
 	}
-	lo, hi := sizes[0], sizes[len(sizes)-1]
+	hi := sizes[len(sizes)-1]
 	// Fill with the largest size, then fix up the remainder from the end.
 	var parts []int
 	rest := cols
@@ -64,7 +64,6 @@ func thinParts(rows, cols int) []int {
 			}
 		}
 	}
-	_ = lo
 	return nil
 }
 
