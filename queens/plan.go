@@ -62,10 +62,9 @@ type Task struct {
 	Bottom int `json:"bottom"`
 	Left   int `json:"left"`
 	Right  int `json:"right"`
-	// Prefix, in the fine plan (FinePlanVersion) only, holds the 0-based columns of queens
-	// pre-placed on the frame's first empty rows, in order from the top, comma-separated
-	// ("3,7"; a string keeps Task comparable): the task counts the solutions with its frame
-	// and these queens.
+	// Prefix, in the fine plan (FinePlanVersion) only, holds queens pre-placed besides the
+	// frame, as 0-based "row:col" pairs, comma-separated ("5:3,9:12"; a string keeps Task
+	// comparable): the task counts the solutions with its frame and these queens.
 	Prefix string `json:"prefix,omitempty"`
 	// Cost is an estimate of the task's work relative to the plan's other tasks, from the
 	// number of ways to fill its first free rows; schedulers hand out costly tasks first,

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"fmt"
+	"math/big"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -15,77 +16,127 @@ import (
 const FinePlanVersion = 2
 
 // FineBound returns the largest Task.Cost a task of the fine plan of n may have, unless it
-// can no longer be split (it has at most fineMinEmpty empty rows).
+// can no longer be split (it has at most fineMinEmpty empty rows, or its search has no
+// branch). It builds the v1 plan of n to know its total cost (a fraction of a second).
 //
-// Choice. Cost is (nodes two levels down + 1)², the same estimate as version 1 (see
-// Task.estimate). Timed on samples of the largest v1 and v2 tasks at n = 16, 17 and 18 (see
-// plan_fine_test.go, TestFineCalibration, and docs in bench/README.md), the search runs
-// about fineSecondsPerCost(n) seconds per cost unit, a figure that grows by about ×4.5 per
-// unit of n because two levels see ever less of a deeper tree. FineBound is the cost of
-// fineTargetSeconds (one core-hour) at that rate, never below fineMinBound so that small
-// boards are not cut into dust: at n ≤ 20 the fine plan is the v1 plan (no frame is that
-// large), from about n = 22 on it splits the big frames.
+// Choice: no task should take more than about four core-hours (fineTargetSeconds), so
+// that a cluster's run does not end with one core working alone for days (v1's largest
+// frame of n = 27 is about 50 core-days) and a lost task costs little. One core-hour was
+// tried first: at n = 27 it made 11.1 million tasks (mean a third of the bound), 4 GB of
+// plan and nine minutes to build it, too much for one coordinator; four hours gives a
+// quarter of that, and its tail is under 0.1% of a run of n = 27 on 1,000 cores (about
+// 3.7·10⁶ core-hours in all). The bound turns the time into cost units by measurement:
+//   - the search visits about 27 ns a node on one core of the development machine (CPU
+//     time of `queens count 17` and `18 --method frames --workers 1`: 6.8 s for 2.5·10⁸
+//     nodes, 41.9 s for 1.55·10⁹);
+//   - a v1 plan visits about 2.1 nodes per solution (2.43 at n = 17, 2.33, 2.16, 2.11 at
+//     n = 20, slowly falling), so about 2.1·Q(n) nodes in all;
+//   - Cost is a fair share of them: summed over a sample of 40 tasks spread over the cost
+//     range, nodes/Cost predicts the whole plan's nodes within 15% at n = 16 and 17 (the
+//     TestFineCalibration measurement), and the children of a split frame share its Cost
+//     in proportion to their own estimates, so a plan's total Cost, and the nodes per cost
+//     unit, are those of v1.
+//
+// Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
+// beyond it). It is 3,506 at n = 27 (frames cost up to 147,456), and larger than every
+// frame's cost up to n = 22, where the fine plan is the v1 plan.
 func FineBound(n int) uint64 {
-	b := fineTargetSeconds / fineSecondsPerCost(n)
-	if b < fineMinBound {
-		return fineMinBound
+	p, err := NewPlan(n)
+	if err != nil {
+		return 1
 	}
-	if b > 1<<62 {
+	var total uint64
+	for _, t := range p.Tasks {
+		total += t.Cost
+	}
+	return fineBoundFor(n, total)
+}
+
+const (
+	// fineTargetSeconds is the time, on one core, that no task should exceed by much.
+	fineTargetSeconds = 4 * 3600.0
+	// fineSecondsPerNode is the measured time of a search node (see FineBound).
+	fineSecondsPerNode = 27e-9
+	// fineNodesPerSolution is the measured number of nodes a v1 plan visits per solution.
+	fineNodesPerSolution = 2.1
+	// fineMinEmpty: a task with this few empty rows is never split further.
+	fineMinEmpty = 4
+)
+
+// FrameSecondsPerCost returns the estimated seconds, on one core of the development
+// machine, of one unit of Task.Cost in a frames plan (version 1 or 2) of n: the model of
+// FineBound (2.1·Q(n) nodes in all, 27 ns a node) divided by the plan's total Cost. It
+// builds the v1 plan of n (a fraction of a second). A measured model, good to a factor of
+// about 1.5 on one machine; another machine scales it by its speed.
+func FrameSecondsPerCost(n int) float64 {
+	p, err := NewPlan(n)
+	if err != nil {
+		return 0
+	}
+	var total uint64
+	for _, t := range p.Tasks {
+		total += t.Cost
+	}
+	return fineSecondsPerNode * fineNodesPerSolution * knownOrExtrapolated(n) / float64(max(total, 1))
+}
+
+// knownOrExtrapolated returns Q(n) from Known, or Q(MaxKnownN)·10.5^(n−MaxKnownN) beyond.
+func knownOrExtrapolated(n int) float64 {
+	q := 1.0
+	if c, ok := Known(n); ok {
+		q, _ = new(big.Float).SetInt(c.Total).Float64()
+	} else if c, ok := Known(MaxKnownN); ok {
+		q, _ = new(big.Float).SetInt(c.Total).Float64()
+		for range n - MaxKnownN {
+			q *= 10.5
+		}
+	}
+	return q
+}
+
+// fineBoundFor is FineBound given the v1 plan's total Cost.
+func fineBoundFor(n int, total uint64) uint64 {
+	nodesPerCost := fineNodesPerSolution * knownOrExtrapolated(n) / float64(max(total, 1))
+	b := fineTargetSeconds / fineSecondsPerNode / nodesPerCost
+	switch {
+	case b < 1:
+		return 1
+	case b > 1<<62:
 		return 1 << 62
 	}
 	return uint64(b)
 }
 
-const (
-	// fineTargetSeconds is the time, on one core, that no task should exceed by much.
-	fineTargetSeconds = 3600.0
-	// fineMinBound keeps small boards' plans unsplit.
-	fineMinBound = 1 << 20
-	// fineMinEmpty: a task with this few empty rows is never split further.
-	fineMinEmpty = 4
-)
-
-// fineSecondsPerCost is the measured seconds of search per unit of Task.Cost at n: a fit
-// a·g^(n-18) of timed samples (see FineBound).
-func fineSecondsPerCost(n int) float64 {
-	s := fineRate18
-	for i := 18; i < n; i++ {
-		s *= fineRateGrowth
-	}
-	for i := n; i < 18; i++ {
-		s /= fineRateGrowth
-	}
-	return s
-}
-
-// Measured constants of fineSecondsPerCost (one core of the development machine).
-const (
-	fineRate18     = 2.0e-6
-	fineRateGrowth = 4.5
-)
-
 // NewFinePlan returns the fine frame plan of n (version [FinePlanVersion]), 1 ≤ n ≤
 // MaxCountN. Its tasks partition the work of [NewPlan]'s: each v1 frame is a task as it is,
-// or, when its Cost exceeds FineBound(n), it is split by the open columns of its first
-// empty row (the lowest-numbered row without a queen), each child a task with that queen in
-// Task.Prefix, and the children that still exceed the bound are split by the next empty row
-// in turn. The children of a frame keep its Weight: the solutions of a frame are the
+// or, when its Cost exceeds FineBound(n), it is split where its search first branches
+// (after the forced queens: a row's open columns, or the open rows of a column that only
+// two rows can take, see search), each child a task with that queen added to
+// Task.Prefix, and the children that still exceed the bound are split in turn. The children of a frame keep its Weight: the solutions of a frame are the
 // disjoint union of its children's, so Σ Weight × Solutions is unchanged, and so are the
 // half- and quarter-turn sums, since each child counts exactly the symmetric solutions it
 // holds (see Task.CountContext).
 //
-// Ids are given in v1 frame order, the children of a frame in increasing order of their
-// prefix columns, depth first: a pure function of n. Building costs the v1 plan plus one
+// Ids are given in v1 frame order, the children of a frame in increasing order of the
+// branching line's squares, depth first: a pure function of n. Building costs the v1 plan plus one
 // Cost estimate per child (microseconds each).
 func NewFinePlan(n int) (*Plan, error) {
-	return newFinePlan(n, FineBound(n))
+	return newFinePlan(n, 0)
 }
 
-// newFinePlan is NewFinePlan with a given bound: the tests cut small boards finely with it.
+// newFinePlan is NewFinePlan with a given bound (0: FineBound(n)): the tests cut small
+// boards finely with it.
 func newFinePlan(n int, bound uint64) (*Plan, error) {
 	base, err := NewPlan(n)
 	if err != nil {
 		return nil, err
+	}
+	if bound == 0 {
+		var total uint64
+		for _, t := range base.Tasks {
+			total += t.Cost
+		}
+		bound = fineBoundFor(n, total)
 	}
 	p := &Plan{N: n, Method: MethodFrames, Version: FinePlanVersion}
 	var split func(t Task)
@@ -96,14 +147,28 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 			p.Tasks = append(p.Tasks, t)
 			return
 		}
-		row := uint(bits.TrailingZeros64(s.rem))
-		for a := openOn(s.mask&^s.cols, s.d1, s.d2, row); a != 0; a &= a - 1 {
+		kids := s.branches()
+		if len(kids) == 0 {
+			t.ID = len(p.Tasks)
+			p.Tasks = append(p.Tasks, t)
+			return
+		}
+		raw := make([]uint64, len(kids))
+		var sum uint64
+		for i, q := range kids {
 			c := t
-			c.Prefix = strconv.Itoa(bits.TrailingZeros64(a))
-			if t.Prefix != "" {
-				c.Prefix = t.Prefix + "," + c.Prefix
-			}
-			c.Cost = c.fineEstimate()
+			c.Prefix = appendSquare(t.Prefix, q)
+			raw[i] = c.fineEstimate()
+			sum += raw[i]
+		}
+		for i, q := range kids {
+			c := t
+			c.Prefix = appendSquare(t.Prefix, q)
+			// The children share the parent's Cost in proportion to their own estimates,
+			// so that Costs stay in one unit across the plan and sum to the v1 frame's.
+			hi, lo := bits.Mul64(t.Cost, raw[i])
+			q, _ := bits.Div64(hi%sum, lo, sum)
+			c.Cost = max(q, 1)
 			split(c)
 		}
 	}
@@ -113,31 +178,75 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 	return p, nil
 }
 
-// initSearch sets s to the task's start: its frame and the queens of its Prefix on the
-// first empty rows. It reports false if a prefix queen is attacked (no plan makes such a
-// task; a forged one counts no solutions).
+// appendSquare returns the prefix with the queen q added: "row:col" pairs, 0-based,
+// comma-separated.
+func appendSquare(prefix string, q board.Square) string {
+	s := strconv.Itoa(q.Row) + ":" + strconv.Itoa(q.Col)
+	if prefix == "" {
+		return s
+	}
+	return prefix + "," + s
+}
+
+// branches returns the queens that split the search's tree at its first branching node: it
+// follows expand through forced queens (which every solution holds) and returns the
+// squares of the branching row's open columns, or of the branching column's open rows.
+// Each solution holds exactly one of them, so the children partition the solutions, and
+// their search trees are the parent's subtrees: splitting adds no work but the repeated
+// forced queens. It returns nil when the node is dead or done.
+func (s *search) branches() []board.Square {
+	cols, d1, d2, rem := s.cols, s.d1, s.d2, s.rem
+	for rem != 0 {
+		m := s.expand(cols, d1, d2, rem)
+		switch m.kind {
+		case forced:
+			cols, d1, d2 = addQueen(cols, d1, d2, m.line, m.avail)
+			rem &^= 1 << m.line
+			continue
+		case onRow:
+			var out []board.Square
+			for a := m.avail; a != 0; a &= a - 1 {
+				out = append(out, board.Square{Row: int(m.line), Col: bits.TrailingZeros64(a)})
+			}
+			return out
+		case onColumn:
+			var out []board.Square
+			for a := m.avail; a != 0; a &= a - 1 {
+				out = append(out, board.Square{Row: bits.TrailingZeros64(a), Col: int(m.line)})
+			}
+			return out
+		}
+		return nil
+	}
+	return nil
+}
+
+// initSearch sets s to the task's start: its frame and the queens of its Prefix. It reports
+// false if the prefix is malformed, or a prefix queen is on a row already filled or on an
+// attacked square (no plan makes such a task; a forged one counts no solutions).
 func (t Task) initSearch(s *search) bool {
 	s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right})
 	if t.Prefix == "" {
 		return true
 	}
-	if len(t.Prefix) > 3*MaxCountN {
+	if len(t.Prefix) > 6*MaxCountN {
 		return false
 	}
 	for f := range strings.SplitSeq(t.Prefix, ",") {
-		c, err := strconv.Atoi(f)
-		if err != nil || s.rem == 0 || c < 0 || c >= t.N {
+		rs, cs, ok := strings.Cut(f, ":")
+		row, err1 := strconv.Atoi(rs)
+		c, err2 := strconv.Atoi(cs)
+		if !ok || err1 != nil || err2 != nil || row < 0 || row >= t.N || c < 0 || c >= t.N || s.rem&(1<<row) == 0 {
 			return false
 		}
-		row := uint(bits.TrailingZeros64(s.rem))
 		bit := uint64(1) << c
-		if openOn(s.mask&^s.cols, s.d1, s.d2, row)&bit == 0 {
+		if openOn(s.mask&^s.cols, s.d1, s.d2, uint(row))&bit == 0 {
 			return false
 		}
-		s.cols, s.d1, s.d2 = addQueen(s.cols, s.d1, s.d2, row, bit)
+		s.cols, s.d1, s.d2 = addQueen(s.cols, s.d1, s.d2, uint(row), bit)
 		s.rem &^= 1 << row
 		s.freeRows--
-		s.prefix = append(s.prefix, board.Square{Row: int(row), Col: c})
+		s.prefix = append(s.prefix, board.Square{Row: row, Col: c})
 	}
 	return true
 }
