@@ -74,6 +74,12 @@
 // ([Task.Probe]). [Known] holds the published Q, U, P and R (OEIS A000170, A002562, A032522,
 // A033148) that tests and the web page check against.
 //
+// For N ≥ 23 the frames differ too much in size for a cluster (at N = 27 each is days of
+// one core). [NewFinePlan] ([FinePlanVersion] 2, also NewPlanVersion(n, 2)) splits every
+// frame estimated above [FineBound] (about four core-hours) where its search first
+// branches, each child a task with extra pre-placed queens (Task.Prefix) and the frame's
+// weight, so that its tasks partition the v1 plan's work exactly, node for node.
+//
 // # Beyond search
 //
 // Listing and counting stop near N = 30, but a solution of any size is easy to make.
