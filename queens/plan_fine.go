@@ -139,18 +139,28 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 		bound = fineBoundFor(n, total)
 	}
 	p := &Plan{N: n, Method: MethodFrames, Version: FinePlanVersion}
+	for _, t := range base.Tasks {
+		splitFrame(t, bound, func(c Task) {
+			c.ID = len(p.Tasks)
+			p.Tasks = append(p.Tasks, c)
+		})
+	}
+	return p, nil
+}
+
+// splitFrame calls emit with the tasks of the fine plan that frame t becomes under bound,
+// in id order (their ID fields are left as t's).
+func splitFrame(t Task, bound uint64, emit func(Task)) {
 	var split func(t Task)
 	split = func(t Task) {
 		var s search
 		if t.Cost <= bound || !t.initSearch(&s) || s.freeRows <= fineMinEmpty {
-			t.ID = len(p.Tasks)
-			p.Tasks = append(p.Tasks, t)
+			emit(t)
 			return
 		}
 		kids := s.branches()
 		if len(kids) == 0 {
-			t.ID = len(p.Tasks)
-			p.Tasks = append(p.Tasks, t)
+			emit(t)
 			return
 		}
 		raw := make([]uint64, len(kids))
@@ -172,10 +182,7 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 			split(c)
 		}
 	}
-	for _, t := range base.Tasks {
-		split(t)
-	}
-	return p, nil
+	split(t)
 }
 
 // appendSquare returns the prefix with the queen q added: "row:col" pairs, 0-based,
