@@ -76,7 +76,7 @@
 //
 // For N ≥ 23 the frames differ too much in size for a cluster (at N = 27 each is days of
 // one core). [NewFinePlan] ([FinePlanVersion] 2, also NewPlanVersion(n, 2)) splits every
-// frame estimated above [FineBound] (about four core-hours) where its search first
+// frame estimated above [FineBound] (about one core-hour) where its search first
 // branches, each child a task with extra pre-placed queens (Task.Prefix) and the frame's
 // weight, so that its tasks partition the v1 plan's work exactly, node for node.
 //

@@ -19,13 +19,17 @@ const FinePlanVersion = 2
 // can no longer be split (it has at most fineMinEmpty empty rows, or its search has no
 // branch). It builds the v1 plan of n to know its total cost (a fraction of a second).
 //
-// Choice: no task should take more than about four core-hours (fineTargetSeconds), so
-// that a cluster's run does not end with one core working alone for days (v1's largest
-// frame of n = 27 is about 50 core-days) and a lost task costs little. One core-hour was
-// tried first: at n = 27 it made 11.1 million tasks (mean a third of the bound), 4 GB of
-// plan and nine minutes to build it, too much for one coordinator; four hours gives a
-// quarter of that, and its tail is under 0.1% of a run of n = 27 on 1,000 cores (about
-// 3.7·10⁶ core-hours in all). The bound turns the time into cost units by measurement:
+// Choice: no task should take more than about one core-hour (fineTargetSeconds), so that
+// a cluster's run does not end with one core working alone for days (v1's frames of n = 27
+// are about four core-days each) and a lost task costs little. A split divides a task by
+// the 10 to 20 squares of its branching line, so the plan is coarse in the bound: at
+// n = 27 every frame splits twice, into about 288 tasks (a 1/40 sample of the frames:
+// 1.1·10⁷ tasks in all, mean cost 291, largest 555, about 20 and 38 core-minutes), and any
+// bound from about 600 to 5,000 gives that same plan (four core-hours was tried too).
+// Held in memory that plan takes about 4 GB and minutes to build: a coordinator should
+// stream it frame by frame (splitFrame). The bound is on the estimate: a task's true nodes
+// lie between about 0.4 and 1.6 times what its Cost predicts for 80% of tasks (n = 20).
+// The bound turns the time into cost units by measurement:
 //   - the search visits about 27 ns a node on one core of the development machine (CPU
 //     time of `queens count 17` and `18 --method frames --workers 1`: 6.8 s for 2.5·10⁸
 //     nodes, 41.9 s for 1.55·10⁹);
@@ -38,8 +42,8 @@ const FinePlanVersion = 2
 //     unit, are those of v1.
 //
 // Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
-// beyond it). It is 3,506 at n = 27 (frames cost up to 147,456), and larger than every
-// frame's cost up to n = 22, where the fine plan is the v1 plan.
+// beyond it). It is 876 at n = 27 (frames cost up to 147,456), and larger than every
+// frame's cost up to n = 25, where the fine plan is the v1 plan.
 func FineBound(n int) uint64 {
 	p, err := NewPlan(n)
 	if err != nil {
@@ -54,7 +58,7 @@ func FineBound(n int) uint64 {
 
 const (
 	// fineTargetSeconds is the time, on one core, that no task should exceed by much.
-	fineTargetSeconds = 4 * 3600.0
+	fineTargetSeconds = 3600.0
 	// fineSecondsPerNode is the measured time of a search node (see FineBound).
 	fineSecondsPerNode = 27e-9
 	// fineNodesPerSolution is the measured number of nodes a v1 plan visits per solution.

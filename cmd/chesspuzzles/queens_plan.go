@@ -34,7 +34,7 @@ join's cost has no time model here.
 
 --method frames (default) builds plan version 1 (one task per class of border frames)
 or, with --plan-version 2, the fine plan (big frames split until no task is estimated
-above about four core-hours). --method join builds the join's plan (version 101).`,
+above about one core-hour). --method join builds the join's plan (version 101).`,
 		Example: `  chesspuzzles queens plan 20
   chesspuzzles queens plan 24 --plan-version 2
   chesspuzzles queens plan 16 --method join --json`,
