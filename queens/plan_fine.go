@@ -43,7 +43,7 @@ const FinePlanVersion = 2
 //
 // Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
 // beyond it). It is 876 at n = 27 (frames cost up to 147,456), and larger than every
-// frame's cost up to n = 25, where the fine plan is the v1 plan.
+// frame's cost up to n = 24, where the fine plan is the v1 plan.
 func FineBound(n int) uint64 {
 	p, err := NewPlan(n)
 	if err != nil {
