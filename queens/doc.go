@@ -74,6 +74,13 @@
 // ([Task.Probe]). [Known] holds the published Q, U, P and R (OEIS A000170, A002562, A032522,
 // A033148) that tests and the web page check against.
 //
+// For N ≥ 25 the frames differ too much in size for a cluster (at N = 27 each is days of
+// one core). [NewFinePlan] ([FinePlanVersion] 2, also NewPlanVersion(n, 2)) splits every
+// frame estimated above [FineBound] (about one core-hour) where its search first
+// branches, each child a task with extra pre-placed queens (Task.Prefix) and the frame's
+// weight, so that its tasks partition the v1 plan's work exactly, node for node.
+// It is not yet run by the count commands; `queens plan N --plan-version 2` shows it.
+//
 // # Counting by joining half-boards
 //
 // [CountJoin] and [NewJoinPlan] count the same numbers by a second method (join.go): every

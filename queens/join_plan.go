@@ -34,6 +34,8 @@ func NewPlanVersion(n, v int) (*Plan, error) {
 		return NewPlan(n)
 	case JoinPlanVersion:
 		return NewJoinPlan(n)
+	case FinePlanVersion:
+		return NewFinePlan(n)
 	}
 	return nil, fmt.Errorf("plan version %d is not one of this build (%d frames, %d join)", v, PlanVersion, JoinPlanVersion)
 }

@@ -62,6 +62,10 @@ type Task struct {
 	Bottom int `json:"bottom"`
 	Left   int `json:"left"`
 	Right  int `json:"right"`
+	// Prefix, in the fine plan (FinePlanVersion) only, holds queens pre-placed besides the
+	// frame, as 0-based "row:col" pairs, comma-separated ("5:3,9:12"; a string keeps Task
+	// comparable): the task counts the solutions with its frame and these queens.
+	Prefix string `json:"prefix,omitempty"`
 	// Cost is an estimate of the task's work relative to the plan's other tasks, from the
 	// number of ways to fill its first free rows; schedulers hand out costly tasks first,
 	// and progress reports weigh the work left by it.
@@ -273,11 +277,11 @@ func (t Task) CountContext(ctx context.Context) (TaskResult, error) {
 		return res, nil
 	}
 	var s search
-	if !s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right}) {
+	if !t.initSearch(&s) {
 		return res, nil
 	}
 	var err error
-	if s.f.halfTurnFixed() {
+	if t.mayBeHalfTurn() {
 		err = s.runSymmetric(ctx, &res)
 	} else {
 		err = s.run(ctx, &res)

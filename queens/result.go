@@ -42,6 +42,9 @@ func (p *Plan) CheckResult(r TaskResult) error {
 	if r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0 {
 		return fmt.Errorf("task %d of the frames method reports the join's counters (%d row sets, %d patterns, %d pair tests)", r.ID, r.RowSets, r.Stored, r.PairTests)
 	}
+	if len(t.Prefix) > 0 {
+		return t.checkPrefixResult(r)
+	}
 	if p.N == 1 {
 		if want := (TaskResult{Solutions: 1, HalfTurn: 1, QuarterTurn: 1, Nodes: 1}); r != want {
 			return fmt.Errorf("task 0 of N=1 has 1 solution, fixed by every turn, and 1 node; got %+v", r)

@@ -41,6 +41,7 @@ type search struct {
 	d2, rem  uint64
 	freeRows int
 	tie      *[MaxCountN]uint16 // tieBreak[n]
+	prefix   []board.Square     // queens placed after the frame's (see Task.initSearch)
 }
 
 // tieBreak[n][k] = |2k-(n-1)|<<8 | k orders the rows of an n×n board with equally few open
@@ -340,6 +341,9 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 	p := Placement(pa[:s.n])
 	var buf [4]board.Square
 	for _, q := range s.f.queens(&buf) {
+		p[q.Row] = q.Col
+	}
+	for _, q := range s.prefix {
 		p[q.Row] = q.Col
 	}
 	leaf := func() {

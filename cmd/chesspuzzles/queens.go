@@ -29,6 +29,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensBrowseCmd())
 	cmd.AddCommand(newQueensMergeCmd(), newQueensStatusCmd())
 	cmd.AddCommand(newQueensPuzzleCmd(), newQueensTraceCmd())
+	cmd.AddCommand(newQueensPlanCmd())
 	return cmd
 }
 

@@ -1,0 +1,356 @@
+package queens
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+)
+
+// FinePlanVersion identifies the fine frame plan of [NewFinePlan]: the frames of
+// [PlanVersion] 1, with every frame whose estimated cost exceeds [FineBound] split by the
+// queens of its next empty rows. Like every plan version it pins the tasks and their ids.
+const FinePlanVersion = 2
+
+// FineBound returns the largest Task.Cost a task of the fine plan of n may have, unless it
+// can no longer be split (it has at most fineMinEmpty empty rows, or its search has no
+// branch). It builds the v1 plan of n to know its total cost (a fraction of a second).
+//
+// Choice: no task should take more than about one core-hour (fineTargetSeconds), so that
+// a cluster's run does not end with one core working alone for days (v1's frames of n = 27
+// are about four core-days each) and a lost task costs little. A split divides a task by
+// the 10 to 20 squares of its branching line, so the plan is coarse in the bound: at
+// n = 27 every frame splits twice, into about 288 tasks (a 1/40 sample of the frames:
+// 1.1·10⁷ tasks in all, mean cost 291, largest 555, about 20 and 38 core-minutes), and any
+// bound from about 600 to 5,000 gives that same plan (four core-hours was tried too).
+// Held in memory that plan takes about 4 GB and minutes to build: a coordinator should
+// stream it frame by frame (splitFrame). The bound is on the estimate: a task's true nodes
+// lie between about 0.4 and 1.6 times what its Cost predicts for 80% of tasks (n = 20).
+// The bound turns the time into cost units by measurement:
+//   - the search visits about 27 ns a node on one core of the development machine (CPU
+//     time of `queens count 17` and `18 --method frames --workers 1`: 6.8 s for 2.5·10⁸
+//     nodes, 41.9 s for 1.55·10⁹);
+//   - a v1 plan visits about 2.1 nodes per solution (2.43 at n = 17, 2.33, 2.16, 2.11 at
+//     n = 20, slowly falling), so about 2.1·Q(n) nodes in all;
+//   - Cost is a fair share of them: summed over a sample of 40 tasks spread over the cost
+//     range, nodes/Cost predicts the whole plan's nodes within 15% at n = 16 and 17 (the
+//     TestFineCalibration measurement), and the children of a split frame share its Cost
+//     in proportion to their own estimates, so a plan's total Cost, and the nodes per cost
+//     unit, are those of v1.
+//
+// Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
+// beyond it). It is 876 at n = 27 (frames cost up to 147,456), and larger than every
+// frame's cost up to n = 24, where the fine plan is the v1 plan.
+func FineBound(n int) uint64 {
+	p, err := NewPlan(n)
+	if err != nil {
+		return 1
+	}
+	var total uint64
+	for _, t := range p.Tasks {
+		total += t.Cost
+	}
+	return fineBoundFor(n, total)
+}
+
+const (
+	// fineTargetSeconds is the time, on one core, that no task should exceed by much.
+	fineTargetSeconds = 3600.0
+	// fineSecondsPerNode is the measured time of a search node (see FineBound).
+	fineSecondsPerNode = 27e-9
+	// fineNodesPerSolution is the measured number of nodes a v1 plan visits per solution.
+	fineNodesPerSolution = 2.1
+	// fineMinEmpty: a task with this few empty rows is never split further.
+	fineMinEmpty = 4
+)
+
+// FrameSecondsPerCost returns the estimated seconds, on one core of the development
+// machine, of one unit of Task.Cost in a frames plan (version 1 or 2) of n: the model of
+// FineBound (2.1·Q(n) nodes in all, 27 ns a node) divided by the plan's total Cost. It
+// builds the v1 plan of n (a fraction of a second). A measured model, good to a factor of
+// about 1.5 on one machine; another machine scales it by its speed.
+func FrameSecondsPerCost(n int) float64 {
+	p, err := NewPlan(n)
+	if err != nil {
+		return 0
+	}
+	var total uint64
+	for _, t := range p.Tasks {
+		total += t.Cost
+	}
+	return fineSecondsPerNode * fineNodesPerSolution * knownOrExtrapolated(n) / float64(max(total, 1))
+}
+
+// knownOrExtrapolated returns Q(n) from Known, or Q(MaxKnownN)·10.5^(n−MaxKnownN) beyond.
+func knownOrExtrapolated(n int) float64 {
+	q := 1.0
+	if c, ok := Known(n); ok {
+		q, _ = new(big.Float).SetInt(c.Total).Float64()
+	} else if c, ok := Known(MaxKnownN); ok {
+		q, _ = new(big.Float).SetInt(c.Total).Float64()
+		for range n - MaxKnownN {
+			q *= 10.5
+		}
+	}
+	return q
+}
+
+// fineBoundFor is FineBound given the v1 plan's total Cost.
+func fineBoundFor(n int, total uint64) uint64 {
+	nodesPerCost := fineNodesPerSolution * knownOrExtrapolated(n) / float64(max(total, 1))
+	b := fineTargetSeconds / fineSecondsPerNode / nodesPerCost
+	switch {
+	case b < 1:
+		return 1
+	case b > 1<<62:
+		return 1 << 62
+	}
+	return uint64(b)
+}
+
+// NewFinePlan returns the fine frame plan of n (version [FinePlanVersion]), 1 ≤ n ≤
+// MaxCountN. Its tasks partition the work of [NewPlan]'s: each v1 frame is a task as it is,
+// or, when its Cost exceeds FineBound(n), it is split where its search first branches
+// (after the forced queens: a row's open columns, or the open rows of a column that only
+// two rows can take, see search), each child a task with that queen added to
+// Task.Prefix, and the children that still exceed the bound are split in turn. The children of a frame keep its Weight: the solutions of a frame are the
+// disjoint union of its children's, so Σ Weight × Solutions is unchanged, and so are the
+// half- and quarter-turn sums, since each child counts exactly the symmetric solutions it
+// holds (see Task.CountContext).
+//
+// Ids are given in v1 frame order, the children of a frame in increasing order of the
+// branching line's squares, depth first: a pure function of n. Building costs the v1 plan plus one
+// Cost estimate per child (microseconds each).
+func NewFinePlan(n int) (*Plan, error) {
+	return newFinePlan(n, 0)
+}
+
+// newFinePlan is NewFinePlan with a given bound (0: FineBound(n)): the tests cut small
+// boards finely with it.
+func newFinePlan(n int, bound uint64) (*Plan, error) {
+	base, err := NewPlan(n)
+	if err != nil {
+		return nil, err
+	}
+	if bound == 0 {
+		var total uint64
+		for _, t := range base.Tasks {
+			total += t.Cost
+		}
+		bound = fineBoundFor(n, total)
+	}
+	p := &Plan{N: n, Method: MethodFrames, Version: FinePlanVersion}
+	for _, t := range base.Tasks {
+		splitFrame(t, bound, func(c Task) {
+			c.ID = len(p.Tasks)
+			p.Tasks = append(p.Tasks, c)
+		})
+	}
+	return p, nil
+}
+
+// splitFrame calls emit with the tasks of the fine plan that frame t becomes under bound,
+// in id order (their ID fields are left as t's).
+func splitFrame(t Task, bound uint64, emit func(Task)) {
+	var split func(t Task)
+	split = func(t Task) {
+		var s search
+		if t.Cost <= bound || !t.initSearch(&s) || s.freeRows <= fineMinEmpty {
+			emit(t)
+			return
+		}
+		kids := s.branches()
+		if len(kids) == 0 {
+			emit(t)
+			return
+		}
+		raw := make([]uint64, len(kids))
+		var sum uint64
+		for i, q := range kids {
+			c := t
+			c.Prefix = appendSquare(t.Prefix, q)
+			raw[i] = c.fineEstimate()
+			sum += raw[i]
+		}
+		for i, q := range kids {
+			c := t
+			c.Prefix = appendSquare(t.Prefix, q)
+			// The children share the parent's Cost in proportion to their own estimates,
+			// so that Costs stay in one unit across the plan and sum to the v1 frame's.
+			hi, lo := bits.Mul64(t.Cost, raw[i])
+			q, _ := bits.Div64(hi%sum, lo, sum)
+			c.Cost = max(q, 1)
+			split(c)
+		}
+	}
+	split(t)
+}
+
+// appendSquare returns the prefix with the queen q added: "row:col" pairs, 0-based,
+// comma-separated.
+func appendSquare(prefix string, q board.Square) string {
+	s := strconv.Itoa(q.Row) + ":" + strconv.Itoa(q.Col)
+	if prefix == "" {
+		return s
+	}
+	return prefix + "," + s
+}
+
+// branches returns the queens that split the search's tree at its first branching node: it
+// follows expand through forced queens (which every solution holds) and returns the
+// squares of the branching row's open columns, or of the branching column's open rows.
+// Each solution holds exactly one of them, so the children partition the solutions, and
+// their search trees are the parent's subtrees: splitting adds no work but the repeated
+// forced queens. It returns nil when the node is dead or done.
+func (s *search) branches() []board.Square {
+	cols, d1, d2, rem := s.cols, s.d1, s.d2, s.rem
+	for rem != 0 {
+		m := s.expand(cols, d1, d2, rem)
+		switch m.kind {
+		case forced:
+			cols, d1, d2 = addQueen(cols, d1, d2, m.line, m.avail)
+			rem &^= 1 << m.line
+			continue
+		case onRow:
+			var out []board.Square
+			for a := m.avail; a != 0; a &= a - 1 {
+				out = append(out, board.Square{Row: int(m.line), Col: bits.TrailingZeros64(a)})
+			}
+			return out
+		case onColumn:
+			var out []board.Square
+			for a := m.avail; a != 0; a &= a - 1 {
+				out = append(out, board.Square{Row: bits.TrailingZeros64(a), Col: int(m.line)})
+			}
+			return out
+		}
+		return nil
+	}
+	return nil
+}
+
+// initSearch sets s to the task's start: its frame and the queens of its Prefix. It reports
+// false if the prefix is malformed, or a prefix queen is on a row already filled or on an
+// attacked square (no plan makes such a task; a forged one counts no solutions).
+func (t Task) initSearch(s *search) bool {
+	s.init(frame{t.N, t.Top, t.Bottom, t.Left, t.Right})
+	if t.Prefix == "" {
+		return true
+	}
+	if len(t.Prefix) > 6*MaxCountN {
+		return false
+	}
+	for f := range strings.SplitSeq(t.Prefix, ",") {
+		rs, cs, ok := strings.Cut(f, ":")
+		row, err1 := strconv.Atoi(rs)
+		c, err2 := strconv.Atoi(cs)
+		if !ok || err1 != nil || err2 != nil || row < 0 || row >= t.N || c < 0 || c >= t.N || s.rem&(1<<row) == 0 {
+			return false
+		}
+		bit := uint64(1) << c
+		if openOn(s.mask&^s.cols, s.d1, s.d2, uint(row))&bit == 0 {
+			return false
+		}
+		s.cols, s.d1, s.d2 = addQueen(s.cols, s.d1, s.d2, uint(row), bit)
+		s.rem &^= 1 << row
+		s.freeRows--
+		s.prefix = append(s.prefix, board.Square{Row: row, Col: c})
+	}
+	return true
+}
+
+// fineEstimate is Task.estimate for a task that may have a prefix: the same formula, from
+// the node after the prefix.
+func (t Task) fineEstimate() uint64 {
+	var s search
+	if t.N == 1 || !t.initSearch(&s) {
+		return 1
+	}
+	c := s.prefixCount(2) + 1
+	return c * c
+}
+
+// mayBeHalfTurn reports whether a solution of the task can be fixed by a half turn: its
+// frame is, and its prefix queens together with their images under the half turn are a
+// consistent partial placement with the frame (one queen a row, a column, a diagonal).
+// Only those tasks run the slower search that tests each solution for symmetry.
+func (t Task) mayBeHalfTurn() bool {
+	f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
+	if t.N == 1 {
+		return true
+	}
+	if !f.halfTurnFixed() {
+		return false
+	}
+	var s search
+	if !t.initSearch(&s) {
+		return false
+	}
+	m := t.N - 1
+	var buf [4]board.Square
+	qs := append([]board.Square(nil), f.queens(&buf)...)
+	qs = append(qs, s.prefix...)
+	for _, q := range s.prefix {
+		qs = append(qs, board.Square{Row: m - q.Row, Col: m - q.Col})
+	}
+	for i, a := range qs {
+		for _, b := range qs[i+1:] {
+			if a == b {
+				continue
+			}
+			dr, dc := a.Row-b.Row, a.Col-b.Col
+			if dr == 0 || dc == 0 || dr == dc || dr == -dc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkPrefixResult is CheckResult's rules for a split task (one with a Prefix): the
+// orderings, HalfTurn and QuarterTurn 0 unless the task may hold such solutions, and the
+// node and size rules of its empty rows. Burnside's divisibility does not hold for a part
+// of a frame's solutions, so it is not checked.
+func (t Task) checkPrefixResult(r TaskResult) error {
+	switch {
+	case r.HalfTurn > r.Solutions:
+		return fmt.Errorf("task %d: %d solutions fixed by a half turn, more than its %d solutions", r.ID, r.HalfTurn, r.Solutions)
+	case r.QuarterTurn > r.HalfTurn:
+		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+	}
+	f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
+	may := t.mayBeHalfTurn()
+	switch {
+	case !may && r.HalfTurn != 0:
+		return fmt.Errorf("task %d: %d solutions fixed by a half turn, but its frame and prefix rule them out", r.ID, r.HalfTurn)
+	case (!may || f.image(board.Rotate90) != f) && r.QuarterTurn != 0:
+		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, but its frame and prefix rule them out", r.ID, r.QuarterTurn)
+	}
+	var s search
+	if !t.initSearch(&s) {
+		if r.Solutions != 0 || r.Nodes != 0 {
+			return fmt.Errorf("task %d: its prefix is attacked, so it has no solutions and no nodes, got %d and %d", r.ID, r.Solutions, r.Nodes)
+		}
+		return nil
+	}
+	return checkNodes(r, s.freeRows)
+}
+
+// checkNodes is CheckResult's rules of nodes and size for a search with empty rows left.
+func checkNodes(r TaskResult, empty int) error {
+	switch {
+	case empty == 0 && (r.Solutions > 1 || r.Nodes != 0):
+		return fmt.Errorf("task %d: its queens fill the board, so it has at most 1 solution and 0 nodes, got %d and %d", r.ID, r.Solutions, r.Nodes)
+	case empty > 0 && r.Nodes == 0:
+		return fmt.Errorf("task %d: 0 nodes, but it leaves %d empty rows to search", r.ID, empty)
+	case empty > 0 && r.Nodes < 1<<63 && r.Solutions > 2*r.Nodes:
+		return fmt.Errorf("task %d: %d solutions from %d nodes, more than the 2 a node can give", r.ID, r.Solutions, r.Nodes)
+	}
+	if m := factorialCap(empty); r.Solutions > m {
+		return fmt.Errorf("task %d: %d solutions, more than the %d ways to fill its %d empty rows", r.ID, r.Solutions, m, empty)
+	}
+	return nil
+}
