@@ -11,7 +11,7 @@ import (
 // before any long wait, and stop with exit 130.
 func TestCountSaysCost(t *testing.T) {
 	p := start(t, "count", "queens", "count", "25", "--method", "frames", "--workers", "2", "--quiet")
-	p.waitFor(`(?m)^N = 25: about [0-9.]+ years on 2 workers \(estimated; "queens estimate 25" for more\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
+	p.waitFor(`(?m)^N = 25: about [0-9.]+ (days|years) on 2 workers \(estimated; "queens estimate 25" for more\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
 	p.signal(syscall.SIGINT)
 	if code := p.wait(30 * time.Second); code != exitInterrupted {
 		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
@@ -25,8 +25,19 @@ func TestCountSaysCost(t *testing.T) {
 // (here by the default method: the join where its table fits, which says so).
 func TestCountSaysCostCheckpoint(t *testing.T) {
 	ckpt := t.TempDir() + "/q22.ckpt"
-	p := start(t, "count", "queens", "count", "22", "--workers", "1", "--quiet", "--checkpoint", ckpt)
-	p.waitFor(`(?m)^N = 22: about .* on 1 worker( by the join)? \(estimated; .*\); Ctrl-C stops, the same command resumes from `+ckpt+`$`, 2*time.Minute)
+	p := start(t, "count", "queens", "count", "22", "--method", "frames", "--workers", "1", "--quiet", "--checkpoint", ckpt)
+	p.waitFor(`(?m)^N = 22: about .* on 1 worker \(estimated; .*\); Ctrl-C stops, the same command resumes from `+ckpt+`$`, 2*time.Minute)
+	p.signal(syscall.SIGINT)
+	if code := p.wait(30 * time.Second); code != exitInterrupted {
+		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
+	}
+}
+
+// TestCountSaysCostJoin: a join count over a minute says its cost too, timed on the join's
+// own row sets (N = 20 on one worker takes minutes; its quarter table is 77 MiB).
+func TestCountSaysCostJoin(t *testing.T) {
+	p := start(t, "count", "queens", "count", "20", "--method", "join", "--workers", "1", "--quiet")
+	p.waitFor(`(?m)^N = 20: about .* on 1 worker by the join \(estimated; .*\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
 	p.signal(syscall.SIGINT)
 	if code := p.wait(30 * time.Second); code != exitInterrupted {
 		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
