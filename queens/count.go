@@ -45,6 +45,12 @@ func Count(ctx context.Context, n int) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
+	return p.countHere(ctx)
+}
+
+// countHere runs every task of p one after another on the calling goroutine and sums
+// them, or returns ctx.Err() if ctx is done first.
+func (p *Plan) countHere(ctx context.Context) (Counts, error) {
 	t := p.NewTally()
 	for _, task := range p.Tasks {
 		r, err := task.CountContext(ctx)

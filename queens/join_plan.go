@@ -176,15 +176,5 @@ func CountJoin(ctx context.Context, n int) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
-	t := p.NewTally()
-	for _, task := range p.Tasks {
-		r, err := task.CountContext(ctx)
-		if err != nil {
-			return Counts{}, err
-		}
-		if _, err := t.Add(r); err != nil {
-			return Counts{}, err
-		}
-	}
-	return t.Counts(), nil
+	return p.countHere(ctx)
 }
