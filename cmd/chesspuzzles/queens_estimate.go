@@ -88,6 +88,11 @@ type estimateRecord struct {
 	JoinSecondsW float64 `json:"join_seconds_workers,omitempty"`
 }
 
+// maxTimedJoinTable is the largest quarter table the estimate builds to time the join: the
+// tables of N = 22–23 (0.5 GiB) and beyond take minutes to build, longer than an estimate
+// should.
+const maxTimedJoinTable = 256 << 20
+
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	plan, err := newPlan(ctx, opts.n, queens.MethodFrames)
 	if err != nil {
@@ -119,7 +124,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		limit, _ := opts.method.memoryLimit()
 		rec.JoinMemory, rec.JoinTable = joinBytes(opts.n, opts.workers)
 		rec.JoinFits = rec.JoinMemory <= limit
-		if rec.JoinFits {
+		if rec.JoinFits && rec.JoinTable <= maxTimedJoinTable {
 			secs, err := measureJoin(ctx, opts.n, rng, time.Second)
 			if err != nil {
 				return err
@@ -144,6 +149,9 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	switch {
 	case rec.JoinMemory == 0:
 		fmt.Fprintf(stdout, "join:       not for N=%d (it counts N from %d to %d)\n", opts.n, queens.MinJoinN, queens.MaxJoinN)
+	case rec.JoinFits && rec.JoinSeconds1 == 0:
+		fmt.Fprintf(stdout, "join:       memory %s (quarter table %s, within the limit); not timed: building a table past %s to time it takes minutes\n",
+			humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(maxTimedJoinTable))
 	case !rec.JoinFits:
 		limit, _ := opts.method.memoryLimit()
 		fmt.Fprintf(stdout, "join:       needs %s (quarter table %s), more than the memory limit %s; not timed\n", humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(limit))
