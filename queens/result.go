@@ -115,19 +115,7 @@ func (p *Plan) CheckResult(r TaskResult) error {
 
 	var s search
 	s.init(f)
-	empty := s.freeRows
-	switch {
-	case empty == 0 && (r.Solutions > 1 || r.Nodes != 0):
-		return fmt.Errorf("task %d: its frame fills the board, so it has at most 1 solution and 0 nodes, got %d and %d", r.ID, r.Solutions, r.Nodes)
-	case empty > 0 && r.Nodes == 0:
-		return fmt.Errorf("task %d: 0 nodes, but its frame leaves %d empty rows to search", r.ID, empty)
-	case empty > 0 && r.Nodes < 1<<63 && r.Solutions > 2*r.Nodes:
-		return fmt.Errorf("task %d: %d solutions from %d nodes, more than the 2 a node can give", r.ID, r.Solutions, r.Nodes)
-	}
-	if m := factorialCap(empty); r.Solutions > m {
-		return fmt.Errorf("task %d: %d solutions, more than the %d ways to fill its %d empty rows", r.ID, r.Solutions, m, empty)
-	}
-	return nil
+	return checkNodes(r, s.freeRows)
 }
 
 // factorialCap returns k!, or the largest uint64 if k! does not fit.
