@@ -149,20 +149,18 @@ func TestCompleteErrors(t *testing.T) {
 	if _, err := knight.Complete(ctx, 40, 40, []board.Square{a1}, false); err == nil {
 		t.Error("40×40: no error")
 	}
-	// 8×8 from a hand-made start, and one cut off: a1 b3 c1 leaves a1's other
-	// neighbour c2 … still fine; a path that strands a corner is not.
+	// Closed tours from a corner and from the edge.
 	if tour, err := knight.Complete(ctx, 8, 8, []board.Square{a1, b3, c1}, true); err != nil || !tour.Closed() {
 		t.Errorf("Complete(a1 b3 c1, closed) = %v", err)
 	}
-	// h8 has neighbours f7 and g6; visiting both with h8 left strands it unless it ends there.
-	f7, g5, h7, f8, g6 := board.Square{Row: 1, Col: 5}, board.Square{Row: 3, Col: 6}, board.Square{Row: 1, Col: 7}, board.Square{Row: 0, Col: 5}, board.Square{Row: 2, Col: 6}
-	_ = g5
-	_, err := knight.Complete(ctx, 8, 8, []board.Square{f7, h7 /*not a move*/}, false)
-	if err == nil {
-		t.Error("f7 h7: no error")
-	}
-	if _, err := knight.Complete(ctx, 8, 8, []board.Square{g6, f8}, true); err != nil {
+	g6, f8 := board.Square{Row: 2, Col: 6}, board.Square{Row: 0, Col: 5}
+	if tour, err := knight.Complete(ctx, 8, 8, []board.Square{g6, f8}, true); err != nil || !tour.Closed() {
 		t.Errorf("Complete(g6 f8, closed) = %v", err)
+	}
+	// a8's only neighbours b6 and c7 are visited and the knight on e6 is not next to it.
+	b6, d5, c7, e6 := board.Square{Row: 2, Col: 1}, board.Square{Row: 3, Col: 3}, board.Square{Row: 1, Col: 2}, board.Square{Row: 2, Col: 4}
+	if _, err := knight.Complete(ctx, 8, 8, []board.Square{b6, d5, c7, e6}, false); !errors.Is(err, knight.ErrNoTour) {
+		t.Errorf("Complete(b6 d5 c7 e6) = %v, want ErrNoTour", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

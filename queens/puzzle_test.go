@@ -3,6 +3,7 @@ package queens_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 
@@ -147,4 +148,26 @@ func ExampleNewPuzzle() {
 	// Output:
 	// 5741.8.. → 57413862
 	// 1 completion
+}
+
+// TestPuzzleManySeeds checks uniqueness with the independent counter for 20 seeds of every
+// size and level; CHESSPUZZLES_LONG=1 runs it.
+func TestPuzzleManySeeds(t *testing.T) {
+	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+		t.Skip("set CHESSPUZZLES_LONG=1 to check 900 puzzles")
+	}
+	ctx := context.Background()
+	for n := queens.MinPuzzleN; n <= queens.MaxPuzzleN; n++ {
+		for level := queens.Easy; level <= queens.Hard; level++ {
+			for seed := range uint64(20) {
+				p, err := queens.NewPuzzle(ctx, n, level, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if k := completions(p.Given, 2); k != 1 {
+					t.Errorf("n=%d %v seed %d: %v has %d completions", n, level, seed, p.Given, k)
+				}
+			}
+		}
+	}
 }
