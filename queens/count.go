@@ -52,7 +52,7 @@ func Count(ctx context.Context, n int) (Counts, error) {
 // them, or returns ctx.Err() if ctx is done first.
 func (p *Plan) countHere(ctx context.Context) (Counts, error) {
 	t := p.NewTally()
-	for _, task := range p.Tasks {
+	for task := range p.All() {
 		r, err := task.CountContext(ctx)
 		if err != nil {
 			return Counts{}, err

@@ -39,8 +39,11 @@ type Plan struct {
 	// Method is MethodFrames for the plan of NewPlan and MethodJoin for that of NewJoinPlan.
 	Method  string
 	Version int // PlanVersion, or JoinPlanVersion for the join
-	// Tasks in id order: Tasks[i].ID == i.
+	// Tasks in id order: Tasks[i].ID == i. It is nil in a compact plan (see
+	// NewCompactPlan): read tasks with Len, Task and Order, which work on every plan.
 	Tasks []Task
+
+	compact *compactTasks // the tasks of a compact plan, else nil
 }
 
 // A Task is one frame of a [Plan]: queens pre-placed at (0, Top), (N-1, Bottom), (Left, 0)
@@ -129,10 +132,10 @@ func NewPlan(n int) (*Plan, error) {
 // Task returns the task with the given id, or an error if there is none: the way a worker
 // that received (N, PlanVersion, id) gets its work.
 func (p *Plan) Task(id int) (Task, error) {
-	if id < 0 || id >= len(p.Tasks) {
-		return Task{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", len(p.Tasks)-1, p.N, id)
+	if id < 0 || id >= p.Len() {
+		return Task{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N, id)
 	}
-	return p.Tasks[id], nil
+	return p.task(id), nil
 }
 
 // Shard returns the i-th of k deterministic, disjoint slices of the plan (0 ≤ i < k); the k
@@ -143,10 +146,12 @@ func (p *Plan) Shard(i, k int) ([]Task, error) {
 		return nil, fmt.Errorf("shard must be I/K with 0 ≤ I < K, got %d/%d", i, k)
 	}
 	var out []Task
-	for j, t := range p.ByCost() {
+	j := 0
+	for id := range p.Order() {
 		if j%k == i {
-			out = append(out, t)
+			out = append(out, p.task(id))
 		}
+		j++
 	}
 	return out, nil
 }
@@ -154,6 +159,13 @@ func (p *Plan) Shard(i, k int) ([]Task, error) {
 // ByCost returns the tasks in order of decreasing Cost, ties by id: the order in which a
 // scheduler should hand them out so that the run does not end with one big task alone.
 func (p *Plan) ByCost() []Task {
+	if p.compact != nil {
+		out := make([]Task, 0, p.Len())
+		for id := range p.Order() {
+			out = append(out, p.task(id))
+		}
+		return out
+	}
 	out := append([]Task(nil), p.Tasks...)
 	slices.SortStableFunc(out, func(a, b Task) int { return cmp.Compare(b.Cost, a.Cost) })
 	return out
@@ -172,8 +184,8 @@ func (p *Plan) Sum(results []TaskResult) (Counts, error) {
 			return Counts{}, fmt.Errorf("task %d given twice", r.ID)
 		}
 	}
-	if t.Done() != len(p.Tasks) {
-		return Counts{}, fmt.Errorf("%d of %d tasks have no result", len(p.Tasks)-t.Done(), len(p.Tasks))
+	if t.Done() != p.Len() {
+		return Counts{}, fmt.Errorf("%d of %d tasks have no result", p.Len()-t.Done(), p.Len())
 	}
 	return t.Counts(), nil
 }
@@ -192,9 +204,9 @@ type Tally struct {
 
 // NewTally returns an empty tally for the plan.
 func (p *Plan) NewTally() *Tally {
-	t := &Tally{plan: p, seen: make([]bool, len(p.Tasks))}
-	for _, task := range p.Tasks {
-		t.remainingCost += task.Cost
+	t := &Tally{plan: p, seen: make([]bool, p.Len())}
+	for id := range p.Len() {
+		t.remainingCost += p.cost(id)
 	}
 	return t
 }
@@ -210,13 +222,13 @@ func (t *Tally) Add(r TaskResult) (bool, error) {
 	}
 	t.seen[r.ID] = true
 	t.done++
-	w := new(big.Int).SetUint64(uint64(t.plan.Tasks[r.ID].Weight))
+	w := new(big.Int).SetUint64(uint64(t.plan.weight(r.ID)))
 	var x big.Int
 	t.total.Add(&t.total, x.Mul(w, x.SetUint64(r.Solutions)))
 	t.half.Add(&t.half, x.Mul(w, x.SetUint64(r.HalfTurn)))
 	t.quarter.Add(&t.quarter, x.Mul(w, x.SetUint64(r.QuarterTurn)))
 	t.nodes += r.Nodes
-	c := t.plan.Tasks[r.ID].Cost
+	c := t.plan.cost(r.ID)
 	t.doneCost += c
 	t.remainingCost -= c
 	return true, nil

@@ -354,3 +354,18 @@ func checkNodes(r TaskResult, empty int) error {
 	}
 	return nil
 }
+
+// FineFromN is the smallest n whose fine plan differs from the v1 plan: below it no frame's
+// Cost exceeds FineBound(n), so version 2 has version 1's tasks (TestFineFromN).
+const FineFromN = 25
+
+// FramesPlanVersion returns the plan version a count of n by the frames method uses unless
+// told otherwise: FinePlanVersion from FineFromN on, where it splits v1's frames of days
+// into tasks of at most about a core-hour, and PlanVersion below, where both versions have
+// the same tasks, so that checkpoints, shard files and jobs of version 1 stay valid there.
+func FramesPlanVersion(n int) int {
+	if n >= FineFromN {
+		return FinePlanVersion
+	}
+	return PlanVersion
+}

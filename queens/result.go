@@ -29,10 +29,10 @@ import (
 //     is 0 or 1);
 //   - Solutions ≤ e! where e is the number of empty rows the frame leaves.
 func (p *Plan) CheckResult(r TaskResult) error {
-	if r.ID < 0 || r.ID >= len(p.Tasks) {
-		return fmt.Errorf("task id %d is not in the plan for N=%d (tasks 0 to %d)", r.ID, p.N, len(p.Tasks)-1)
+	if r.ID < 0 || r.ID >= p.Len() {
+		return fmt.Errorf("task id %d is not in the plan for N=%d (tasks 0 to %d)", r.ID, p.N, p.Len()-1)
 	}
-	t := p.Tasks[r.ID]
+	t := p.task(r.ID)
 	if t.N != p.N || t.ID != r.ID {
 		return fmt.Errorf("plan for N=%d holds a task of N=%d under id %d", p.N, t.N, r.ID)
 	}

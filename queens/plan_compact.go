@@ -1,0 +1,186 @@
+package queens
+
+import (
+	"cmp"
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// compactTasks holds the tasks of a fine plan in about 16 bytes each instead of the
+// ~140 of a Task with its prefix string: at n = 27 (1.1·10⁷ tasks) about 230 MB with the
+// hand-out order, where the Tasks slice takes about 4 GB. A task is rebuilt on demand
+// from its v1 frame, its Cost and its prefix squares.
+type compactTasks struct {
+	frames []Task    // the v1 plan's frames, by v1 id
+	frame  []uint32  // each task's frame, an index into frames
+	cost   []uint32  // each task's Cost (at most a v1 frame's, under 2^21 for n ≤ 32)
+	off    []uint32  // task i's prefix squares are sq[off[i]:off[i+1]]
+	sq     [][2]byte // prefix squares (row, col), in prefix order
+	order  []uint32  // ids costliest first, ties by id
+}
+
+// NewCompactPlan returns the plan of n for plan version v with the same tasks and ids as
+// [NewPlanVersion], held compactly when that matters: a plan of [FinePlanVersion] leaves
+// Tasks nil and keeps each task in about 16 bytes (its frame's index, its Cost and its
+// prefix squares), so that a coordinator can hold the fine plan of n = 27 (1.1·10⁷
+// tasks) in about 230 MB; other versions are built as NewPlanVersion builds them. Read
+// the tasks with [Plan.Len], [Plan.Task] and [Plan.Order], which work on every plan.
+// Building costs what NewFinePlan's does (about 4.5 minutes on one core at n = 27, seconds
+// at 25 and 26), plus sorting the ids by cost.
+func NewCompactPlan(n, v int) (*Plan, error) {
+	if v != FinePlanVersion {
+		return NewPlanVersion(n, v)
+	}
+	return newCompactFinePlan(n, 0)
+}
+
+// NewFinePlanBound is the fine plan of n cut with the given bound on Task.Cost instead of
+// [FineBound](n), held compactly (see [NewCompactPlan]): a plan of many small tasks for
+// tests and benchmarks of the machinery that runs plans (a bound of 1 cuts n = 14 into
+// about 4·10⁵ tasks of microseconds). Its Version is FinePlanVersion but, unless bound is
+// FineBound(n), its ids are not those of the fine plan: its results must never be mixed
+// with a real count's (run it on a server, checkpoint or shard files of its own).
+func NewFinePlanBound(n int, bound uint64) (*Plan, error) {
+	return newCompactFinePlan(n, max(bound, 1))
+}
+
+// newCompactFinePlan is NewCompactPlan for the fine plan with a given bound (0:
+// FineBound(n)).
+func newCompactFinePlan(n int, bound uint64) (*Plan, error) {
+	base, err := NewPlan(n)
+	if err != nil {
+		return nil, err
+	}
+	if bound == 0 {
+		var total uint64
+		for _, t := range base.Tasks {
+			total += t.Cost
+		}
+		bound = fineBoundFor(n, total)
+	}
+	c := &compactTasks{frames: base.Tasks, off: []uint32{0}}
+	var ferr error
+	for fi, f := range base.Tasks {
+		splitFrame(f, bound, func(t Task) {
+			if ferr != nil {
+				return
+			}
+			if len(c.frame) == math.MaxUint32 || t.Cost > math.MaxUint32 {
+				ferr = fmt.Errorf("the fine plan of N=%d with bound %d is too large to hold compactly", n, bound)
+				return
+			}
+			c.frame = append(c.frame, uint32(fi))
+			c.cost = append(c.cost, uint32(t.Cost))
+			if t.Prefix != "" {
+				for f := range strings.SplitSeq(t.Prefix, ",") {
+					rs, cs, _ := strings.Cut(f, ":")
+					r, _ := strconv.Atoi(rs)
+					col, _ := strconv.Atoi(cs)
+					c.sq = append(c.sq, [2]byte{byte(r), byte(col)})
+				}
+			}
+			c.off = append(c.off, uint32(len(c.sq)))
+		})
+	}
+	if ferr != nil {
+		return nil, ferr
+	}
+	c.order = make([]uint32, len(c.frame))
+	for i := range c.order {
+		c.order[i] = uint32(i)
+	}
+	slices.SortStableFunc(c.order, func(a, b uint32) int { return cmp.Compare(c.cost[b], c.cost[a]) })
+	return &Plan{N: n, Method: MethodFrames, Version: FinePlanVersion, compact: c}, nil
+}
+
+// task rebuilds task id (0 ≤ id < Len).
+func (c *compactTasks) task(id int) Task {
+	t := c.frames[c.frame[id]]
+	t.ID = id
+	t.Cost = uint64(c.cost[id])
+	if a, b := c.off[id], c.off[id+1]; a < b {
+		buf := make([]byte, 0, 6*(b-a))
+		for i, q := range c.sq[a:b] {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendInt(buf, int64(q[0]), 10)
+			buf = append(buf, ':')
+			buf = strconv.AppendInt(buf, int64(q[1]), 10)
+		}
+		t.Prefix = string(buf)
+	}
+	return t
+}
+
+// Len returns the number of tasks of the plan: its ids are 0 to Len()−1.
+func (p *Plan) Len() int {
+	if p.compact != nil {
+		return len(p.compact.frame)
+	}
+	return len(p.Tasks)
+}
+
+// Compact reports whether the plan holds its tasks compactly (see [NewCompactPlan]):
+// then Tasks is nil, and Len, Task and Order read them.
+func (p *Plan) Compact() bool { return p.compact != nil }
+
+// task returns task id, 0 ≤ id < Len(), from either representation.
+func (p *Plan) task(id int) Task {
+	if p.compact != nil {
+		return p.compact.task(id)
+	}
+	return p.Tasks[id]
+}
+
+// weight returns the Weight of task id, 0 ≤ id < Len().
+func (p *Plan) weight(id int) int {
+	if p.compact != nil {
+		return p.compact.frames[p.compact.frame[id]].Weight
+	}
+	return p.Tasks[id].Weight
+}
+
+// cost returns the Cost of task id, 0 ≤ id < Len().
+func (p *Plan) cost(id int) uint64 {
+	if p.compact != nil {
+		return uint64(p.compact.cost[id])
+	}
+	return p.Tasks[id].Cost
+}
+
+// Order returns the ids of the plan's tasks in the order a scheduler should hand them out:
+// decreasing Cost, ties by id, as [Plan.ByCost]. For a plan held in Tasks it sorts a copy
+// of the ids first; a compact plan keeps the order.
+func (p *Plan) Order() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if p.compact != nil {
+			for _, id := range p.compact.order {
+				if !yield(int(id)) {
+					return
+				}
+			}
+			return
+		}
+		for _, t := range p.ByCost() {
+			if !yield(t.ID) {
+				return
+			}
+		}
+	}
+}
+
+// All returns the plan's tasks in id order, rebuilding each of a compact plan as it goes.
+func (p *Plan) All() iter.Seq[Task] {
+	return func(yield func(Task) bool) {
+		for id := range p.Len() {
+			if !yield(p.task(id)) {
+				return
+			}
+		}
+	}
+}
