@@ -13,10 +13,10 @@ import (
 // when the engine call it makes takes no context (ctxWriter, for writers, is in
 // queens_one.go).
 
-// newPlan is newMethodPlan(n, method) that returns ctx.Err() as soon as ctx is done. Building the
+// newPlan is newMethodPlan(n, method, version) that returns ctx.Err() as soon as ctx is done. Building the
 // plan of N = 32 takes seconds and NewPlan takes no context: it runs aside, and is left to
 // finish on its own when ctx ends first (the command is ending then).
-func newPlan(ctx context.Context, n int, method string) (*queens.Plan, error) {
+func newPlan(ctx context.Context, n int, method string, version int) (*queens.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func newPlan(ctx context.Context, n int, method string) (*queens.Plan, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		p, err := newMethodPlan(n, method)
+		p, err := newMethodPlan(n, method, version)
 		done <- result{p, err}
 	}()
 	select {

@@ -174,7 +174,7 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 	if err != nil {
 		return queens.Counts{}, err
 	}
-	plan, err := newPlan(ctx, n, method)
+	plan, err := newPlan(ctx, n, method, opts.method.planVersion)
 	if err != nil {
 		return queens.Counts{}, err
 	}

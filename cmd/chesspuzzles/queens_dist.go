@@ -118,7 +118,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if err != nil {
 			return err
 		}
-		return runShard(ctx, n, method, i, k, workers, stdout)
+		return runShard(ctx, n, method, o.method.planVersion, i, k, workers, stdout)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -130,7 +130,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	plan, err := newPlan(ctx, n, method)
+	plan, err := newPlan(ctx, n, method, o.method.planVersion)
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 			return
 		}
 		last = time.Now()
-		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), len(plan.Tasks), time.Since(start).Round(time.Second))
+		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), plan.Len(), time.Since(start).Round(time.Second))
 	}}
 	counts, _, err := c.Run(ctx, plan)
 	if err != nil {

@@ -94,7 +94,7 @@ type estimateRecord struct {
 const maxTimedJoinTable = 256 << 20
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	plan, err := newPlan(ctx, opts.n, queens.MethodFrames)
+	plan, err := newPlan(ctx, opts.n, queens.MethodFrames, queens.PlanVersion)
 	if err != nil {
 		return err
 	}

@@ -103,20 +103,19 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		shards = append(shards, shardFile{name, s})
 	}
 	first := shards[0]
-	method, version := queens.MethodFrames, queens.PlanVersion
+	method, version := queens.MethodFrames, first.s.PlanVersion
 	switch first.s.Method {
 	case "":
+		if version != queens.PlanVersion && version != queens.FinePlanVersion {
+			return usageErrorf("%q has plan version %d, but this build counts by method frames with plan version %d or %d", first.name, version, queens.PlanVersion, queens.FinePlanVersion)
+		}
 	case queens.MethodJoin:
-		method, version = queens.MethodJoin, queens.JoinPlanVersion
+		method = queens.MethodJoin
+		if version != queens.JoinPlanVersion {
+			return usageErrorf("%q has plan version %d, but this build counts by method join with plan version %d", first.name, version, queens.JoinPlanVersion)
+		}
 	default:
 		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
-	}
-	if first.s.PlanVersion != version {
-		by := ""
-		if method != queens.MethodFrames {
-			by = " by method " + method
-		}
-		return usageErrorf("%q has plan version %d, but this build counts%s with plan version %d", first.name, first.s.PlanVersion, by, version)
 	}
 	byIndex := make([]string, first.s.Shards)
 	for _, f := range shards {
@@ -149,7 +148,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		return usageErrorf("slices %s of N=%d are missing: compute them with \"queens count %d --shard I/%d\"", strings.Join(missing, ", "), first.s.N, first.s.N, first.s.Shards)
 	}
 
-	plan, err := newMethodPlan(first.s.N, method)
+	plan, err := newMethodPlan(first.s.N, method, version)
 	if err != nil {
 		return usageError(err)
 	}
@@ -210,8 +209,12 @@ func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.Task
 	pick := rand.Perm(len(results))[:k]
 	slices.Sort(pick)
 	tasks := make([]queens.Task, k)
+	var err error
 	for j, i := range pick {
-		tasks[j] = plan.Tasks[results[i].ID]
+		tasks[j], err = plan.Task(results[i].ID)
+		if err != nil {
+			return usageError(err)
+		}
 	}
 	again, err := runTasks(ctx, tasks, 0)
 	if err != nil {

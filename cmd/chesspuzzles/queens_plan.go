@@ -97,13 +97,13 @@ type planRecord struct {
 // summarizePlan returns the cost distribution of p. Percentiles are of tasks by count: the
 // cost below which that share of the tasks lie (nearest rank).
 func summarizePlan(p *queens.Plan) planRecord {
-	rec := planRecord{N: p.N, Method: p.Method, PlanVersion: p.Version, Tasks: len(p.Tasks), MaxTask: -1}
-	if len(p.Tasks) == 0 {
+	rec := planRecord{N: p.N, Method: p.Method, PlanVersion: p.Version, Tasks: p.Len(), MaxTask: -1}
+	if p.Len() == 0 {
 		return rec
 	}
-	costs := make([]uint64, len(p.Tasks))
-	for i, t := range p.Tasks {
-		costs[i] = t.Cost
+	costs := make([]uint64, p.Len())
+	for t := range p.All() {
+		costs[t.ID] = t.Cost
 		rec.TotalCost += t.Cost
 		if t.Cost > rec.MaxCost || rec.MaxTask < 0 {
 			rec.MaxCost, rec.MaxTask = t.Cost, t.ID
@@ -122,7 +122,7 @@ func summarizePlan(p *queens.Plan) planRecord {
 }
 
 func runPlan(opts planOptions, stdout io.Writer) error {
-	p, err := queens.NewPlanVersion(opts.n, opts.version)
+	p, err := queens.NewCompactPlan(opts.n, opts.version)
 	if err != nil {
 		return usageError(err)
 	}

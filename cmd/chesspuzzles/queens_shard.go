@@ -60,10 +60,11 @@ func shardChecksum(s shardResult) string {
 func shardTotals(plan *queens.Plan, results []queens.TaskResult) (solutions, half, quarter string, nodes uint64, ok bool) {
 	var total, h, q big.Int
 	for _, r := range results {
-		if r.ID < 0 || r.ID >= len(plan.Tasks) {
+		t, err := plan.Task(r.ID)
+		if err != nil {
 			return "", "", "", 0, false
 		}
-		w := big.NewInt(int64(plan.Tasks[r.ID].Weight))
+		w := big.NewInt(int64(t.Weight))
 		var x big.Int
 		total.Add(&total, x.Mul(w, x.SetUint64(r.Solutions)))
 		h.Add(&h, x.Mul(w, x.SetUint64(r.HalfTurn)))
@@ -98,8 +99,8 @@ func parseShard(s string) (i, k int, err error) {
 
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
 // cores if 0) and writes one JSON line to stdout.
-func runShard(ctx context.Context, n int, method string, i, k, workers int, stdout io.Writer) error {
-	plan, err := newPlan(ctx, n, method)
+func runShard(ctx context.Context, n int, method string, version, i, k, workers int, stdout io.Writer) error {
+	plan, err := newPlan(ctx, n, method, version)
 	if err != nil {
 		return err
 	}

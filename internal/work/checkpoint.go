@@ -84,9 +84,9 @@ func checkLine(line string) (string, bool) {
 
 func header(p *queens.Plan) string {
 	if p.Method == queens.MethodJoin {
-		return fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Method, p.Version, len(p.Tasks))
+		return fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Method, p.Version, p.Len())
 	}
-	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Version, len(p.Tasks))
+	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Version, p.Len())
 }
 
 // planMethod names p's method for messages ("frames" for plans that leave it empty).
@@ -146,6 +146,9 @@ func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResu
 				if method != planMethod(p) {
 					return nil, nil, bad("records a count by method %s, not %s; use another file, delete it or count with --method %s", method, planMethod(p), method)
 				}
+				if n == p.N && version != p.Version {
+					return nil, nil, bad("records a count of N=%d with plan version %d, not %d; count with --plan-version %d, or use another file or delete it", n, version, p.Version, version)
+				}
 				return nil, nil, bad("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N, p.Version)
 			}
 		} else {
@@ -155,7 +158,7 @@ func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResu
 				fields = append(fields, &res.RowSets, &res.Stored, &res.PairTests)
 			}
 			n, err := fmt.Sscan(body, fields...)
-			if !ok || err != nil || n != len(fields) || len(strings.Fields(body)) != len(fields) || res.ID < 0 || res.ID >= len(p.Tasks) {
+			if !ok || err != nil || n != len(fields) || len(strings.Fields(body)) != len(fields) || res.ID < 0 || res.ID >= p.Len() {
 				f.Close()
 				return nil, nil, bad("line %d is damaged: %.60q", lineNo, strings.TrimSpace(line))
 			}

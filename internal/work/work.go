@@ -104,7 +104,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 	status := func() Status {
 		_, remain := tally.CostDone()
 		return Status{
-			N: p.N, Tasks: len(p.Tasks), Done: tally.Done(), Resumed: resumed,
+			N: p.N, Tasks: p.Len(), Done: tally.Done(), Resumed: resumed,
 			Solutions: tally.Solutions(), Nodes: tally.Nodes(), Elapsed: time.Since(start),
 			Workers: workers, nodesHere: tally.Nodes() - startNodes, doneCost: startRemain - remain, remainCost: remain,
 		}
@@ -119,10 +119,11 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 	results := make(chan queens.TaskResult)
 	go func() {
 		defer close(todo)
-		for _, t := range p.ByCost() {
-			if tally.Has(t.ID) {
+		for id := range p.Order() {
+			if tally.Has(id) {
 				continue
 			}
+			t, _ := p.Task(id)
 			select {
 			case todo <- t:
 			case <-ctx.Done():
@@ -181,7 +182,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 		if err := ctx.Err(); err != nil {
 			return queens.Counts{}, err
 		}
-		return queens.Counts{}, fmt.Errorf("%d of %d tasks have no result", len(p.Tasks)-tally.Done(), len(p.Tasks))
+		return queens.Counts{}, fmt.Errorf("%d of %d tasks have no result", p.Len()-tally.Done(), p.Len())
 	}
 	return tally.Counts(), nil
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,12 +36,21 @@ type Coordinator struct {
 	// them itself and says so.
 	Verify     float64
 	VerifyWait time.Duration
+	// Window is the most tasks the coordinator keeps queued on the stream without a result
+	// (DefaultWindow if zero): it queues them costliest first and tops the queue up as
+	// results come, so that a plan of millions of tasks never sits on the server whole.
+	// Keep it well above the number of workers' cores.
+	Window int
 	// Resync is how long the coordinator waits without a new result before it reads every
 	// result again and queues any task that has neither a result nor a message (for
 	// example after the stream was purged). It does the same at once after a
 	// reconnection. Zero means 5 minutes.
 	Resync time.Duration
 }
+
+// DefaultWindow is the Coordinator's Window unless set: enough to keep some thousands of
+// cores busy between two top-ups, small enough that the stream holds a few megabytes.
+const DefaultWindow = 16384
 
 // Stats says what a run found and did.
 type Stats struct {
@@ -79,7 +90,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	if err != nil {
 		return queens.Counts{}, stats, err
 	}
-	rec := JobRecord{Job: job, N: plan.N, PlanVersion: plan.Version, Tasks: len(plan.Tasks), Started: time.Now().UTC()}
+	rec := JobRecord{Job: job, N: plan.N, PlanVersion: plan.Version, Tasks: plan.Len(), Started: time.Now().UTC()}
 	if e, err := jobs.Get(ctx, job); err == nil {
 		var old JobRecord
 		if json.Unmarshal(e.Value(), &old) == nil && !old.Started.IsZero() {
@@ -91,7 +102,13 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	}
 
 	tally := plan.NewTally()
-	ver := newVerifier(plan, VerifySample(c.Verify, len(plan.Tasks)))
+	ver := newVerifier(plan, VerifySample(c.Verify, plan.Len()))
+	window := c.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	q := &queue{plan: plan, js: js, st: st, tally: tally, window: window, job: job, outstanding: map[int]bool{}}
+	defer q.stop()
 	verifyWait := c.VerifyWait
 	if verifyWait <= 0 {
 		verifyWait = time.Minute
@@ -113,11 +130,12 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		if err := results.Delete(ctx, e.Key(), jetstream.LastRevision(e.Revision())); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
-		if id >= 0 && id < len(plan.Tasks) && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
+		if id >= 0 && id < plan.Len() && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
 			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id}); err != nil {
 				c.logf("queueing task %d again: %v", id, err)
 			} else {
 				stats.Requeued++
+				q.outstanding[id] = true
 			}
 		}
 	}
@@ -148,10 +166,22 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		if !added {
 			// The same task stored again: harmless if it says the same, a forgery or a
 			// broken machine if not.
-			if f, ok := ver.first[id]; ok && f.TaskResult != r.TaskResult {
+			if !ver.sameAsFirst(id, r) {
+				f, ok := ver.first[id]
+				if !ok {
+					f = c.firstFromHistory(ctx, results, e.Key(), id, ver)
+				}
 				return &DisagreeError{Job: job, ID: id, First: f, Second: r}
 			}
 			return nil
+		}
+		delete(q.outstanding, id)
+		if q.ready && len(q.outstanding) <= q.window/2 {
+			n, err := q.topUp(ctx)
+			stats.Queued += n
+			if err != nil {
+				return err
+			}
 		}
 		if _, err := ver.addFirst(id, r); err != nil {
 			return err
@@ -226,13 +256,13 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			continue
 		}
 		complete, err := c.follow(ctx, w, add, step, resync, func() error {
-			n, waiting, err := c.queue(ctx, js, st, plan, tally)
+			n, waiting, err := q.restart(ctx)
 			stats.Queued += n
 			if first && err == nil {
 				first = false
 				stats.Resumed = tally.Done()
-				c.logf("job %s: %d of %d tasks have results, %d are queued, %d queued now",
-					job, tally.Done(), len(plan.Tasks), waiting, n)
+				c.logf("job %s: %d of %d tasks have results, %d are queued, %d queued now (at most %d at a time)",
+					job, tally.Done(), plan.Len(), waiting, n, window)
 			}
 			return err
 		})
@@ -257,7 +287,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	}
 	if first {
 		stats.Resumed = tally.Done()
-		c.logf("job %s: all %d tasks have results already", job, len(plan.Tasks))
+		c.logf("job %s: all %d tasks have results already", job, plan.Len())
 	}
 	stats.Verified = len(ver.sample)
 	if stats.Verified > 0 {
@@ -355,48 +385,115 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 	}
 }
 
-// queue publishes a message for each task that has no result in tally and no message on
-// the stream, costliest first, and returns how many it published and how many it found
-// queued already.
-func (c *Coordinator) queue(ctx context.Context, js jetstream.JetStream, st jetstream.Stream, plan *queens.Plan, tally *queens.Tally) (published, waiting int, err error) {
-	info, err := st.Info(ctx, jetstream.WithSubjectFilter(jobSubjects(plan.N, plan.Version)))
+// A queue keeps at most window tasks of a job on the stream without a result: it walks the
+// plan's hand-out order (Plan.Order, costliest first) once, publishing each task that has
+// no result and no message, and stops when window are outstanding; results make room.
+// It is not safe for concurrent use.
+type queue struct {
+	plan        *queens.Plan
+	js          jetstream.JetStream
+	st          jetstream.Stream
+	tally       *queens.Tally
+	window      int
+	job         string
+	outstanding map[int]bool // tasks with a message on the stream and no result
+	ready       bool         // restart has read the stream: topUp may run
+	next        func() (int, bool)
+	stopNext    func()
+}
+
+// stop ends the walk of the hand-out order.
+func (q *queue) stop() {
+	if q.stopNext != nil {
+		q.stopNext()
+		q.next, q.stopNext = nil, nil
+	}
+}
+
+// restart reads which of the job's tasks have a message on the stream, starts the walk of
+// the hand-out order again from its beginning (a task whose message was lost, say by a
+// purge, is queued again), and tops the queue up. It returns how many tasks it published
+// and how many it found queued.
+func (q *queue) restart(ctx context.Context) (published, waiting int, err error) {
+	info, err := q.st.Info(ctx, jetstream.WithSubjectFilter(jobSubjects(q.plan.N, q.plan.Version)))
 	if err != nil {
 		return 0, 0, fmt.Errorf("reading the queue: %w", err)
 	}
-	queued := info.State.Subjects
-	job := JobID(plan.N, plan.Version)
+	clear(q.outstanding)
+	prefix := jobSubjects(q.plan.N, q.plan.Version)
+	prefix = prefix[:len(prefix)-1] // "….q<N>."
+	for subj, k := range info.State.Subjects {
+		rest, ok := strings.CutPrefix(subj, prefix)
+		id, err := strconv.Atoi(rest)
+		if ok && err == nil && k > 0 && id >= 0 && id < q.plan.Len() && !q.tally.Has(id) {
+			q.outstanding[id] = true
+		}
+	}
+	waiting = len(q.outstanding)
+	q.stop()
+	q.next, q.stopNext = iter.Pull(q.plan.Order())
+	q.ready = true
+	published, err = q.topUp(ctx)
+	return published, waiting, err
+}
+
+// topUp publishes tasks in hand-out order until window are outstanding or the order is
+// done, waits for the server to acknowledge them, and returns how many it published.
+func (q *queue) topUp(ctx context.Context) (int, error) {
+	if q.next == nil {
+		return 0, nil
+	}
 	var futures []jetstream.PubAckFuture
-	for _, t := range plan.ByCost() {
-		subj := taskSubject(plan.N, plan.Version, t.ID)
-		if tally.Has(t.ID) {
+	for len(q.outstanding) < q.window {
+		id, ok := q.next()
+		if !ok {
+			q.stop()
+			break
+		}
+		if q.tally.Has(id) || q.outstanding[id] {
 			continue
 		}
-		if queued[subj] > 0 {
-			waiting++
-			continue
-		}
-		data, _ := json.Marshal(TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: t.ID})
-		f, err := js.PublishAsync(subj, data)
+		data, _ := json.Marshal(TaskMsg{Job: q.job, N: q.plan.N, PlanVersion: q.plan.Version, ID: id})
+		f, err := q.js.PublishAsync(taskSubject(q.plan.N, q.plan.Version, id), data)
 		if err != nil {
-			return len(futures), waiting, fmt.Errorf("queueing task %d: %w", t.ID, err)
+			return len(futures), fmt.Errorf("queueing task %d: %w", id, err)
 		}
+		q.outstanding[id] = true
 		futures = append(futures, f)
 	}
+	if len(futures) == 0 {
+		return 0, nil
+	}
 	select {
-	case <-js.PublishAsyncComplete():
+	case <-q.js.PublishAsyncComplete():
 	case <-ctx.Done():
-		return 0, waiting, ctx.Err()
+		return 0, ctx.Err()
 	case <-time.After(time.Minute):
-		return 0, waiting, errors.New("queueing tasks: no acknowledgement from the server within a minute")
+		return 0, errors.New("queueing tasks: no acknowledgement from the server within a minute")
 	}
 	for _, f := range futures {
 		select {
 		case err := <-f.Err():
-			return 0, waiting, fmt.Errorf("queueing task %s: %w", strings.TrimPrefix(f.Msg().Subject, TaskPrefix+"."), err)
+			return 0, fmt.Errorf("queueing task %s: %w", strings.TrimPrefix(f.Msg().Subject, TaskPrefix+"."), err)
 		default:
 		}
 	}
-	return len(futures), waiting, nil
+	return len(futures), nil
+}
+
+// firstFromHistory returns the first result of task id that the bucket still holds under
+// key with the fingerprint the verifier recorded, for the report of a disagreement on a
+// task whose first result was not kept whole; a Result naming no worker if none is left.
+func (c *Coordinator) firstFromHistory(ctx context.Context, results jetstream.KeyValue, key string, id int, ver *verifier) Result {
+	hist, err := results.History(ctx, key)
+	if err == nil {
+		for _, e := range hist {
+			if _, _, r, err := decodeResult(key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.TaskResult) == ver.fp[id] {
+				return r
+			}
+		}
+	}
+	return Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(a first result no longer stored)"}
 }
 
 func putJSON(ctx context.Context, kv jetstream.KeyValue, key string, v any) error {

@@ -274,8 +274,9 @@ func setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (
 	_, err = js.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
 		Durable:     consumerName(queens.PlanVersion),
 		Description: "chesspuzzles workers",
-		// Both methods' tasks: a version number names the method (queens.NewPlanVersion).
-		FilterSubjects: []string{fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.JoinPlanVersion)},
+		// Every plan version of this build: a version number names the method
+		// (queens.NewPlanVersion).
+		FilterSubjects: []string{fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.FinePlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.JoinPlanVersion)},
 		AckPolicy:      jetstream.AckExplicitPolicy,
 		AckWait:        ackWait,
 		MaxDeliver:     -1,

@@ -66,7 +66,7 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
 		var plan *queens.Plan
-		plan, _ = queens.NewPlanVersion(s.N, s.PlanVersion)
+		plan, _ = queens.NewCompactPlan(s.N, s.PlanVersion)
 		var times []time.Time
 		var ids []int
 		w, err := results.WatchFiltered(ctx, []string{k + ".>"}, jetstream.IgnoreDeletes())
@@ -104,14 +104,16 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 			recent := 0
 			var recentCost, doneCost, totalCost float64
 			if plan != nil {
-				for _, t := range plan.Tasks {
+				for t := range plan.All() {
 					totalCost += float64(t.Cost)
 				}
 			}
 			for i, t := range times {
 				var c float64
-				if plan != nil && ids[i] >= 0 && ids[i] < len(plan.Tasks) {
-					c = float64(plan.Tasks[ids[i]].Cost)
+				if plan != nil {
+					if t, err := plan.Task(ids[i]); err == nil {
+						c = float64(t.Cost)
+					}
 				}
 				doneCost += c
 				if now.Sub(t) <= s.RateWindow {

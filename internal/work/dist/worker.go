@@ -33,6 +33,10 @@ type Worker struct {
 	// Stall makes every task (not second computations) take at least this long: a hook for
 	// tests of ack deadlines and of killed workers. Leave it zero.
 	Stall time.Duration
+	// Plans, if not nil, builds the plan of a job from its N and plan version instead of
+	// queens.NewCompactPlan: a hook for tests and benchmarks that run a plan of their own
+	// cut (queens.NewFinePlanBound). Leave it nil.
+	Plans func(n, version int) (*queens.Plan, error)
 
 	done     atomic.Int64
 	mu       sync.Mutex
@@ -151,7 +155,13 @@ func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	if p := w.plans[[2]int{n, v}]; p != nil {
 		return p, nil
 	}
-	p, err := queens.NewPlanVersion(n, v)
+	build := w.Plans
+	if build == nil {
+		// The fine plan of N = 27 held compactly takes about 230 MB and minutes to build,
+		// once per worker process; the other plans take milliseconds.
+		build = queens.NewCompactPlan
+	}
+	p, err := build(n, v)
 	if err != nil {
 		return nil, err
 	}
@@ -169,8 +179,8 @@ func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, er
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
 		return queens.Task{}, m, nil, fmt.Errorf("not a task message: %v", err)
 	}
-	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.JoinPlanVersion {
-		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan versions %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.JoinPlanVersion)
+	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.FinePlanVersion && m.PlanVersion != queens.JoinPlanVersion {
+		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
 	}
 	subject := taskSubject(m.N, m.PlanVersion, m.ID)
 	if m.Verify {
@@ -196,7 +206,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 		_ = msg.TermWithReason(err.Error())
 		return
 	}
-	version := taskVersion(task)
+	version := plan.Version
 	job := JobID(task.N, version)
 	key := resultKey(job, task.ID)
 	delivery := uint64(1)
@@ -322,10 +332,3 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	return err
 }
 
-// taskVersion is the plan version of task's method.
-func taskVersion(t queens.Task) int {
-	if t.Method == queens.MethodJoin {
-		return queens.JoinPlanVersion
-	}
-	return queens.PlanVersion
-}
