@@ -331,4 +331,3 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	_, err = results.Update(ctx, key, data, e.Revision())
 	return err
 }
-
