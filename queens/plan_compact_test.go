@@ -113,3 +113,33 @@ func TestFineFromN(t *testing.T) {
 		t.Fatalf("FramesPlanVersion(%d) = %d", FineFromN, FramesPlanVersion(FineFromN))
 	}
 }
+
+// TestChildrenPartition checks that Children's results sum to the task's, for the first
+// frames of N = 11 and for their children in turn.
+func TestChildrenPartition(t *testing.T) {
+	p, _ := NewPlan(11)
+	var check func(task Task, depth int)
+	check = func(task Task, depth int) {
+		kids := task.Children()
+		if kids == nil {
+			return
+		}
+		want := task.Count()
+		var got TaskResult
+		for _, c := range kids {
+			r := c.Count()
+			got.Solutions += r.Solutions
+			got.HalfTurn += r.HalfTurn
+			got.QuarterTurn += r.QuarterTurn
+			if depth < 1 {
+				check(c, depth+1)
+			}
+		}
+		if got.Solutions != want.Solutions || got.HalfTurn != want.HalfTurn || got.QuarterTurn != want.QuarterTurn {
+			t.Fatalf("task %+v: children sum to %d/%d/%d, task has %d/%d/%d", task, got.Solutions, got.HalfTurn, got.QuarterTurn, want.Solutions, want.HalfTurn, want.QuarterTurn)
+		}
+	}
+	for _, task := range p.Tasks[:60] {
+		check(task, 0)
+	}
+}

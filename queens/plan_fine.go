@@ -369,3 +369,43 @@ func FramesPlanVersion(n int) int {
 	}
 	return PlanVersion
 }
+
+// Children returns the tasks t splits into where its search first branches, as the fine
+// plan splits a frame (see NewFinePlan): their solutions partition t's, and their search
+// trees are t's subtrees. Each child's Cost is its own estimate (not a share of t's), its
+// ID is t's. It returns nil when t has no branch (its search is dead or ends in forced
+// queens), and for tasks of the join. Cost: one estimate per child, microseconds each. It
+// is how a benchmark times a task too big to run whole: it descends to a random subtask
+// with probability proportional to Cost and scales the time by the inverse (Knuth's
+// estimator; bench/cost).
+func (t Task) Children() []Task {
+	var s search
+	if t.Method == MethodJoin || t.N == 1 || !t.initSearch(&s) {
+		return nil
+	}
+	kids := s.branches()
+	if len(kids) == 0 {
+		return nil
+	}
+	out := make([]Task, len(kids))
+	for i, q := range kids {
+		c := t
+		c.Prefix = appendSquare(t.Prefix, q)
+		c.Cost = c.fineEstimate()
+		out[i] = c
+	}
+	return out
+}
+
+// FineCount returns the number of tasks the v1 frame f (a task of NewPlan) becomes in the
+// fine plan cut with bound (FineBound(f.N) if 0): the size of the fine plan, frame by frame,
+// without building it (bench/cost samples frames with it). It costs one frame's split:
+// milliseconds at N = 27.
+func FineCount(f Task, bound uint64) int {
+	if bound == 0 {
+		bound = FineBound(f.N)
+	}
+	k := 0
+	splitFrame(f, bound, func(Task) { k++ })
+	return k
+}

@@ -1,0 +1,194 @@
+package dist
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
+// bone (14,725 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
+func largeCase(t *testing.T) (*queens.Plan, int) {
+	t.Helper()
+	n, bound, least := 12, uint64(1), 10_000
+	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
+		n, bound, least = 14, 12, 100_000
+	} else {
+		t.Log("CHESSPUZZLES_LONG=1 runs this with a plan of N=14 of over 100,000 tasks (minutes)")
+	}
+	plan, err := queens.NewFinePlanBound(n, bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Len() < least {
+		t.Fatalf("N=%d with bound %d has %d tasks, want at least %d", n, bound, plan.Len(), least)
+	}
+	return plan, n
+}
+
+// workerPool runs k in-process workers on their own connections, each with the plan given
+// (the hook a plan of its own cut needs), until stop is called.
+type workerPool struct {
+	wg      sync.WaitGroup
+	cancels []context.CancelFunc
+	workers []*Worker
+}
+
+func startWorkers(t *testing.T, ctx context.Context, url string, plan *queens.Plan, k, cores int, prefix string) *workerPool {
+	t.Helper()
+	p := &workerPool{}
+	for i := range k {
+		wc, err := Connect(ctx, ConnectOptions{URL: url})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithCancel(ctx)
+		w := &Worker{Conn: wc, Cores: cores, Name: fmt.Sprintf("%s%d", prefix, i), Every: time.Hour,
+			Plans: func(n, v int) (*queens.Plan, error) {
+				if n != plan.N || v != plan.Version {
+					return nil, fmt.Errorf("no plan for N=%d v%d in this test", n, v)
+				}
+				return plan, nil
+			}}
+		p.cancels = append(p.cancels, cancel)
+		p.workers = append(p.workers, w)
+		p.wg.Go(func() {
+			defer wc.Close()
+			_ = w.Run(wctx)
+		})
+	}
+	return p
+}
+
+func (p *workerPool) stop() {
+	for _, c := range p.cancels {
+		c()
+	}
+	p.wg.Wait()
+}
+
+func checkKnown(t *testing.T, n int, c queens.Counts) {
+	t.Helper()
+	want, _ := queens.Known(n)
+	if c.Total.Cmp(want.Total) != 0 || c.Unique.Cmp(want.Unique) != 0 {
+		t.Fatalf("Q(%d) = %v, U = %v; want %v, %v", n, c.Total, c.Unique, want.Total, want.Unique)
+	}
+}
+
+// TestLargePlanKilledWorker runs a plan of many tasks (over 100,000 with
+// CHESSPUZZLES_LONG=1) through a coordinator that queues them in windows, and kills one
+// of three workers mid-run: its connection is cut without handing its tasks back, as
+// SIGKILL would, so they come again only after the ack deadline. The count is exact.
+func TestLargePlanKilledWorker(t *testing.T) {
+	plan, n := largeCase(t)
+	s := startServer(t, t.TempDir(), "")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+
+	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
+	defer pool.stop()
+	victim := startWorkers(t, ctx, s.URL(), plan, 1, 4, "victim")
+	defer victim.stop()
+
+	var lg logger
+	var mu sync.Mutex
+	done := 0
+	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 2000, Verify: 0.0005, VerifyWait: 5 * time.Second, Logf: lg.Logf,
+		Progress: func(t *queens.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
+	killed := make(chan int, 1)
+	go func() {
+		for {
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			d := done
+			mu.Unlock()
+			if d >= plan.Len()/3 && victim.workers[0].Done() > 0 {
+				// The victim's connection dies under its tasks in flight.
+				victim.workers[0].Conn.Close()
+				killed <- d
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	counts, st, err := c.Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	select {
+	case at = <-killed:
+	default:
+	}
+	if at < 0 || at >= plan.Len() {
+		t.Fatalf("the victim was not killed mid-run (at %d of %d tasks)", at, plan.Len())
+	}
+	checkKnown(t, n, counts)
+	if st.Queued < plan.Len() || st.Rejected != 0 {
+		t.Errorf("stats %+v: want at least %d queued, none rejected", st, plan.Len())
+	}
+	secs := time.Since(start).Seconds()
+	t.Logf("N=%d, %d tasks in %.1f s (%.0f tasks/s), victim killed at %d done after %d of its own; %d verified",
+		n, plan.Len(), secs, float64(plan.Len())/secs, at, victim.workers[0].Done(), st.Verified)
+}
+
+// TestLargePlanResume stops a coordinator, its workers and the embedded server with part
+// of a large plan done, starts all three again on the same store, and checks that the
+// second run reads the results in, queues only the rest (in windows) and ends exact.
+func TestLargePlanResume(t *testing.T) {
+	plan, n := largeCase(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+
+	run := func(stopAt int) (queens.Counts, Stats, error) {
+		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Shutdown()
+		nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
+		defer pool.stop()
+		rctx, rcancel := context.WithCancel(ctx)
+		defer rcancel()
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, Progress: func(t *queens.Tally) {
+			if stopAt > 0 && t.Done() >= stopAt {
+				rcancel()
+			}
+		}}
+		return c.Run(rctx, plan)
+	}
+	if _, _, err := run(plan.Len() / 2); err != context.Canceled {
+		t.Fatalf("first run: %v, want it cancelled half-way", err)
+	}
+	counts, st, err := run(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	if st.Resumed < plan.Len()/2 || st.Resumed >= plan.Len() {
+		t.Errorf("second run resumed %d of %d tasks, want at least half and not all", st.Resumed, plan.Len())
+	}
+	if st.Queued > plan.Len()-st.Resumed {
+		t.Errorf("second run queued %d tasks, but only %d had no result", st.Queued, plan.Len()-st.Resumed)
+	}
+	t.Logf("N=%d: %d tasks, resumed %d, queued %d", n, plan.Len(), st.Resumed, st.Queued)
+}
