@@ -32,9 +32,10 @@ plan versions 1 and 2 share one unit, and the time on one core is estimated from
 measured model (2.1 nodes per solution, 27 ns a node on the development machine); the
 join's cost has no time model here.
 
---method frames (default) builds plan version 1 (one task per class of border frames)
-or, with --plan-version 2, the fine plan (big frames split until no task is estimated
-above about one core-hour). --method join builds the join's plan (version 101).`,
+--method frames (default) builds the plan "queens count N" uses: version 1 (one task per
+class of border frames) below N = 25, version 2 from 25 on (the fine plan: big frames split
+until no task is estimated above about one core-hour; below 25 it has v1's tasks); say
+--plan-version 1 or 2 for either. --method join builds the join's plan (version 101).`,
 		Example: `  chesspuzzles queens plan 20
   chesspuzzles queens plan 24 --plan-version 2
   chesspuzzles queens plan 16 --method join --json`,
@@ -47,7 +48,7 @@ above about one core-hour). --method join builds the join's plan (version 101).`
 			switch opts.method {
 			case queens.MethodFrames:
 				if opts.version == 0 {
-					opts.version = queens.PlanVersion
+					opts.version = queens.FramesPlanVersion(opts.n)
 				}
 				if opts.version != queens.PlanVersion && opts.version != queens.FinePlanVersion {
 					return usageErrorf("--plan-version of the frames method must be %d or %d, got %d", queens.PlanVersion, queens.FinePlanVersion, opts.version)
@@ -69,7 +70,7 @@ above about one core-hour). --method join builds the join's plan (version 101).`
 		},
 	}
 	cmd.Flags().StringVar(&opts.method, "method", queens.MethodFrames, "counting method: frames or join")
-	cmd.Flags().IntVar(&opts.version, "plan-version", 0, "plan version (frames: 1 or 2; join: 101; default: the method's current)")
+	cmd.Flags().IntVar(&opts.version, "plan-version", 0, "plan version (frames: 1 or 2; join: 101; default: the one a count of N uses)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
 	return cmd
 }

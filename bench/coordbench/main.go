@@ -1,0 +1,95 @@
+// Command coordbench measures one distributed-count coordinator on a plan of many tiny
+// tasks: the fine plan of a small N cut with a tiny bound (queens.NewFinePlanBound), which
+// "queens count" cannot select, so this program plays each part in its own process:
+//
+//	coordbench -role server -listen 127.0.0.1:4333 -state DIR -token T
+//	coordbench -role worker -nats nats://127.0.0.1:4333 -token T -cores 4 -n 14 -bound 12
+//	coordbench -role coordinator -nats nats://127.0.0.1:4333 -token T -n 14 -bound 12
+//
+// The coordinator prints the plan's size, its time from start to the exact count, the
+// tasks per second, and its Go heap after the run; bench/coordinator.sh wraps it in
+// /usr/bin/time for the peak RSS of each process.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+func main() {
+	role := flag.String("role", "", "server, worker or coordinator")
+	listen := flag.String("listen", "127.0.0.1:4333", "server: address")
+	state := flag.String("state", "", "server: store directory")
+	url := flag.String("nats", "nats://127.0.0.1:4333", "worker, coordinator: server URL")
+	token := flag.String("token", "", "token of every connection")
+	n := flag.Int("n", 14, "board size")
+	bound := flag.Uint64("bound", 12, "fine plan bound (1 splits every frame to the end)")
+	cores := flag.Int("cores", 4, "worker: goroutines")
+	window := flag.Int("window", 0, "coordinator: queue window (0: dist.DefaultWindow)")
+	verify := flag.Float64("verify", 0.001, "coordinator: share of tasks computed twice")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *role, *listen, *state, *url, *token, *n, *bound, *cores, *window, *verify); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "coordbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, role, listen, state, url, token string, n int, bound uint64, cores, window int, verify float64) error {
+	switch role {
+	case "server":
+		s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: state, Token: token})
+		if err != nil {
+			return err
+		}
+		defer s.Shutdown()
+		<-ctx.Done()
+		return nil
+	case "worker", "coordinator":
+	default:
+		return fmt.Errorf("-role must be server, worker or coordinator, got %q", role)
+	}
+	plan, err := queens.NewFinePlanBound(n, bound)
+	if err != nil {
+		return err
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if role == "worker" {
+		host, _ := os.Hostname()
+		w := &dist.Worker{Conn: nc, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
+			Plans: func(int, int) (*queens.Plan, error) { return plan, nil }}
+		return w.Run(ctx)
+	}
+	start := time.Now()
+	c := &dist.Coordinator{Conn: nc, Window: window, Verify: verify, VerifyWait: 10 * time.Second,
+		Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "%s "+f+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...) }}
+	counts, st, err := c.Run(ctx, plan)
+	if err != nil {
+		return err
+	}
+	secs := time.Since(start).Seconds()
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	want, _ := queens.Known(n)
+	fmt.Printf("N=%d bound %d: %d tasks in %.1f s, %.0f tasks/s; Q=%v (%v) U=%v; resumed %d, queued %d, verified %d; heap after GC %.1f MiB\n",
+		n, bound, plan.Len(), secs, float64(plan.Len()-st.Resumed)/secs, counts.Total, counts.Total.Cmp(want.Total) == 0, counts.Unique,
+		st.Resumed, st.Queued, st.Verified, float64(m.HeapAlloc)/(1<<20))
+	if counts.Total.Cmp(want.Total) != 0 {
+		return fmt.Errorf("Q(%d) = %v, want %v", n, counts.Total, want.Total)
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# coordinator-large.sh measures one coordinator on a plan of over 100,000 tiny tasks (the
+# fine plan of N = 14 cut with bound 12: 1.1·10⁵ tasks of about a millisecond), with the
+# NATS server, the coordinator and P worker processes of C goroutines each (P·C workers)
+# as separate processes on loopback (bench/coordbench). It prints the coordinator's tasks
+# per second and the peak RSS and CPU time of the coordinator and of the server.
+#
+# Usage: bench/coordinator-large.sh [-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]
+#        (defaults: 8 processes × 4 goroutines = 32 workers, N = 14, bound 12)
+set -euo pipefail
+procs=8 cores=4 n=14 bound=12 window=0
+while getopts "p:c:n:b:w:" opt; do
+	case $opt in
+	p) procs=$OPTARG ;; c) cores=$OPTARG ;; n) n=$OPTARG ;; b) bound=$OPTARG ;; w) window=$OPTARG ;;
+	*) echo "usage: $0 [-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]" >&2; exit 2 ;;
+	esac
+done
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+go build -o "$tmp/cb" ./bench/coordbench
+port=$((20000 + RANDOM % 20000))
+token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+url="nats://127.0.0.1:$port"
+/usr/bin/time -f "server: %U s user, %S s sys, %M KiB peak RSS" -o "$tmp/server.time" \
+	"$tmp/cb" -role server -listen "127.0.0.1:$port" -state "$tmp/state" -token "$token" 2>"$tmp/server.err" &
+pids+=($!)
+sleep 1
+for i in $(seq "$procs"); do
+	"$tmp/cb" -role worker -nats "$url" -token "$token" -cores "$cores" -n "$n" -bound "$bound" 2>"$tmp/worker$i.err" &
+	pids+=($!)
+done
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $procs worker processes × $cores goroutines"
+/usr/bin/time -f "coordinator: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
+	"$tmp/cb" -role coordinator -nats "$url" -token "$token" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
+grep -E "coordinator:|queued now" "$tmp/coord.err" || tail -3 "$tmp/coord.err"
+kill -INT "${pids[0]}"
+wait "${pids[0]}" 2>/dev/null || true
+cat "$tmp/server.time"
