@@ -24,9 +24,9 @@ go build -o "$tmp/cb" ./bench/coordbench
 port=$((20000 + RANDOM % 20000))
 token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 url="nats://127.0.0.1:$port"
-/usr/bin/time -f "server: %U s user, %S s sys, %M KiB peak RSS" -o "$tmp/server.time" \
-	"$tmp/cb" -role server -listen "127.0.0.1:$port" -state "$tmp/state" -token "$token" 2>"$tmp/server.err" &
-pids+=($!)
+"$tmp/cb" -role server -listen "127.0.0.1:$port" -state "$tmp/state" -token "$token" 2>"$tmp/server.err" &
+server=$!
+pids+=($server)
 sleep 1
 for i in $(seq "$procs"); do
 	"$tmp/cb" -role worker -nats "$url" -token "$token" -cores "$cores" -n "$n" -bound "$bound" 2>"$tmp/worker$i.err" &
@@ -36,6 +36,7 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $procs wor
 /usr/bin/time -f "coordinator: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
 	"$tmp/cb" -role coordinator -nats "$url" -token "$token" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
 grep -E "coordinator:|queued now" "$tmp/coord.err" || tail -3 "$tmp/coord.err"
-kill -INT "${pids[0]}"
-wait "${pids[0]}" 2>/dev/null || true
-cat "$tmp/server.time"
+# The server's peak RSS and CPU time, from /proc before it stops.
+hz=$(getconf CLK_TCK)
+read -r utime stime < <(awk '{print $14, $15}' "/proc/$server/stat")
+echo "server: $(awk -v u="$utime" -v s="$stime" -v hz="$hz" 'BEGIN { printf "%.2f s user, %.2f s sys", u / hz, s / hz }'), $(awk '/VmHWM/ {print $2}' "/proc/$server/status") KiB peak RSS"

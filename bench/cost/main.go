@@ -6,7 +6,8 @@
 // Frames (any N): plan version 2 from N = 25 (queens.FramesPlanVersion), whose tasks
 // partition version 1's frames. A probe picks a v1 frame with probability proportional to
 // its Cost, descends through Task.Children, picking each child with probability
-// proportional to its Cost, until the subtask is expected to take about -leaf seconds,
+// proportional to its Cost, until the subtask's share of the frame's Cost is expected (by
+// queens.FrameSecondsPerCost) to take about -leaf seconds,
 // runs it whole, and scales its CPU time by the inverse of the probability of having
 // picked it (Knuth's estimator, unbiased whatever the costs, sharp when the costs predict
 // the times). The estimate of the whole plan is the mean over probes; its ± is two
@@ -117,8 +118,11 @@ func frames(n int, rng *rand.Rand, budget time.Duration, leaf float64, buildMax 
 	for probes < 20 || cpu()-start < budget.Seconds() {
 		f := pick(rng, v1.Tasks, total)
 		p := float64(f.Cost) / float64(total) // probability of this frame
+		// share is the subtask's part of the frame's Cost, by its children's estimates
+		// (a child's own estimate is on a smaller scale than its share of its parent).
+		share := float64(f.Cost)
 		t := f
-		for float64(t.Cost)*spc > leaf {
+		for share*spc > leaf {
 			kids := t.Children()
 			if len(kids) == 0 {
 				break
@@ -129,6 +133,7 @@ func frames(n int, rng *rand.Rand, budget time.Duration, leaf float64, buildMax 
 			}
 			c := pick(rng, kids, ks)
 			p *= float64(c.Cost) / float64(ks)
+			share *= float64(c.Cost) / float64(ks)
 			t = c
 		}
 		t0 := cpu()

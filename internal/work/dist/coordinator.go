@@ -443,8 +443,27 @@ func (q *queue) topUp(ctx context.Context) (int, error) {
 	if q.next == nil {
 		return 0, nil
 	}
+	published := 0
+	for len(q.outstanding) < q.window && q.next != nil {
+		// At most publishChunk messages wait for the server's acknowledgement at a time:
+		// the client refuses more than a few thousand outstanding asynchronous publishes.
+		n, err := q.publishSome(ctx, min(publishChunk, q.window-len(q.outstanding)))
+		published += n
+		if err != nil {
+			return published, err
+		}
+	}
+	return published, nil
+}
+
+// publishChunk is how many task messages topUp publishes before it waits for the server.
+const publishChunk = 1024
+
+// publishSome publishes up to k tasks in hand-out order and waits for the server to
+// acknowledge them.
+func (q *queue) publishSome(ctx context.Context, k int) (int, error) {
 	var futures []jetstream.PubAckFuture
-	for len(q.outstanding) < q.window {
+	for len(futures) < k {
 		id, ok := q.next()
 		if !ok {
 			q.stop()
