@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
@@ -123,8 +124,29 @@ func TestLargePlanKilledWorker(t *testing.T) {
 			}
 		}
 	}()
+	// The stream never holds more than the window of task messages (and the sampled
+	// tasks' verification requests).
+	maxQueued := make(chan uint64, 1)
+	qctx, qstop := context.WithCancel(ctx)
+	go func() {
+		var most uint64
+		defer func() { maxQueued <- most }()
+		js, _ := jetstream.New(nc)
+		for qctx.Err() == nil {
+			if stream, err := js.Stream(qctx, TaskStream); err == nil {
+				if info, err := stream.Info(qctx); err == nil {
+					most = max(most, info.State.Msgs)
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
 	start := time.Now()
 	counts, st, err := c.Run(ctx, plan)
+	qstop()
+	if most, limit := <-maxQueued, uint64(c.Window+VerifySample(c.Verify, plan.Len())); most == 0 || most > limit {
+		t.Errorf("the stream held up to %d messages, want from 1 to the window and the verification sample, %d", most, limit)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
