@@ -75,7 +75,9 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 	}
 	start := time.Now()
 	c := &dist.Coordinator{Conn: nc, Window: window, Verify: verify, VerifyWait: 10 * time.Second,
-		Logf: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "%s "+f+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...) }}
+		Logf: func(f string, a ...any) {
+			fmt.Fprintf(os.Stderr, "%s "+f+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+		}}
 	counts, st, err := c.Run(ctx, plan)
 	if err != nil {
 		return err
