@@ -224,8 +224,10 @@ func sig(x float64) string {
 // dur writes seconds in the largest fitting unit.
 func dur(s float64) string {
 	switch {
-	case s < 120:
+	case s < 10:
 		return fmt.Sprintf("%.2g s", s)
+	case s < 120:
+		return fmt.Sprintf("%.0f s", s)
 	case s < 2*3600:
 		return fmt.Sprintf("%.0f min", s/60)
 	case s < 2*86400:
