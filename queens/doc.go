@@ -80,7 +80,7 @@
 // branches, each child a task with extra pre-placed queens (Task.Prefix) and the frame's
 // weight, so that its tasks partition the v1 plan's work exactly, node for node.
 // Counts use it from [FineFromN] = 25 on ([FramesPlanVersion]); below, its tasks are v1's.
-// At N = 27 it has 1.1·10⁷ tasks: [NewCompactPlan] holds them in about 16 bytes each (230
+// At N = 27 it has 1.1·10⁷ tasks: [NewCompactPlan] holds them in about 27 bytes each (290
 // MB with the hand-out order, against about 4 GB as a Tasks slice), and [Plan.Len],
 // [Plan.Task], [Plan.Order] and [Plan.All] read either form.
 //

@@ -157,7 +157,7 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 
 // newMethodPlan returns the plan of n by method with plan version v (0: the method's
 // default for n, see planVersionFor). A fine plan (version 2) is held compactly
-// (queens.NewCompactPlan): about 16 bytes a task, 230 MB for the 1.1·10⁷ tasks of N = 27.
+// (queens.NewCompactPlan): about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27.
 func newMethodPlan(n int, method string, v int) (*queens.Plan, error) {
 	v, err := planVersionFor(n, method, v)
 	if err != nil {

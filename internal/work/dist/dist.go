@@ -40,9 +40,9 @@
 // and waits for the rest. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// (queens.NewCompactPlan, about 16 bytes a task), the tally holds a byte a task and the
+// (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte a task and the
 // verifier a 4-byte fingerprint of each result (whole results only for the sampled tasks),
-// so the coordinator needs about 21 + 5 bytes a task besides the server. A restarted
+// so the coordinator needs about 27 + 5 bytes a task besides the server. A restarted
 // coordinator still reads every stored result once to rebuild its tally: at N = 27 that is
 // 1.1·10⁷ small values, minutes; it keeps no snapshot of its own.
 //

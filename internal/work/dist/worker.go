@@ -157,7 +157,7 @@ func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	}
 	build := w.Plans
 	if build == nil {
-		// The fine plan of N = 27 held compactly takes about 230 MB and minutes to build,
+		// The fine plan of N = 27 held compactly takes about 290 MB and minutes to build,
 		// once per worker process; the other plans take milliseconds.
 		build = queens.NewCompactPlan
 	}
