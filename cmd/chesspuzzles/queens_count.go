@@ -66,6 +66,7 @@ tells how long.`,
 				return err
 			}
 			opts.dist.method = &opts.method
+			opts.dist.quiet = opts.quiet
 			if opts.output != "" && opts.dist.shard == "" {
 				return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
 			}
@@ -184,19 +185,12 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err
 	}
-	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
-	var rep *work.Reporter
-	if !opts.quiet {
-		rep = work.NewReporter(stderr, isTerminal(stderr))
-		wopts.Progress = rep.Update
-	}
-	c, err := work.Run(ctx, plan, wopts)
-	if rep != nil {
-		rep.Finish()
-	}
+	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), opts.quiet)
+	res, err := work.Run(ctx, plan, work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint, Progress: m.update})
+	m.Finish()
 	var ce *work.CheckpointError
 	if errors.As(err, &ce) {
-		return c, usageError(err)
+		return res.Counts, usageError(err)
 	}
-	return c, err
+	return res.Counts, err
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
@@ -34,6 +33,7 @@ type distOptions struct {
 	status      bool
 	method      *methodOptions // the count's --method and --max-memory
 	logFmt      string         // --log-format of the coordinator
+	quiet       bool           // the count's --quiet: no progress
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -49,7 +49,9 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	addLogFormatFlag(cmd, &o.logFmt)
+	// "queens status" is the command; the flag stays for the scripts that use it.
 	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
+	_ = f.MarkDeprecated("status", `use "chesspuzzles queens status [N]", the same query`)
 }
 
 // defaultStateDir is where the embedded server keeps its store unless --state says.
@@ -118,7 +120,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if err != nil {
 			return err
 		}
-		return runShard(ctx, n, method, i, k, workers, stdout)
+		return runShard(ctx, n, method, i, k, workers, o.quiet, stdout, stderr)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -134,12 +136,6 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	logger, err := newLogger(stderr, o.logFmt, "coordinator")
-	if err != nil {
-		return err
-	}
-	logf := logfTo(logger)
-
 	if err := checkVerify(o.verify); err != nil {
 		return err
 	}
@@ -150,81 +146,27 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	url := o.nats
-	tokenFile := ""
-	if url == "" {
-		// Every connection is authenticated, loopback included: the token is the one the
-		// user gave, or the one kept in the state directory, so that a restarted
-		// coordinator keeps the token its running workers hold.
-		if token == "" {
-			var created bool
-			token, created, err = dist.LoadOrCreateToken(o.state)
-			if err != nil {
-				return err
-			}
-			tokenFile = filepath.Join(o.state, dist.TokenFile)
-			if created {
-				logf("new token in %s (readable by its owner only)", tokenFile)
-			}
-		}
-		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: token})
-		if err != nil {
-			return err
-		}
-		defer srv.Shutdown()
-		url = srv.URL()
-		addr := srv.Addr()
-		shown := url
-		if !dist.IsLoopback(o.listen) {
-			host, _ := os.Hostname()
-			shown = fmt.Sprintf("nats://%s:%d", host, addr.Port)
-		}
-		line := "workers join with: chesspuzzles worker --nats " + shown
-		switch {
-		case !dist.IsLoopback(o.listen) && tokenFile != "":
-			line += " --token " + token + " (or --token-file with a copy of " + tokenFile + ")"
-		case tokenFile != "":
-			line += " --token-file " + tokenFile
-		default:
-			line += " and the token you gave"
-		}
-		host, _, _ := net.SplitHostPort(o.listen)
-		logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(addr.Port)), o.state)
-		logf("%s", line)
-	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles coordinator", Logf: logf})
-	if err != nil {
-		return refusedHint(err, url)
-	}
-	defer nc.Close()
-
-	wctx, stopWorkers := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { stopWorkers(); wg.Wait() }()
-	if workers > 0 {
-		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles local worker", Logf: logf})
-		if err != nil {
-			return err
-		}
-		defer wc.Close()
-		host, _ := os.Hostname()
-		w := &dist.Worker{Conn: wc, Cores: workers, Name: host + "-local", Every: time.Hour}
-		wg.Go(func() { _ = w.Run(wctx) })
-	}
-
-	last := time.Now()
-	start := time.Now()
-	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Logf: logf, Progress: func(t *queens.Tally) {
-		if time.Since(last) < 10*time.Second && !t.Complete() {
-			return
-		}
-		last = time.Now()
-		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), len(plan.Tasks), time.Since(start).Round(time.Second))
-	}}
-	counts, _, err := c.Run(ctx, plan)
+	// Log lines go through the meter, so that they do not tear its bar.
+	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
+	defer m.Finish()
+	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {
 		return err
 	}
+	start := time.Now()
+	counts, err := dist.Count(ctx, plan, dist.CountOptions{
+		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
+		Workers: workers, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait,
+		Logf: logfTo(logger), Progress: m.update,
+	})
+	if err != nil {
+		url := o.nats
+		if url == "" {
+			url = "nats://" + o.listen
+		}
+		return refusedHint(err, url)
+	}
+	m.Finish()
 	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
 }
 
