@@ -49,9 +49,10 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	addLogFormatFlag(cmd, &o.logFmt)
-	// "queens status" is the command; the flag stays for the scripts that use it.
-	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
-	_ = f.MarkDeprecated("status", `use "chesspuzzles queens status [N]", the same query`)
+	// "queens status" is the command; the flag stays, hidden, for the scripts that use it,
+	// and says so on stderr (cobra's MarkDeprecated would say it on stdout).
+	f.BoolVar(&o.status, "status", false, `an alias of "queens status"`)
+	_ = f.MarkHidden("status")
 }
 
 // defaultStateDir is where the embedded server keeps its store unless --state says.
@@ -96,6 +97,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 				return err
 			}
 		}
+		fmt.Fprintln(stderr, `"queens count --status" is an alias of "queens status", the command that shows the jobs; use that`)
 		return runCountStatus(ctx, o, n, jsonOut, stdout)
 	}
 	n, err := parseN(args[0], queens.MaxCountN)
