@@ -48,9 +48,9 @@ its memory are printed on stderr before the count starts.
 The count is cut into a plan of independent tasks (frames: one per class of border
 placements under the symmetries of the square; join: groups of row sets) that --workers
 goroutines share, biggest first. Progress goes
-to stderr: a bar on a terminal (tasks done, solutions so far, nodes per second, time left
-estimated from the work already measured), otherwise a line every 5 seconds; --quiet for
-none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
+to stderr: a bar on a terminal (tasks done, the share of the work, nodes per second, time
+left estimated from the work already measured, solutions so far), otherwise a line every 5
+seconds; --quiet for none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
 interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
 stopped and ends with the exact count. A checkpoint of another N or method is refused.
 

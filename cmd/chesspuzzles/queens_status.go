@@ -6,7 +6,7 @@ import (
 )
 
 // newQueensStatusCmd is "queens status [N]": a query of the jobs a NATS server holds, its
-// own command rather than a flag of count (count --status still works).
+// own command rather than a flag of count (count --status is a hidden alias that says so).
 func newQueensStatusCmd() *cobra.Command {
 	var o distOptions
 	var jsonOut bool
