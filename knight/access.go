@@ -12,13 +12,13 @@ const (
 	Knight  = -2 // the knight's square, the last of the path
 )
 
-// Accessibility returns, for each square of a rows×cols board in row-major order, the number
+// Accessibility returns, for each square of a board of size sz in row-major order, the number
 // of unvisited squares a knight's move away (its accessibility, the number Warnsdorff's rule
 // minimizes) after the knight has visited the squares of path in order; path squares are
 // marked Visited, the last one Knight. path must lie on the board, visit no square twice and
 // go by knight's moves. It takes time linear in the board.
-func Accessibility(rows, cols int, path []board.Square) ([]int, error) {
-	sz := board.Size{Rows: rows, Cols: cols}
+func Accessibility(sz board.Size, path []board.Square) ([]int, error) {
+	rows, cols := sz.Rows, sz.Cols
 	t := make([]int, rows*cols)
 	for i, sq := range path {
 		if !sz.Contains(sq) {

@@ -38,7 +38,7 @@ func Complete(ctx context.Context, rows, cols int, path []board.Square, closed b
 	if len(path) == 0 {
 		return Tour{}, fmt.Errorf("give at least the start square of the path")
 	}
-	if _, err := Accessibility(rows, cols, path); err != nil {
+	if _, err := Accessibility(sz, path); err != nil {
 		return Tour{}, err
 	}
 	n := rows * cols

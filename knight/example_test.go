@@ -38,7 +38,7 @@ func ExampleFind_noTour() {
 }
 
 func ExampleAccessibility() {
-	t, _ := knight.Accessibility(4, 4, nil)
+	t, _ := knight.Accessibility(board.SquareBoard(4), nil)
 	fmt.Println(t)
 	// Output:
 	// [2 3 3 2 3 4 4 3 3 4 4 3 2 3 3 2]

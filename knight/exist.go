@@ -6,7 +6,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
-// Exists reports whether a rows×cols board has a knight's tour beginning at start (closed
+// Exists reports whether a board of size sz has a knight's tour beginning at start (closed
 // or open), without searching: nil if one exists, else an error wrapping ErrNoTour that says
 // why. It takes constant time.
 //
@@ -18,8 +18,8 @@ import (
 // colouring argument (outer-row squares only neighbour middle-row squares, so the outer
 // squares take every other place of the tour but one gap, and both colours must appear among
 // them, which forces the tour to begin and end on them).
-func Exists(rows, cols int, start board.Square, closed bool) error {
-	sz := board.Size{Rows: rows, Cols: cols}
+func Exists(sz board.Size, start board.Square, closed bool) error {
+	rows, cols := sz.Rows, sz.Cols
 	if closed {
 		if why := closedExists(rows, cols); why != "" {
 			return noTour(fmt.Sprintf("no closed tour on a %s board: %s", sz, why))

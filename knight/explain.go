@@ -122,7 +122,7 @@ func NextStep(rows, cols int, path []board.Square) (Step, error) {
 	if len(path) == 0 {
 		return Step{}, fmt.Errorf("the path is empty: give at least the start square")
 	}
-	acc, err := Accessibility(rows, cols, path)
+	acc, err := Accessibility(board.Size{Rows: rows, Cols: cols}, path)
 	if err != nil {
 		return Step{}, err
 	}

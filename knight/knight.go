@@ -153,7 +153,7 @@ func Find(ctx context.Context, sz board.Size, start board.Square, opts Options) 
 	if !sz.Contains(start) {
 		return Tour{}, fmt.Errorf("start %s is off the %s board", sz.Numeric(start), sz)
 	}
-	if err := Exists(rows, cols, start, opts.Closed); err != nil {
+	if err := Exists(sz, start, opts.Closed); err != nil {
 		return Tour{}, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -138,16 +138,16 @@ func TestAccessibility(t *testing.T) {
 		3, 4, 6, 6, 6, 6, 4, 3,
 		2, 3, 4, 4, 4, 4, 3, 2,
 	}
-	got, err := Accessibility(8, 8, nil)
+	got, err := Accessibility(board.SquareBoard(8), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Errorf("Accessibility(8, 8)[%d] = %d, want %d", i, got[i], want[i])
+			t.Errorf("Accessibility(8×8)[%d] = %d, want %d", i, got[i], want[i])
 		}
 	}
-	if _, err := Accessibility(8, 8, []board.Square{{Row: 7, Col: 0}, {Row: 7, Col: 1}}); err == nil {
+	if _, err := Accessibility(board.SquareBoard(8), []board.Square{{Row: 7, Col: 0}, {Row: 7, Col: 1}}); err == nil {
 		t.Errorf("Accessibility with a non-move = nil error")
 	}
 }

@@ -50,6 +50,8 @@ func EstimatePlanContext(ctx context.Context, p *Plan, probes int, rng *rand.Ran
 	if err := ctx.Err(); err != nil {
 		return e, err
 	}
+	// Probes walk a frame's whole tree (Task.Probe ignores a prefix), so the plan must be
+	// one held in Tasks without prefixes: version 1, or 2 where it equals 1.
 	if probes < 1 || len(p.Tasks) == 0 {
 		return e, nil
 	}

@@ -195,3 +195,13 @@ func exact[T any](s []T) []T {
 	copy(out, s)
 	return out
 }
+
+// TaskCost returns the Cost of task id, or 0 if the plan has no such task: what a
+// scheduler or a progress report needs of a task, without building it (a compact plan's
+// Task builds its prefix).
+func (p *Plan) TaskCost(id int) uint64 {
+	if id < 0 || id >= p.Len() {
+		return 0
+	}
+	return p.cost(id)
+}

@@ -49,7 +49,7 @@ func findTour(ctx context.Context, sz board.Size, start board.Square, closed boo
 // squares not in visited: the numbers Warnsdorff's rule reads (knight.Accessibility).
 // Visited squares hold knight.Visited (-1), the knight's own square knight.Knight (-2).
 func accessibility(sz board.Size, visited []board.Square) ([][]int, error) {
-	flat, err := knight.Accessibility(sz.Rows, sz.Cols, visited)
+	flat, err := knight.Accessibility(sz, visited)
 	if err != nil {
 		return nil, badRequest("visited: %v", err)
 	}

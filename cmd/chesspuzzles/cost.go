@@ -47,6 +47,15 @@ func warnCountCost(ctx context.Context, plan *queens.Plan, workers int, checkpoi
 	if plan.N < estimateFromN {
 		return nil
 	}
+	if plan.Version != queens.PlanVersion {
+		// The fine plan's tasks partition the v1 frames' work, and a probe walks a whole
+		// frame's tree: estimate on the frames.
+		v1, err := queens.NewPlan(plan.N)
+		if err != nil {
+			return err
+		}
+		plan = v1
+	}
 	rng := rand.New(rand.NewPCG(uint64(plan.N), 1))
 	e := queens.EstimatePlan(plan, costProbes, rng)
 	speed, err := timeTasks(ctx, plan, rng, costSpeedBudget)

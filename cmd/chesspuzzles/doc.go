@@ -100,12 +100,17 @@ solutions, q quits. It needs a terminal.
 
 # Progress, checkpoints and distribution
 
-Long commands report progress on standard error. solve shows a line on a terminal only.
-count draws a bar on a terminal (tasks done, the share of the work, solutions so far, nodes
-per second and the time left, weighted by each task's estimated cost) and otherwise writes
-a plain line every 5 seconds; --quiet (-q) silences both. knight count prints a line at
-each tenth of its work on boards of 30 squares or more; the distributed coordinator and worker log timestamped lines. Ctrl-C
-stops any command: it exits 130 after saving what can be resumed.
+Long commands report progress on standard error, all the same way (count, count --shard,
+the distributed coordinator, solve, knight count): a bar on a terminal, otherwise a plain
+line every 5 seconds, and nothing with --quiet (-q). A line reads
+
+	N=17: 1247/4319 tasks, 28.9%, 2.31e+08 nodes/s, ETA 14s, 27598576 solutions so far
+
+what runs, units done of the total, the share of the work (for count weighted by each
+task's estimated cost), the rate, the time left ("?" until known) and a note. solve counts
+the columns of the top row it has gone through and shows nothing while the listing itself
+goes to the terminal. The distributed coordinator and worker also log timestamped lines.
+Ctrl-C stops any command: it exits 130 after saving what can be resumed.
 
 count --checkpoint FILE appends every finished task to FILE at once (one write each,
 fsync'd at least every second and at the end; every line carries a CRC-32). After Ctrl-C
@@ -131,7 +136,7 @@ in --state DIR/token, mode 0600, reused on restart); --verify FRACTION (default 
 that share of tasks recomputed by another worker and refuses a total that disagrees;
 --ack-wait (default 30s) is how long a silent
 worker keeps a task; --workers 0 keeps the coordinator from computing. queens status
-[N] --nats URL lists the jobs on a server (count --status is the same query). worker --nats URL [--token TOKEN] pulls tasks
+[N] --nats URL lists the jobs on a server (count --status is a hidden alias of it). worker --nats URL [--token TOKEN] pulls tasks
 (--cores at once, default one per core), logs every --every (default 30s), names itself
 --name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
 docs/distributed.md.

@@ -314,7 +314,7 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 		}
 		path = append(path, sq)
 	}
-	table, err := knight.Accessibility(sz.Rows, sz.Cols, path)
+	table, err := knight.Accessibility(sz, path)
 	if err != nil {
 		return usageErrorf("--after: %w", err)
 	}

@@ -73,7 +73,7 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if len(path) == 0 {
 		return usageErrorf("want the squares of the path so far, e.g. a1 b3 c1; got none")
 	}
-	if _, err := knight.Accessibility(sz.Rows, sz.Cols, path); err != nil {
+	if _, err := knight.Accessibility(sz, path); err != nil {
 		return usageErrorf("the path: %v", err)
 	}
 	write, err := tourWriter(o.format)

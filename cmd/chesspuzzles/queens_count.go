@@ -48,9 +48,9 @@ its memory are printed on stderr before the count starts.
 The count is cut into a plan of independent tasks (frames: one per class of border
 placements under the symmetries of the square; join: groups of row sets) that --workers
 goroutines share, biggest first. Progress goes
-to stderr: a bar on a terminal (tasks done, solutions so far, nodes per second, time left
-estimated from the work already measured), otherwise a line every 5 seconds; --quiet for
-none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
+to stderr: a bar on a terminal (tasks done, the share of the work, nodes per second, time
+left estimated from the work already measured, solutions so far), otherwise a line every 5
+seconds; --quiet for none. With --checkpoint FILE every finished task is recorded in FILE; if the run is
 interrupted (Ctrl-C exits 130 after recording) or killed, the same command resumes where it
 stopped and ends with the exact count. A checkpoint of another N or method is refused.
 
@@ -66,6 +66,7 @@ tells how long.`,
 				return err
 			}
 			opts.dist.method = &opts.method
+			opts.dist.quiet = opts.quiet
 			if opts.output != "" && opts.dist.shard == "" {
 				return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
 			}
@@ -184,19 +185,12 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err
 	}
-	wopts := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint}
-	var rep *work.Reporter
-	if !opts.quiet {
-		rep = work.NewReporter(stderr, isTerminal(stderr))
-		wopts.Progress = rep.Update
-	}
-	c, err := work.Run(ctx, plan, wopts)
-	if rep != nil {
-		rep.Finish()
-	}
+	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), opts.quiet)
+	res, err := work.Run(ctx, plan, work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint, Progress: m.update})
+	m.Finish()
 	var ce *work.CheckpointError
 	if errors.As(err, &ce) {
-		return c, usageError(err)
+		return res.Counts, usageError(err)
 	}
-	return c, err
+	return res.Counts, err
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
@@ -34,6 +31,7 @@ type distOptions struct {
 	status      bool
 	method      *methodOptions // the count's --method and --max-memory
 	logFmt      string         // --log-format of the coordinator
+	quiet       bool           // the count's --quiet: no progress
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -49,7 +47,10 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	addLogFormatFlag(cmd, &o.logFmt)
-	f.BoolVar(&o.status, "status", false, "show the jobs on the NATS server (--nats URL): tasks done, rate, time left")
+	// "queens status" is the command; the flag stays, hidden, for the scripts that use it,
+	// and says so on stderr (cobra's MarkDeprecated would say it on stdout).
+	f.BoolVar(&o.status, "status", false, `an alias of "queens status"`)
+	_ = f.MarkHidden("status")
 }
 
 // defaultStateDir is where the embedded server keeps its store unless --state says.
@@ -94,6 +95,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 				return err
 			}
 		}
+		fmt.Fprintln(stderr, `"queens count --status" is an alias of "queens status", the command that shows the jobs; use that`)
 		return runCountStatus(ctx, o, n, jsonOut, stdout)
 	}
 	n, err := parseN(args[0], queens.MaxCountN)
@@ -118,7 +120,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		if err != nil {
 			return err
 		}
-		return runShard(ctx, n, method, o.method.planVersion, i, k, workers, stdout)
+		return runShard(ctx, n, method, o.method.planVersion, i, k, workers, o.quiet, stdout, stderr)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -134,12 +136,6 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	logger, err := newLogger(stderr, o.logFmt, "coordinator")
-	if err != nil {
-		return err
-	}
-	logf := logfTo(logger)
-
 	if err := checkVerify(o.verify); err != nil {
 		return err
 	}
@@ -150,81 +146,27 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	url := o.nats
-	tokenFile := ""
-	if url == "" {
-		// Every connection is authenticated, loopback included: the token is the one the
-		// user gave, or the one kept in the state directory, so that a restarted
-		// coordinator keeps the token its running workers hold.
-		if token == "" {
-			var created bool
-			token, created, err = dist.LoadOrCreateToken(o.state)
-			if err != nil {
-				return err
-			}
-			tokenFile = filepath.Join(o.state, dist.TokenFile)
-			if created {
-				logf("new token in %s (readable by its owner only)", tokenFile)
-			}
-		}
-		srv, err := dist.StartServer(dist.ServerOptions{Listen: o.listen, StoreDir: o.state, Token: token})
-		if err != nil {
-			return err
-		}
-		defer srv.Shutdown()
-		url = srv.URL()
-		addr := srv.Addr()
-		shown := url
-		if !dist.IsLoopback(o.listen) {
-			host, _ := os.Hostname()
-			shown = fmt.Sprintf("nats://%s:%d", host, addr.Port)
-		}
-		line := "workers join with: chesspuzzles worker --nats " + shown
-		switch {
-		case !dist.IsLoopback(o.listen) && tokenFile != "":
-			line += " --token " + token + " (or --token-file with a copy of " + tokenFile + ")"
-		case tokenFile != "":
-			line += " --token-file " + tokenFile
-		default:
-			line += " and the token you gave"
-		}
-		host, _, _ := net.SplitHostPort(o.listen)
-		logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(addr.Port)), o.state)
-		logf("%s", line)
-	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles coordinator", Logf: logf})
-	if err != nil {
-		return refusedHint(err, url)
-	}
-	defer nc.Close()
-
-	wctx, stopWorkers := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { stopWorkers(); wg.Wait() }()
-	if workers > 0 {
-		wc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles local worker", Logf: logf})
-		if err != nil {
-			return err
-		}
-		defer wc.Close()
-		host, _ := os.Hostname()
-		w := &dist.Worker{Conn: wc, Cores: workers, Name: host + "-local", Every: time.Hour}
-		wg.Go(func() { _ = w.Run(wctx) })
-	}
-
-	last := time.Now()
-	start := time.Now()
-	c := &dist.Coordinator{Conn: nc, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Logf: logf, Progress: func(t *queens.Tally) {
-		if time.Since(last) < 10*time.Second && !t.Complete() {
-			return
-		}
-		last = time.Now()
-		logf("job %s: %d of %d tasks done (%s)", dist.JobID(plan.N, plan.Version), t.Done(), plan.Len(), time.Since(start).Round(time.Second))
-	}}
-	counts, _, err := c.Run(ctx, plan)
+	// Log lines go through the meter, so that they do not tear its bar.
+	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
+	defer m.Finish()
+	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {
 		return err
 	}
+	start := time.Now()
+	counts, err := dist.Count(ctx, plan, dist.CountOptions{
+		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
+		Workers: workers, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait,
+		Logf: logfTo(logger), Progress: m.update,
+	})
+	if err != nil {
+		url := o.nats
+		if url == "" {
+			url = "nats://" + o.listen
+		}
+		return refusedHint(err, url)
+	}
+	m.Finish()
 	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
 }
 
@@ -245,64 +187,4 @@ func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error
 	}
 	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
 	return err
-}
-
-// runCountStatus prints the jobs on the server at --nats (else the embedded server at
-// --nats-listen), or only the jobs of N = n, of either method, if n is not 0.
-func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, stdout io.Writer) error {
-	url := o.nats
-	if url == "" {
-		url = "nats://" + o.listen
-	}
-	token, err := o.auth.orStateToken(url, o.state)
-	if err != nil {
-		return err
-	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles status"})
-	if err != nil {
-		if errors.Is(err, dist.ErrRefused) {
-			return refusedHint(err, url)
-		}
-		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
-	}
-	defer nc.Close()
-	jobs, err := dist.Status(ctx, nc, time.Now())
-	if err != nil {
-		return err
-	}
-	if n != 0 {
-		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.N != n })
-	}
-	if len(jobs) == 0 && !jsonOut {
-		what := "no jobs"
-		if n != 0 {
-			what = fmt.Sprintf("no job of N=%d", n)
-		}
-		_, err := fmt.Fprintf(stdout, "%s on %s\n", what, url)
-		return err
-	}
-	for _, j := range jobs {
-		if jsonOut {
-			data, _ := json.Marshal(map[string]any{
-				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
-				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "total": j.Total,
-			})
-			fmt.Fprintf(stdout, "%s\n", data)
-			continue
-		}
-		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
-		switch {
-		case !j.Finished.IsZero():
-			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
-		case j.Rate > 0:
-			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
-				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
-		default:
-			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
-		}
-		if _, err := fmt.Fprintln(stdout, line); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
@@ -179,7 +180,11 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 				return usageErrorf("%q: %v", f.name, err)
 			}
 		}
-		sol, half, quarter, nodes, _ := shardTotals(plan, f.s.Results)
+		sum, err := work.Sum(plan, f.s.Results)
+		if err != nil {
+			return usageErrorf("%q: %v", f.name, err)
+		}
+		sol, half, quarter, nodes := sum.Counts.Total.String(), sum.Counts.HalfTurn.String(), sum.Counts.QuarterTurn.String(), sum.Nodes
 		if f.s.Tasks != len(f.s.Results) || f.s.Solutions != sol || f.s.HalfTurn != half || f.s.QuarterTurn != quarter || f.s.Nodes != nodes {
 			return usageErrorf("%q says %d tasks with %s solutions (%s, %s fixed by turns) and %d nodes, but its tasks sum to %d, %s (%s, %s), %d",
 				f.name, f.s.Tasks, f.s.Solutions, f.s.HalfTurn, f.s.QuarterTurn, f.s.Nodes, len(f.s.Results), sol, half, quarter, nodes)
@@ -208,18 +213,15 @@ func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.Task
 	}
 	pick := rand.Perm(len(results))[:k]
 	slices.Sort(pick)
-	tasks := make([]queens.Task, k)
-	var err error
+	ids := make([]int, k)
 	for j, i := range pick {
-		tasks[j], err = plan.Task(results[i].ID)
-		if err != nil {
-			return usageError(err)
-		}
+		ids[j] = results[i].ID
 	}
-	again, err := runTasks(ctx, tasks, 0)
+	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 	if err != nil {
 		return err
 	}
+	again := res.Results
 	for j, i := range pick {
 		if r := results[i]; r != again[j] {
 			return answerNo(fmt.Errorf("task %d of N=%d in %q: the file says %d solutions (%d, %d fixed by turns, %d nodes), recomputed %d (%d, %d, %d nodes); the total is refused",

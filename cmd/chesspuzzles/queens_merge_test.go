@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,7 +30,7 @@ func writeShards(t *testing.T, dir string, n, k int) []string {
 	var files []string
 	for i := range k {
 		var out bytes.Buffer
-		if err := runShard(context.Background(), n, queens.MethodFrames, 0, i, k, 2, &out); err != nil {
+		if err := runShard(context.Background(), n, queens.MethodFrames, 0, i, k, 2, true, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, "s"+strconv.Itoa(i)+".json")

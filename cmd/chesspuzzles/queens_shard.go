@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/big"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
@@ -54,26 +52,6 @@ func shardChecksum(s shardResult) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// shardTotals returns the weighted sums of results, whose tasks are in plan, as a
-// shardResult's Solutions, HalfTurn, QuarterTurn and Nodes; ok is false if a result's id is
-// not in the plan.
-func shardTotals(plan *queens.Plan, results []queens.TaskResult) (solutions, half, quarter string, nodes uint64, ok bool) {
-	var total, h, q big.Int
-	for _, r := range results {
-		t, err := plan.Task(r.ID)
-		if err != nil {
-			return "", "", "", 0, false
-		}
-		w := big.NewInt(int64(t.Weight))
-		var x big.Int
-		total.Add(&total, x.Mul(w, x.SetUint64(r.Solutions)))
-		h.Add(&h, x.Mul(w, x.SetUint64(r.HalfTurn)))
-		q.Add(&q, x.Mul(w, x.SetUint64(r.QuarterTurn)))
-		nodes += r.Nodes
-	}
-	return total.String(), h.String(), q.String(), nodes, true
-}
-
 // shardMethod is the method as a shard file names it: empty for frames, so that files
 // of the frames method read as they did before there were two methods.
 func shardMethod(m string) string {
@@ -98,8 +76,8 @@ func parseShard(s string) (i, k int, err error) {
 }
 
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
-// cores if 0) and writes one JSON line to stdout.
-func runShard(ctx context.Context, n int, method string, version, i, k, workers int, stdout io.Writer) error {
+// cores if 0), showing progress on stderr unless quiet, and writes one JSON line to stdout.
+func runShard(ctx context.Context, n int, method string, version, i, k, workers int, quiet bool, stdout, stderr io.Writer) error {
 	plan, err := newPlan(ctx, n, method, version)
 	if err != nil {
 		return err
@@ -109,13 +87,15 @@ func runShard(ctx context.Context, n int, method string, version, i, k, workers 
 		return usageError(err)
 	}
 	start := time.Now()
-	results, err := runTasks(ctx, tasks, workers)
+	m := newCountMeter(stderr, fmt.Sprintf("N=%d slice %d/%d", n, i, k), quiet)
+	res, err := work.Run(ctx, plan, work.Options{Workers: workers, Tasks: work.IDs(tasks), Progress: m.update})
+	m.Finish()
 	if err != nil {
 		return err
 	}
-	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: results,
+	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: res.Results,
 		Seconds: roundSeconds(time.Since(start).Seconds())}
-	out.Solutions, out.HalfTurn, out.QuarterTurn, out.Nodes, _ = shardTotals(plan, results)
+	out.Solutions, out.HalfTurn, out.QuarterTurn, out.Nodes = res.Counts.Total.String(), res.Counts.HalfTurn.String(), res.Counts.QuarterTurn.String(), res.Nodes
 	out.Checksum = shardChecksum(out)
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -123,41 +103,4 @@ func runShard(ctx context.Context, n int, method string, version, i, k, workers 
 	}
 	_, err = fmt.Fprintf(stdout, "%s\n", data)
 	return err
-}
-
-// runTasks counts tasks on workers goroutines (runtime.GOMAXPROCS(0) if 0), costliest first, and
-// returns their results in the order of tasks.
-func runTasks(ctx context.Context, tasks []queens.Task, workers int) ([]queens.TaskResult, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	results := make([]queens.TaskResult, len(tasks))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range next {
-				r, err := tasks[j].CountContext(ctx)
-				if err != nil {
-					return
-				}
-				results[j] = r
-			}
-		})
-	}
-	for j := range tasks {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return results, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -125,10 +126,7 @@ func runSolve(ctx context.Context, opts solveOptions, stdout, stderr io.Writer) 
 func writeSolutions(ctx context.Context, opts solveOptions, out, stderr io.Writer) (count uint64, err error) {
 	w := bufio.NewWriterSize(out, 1<<16)
 	progress := new(queens.Progress)
-	stop := startProgress(stderr, opts.quiet, func() string {
-		return fmt.Sprintf("N = %d: %s, top queen in column %d of %d, %d nodes",
-			opts.n, plural(progress.Found(), "solution", "solutions"), progress.TopColumn()+1, opts.n, progress.Nodes())
-	})
+	stop := followSolve(stderr, opts, progress, isTerminal(out))
 	var buf []byte
 	list := queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique, Progress: progress})
 	for p := range list {
@@ -160,31 +158,33 @@ func writeSolutions(ctx context.Context, opts solveOptions, out, stderr io.Write
 	return count, ctx.Err()
 }
 
-// startProgress prints line() on stderr every half second, overwriting itself, while
-// stderr is a terminal and quiet is false. The returned function stops it and clears the line.
-func startProgress(stderr io.Writer, quiet bool, line func() string) (stop func()) {
-	if quiet || !isTerminal(stderr) {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				fmt.Fprint(stderr, "\r\033[K")
-				return
-			case <-t.C:
-				fmt.Fprintf(stderr, "\r\033[K%s", line())
-			}
+// followSolve shows the progress of a listing on stderr until the returned function is
+// called: the columns of the top row done (the listing goes through them in order),
+// solutions per second, and a time left that assumes every column takes as long as those
+// done did (rough: the middle columns hold more solutions than the edges). Nothing shows
+// while the listing itself goes to the terminal (listingTTY): a bar redrawn there would
+// erase lines of it.
+func followSolve(stderr io.Writer, opts solveOptions, pr *queens.Progress, listingTTY bool) (stop func()) {
+	m := progress.New(stderr, progress.Options{What: fmt.Sprintf("solve N=%d", opts.n), Unit: "columns", RateUnit: "solutions", Quiet: opts.quiet || listingTTY})
+	start := time.Now()
+	first := -1 // the top-row column the listing started in (not 0 after --after)
+	stopFollow := m.Follow(func() progress.Status {
+		el := time.Since(start)
+		col := pr.TopColumn()
+		if first < 0 && col >= 0 {
+			first = col
 		}
-	}()
+		col = max(col, 0)
+		s := progress.Status{Done: int64(col), Total: int64(opts.n), Rate: float64(pr.Found()) / el.Seconds(),
+			Note: fmt.Sprintf("%s, %d nodes", plural(pr.Found(), "solution", "solutions"), pr.Nodes())}
+		if first >= 0 && col > first {
+			s.ETA = time.Duration(float64(el) / float64(col-first) * float64(opts.n-col))
+		}
+		return s
+	})
 	return func() {
-		close(done)
-		<-finished
+		stopFollow()
+		m.Finish()
 	}
 }
 

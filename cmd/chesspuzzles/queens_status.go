@@ -1,12 +1,21 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
 
 // newQueensStatusCmd is "queens status [N]": a query of the jobs a NATS server holds, its
-// own command rather than a flag of count (count --status still works).
+// own command rather than a flag of count (count --status is a hidden alias that says so).
 func newQueensStatusCmd() *cobra.Command {
 	var o distOptions
 	var jsonOut bool
@@ -39,4 +48,64 @@ $CHESSPUZZLES_NATS_TOKEN, else the one a coordinator keeps in --state DIR/token.
 	addAuthFlags(f, &o.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
 	f.BoolVar(&jsonOut, "json", false, "one JSON object per job")
 	return cmd
+}
+
+// runCountStatus prints the jobs on the server at --nats (else the embedded server at
+// --nats-listen), or only the jobs of N = n, of either method, if n is not 0.
+func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, stdout io.Writer) error {
+	url := o.nats
+	if url == "" {
+		url = "nats://" + o.listen
+	}
+	token, err := o.auth.orStateToken(url, o.state)
+	if err != nil {
+		return err
+	}
+	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles status"})
+	if err != nil {
+		if errors.Is(err, dist.ErrRefused) {
+			return refusedHint(err, url)
+		}
+		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
+	}
+	defer nc.Close()
+	jobs, err := dist.Status(ctx, nc, time.Now())
+	if err != nil {
+		return err
+	}
+	if n != 0 {
+		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.N != n })
+	}
+	if len(jobs) == 0 && !jsonOut {
+		what := "no jobs"
+		if n != 0 {
+			what = fmt.Sprintf("no job of N=%d", n)
+		}
+		_, err := fmt.Fprintf(stdout, "%s on %s\n", what, url)
+		return err
+	}
+	for _, j := range jobs {
+		if jsonOut {
+			data, _ := json.Marshal(map[string]any{
+				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
+				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "total": j.Total,
+			})
+			fmt.Fprintf(stdout, "%s\n", data)
+			continue
+		}
+		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
+		switch {
+		case !j.Finished.IsZero():
+			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+		case j.Rate > 0:
+			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
+				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
+		default:
+			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
+		}
+		if _, err := fmt.Fprintln(stdout, line); err != nil {
+			return err
+		}
+	}
+	return nil
 }

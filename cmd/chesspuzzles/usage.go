@@ -215,9 +215,9 @@ var countModes = []struct {
 	reads []string
 }{
 	{"--status", "status", []string{"status", "nats", "token", "json"}},
-	{"--shard", "shard", []string{"shard", "workers", "json"}},
-	{"--nats", "nats", []string{"nats", "token", "ack-wait", "workers", "json"}},
-	{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "json"}},
+	{"--shard", "shard", []string{"shard", "workers", "quiet", "json"}},
+	{"--nats", "nats", []string{"nats", "token", "ack-wait", "workers", "quiet", "json"}},
+	{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
 	{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
 }
 

@@ -40,7 +40,7 @@ func collect(t *testing.T, p *queens.Plan, workers int, ckpt string) (queens.Cou
 		})
 	}
 	wg.Wait()
-	return c, results
+	return c.Counts, results
 }
 
 // TestRunJoin runs join plans on the pool: exact counts for every worker count, and each
@@ -94,7 +94,7 @@ func TestCheckpointJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCounts(t, c, 11)
+	checkCounts(t, c.Counts, 11)
 
 	_, err = Run(context.Background(), plan(t, 11), Options{Checkpoint: path})
 	var ce *CheckpointError

@@ -1,16 +1,25 @@
-// Package work runs a count plan (queens.Plan) on this machine: on a pool of goroutines,
-// optionally recording every finished task in a checkpoint file so that an interrupted or
-// killed run resumes where it stopped, and reporting progress as it goes.
+// Package work runs a count plan (queens.Plan), or any part of one, on this machine: on a
+// pool of goroutines, optionally recording every finished task in a checkpoint file so that
+// an interrupted or killed run resumes where it stopped, and reporting its progress as plain
+// [Status] values. Package dist runs a plan on many machines through NATS; drawing progress
+// is the commands' business (internal/progress): this package imports no terminal library.
 //
 // Usage:
 //
 //	plan, _ := queens.NewPlan(17)
-//	counts, err := work.Run(ctx, plan, work.Options{Workers: 2, Checkpoint: "q17.ckpt"})
+//	res, err := work.Run(ctx, plan, work.Options{Workers: 2, Checkpoint: "q17.ckpt"})
+//	… res.Counts.Total
+//
+// and one slice of it, as "queens count 17 --shard 0/4" runs it:
+//
+//	tasks, _ := plan.Shard(0, 4)
+//	res, err := work.Run(ctx, plan, work.Options{Tasks: work.IDs(tasks)})
+//	… res.Results, res.Counts.Total (the slice's share)
 //
 // Tasks are handed out one at a time, in order of decreasing estimated cost (Task.Cost), to
 // whichever worker is free, so the run does not end with one core working alone on a big
 // task. Results come back to one goroutine, which records them in the checkpoint, sums them
-// (each task id once) and calls the progress function.
+// with a queens.Tally (each task id once) and calls the progress function.
 //
 // When ctx is done, Run stops the workers, drops the tasks in flight, syncs the checkpoint
 // and returns ctx.Err(); running it again with the same checkpoint resumes.
@@ -32,98 +41,216 @@ type Options struct {
 	// Workers is the number of goroutines counting; 0 means runtime.GOMAXPROCS(0).
 	Workers int
 	// Checkpoint, if not empty, is the path of the checkpoint file to resume from and
-	// record into (see OpenCheckpoint).
+	// record into (see OpenCheckpoint). It records tasks of the whole plan: runs of
+	// different parts of one plan may share it.
 	Checkpoint string
+	// Tasks, if not nil, are the ids of the tasks to run, each once (a slice of the plan:
+	// IDs(plan.Shard(i, k))); nil runs every task of the plan.
+	Tasks []int
 	// Progress, if not nil, is called from Run's goroutine after every finished task and
 	// once at the start (with the resumed tasks); it must return quickly.
 	Progress func(Status)
 }
 
-// Status is a snapshot of a run.
+// Status is a snapshot of a run, as plain values: the command that started the run
+// decides how to show it.
 type Status struct {
-	N          int
-	Tasks      int // in the plan
-	Done       int // tasks with a result, resumed ones included
-	Resumed    int // tasks whose result came from the checkpoint
-	Solutions  *big.Int
-	Nodes      uint64
-	Elapsed    time.Duration // since this run started
-	Workers    int
-	nodesHere  uint64 // Nodes of the tasks done in this run
-	doneCost   uint64 // Cost of the tasks done in this run
-	remainCost uint64 // Cost of the tasks not done
+	N       int
+	Tasks   int // in the run: Options.Tasks, or the whole plan
+	Done    int // tasks of the run with a result, resumed ones included
+	Resumed int // tasks whose result was there when the run started (a checkpoint, a server)
+	// Solutions and Nodes sum the results so far (Solutions weighted by the symmetry of
+	// each task); NodesRun those computed by this run.
+	Solutions *big.Int
+	Nodes     uint64
+	NodesRun  uint64
+	Elapsed   time.Duration // since this run started
+	Workers   int           // goroutines counting here; 0 if none (a coordinator)
+	// CostTotal is the summed estimated cost (Task.Cost) of the run's tasks; CostRun that of
+	// the tasks this run computed, CostLeft that of the tasks without a result.
+	CostTotal, CostRun, CostLeft uint64
 }
 
 // ETA estimates the time left: the Cost still to do, at the time per unit of Cost this run
 // has measured so far (tasks differ in size by orders of magnitude, so task counts alone
 // would mislead). It reports false until this run has finished a task.
 func (s Status) ETA() (time.Duration, bool) {
-	if s.doneCost == 0 || s.Elapsed <= 0 {
+	if s.CostRun == 0 || s.Elapsed <= 0 {
 		return 0, false
 	}
-	per := float64(s.Elapsed) / float64(s.doneCost)
-	return time.Duration(per * float64(s.remainCost)), true
+	per := float64(s.Elapsed) / float64(s.CostRun)
+	return time.Duration(per * float64(s.CostLeft)), true
 }
 
-// Fraction returns the share of the plan's work done, by Cost.
+// Fraction returns the share of the run's work done, by Cost.
 func (s Status) Fraction() float64 {
-	total := s.doneCost + s.remainCost
-	if total == 0 {
+	if s.CostTotal == 0 {
 		return 1
 	}
-	return 1 - float64(s.remainCost)/float64(total)
+	return 1 - float64(s.CostLeft)/float64(s.CostTotal)
 }
 
-// Run counts plan p and returns its exact counts. Errors: a *CheckpointError when the
-// checkpoint cannot be used, ctx.Err() when interrupted (after recording what finished),
-// or an error writing the checkpoint.
-func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, error) {
+// Rate returns the search-tree nodes this run visits per second, 0 before it has
+// finished a task.
+func (s Status) Rate() float64 {
+	if secs := s.Elapsed.Seconds(); secs > 0 {
+		return float64(s.NodesRun) / secs
+	}
+	return 0
+}
+
+// A Result is what a run computed.
+type Result struct {
+	// Counts sums the results of the run, each weighted by its task's Weight. When the
+	// run covers every task of the plan they are the board's exact counts; for a part of
+	// the plan Total, HalfTurn and QuarterTurn are that part's share and Unique is nil
+	// (it has no meaning for a part).
+	Counts queens.Counts
+	// Nodes sums the results' Nodes.
+	Nodes uint64
+	// Results holds the result of each task of Options.Tasks, in that order, resumed ones
+	// included. It is nil when Options.Tasks is nil: once summed, a whole plan's results
+	// (up to hundreds of thousands) are needed by nobody.
+	Results []queens.TaskResult
+}
+
+// IDs returns the ids of tasks, in their order: the Options.Tasks of a run of just these.
+func IDs(tasks []queens.Task) []int {
+	ids := make([]int, len(tasks))
+	for i, t := range tasks {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// Sum adds up results of distinct tasks of p (a slice of the plan, or all of it) with a
+// queens.Tally, as Run does; Result.Results is results. It returns an error if a result's
+// id is not a task of p or is given twice. It takes time linear in len(results).
+func Sum(p *queens.Plan, results []queens.TaskResult) (Result, error) {
+	t := p.NewTally()
+	for _, r := range results {
+		added, err := t.Add(r)
+		if err != nil {
+			return Result{}, err
+		}
+		if !added {
+			return Result{}, fmt.Errorf("task %d given twice", r.ID)
+		}
+	}
+	res := result(t)
+	res.Results = results
+	return res, nil
+}
+
+// result is the Result of what t holds, without the list of results.
+func result(t *queens.Tally) Result {
+	c := t.Counts()
+	if !t.Complete() {
+		c.Unique = nil
+	}
+	return Result{Counts: c, Nodes: t.Nodes()}
+}
+
+// Run runs the tasks of plan p that opts.Tasks names (every task if nil) and returns their
+// results summed (Result.Counts: the board's exact counts when the run is the whole plan).
+// Errors: a *CheckpointError when the checkpoint cannot be used, an error naming a bad id
+// of opts.Tasks, ctx.Err() when interrupted (after recording what finished), or an error
+// writing the checkpoint. It takes the tasks' time divided among the workers, and memory
+// for one result per task of the plan.
+func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// inRun[id]: the task is one of the run's; order[id]: its place in opts.Tasks.
+	inRun := make([]bool, p.Len())
+	var order map[int]int
+	if opts.Tasks == nil {
+		for i := range inRun {
+			inRun[i] = true
+		}
+	} else {
+		order = make(map[int]int, len(opts.Tasks))
+		for j, id := range opts.Tasks {
+			if id < 0 || id >= p.Len() {
+				return Result{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N, id)
+			}
+			if inRun[id] {
+				return Result{}, fmt.Errorf("task %d is named twice", id)
+			}
+			inRun[id] = true
+			order[id] = j
+		}
+	}
+	var results []queens.TaskResult
+	if order != nil {
+		results = make([]queens.TaskResult, len(opts.Tasks))
+	}
+	st := Status{N: p.N, Workers: workers}
+	for id, in := range inRun {
+		if in {
+			st.Tasks++
+			st.CostTotal += p.TaskCost(id)
+		}
+	}
+	st.CostLeft = st.CostTotal
 	tally := p.NewTally()
+	// add sums r, a result of one of the run's tasks not summed yet.
+	add := func(r queens.TaskResult, resumed bool) {
+		tally.Add(r) // the id is the plan's: it cannot fail
+		if order != nil {
+			results[order[r.ID]] = r
+		}
+		st.Done++
+		st.CostLeft -= p.TaskCost(r.ID)
+		if resumed {
+			st.Resumed++
+		} else {
+			st.CostRun += p.TaskCost(r.ID)
+			st.NodesRun += r.Nodes
+		}
+	}
 	var ckpt *Checkpoint
 	if opts.Checkpoint != "" {
 		c, done, err := OpenCheckpoint(opts.Checkpoint, p)
 		if err != nil {
-			return queens.Counts{}, err
+			return Result{}, err
 		}
 		ckpt = c
 		defer ckpt.Close()
 		for _, r := range done {
-			if _, err := tally.Add(r); err != nil {
-				return queens.Counts{}, &CheckpointError{Path: opts.Checkpoint, Err: err}
+			if r.ID < 0 || r.ID >= p.Len() {
+				return Result{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N, p.Len()-1)}
+			}
+			if inRun[r.ID] && !tally.Has(r.ID) {
+				add(r, true)
 			}
 		}
 	}
-	resumed := tally.Done()
-	_, startRemain := tally.CostDone()
-	startNodes := tally.Nodes()
 	start := time.Now()
 	status := func() Status {
-		_, remain := tally.CostDone()
-		return Status{
-			N: p.N, Tasks: p.Len(), Done: tally.Done(), Resumed: resumed,
-			Solutions: tally.Solutions(), Nodes: tally.Nodes(), Elapsed: time.Since(start),
-			Workers: workers, nodesHere: tally.Nodes() - startNodes, doneCost: startRemain - remain, remainCost: remain,
-		}
+		s := st
+		s.Solutions, s.Nodes, s.Elapsed = tally.Solutions(), tally.Nodes(), time.Since(start)
+		return s
 	}
 	if opts.Progress != nil {
 		opts.Progress(status())
 	}
 
+	var pending []int // the run's tasks without a result, costliest first (Plan.Order)
+	for id := range p.Order() {
+		if inRun[id] && !tally.Has(id) {
+			pending = append(pending, id)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan queens.Task)
-	results := make(chan queens.TaskResult)
+	done := make(chan queens.TaskResult)
 	go func() {
 		defer close(todo)
-		for id := range p.Order() {
-			if tally.Has(id) {
-				continue
-			}
-			t, _ := p.Task(id)
+		for _, id := range pending {
+			t, _ := p.Task(id) // a compact plan builds its tasks as they go
 			select {
 			case todo <- t:
 			case <-ctx.Done():
@@ -140,7 +267,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 					return // interrupted: the task is in flight and is dropped
 				}
 				select {
-				case results <- r:
+				case done <- r:
 				case <-ctx.Done():
 					return
 				}
@@ -149,11 +276,11 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 	}
 	go func() {
 		wg.Wait()
-		close(results)
+		close(done)
 	}()
 
 	var werr error
-	for r := range results {
+	for r := range done {
 		if werr != nil {
 			continue // draining after a checkpoint failure
 		}
@@ -164,25 +291,26 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (queens.Counts, erro
 				continue
 			}
 		}
-		// The plan made the ids: Add cannot fail here, and a task is handed out once.
-		tally.Add(r)
+		add(r, false) // each pending task is handed out once: r is new
 		if opts.Progress != nil {
 			opts.Progress(status())
 		}
 	}
 	if werr != nil {
-		return queens.Counts{}, werr
+		return Result{}, werr
 	}
 	if ckpt != nil {
 		if err := ckpt.Close(); err != nil {
-			return queens.Counts{}, err
+			return Result{}, err
 		}
 	}
-	if !tally.Complete() {
+	if st.Done < st.Tasks {
 		if err := ctx.Err(); err != nil {
-			return queens.Counts{}, err
+			return Result{}, err
 		}
-		return queens.Counts{}, fmt.Errorf("%d of %d tasks have no result", p.Len()-tally.Done(), p.Len())
+		return Result{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-st.Done, st.Tasks)
 	}
-	return tally.Counts(), nil
+	res := result(tally)
+	res.Results = results
+	return res, nil
 }

@@ -1,9 +1,9 @@
 package work
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +49,7 @@ func TestRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkCounts(t, c, tt.n)
+			checkCounts(t, c.Counts, tt.n)
 			if last.Done != last.Tasks || last.Solutions.Int64() != known[tt.n][0] || last.Fraction() != 1 {
 				t.Errorf("last progress: %d/%d tasks, %v solutions, fraction %v", last.Done, last.Tasks, last.Solutions, last.Fraction())
 			}
@@ -83,7 +83,7 @@ func TestCheckpointResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCounts(t, c, n)
+	checkCounts(t, c.Counts, n)
 	if first.Resumed < stopped || first.Resumed >= len(p.Tasks) {
 		t.Errorf("resumed run started with %d tasks from the checkpoint, want at least %d of %d", first.Resumed, stopped, len(p.Tasks))
 	}
@@ -96,7 +96,7 @@ func TestCheckpointResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCounts(t, c, n)
+	checkCounts(t, c.Counts, n)
 }
 
 func TestCheckpointRefused(t *testing.T) {
@@ -161,23 +161,115 @@ func TestCheckpointTornTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCounts(t, c, 10)
+	checkCounts(t, c.Counts, 10)
 	_, results, err := OpenCheckpoint(path, p)
 	if err != nil || len(results) != len(p.Tasks) {
 		t.Errorf("after resuming, the checkpoint holds %d results (%v), want %d", len(results), err, len(p.Tasks))
 	}
 }
 
-func TestReporterPlain(t *testing.T) {
-	var buf bytes.Buffer
-	r := NewReporter(&buf, false)
-	r.lastLine = r.lastLine.Add(-PlainEvery) // due now
-	_, err := Run(context.Background(), plan(t, 8), Options{Workers: 1, Progress: r.Update})
-	r.Finish()
+// TestRunTasks runs the slices of a plan on the pool: each slice's results are its tasks'
+// in order and equal the task computed alone, the slices' sums add up to Q(n) and P(n),
+// R(n) (so U(n)), a slice has no Unique of its own, and bad ids are refused.
+func TestRunTasks(t *testing.T) {
+	const n, k = 11, 3
+	p := plan(t, n)
+	var all []queens.TaskResult
+	total := new(big.Int)
+	for i := range k {
+		tasks, err := p.Shard(i, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last Status
+		res, err := Run(context.Background(), p, Options{Workers: 2, Tasks: IDs(tasks), Progress: func(s Status) { last = s }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Results) != len(tasks) {
+			t.Fatalf("slice %d/%d: %d results for %d tasks", i, k, len(res.Results), len(tasks))
+		}
+		for j, r := range res.Results {
+			if want := tasks[j].Count(); r != want {
+				t.Errorf("slice %d/%d result %d = %+v, want task %d alone: %+v", i, k, j, r, tasks[j].ID, want)
+			}
+		}
+		sum, err := Sum(p, res.Results)
+		if err != nil || sum.Counts.Total.Cmp(res.Counts.Total) != 0 || sum.Nodes != res.Nodes {
+			t.Errorf("slice %d/%d: Sum of its results = %v, %d nodes (%v); Run said %v, %d", i, k, sum.Counts.Total, sum.Nodes, err, res.Counts.Total, res.Nodes)
+		}
+		if res.Counts.Unique != nil {
+			t.Errorf("slice %d/%d has Unique %v, want nil", i, k, res.Counts.Unique)
+		}
+		if last.Tasks != len(tasks) || last.Done != len(tasks) || last.Fraction() != 1 {
+			t.Errorf("slice %d/%d: last progress %d/%d tasks, fraction %v; want %d done", i, k, last.Done, last.Tasks, last.Fraction(), len(tasks))
+		}
+		total.Add(total, res.Counts.Total)
+		all = append(all, res.Results...)
+	}
+	if total.Int64() != known[n][0] {
+		t.Errorf("slices of N=%d sum to %v, want %d", n, total, known[n][0])
+	}
+	whole, err := Sum(p, all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := buf.String(); !strings.HasPrefix(out, "N=8: ") || !strings.Contains(out, " tasks, ") || strings.Count(out, "\n") != 1 {
-		t.Errorf("plain progress = %q, want one line starting \"N=8: \"", out)
+	checkCounts(t, whole.Counts, n)
+
+	if _, err := Sum(p, append(all, all[0])); err == nil {
+		t.Error("Sum accepted a task given twice")
+	}
+	for _, ids := range [][]int{{0, 0}, {-1}, {len(p.Tasks)}} {
+		if _, err := Run(context.Background(), p, Options{Tasks: ids}); err == nil {
+			t.Errorf("Run with Tasks %v: no error", ids)
+		}
+	}
+	// No task at all is an empty slice: nothing to do, zero sums.
+	res, err := Run(context.Background(), p, Options{Tasks: []int{}})
+	if err != nil || res.Counts.Total.Sign() != 0 || len(res.Results) != 0 {
+		t.Errorf("Run of no task = %v, %d results, %v; want 0", res.Counts.Total, len(res.Results), err)
+	}
+}
+
+// TestRunTasksCheckpoint: a slice resumes from a checkpoint shared with the whole plan,
+// taking only its own tasks from it.
+func TestRunTasksCheckpoint(t *testing.T) {
+	p := plan(t, 10)
+	path := filepath.Join(t.TempDir(), "q10.ckpt")
+	first, _ := p.Shard(0, 2)
+	if _, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: IDs(first)}); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := p.Shard(1, 2)
+	var start Status
+	res, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: IDs(second[:5]), Progress: func(s Status) {
+		if start.Tasks == 0 {
+			start = s
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start.Resumed != 0 || start.Tasks != 5 {
+		t.Errorf("second slice started with %d of %d tasks resumed, want 0 of 5", start.Resumed, start.Tasks)
+	}
+	for j, r := range res.Results {
+		if r != second[j].Count() {
+			t.Errorf("result %d = %+v, want task %d's", j, r, second[j].ID)
+		}
+	}
+	// The whole plan now resumes every task of the first slice and five of the second.
+	start = Status{}
+	c, err := Run(context.Background(), p, Options{Checkpoint: path, Progress: func(s Status) {
+		if start.Tasks == 0 {
+			start = s
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, c.Counts, 10)
+	if start.Resumed != len(first)+5 {
+		t.Errorf("whole plan resumed %d tasks, want %d", start.Resumed, len(first)+5)
 	}
 }

@@ -179,7 +179,14 @@ type ConnectOptions struct {
 	Name  string // the client name the server shows
 	// Logf, if not nil, is told about disconnections and reconnections.
 	Logf func(format string, args ...any)
+	// Timeout is how long Connect waits for the first connection (DefaultConnectTimeout
+	// if zero).
+	Timeout time.Duration
 }
+
+// DefaultConnectTimeout is how long Connect waits for a server by default: a server that
+// answers at all answers within milliseconds, and a wrong URL should be said at once.
+const DefaultConnectTimeout = 2 * time.Second
 
 // Connect opens a connection that retries the first connect and reconnects for ever, half
 // a second apart, after losing the server. It returns once connected or when ctx is done.
@@ -212,7 +219,11 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	// With RetryOnFailedConnect, Connect returns at once; wait for the first connection so
 	// that a wrong token or URL is reported rather than retried in silence for ever.
-	deadline := time.Now().Add(10 * time.Second)
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	deadline := time.Now().Add(timeout)
 	for !nc.IsConnected() {
 		if err := nc.LastError(); err != nil && isAuthError(err) {
 			nc.Close()
@@ -222,7 +233,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 			err := nc.LastError()
 			nc.Close()
 			if err == nil {
-				err = errors.New("no answer within 10s")
+				err = fmt.Errorf("no answer within %v", timeout)
 			}
 			return nil, &connectError{o.URL, err}
 		}

@@ -352,10 +352,11 @@ func TestToken(t *testing.T) {
 }
 
 // TestConnectNoServer checks that Connect to a port where nothing listens gives up within
-// its 10 s with an error wrapping ErrCannotConnect, which the command reports as bad input.
+// about its 2 s with an error wrapping ErrCannotConnect, which the command reports as bad
+// input.
 func TestConnectNoServer(t *testing.T) {
 	_, err := Connect(context.Background(), ConnectOptions{URL: "nats://127.0.0.1:1"})
-	if !errors.Is(err, ErrCannotConnect) {
-		t.Fatalf("Connect to nothing: %v, want it to wrap ErrCannotConnect", err)
+	if !errors.Is(err, ErrCannotConnect) || !strings.HasSuffix(err.Error(), "no answer within 2s") {
+		t.Fatalf("Connect to nothing: %v, want it to wrap ErrCannotConnect and say \"no answer within 2s\"", err)
 	}
 }

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
@@ -179,36 +178,9 @@ func (e *DisagreeError) Error() string {
 		by(e.Second), e.Second.Solutions, e.Second.HalfTurn, e.Second.QuarterTurn, e.Second.Nodes)
 }
 
-// countLocally runs tasks on all cores and returns their results in the order of ids.
+// countLocally runs tasks on all cores (work.Run) and returns their results in the order
+// of ids.
 func countLocally(ctx context.Context, plan *queens.Plan, ids []int) ([]queens.TaskResult, error) {
-	out := make([]queens.TaskResult, len(ids))
-	errs := make([]error, len(ids))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			for j := range next {
-				t, err := plan.Task(ids[j])
-				if err != nil {
-					errs[j] = err
-					continue
-				}
-				out[j], errs[j] = t.CountContext(ctx)
-			}
-		})
-	}
-	for j := range ids {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
+	return res.Results, err
 }

@@ -1,0 +1,228 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// CountOptions say how [Count] runs a plan. The zero value counts through an embedded
+// server on 127.0.0.1:4222 keeping its state in the current directory, with no local
+// worker.
+type CountOptions struct {
+	// URL is the NATS server to count through; empty starts an embedded one that listens
+	// on Listen (default 127.0.0.1:4222; port 0 picks one) and keeps its store and its
+	// token in StoreDir (default ".").
+	URL      string
+	Listen   string
+	StoreDir string
+	// Token is what every client gives. Empty means: for an embedded server, the token kept
+	// in StoreDir/token (created on first start, so that a restarted coordinator keeps the
+	// token its running workers hold); for URL, none. Creds is a NATS credentials file, if
+	// the cluster wants one.
+	Token string
+	Creds string
+	// Workers is the number of cores of a worker run in this process (0: none, the
+	// tasks wait for workers elsewhere).
+	Workers int
+	// AckWait, Verify and VerifyWait are the [Coordinator]'s.
+	AckWait    time.Duration
+	Verify     float64
+	VerifyWait time.Duration
+	// Logf, if not nil, gets one line per event worth knowing: the server's address and
+	// how workers join it, the job resumed, results rejected, the verification.
+	Logf func(format string, args ...any)
+	// Progress, if not nil, is called after each new result (and once at the start) with
+	// the job's status; it must return quickly. Status.Resumed counts the results already
+	// on the server when the run started, whose work the rate and ETA leave out.
+	Progress func(work.Status)
+}
+
+// Count counts plan through NATS JetStream, as a coordinator: it starts the embedded
+// server unless opts.URL names one, connects, runs opts.Workers cores of a worker in this
+// process if asked, and runs a [Coordinator] until every task has a result and the
+// verified share agrees. It returns the board's exact counts; ctx.Err() if ctx ends first
+// (the job stays on the server, and counting again resumes it); an error wrapping
+// [ErrRefused] when the server refuses the token, and a [*DisagreeError] when a task's two
+// computations differ. It takes as long as the workers need; its own cost is a moment per
+// thousand tasks and one goroutine.
+func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Counts, error) {
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	url, token := opts.URL, opts.Token
+	if url == "" {
+		srv, tok, err := startEmbedded(opts, logf)
+		if err != nil {
+			return queens.Counts{}, err
+		}
+		defer srv.Shutdown()
+		url, token = srv.URL(), tok
+	}
+	nc, err := Connect(ctx, ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf})
+	if err != nil {
+		return queens.Counts{}, err
+	}
+	defer nc.Close()
+
+	wctx, stopWorker := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { stopWorker(); wg.Wait() }()
+	if opts.Workers > 0 {
+		wc, err := Connect(ctx, ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles local worker", Logf: logf})
+		if err != nil {
+			return queens.Counts{}, err
+		}
+		defer wc.Close()
+		host, _ := os.Hostname()
+		w := &Worker{Conn: wc, Cores: opts.Workers, Name: host + "-local", Every: time.Hour}
+		wg.Go(func() { _ = w.Run(wctx) })
+	}
+
+	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Logf: opts.Logf}
+	if opts.Progress != nil {
+		p := newJobProgress(ctx, nc, plan, opts.Workers)
+		opts.Progress(p.status(plan.NewTally()))
+		c.Progress = func(t *queens.Tally) { opts.Progress(p.status(t)) }
+	}
+	counts, _, err := c.Run(ctx, plan)
+	return counts, err
+}
+
+// startEmbedded starts the embedded server of opts and returns it with the token clients
+// give, and logs where it listens and how workers join it.
+func startEmbedded(opts CountOptions, logf func(string, ...any)) (*Server, string, error) {
+	listen, dir, token := opts.Listen, opts.StoreDir, opts.Token
+	if listen == "" {
+		listen = "127.0.0.1:4222"
+	}
+	if dir == "" {
+		dir = "."
+	}
+	tokenFile := ""
+	if token == "" {
+		var created bool
+		var err error
+		token, created, err = LoadOrCreateToken(dir)
+		if err != nil {
+			return nil, "", err
+		}
+		tokenFile = filepath.Join(dir, TokenFile)
+		if created {
+			logf("new token in %s (readable by its owner only)", tokenFile)
+		}
+	}
+	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Token: token})
+	if err != nil {
+		return nil, "", err
+	}
+	port := srv.Addr().Port
+	shown := srv.URL()
+	if !IsLoopback(listen) {
+		host, _ := os.Hostname()
+		shown = fmt.Sprintf("nats://%s:%d", host, port)
+	}
+	line := "workers join with: chesspuzzles worker --nats " + shown
+	switch {
+	case !IsLoopback(listen) && tokenFile != "":
+		line += " --token " + token + " (or --token-file with a copy of " + tokenFile + ")"
+	case tokenFile != "":
+		line += " --token-file " + tokenFile
+	default:
+		line += " and the token you gave"
+	}
+	host, _, _ := net.SplitHostPort(listen)
+	logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(port)), dir)
+	logf("%s", line)
+	return srv, token, nil
+}
+
+// jobProgress turns the coordinator's tally into work.Status values. The results already
+// on the server when the run starts come first, as fast as the server sends them; they are
+// this run's resumed tasks, and its rate and ETA are measured from the moment the tally
+// holds as many results as the server had (or from a few seconds after the start, if
+// rejected results keep it from getting there).
+type jobProgress struct {
+	plan    *queens.Plan
+	workers int
+	before  int       // results of the job on the server at the start (about)
+	start   time.Time // of the run
+	base    struct {
+		set   bool
+		at    time.Time
+		done  int
+		nodes uint64
+		cost  uint64
+	}
+}
+
+// resumeWait is how long after the start a jobProgress waits at most for the results
+// that were there before.
+const resumeWait = 5 * time.Second
+
+func newJobProgress(ctx context.Context, nc *nats.Conn, plan *queens.Plan, workers int) *jobProgress {
+	return &jobProgress{plan: plan, workers: workers, before: storedResults(ctx, nc, JobID(plan.N, plan.Version)), start: time.Now()}
+}
+
+func (p *jobProgress) status(t *queens.Tally) work.Status {
+	costDone, costLeft := t.CostDone()
+	now := time.Now()
+	if !p.base.set && (t.Done() >= p.before || now.Sub(p.start) > resumeWait) {
+		p.base.set = true
+		p.base.at, p.base.done, p.base.nodes, p.base.cost = now, t.Done(), t.Nodes(), costDone
+	}
+	s := work.Status{
+		N: p.plan.N, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
+		Solutions: t.Solutions(), Nodes: t.Nodes(), Workers: p.workers,
+		CostTotal: costDone + costLeft, CostLeft: costLeft,
+	}
+	if p.base.set {
+		s.Resumed = p.base.done
+		s.NodesRun = t.Nodes() - p.base.nodes
+		s.CostRun = costDone - p.base.cost
+		s.Elapsed = now.Sub(p.base.at)
+	}
+	return s
+}
+
+// storedResults returns about how many tasks of job have a result on the server: the
+// subjects of the results bucket's stream under the job's keys, second computations
+// (".v") left out; deleted results may still count. It is one request to the server, and
+// 0 if there is no bucket yet or the server does not answer.
+func storedResults(ctx context.Context, nc *nats.Conn, job string) int {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+	if err != nil {
+		return 0
+	}
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter("$KV."+ResultsBucket+"."+job+".>"))
+	if err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return 0
+	}
+	n := 0
+	if info != nil {
+		for subj := range info.State.Subjects {
+			if !strings.HasSuffix(subj, ".v") {
+				n++
+			}
+		}
+	}
+	return n
+}

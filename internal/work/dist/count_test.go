@@ -1,0 +1,77 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+)
+
+// TestCount runs Count as the command does: an embedded server with a token it makes and
+// keeps, an in-process worker, verification, progress. A second Count on the same store
+// finds every result there, computes nothing and says all were resumed.
+func TestCount(t *testing.T) {
+	const n = 11
+	want := known(t)[n]
+	dir := t.TempDir()
+	plan, err := queens.NewPlan(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var statuses []work.Status
+	log := &logger{t: t}
+	opts := CountOptions{Listen: "127.0.0.1:0", StoreDir: dir, Workers: 2, Verify: 0.05, Logf: log.Logf,
+		Progress: func(s work.Status) {
+			mu.Lock()
+			defer mu.Unlock()
+			statuses = append(statuses, s)
+		}}
+	c, err := Count(context.Background(), plan, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Total.String() != want[0] || c.Unique.String() != want[1] {
+		t.Errorf("Count(%d) = %v, %v; want %s, %s", n, c.Total, c.Unique, want[0], want[1])
+	}
+	if _, err := os.Stat(filepath.Join(dir, TokenFile)); err != nil {
+		t.Errorf("no token kept in the store: %v", err)
+	}
+	for _, line := range []string{"new token in", "NATS server on 127.0.0.1:", "workers join with: chesspuzzles worker --nats nats://127.0.0.1:", "tasks chosen at random were computed twice"} {
+		if !log.contains(line) {
+			t.Errorf("no log line with %q in %q", line, log.lines)
+		}
+	}
+	first, last := statuses[0], statuses[len(statuses)-1]
+	if first.Done != 0 || first.Resumed != 0 || first.Tasks != len(plan.Tasks) {
+		t.Errorf("first status %d/%d tasks, %d resumed; want 0/%d, 0", first.Done, first.Tasks, first.Resumed, len(plan.Tasks))
+	}
+	if last.Done != len(plan.Tasks) || last.Solutions.String() != want[0] || last.Fraction() != 1 || last.CostRun == 0 || last.NodesRun == 0 {
+		t.Errorf("last status %d/%d tasks, %v solutions, fraction %v, cost run %d, nodes run %d; want all, %s, 1, > 0", last.Done, last.Tasks, last.Solutions, last.Fraction(), last.CostRun, last.NodesRun, want[0])
+	}
+
+	statuses = nil
+	c, err = Count(context.Background(), plan, opts)
+	if err != nil || c.Total.String() != want[0] {
+		t.Fatalf("second Count = %v, %v; want %s", c.Total, err, want[0])
+	}
+	last = statuses[len(statuses)-1]
+	if last.Resumed != len(plan.Tasks) || last.CostRun != 0 || last.NodesRun != 0 {
+		t.Errorf("second Count: last status resumed %d of %d, cost run %d, nodes run %d; want all resumed, nothing run", last.Resumed, len(plan.Tasks), last.CostRun, last.NodesRun)
+	}
+}
+
+// TestCountRefused: a server that wants another token refuses Count with ErrRefused.
+func TestCountRefused(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "right")
+	plan, _ := queens.NewPlan(6)
+	_, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong"})
+	if !errors.Is(err, ErrRefused) {
+		t.Errorf("Count with a wrong token: %v, want ErrRefused", err)
+	}
+}
