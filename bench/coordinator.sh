@@ -6,13 +6,14 @@
 # check, ack), not the search. It prints tasks/s for each W and what it implies: with tasks
 # of T seconds, one coordinator keeps about throughput × T workers busy.
 #
-# The fine plan (version 2) is not yet selectable by "queens count", so this runs the v1
-# frame plan of N (1,632 tasks at N = 14, 3,206 at 16; "queens plan N" prints the count).
+# It runs the v1 frame plan of N (1,632 tasks at N = 14, 3,206 at 16; "queens plan N"
+# prints the count). bench/coordinator-large.sh measures a plan of 136,976 tasks with the
+# server, the coordinator and 32 workers in processes of their own.
 #
 # Usage: bench/coordinator.sh [-w "W1 W2 ..."] [N]   (defaults: -w "4 16", N = 14)
 #
 # "count --distributed" runs at most 4 worker goroutines a core (16 on this 2-core machine);
-# 32 and more workers need separate "chesspuzzles worker" processes, not done here yet.
+# bench/coordinator-large.sh runs 32 and more in separate processes.
 set -euo pipefail
 workers="4 16"
 while getopts "w:" opt; do
