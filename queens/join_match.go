@@ -82,10 +82,14 @@ func (m *matcher) build() {
 
 // buildBatch fills one batch's chunk tables from up to 512 signatures.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
-	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word.
+	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
+	// the store keep stale rows: the valid-lanes mask below clears those lanes.
 	for w := range 8 {
+		lo := w * 64
+		if lo >= len(sigs) {
+			break
+		}
 		var blk [64]uint64
-		lo := min(w*64, len(sigs))
 		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
 		transpose64(&blk)
 		for b := range 64 {
