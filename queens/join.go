@@ -461,38 +461,59 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 // joinPairs appends the signatures of every compatible (north, south) pair, north pieces
 // filtered by the forbidden masks fd, fu. s is the south offset, W the frame width; isB
 // selects half B's frame. The inner loop is branch-free: it writes every candidate and
-// advances only past the compatible ones.
+// advances only past the compatible ones. Room is made for a block of north pieces at a
+// time (at most joinBlock candidates), so that the loops hold no call.
 func joinPairs(north []uint64, south []southPiece, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
+	if len(south) == 0 {
+		return out
+	}
 	m := uint64(1)<<W - 1
+	// A half: down masks as they are, up masks shifted down by s; B: down masks shifted
+	// up by s, up masks as they are.
+	dl, ur := uint(0), s
+	if isB {
+		dl, ur = s, 0
+	}
 	k := len(out)
-	for _, p := range north {
-		dn, un := uint64(uint32(p)), p>>32
-		if uint32(dn)&fd|uint32(un)&fu != 0 {
-			continue
+	block := max(1, joinBlock/len(south))
+	for len(north) > 0 {
+		nb := north[:min(block, len(north))]
+		north = north[len(nb):]
+		if need := k + len(nb)*len(south); cap(out) < need {
+			out = slices.Grow(out[:k], need-k+k/2)
 		}
-		nc := dn<<s&m | (un&m)<<32
-		var ns uint64
-		if isB {
-			ns = dn<<s&m | (un&m)<<W
-		} else {
-			ns = dn&m | (un>>s&m)<<W
+		// dst+i with i ≤ (pieces written so far) < need ≤ cap(out): in range, so written
+		// without the bounds check the compiler cannot drop.
+		dst := unsafe.Pointer(unsafe.SliceData(out[:cap(out)]))
+		i := uintptr(k)
+		for _, p := range nb {
+			dn, un := uint64(uint32(p)), p>>32
+			if uint32(dn)&fd|uint32(un)&fu != 0 {
+				continue
+			}
+			i = joinRow(dst, i, dn<<s&m|(un&m)<<32, dn<<dl&m|(un>>ur&m)<<W, south)
 		}
-		if cap(out)-k < len(south) {
-			out = slices.Grow(out[:k], len(south)+k/2)
-		}
-		// dst[i] with i ≤ j < len(south) = len(dst): in range, so written without the
-		// bounds check the compiler cannot drop.
-		dst := unsafe.Pointer(unsafe.SliceData(out[k : k+len(south)]))
-		i := uintptr(0)
-		for j := range south {
-			sp := &south[j]
-			*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
-			i += uintptr((nc&sp.clash - 1) >> 63)
-		}
-		k += int(i)
+		k = int(i)
 	}
 	return out[:k]
 }
+
+// joinRow writes ns | sig of every south piece to dst from index i on, advancing i past
+// those that do not clash with a north piece of clash bits nc, and returns the new i. It is
+// a function of its own so that its loop keeps everything in registers (inside joinPairs
+// the compiler spills them); dst must have room for len(south) more words.
+//
+//go:noinline
+func joinRow(dst unsafe.Pointer, i uintptr, nc, ns uint64, south []southPiece) uintptr {
+	for _, sp := range south {
+		*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
+		i += uintptr((nc&sp.clash - 1) >> 63)
+	}
+	return i
+}
+
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
 
 // evenB fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
