@@ -106,7 +106,15 @@ func NewJoinPlan(n int) (*Plan, error) {
 			}
 		}
 	}
-	p.Tasks = append(p.Tasks, Task{N: n, ID: len(p.Tasks), Method: MethodJoin, Weight: 1, Join: JoinTask{Sub: -1}, Cost: 1})
+	// The symmetric-solution search is one task that cannot be split, about as long as
+	// the largest row-set group (12 ms at n = 18, 0.3 s at n = 20 on one core); it gets a
+	// Cost above every other task's so that a pool starts it first (tasks go out by
+	// decreasing Cost) instead of leaving it as a tail that one worker runs alone.
+	var top uint64
+	for _, t := range p.Tasks {
+		top = max(top, t.Cost)
+	}
+	p.Tasks = append(p.Tasks, Task{N: n, ID: len(p.Tasks), Method: MethodJoin, Weight: 1, Join: JoinTask{Sub: -1}, Cost: top + 1})
 	return p, nil
 }
 
