@@ -60,19 +60,21 @@ import (
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
 // one and a pure-Go twin elsewhere (build tag purego), held to the same counts by tests.
-// Measured on one core of a 2-core AMD EPYC (Zen 4, AVX-512), CPU seconds of
-// "chesspuzzles queens count N --workers 1", on a heavily shared machine (load 20–30):
+// South pieces are prepared (clash bits, signature part) a whole table row at a time and
+// kept while consecutive row sets share their south rows; the north × south product runs
+// in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
+// EPYC (Zen 4, AVX-512), CPU seconds of "chesspuzzles queens count N --workers 1", frames
+// and join alternated, on a shared machine (load 6–16; bench/README.md has the runs):
 //
-//	N    frames   join    frames ÷ join   join peak RSS
-//	16     1.30    0.29      4.5×            18 MiB
-//	17     7.38    1.61      4.6×            18 MiB
-//	18    48.05    4.99      9.6×            29 MiB
-//	19       –    38.0      (≈7× the 268 s issue 13 measured for frames)   30 MiB
-//	20       –   290.5      (2 workers, CPU total)                        100 MiB
+//	N    frames   join    frames ÷ join       join peak RSS
+//	16     1.35    0.22      6.1× (median of 3)     20 MiB
+//	17     6.34    1.12      5.7× (median of 3)     20 MiB
+//	18    44.7     3.19     14×   (median of 3)     31 MiB
+//	19       –    24.0      (11× the 268 s issue 13 measured for frames)   32 MiB
+//	20       –   255.0      (2 workers, CPU total)                        108 MiB
 //
-// (bench/README.md has the commands and caveats.) Growth: about ×7–8 a step of N once the
-// matcher dominates (N ≥ 18); odd N costs about its place between its even neighbours
-// (N = 17 ≈ 0.3–0.4 of N = 18, N = 19 ≈ 0.13 of N = 20).
+// Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
+// its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).
 
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
