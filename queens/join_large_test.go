@@ -8,13 +8,13 @@ import (
 )
 
 // TestCountJoinLarge checks Q(n) and U(n) for n = 18 and 19 by the join against the
-// published values (Known), as issue 13 asks of every default run. They take about 35 s of
-// CPU without the race detector (4.6 s and 28 s on one core) and far more with it, so under
+// published values (Known), as issue 13 asks of every default run. They take about 30 s of
+// CPU without the race detector (about 3 s and 24 s on one core) and far more with it, so under
 // -race the test runs itself again in a child "go test" without -race and requires the
 // child to report that it passed.
 func TestCountJoinLarge(t *testing.T) {
 	if testing.Short() {
-		t.Skip("n = 18 and 19 take about 35 s of CPU; runs without -short (as in CI)")
+		t.Skip("n = 18 and 19 take about 30 s of CPU; runs without -short (as in CI)")
 	}
 	if raceEnabled {
 		goBin, err := exec.LookPath("go")
