@@ -38,7 +38,7 @@ type quarterTable struct {
 }
 
 // knownQuarterPieces holds P(h), the number of quarter pieces, for h = 8…12 (counted by
-// this package's enumeration, see TestQuarterPieces), so that the table's size is known
+// this package's enumeration, see TestQuarterTable for h = 8, 9), so that the table's size is known
 // before anything is allocated; smaller h are counted on demand (milliseconds).
 var knownQuarterPieces = map[int]uint64{8: 118969, 9: 915442, 10: 7535369, 11: 66807234, 12: 633443407}
 
