@@ -2,22 +2,27 @@
 # count.sh times the two counting methods of "chesspuzzles queens count N --workers 1",
 # --method join against --method frames, and the plain baseline (bench/baseline: recursive
 # bitboards, mirror symmetry only) where it is quick (N ≤ 17), alternating them in one run,
-# several rounds, and prints the ratios of the medians of CPU time with join's peak memory;
-# then the join on 1 against 2 workers (wall time).
+# several rounds, and prints the ratios of the medians of CPU time with join's peak memory
+# (frames only up to -f FRAMES_MAX: it needs 270 s at N = 19); then the join on 1 against 2
+# workers at each -s size, alternated, with the wall-time ratio of every pair and of the
+# medians.
 #
-# Usage: bench/count.sh [-r ROUNDS] [-s SCALE_N] [N ...]    (defaults: -r 3 -s 18, N = 16 17 18)
+# Usage: bench/count.sh [-r ROUNDS] [-s "SCALE_N ..."] [-f FRAMES_MAX] [N ...]
+#        (defaults: -r 3 -s "18 19" -f 18, N = 16 17 18)
 #
 # The machine may be shared: each program's CPU time (user+sys) is reported beside its wall
 # time, and only ratios within this run mean anything. The 1 → 2 workers ratio is of wall
 # time, so it needs two otherwise idle cores.
 set -euo pipefail
 rounds=3
-scale=18
-while getopts "r:s:" opt; do
+scales="18 19"
+framesmax=18
+while getopts "r:s:f:" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
-	s) scale=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-s SCALE_N] [N ...]" >&2; exit 2 ;;
+	s) scales=$OPTARG ;;
+	f) framesmax=$OPTARG ;;
+	*) echo "usage: $0 [-r ROUNDS] [-s \"SCALE_N ...\"] [-f FRAMES_MAX] [N ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -52,28 +57,45 @@ for n in "${sizes[@]}"; do
 		if [ "$n" -le 17 ]; then
 			run "baseline-$n" "$tmp/baseline" "$n"
 		fi
-		run "frames-$n" "$tmp/chesspuzzles" queens count "$n" --method frames --workers 1 --quiet
+		if [ "$n" -le "$framesmax" ]; then
+			run "frames-$n" "$tmp/chesspuzzles" queens count "$n" --method frames --workers 1 --quiet
+		fi
 		run "join-$n" "$tmp/chesspuzzles" queens count "$n" --method join --workers 1 --quiet
 	done
 done
-echo "N=$scale, join on 1 and 2 workers, $rounds rounds:"
-for r in $(seq "$rounds"); do
-	run "scale-$scale-w1" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 1 --quiet
-	run "scale-$scale-w2" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 2 --quiet
+for scale in $scales; do
+	echo "N=$scale, join on 1 and 2 workers, $rounds rounds:"
+	for r in $(seq "$rounds"); do
+		run "scale-$scale-w1" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 1 --quiet
+		run "scale-$scale-w2" "$tmp/chesspuzzles" queens count "$scale" --method join --workers 2 --quiet
+	done
 done
-
 echo
 echo "| N | baseline CPU s | frames CPU s | join CPU s | join ÷ frames | join ÷ baseline | join peak RSS |"
 echo "|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sizes[@]}"; do
 	bc=0
 	[ -f "$tmp/baseline-$n" ] && bc=$(median "$tmp/baseline-$n" 2)
-	fc=$(median "$tmp/frames-$n" 2)
+	fc=0
+	[ -f "$tmp/frames-$n" ] && fc=$(median "$tmp/frames-$n" 2)
 	jc=$(median "$tmp/join-$n" 2)
 	jm=$(median "$tmp/join-$n" 3)
 	awk -v n="$n" -v bc="$bc" -v fc="$fc" -v jc="$jc" -v jm="$jm" 'BEGIN {
-		b = bc > 0 ? sprintf("%.2f", bc) : "–"; rb = bc > 0 ? sprintf("%.1f×", bc / jc) : "–"
-		printf "| %d | %s | %.2f | %.2f | %.1f× faster | %s faster | %.1f MiB |\n", n, b, fc, jc, fc / jc, rb, jm / 1024 }'
+		b = bc > 0 ? sprintf("%.2f", bc) : "–"; rb = bc > 0 ? sprintf("%.1f× faster", bc / jc) : "–"
+		f = fc > 0 ? sprintf("%.2f", fc) : "–"; rf = fc > 0 ? sprintf("%.1f× faster", fc / jc) : "–"
+		printf "| %d | %s | %s | %.2f | %s | %s | %.1f MiB |\n", n, b, f, jc, rf, rb, jm / 1024 }'
 done
-w1=$(median "$tmp/scale-$scale-w1" 1); w2=$(median "$tmp/scale-$scale-w2" 1)
-awk -v n="$scale" -v a="$w1" -v b="$w2" 'BEGIN { printf "\nN=%d join: 1 worker %.2f s, 2 workers %.2f s wall: %.2f× (medians)\n", n, a, b, a / b }'
+echo
+echo "| N | 1 worker wall s (CPU s) | 2 workers wall s (CPU s) | speed-up, each pair | speed-up of the medians |"
+echo "|---:|---:|---:|---:|---:|"
+for scale in $scales; do
+	paste -d' ' "$tmp/scale-$scale-w1" "$tmp/scale-$scale-w2" | awk -v n="$scale" '
+		{ w1[NR] = $1; c1[NR] = $2; w2[NR] = $4; c2[NR] = $5; pairs = pairs sprintf("%s%.2f×", NR > 1 ? ", " : "", $1 / $4) }
+		END {
+			s1 = ""; s2 = ""
+			for (i = 1; i <= NR; i++) { s1 = s1 sprintf("%s%.2f (%.2f)", i > 1 ? ", " : "", w1[i], c1[i]); s2 = s2 sprintf("%s%.2f (%.2f)", i > 1 ? ", " : "", w2[i], c2[i]) }
+			printf "| %d | %s | %s | %s |", n, s1, s2, pairs }'
+	w1=$(median "$tmp/scale-$scale-w1" 1)
+	w2=$(median "$tmp/scale-$scale-w2" 1)
+	awk -v a="$w1" -v b="$w2" 'BEGIN { printf " %.2f× |\n", a / b }'
+done

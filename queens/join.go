@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // The join method counts Q(N) by joining half-boards instead of searching whole boards.
@@ -59,19 +60,21 @@ import (
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
 // one and a pure-Go twin elsewhere (build tag purego), held to the same counts by tests.
-// Measured on one core of a 2-core AMD EPYC (Zen 4, AVX-512), CPU seconds of
-// "chesspuzzles queens count N --workers 1", on a heavily shared machine (load 20–30):
+// South pieces are prepared (clash bits, signature part) a whole table row at a time and
+// kept while consecutive row sets share their south rows; the north × south product runs
+// in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
+// EPYC (Zen 4, AVX-512), CPU seconds of "chesspuzzles queens count N --workers 1", frames
+// and join alternated, on a shared machine (load 6–16; bench/README.md has the runs):
 //
-//	N    frames   join    frames ÷ join   join peak RSS
-//	16     1.30    0.29      4.5×            18 MiB
-//	17     7.38    1.61      4.6×            18 MiB
-//	18    48.05    4.99      9.6×            29 MiB
-//	19       –    38.0      (≈7× the 268 s issue 13 measured for frames)   30 MiB
-//	20       –   290.5      (2 workers, CPU total)                        100 MiB
+//	N    frames   join    frames ÷ join       join peak RSS
+//	16     1.35    0.22      6.1× (median of 3)     20 MiB
+//	17     6.34    1.12      5.7× (median of 3)     20 MiB
+//	18    44.7     3.19     14×   (median of 3)     31 MiB
+//	19       –    24.0      (11× the 268 s issue 13 measured for frames)   32 MiB
+//	20       –   255.0      (2 workers, CPU total)                        108 MiB
 //
-// (bench/README.md has the commands and caveats.) Growth: about ×7–8 a step of N once the
-// matcher dominates (N ≥ 18); odd N costs about its place between its even neighbours
-// (N = 17 ≈ 0.3–0.4 of N = 18, N = 19 ≈ 0.13 of N = 20).
+// Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
+// its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).
 
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
@@ -235,7 +238,61 @@ type joinWorker struct {
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
 	scratch []southPiece
-	south2  [2][]southPiece
+	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
+	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
+	southA southRow
+	southB [2]southRow
+}
+
+// southRow holds the south pieces of one row mask of the table (every column set),
+// prepared by prepareSouth for one quarter, class ranges and forbidden masks. Consecutive
+// row sets in colex order share their south rows (the high bits change slowest), so a
+// worker prepares each south piece about once per sub-problem instead of once per row
+// set that uses it: at N = 16 that is 0.1 M pieces instead of 8 M.
+type southRow struct {
+	ok     bool
+	t      *quarterTable
+	rs     uint32
+	r      [2][2]int
+	nr     int
+	fd, fu uint32
+	s, W   uint
+	isB    bool
+	off    []int32 // by column mask, 2^h+1 entries
+	buf    []southPiece
+}
+
+// ensure makes r hold the row rs prepared for the given class ranges, forbidden masks and
+// frame, filling it if its key differs from the last one.
+func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	if !r.ok || r.t != t || r.rs != rs || r.r != rng || r.nr != nr || r.fd != fd || r.fu != fu || r.s != s || r.W != W || r.isB != isB {
+		r.fill(t, rs, rng, nr, fd, fu, s, W, isB)
+	}
+}
+
+// cell returns the prepared south pieces of columns cols in the row ensure set.
+func (r *southRow) cell(cols uint32) []southPiece {
+	return r.buf[r.off[cols]:r.off[cols+1]]
+}
+
+func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf[:0]}
+	n := 1 << t.h
+	if cap(r.off) < n+1 {
+		r.off = make([]int32, n+1)
+	}
+	r.off = r.off[:n+1]
+	k := bits.OnesCount32(rs)
+	for c := range n {
+		r.off[c] = int32(len(r.buf))
+		if bits.OnesCount(uint(c)) != k {
+			continue
+		}
+		for i := range nr {
+			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
+		}
+	}
+	r.off[n] = int32(len(r.buf))
 }
 
 var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
@@ -276,7 +333,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	rest := j.free &^ e
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	if j.kind == subEven {
-		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
 		w.m.sigs = w.sideA
 		w.m.build()
 		w.evenB(j, bn, bs, w180 != 0)
@@ -290,13 +347,13 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
 	}
 	if j.kind == subCross {
-		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
 		w.m.sigs = w.sideA
 		w.m.build()
 		var n uint64
 		for a := 1; a < j.b; a++ {
 			j.setCross(a)
-			w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)
+			w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, nil)
 			for i := range w.sideB {
 				w.sideB[i] |= j.crossBits
 			}
@@ -307,8 +364,8 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 		c.stored += uint64(len(w.sideA))
 		return wE * n
 	}
-	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false)
-	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true)
+	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
+	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
 	store, query := w.sideA, w.sideB
 	if len(query) < len(store) {
 		store, query = query, store
@@ -322,18 +379,19 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	return wE * n
 }
 
-// classRange returns the class runs [from, to) of a cell that a quarter with forbidden
-// local masks fd, fu may use, as up to two ranges, and the forbidden bits left to test.
+// classRanges returns the class runs [from, to) of a cell that a quarter with forbidden
+// local masks fd, fu may use, as up to two ranges (one for a north quarter: see
+// quarterTable), and the forbidden bits left to test.
 func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
 	long := uint32(1) << (h - 1)
 	noDown, noUp := fd&long != 0, fu&long != 0
 	switch {
 	case noDown && noUp:
-		r[0], nr = [2]int{0, 1}, 1
+		r[0], nr = [2]int{1, 2}, 1
 	case noDown:
-		r[0], nr = [2]int{0, 2}, 1
+		r[0], nr = [2]int{1, 3}, 1
 	case noUp:
-		r[0], r[1], nr = [2]int{0, 1}, [2]int{3, 4}, 2
+		r[0], nr = [2]int{0, 2}, 1
 	default:
 		r[0], nr = [2]int{0, 4}, 1
 	}
@@ -366,29 +424,37 @@ func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB b
 }
 
 // half appends to out the signatures of the half-boards of one half (north quarter qn,
-// south quarter qn+1) on north rows rn and south rows rs using the columns cols.
-func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool) []uint64 {
+// south quarter qn+1) on north rows rn and south rows rs using the columns cols. With sr
+// non-nil the south pieces come from that row cache; else they are prepared cell by cell
+// (the crosses' half B, whose forbidden masks change with every a).
+func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
 	t := w.t
 	h := j.h
 	s, W := uint(j.s), uint(2*h-1)
 	k := bits.OnesCount32(rn)
 	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
 	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
-	for c := cols; ; c = (c - 1) & cols {
-		if bits.OnesCount32(c) == k {
-			sc := w.scratch[:0]
+	if sr != nil {
+		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
+	}
+	for _, c := range t.colsByPop[k] {
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var sc []southPiece
+		if sr != nil {
+			sc = sr.cell(cols &^ c)
+		} else {
+			sc = w.scratch[:0]
 			for i := range nrS {
 				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
 			}
 			w.scratch = sc
-			if len(sc) > 0 {
-				for i := range nrN {
-					out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, s, W, isB, out)
-				}
-			}
 		}
-		if c == 0 {
-			break
+		if len(sc) > 0 {
+			for i := range nrN {
+				out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, s, W, isB, out)
+			}
 		}
 	}
 	return out
@@ -397,36 +463,59 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 // joinPairs appends the signatures of every compatible (north, south) pair, north pieces
 // filtered by the forbidden masks fd, fu. s is the south offset, W the frame width; isB
 // selects half B's frame. The inner loop is branch-free: it writes every candidate and
-// advances only past the compatible ones.
+// advances only past the compatible ones. Room is made for a block of north pieces at a
+// time (at most joinBlock candidates), so that the loops hold no call.
 func joinPairs(north []uint64, south []southPiece, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
+	if len(south) == 0 {
+		return out
+	}
 	m := uint64(1)<<W - 1
+	// A half: down masks as they are, up masks shifted down by s; B: down masks shifted
+	// up by s, up masks as they are.
+	dl, ur := uint(0), s
+	if isB {
+		dl, ur = s, 0
+	}
 	k := len(out)
-	for _, p := range north {
-		dn, un := uint64(uint32(p)), p>>32
-		if uint32(dn)&fd|uint32(un)&fu != 0 {
-			continue
+	block := max(1, joinBlock/len(south))
+	for len(north) > 0 {
+		nb := north[:min(block, len(north))]
+		north = north[len(nb):]
+		if need := k + len(nb)*len(south); cap(out) < need {
+			out = slices.Grow(out[:k], need-k+k/2)
 		}
-		nc := dn<<s&m | (un&m)<<32
-		var ns uint64
-		if isB {
-			ns = dn<<s&m | (un&m)<<W
-		} else {
-			ns = dn&m | (un>>s&m)<<W
+		// dst+i with i ≤ (pieces written so far) < need ≤ cap(out): in range, so written
+		// without the bounds check the compiler cannot drop.
+		dst := unsafe.Pointer(unsafe.SliceData(out[:cap(out)]))
+		i := uintptr(k)
+		for _, p := range nb {
+			dn, un := uint64(uint32(p)), p>>32
+			if uint32(dn)&fd|uint32(un)&fu != 0 {
+				continue
+			}
+			i = joinRow(dst, i, dn<<s&m|(un&m)<<32, dn<<dl&m|(un>>ur&m)<<W, south)
 		}
-		if cap(out)-k < len(south) {
-			out = slices.Grow(out[:k], len(south)+k/2)
-		}
-		dst := out[k : k+len(south)]
-		i := 0
-		for j := range south {
-			sp := &south[j]
-			dst[i] = ns | sp.sig
-			i += int((nc&sp.clash - 1) >> 63)
-		}
-		k += i
+		k = int(i)
 	}
 	return out[:k]
 }
+
+// joinRow writes ns | sig of every south piece to dst from index i on, advancing i past
+// those that do not clash with a north piece of clash bits nc, and returns the new i. It is
+// a function of its own so that its loop keeps everything in registers (inside joinPairs
+// the compiler spills them); dst must have room for len(south) more words.
+//
+//go:noinline
+func joinRow(dst unsafe.Pointer, i uintptr, nc, ns uint64, south []southPiece) uintptr {
+	for _, sp := range south {
+		*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
+		i += uintptr((nc&sp.clash - 1) >> 63)
+	}
+	return i
+}
+
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
 
 // evenB fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
@@ -440,24 +529,19 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 	}
 	k := bits.OnesCount32(rn)
 	cols := j.colsB
-	for c := cols; ; c = (c - 1) & cols {
-		if bits.OnesCount32(c) == k {
-			s0 := prepareSouth(w.south2[0][:0], t.run(rs, cols&^c, 0, 2), 0, 0, s, W, true) // SE without D1
-			s1 := prepareSouth(w.south2[1][:0], t.run(rs, cols&^c, 2, 4), 0, 0, s, W, true) // SE on D1
-			w.south2[0], w.south2[1] = s0, s1
-			nFree := [2][]uint64{t.run(rn, c, 0, 1), t.run(rn, c, 3, 4)}
-			nOn := t.run(rn, c, 1, 3) // NE on D2
-			for _, nf := range nFree {
-				if zero {
-					w.q[0] = joinPairs(nf, s0, 0, 0, s, W, true, w.q[0])
-				}
-				w.q[1] = joinPairs(nf, s1, 0, 0, s, W, true, w.q[1])
-			}
-			w.q[1] = joinPairs(nOn, s0, 0, 0, s, W, true, w.q[1])
-			w.q[2] = joinPairs(nOn, s1, 0, 0, s, W, true, w.q[2])
+	w.southB[0].ensure(t, rs, [2][2]int{{1, 3}}, 1, 0, 0, s, W, true)         // SE off D1
+	w.southB[1].ensure(t, rs, [2][2]int{{0, 1}, {3, 4}}, 2, 0, 0, s, W, true) // SE on D1
+	for _, c := range t.colsByPop[k] {
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
 		}
-		if c == 0 {
-			break
+		s0, s1 := w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		if zero {
+			w.q[0] = joinPairs(nOff, s0, 0, 0, s, W, true, w.q[0])
 		}
+		w.q[1] = joinPairs(nOff, s1, 0, 0, s, W, true, w.q[1])
+		w.q[1] = joinPairs(nOn, s0, 0, 0, s, W, true, w.q[1])
+		w.q[2] = joinPairs(nOn, s1, 0, 0, s, W, true, w.q[2])
 	}
 }

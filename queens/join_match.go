@@ -82,12 +82,20 @@ func (m *matcher) build() {
 
 // buildBatch fills one batch's chunk tables from up to 512 signatures.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
-	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word.
+	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
+	// the store keep stale rows: the valid-lanes mask below clears those lanes.
 	for w := range 8 {
+		lo := w * 64
+		if lo >= len(sigs) {
+			break
+		}
 		var blk [64]uint64
-		lo := min(w*64, len(sigs))
 		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
-		transpose64(&blk)
+		if m.kept < 1<<32 {
+			transpose64Low(&blk) // N ≤ 17: half the work
+		} else {
+			transpose64(&blk)
+		}
 		for b := range 64 {
 			m.rows[b][w] = ^blk[b]
 		}
@@ -174,6 +182,24 @@ func countBatchesGo(tab []uint64, bs, nch int, qs []uint64) uint64 {
 		}
 	}
 	return uint64(n)
+}
+
+// transpose64Low is transpose64 for a matrix whose words are all below 2^32: the first
+// round's swap becomes an OR into the low rows and leaves the high rows zero, and the
+// later rounds, which pair rows inside one 32-row block, need only the low block.
+func transpose64Low(a *[64]uint64) {
+	for k := range 32 {
+		a[k] |= a[k+32] << 32
+		a[k+32] = 0
+	}
+	m := uint64(0x0000ffff0000ffff)
+	for j := 16; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < 32; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: afterwards bit i of a[b] is what bit

@@ -23,6 +23,17 @@ func TestTranspose64(t *testing.T) {
 	if got != want {
 		t.Fatalf("mismatch")
 	}
+	// transpose64Low: the same on words below 2^32.
+	for i := range a {
+		a[i] &= 1<<32 - 1
+	}
+	want = a
+	transpose64(&want)
+	got = a
+	transpose64Low(&got)
+	if got != want {
+		t.Fatalf("transpose64Low mismatch")
+	}
 }
 
 // TestMatchKernels holds the matcher (with the assembly kernel where this machine has it)

@@ -3,6 +3,7 @@ package queens
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -17,10 +18,14 @@ import (
 // columns mask; equal popcounts) in one flat array, compressed-sparse-row style, and inside
 // a cell in four runs by the two long-diagonal bits of the square (bit h−1 of each mask):
 //
-//	class 0: neither   class 1: up only   class 2: both   class 3: down only
+//	class 0: down only   class 1: neither   class 2: up only   class 3: both
 //
-// so that "avoids the down long diagonal" is classes 0–1 and "has it" classes 2–3, each one
-// contiguous range. off[(cell<<2)|class] is the start of that run; off has 4·4^h+1 entries.
+// so that "avoids the down long diagonal" is classes 1–2, "avoids the up one" classes 0–1,
+// "has the up one" classes 2–3 and "avoids both" class 1: each one contiguous range (only
+// "has the down one", 0 and 3, is not, and the join needs it only for south pieces, which
+// it prepares a table row at a time). off[(cell<<2)|class] is the start of that run; off
+// has 4·4^h+1 entries.
+//
 // The layout is built by a counting sort (count, prefix sum, scatter: the pieces are
 // enumerated twice), so the table never holds more than its final 8·P(h) + 4·(4·4^h+1)
 // bytes: no comparison sort, no hashing, no per-cell slices.
@@ -28,10 +33,12 @@ type quarterTable struct {
 	h      int
 	pieces []uint64
 	off    []uint32
+	// colsByPop[k] lists the column masks of k columns, increasing (2^h entries in all).
+	colsByPop [][]uint32
 }
 
 // knownQuarterPieces holds P(h), the number of quarter pieces, for h = 8…12 (counted by
-// this package's enumeration, see TestQuarterPieces), so that the table's size is known
+// this package's enumeration, see TestQuarterTable for h = 8, 9), so that the table's size is known
 // before anything is allocated; smaller h are counted on demand (milliseconds).
 var knownQuarterPieces = map[int]uint64{8: 118969, 9: 915442, 10: 7535369, 11: 66807234, 12: 633443407}
 
@@ -81,18 +88,8 @@ func (t *quarterTable) count(cnt []uint32) uint64 {
 func (t *quarterTable) walk(r int, rows, cols uint32, down, up uint32, emit func(key uint32, piece uint64)) {
 	h := t.h
 	if r == h {
-		class := uint32(0)
 		dl, ul := down>>(h-1)&1, up>>(h-1)&1
-		switch {
-		case dl == 0 && ul == 0:
-			class = 0
-		case dl == 0:
-			class = 1
-		case ul == 1:
-			class = 2
-		default:
-			class = 3
-		}
+		class := [2][2]uint32{{1, 2}, {0, 3}}[dl][ul]
 		emit((rows<<h|cols)<<2|class, uint64(down)|uint64(up)<<32)
 		return
 	}
@@ -107,6 +104,34 @@ func (t *quarterTable) walk(r int, rows, cols uint32, down, up uint32, emit func
 	}
 }
 
+// fill is walk without the closure, for the table's two passes: at each piece it advances
+// off[key+1] (first pass: a count; second: the scatter position, writing the piece to
+// pieces if they are allocated). It finds a row's open columns with bit masks. It returns
+// the number of pieces.
+func (t *quarterTable) fill(r int, rows, cols uint32, down, up uint32) uint64 {
+	h := t.h
+	if r == h {
+		dl, ul := down>>(h-1)&1, up>>(h-1)&1
+		class := [2][2]uint32{{1, 2}, {0, 3}}[dl][ul]
+		key := (rows<<h|cols)<<2 | class
+		i := t.off[key+1]
+		if t.pieces != nil {
+			t.pieces[i] = uint64(down) | uint64(up)<<32
+		}
+		t.off[key+1] = i + 1
+		return 1
+	}
+	n := t.fill(r+1, rows, cols, down, up)
+	// Column c of row r is open unless its column, down diagonal (c−r+h−1) or up
+	// diagonal (c+r) is taken.
+	open := (uint32(1)<<h - 1) &^ (cols | down>>(h-1-r) | up>>r)
+	for ; open != 0; open &= open - 1 {
+		c := bits.TrailingZeros32(open)
+		n += t.fill(r+1, rows|1<<r, cols|1<<c, down|1<<(c-r+h-1), up|1<<(c+r))
+	}
+	return n
+}
+
 // buildQuarterTable builds the table for the h×h square, 1 ≤ h ≤ 13. It takes about 25 ns a
 // piece (0.2 s at h = 10, the table of N = 20 and 21).
 func buildQuarterTable(h int) (*quarterTable, error) {
@@ -118,7 +143,7 @@ func buildQuarterTable(h int) (*quarterTable, error) {
 	}
 	t := &quarterTable{h: h, off: make([]uint32, 4<<(2*h)+1)}
 	cnt := t.off[1:]
-	total := t.count(cnt)
+	total := t.fill(0, 0, 0, 0, 0)
 	// Prefix sums: off[k] = start of run k.
 	var sum uint32
 	for k := range cnt {
@@ -129,13 +154,20 @@ func buildQuarterTable(h int) (*quarterTable, error) {
 	// Now off[k+1] = start of run k; scattering advances it to the end of run k, which is
 	// the start of run k+1: the layout comes out right without a second offset array.
 	t.pieces = make([]uint64, total)
-	t.walk(0, 0, 0, 0, 0, func(key uint32, piece uint64) {
-		i := t.off[key+1]
-		t.pieces[i] = piece
-		t.off[key+1] = i + 1
-	})
+	t.fill(0, 0, 0, 0, 0)
 	t.off[0] = 0
+	t.colsByPop = make([][]uint32, h+1)
+	for c := range uint32(1) << h {
+		k := bits.OnesCount32(c)
+		t.colsByPop[k] = append(t.colsByPop[k], c)
+	}
 	return t, nil
+}
+
+// emptyCell reports whether cell (rows, cols) holds no piece.
+func (t *quarterTable) emptyCell(rows, cols uint32) bool {
+	k := int(rows<<t.h|cols) << 2
+	return t.off[k] == t.off[k+4]
 }
 
 // run returns the pieces of cell (rows, cols) whose class is in [from, to).

@@ -2,7 +2,6 @@ package queens_test
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 
@@ -125,24 +124,5 @@ func TestJoinCancel(t *testing.T) {
 	cancel()
 	if _, err := p.Tasks[0].CountContext(ctx); err == nil {
 		t.Error("CountContext with a done context returned no error")
-	}
-}
-
-// TestCountJoinLong checks N = 18 and 19 by the join (about a minute), when
-// CHESSPUZZLES_LONG=1.
-func TestCountJoinLong(t *testing.T) {
-	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
-		t.Log("set CHESSPUZZLES_LONG=1 to count N = 18 and 19 by the join")
-		return
-	}
-	k := loadKnown(t)
-	for _, n := range []int{18, 19} {
-		c, err := queens.CountJoin(context.Background(), n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Total.Cmp(k[n].total) != 0 || c.Unique.Cmp(k[n].unique) != 0 {
-			t.Errorf("CountJoin(%d) = %v, %v fundamental; want %v, %v", n, c.Total, c.Unique, k[n].total, k[n].unique)
-		}
 	}
 }

@@ -3,6 +3,7 @@ package queens
 import (
 	"context"
 	"fmt"
+	"math/bits"
 )
 
 // SymmetricCounts returns P(n), the solutions of the n×n board that a half turn maps onto
@@ -91,53 +92,75 @@ func (s *symSearch) unplace(r, c int) {
 	s.up &^= uint64(1) << (r + c)
 }
 
-// tick counts a node and looks at the context now and then; it reports false to stop.
+// tick counts the n nodes a column-by-column search would try at a search node with free
+// rows, and looks at the context each time the count passes a multiple of 2^16; it reports
+// false to stop.
 func (s *symSearch) tick() bool {
-	s.nodes++
-	if s.nodes&(1<<16-1) == 0 && s.err == nil {
+	before := s.nodes
+	s.nodes += uint64(s.n)
+	if s.nodes>>16 != before>>16 && s.err == nil {
 		s.err = s.ctx.Err()
 	}
 	return s.err == nil
 }
 
-// half places half-turn orbits in the top free row until every row is full.
+// half places half-turn orbits in the top free row until every row is full. It counts
+// its nodes as a column-by-column search would (n a node with free rows; the counters of
+// the join's plan pin that), but finds the columns with bit masks: a column c of row r
+// is open if (r, c) is unattacked and so is its partner (m−r, m−c), which is column
+// m−c of row m−r's open mask reversed; the two attack each other only for c = r or
+// c = m−r.
 func (s *symSearch) half() {
 	if s.rows == s.full {
 		s.count++
 		return
 	}
+	if !s.tick() {
+		return
+	}
 	r := lowestZero(s.rows)
-	m := s.n - 1
-	for c := range s.n {
-		if !s.tick() {
-			return
-		}
-		if !s.place(r, c) {
-			continue
-		}
-		if s.place(m-r, m-c) {
-			s.half()
-			s.unplace(m-r, m-c)
-		}
-		s.unplace(r, c)
+	n, m := s.n, s.n-1
+	open := s.open(r) & (bits.Reverse64(s.open(m-r)) >> (64 - n))
+	open &^= 1<<r | 1<<(m-r)
+	for ; open != 0 && s.err == nil; open &= open - 1 {
+		c := bits.TrailingZeros64(open)
+		s.set(r, c)
+		s.set(m-r, m-c)
+		s.half()
+		s.set(m-r, m-c)
+		s.set(r, c)
 	}
 }
 
+// open returns the columns of row r that no queen attacks, as an n-bit mask.
+func (s *symSearch) open(r int) uint64 {
+	return s.full &^ (s.cols | s.dn>>(s.n-1-r) | s.up>>r)
+}
+
+// set toggles a queen on (r, c), which must be open when placed.
+func (s *symSearch) set(r, c int) {
+	s.rows ^= 1 << r
+	s.cols ^= 1 << c
+	s.dn ^= uint64(1) << (c - r + s.n - 1)
+	s.up ^= uint64(1) << (r + c)
+}
+
 // quarter places quarter-turn orbits (r, c) → (c, m−r) → (m−r, m−c) → (m−c, r) in the top
-// free row until every row is full.
+// free row until every row is full, trying only the open columns of that row (nodes are
+// counted as by half).
 func (s *symSearch) quarter() {
 	if s.rows == s.full {
 		s.count++
 		return
 	}
+	if !s.tick() {
+		return
+	}
 	r := lowestZero(s.rows)
 	m := s.n - 1
-	sq := [4][2]int{}
-	for c := range s.n {
-		if !s.tick() {
-			return
-		}
-		sq = [4][2]int{{r, c}, {c, m - r}, {m - r, m - c}, {m - c, r}}
+	for open := s.open(r); open != 0 && s.err == nil; open &= open - 1 {
+		c := bits.TrailingZeros64(open)
+		sq := [4][2]int{{r, c}, {c, m - r}, {m - r, m - c}, {m - c, r}}
 		k := 0
 		for k < 4 && s.place(sq[k][0], sq[k][1]) {
 			k++
