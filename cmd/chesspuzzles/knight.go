@@ -26,7 +26,7 @@ Boards are --size N (N×N) or --board RxC (R rows, C columns). Squares are algeb
 (e4, a1 is bottom left) or file,rank counted from 1 (5,4 is e4), which works on any board.`,
 	}
 	cmd.AddCommand(newKnightTourCmd(), newKnightCheckCmd(), newKnightAccessCmd(), newKnightCountCmd())
-	cmd.AddCommand(newKnightCompleteCmd())
+	cmd.AddCommand(newKnightCompleteCmd(), newKnightEstimateCmd())
 	return cmd
 }
 

@@ -1,0 +1,181 @@
+package knight
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+	"time"
+)
+
+// CountEstimate is what Estimate expects a count to cost.
+type CountEstimate struct {
+	Method string // the method Count would use
+	// Cells is the number of cells (steps) of the sweep; Measured how many of them were
+	// run; Exact tells whether the whole sweep was run (the figures are then measured).
+	Cells, Measured int
+	Exact           bool
+	// PeakStates is the largest number of states after a cell, PeakBytes the memory of the
+	// state tables then (two tables of 16 bytes a slot, 24 with 128-bit counts).
+	PeakStates float64
+	PeakBytes  int64
+	// CPU is the expected time on one core of this machine.
+	CPU time.Duration
+	// How says in words how the figures were found.
+	How string
+}
+
+// estimateBudget bounds the part of the sweep that Estimate runs.
+const (
+	estimateTime   = 3 * time.Second
+	estimateStates = 4 << 20
+)
+
+// Estimate runs the first cells of the count Count would do for a rows×cols board with
+// opts (for at most a few seconds and a few million states) and extrapolates its peak
+// states, memory and time. For the search method it reports no figures (that method's time
+// grows with the number of tours, which is not known before; it is chosen only for boards
+// of at most 42 squares, counted in seconds). Errors are those of ChooseMethod.
+//
+// The extrapolation: the states after each column grow by a roughly constant factor on
+// the way to the middle of the board, then fall as the sweep nears the far edge. Estimate
+// takes the growth factor g of the last column it measured and assumes it holds up to the
+// middle column (for the join method, the cut: its extended half sweeps one more column,
+// measured on 8×8 to hold as many states as the plain sweep does there), then assumes the
+// second half mirrors the first. On long boards the growth slows (the frontier reaches a
+// steady state after about 2R columns), so the figures are an upper guess there; they are
+// capped by growing no further than column 2R. Time is the measured seconds per state read
+// times the states the sweep is expected to read.
+func Estimate(ctx context.Context, rows, cols int, opts CountOptions) (*CountEstimate, error) {
+	m, err := ChooseMethod(rows, cols, opts)
+	if err != nil {
+		return nil, err
+	}
+	est := &CountEstimate{Method: m}
+	if m == MethodSearch {
+		est.How = "the search method's time grows with the number of tours, not known beforehand; it is chosen only on boards of at most 42 squares (seconds)"
+		return est, nil
+	}
+	if opts.Closed && closedExists(rows, cols) != "" {
+		est.Exact = true
+		est.How = "no closed tour exists on this board (Schwenk's theorem): nothing to sweep"
+		return est, nil
+	}
+	start := -1
+	if opts.Start != nil {
+		start = opts.Start.Row*cols + opts.Start.Col
+	}
+	p := newDPPlan(rows, cols, opts.Closed, start)
+	R, C := p.R, p.C
+	cells := p.n
+	if m == MethodJoin {
+		cells = R * (C/2 + 2)
+	}
+	est.Cells = cells
+	wide := p.n > 64
+	slot := int64(16)
+	if wide {
+		slot = 24
+	}
+	ctx2, cancel := context.WithCancel(ctx)
+	defer cancel()
+	states := make([]float64, 0, cells)
+	var read float64
+	t0 := time.Now()
+	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
+	prev := 1.0
+	cur, err := p.run(ctx2, p.steps, 0, min(cells, p.n), p.startTable(wide, 0), w, 0, func(v, n int, _ int64) {
+		states = append(states, float64(n))
+		read += prev
+		prev = float64(n)
+		if time.Since(t0) > estimateTime || n > estimateStates {
+			cancel()
+		}
+	})
+	el := time.Since(t0)
+	switch {
+	case err == nil:
+		cur.release()
+	case errors.Is(err, errDPWide):
+	case ctx.Err() == nil && errors.Is(err, context.Canceled):
+	default:
+		return nil, err
+	}
+	perState := el.Seconds() / max(read, 1)
+	est.Measured = len(states)
+	full := len(states) == min(cells, p.n) && err == nil
+	// the expected states after each cell
+	exp := make([]float64, cells)
+	copy(exp, states)
+	if full && m == MethodDP {
+		est.Exact = true
+		est.How = "measured: the whole sweep ran"
+	} else {
+		k := len(states)
+		// per-cell growth (logarithm) over the last measured column, and how much it
+		// fell from the column before: the growth is assumed to keep falling so, column
+		// after column, up to the middle of the sweep
+		lg1, q := math.Log(1.6), 0.8
+		if k >= 2*R+1 {
+			lg1 = math.Log(states[k-1]/max(states[k-1-R], 1)) / float64(R)
+			lg0 := math.Log(states[k-1-R]/max(states[k-1-2*R], 1)) / float64(R)
+			if lg0 > 0 && lg1 > 0 {
+				q = min(lg1/lg0, 0.95)
+			}
+		}
+		lg1 = max(lg1, 0)
+		// The window after cell v holds cells v-2R..v; the sweep from the far end sees
+		// the same cut after cell n-1-v+2R, so the states peak near the middle of those.
+		mid := (p.n - 1 + 2*R) / 2
+		if m == MethodJoin {
+			mid = cells
+		}
+		for v := k; v < cells; v++ {
+			exp[v] = exp[v-1]
+			if v < mid {
+				exp[v] *= math.Exp(lg1 * math.Pow(q, float64(v-k+1)/float64(R)))
+			} else if back := p.n - 1 + 2*R - v; m == MethodDP && back < v && back >= 0 {
+				exp[v] = exp[back]
+			}
+		}
+		est.How = "extrapolated: the first " + strconv.Itoa(k) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth, falling as it fell from the column before, is assumed up to the middle of the sweep, the rest mirrored (an upper guess on long boards); time at the measured rate, and at least 1 µs a state once the tables outgrow the caches"
+		if m == MethodJoin {
+			est.How += "; the join of the two halves is not included"
+		}
+	}
+	var total float64
+	prev = 1
+	for v, s := range exp {
+		if v < len(states) {
+			total += prev * perState
+		} else {
+			// measured on 8×8 closed: about 1 µs of CPU a state read once the tables
+			// are hundreds of megabytes
+			total += prev * max(perState, slowState(prev))
+		}
+		prev = s
+		est.PeakStates = max(est.PeakStates, s)
+	}
+	if full {
+		est.CPU = el
+	} else {
+		est.CPU = time.Duration(total * float64(time.Second))
+	}
+	need := est.PeakStates / 0.7
+	if need < 1024 {
+		need = 1024
+	}
+	slots := uint64(1) << bits.Len64(uint64(need)-1)
+	est.PeakBytes = 2 * int64(slots) * slot
+	return est, nil
+}
+
+// slowState is the expected seconds per state read by a step that reads n states: the
+// tables of large steps miss the caches on nearly every probe.
+func slowState(n float64) float64 {
+	if n > 4e6 {
+		return 1e-6
+	}
+	return 0
+}
