@@ -106,17 +106,21 @@ func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 // Count uses the method ChooseMethod names. The dp method sweeps the board cell by cell,
 // keeping the distinct pictures of the frontier (see count_dp.go): its time and memory grow
 // with the number of those states, about 5^R for a board of R ≤ C rows, and hardly with the
-// number of tours: 6×8 closed (55,488,142 tours) takes about 4 s of CPU and 110 MiB, 5×30
+// number of tours: 6×8 closed (55,488,142 tours) takes about 4 s of CPU and 150 MB, 5×30
 // closed (2·10^32 tours) 3 s; open tours leave more states than closed ones (6×6 open: 17 s
-// of CPU, against 2 s by the search). On 8×8 closed (1.3·10^13 tours) the frontier holds 56
-// million states after 35 of the 64 cells, about a minute of CPU and 3 GiB to that point, and
-// grows further; its whole run has not yet been timed. The search method enumerates the tours by
+// of CPU, against 2 s by the search). The join method (closed tours, long side even; see
+// count_join.go) sweeps only the first half and the two middle columns and joins the half
+// with its own mirror image: 6×8 closed in 1.4 s of CPU and 85 MB, 6×10 in 5.8 s against
+// 10.7 s by dp. On 8×8 closed (1.3·10^13 tours) both hold hundreds of millions of states in
+// the middle columns (159 million after cell 37 of the plain sweep, still growing), more
+// than 12 GiB: it is not counted yet. The search method enumerates the tours by
 // backtracking on bitboards with dead-end pruning, meeting in the middle: the number of ways
 // to finish a half-made path is stored by its visited squares and last square (see
 // count_mitm.go). Only one start square of each symmetry class is searched. Its time grows
 // with the number of tours, about 0.3 µs a tour on 6×6: 6×6 open takes about 2 s and closed
-// 0.03 s, 6×7 closed 1.5 s; its memory is at most 384 MiB. Both run in one goroutine and
+// 0.03 s, 6×7 closed 1.5 s; its memory is at most 384 MiB. All run in one goroutine and
 // stop with ctx.Err() when ctx is done, checked at least every few milliseconds.
+// Estimate tells what a count will cost before it starts.
 func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error) {
 	k, err := CountBig(ctx, rows, cols, opts)
 	if err != nil {

@@ -91,9 +91,9 @@ func FormatBytes(b int64) string {
 
 // CountStatus is the state of a running count, as passed to CountOptions.Status.
 type CountStatus struct {
-	Method string // "dp" or "search"
-	Done   int    // cells placed (dp) or shares counted (search)
-	Total  int    // cells (dp) or shares (search) in all
+	Method string // "dp", "join" or "search"
+	Done   int    // cells placed (dp, join; for join the last step is the join) or shares counted (search)
+	Total  int    // cells (dp), cells of both sweeps and one for the join (join) or shares (search) in all
 	States int    // distinct states in the frontier after the last cell (dp only)
 	Bytes  int64  // memory held by the state tables (dp only)
 }

@@ -37,7 +37,7 @@ func (p *countProgress) update(s knight.CountStatus) {
 	p.last = now
 	el := now.Sub(p.t0)
 	line := fmt.Sprintf("%d of %d shares, %s", s.Done, s.Total, el.Round(time.Second))
-	if s.Method == knight.MethodDP {
+	if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
 		// The time of a cell grows with the states it reads: the ETA assumes the rest of
 		// the cells each take as long as the cells so far did on average, so it is rough
 		// (the widest columns are in the middle).
