@@ -270,7 +270,6 @@ type joiner struct {
 	right   []joinRec
 	groups  map[uint32][2]int32
 	x       []uint8 // the right picture being made
-	y       []uint8 // a right picture unpacked
 	sum     [2]uint64
 	carries uint64   // carries out of sum, each worth 2^128
 	big     *big.Int // products of counts wider than 64 bits
