@@ -453,7 +453,9 @@ func (p *dpPlan) run(ctx context.Context, steps []dpStep, from, to int, cur *dpT
 			return fail(errCountOverflow)
 		}
 		if next.tooBig {
-			need := cur.bytes() + 2*next.bytes()
+			// the next table must double, and the step after reads it while writing one
+			// at least as large
+			need := max(cur.bytes()+2*next.bytes(), 4*next.bytes())
 			return fail(&MemoryError{Need: need, Limit: maxMemory})
 		}
 		if report != nil {
