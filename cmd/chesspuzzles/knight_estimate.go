@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/spf13/cobra"
@@ -97,7 +98,11 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 		fmt.Fprintf(stdout, "peak states:  %.3g\n", est.PeakStates)
 		fmt.Fprintf(stdout, "memory:       %s (--max-memory %s: %s)\n", knight.FormatBytes(est.PeakBytes), knight.FormatBytes(limit),
 			map[bool]string{true: "fits", false: "the count would stop; raise --max-memory if the machine has it"}[fits])
-		fmt.Fprintf(stdout, "time:         %s of one core\n", est.CPU.Round(100_000_000))
+		round := time.Duration(100 * time.Millisecond)
+		if est.CPU < time.Second {
+			round = time.Millisecond
+		}
+		fmt.Fprintf(stdout, "time:         %s of one core\n", est.CPU.Round(round))
 	}
 	_, err = fmt.Fprintf(stdout, "how:          %s\n", est.How)
 	return err
