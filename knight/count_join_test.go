@@ -3,6 +3,7 @@ package knight
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"testing"
 )
 
@@ -96,6 +97,28 @@ func TestJoinCands(t *testing.T) {
 		}
 		if got := joinCands(m); got != want {
 			t.Errorf("joinCands(%d) = %d, want %d", m, got, want)
+		}
+	}
+}
+
+// TestJoinWide checks the join on long boards whose counts pass 2^64 (products of the two
+// halves' counts added in 128 bits) against the plain sweep. (Its 128-bit sweeps, taken
+// when a half's counts carry out of 64 bits, are not reached by a board whose count fits
+// the plain sweep's 128 bits: 3×100 closed already overflows those.)
+func TestJoinWide(t *testing.T) {
+	ctx := context.Background()
+	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
+	for _, b := range [][2]int{{5, 30}, {3, 80}, {80, 3}} {
+		got, err := countJoin(ctx, b[0], b[1], 0, nil)
+		if err != nil {
+			t.Fatalf("countJoin(%d×%d): %v", b[0], b[1], err)
+		}
+		want, err := countDP(ctx, b[0], b[1], true, -1, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(want) != 0 || got.Cmp(two64) <= 0 {
+			t.Errorf("countJoin(%d×%d) = %v; countDP = %v (want equal, past 2^64)", b[0], b[1], got, want)
 		}
 	}
 }
