@@ -18,8 +18,9 @@ type CountOptions struct {
 	Closed bool
 	// Method is MethodAuto (""), MethodDP, MethodJoin (closed tours only) or MethodSearch.
 	Method string
-	// MaxMemory, if positive, bounds the bytes the dp method's state tables may hold; past
-	// it the count stops with a *MemoryError.
+	// MaxMemory, if positive, bounds the bytes the state tables of the dp and join methods
+	// may hold; past it the count stops with a *MemoryError. (The join's sorted records of
+	// the right half, 32 bytes a state of its first sweep, come on top.)
 	MaxMemory int64
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).

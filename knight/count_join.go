@@ -110,7 +110,10 @@ func joinPat(x []uint8) (pat uint32, labelled int) {
 }
 
 // countJoin counts the closed tours of a rows×cols board (joinPossible) by cutting it in
-// two mirror halves. See the notes at the top of this file.
+// two mirror halves. See the notes at the top of this file. maxMemory bounds the sweeps'
+// state tables as in countDP; the right half's records (32 bytes a state after the first
+// sweep) and a map of their degree patterns are held beside them. It starts with 64-bit
+// counts and is redone with 128-bit ones if one carries.
 func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
 	if !joinPossible(rows, cols) {
 		return nil, fmt.Errorf("board %d×%d: the join method needs a board whose long side is even and at least 4 and whose short side is at most %d", rows, cols, DPMaxRows)
