@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# kcount.sh compares the two knight-count methods of `chesspuzzles knight count` on the same
-# boards in one run, alternating them (dp, search, search, dp, …), and prints the median CPU
-# seconds (user+sys) of each and their ratio: how many times less CPU the dp method (frontier
-# dynamic programming) takes than the search (backtracking that meets in the middle). Each
-# count runs in one goroutine; CPU time, not wall time, is compared, since the machine may
-# be shared.
+# kcount.sh compares the knight-count methods of `chesspuzzles knight count` on the same
+# boards in one run, alternating their order from round to round (dp, search, then search,
+# dp, …; on 6×8 closed also the mirror join), and prints the median CPU seconds (user+sys)
+# of each and their ratios: how many times less CPU the dp method (frontier dynamic
+# programming) takes than the search (backtracking that meets in the middle), and the join
+# than dp. Each count runs in one goroutine; CPU time, not wall time, is compared, since the
+# machine may be shared.
 #
 # Usage: bench/kcount.sh [-r ROUNDS] [-8]
 #   -r ROUNDS  rounds of the comparison (default 3)
-#   -8         also count the closed tours of 8×8 once by the dp method and print its CPU
-#              time and peak memory (long: see the knight package doc)
+#   -8         also try the closed tours of 8×8 once by the dp method with 12 GiB and print
+#              its CPU time and peak memory (it stops itself past 12 GiB: see bench/README.md)
 set -euo pipefail
 rounds=3
 big=0
@@ -25,7 +26,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
 
-cases=("6x6 open:--size 6" "6x6 closed:--size 6 --closed" "6x8 closed:--board 6x8 --closed")
+# NAME:METHODS:ARGS
+cases=("6x6 open:dp search:--size 6" "6x6 closed:dp search:--size 6 --closed" "6x8 closed:dp join search:--board 6x8 --closed")
 
 # run NAME METHOD ARGS...: one timed count; appends "NAME METHOD cpu-seconds peak-KiB".
 run() {
@@ -41,8 +43,11 @@ echo "board method cpu-s peak-KiB count"
 for r in $(seq "$rounds"); do
 	for c in "${cases[@]}"; do
 		name=${c%%:*}
-		read -ra args <<<"${c#*:}"
-		if ((r % 2)); then order="dp search"; else order="search dp"; fi
+		rest=${c#*:}
+		methods=${rest%%:*}
+		read -ra args <<<"${rest#*:}"
+		order=$methods
+		if ((r % 2 == 0)); then order=$(echo "$methods" | tr ' ' '\n' | tac | tr '\n' ' '); fi
 		for m in $order; do
 			run "${name// /_}" "$m" "${args[@]}"
 		done
@@ -62,11 +67,16 @@ for c in "${cases[@]}"; do
 	se=$(median "$n" search)
 	awk -v n="$name" -v dp="$dp" -v se="$se" \
 		'BEGIN { printf "%-11s dp %7.2f s CPU, search %7.2f s CPU, search/dp %.2f\n", n, dp, se, (dp > 0 ? se / dp : 0) }'
+	if [[ $c == *join* ]]; then
+		jo=$(median "$n" join)
+		awk -v n="$name" -v dp="$dp" -v jo="$jo" \
+			'BEGIN { printf "%-11s join %7.2f s CPU, dp/join %.2f\n", n, jo, (jo > 0 ? dp / jo : 0) }'
+	fi
 done
 
 if ((big)); then
 	echo
 	echo "8x8 closed by the dp method (once):"
-	/usr/bin/time -v "$tmp/chesspuzzles" knight count --size 8 --closed --method dp --max-memory 16GiB 2>"$tmp/big" | tee "$tmp/bigout"
+	/usr/bin/time -v "$tmp/chesspuzzles" knight count --size 8 --closed --method dp --max-memory 12GiB 2>"$tmp/big" | tee "$tmp/bigout" || true
 	grep -E 'User time|System time|Maximum resident|Elapsed' "$tmp/big"
 fi

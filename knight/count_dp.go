@@ -91,9 +91,9 @@ func FormatBytes(b int64) string {
 
 // CountStatus is the state of a running count, as passed to CountOptions.Status.
 type CountStatus struct {
-	Method string // "dp" or "search"
-	Done   int    // cells placed (dp) or shares counted (search)
-	Total  int    // cells (dp) or shares (search) in all
+	Method string // "dp", "join" or "search"
+	Done   int    // cells placed (dp, join; for join the last step is the join) or shares counted (search)
+	Total  int    // cells (dp), cells of both sweeps and one for the join (join) or shares (search) in all
 	States int    // distinct states in the frontier after the last cell (dp only)
 	Bytes  int64  // memory held by the state tables (dp only)
 }
@@ -108,6 +108,9 @@ type dpStep struct {
 	// startPending tells whether it is not yet finished after this step.
 	startSlot    int8
 	startPending bool
+	// beyond marks a cell past the cut of the mirror join (count_join.go): it takes edges
+	// only to cells before the cut and gets the rest later, so it is not checked here.
+	beyond bool
 }
 
 type dpPlan struct {
@@ -240,7 +243,14 @@ func (t *dpTable) reset() {
 	t.tooBig = false
 }
 
-func (t *dpTable) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
+// home is the slot where the search for k starts: the top bits of a full mix of k's bits
+// (splitmix64's finalizer). A single multiplication, whose top bits depend little on
+// the low bits of k, made clusters of thousands of slots on the states of the mirror join.
+func (t *dpTable) home(k uint64) uint64 {
+	k = (k ^ k>>30) * 0xBF58476D1CE4E5B9
+	k = (k ^ k>>27) * 0x94D049BB133111EB
+	return (k ^ k>>31) >> t.shift
+}
 
 // add adds the count (hi, lo) to the state whose packed form+1 is k.
 func (t *dpTable) add(k, lo, hi uint64) {
@@ -356,28 +366,57 @@ func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
 
 // count runs the sweep. It returns errDPWide if 64-bit counts carried (and wide is false).
 func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
-	W := p.W
+	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
+	cur, err := p.run(ctx, p.steps, 0, p.n, p.startTable(wide, maxMemory), w, maxMemory, func(v, states int, b int64) {
+		if status != nil {
+			status(CountStatus{Method: MethodDP, Done: v + 1, Total: p.n, States: states, Bytes: b})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	cur.release()
+	r := new(big.Int).SetUint64(w.total[0])
+	r.Lsh(r, 64)
+	return r.Add(r, new(big.Int).SetUint64(w.total[1])), nil
+}
+
+// startTable returns a table holding the state before the first cell.
+func (p *dpPlan) startTable(wide bool, maxMemory int64) *dpTable {
 	cur := newDPTable(10, wide)
-	next := newDPTable(10, wide)
 	if maxMemory > 0 {
-		cur.limit, next.limit = maxMemory/2, maxMemory/2
+		cur.limit = maxMemory / 2
 	}
 	var a0 [dpMaxW + 1]uint8
 	for i := range a0 {
 		a0[i] = dpFull
 	}
-	cur.add(dpEncode(&a0, W)+1, 1, 0)
-	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
-	defer func() {
+	cur.add(dpEncode(&a0, p.W)+1, 1, 0)
+	return cur
+}
+
+// run places the cells from..to-1 by steps on the states of cur, which it takes over, and
+// returns the table of the states after them (the caller releases it; after the board's
+// last cell it is empty and w.total holds the count). report, if not nil, is called after
+// each cell with its index, the states made and the bytes of both tables. On an error both
+// tables are released.
+func (p *dpPlan) run(ctx context.Context, steps []dpStep, from, to int, cur *dpTable, w *dpSweep, maxMemory int64, report func(v, states int, bytes int64)) (*dpTable, error) {
+	W := p.W
+	next := newDPTable(10, cur.wide)
+	if maxMemory > 0 {
+		cur.limit, next.limit = maxMemory/2, maxMemory/2
+	}
+	fail := func(err error) (*dpTable, error) {
 		cur.release()
 		next.release()
-	}()
+		return nil, err
+	}
 	done := ctx.Done()
-	for v := range p.n {
-		st := &p.steps[v]
+	for v := from; v < to; v++ {
+		st := &steps[v]
 		w.final = v == p.n-1
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		seen := 0
 		for i := 0; i < len(cur.e); i += 2 {
@@ -389,7 +428,7 @@ func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status f
 			if seen&4095 == 0 && done != nil {
 				select {
 				case <-done:
-					return nil, ctx.Err()
+					return fail(ctx.Err())
 				default:
 				}
 			}
@@ -408,23 +447,25 @@ func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status f
 		next.flush(w.out)
 		w.out = w.out[:0]
 		if cur.carry || next.carry || w.totalCarry {
-			if !wide {
-				return nil, errDPWide
+			if !cur.wide {
+				return fail(errDPWide)
 			}
-			return nil, errCountOverflow
+			return fail(errCountOverflow)
 		}
 		if next.tooBig {
-			return nil, &MemoryError{Need: cur.bytes() + 2*next.bytes(), Limit: maxMemory}
+			// the next table must double, and the step after reads it while writing one
+			// at least as large
+			need := max(cur.bytes()+2*next.bytes(), 4*next.bytes())
+			return fail(&MemoryError{Need: need, Limit: maxMemory})
 		}
-		if status != nil {
-			status(CountStatus{Method: MethodDP, Done: v + 1, Total: p.n, States: next.n, Bytes: cur.bytes() + next.bytes()})
+		if report != nil {
+			report(v, next.n, cur.bytes()+next.bytes())
 		}
 		cur, next = next, cur
 		next.reset()
 	}
-	r := new(big.Int).SetUint64(w.total[0])
-	r.Lsh(r, 64)
-	return r.Add(r, new(big.Int).SetUint64(w.total[1])), nil
+	next.release()
+	return cur, nil
 }
 
 // expand places the new cell on state a (extended window, slot W empty) in every allowed way.
@@ -575,7 +616,7 @@ func (p *dpPlan) finish(st *dpStep, b *[dpMaxW + 1]uint8, w *dpSweep, closes boo
 	if p.closed {
 		// a cell with d edges and fewer than 2-d neighbours to come cannot be finished;
 		// only the new cell and its neighbours changed.
-		if dpDeg(b[W])+st.rem[W] < 2 {
+		if !st.beyond && dpDeg(b[W])+st.rem[W] < 2 {
 			return
 		}
 		for _, s := range st.back {

@@ -26,7 +26,7 @@ func newCountProgress(w io.Writer, tty bool) *countProgress {
 func (p *countProgress) update(s knight.CountStatus) {
 	if p.m == nil {
 		unit := "shares"
-		if s.Method == knight.MethodDP {
+		if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
 			unit = "cells"
 		}
 		p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty})
@@ -39,7 +39,7 @@ func (p *countProgress) update(s knight.CountStatus) {
 		// are in the middle).
 		st.ETA = time.Duration(float64(el) / float64(s.Done) * float64(s.Total-s.Done))
 	}
-	if s.Method == knight.MethodDP {
+	if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
 		st.Note = fmt.Sprintf("%d states, %s", s.States, knight.FormatBytes(s.Bytes))
 	}
 	p.m.Update(st)

@@ -19,7 +19,8 @@ var flagValues = map[string][]string{
 	"queens puzzle format":   {"text", "svg", "png", "json"},
 	"knight tour method":     {"auto", "warnsdorff", "article"},
 	"queens count method":    {"auto", "join", "frames"},
-	"knight count method":    {"auto", "dp", "search"},
+	"knight count method":    {"auto", "dp", "join", "search"},
+	"knight estimate method": {"auto", "dp", "join", "search"},
 }
 
 // machineReadable walks the command tree under root once it is built: every command whose

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/spf13/cobra"
+)
+
+type knightEstimateOpts struct {
+	sizes     sizeFlags
+	start     string
+	closed    bool
+	method    string
+	maxMemory string
+	json      bool
+}
+
+func newKnightEstimateCmd() *cobra.Command {
+	var o knightEstimateOpts
+	cmd := &cobra.Command{
+		Use:   "estimate",
+		Short: "Estimate what a knight count will cost (states, memory, time)",
+		Long: `Estimate the peak states, memory and one-core time of "knight count" with the same
+flags, before committing to a long count. The estimate runs the first cells of the frontier
+sweep (a few seconds at most) and extrapolates: it says which figures were measured and which
+extrapolated. When the whole sweep fits in that time the figures are measured. For the
+search method (small boards) it only says so: its time follows the number of tours.
+If the expected memory is over --max-memory (default half this machine's), it says that
+the count would stop, and how much memory it would need.`,
+		Example: `  chesspuzzles knight estimate --board 6x8 --closed
+  chesspuzzles knight estimate --size 8 --closed`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightEstimate(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "5")
+	cmd.Flags().StringVar(&o.start, "start", "", "estimate the count of open tours from this square")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "closed tours")
+	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp, join or search")
+	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 8GiB (default: half of this machine's)")
+	cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
+	return cmd
+}
+
+func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	opts := knight.CountOptions{Closed: o.closed, Method: o.method}
+	if o.start != "" {
+		if o.closed {
+			return usageErrorf("--start counts open tours; a closed tour passes every square")
+		}
+		sq, err := sz.ParseSquare(o.start)
+		if err != nil {
+			return usageError(err)
+		}
+		opts.Start = &sq
+	}
+	limit := int64(halfMemory())
+	if o.maxMemory != "" {
+		size, err := parseSize(o.maxMemory)
+		if err != nil {
+			return usageErrorf("--max-memory: %v", err)
+		}
+		limit = int64(min(size, 1<<62))
+	}
+	if _, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts); err != nil {
+		return usageError(err)
+	}
+	est, err := knight.Estimate(ctx, sz.Rows, sz.Cols, opts)
+	if err != nil {
+		return err
+	}
+	fits := est.PeakBytes <= limit
+	if o.json {
+		line, err := json.Marshal(map[string]any{
+			"rows": sz.Rows, "cols": sz.Cols, "closed": o.closed, "method": est.Method,
+			"cells": est.Cells, "measured_cells": est.Measured, "exact": est.Exact,
+			"peak_states": int64(est.PeakStates), "peak_bytes": est.PeakBytes,
+			"cpu_seconds": est.CPU.Seconds(), "fits_max_memory": fits, "how": est.How,
+		})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
+	fmt.Fprintf(stdout, "board:        %s, %s, method %s\n", sz, map[bool]string{true: "closed tours", false: "open tours"}[o.closed], est.Method)
+	if est.Cells > 0 {
+		fmt.Fprintf(stdout, "peak states:  %.3g\n", est.PeakStates)
+		fmt.Fprintf(stdout, "memory:       %s (--max-memory %s: %s)\n", knight.FormatBytes(est.PeakBytes), knight.FormatBytes(limit),
+			map[bool]string{true: "fits", false: "the count would stop; raise --max-memory if the machine has it"}[fits])
+		round := time.Duration(100 * time.Millisecond)
+		if est.CPU < time.Second {
+			round = time.Millisecond
+		}
+		fmt.Fprintf(stdout, "time:         %s of one core\n", est.CPU.Round(round))
+	}
+	_, err = fmt.Fprintf(stdout, "how:          %s\n", est.How)
+	return err
+}

@@ -1,0 +1,124 @@
+package knight
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"testing"
+)
+
+// TestJoinMatchesDP checks the mirror join against the plain frontier sweep on every
+// closed board it takes that the sweep counts in a few seconds (both orientations), and
+// against the search (which walks every tour) on those of at most 30 squares.
+func TestJoinMatchesDP(t *testing.T) {
+	type b2 struct{ rows, cols int }
+	var boards []b2
+	for c := 4; c <= 16; c += 2 {
+		boards = append(boards, b2{3, c}, b2{4, c})
+	}
+	boards = append(boards, b2{1, 4}, b2{2, 6}, b2{5, 6}, b2{6, 5}, b2{6, 4}, b2{6, 6}, b2{5, 8}, b2{8, 5}, b2{6, 8}, b2{5, 10})
+	ctx := context.Background()
+	for _, b := range boards {
+		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			if !joinPossible(b.rows, b.cols) {
+				t.Fatalf("joinPossible(%d, %d) = false", b.rows, b.cols)
+			}
+			got, err := countJoin(ctx, b.rows, b.cols, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := countDP(ctx, b.rows, b.cols, true, -1, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("countJoin(%d×%d) = %v; countDP = %v", b.rows, b.cols, got, want)
+			}
+			if b.rows*b.cols <= 30 {
+				s, err := Count(ctx, b.rows, b.cols, CountOptions{Closed: true, Method: MethodSearch})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !got.IsInt64() || got.Int64() != s {
+					t.Errorf("countJoin(%d×%d) = %v; search = %d", b.rows, b.cols, got, s)
+				}
+			}
+		})
+	}
+}
+
+// TestJoinKnownValues checks the join on the published closed counts it can reach in CI
+// time, through Count with MethodJoin.
+func TestJoinKnownValues(t *testing.T) {
+	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
+		if !k.opts.Closed || !joinPossible(k.size.Rows, k.size.Cols) {
+			continue
+		}
+		t.Run(k.line, func(t *testing.T) {
+			opts := k.opts
+			opts.Method = MethodJoin
+			got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
+			if err != nil || got != k.want {
+				t.Errorf("Count(%s, join) = %d, %v; want %d", k.line, got, err, k.want)
+			}
+		})
+	}
+}
+
+// TestJoinRefuses checks the boards and options the join does not take.
+func TestJoinRefuses(t *testing.T) {
+	for _, tt := range []struct {
+		rows, cols int
+		closed     bool
+	}{{6, 6, false}, {5, 7, true}, {5, 4, true}, {7, 6, true}, {3, 3, true}, {9, 10, true}, {2, 2, true}} {
+		if _, err := ChooseMethod(tt.rows, tt.cols, CountOptions{Closed: tt.closed, Method: MethodJoin}); err == nil {
+			t.Errorf("ChooseMethod(%d×%d, closed %v, join) = nil error, want one", tt.rows, tt.cols, tt.closed)
+		}
+	}
+	if _, err := countJoin(context.Background(), 5, 7, 0, nil); err == nil {
+		t.Errorf("countJoin(5×7) = nil error, want one")
+	}
+}
+
+// TestJoinCancel checks that a join stops when its context is done.
+func TestJoinCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := countJoin(ctx, 6, 8, 0, nil); err == nil {
+		t.Errorf("countJoin with a cancelled context = nil error")
+	}
+}
+
+// TestJoinCands checks joinCands against the pairings it stands for.
+func TestJoinCands(t *testing.T) {
+	for m, want := range []int{1, 1, 2, 8, 48, 384, 3840} {
+		if m == 0 {
+			continue
+		}
+		if got := joinCands(m); got != want {
+			t.Errorf("joinCands(%d) = %d, want %d", m, got, want)
+		}
+	}
+}
+
+// TestJoinWide checks the join on long boards whose counts pass 2^64 (products of the two
+// halves' counts added in 128 bits) against the plain sweep. (Its 128-bit sweeps, taken
+// when a half's counts carry out of 64 bits, are not reached by a board whose count fits
+// the plain sweep's 128 bits: 3×100 closed already overflows those.)
+func TestJoinWide(t *testing.T) {
+	ctx := context.Background()
+	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
+	for _, b := range [][2]int{{5, 30}, {3, 80}, {80, 3}} {
+		got, err := countJoin(ctx, b[0], b[1], 0, nil)
+		if err != nil {
+			t.Fatalf("countJoin(%d×%d): %v", b[0], b[1], err)
+		}
+		want, err := countDP(ctx, b[0], b[1], true, -1, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(want) != 0 || got.Cmp(two64) <= 0 {
+			t.Errorf("countJoin(%d×%d) = %v; countDP = %v (want equal, past 2^64)", b[0], b[1], got, want)
+		}
+	}
+}
