@@ -350,14 +350,48 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 	return bw.Flush()
 }
 
-type knightCountOpts struct {
+// knightCountFlags are the flags "knight count" and "knight estimate" share: which tours of
+// which board, by which method, in how much memory.
+type knightCountFlags struct {
 	sizes     sizeFlags
 	start     string
 	closed    bool
 	method    string
 	maxMemory string
-	quiet     bool
-	json      bool
+}
+
+// options reads the flags: the board and the count's options, MaxMemory set (half this
+// machine's memory unless --max-memory says otherwise). Errors are usage errors.
+func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
+	sz, _, err := f.sizes.get()
+	if err != nil {
+		return sz, knight.CountOptions{}, err
+	}
+	opts := knight.CountOptions{Closed: f.closed, Method: f.method, MaxMemory: int64(halfMemory())}
+	if f.start != "" {
+		if f.closed {
+			return sz, opts, usageErrorf("--start counts open tours; a closed tour passes every square")
+		}
+		sq, err := sz.ParseSquare(f.start)
+		if err != nil {
+			return sz, opts, usageError(err)
+		}
+		opts.Start = &sq
+	}
+	if f.maxMemory != "" {
+		size, err := parseSize(f.maxMemory)
+		if err != nil {
+			return sz, opts, usageErrorf("--max-memory: %v", err)
+		}
+		opts.MaxMemory = int64(min(size, 1<<62))
+	}
+	return sz, opts, nil
+}
+
+type knightCountOpts struct {
+	knightCountFlags
+	quiet bool
+	json  bool
 }
 
 func newKnightCountCmd() *cobra.Command {
@@ -408,29 +442,9 @@ count stops with exit 2. Ctrl-C stops a count (exit 130).`,
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
-	sz, _, err := o.sizes.get()
+	sz, opts, err := o.options()
 	if err != nil {
 		return err
-	}
-	opts := knight.CountOptions{Closed: o.closed, Method: o.method}
-	if o.start != "" {
-		if o.closed {
-			return usageErrorf("--start counts open tours; a closed tour passes every square")
-		}
-		sq, err := sz.ParseSquare(o.start)
-		if err != nil {
-			return usageError(err)
-		}
-		opts.Start = &sq
-	}
-	if o.maxMemory != "" {
-		size, err := parseSize(o.maxMemory)
-		if err != nil {
-			return usageErrorf("--max-memory: %v", err)
-		}
-		opts.MaxMemory = int64(min(size, 1<<62))
-	} else {
-		opts.MaxMemory = int64(halfMemory())
 	}
 	method, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {

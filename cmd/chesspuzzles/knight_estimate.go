@@ -12,12 +12,8 @@ import (
 )
 
 type knightEstimateOpts struct {
-	sizes     sizeFlags
-	start     string
-	closed    bool
-	method    string
-	maxMemory string
-	json      bool
+	knightCountFlags
+	json bool
 }
 
 func newKnightEstimateCmd() *cobra.Command {
@@ -49,29 +45,11 @@ the count would stop, and how much memory it would need.`,
 }
 
 func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writer) error {
-	sz, _, err := o.sizes.get()
+	sz, opts, err := o.options()
 	if err != nil {
 		return err
 	}
-	opts := knight.CountOptions{Closed: o.closed, Method: o.method}
-	if o.start != "" {
-		if o.closed {
-			return usageErrorf("--start counts open tours; a closed tour passes every square")
-		}
-		sq, err := sz.ParseSquare(o.start)
-		if err != nil {
-			return usageError(err)
-		}
-		opts.Start = &sq
-	}
-	limit := int64(halfMemory())
-	if o.maxMemory != "" {
-		size, err := parseSize(o.maxMemory)
-		if err != nil {
-			return usageErrorf("--max-memory: %v", err)
-		}
-		limit = int64(min(size, 1<<62))
-	}
+	limit := opts.MaxMemory
 	if _, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts); err != nil {
 		return usageError(err)
 	}
