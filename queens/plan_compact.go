@@ -52,16 +52,9 @@ func NewFinePlanBound(n int, bound uint64) (*Plan, error) {
 // newCompactFinePlan is NewCompactPlan for the fine plan with a given bound (0:
 // FineBound(n)).
 func newCompactFinePlan(n int, bound uint64) (*Plan, error) {
-	base, err := NewPlan(n)
+	base, bound, err := fineBase(n, bound)
 	if err != nil {
 		return nil, err
-	}
-	if bound == 0 {
-		var total uint64
-		for _, t := range base.Tasks {
-			total += t.Cost
-		}
-		bound = fineBoundFor(n, total)
 	}
 	c := &compactTasks{frames: base.Tasks, off: []uint32{0}}
 	var ferr error

@@ -128,12 +128,12 @@ func NewFinePlan(n int) (*Plan, error) {
 	return newFinePlan(n, 0)
 }
 
-// newFinePlan is NewFinePlan with a given bound (0: FineBound(n)): the tests cut small
-// boards finely with it.
-func newFinePlan(n int, bound uint64) (*Plan, error) {
+// fineBase returns the frame plan (version 1) a fine plan of n splits, and the bound it
+// splits by: bound itself, or FineBound's for the frames' total cost if bound is 0.
+func fineBase(n int, bound uint64) (*Plan, uint64, error) {
 	base, err := NewPlan(n)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if bound == 0 {
 		var total uint64
@@ -141,6 +141,16 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 			total += t.Cost
 		}
 		bound = fineBoundFor(n, total)
+	}
+	return base, bound, nil
+}
+
+// newFinePlan is NewFinePlan with a given bound (0: FineBound(n)): the tests cut small
+// boards finely with it.
+func newFinePlan(n int, bound uint64) (*Plan, error) {
+	base, bound, err := fineBase(n, bound)
+	if err != nil {
+		return nil, err
 	}
 	p := &Plan{N: n, Method: MethodFrames, Version: FinePlanVersion}
 	for _, t := range base.Tasks {
