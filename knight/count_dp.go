@@ -364,8 +364,16 @@ func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
 	w.out = append(w.out, dpOut{dpEncodeShift(b, w.p.W) + 1, lo, hi})
 }
 
-// count runs the sweep. It returns errDPWide if 64-bit counts carried (and wide is false).
+// count runs the sweep with the run store (count_store.go). It returns errDPWide if 64-bit
+// counts carried (and wide is false).
 func (p *dpPlan) count(ctx context.Context, wide bool, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
+	return p.countRuns(ctx, dpStoreDefault, wide, maxMemory, status)
+}
+
+// countTables runs the sweep with two hash tables (the store of the mirror join and the
+// estimate, kept as the dp method's former store). It returns errDPWide if 64-bit counts
+// carried (and wide is false).
+func (p *dpPlan) countTables(ctx context.Context, wide bool, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
 	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
 	cur, err := p.run(ctx, p.steps, 0, p.n, p.startTable(wide, maxMemory), w, maxMemory, func(v, states int, b int64) {
 		if status != nil {
