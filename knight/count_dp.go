@@ -39,8 +39,11 @@ import (
 // buffers. Measured (CPU s user+sys, peak RSS, alternated, 2-core machine under load):
 // 6×8 closed 3.7 s / 330 MiB against 4.3 s / 147 MiB with the former two hash tables of
 // 16 bytes a slot at load ≤ 0.7; 6×10 closed 10.1 s / 495 MiB against 11.2 s / 147 MiB
-// (the buffers dominate small boards); 8×8 closed: see bench/README.md (the tables needed more
-// than 12 GiB from cell 38 on). The mirror join and the estimate still use the tables:
+// (the buffers dominate small boards). 8×8 closed with --max-memory 9GiB: cells 29–42 in
+// 754 s of CPU (658 user + 96 sys), the tables' 8 and 12 GiB down to 2.9 GiB after cell 37
+// and 4.2 GiB after cell 38 (231 M states); then 384 M states after cell 41 (6.4 GiB), 436 M
+// after cell 42 (7.4 GiB, about 18 bytes a state of the wider layer), and it stopped itself
+// at cell 43, past 9 GiB (peak RSS 9.7 GiB): the count of 8×8 is not measured yet. The mirror join and the estimate still use the tables:
 // open-addressing, 16 bytes a slot, a power of two of them filled to at most 70%, each
 // step reading one and writing the other, made states added in batches so that the
 // processor waits for many cache misses at once, big tables mapped on huge pages
