@@ -461,7 +461,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
 	var me *knight.MemoryError
 	if errors.As(err, &me) {
-		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory to at least %s if the machine has it", sz, knight.FormatBytes(me.Need), knight.FormatBytes(me.Limit), knight.FormatBytes(me.Need))
+		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, knight.FormatBytes(max(me.Need, me.Limit)), knight.FormatBytes(me.Limit))
 	}
 	if err != nil {
 		return err
