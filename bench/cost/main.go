@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command cost times a random sample of the real count plan's tasks for each N and
 // extrapolates what the whole count costs: core-hours, the number of tasks, the memory a
 // worker needs, and the wall time on 100 and 1,000 cores. bench/cost.sh runs it; its output
