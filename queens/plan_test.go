@@ -50,34 +50,42 @@ func TestCountKnownValues(t *testing.T) {
 
 // TestCountKnownLarge checks n = 16 and 17 against the literature. They take about a
 // minute of CPU without the race detector and ten times that with it, so under -race the
-// test runs itself again in a child "go test" without -race, and requires the child to
-// report that it passed (not skipped).
+// test runs itself again in a child "go test" without -race (see checkPlansKnown).
 func TestCountKnownLarge(t *testing.T) {
+	checkPlansKnown(t, "TestCountKnownLarge", []int{16, 17}, NewPlan)
+}
+
+// checkPlansKnown checks Q(n) and U(n) of the plans newPlan makes for each n against the
+// published values, counting each plan's tasks on two goroutines (CI machines have two cores).
+// It is for the long checks of the default run: skipped with -short; under -race it runs
+// test (its own name) again in a child "go test" without -race and requires the child to
+// report that it passed (not skipped).
+func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*Plan, error)) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("n = 16 and 17 take about a minute; runs without -short (as in CI)")
+		t.Skipf("n = %v take tens of seconds; runs without -short (as in CI)", ns)
 	}
 	if raceEnabled {
 		goBin, err := exec.LookPath("go")
 		if err != nil {
-			t.Fatalf("running the n = 16, 17 check without -race needs the go command: %v", err)
+			t.Fatalf("running the n = %v check without -race needs the go command: %v", ns, err)
 		}
-		cmd := exec.Command(goBin, "test", "-count=1", "-v", "-run", "^TestCountKnownLarge$", ".")
+		cmd := exec.Command(goBin, "test", "-count=1", "-v", "-run", "^"+test+"$", ".")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("go test -run TestCountKnownLarge (without -race): %v\n%s", err, out)
+			t.Fatalf("go test -run %s (without -race): %v\n%s", test, err, out)
 		}
-		if !strings.Contains(string(out), "--- PASS: TestCountKnownLarge") {
-			t.Fatalf("go test -run TestCountKnownLarge (without -race) did not pass:\n%s", out)
+		if !strings.Contains(string(out), "--- PASS: "+test) {
+			t.Fatalf("go test -run %s (without -race) did not pass:\n%s", test, out)
 		}
 		return
 	}
 	known := knownCounts(t)
-	for _, n := range []int{16, 17} {
-		p, err := NewPlan(n)
+	for _, n := range ns {
+		p, err := newPlan(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Two goroutines share the tasks, as the machines CI runs on have two cores.
 		results := make([]TaskResult, len(p.Tasks))
 		var wg sync.WaitGroup
 		for g := range 2 {
@@ -93,7 +101,7 @@ func TestCountKnownLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Total.Cmp(known[n][0]) != 0 || c.Unique.Cmp(known[n][1]) != 0 {
-			t.Errorf("plan for n=%d: total %v, unique %v; want %v, %v", n, c.Total, c.Unique, known[n][0], known[n][1])
+			t.Errorf("%s plan for n=%d: total %v, unique %v; want %v, %v", p.Method, n, c.Total, c.Unique, known[n][0], known[n][1])
 		}
 	}
 }
