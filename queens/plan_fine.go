@@ -325,11 +325,8 @@ func (t Task) mayBeHalfTurn() bool {
 // node and size rules of its empty rows. Burnside's divisibility does not hold for a part
 // of a frame's solutions, so it is not checked.
 func (t Task) checkPrefixResult(r TaskResult) error {
-	switch {
-	case r.HalfTurn > r.Solutions:
-		return fmt.Errorf("task %d: %d solutions fixed by a half turn, more than its %d solutions", r.ID, r.HalfTurn, r.Solutions)
-	case r.QuarterTurn > r.HalfTurn:
-		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+	if err := checkTurnCounts(r); err != nil {
+		return err
 	}
 	f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
 	may := t.mayBeHalfTurn()

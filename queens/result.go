@@ -51,11 +51,8 @@ func (p *Plan) CheckResult(r TaskResult) error {
 		}
 		return nil
 	}
-	switch {
-	case r.HalfTurn > r.Solutions:
-		return fmt.Errorf("task %d: %d solutions fixed by a half turn, more than its %d solutions", r.ID, r.HalfTurn, r.Solutions)
-	case r.QuarterTurn > r.HalfTurn:
-		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
+	if err := checkTurnCounts(r); err != nil {
+		return err
 	}
 	f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
 	var fixes [8]bool
@@ -151,6 +148,18 @@ func (t Task) checkJoinResult(r TaskResult) error {
 		return fmt.Errorf("task %d has %d row sets, but its result reports %d", r.ID, t.Join.RowSets, r.RowSets)
 	case r.PairTests == 0 && r.Solutions != 0:
 		return fmt.Errorf("task %d: %d solutions from no pair tests", r.ID, r.Solutions)
+	}
+	return nil
+}
+
+// checkTurnCounts checks what holds for every result: solutions fixed by a quarter turn are
+// fixed by a half turn, and those are solutions.
+func checkTurnCounts(r TaskResult) error {
+	switch {
+	case r.HalfTurn > r.Solutions:
+		return fmt.Errorf("task %d: %d solutions fixed by a half turn, more than its %d solutions", r.ID, r.HalfTurn, r.Solutions)
+	case r.QuarterTurn > r.HalfTurn:
+		return fmt.Errorf("task %d: %d solutions fixed by a quarter turn, more than the %d fixed by a half turn", r.ID, r.QuarterTurn, r.HalfTurn)
 	}
 	return nil
 }
