@@ -92,7 +92,7 @@ func BenchmarkFirstSolution28(b *testing.B) {
 			break
 		}
 	}
-	if !valid(sinkPlacement) {
+	if !valid(ints(sinkPlacement)) {
 		b.Fatalf("first solution of n = 28 = %v, not a solution", sinkPlacement)
 	}
 }

@@ -65,7 +65,8 @@ type Report struct {
 // many queens stand on each line (the control sums used when solving by hand). Two queens
 // on one square count as attacking along their row. Check takes time O(N + q log q) for q
 // queens and never compares all pairs, so a placement of ten million queens takes about a
-// second.
+// second; [Placement.Check] gives the same Report of a Placement in one pass, several
+// times faster.
 func Check(pos Position) Report {
 	n := max(pos.N, 0)
 	rep := Report{

@@ -188,7 +188,7 @@ func TestCheckSolutions(t *testing.T) {
 		var rec func(r int)
 		rec = func(r int) {
 			if r == n {
-				rep := queens.Check(queens.Placement(p).Position())
+				rep := queens.Check(placement(p).Position())
 				if rep.Solved != valid(p) {
 					t.Errorf("Check(%s).Solved = %v, want %v", codeOf(p), rep.Solved, valid(p))
 				}

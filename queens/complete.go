@@ -52,7 +52,7 @@ func (e *ConflictError) Unwrap() error { return ErrNoCompletion }
 // squares and gives up on a branch as soon as some empty row or column has no open square
 // left. Most positions of up to 30 or so rows are decided in milliseconds; some, chiefly
 // among those that cannot be completed, take far longer. With more than 64 empty rows it
-// runs the local search of [RandomColumns] on the empty rows and columns with the given
+// runs the local search of [Random] on the empty rows and columns with the given
 // queens fixed: it finds a completion fast when one is easy to find, but it cannot prove
 // that none exists, so on such a position it runs until ctx is done. The result is the
 // same for the same position (the local search uses a fixed seed). Complete takes memory
@@ -105,7 +105,8 @@ func completeExact(ctx context.Context, p Placement) (Placement, error) {
 		colIndex[c] = -1
 	}
 	taken := make([]bool, n)
-	for r, c := range p {
+	for r, c32 := range p {
+		c := int(c32)
 		if c < 0 {
 			rows = append(rows, r)
 			continue
@@ -179,7 +180,7 @@ func completeExact(ctx context.Context, p Placement) (Placement, error) {
 		f.cand ^= bit
 		j := bits.TrailingZeros64(bit)
 		r, c := rows[f.row], cols[j]
-		out[r] = c
+		out[r] = int32(c)
 		g := &stack[depth+1]
 		g.empty = f.empty &^ (1 << f.row)
 		g.free = f.free &^ bit
@@ -235,14 +236,14 @@ func completeLocal(ctx context.Context, p Placement) (Placement, error) {
 	s := newSwapSearch(n, rows, cols, rand.New(rand.NewPCG(uint64(n), uint64(len(rows)))))
 	for r, c := range p {
 		if c >= 0 {
-			s.fix(r, c)
+			s.fix(r, int(c))
 		}
 	}
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
 	for i, r := range rows {
-		out[r] = int(s.cols[i])
+		out[r] = s.cols[i]
 	}
 	return out, nil
 }

@@ -88,11 +88,11 @@ func TestCompleteExhaustive(t *testing.T) {
 					if err != nil {
 						t.Fatalf("Complete(%v on %d×%d) error %v, want a completion", qs, n, n, err)
 					}
-					if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" {
+					if fault := solutionFault(n, func(r int) int { return int(p[r]) }); fault != "" {
 						t.Fatalf("Complete(%v on %d×%d) = %v, not a solution: %s", qs, n, n, p, fault)
 					}
 					for _, q := range qs {
-						if p[q.Row] != q.Col {
+						if int(p[q.Row]) != q.Col {
 							t.Fatalf("Complete(%v on %d×%d) = %v, which moved the queen on %v", qs, n, n, p, q)
 						}
 					}
@@ -131,7 +131,7 @@ func TestCompleteEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Complete(empty %d×%d): %v", n, n, err)
 		}
-		if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" {
+		if fault := solutionFault(n, func(r int) int { return int(p[r]) }); fault != "" {
 			t.Fatalf("Complete(empty %d×%d) = %v: %s", n, n, p, fault)
 		}
 	}
@@ -154,14 +154,14 @@ func TestCompleteLarge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			known, err := Random(tt.n, seeded(3))
+			known, err := Random(context.Background(), tt.n, seeded(3))
 			if err != nil {
 				t.Fatal(err)
 			}
 			rng := seeded(5)
 			pos := Position{N: tt.n}
 			for _, r := range rng.Perm(tt.n)[:tt.given] {
-				pos.Queens = append(pos.Queens, board.Square{Row: r, Col: known[r]})
+				pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(known[r])})
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -169,11 +169,11 @@ func TestCompleteLarge(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
-			if fault := solutionFault(tt.n, func(r int) int { return p[r] }); fault != "" {
+			if fault := solutionFault(tt.n, func(r int) int { return int(p[r]) }); fault != "" {
 				t.Fatalf("Complete gave no solution: %s", fault)
 			}
 			for _, q := range pos.Queens {
-				if p[q.Row] != q.Col {
+				if int(p[q.Row]) != q.Col {
 					t.Fatalf("Complete moved the given queen on row %d from column %d to %d", q.Row, q.Col, p[q.Row])
 				}
 			}
@@ -187,7 +187,7 @@ func TestCompleteNoRoom(t *testing.T) {
 	pos := Position{N: 100}
 	one, _ := One(99)
 	for r, c := range one {
-		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(c)})
 	}
 	if one[94] != 94 {
 		t.Fatalf("One(99)[94] = %d, want 94 for this test", one[94])
@@ -313,8 +313,8 @@ func TestCompleteUndecided(t *testing.T) {
 	pos := Position{N: n}
 	takenDiag := make(map[int]bool)
 	for r, c := range one {
-		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
-		takenDiag[c-r] = true
+		pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(c)})
+		takenDiag[int(c)-r] = true
 	}
 	open := 0
 	for d := -69; d <= 69; d++ {
@@ -394,11 +394,11 @@ func FuzzComplete(f *testing.F) {
 			}
 			return
 		}
-		if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" || len(p) != n {
+		if fault := solutionFault(n, func(r int) int { return int(p[r]) }); fault != "" || len(p) != n {
 			t.Fatalf("Complete(%v) = %v: %s", pos, p, fault)
 		}
 		for _, q := range pos.Queens {
-			if p[q.Row] != q.Col {
+			if int(p[q.Row]) != q.Col {
 				t.Fatalf("Complete(%v) = %v lost the queen on %v", pos, p, q)
 			}
 		}

@@ -168,3 +168,21 @@ func fromCode(s string) []int {
 	}
 	return p
 }
+
+// ints and placement convert between a queens.Placement and the []int the helpers here
+// work on, so that the independent checks share no type with the package.
+func ints(p queens.Placement) []int {
+	out := make([]int, len(p))
+	for r, c := range p {
+		out[r] = int(c)
+	}
+	return out
+}
+
+func placement(p []int) queens.Placement {
+	out := make(queens.Placement, len(p))
+	for r, c := range p {
+		out[r] = int32(c)
+	}
+	return out
+}

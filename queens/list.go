@@ -83,7 +83,7 @@ func ValidateList(n int, opts ListOptions) error {
 			return &NotationError{Input: opts.After.Format(Perm), Reason: "a starting point needs one column for each of the " + strconv.Itoa(n) + " rows"}
 		}
 		for _, c := range opts.After {
-			if c < 0 || c >= n {
+			if c < 0 || int(c) >= n {
 				return &NotationError{Input: opts.After.Format(Perm), Reason: "a column is off the board"}
 			}
 		}
@@ -142,7 +142,7 @@ func listSolutions(ctx context.Context, n int, opts ListOptions, yield func(Plac
 		}
 		bit := open & -open
 		avail[d] = open ^ bit
-		place[d] = bits.TrailingZeros64(bit)
+		place[d] = int32(bits.TrailingZeros64(bit))
 		nodes++
 		if nodes%progressEvery == 0 {
 			if ctx.Err() != nil {

@@ -79,7 +79,7 @@ func (p Placement) AppendFormat(dst []byte, f Notation) []byte {
 	sz := board.SquareBoard(n)
 	written := false
 	for r, c := range p {
-		dst = appendRow(dst, f, sz, r, c, written)
+		dst = appendRow(dst, f, sz, r, int(c), written)
 		written = written || c >= 0
 	}
 	return dst

@@ -27,7 +27,7 @@ func parsePermName(t *testing.T, s string) queens.Placement {
 		if err != nil {
 			t.Fatalf("bad placement %q in a golden file name", s)
 		}
-		p = append(p, c)
+		p = append(p, int32(c))
 	}
 	return p
 }
@@ -53,14 +53,14 @@ func TestFormatGolden(t *testing.T) {
 			}
 			want := strings.TrimSuffix(string(f.Data), "\n")
 			if got := p.Format(nt); got != want {
-				t.Errorf("%v.Format(%v) =\n%s\nwant\n%s", []int(p), nt, got, want)
+				t.Errorf("%v.Format(%v) =\n%s\nwant\n%s", ints(p), nt, got, want)
 			}
 			if got := string(p.AppendFormat([]byte("x"), nt)); got != "x"+want {
-				t.Errorf("%v.AppendFormat(\"x\", %v) = %q, want %q", []int(p), nt, got, "x"+want)
+				t.Errorf("%v.AppendFormat(\"x\", %v) = %q, want %q", ints(p), nt, got, "x"+want)
 			}
 			if nt == queens.Code {
 				if got := p.String(); got != want {
-					t.Errorf("%v.String() = %q, want %q", []int(p), got, want)
+					t.Errorf("%v.String() = %q, want %q", ints(p), got, want)
 				}
 			}
 		})
@@ -122,7 +122,7 @@ func roundTrip(t *testing.T, p []int) {
 	n := len(p)
 	want := placementSquares(p)
 	for _, nt := range parsedNotations {
-		s := queens.Placement(p).Format(nt)
+		s := placement(p).Format(nt)
 		for _, in := range []struct {
 			text string
 			n    int
@@ -151,7 +151,7 @@ func TestParseRoundTrip(t *testing.T) {
 		t.Run("n="+itoa(n)+" sample", func(t *testing.T) {
 			k := 0
 			for p := range queens.Solutions(n) {
-				for _, im := range images(p) {
+				for _, im := range images(ints(p)) {
 					roundTrip(t, im)
 				}
 				if k++; k == 5 {
@@ -166,7 +166,7 @@ func TestParseRoundTrip(t *testing.T) {
 			// Board and the row notations keep the rows; coords and algebraic infer
 			// the size from the squares, so give it.
 			for _, nt := range parsedNotations {
-				s := queens.Placement(p).Format(nt)
+				s := placement(p).Format(nt)
 				pos, err := queens.Parse(s, len(p))
 				if err != nil {
 					t.Errorf("Parse(%q, %d) [%v of %v] error: %v", s, len(p), nt, p, err)
@@ -186,10 +186,10 @@ func TestParseNumericSquares(t *testing.T) {
 	const n = 27
 	var p []int
 	for s := range queens.Solutions(n) {
-		p = slices.Clone([]int(s))
+		p = ints(s)
 		break
 	}
-	s := queens.Placement(p).Format(queens.Algebraic)
+	s := placement(p).Format(queens.Algebraic)
 	for _, in := range []string{s, "algebraic:" + s} {
 		pos, err := queens.Parse(in, n)
 		if err != nil {
@@ -349,7 +349,7 @@ func TestPositionPlacement(t *testing.T) {
 	p := queens.Placement{1, -1, 3, -1, 0}
 	pos := p.Position()
 	if pos.N != 5 || !slices.Equal(pos.Queens, alg(5, "b5 d3 a1")) {
-		t.Errorf("%v.Position() = %+v, want N 5, b5 d3 a1", []int(p), pos)
+		t.Errorf("%v.Position() = %+v, want N 5, b5 d3 a1", ints(p), pos)
 	}
 	back, ok := pos.Placement()
 	if !ok || !slices.Equal(back, p) {

@@ -31,7 +31,7 @@ func checkOneN(n int) error {
 // One returns a solution of the n×n board by an explicit construction, for every n that has
 // one (n = 1 and n ≥ 4); for n = 2 and 3 it returns an error wrapping [ErrNoSolution], and
 // for n outside 1…MaxOneN another error. The solution is the one [OneColumn] describes. One
-// takes time and memory proportional to n (8 bytes a queen); for boards of hundreds of
+// takes time and memory proportional to n (4 bytes a queen); for boards of hundreds of
 // millions of queens, [WriteColumns] with [OneColumn] streams the same solution in constant
 // memory.
 func One(n int) (Placement, error) {
@@ -40,7 +40,7 @@ func One(n int) (Placement, error) {
 	}
 	p := make(Placement, n)
 	for r := range p {
-		p[r] = OneColumn(n, r)
+		p[r] = int32(OneColumn(n, r))
 	}
 	return p, nil
 }
@@ -163,6 +163,13 @@ func WriteColumns(w io.Writer, n int, column func(r int) int, f Notation) error 
 		return err
 	}
 	return bw.Flush()
+}
+
+// WriteFormat writes p in notation f, with no trailing newline, exactly as [Placement.Format]
+// would write it, but streaming through a buffer as [WriteColumns] does: a hundred million
+// queens take a few seconds and no memory beyond p. Board is refused above 1000 rows.
+func (p Placement) WriteFormat(w io.Writer, f Notation) error {
+	return WriteColumns(w, len(p), func(r int) int { return int(p[r]) }, f)
 }
 
 // maxDrawnN is the largest board WriteColumns draws.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"testing"
 )
 
@@ -74,7 +75,7 @@ func TestOneEveryN(t *testing.T) {
 		if len(p) != n {
 			t.Fatalf("One(%d) has %d rows", n, len(p))
 		}
-		if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" {
+		if fault := solutionFault(n, func(r int) int { return int(p[r]) }); fault != "" {
 			t.Fatalf("One(%d) = %v is not a solution: %s", n, p, fault)
 		}
 	}
@@ -157,14 +158,14 @@ func TestOneKnown(t *testing.T) {
 	}
 }
 
-// TestWriteColumnsMatchesFormat checks that streaming writes exactly what Format writes, in
-// every notation, for complete and partial placements.
-func TestWriteColumnsMatchesFormat(t *testing.T) {
+// TestWriteFormatMatchesFormat checks that streaming (WriteFormat, which is WriteColumns)
+// writes exactly what Format writes, in every notation, for complete and partial placements.
+func TestWriteFormatMatchesFormat(t *testing.T) {
 	var placements []Placement
 	for n := 0; n <= 30; n++ {
 		p := make(Placement, n)
 		for r := range p {
-			p[r] = OneColumn(n, r)
+			p[r] = int32(OneColumn(n, r))
 			if n == 2 || n == 3 || r%3 == 1 {
 				p[r] = -1 // partial rows too
 			}
@@ -176,11 +177,11 @@ func TestWriteColumnsMatchesFormat(t *testing.T) {
 	for _, p := range placements {
 		for _, f := range []Notation{Code, Perm, Coords, Algebraic, Board, JSON} {
 			var b bytes.Buffer
-			if err := WriteColumns(&b, len(p), func(r int) int { return p[r] }, f); err != nil {
-				t.Fatalf("WriteColumns(n=%d, %v): %v", len(p), f, err)
+			if err := p.WriteFormat(&b, f); err != nil {
+				t.Fatalf("WriteFormat(n=%d, %v): %v", len(p), f, err)
 			}
 			if want := p.Format(f); b.String() != want {
-				t.Errorf("WriteColumns(n=%d, %v) = %.60q…, want %.60q…", len(p), f, b.String(), want)
+				t.Errorf("WriteFormat(n=%d, %v) = %.60q…, want %.60q…", len(p), f, b.String(), want)
 			}
 		}
 	}
@@ -230,6 +231,18 @@ func ExampleWriteColumns() {
 	fmt.Println(b.Len(), b.String()[:20])
 	// Output:
 	// 6888895 2,4,6,8,10,12,14,16,
+}
+
+func ExamplePlacement_WriteFormat() {
+	// A placement in memory streams out the same way, here a partial one in perm notation.
+	p := Placement{1, 3, -1, 2}
+	if err := p.WriteFormat(os.Stdout, Perm); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println()
+	// Output:
+	// 1,3,-,2
 }
 
 var sinkPlacement Placement

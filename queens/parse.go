@@ -3,6 +3,7 @@ package queens
 import (
 	"fmt"
 	"iter"
+	"math"
 	"strconv"
 	"strings"
 
@@ -22,17 +23,20 @@ type Position struct {
 }
 
 // Placement returns the position as a Placement (-1 for an empty row) and true, or nil and
-// false when some row holds two queens.
+// false when some row holds two queens or a queen is off the board.
 func (pos Position) Placement() (Placement, bool) {
+	if pos.N < 0 || pos.N > math.MaxInt32 {
+		return nil, false
+	}
 	p := make(Placement, pos.N)
 	for i := range p {
 		p[i] = -1
 	}
 	for _, q := range pos.Queens {
-		if p[q.Row] >= 0 {
+		if q.Row < 0 || q.Row >= pos.N || q.Col < 0 || q.Col >= pos.N || p[q.Row] >= 0 {
 			return nil, false
 		}
-		p[q.Row] = q.Col
+		p[q.Row] = int32(q.Col)
 	}
 	return p, true
 }
@@ -42,7 +46,7 @@ func (p Placement) Position() Position {
 	pos := Position{N: len(p), Queens: make([]board.Square, 0, len(p))}
 	for r, c := range p {
 		if c >= 0 {
-			pos.Queens = append(pos.Queens, board.Square{Row: r, Col: c})
+			pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(c)})
 		}
 	}
 	return pos

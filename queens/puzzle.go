@@ -181,7 +181,7 @@ func randomSolution(n int, rng *rand.Rand) Placement {
 			if cols>>c&1 != 0 || d1>>(r+c)&1 != 0 || d2>>(c-r+n)&1 != 0 {
 				continue
 			}
-			p[r] = c
+			p[r] = int32(c)
 			if rec(r+1, cols|1<<c, d1|1<<(r+c), d2|1<<(c-r+n)) {
 				return true
 			}
@@ -211,7 +211,8 @@ func CountCompletions(ctx context.Context, given Placement, limit int) (count in
 	set := func(d *[2]uint64, i int) { d[i>>6] |= 1 << (i & 63) }
 	clr := func(d *[2]uint64, i int) { d[i>>6] &^= 1 << (i & 63) }
 	var empty []int
-	for r, c := range given {
+	for r, c32 := range given {
+		c := int(c32)
 		if c < 0 {
 			empty = append(empty, r)
 			continue

@@ -70,7 +70,7 @@ func TestNewPuzzle(t *testing.T) {
 					t.Fatalf("%s: given queen on row %d not in the solution", name, r)
 				}
 			}
-			if k := completions(p.Given, 2); k != 1 {
+			if k := completions(ints(p.Given), 2); k != 1 {
 				t.Errorf("%s: %v has %d completions (counted to 2), want exactly 1", name, p.Given, k)
 			}
 			if p.Empty() < 2 {
@@ -118,7 +118,7 @@ func TestCountCompletions(t *testing.T) {
 		for i := range empty {
 			empty[i] = -1
 		}
-		k, _, err := queens.CountCompletions(ctx, empty, 0)
+		k, _, err := queens.CountCompletions(ctx, placement(empty), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,12 +127,12 @@ func TestCountCompletions(t *testing.T) {
 		}
 		// One queen in the first row's middle: compare with the independent counter.
 		empty[0] = n / 2
-		k, _, _ = queens.CountCompletions(ctx, empty, 0)
+		k, _, _ = queens.CountCompletions(ctx, placement(empty), 0)
 		if want := completions(empty, 1<<30); k != want {
 			t.Errorf("CountCompletions(%v) = %d, independent count %d", empty, k, want)
 		}
 	}
-	if k, _, _ := queens.CountCompletions(ctx, []int{0, 1, -1, -1}, 0); k != 0 {
+	if k, _, _ := queens.CountCompletions(ctx, queens.Placement{0, 1, -1, -1}, 0); k != 0 {
 		t.Errorf("attacking queens: %d completions", k)
 	}
 }
@@ -164,7 +164,7 @@ func TestPuzzleManySeeds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if k := completions(p.Given, 2); k != 1 {
+				if k := completions(ints(p.Given), 2); k != 1 {
 					t.Errorf("n=%d %v seed %d: %v has %d completions", n, level, seed, p.Given, k)
 				}
 			}

@@ -6,33 +6,16 @@ import (
 	"math/rand/v2"
 )
 
-// MaxRandomN is the largest board [Random] and [RandomColumns] accept: a hundred million
-// queens take about 450 MB (see RandomColumns) and a minute or two.
+// MaxRandomN is the largest board [Random] accepts: a hundred million queens take about
+// 450 MB and a minute or two.
 const MaxRandomN = 100_000_000
 
-// Random returns a random solution of the n×n board, found by conflict-minimising local
-// search; see [RandomColumns] for the method and its cost. The same rng state gives the same
-// solution, so a seeded generator makes the result reproducible; a nil rng is seeded at
-// random. For n = 2 and 3 it returns an error wrapping [ErrNoSolution], and for n outside
-// 1…MaxRandomN another error. Random holds the result as a Placement, 8 bytes a queen, on
-// top of what RandomColumns needs.
-func Random(n int, rng *rand.Rand) (Placement, error) {
-	cols, err := RandomColumns(context.Background(), n, rng)
-	if err != nil {
-		return nil, err
-	}
-	p := make(Placement, n)
-	for r, c := range cols {
-		p[r] = int(c)
-	}
-	return p, nil
-}
-
-// RandomColumns returns a random solution of the n×n board as cols[row] = col, 4 bytes a
-// queen, by the local search of Sosić and Gu ("Efficient local search with conflict
-// minimization: a case study of the n-queens problem", IEEE Transactions on Knowledge and
-// Data Engineering 6(5), 1994). It stops with ctx.Err() when ctx is done, and returns the
-// errors [Random] does for boards without a solution or out of range.
+// Random returns a random solution of the n×n board, by the local search of Sosić and Gu
+// ("Efficient local search with conflict minimization: a case study of the n-queens
+// problem", IEEE Transactions on Knowledge and Data Engineering 6(5), 1994). The same rng
+// state gives the same solution, so a seeded generator makes the result reproducible; a nil
+// rng is seeded at random. For n = 2 and 3 it returns an error wrapping [ErrNoSolution], for
+// n outside 1…MaxRandomN another error, and ctx.Err() when ctx is done first.
 //
 // The search keeps a permutation, so rows and columns never clash, and counts the queens on
 // every diagonal. It starts by filling the rows from the top, each with a column picked at
@@ -42,8 +25,8 @@ func Random(n int, rng *rand.Rand) (Placement, error) {
 // random other one whenever that lowers the number of attacking pairs, and starts afresh on
 // the rare occasions it stalls. The expected time is linear in n — about three probes a row
 // for the start, and a few dozen swaps to finish — and the memory 4.5 bytes a queen: the
-// 4-byte permutation and a bit for each diagonal.
-func RandomColumns(ctx context.Context, n int, rng *rand.Rand) ([]int32, error) {
+// Placement returned and a bit for each diagonal.
+func Random(ctx context.Context, n int, rng *rand.Rand) (Placement, error) {
 	if err := checkRandomN(n); err != nil {
 		return nil, err
 	}
@@ -57,7 +40,7 @@ func RandomColumns(ctx context.Context, n int, rng *rand.Rand) ([]int32, error) 
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
-	return s.cols, nil
+	return Placement(s.cols), nil
 }
 
 // checkRandomN reports a board size outside 1…MaxRandomN, or one with no solution.
@@ -71,7 +54,7 @@ func checkRandomN(n int) error {
 	return nil
 }
 
-// swapSearch is the local search behind [RandomColumns] and, for large boards, [Complete]:
+// swapSearch is the local search behind [Random] and, for large boards, [Complete]:
 // queen i stands on row rows[i] (row i when rows is nil) and column cols[i]; the search only
 // permutes cols. Queens it may not move (the given ones when completing a position) are
 // marked in baseDiag and baseAnti and never appear in rows.

@@ -25,7 +25,7 @@ func TestRandomManyN(t *testing.T) {
 	sizes = append(sizes, 65536, 100_003)
 	for _, n := range sizes {
 		for seed := range uint64(4) {
-			p, err := Random(n, seeded(seed))
+			p, err := Random(context.Background(), n, seeded(seed))
 			if n == 2 || n == 3 {
 				if !errors.Is(err, ErrNoSolution) {
 					t.Errorf("Random(%d) error = %v, want ErrNoSolution", n, err)
@@ -38,7 +38,7 @@ func TestRandomManyN(t *testing.T) {
 			if len(p) != n {
 				t.Fatalf("Random(%d, seed %d) has %d rows", n, seed, len(p))
 			}
-			if fault := solutionFault(n, func(r int) int { return p[r] }); fault != "" {
+			if fault := solutionFault(n, func(r int) int { return int(p[r]) }); fault != "" {
 				t.Fatalf("Random(%d, seed %d) = %v is not a solution: %s", n, seed, p, fault)
 			}
 		}
@@ -53,22 +53,22 @@ func TestRandomLarge(t *testing.T) {
 		n = 2_000_000
 	}
 	t.Logf("N = %d", n)
-	cols, err := RandomColumns(context.Background(), n, seeded(7))
+	cols, err := Random(context.Background(), n, seeded(7))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cols) != n {
-		t.Fatalf("RandomColumns(%d) has %d rows", n, len(cols))
+		t.Fatalf("Random(%d) has %d rows", n, len(cols))
 	}
 	if fault := solutionFaultLarge(n, func(r int) int { return int(cols[r]) }); fault != "" {
-		t.Fatalf("RandomColumns(%d) is not a solution: %s", n, fault)
+		t.Fatalf("Random(%d) is not a solution: %s", n, fault)
 	}
 }
 
 func TestRandomReproducible(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 50, 1000} {
-		a, err1 := Random(n, seeded(42))
-		b, err2 := Random(n, seeded(42))
+		a, err1 := Random(context.Background(), n, seeded(42))
+		b, err2 := Random(context.Background(), n, seeded(42))
 		if err1 != nil || err2 != nil {
 			t.Fatalf("Random(%d): %v, %v", n, err1, err2)
 		}
@@ -78,15 +78,15 @@ func TestRandomReproducible(t *testing.T) {
 	}
 	// Different seeds give different solutions of a large board (two equal ones out of
 	// the astronomically many would mean the seed is ignored).
-	a, _ := Random(1000, seeded(1))
-	b, _ := Random(1000, seeded(2))
+	a, _ := Random(context.Background(), 1000, seeded(1))
+	b, _ := Random(context.Background(), 1000, seeded(2))
 	if slices.Equal(a, b) {
 		t.Errorf("Random(1000) with seeds 1 and 2 gave the same solution")
 	}
 	// On the 8×8 board, many seeds reach many of the 92 solutions.
 	seen := make(map[string]bool)
 	for seed := range uint64(400) {
-		p, err := Random(8, seeded(seed))
+		p, err := Random(context.Background(), 8, seeded(seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestRandomReproducible(t *testing.T) {
 	if len(seen) < 60 {
 		t.Errorf("Random(8) over 400 seeds gave %d distinct solutions, want most of the 92", len(seen))
 	}
-	if p, err := Random(10, nil); err != nil || solutionFault(10, func(r int) int { return p[r] }) != "" {
+	if p, err := Random(context.Background(), 10, nil); err != nil || solutionFault(10, func(r int) int { return int(p[r]) }) != "" {
 		t.Errorf("Random(10, nil) = %v, %v, want a solution", p, err)
 	}
 }
@@ -114,7 +114,7 @@ func TestRandomBadN(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Random(tt.n, seeded(1))
+			p, err := Random(context.Background(), tt.n, seeded(1))
 			if err == nil || p != nil {
 				t.Fatalf("Random(%d) = %v, %v, want an error", tt.n, p, err)
 			}
@@ -128,27 +128,26 @@ func TestRandomBadN(t *testing.T) {
 func TestRandomCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	cols, err := RandomColumns(ctx, 1_000_000, seeded(1))
+	cols, err := Random(ctx, 1_000_000, seeded(1))
 	if !errors.Is(err, context.Canceled) || cols != nil {
-		t.Errorf("RandomColumns(cancelled) = %d columns, %v, want context.Canceled", len(cols), err)
+		t.Errorf("Random(cancelled) = %d columns, %v, want context.Canceled", len(cols), err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	time.Sleep(2 * time.Millisecond)
-	if _, err := RandomColumns(ctx, 1_000_000, seeded(1)); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("RandomColumns(past deadline) error = %v, want context.DeadlineExceeded", err)
+	if _, err := Random(ctx, 1_000_000, seeded(1)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Random(past deadline) error = %v, want context.DeadlineExceeded", err)
 	}
 }
 
 func ExampleRandom() {
 	rng := rand.New(rand.NewPCG(1, 2)) // a fixed seed gives the same solution every run
-	p, err := Random(1000, rng)
+	p, err := Random(context.Background(), 1000, rng)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	rep := Check(p.Position())
-	fmt.Println(len(p), rep.Solved)
+	fmt.Println(len(p), p.Check().Solved)
 	// Output:
 	// 1000 true
 }
@@ -162,7 +161,7 @@ func BenchmarkRandom(b *testing.B) {
 			for b.Loop() {
 				seed++
 				var err error
-				if sinkCols, err = RandomColumns(context.Background(), n, seeded(seed)); err != nil {
+				if sinkCols, err = Random(context.Background(), n, seeded(seed)); err != nil {
 					b.Fatal(err)
 				}
 			}

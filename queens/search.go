@@ -337,14 +337,14 @@ func settleGo(st *settleState) {
 // n²/4 of n⁴/8), so this plainer loop, which follows expand and descends to the last row,
 // costs little overall. It counts the nodes run would visit.
 func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
-	var pa [MaxCountN]int
+	var pa [MaxCountN]int32
 	p := Placement(pa[:s.n])
 	var buf [4]board.Square
 	for _, q := range s.f.queens(&buf) {
-		p[q.Row] = q.Col
+		p[q.Row] = int32(q.Col)
 	}
 	for _, q := range s.prefix {
-		p[q.Row] = q.Col
+		p[q.Row] = int32(q.Col)
 	}
 	leaf := func() {
 		res.Solutions++
@@ -373,7 +373,7 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 			case done:
 				s.finish(cols, d1, d2, rem, p, leaf)
 			case forced:
-				p[m.line] = bits.TrailingZeros64(m.avail)
+				p[m.line] = int32(bits.TrailingZeros64(m.avail))
 				cols, d1, d2 = addQueen(cols, d1, d2, m.line, m.avail)
 				rem &^= 1 << m.line
 				continue
@@ -395,12 +395,12 @@ func (s *search) runSymmetric(ctx context.Context, res *TaskResult) error {
 		bit := e.avail & -e.avail
 		e.avail ^= bit
 		if e.line&onColumnFlag == 0 {
-			p[e.line] = bits.TrailingZeros64(bit)
+			p[e.line] = int32(bits.TrailingZeros64(bit))
 			cols, d1, d2 = addQueen(e.cols, e.d1, e.d2, e.line, bit)
 			rem = e.rem
 		} else {
 			k := uint(bits.TrailingZeros64(bit))
-			p[k] = int(e.line &^ onColumnFlag)
+			p[k] = int32(e.line &^ onColumnFlag)
 			cols, d1, d2 = addQueen(e.cols, e.d1, e.d2, k, 1<<(e.line&63))
 			rem = e.rem &^ bit
 		}
@@ -418,7 +418,7 @@ func (s *search) finish(cols, d1, d2, rem uint64, p Placement, leaf func()) {
 	k := uint(bits.TrailingZeros64(rem))
 	for o := openOn(s.mask&^cols, d1, d2, k); o != 0; o &= o - 1 {
 		b := o & -o
-		p[k] = bits.TrailingZeros64(b)
+		p[k] = int32(bits.TrailingZeros64(b))
 		c, e1, e2 := addQueen(cols, d1, d2, k, b)
 		s.finish(c, e1, e2, rem&^(1<<k), p, leaf)
 	}

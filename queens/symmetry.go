@@ -13,8 +13,8 @@ func Image(p Placement, s board.Symmetry) Placement {
 func imageInto(q, p Placement, s board.Symmetry) {
 	n := len(p)
 	for r, c := range p {
-		sq := s.Apply(n, board.Square{Row: r, Col: c})
-		q[sq.Row] = sq.Col
+		sq := s.Apply(n, board.Square{Row: r, Col: int(c)})
+		q[sq.Row] = int32(sq.Col)
 	}
 }
 
@@ -37,12 +37,12 @@ func Canonical(p Placement) Placement {
 // row, stopping at the first difference, so it costs a few rows per symmetry on average.
 func IsCanonical(p Placement) bool {
 	n := len(p)
-	var inv [MaxN]int
+	var inv [MaxN]int32
 	if n > MaxN {
 		return Canonical(p).Compare(p) == 0
 	}
 	for r, c := range p {
-		inv[c] = r
+		inv[c] = int32(r)
 	}
 	for _, s := range board.Symmetries[1:] {
 		if imageLess(p, inv[:n], s, n) {
@@ -54,10 +54,10 @@ func IsCanonical(p Placement) bool {
 
 // imageLess reports whether the image of p under s comes before p in code order. It computes
 // the image's row r on demand: the queen of p that s maps onto row r.
-func imageLess(p Placement, inv []int, s board.Symmetry, n int) bool {
-	m := n - 1
-	for r := 0; r < n; r++ {
-		var c int // column of the image's queen on row r
+func imageLess(p Placement, inv []int32, s board.Symmetry, n int) bool {
+	m := int32(n - 1)
+	for r := range int32(n) {
+		var c int32 // column of the image's queen on row r
 		switch s {
 		case board.Rotate90: // (r,c) → (c, m-r): image row R holds p's queen in column R, from row m-col
 			c = m - inv[r]
@@ -100,7 +100,7 @@ func ClassSize(p Placement) int {
 func symmetricHalf(p Placement) bool {
 	m := len(p) - 1
 	for r := 0; r <= m/2; r++ {
-		if p[m-r] != m-p[r] {
+		if p[m-r] != int32(m)-p[r] {
 			return false
 		}
 	}
@@ -110,7 +110,7 @@ func symmetricHalf(p Placement) bool {
 func symmetricQuarter(p Placement) bool {
 	m := len(p) - 1
 	for r, c := range p {
-		if p[c] != m-r {
+		if int(p[c]) != m-r {
 			return false
 		}
 	}

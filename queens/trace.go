@@ -175,7 +175,7 @@ func NaiveCount(n int) (Naive, error) {
 		for r, c := range p {
 			fact /= uint64(n - r)
 			smaller := 0
-			for x := 0; x < c; x++ {
+			for x := range c {
 				used := false
 				for _, y := range p[:r] {
 					used = used || y == x

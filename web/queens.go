@@ -24,12 +24,12 @@ const (
 )
 
 type solutionJSON struct {
-	Code string `json:"code"`
-	Perm []int  `json:"perm"`
+	Code string           `json:"code"`
+	Perm queens.Placement `json:"perm"`
 }
 
 func solutionOf(p queens.Placement) solutionJSON {
-	return solutionJSON{Code: p.Format(queens.Code), Perm: []int(p.Clone())}
+	return solutionJSON{Code: p.Format(queens.Code), Perm: p.Clone()}
 }
 
 // queensCount answers GET /api/queens/count?n=N from the table of known counts.

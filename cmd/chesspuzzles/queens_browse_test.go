@@ -15,11 +15,11 @@ import (
 // column (as numbers: at N ≥ 10 the code's text order is not the solutions' order).
 func leastImage(p queens.Placement) string {
 	n := len(p)
-	var best []int
+	var best queens.Placement
 	for k := range 8 {
 		q := make(queens.Placement, n)
 		for r, c := range p {
-			rr, cc := r, c
+			rr, cc := r, int(c)
 			if k&1 != 0 {
 				cc = n - 1 - cc
 			}
@@ -29,13 +29,13 @@ func leastImage(p queens.Placement) string {
 			if k&4 != 0 {
 				rr, cc = cc, rr
 			}
-			q[rr] = cc
+			q[rr] = int32(cc)
 		}
 		if best == nil || slices.Compare(q, best) < 0 {
 			best = q
 		}
 	}
-	return queens.Placement(best).Format(queens.Code)
+	return best.Format(queens.Code)
 }
 
 func key(code rune, text string) tea.KeyPressMsg {

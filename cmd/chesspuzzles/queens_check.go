@@ -119,20 +119,23 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	)
 	lim := queens.CheckLimits{MaxAttacks: opts.maxAttacks}
 	var (
-		cols []int32
-		n    int
-		ok   bool
+		p  queens.Placement
+		ok bool
 	)
 	// ParseColumns takes no context: a second for 79 MB on a busy machine.
-	if err := aside(ctx, func() error { cols, n, ok = queens.ParseColumns(opts.position, opts.n); return nil }); err != nil {
+	if err := aside(ctx, func() error { p, ok = queens.ParseColumns(opts.position, opts.n); return nil }); err != nil {
 		return err
 	}
-	if ok && n > maxSumsN {
-		// A long list of columns, as programs write huge placements: read and judge it
-		// in one pass each. The report names no queens of a board this large.
-		pos = queens.Position{N: n}
-		lim.Lines = opts.json && n <= maxLinesN
-		rep, attacks, err = queens.CheckColumnsContext(ctx, n, cols, lim)
+	if ok {
+		// A list of columns, as programs write huge placements: read and judged in one
+		// pass each. The squares of the queens are only made for a board small enough
+		// to be drawn; the report names none beyond 32×32.
+		pos = queens.Position{N: len(p)}
+		if len(p) <= maxPictureN {
+			pos = p.Position()
+		}
+		lim.Lines = len(p) <= maxSumsN || opts.json && len(p) <= maxLinesN
+		rep, attacks, err = p.CheckContext(ctx, lim)
 	} else {
 		if pos, err = parseContext(ctx, opts.position, opts.n); err != nil {
 			return err
@@ -147,12 +150,6 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	// Output of a huge report stops at the next buffer on Ctrl-C.
 	w := bufio.NewWriter(ctxWriter{ctx, stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
-		if len(pos.Queens) != rep.Queens && rep.N <= maxPictureN {
-			// The one-pass check of long column lists keeps no squares: a picture needs them.
-			if pos, err = parseContext(ctx, opts.position, opts.n); err != nil {
-				return err
-			}
-		}
 		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err
 		}

@@ -109,7 +109,7 @@ func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) er
 	case err != nil:
 		return err
 	}
-	if err := queens.WriteColumns(stdout, len(p), func(r int) int { return p[r] }, opts.format); err != nil {
+	if err := p.WriteFormat(stdout, opts.format); err != nil {
 		return fmt.Errorf("writing the solution: %w", err)
 	}
 	if _, err := io.WriteString(stdout, "\n"); err != nil {

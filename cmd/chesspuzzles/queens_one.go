@@ -80,23 +80,27 @@ For N = 2 and 3, which have no solution, it says so and exits 1.`,
 
 func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) error {
 	n := opts.n
-	column := func(r int) int { return queens.OneColumn(n, r) }
+	// The construction streams out of OneColumn, a random solution out of the Placement
+	// the search returns.
+	write := func(w io.Writer) error {
+		return queens.WriteColumns(w, n, func(r int) int { return queens.OneColumn(n, r) }, opts.format)
+	}
 	if opts.random {
 		if !opts.seedSet {
 			opts.seed = rand.Uint64()
 			fmt.Fprintf(stderr, "seed %d\n", opts.seed)
 		}
-		cols, err := queens.RandomColumns(ctx, n, rand.New(rand.NewPCG(opts.seed, 0)))
+		p, err := queens.Random(ctx, n, rand.New(rand.NewPCG(opts.seed, 0)))
 		if err != nil {
 			return oneError(err)
 		}
-		column = func(r int) int { return int(cols[r]) }
+		write = func(w io.Writer) error { return p.WriteFormat(w, opts.format) }
 	} else if n == 2 || n == 3 {
 		_, err := queens.One(n)
 		return oneError(err)
 	}
 	return writeTo(opts.output, stdout, func(out io.Writer) error {
-		if err := queens.WriteColumns(ctxWriter{ctx, out}, n, column, opts.format); err != nil {
+		if err := write(ctxWriter{ctx, out}); err != nil {
 			return fmt.Errorf("writing the solution: %w", err)
 		}
 		if _, err := io.WriteString(out, "\n"); err != nil {

@@ -81,30 +81,11 @@ func runQueensPuzzle(ctx context.Context, o queensPuzzleOpts, stdout io.Writer) 
 	return writeTo(o.output, stdout, func(w io.Writer) error {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%d×%d, %s, seed %d: place %d more queens (exactly one way)\n", p.N, p.N, p.Level, p.Seed, p.Empty())
-		b.WriteString(drawRows(p.Given))
+		b.WriteString(p.Given.Format(queens.Board) + "\n")
 		if o.solution {
 			b.WriteString("\nsolution: " + p.Solution.Format(queens.Code) + "\n")
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
-}
-
-// drawRows draws a partial placement: Q for a queen, . for an empty square.
-func drawRows(p queens.Placement) string {
-	var b strings.Builder
-	for _, c := range p {
-		for x := range len(p) {
-			if x > 0 {
-				b.WriteByte(' ')
-			}
-			if x == c {
-				b.WriteByte('Q')
-			} else {
-				b.WriteByte('.')
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

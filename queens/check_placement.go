@@ -11,10 +11,10 @@ import (
 
 // ParseColumns is a fast path of [Parse] for the one notation huge placements come in: a
 // list of column numbers, perm (0-based) or code (1-based), separated by commas, spaces,
-// tabs, semicolons or line breaks. It returns the columns, cols[row] = col (0-based), and
-// the board size, and ok = true exactly when Parse(text, n) would return the position with a
-// queen on (r, cols[r]) for every row r of the list on an N×N board (N = n, or the length of
-// the list when n is 0). Anything else — another notation, a prefix such as "perm:", empty
+// tabs, semicolons or line breaks. It returns the Placement of the N×N board (N = n, or the
+// length of the list when n is 0) whose row r holds the queen the list gives it, rows beyond
+// the list empty, and ok = true exactly when Parse(text, n) would return that placement's
+// [Placement.Position]. Anything else — another notation, a prefix such as "perm:", empty
 // rows, a run of digits without separators, a number off the board, "file,rank" squares
 // separated by white space ("5,4 1,1", which Parse reads as algebraic) — gives ok = false,
 // and the caller should use Parse, which reads it or says what is wrong. The answer does not
@@ -23,18 +23,18 @@ import (
 // ParseColumns reads text once, in time linear in its length, and holds 4 bytes a row: ten
 // million queens (79 MB of text) take well under a second, where Parse builds a string and a
 // Square for every queen.
-func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
+func ParseColumns(text string, n int) (p Placement, ok bool) {
 	if n < 0 || n > MaxParseN {
-		return nil, 0, false
+		return nil, false
 	}
 	// As Parse does: around the text, white space is ignored; without a separator inside,
 	// it is a run of code digits; and it is perm only when a field is "0" and a separator
 	// Parse's detection knows (not ';' or '\r') is there.
 	t := strings.TrimSpace(text)
 	if !strings.ContainsAny(t, ", \t\n\r;") {
-		return nil, 0, false
+		return nil, false
 	}
-	cols = make([]int32, 0, len(t)/4+1)
+	cols := make(Placement, 0, len(t)/4+1)
 	var (
 		v          int64 // the number being read
 		digits     int   // its digits so far
@@ -87,7 +87,7 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 			}
 		case b == ',' || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ';':
 			if !end() {
-				return nil, 0, false
+				return nil, false
 			}
 			switch {
 			case b == ' ' || b == '\t' || b == '\n' || b == '\r':
@@ -98,33 +98,36 @@ func ParseColumns(text string, n int) (cols []int32, size int, ok bool) {
 				field = fieldOther
 			}
 		default:
-			return nil, 0, false
+			return nil, false
 		}
 	}
 	endField()
 	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") || squares && fields >= 2 {
-		return nil, 0, false
+		return nil, false
 	}
 	rows := len(cols)
 	if n == 0 {
 		n = rows
 	}
 	if rows > n {
-		return nil, 0, false
+		return nil, false
 	}
 	base := int64(1)
 	if zero {
 		base = 0
 	}
 	if lo < base || hi-base >= int64(n) {
-		return nil, 0, false
+		return nil, false
 	}
 	if base == 1 {
 		for i := range cols {
 			cols[i]--
 		}
 	}
-	return cols, n, true
+	for range n - rows {
+		cols = append(cols, -1)
+	}
+	return cols, true
 }
 
 // The shapes of a white-space-separated field, as ParseColumns meets its bytes.
@@ -136,69 +139,8 @@ const (
 	fieldOther        // anything else
 )
 
-// CheckColumns returns the same Report as [Check] does for the position with a queen on
-// (r, cols[r]) for each r < len(cols) on the n×n board, with len(cols) ≤ n and every column
-// from 0 to n-1 (it panics otherwise, as indexing would). It is Check's fast path for
-// placements of millions of queens: with at most one queen a row there is nothing to sort,
-// and the queens on each line are met in the order Check pairs them, so it takes one pass
-// and arrays, about ten times faster than Check.
-func CheckColumns(n int, cols []int32) Report {
-	rep := Report{
-		N:             n,
-		Queens:        len(cols),
-		Rows:          make([]int, n),
-		Columns:       make([]int, n),
-		Diagonals:     make([]int, 2*n-1),
-		AntiDiagonals: make([]int, 2*n-1),
-	}
-	for r, c32 := range cols {
-		c := int(c32)
-		rep.Rows[r]++
-		rep.Columns[c]++
-		rep.Diagonals[c-r+n-1]++
-		rep.AntiDiagonals[r+c]++
-	}
-	crowded := func(counts []int) bool {
-		return slices.ContainsFunc(counts, func(k int) bool { return k > 1 })
-	}
-	// For each crowded kind of line, last[i] is the row of the last queen met on line i,
-	// plus one (0: none yet); walking the rows from the top meets each line's queens in
-	// order, and each one attacks the one before it.
-	var last []int32
-	for _, l := range []struct {
-		kind   Line
-		counts []int
-		index  func(r, c int) int
-	}{
-		{Column, rep.Columns, func(r, c int) int { return c }},
-		{Diagonal, rep.Diagonals, func(r, c int) int { return c - r + n - 1 }},
-		{AntiDiagonal, rep.AntiDiagonals, func(r, c int) int { return r + c }},
-	} {
-		if !crowded(l.counts) {
-			continue
-		}
-		if last == nil {
-			last = make([]int32, 2*n)
-		}
-		clear(last)
-		for r, c32 := range cols {
-			c := int(c32)
-			i := l.index(r, c)
-			if prev := last[i]; prev > 0 {
-				pr := int(prev - 1)
-				rep.Attacks = append(rep.Attacks, Attack{A: board.Square{Row: pr, Col: int(cols[pr])}, B: board.Square{Row: r, Col: c}, Line: l.kind})
-			}
-			last[i] = int32(r + 1)
-		}
-	}
-	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {
-		return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
-	})
-	rep.Solved = rep.Queens == n && len(rep.Attacks) == 0
-	return rep
-}
-
-// CheckLimits bounds what [CheckColumnsContext] keeps of a huge position.
+// CheckLimits bounds what [CheckContext] and [Placement.CheckContext] keep of a huge
+// position.
 type CheckLimits struct {
 	// MaxAttacks is how many attacking pairs the Report lists: the first ones in the order
 	// Check lists them. The others are only counted. Negative keeps them all.
@@ -208,62 +150,142 @@ type CheckLimits struct {
 	Lines bool
 }
 
-// CheckColumnsContext is [CheckColumns] for placements too large to keep everything about:
-// its Report lists only the first lim.MaxAttacks attacking pairs, in Check's order, and holds
-// the per-line counts only when lim.Lines asks; attacks is the exact number of attacking
-// pairs, listed or not, and Solved is true when len(cols) = n and attacks = 0. Beyond cols it
-// holds 8 bytes a row and 40 bytes an attack listed (plus 48 bytes a row with Lines), and
-// takes time linear in len(cols) plus log(lim.MaxAttacks) an attack. It returns ctx.Err()
-// if ctx is done before it is, looking every 65536 rows. As for CheckColumns, n ≥ 1,
-// len(cols) ≤ n and every column is from 0 to n-1 (it panics otherwise).
-func CheckColumnsContext(ctx context.Context, n int, cols []int32, lim CheckLimits) (rep Report, attacks int64, err error) {
-	rep = Report{N: n, Queens: len(cols)}
-	if lim.Lines {
-		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
-		rep.Diagonals, rep.AntiDiagonals = make([]int, 2*n-1), make([]int, 2*n-1)
-		for r, c32 := range cols {
+// Check returns the Report [Check] gives for p.Position(), in one pass: with at most one
+// queen a row there is nothing to sort, and walking the rows from the top meets the queens
+// on each line in the order Check pairs them, so it takes time linear in len(p) and 56
+// bytes a row beyond p, and runs about ten times faster than Check. As in Check, a column
+// of len(p) or more is a queen off the board; a negative one is an empty row.
+func (p Placement) Check() Report {
+	n := len(p)
+	rep := Report{
+		N:             n,
+		Rows:          make([]int, n),
+		Columns:       make([]int, n),
+		Diagonals:     make([]int, max(2*n-1, 0)),
+		AntiDiagonals: make([]int, max(2*n-1, 0)),
+	}
+	p.countLines(&rep)
+	crowded := func(counts []int) bool {
+		return slices.ContainsFunc(counts, func(k int) bool { return k > 1 })
+	}
+	var last []int32
+	for _, l := range p.lines() {
+		if !crowded(l.counts(&rep)) {
+			continue
+		}
+		if last == nil {
+			last = make([]int32, 2*n)
+		}
+		clear(last)
+		for r, c32 := range p {
+			if uint32(c32) >= uint32(n) {
+				continue // an empty row, or a queen off the board
+			}
 			c := int(c32)
-			rep.Rows[r]++
-			rep.Columns[c]++
-			rep.Diagonals[c-r+n-1]++
-			rep.AntiDiagonals[r+c]++
+			i := l.index(r, c)
+			if prev := last[i]; prev > 0 {
+				rep.Attacks = append(rep.Attacks, p.attack(int(prev-1), r, l.kind))
+			}
+			last[i] = int32(r + 1)
 		}
 	}
-	// As in CheckColumns: walking the rows from the top meets each line's queens in order,
-	// and each one attacks the one before it (last[i] is that one's row plus one, 0: none).
+	slices.SortStableFunc(rep.Attacks, func(a, b Attack) int {
+		return cmp.Or(cmp.Compare(a.A.Row, b.A.Row), cmp.Compare(a.A.Col, b.A.Col), cmp.Compare(a.Line, b.Line))
+	})
+	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && len(rep.Attacks) == 0
+	return rep
+}
+
+// CheckContext returns what [CheckContext] does for p.Position(), by the pass of
+// [Placement.Check]: its Report lists only the first lim.MaxAttacks attacking pairs, in
+// Check's order, and holds the per-line counts only when lim.Lines asks; attacks is the
+// exact number of attacking pairs, listed or not. Beyond p it holds 8 bytes a row and 40
+// bytes an attack listed (plus 48 bytes a row with Lines), and takes time linear in len(p)
+// plus log(lim.MaxAttacks) an attack: a check of ten million queens takes about a second
+// and 0.1 GB besides p. It returns ctx.Err() if ctx is done before it is, looking every
+// 65536 rows.
+func (p Placement) CheckContext(ctx context.Context, lim CheckLimits) (rep Report, attacks int64, err error) {
+	n := len(p)
+	rep = Report{N: n}
+	if lim.Lines {
+		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
+		rep.Diagonals, rep.AntiDiagonals = make([]int, max(2*n-1, 0)), make([]int, max(2*n-1, 0))
+	}
+	p.countLines(&rep)
 	// The pairs kept are the smallest in Check's order, (first queen's row, line) as one
 	// row holds one queen: a max-heap of them, whose top is the one to drop first.
 	kept := &attackHeap{max: lim.MaxAttacks}
 	last := make([]int32, 2*n)
-	for _, l := range []struct {
-		kind  Line
-		index func(r, c int) int
-	}{
-		{Column, func(r, c int) int { return c }},
-		{Diagonal, func(r, c int) int { return c - r + n - 1 }},
-		{AntiDiagonal, func(r, c int) int { return r + c }},
-	} {
+	for _, l := range p.lines() {
 		clear(last)
-		for r, c32 := range cols {
+		for r, c32 := range p {
 			if r%65536 == 0 {
 				if err := ctx.Err(); err != nil {
 					return Report{}, 0, err
 				}
 			}
+			if uint32(c32) >= uint32(n) {
+				continue // an empty row, or a queen off the board
+			}
 			c := int(c32)
 			i := l.index(r, c)
 			if prev := last[i]; prev > 0 {
 				attacks++
-				pr := int(prev - 1)
-				kept.add(Attack{A: board.Square{Row: pr, Col: int(cols[pr])}, B: board.Square{Row: r, Col: c}, Line: l.kind})
+				kept.add(p.attack(int(prev-1), r, l.kind))
 			}
 			last[i] = int32(r + 1)
 		}
 	}
 	rep.Attacks = kept.a
 	slices.SortFunc(rep.Attacks, attackOrder)
-	rep.Solved = rep.Queens == n && attacks == 0
+	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && attacks == 0
 	return rep, attacks, nil
+}
+
+// countLines counts p's queens into rep.Queens and rep.OffBoard, and into the per-line
+// counts rep has room for (none when rep.Rows is nil).
+func (p Placement) countLines(rep *Report) {
+	n := len(p)
+	for r, c32 := range p {
+		if c32 < 0 {
+			continue
+		}
+		rep.Queens++
+		c := int(c32)
+		if c >= n {
+			rep.OffBoard = append(rep.OffBoard, board.Square{Row: r, Col: c})
+			continue
+		}
+		if rep.Rows != nil {
+			rep.Rows[r]++
+			rep.Columns[c]++
+			rep.Diagonals[c-r+n-1]++
+			rep.AntiDiagonals[r+c]++
+		}
+	}
+}
+
+// placementLine is a kind of line along which a Placement's queens can attack: not rows,
+// which hold one queen each. index numbers the lines of the kind from 0 to 2N-2.
+type placementLine struct {
+	kind   Line
+	index  func(r, c int) int
+	counts func(rep *Report) []int
+}
+
+// lines returns the kinds of line that [Placement.Check] walks, in the order of [Line].
+func (p Placement) lines() []placementLine {
+	n := len(p)
+	return []placementLine{
+		{Column, func(r, c int) int { return c }, func(rep *Report) []int { return rep.Columns }},
+		{Diagonal, func(r, c int) int { return c - r + n - 1 }, func(rep *Report) []int { return rep.Diagonals }},
+		{AntiDiagonal, func(r, c int) int { return r + c }, func(rep *Report) []int { return rep.AntiDiagonals }},
+	}
+}
+
+// attack is the attack of the queen of row b on that of row a, above it, along line.
+func (p Placement) attack(a, b int, line Line) Attack {
+	return Attack{A: board.Square{Row: a, Col: int(p[a])}, B: board.Square{Row: b, Col: int(p[b])}, Line: line}
 }
 
 // attackOrder is Check's order of attacks: by the first queen, then by line, then (where

@@ -16,7 +16,7 @@ import (
 // position Parse does.
 func sameAsParse(t *testing.T, text string, n int) bool {
 	t.Helper()
-	cols, size, ok := ParseColumns(text, n)
+	p, ok := ParseColumns(text, n)
 	if !ok {
 		return false
 	}
@@ -24,12 +24,17 @@ func sameAsParse(t *testing.T, text string, n int) bool {
 	if err != nil {
 		t.Fatalf("ParseColumns(%.40q, %d) read it, but Parse says %v", text, n, err)
 	}
-	if pos.N != size || len(pos.Queens) != len(cols) {
-		t.Fatalf("ParseColumns(%.40q, %d): N %d, %d queens; Parse: N %d, %d queens", text, n, size, len(cols), pos.N, len(pos.Queens))
+	if pos.N != len(p) {
+		t.Fatalf("ParseColumns(%.40q, %d): N %d; Parse: N %d", text, n, len(p), pos.N)
 	}
-	for i, q := range pos.Queens {
-		if q.Row != i || q.Col != int(cols[i]) {
-			t.Fatalf("ParseColumns(%.40q, %d): row %d column %d; Parse has %v", text, n, i, cols[i], q)
+	// Parse lists the queens of a column list row by row: the i-th queen is on the i-th
+	// row of the list, and the rows after the list are empty.
+	for r, c := range p {
+		switch {
+		case r < len(pos.Queens) && (pos.Queens[r].Row != r || pos.Queens[r].Col != int(c)):
+			t.Fatalf("ParseColumns(%.40q, %d): row %d column %d; Parse has %v", text, n, r, c, pos.Queens[r])
+		case r >= len(pos.Queens) && c != -1:
+			t.Fatalf("ParseColumns(%.40q, %d): row %d column %d; Parse has %d queens, none there", text, n, r, c, len(pos.Queens))
 		}
 	}
 	return true
@@ -81,48 +86,60 @@ func TestParseColumns(t *testing.T) {
 	}
 }
 
-// TestCheckColumnsMatchesCheck compares the fast path with Check on random lists of
-// columns, most of them with attacks, some partial.
-func TestCheckColumnsMatchesCheck(t *testing.T) {
+// randomPlacement returns a placement of n rows for the tests of Placement.Check: most
+// with attacks, some partial, some solutions, a few with queens off the board or rows
+// written with a negative column other than -1, as trial picks.
+func randomPlacement(rng *rand.Rand, n, trial int) Placement {
+	p := make(Placement, n)
+	if trial%3 == 0 {
+		for r, c := range rng.Perm(n) {
+			p[r] = int32(c)
+		}
+	} else {
+		for r := range p {
+			p[r] = int32(rng.IntN(n))
+		}
+	}
+	if trial%7 == 0 && n >= 4 {
+		p, _ = Random(context.Background(), n, rng)
+	}
+	for range rng.IntN(min(n, 3)) {
+		p[rng.IntN(n)] = -1
+	}
+	if trial%11 == 0 {
+		p[rng.IntN(n)] = int32(n + rng.IntN(3)) // off the board
+	}
+	if trial%13 == 0 {
+		p[rng.IntN(n)] = -2 // an empty row, as Position reads it
+	}
+	return p
+}
+
+// TestPlacementCheckMatchesCheck compares the one-pass check with Check on random
+// placements.
+func TestPlacementCheckMatchesCheck(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for trial := range 3000 {
 		n := 1 + rng.IntN(12)
 		if trial%100 == 0 {
 			n = 200 + rng.IntN(300)
 		}
-		rows := n - rng.IntN(min(n, 3))
-		cols := make([]int32, rows)
-		if trial%3 == 0 {
-			for r, c := range rng.Perm(n)[:rows] {
-				cols[r] = int32(c)
-			}
-		} else {
-			for r := range cols {
-				cols[r] = int32(rng.IntN(n))
-			}
-		}
-		if trial%7 == 0 && n >= 4 {
-			p, _ := Random(n, rng)
-			for r := range cols {
-				cols[r] = int32(p[r])
-			}
-		}
-		pos := Position{N: n}
-		for r, c := range cols {
-			pos.Queens = append(pos.Queens, board.Square{Row: r, Col: int(c)})
-		}
-		want := Check(pos)
-		got := CheckColumns(n, cols)
+		p := randomPlacement(rng, n, trial)
+		want := Check(p.Position())
+		got := p.Check()
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("CheckColumns(%d, %v) =\n%+v\nCheck gives\n%+v", n, cols, got, want)
+			t.Fatalf("%v.Check() =\n%+v\nCheck gives\n%+v", p, got, want)
 		}
+	}
+	if got, want := (Placement{}).Check(), Check(Position{}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Placement{}.Check() = %+v, Check gives %+v", got, want)
 	}
 }
 
-// TestCheckColumnsLarge checks ten million queens (two million under the race detector or
-// -short): One's solution, and the same with two rows swapped (which puts queens on shared
-// diagonals).
-func TestCheckColumnsLarge(t *testing.T) {
+// TestPlacementCheckLarge checks ten million queens (two million under the race detector
+// or -short): One's solution, and the same with two rows swapped (which puts queens on
+// shared diagonals).
+func TestPlacementCheckLarge(t *testing.T) {
 	n := 10_000_000
 	if testing.Short() || raceEnabled {
 		n = 2_000_000
@@ -131,17 +148,17 @@ func TestCheckColumnsLarge(t *testing.T) {
 	if err := WriteColumns(&b, n, func(r int) int { return OneColumn(n, r) }, Perm); err != nil {
 		t.Fatal(err)
 	}
-	cols, size, ok := ParseColumns(b.String(), 0)
-	if !ok || size != n {
-		t.Fatalf("ParseColumns(One(%d) in perm) = ok %v, N %d", n, ok, size)
+	p, ok := ParseColumns(b.String(), 0)
+	if !ok || len(p) != n {
+		t.Fatalf("ParseColumns(One(%d) in perm) = ok %v, N %d", n, ok, len(p))
 	}
-	if rep := CheckColumns(size, cols); !rep.Solved || len(rep.Attacks) != 0 {
-		t.Fatalf("CheckColumns(One(%d)): solved %v, %d attacks, want a solution", n, rep.Solved, len(rep.Attacks))
+	if rep := p.Check(); !rep.Solved || len(rep.Attacks) != 0 {
+		t.Fatalf("One(%d).Check(): solved %v, %d attacks, want a solution", n, rep.Solved, len(rep.Attacks))
 	}
-	cols[0], cols[1] = cols[1], cols[0] // columns 2 and 4 (1-based) swap: both now on a diagonal with the next rows
-	rep := CheckColumns(size, cols)
+	p[0], p[1] = p[1], p[0] // columns 2 and 4 (1-based) swap: both now on a diagonal with the next rows
+	rep := p.Check()
 	if rep.Solved || len(rep.Attacks) == 0 {
-		t.Fatalf("CheckColumns(One(%d) with rows 0 and 1 swapped): solved %v, %d attacks, want attacks", n, rep.Solved, len(rep.Attacks))
+		t.Fatalf("One(%d) with rows 0 and 1 swapped, Check(): solved %v, %d attacks, want attacks", n, rep.Solved, len(rep.Attacks))
 	}
 	for _, a := range rep.Attacks {
 		dr, dc := a.B.Row-a.A.Row, a.B.Col-a.A.Col
@@ -168,14 +185,14 @@ func FuzzParseColumns(f *testing.F) {
 
 func ExampleParseColumns() {
 	text := "0,4,7,5,2,6,1,3"
-	cols, n, ok := ParseColumns(text, 0)
+	p, ok := ParseColumns(text, 0)
 	if !ok {
 		// Not a plain list of columns: Parse reads every notation.
 		pos, err := Parse(text, 0)
 		fmt.Println(Check(pos).Solved, err)
 		return
 	}
-	fmt.Println(n, CheckColumns(n, cols).Solved)
+	fmt.Println(len(p), p.Check().Solved)
 	// Output:
 	// 8 true
 }
@@ -189,11 +206,11 @@ func BenchmarkCheckLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	text := buf.String()
-	b.Run("ParseColumns+CheckColumns", func(b *testing.B) {
+	b.Run("ParseColumns+Placement.Check", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			cols, size, _ := ParseColumns(text, 0)
-			sinkReport = CheckColumns(size, cols)
+			p, _ := ParseColumns(text, 0)
+			sinkReport = p.Check()
 		}
 	})
 	b.Run("Parse+Check", func(b *testing.B) {
@@ -207,72 +224,75 @@ func BenchmarkCheckLarge(b *testing.B) {
 
 var sinkReport Report
 
-// TestCheckColumnsContextMatches compares the bounded check with CheckColumns on random
-// lists of columns: the attacks it lists are the first ones CheckColumns lists, its count is
-// their number, and its line counts are the same.
-func TestCheckColumnsContextMatches(t *testing.T) {
+// TestPlacementCheckContextMatches compares the bounded one-pass check with Check on random
+// placements: the attacks it lists are the first ones Check lists, its count is their
+// number, and the rest of the Report is Check's (with the line counts when asked for);
+// and it is what CheckContext says of the placement's Position.
+func TestPlacementCheckContextMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
 	for trial := range 2000 {
 		n := 1 + rng.IntN(40)
-		rows := n - rng.IntN(min(n, 3))
-		cols := make([]int32, rows)
-		for r := range cols {
-			cols[r] = int32(rng.IntN(n))
-			if trial%4 == 0 {
-				cols[r] = int32(min(r, n-1)) // a diagonal: many attacks
+		p := randomPlacement(rng, n, trial)
+		if trial%4 == 1 {
+			for r := range p {
+				p[r] = int32(min(r, n-1)) // a diagonal: many attacks
 			}
 		}
-		want := CheckColumns(n, cols)
+		want := Check(p.Position())
 		for _, k := range []int{-1, 0, 1, 2, 7, 1000} {
-			got, count, err := CheckColumnsContext(context.Background(), n, cols, CheckLimits{MaxAttacks: k, Lines: trial%2 == 0})
+			lim := CheckLimits{MaxAttacks: k, Lines: trial%2 == 0}
+			got, count, err := p.CheckContext(context.Background(), lim)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if count != int64(len(want.Attacks)) {
-				t.Fatalf("CheckColumnsContext(%d, %v, max %d): %d attacks, CheckColumns lists %d", n, cols, k, count, len(want.Attacks))
+				t.Fatalf("%v.CheckContext(max %d): %d attacks, Check lists %d", p, k, count, len(want.Attacks))
 			}
-			wantKept := want.Attacks
-			if k >= 0 && k < len(wantKept) {
-				wantKept = wantKept[:k]
+			w := want
+			if k >= 0 && k < len(w.Attacks) {
+				w.Attacks = w.Attacks[:k]
 			}
-			if len(got.Attacks) != len(wantKept) || len(wantKept) > 0 && !reflect.DeepEqual(got.Attacks, wantKept) {
-				t.Fatalf("CheckColumnsContext(%d, %v, max %d) lists\n%v\nwant the first of CheckColumns's:\n%v", n, cols, k, got.Attacks, wantKept)
+			if len(w.Attacks) == 0 {
+				w.Attacks, got.Attacks = nil, nil
 			}
-			if got.Solved != want.Solved || got.Queens != want.Queens || got.N != want.N {
-				t.Fatalf("CheckColumnsContext(%d, %v): solved %v, %d queens; CheckColumns: %v, %d", n, cols, got.Solved, got.Queens, want.Solved, want.Queens)
+			if !lim.Lines {
+				w.Rows, w.Columns, w.Diagonals, w.AntiDiagonals = nil, nil, nil, nil
 			}
-			if trial%2 == 0 && (!reflect.DeepEqual(got.Rows, want.Rows) || !reflect.DeepEqual(got.Columns, want.Columns) ||
-				!reflect.DeepEqual(got.Diagonals, want.Diagonals) || !reflect.DeepEqual(got.AntiDiagonals, want.AntiDiagonals)) {
-				t.Fatalf("CheckColumnsContext(%d, %v): line counts differ from CheckColumns's", n, cols)
+			if !reflect.DeepEqual(got, w) {
+				t.Fatalf("%v.CheckContext(%+v) =\n%+v\nCheck gives (first %d attacks)\n%+v", p, lim, got, k, w)
 			}
-			if trial%2 == 1 && (got.Rows != nil || got.Diagonals != nil) {
-				t.Fatalf("CheckColumnsContext without Lines filled the line counts")
+			fromPos, posCount, _ := CheckContext(context.Background(), p.Position(), lim)
+			if len(fromPos.Attacks) == 0 {
+				fromPos.Attacks = nil
+			}
+			if posCount != count || !reflect.DeepEqual(got, fromPos) {
+				t.Fatalf("%v.CheckContext(%+v) =\n%+v\nCheckContext of its Position gives\n%+v", p, lim, got, fromPos)
 			}
 		}
 	}
 }
 
-// TestCheckColumnsContextLarge checks a million queens on one diagonal with one queen moved:
-// the count of attacking pairs is exact (counted here by walking the lines independently),
-// and only the first 10 pairs are listed.
-func TestCheckColumnsContextLarge(t *testing.T) {
+// TestPlacementCheckContextLarge checks a million queens on one diagonal with one queen
+// moved: the count of attacking pairs is exact (counted here by walking the lines
+// independently), and only the first 10 pairs are listed.
+func TestPlacementCheckContextLarge(t *testing.T) {
 	n := 1_000_000
-	cols := make([]int32, n)
-	for r := range cols {
-		cols[r] = int32(r)
+	p := make(Placement, n)
+	for r := range p {
+		p[r] = int32(r)
 	}
-	cols[n/2] = 0 // now on column 0 with row 0, off the main diagonal
+	p[n/2] = 0 // now on column 0 with row 0, off the main diagonal
 	// Independently: a queen attacks the previous one on each line it shares; on a line
 	// holding k queens that is k-1 pairs. The main diagonal holds n-1 queens, column 0
 	// holds 2, and every anti-diagonal one (r+r distinct; row n/2 has r+c = n/2, which
 	// row n/4 shares).
 	want := int64(n-1-1) + 1 + 1
-	rep, count, err := CheckColumnsContext(context.Background(), n, cols, CheckLimits{MaxAttacks: 10})
+	rep, count, err := p.CheckContext(context.Background(), CheckLimits{MaxAttacks: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if count != want || len(rep.Attacks) != 10 || rep.Solved {
-		t.Fatalf("CheckColumnsContext: %d attacks, %d listed, solved %v; want %d, 10, false", count, len(rep.Attacks), rep.Solved, want)
+		t.Fatalf("Placement.CheckContext: %d attacks, %d listed, solved %v; want %d, 10, false", count, len(rep.Attacks), rep.Solved, want)
 	}
 	// The first listed: row 0 attacks row 1 on the diagonal and row n/2 on the column;
 	// by line, column comes first.
@@ -284,11 +304,11 @@ func TestCheckColumnsContextLarge(t *testing.T) {
 	}
 }
 
-func TestCheckColumnsContextCancelled(t *testing.T) {
+func TestPlacementCheckContextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := CheckColumnsContext(ctx, 3, []int32{0, 1, 2}, CheckLimits{}); err != context.Canceled {
-		t.Fatalf("CheckColumnsContext with a cancelled context: %v, want %v", err, context.Canceled)
+	if _, _, err := (Placement{0, 1, 2}).CheckContext(ctx, CheckLimits{}); err != context.Canceled {
+		t.Fatalf("Placement.CheckContext with a cancelled context: %v, want %v", err, context.Canceled)
 	}
 }
 
@@ -356,7 +376,8 @@ func TestCheckContextHugeBoard(t *testing.T) {
 
 // FuzzCheckContext compares the bounded check with Check on positions built from the
 // fuzzer's bytes: the board size, then a queen per pair of bytes (off the board when a
-// byte says so), and the number of attacks to list.
+// byte says so), and the number of attacks to list. Where the position is a Placement,
+// the one-pass checks of the Placement must say the same.
 func FuzzCheckContext(f *testing.F) {
 	f.Add([]byte{8, 0, 0, 0, 7, 1, 1, 1, 1}, 3)
 	f.Add([]byte{4, 0, 0, 0, 1, 0, 2, 0, 3}, 1)
@@ -387,6 +408,23 @@ func FuzzCheckContext(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("CheckContext(%v, max %d) =\n%+v\nCheck gives\n%+v", pos, k, got, want)
+		}
+		p, ok := pos.Placement()
+		if !ok {
+			return
+		}
+		if onePass, full := p.Check(), Check(pos); !reflect.DeepEqual(onePass, full) {
+			t.Fatalf("%v.Check() =\n%+v\nCheck of %v gives\n%+v", p, onePass, pos, full)
+		}
+		onePass, onePassCount, err := p.CheckContext(context.Background(), CheckLimits{MaxAttacks: k, Lines: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(onePass.Attacks) == 0 {
+			onePass.Attacks = nil
+		}
+		if onePassCount != count || !reflect.DeepEqual(onePass, got) {
+			t.Fatalf("%v.CheckContext(max %d) =\n%+v (%d attacks)\nCheckContext of %v gives\n%+v (%d)", p, k, onePass, onePassCount, pos, got, count)
 		}
 	})
 }
