@@ -181,8 +181,7 @@ func (p Placement) Check() Report {
 			if uint32(c32) >= uint32(n) {
 				continue // an empty row, or a queen off the board
 			}
-			c := int(c32)
-			i := l.index(r, c)
+			i := int(c32) + l.dr*r + l.off
 			if prev := last[i]; prev > 0 {
 				rep.Attacks = append(rep.Attacks, p.attack(int(prev-1), r, l.kind))
 			}
@@ -227,8 +226,7 @@ func (p Placement) CheckContext(ctx context.Context, lim CheckLimits) (rep Repor
 			if uint32(c32) >= uint32(n) {
 				continue // an empty row, or a queen off the board
 			}
-			c := int(c32)
-			i := l.index(r, c)
+			i := int(c32) + l.dr*r + l.off
 			if prev := last[i]; prev > 0 {
 				attacks++
 				kept.add(p.attack(int(prev-1), r, l.kind))
@@ -266,20 +264,22 @@ func (p Placement) countLines(rep *Report) {
 }
 
 // placementLine is a kind of line along which a Placement's queens can attack: not rows,
-// which hold one queen each. index numbers the lines of the kind from 0 to 2N-2.
+// which hold one queen each. The square (r, c) is on line c + dr·r + off of the kind,
+// numbered from 0 to 2N-2 as in Report: arithmetic, not a function call, in the loops
+// over a hundred million rows.
 type placementLine struct {
-	kind   Line
-	index  func(r, c int) int
-	counts func(rep *Report) []int
+	kind    Line
+	dr, off int
+	counts  func(rep *Report) []int
 }
 
 // lines returns the kinds of line that [Placement.Check] walks, in the order of [Line].
-func (p Placement) lines() []placementLine {
+func (p Placement) lines() [3]placementLine {
 	n := len(p)
-	return []placementLine{
-		{Column, func(r, c int) int { return c }, func(rep *Report) []int { return rep.Columns }},
-		{Diagonal, func(r, c int) int { return c - r + n - 1 }, func(rep *Report) []int { return rep.Diagonals }},
-		{AntiDiagonal, func(r, c int) int { return r + c }, func(rep *Report) []int { return rep.AntiDiagonals }},
+	return [3]placementLine{
+		{Column, 0, 0, func(rep *Report) []int { return rep.Columns }},
+		{Diagonal, -1, n - 1, func(rep *Report) []int { return rep.Diagonals }},
+		{AntiDiagonal, 1, 0, func(rep *Report) []int { return rep.AntiDiagonals }},
 	}
 }
 
