@@ -7,7 +7,7 @@
 #   one 100000000 to a file      vs writing as many bytes with head -c to a file
 #   one N --random               vs one N (the construction: same output, no search)
 #   check of 10^7 queens         vs cat of the same file (reading it)
-#   ParseColumns+CheckColumns    vs Parse+Check (go test -bench, in process)
+#   ParseColumns+Check           vs Parse+Check (go test -bench, in process)
 #   complete, N = 8…30           vs starting the program (one 8)
 #
 # Usage: bench/beyond.sh [SAMPLES]   (SAMPLES positions a board size for complete, default 20)
@@ -55,11 +55,11 @@ b=$(secs sh -c "cat '$tmp/q7.txt' > /dev/null")
 "$bin" queens check <"$tmp/q7.txt" | head -2 | sed 's/^/    check says: /' | cut -c1-100
 row "check < 10^7 queens (perm, $(($(stat -c %s "$tmp/q7.txt") / 1000000)) MB)" "$t" "cat FILE > /dev/null" "$b"
 rm -f "$tmp/q7.txt"
-# The fast path for huge lists (queens.ParseColumns + queens.CheckColumns) against Parse +
+# The fast path for huge lists (queens.ParseColumns + Placement.Check) against Parse +
 # Check, in process, on a million queens.
 go test -run '^$' -bench 'BenchmarkCheckLarge' -benchtime 5x ./queens/ | awk '
 	/ParseColumns/ { fast = $3 } /Parse\+Check/ { slow = $3 }
-	END { printf "%-44s %9.3fs   %-34s %9.3fs   %6.1f×\n", "ParseColumns+CheckColumns, 10^6 (in process)", fast / 1e9, "Parse+Check, 10^6", slow / 1e9, fast / slow }'
+	END { printf "%-44s %9.3fs   %-34s %9.3fs   %6.1f×\n", "ParseColumns+Check, 10^6 (in process)", fast / 1e9, "Parse+Check, 10^6", slow / 1e9, fast / slow }'
 
 # 4. Completing partial placements, N = 8…30, three kinds in turn: k random queens
 # (1 ≤ k ≤ N/2) of a random solution (always completable); the same with one of them then
