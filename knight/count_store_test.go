@@ -15,23 +15,14 @@ func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
 	got := map[uint64][2]uint64{}
 	var last uint64
 	n := 0
-	for ci, c := range r.chunks {
-		for i := 0; i < c.n; i++ {
-			o := i * s.stride
-			k := c.w[o]
-			if n > 0 && k <= last {
-				t.Fatalf("record %d: key %d after %d, want increasing", n, k, last)
-			}
-			var hi uint64
-			if s.wide {
-				hi = c.w[o+2]
-			}
-			got[k] = [2]uint64{c.w[o+1], hi}
-			last = k
-			n++
+	rd := s.reader(r)
+	for rd.next() {
+		if n > 0 && rd.k <= last {
+			t.Fatalf("record %d: key %d after %d, want increasing", n, rd.k, last)
 		}
-		s.release(c)
-		r.chunks[ci] = nil
+		got[rd.k] = [2]uint64{rd.lo, rd.hi}
+		last = rd.k
+		n++
 	}
 	if n != r.n {
 		t.Errorf("run says %d records, holds %d", r.n, n)
@@ -46,9 +37,9 @@ func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
 func TestDPStore(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, cfg := range []dpStoreConfig{
-			{chunkWords: 6, bufRecs: 3, fanIn: 2},
-			{chunkWords: 64, bufRecs: 300, fanIn: 3},
-			{chunkWords: 1 << 12, bufRecs: 5000, fanIn: 8},
+			{chunkBytes: 30, bufRecs: 3, fanIn: 2},
+			{chunkBytes: 200, bufRecs: 300, fanIn: 3},
+			{chunkBytes: 1 << 15, bufRecs: 5000, fanIn: 8},
 		} {
 			rng := rand.New(rand.NewPCG(1, uint64(cfg.bufRecs)))
 			s := newDPStore(context.Background(), cfg, wide, 0)
@@ -97,8 +88,12 @@ func TestDPStore(t *testing.T) {
 					break
 				}
 			}
-			if s.held != 0 || len(s.live) != 0 {
-				t.Errorf("wide %v %+v: %d bytes in %d chunks still held after reading", wide, cfg, s.held, len(s.live))
+			if s.held != s.pooled() || len(s.live) != 0 || len(s.pool) > dpPoolChunks {
+				t.Errorf("wide %v %+v: %d bytes in %d chunks (%d pooled) still held after reading", wide, cfg, s.held, len(s.live), len(s.pool))
+			}
+			s.releaseAll()
+			if s.held != 0 {
+				t.Errorf("wide %v %+v: %d bytes held after releaseAll", wide, cfg, s.held)
 			}
 		}
 	}
@@ -109,7 +104,7 @@ func TestDPStore(t *testing.T) {
 func TestDPStoreCarry(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, bufRecs := range []int{1, 4} {
-			s := newDPStore(context.Background(), dpStoreConfig{chunkWords: 6, bufRecs: bufRecs, fanIn: 2}, wide, 0)
+			s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 30, bufRecs: bufRecs, fanIn: 2}, wide, 0)
 			var hi uint64
 			if wide {
 				hi = 1 << 63
@@ -133,10 +128,10 @@ func TestDPStoreCarry(t *testing.T) {
 
 // TestDPStoreLimit checks that the store refuses a chunk past its memory limit.
 func TestDPStoreLimit(t *testing.T) {
-	s := newDPStore(context.Background(), dpStoreConfig{chunkWords: 1 << 10, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
+	s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 1 << 13, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
 	buf := make([]dpOut, 100)
 	for i := range buf {
-		buf[i] = dpOut{uint64(i + 1), 1, 0}
+		buf[i] = dpOut{uint64(i+1) << 40, 1 << 60, 0} // 15 bytes a record
 	}
 	var me *MemoryError
 	if err := s.flush(buf); !errors.As(err, &me) || me.Need <= 1000 {
@@ -151,7 +146,7 @@ func TestDPStoreLimit(t *testing.T) {
 // hash tables.
 func TestDPRunsTiny(t *testing.T) {
 	ctx := context.Background()
-	tiny := dpStoreConfig{chunkWords: 30, bufRecs: 97, fanIn: 3}
+	tiny := dpStoreConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3}
 	known := map[string]int64{}
 	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
 		known[k.line] = k.want
