@@ -357,7 +357,10 @@ type dpSweep struct {
 	out        []dpOut
 	final      bool
 	total      [2]uint64 // hi, lo of the tours counted at the last cell
-	totalCarry bool
+	totalCarry bool      // a count carried (in the total, or in the cache)
+	cache      []dpOut   // made states not yet in out (the run store only; nil: none)
+	cacheShift uint      // 64 less the log of len(cache)
+	wide       bool      // counts of 128 bits (else a carry into hi is one)
 }
 
 func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
@@ -370,7 +373,38 @@ func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
 		}
 		return
 	}
-	w.out = append(w.out, dpOut{dpEncodeShift(b, w.p.W) + 1, lo, hi})
+	k := dpEncodeShift(b, w.p.W) + 1
+	if w.cache == nil {
+		w.out = append(w.out, dpOut{k, lo, hi})
+		return
+	}
+	// States made from states next to each other in the sorted layer (differing in the
+	// cells about to leave the window) often meet: a small direct-mapped cache adds them
+	// up before they reach the sort buffer.
+	e := &w.cache[(k*0x9E3779B97F4A7C15)>>w.cacheShift]
+	if e.k == k {
+		var c uint64
+		e.lo, c = bits.Add64(e.lo, lo, 0)
+		e.hi, c = bits.Add64(e.hi, hi, c)
+		if c != 0 || e.hi != 0 && !w.wide {
+			w.totalCarry = true
+		}
+		return
+	}
+	if e.k != 0 {
+		w.out = append(w.out, *e)
+	}
+	*e = dpOut{k, lo, hi}
+}
+
+// drain moves the states in the cache to the buffer.
+func (w *dpSweep) drain() {
+	for i := range w.cache {
+		if e := &w.cache[i]; e.k != 0 {
+			w.out = append(w.out, *e)
+			e.k = 0
+		}
+	}
 }
 
 // count runs the sweep with the run store (count_store.go). It returns errDPWide if 64-bit

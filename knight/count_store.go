@@ -36,9 +36,14 @@ type dpStoreConfig struct {
 	chunkBytes int // bytes of a chunk (at least dpRecMax)
 	bufRecs    int // records of the sort buffer
 	fanIn      int // runs of one level merged together (at least 2)
+	cacheBits  int // log of the slots of the sweep's cache of made states (0: none)
 }
 
-var dpStoreDefault = dpStoreConfig{chunkBytes: 4 << 20, bufRecs: 4 << 20, fanIn: 8}
+var dpStoreDefault = dpStoreConfig{chunkBytes: 4 << 20, bufRecs: 4 << 20, fanIn: 8, cacheBits: 14}
+
+// dpRadixBits is the bits of a digit of the radix sort: 2^11 buckets keep the places
+// written in one pass within the second-level cache.
+const dpRadixBits = 11
 
 // dpRecMax is the most bytes a record can take.
 const dpRecMax = 1 + 8 + 8 + 1 + 8
@@ -183,12 +188,14 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 		for i := range a {
 			or |= a[i].k
 		}
-		passes := (bits.Len64(or) + 15) / 16
+		const rb = dpRadixBits
+		const rn = 1 << rb
+		passes := (bits.Len64(or) + rb - 1) / rb
 		if cap(s.scratch) < len(a) {
 			s.scratch = make([]dpOut, len(a), len(a)+len(a)/4)
 		}
-		if len(s.cnt) < 4<<16 {
-			s.cnt = make([]int, 4<<16)
+		if len(s.cnt) < passes*rn {
+			s.cnt = make([]int, (64+rb-1)/rb*rn)
 		}
 		s.note()
 		cnt := s.cnt
@@ -196,22 +203,22 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 		for i := range a {
 			k := a[i].k
 			for p := range passes {
-				cnt[p<<16|int(k>>(16*p)&0xffff)]++
+				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
 			}
 		}
 		b := s.scratch[:len(a)]
 		for p := range passes {
-			c := cnt[p<<16 : (p+1)<<16]
-			if c[a[0].k>>(16*p)&0xffff] == len(a) {
+			c := cnt[p*rn : (p+1)*rn]
+			sh := rb * p
+			if c[a[0].k>>sh&(rn-1)] == len(a) {
 				continue // every key has this digit
 			}
 			sum := 0
 			for d := range c {
 				c[d], sum = sum, sum+c[d]
 			}
-			sh := 16 * p
 			for i := range a {
-				d := a[i].k >> sh & 0xffff
+				d := a[i].k >> sh & (rn - 1)
 				b[c[d]] = a[i]
 				c[d]++
 			}
@@ -517,7 +524,7 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 	s := newDPStore(ctx, cfg, wide, maxMemory)
 	defer s.releaseAll()
 	W := p.W
-	w := &dpSweep{p: p, out: make([]dpOut, 0, min(1024, cfg.bufRecs+64))}
+	w := &dpSweep{p: p, out: make([]dpOut, 0, min(1024, cfg.bufRecs+64)), wide: wide}
 	var a0 [dpMaxW + 1]uint8
 	for i := range a0 {
 		a0[i] = dpFull
@@ -528,6 +535,10 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 		return nil, err
 	}
 	w.out = w.out[:0]
+	if cfg.cacheBits > 0 {
+		w.cache = make([]dpOut, 1<<cfg.cacheBits)
+		w.cacheShift = uint(64 - cfg.cacheBits)
+	}
 	done := ctx.Done()
 	for v := 0; v < p.n; v++ {
 		step := &p.steps[v]
@@ -548,7 +559,8 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 			var a [dpMaxW + 1]uint8
 			dpDecode(&a, rd.k-1, W)
 			p.expand(step, &a, w, rd.lo, rd.hi)
-			if len(w.out) >= cfg.bufRecs {
+			if len(w.out) >= cfg.bufRecs-len(w.cache) {
+				w.drain()
 				s.bufBytes = int64(cap(w.out)) * 24
 				if err := s.flush(w.out); err != nil {
 					return nil, err
@@ -556,6 +568,7 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 				w.out = w.out[:0]
 			}
 		}
+		w.drain()
 		s.bufBytes = int64(cap(w.out)) * 24
 		next, err := s.finish(w.out)
 		if err != nil {
