@@ -717,22 +717,27 @@ func (p *dpPlan) finish(st *dpStep, b *[dpMaxW + 1]uint8, w *dpSweep, closes boo
 }
 
 // dpEncodeShift packs slots 1..W of a (the window after the step), relabelling fragments
-// in order of first appearance.
+// in order of first appearance. Digits go in two at a time (W is odd), which halves the
+// chain of dependent multiplications.
 func dpEncodeShift(a *[dpMaxW + 1]uint8, W int) uint64 {
 	var m [16]uint8
 	next := uint8(dpLabel)
-	var key uint64
-	for s := W; s >= 1; s-- {
-		// relabel from the new end so that labels are canonical for the packed order
-		x := a[s]
+	// relabel from the new end so that labels are canonical for the packed order
+	label := func(x uint8) uint8 {
 		if x >= dpLabel {
-			if m[x] == 0 {
-				m[x] = next
+			if m[x&15] == 0 {
+				m[x&15] = next
 				next++
 			}
-			x = m[x]
+			x = m[x&15]
 		}
-		key = key*dpBase + uint64(x)
+		return x
+	}
+	key := uint64(label(a[W]))
+	for s := W - 1; s >= 2; s -= 2 {
+		x := label(a[s])
+		y := label(a[s-1])
+		key = key*(dpBase*dpBase) + uint64(x)*dpBase + uint64(y)
 	}
 	return key
 }
@@ -748,12 +753,27 @@ func dpEncode(a *[dpMaxW + 1]uint8, W int) uint64 {
 
 // dpDecode unpacks key into slots 0..W-1 of a: the digit of slot 0 is the least significant
 // (slot s of the window after a step is slot s+1 of the extended window encoded above).
+// Digits come out two at a time (W is odd).
 func dpDecode(a *[dpMaxW + 1]uint8, key uint64, W int) {
-	for s := range W {
-		a[s] = uint8(key % dpBase)
-		key /= dpBase
+	s := 0
+	for ; s+1 < W; s += 2 {
+		r := key % (dpBase * dpBase)
+		key /= dpBase * dpBase
+		a[s] = dpLow[r]
+		a[s+1] = dpHigh[r]
+	}
+	if s < W {
+		a[s] = uint8(key)
 	}
 }
+
+// dpLow[r] and dpHigh[r] are the two base-11 digits of r < 121.
+var dpLow, dpHigh = func() (lo, hi [dpBase * dpBase]uint8) {
+	for r := range lo {
+		lo[r], hi[r] = uint8(r%dpBase), uint8(r/dpBase)
+	}
+	return lo, hi
+}()
 
 // countDP counts tours of a rows×cols board by the frontier sweep (see the comment at the
 // top of count_dp.go). start is a square index of the board or -1.
