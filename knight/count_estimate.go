@@ -16,8 +16,10 @@ type CountEstimate struct {
 	// run; Exact tells whether the whole sweep was run (the figures are then measured).
 	Cells, Measured int
 	Exact           bool
-	// PeakStates is the largest number of states after a cell, PeakBytes the memory of the
-	// state tables then (two tables of 16 bytes a slot, 24 with 128-bit counts).
+	// PeakStates is the largest number of states after a cell, PeakBytes the memory the
+	// count needs then: for dp, the run store's (dpRunPeakPerState bytes a state of the
+	// largest layer, measured, and its buffers); for join, the state tables' (two tables
+	// of 16 bytes a slot, 24 with 128-bit counts).
 	PeakStates float64
 	PeakBytes  int64
 	// CPU is the expected time on one core of this machine.
@@ -163,6 +165,10 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 		est.CPU = el
 	} else {
 		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
+	}
+	if m == MethodDP {
+		est.PeakBytes = dpStoreDefault.peakBytes(est.PeakStates)
+		return est, nil
 	}
 	need := est.PeakStates / 0.7
 	if need < 1024 {
