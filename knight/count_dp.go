@@ -29,21 +29,22 @@ import (
 //
 // packed as a number in base 11 (17 cells of 11 values fit in 64 bits, since at most R ≤ 8
 // fragments have both ends in the window). The dp method keeps the states of a step as
-// sorted runs (count_store.go): a layer is one run of records (key, count) sorted by key, in
-// chunks mapped from the system and given back the moment they are read; a step expands
-// the layer chunk by chunk into a buffer of 4 M records, radix-sorts each full buffer, adds
-// up equal keys and writes it as a run, merges 8 runs of a level into one of the next, and
-// merges all runs into the next layer at the end of the step, adding the counts of states
-// that meet and checking every addition for carry. Memory is thus about 16 bytes a state
-// of the layer being read and the runs being written (not yet released), plus 200 MB of
-// buffers. Measured (CPU s user+sys, peak RSS, alternated, 2-core machine under load):
-// 6×8 closed 3.7 s / 330 MiB against 4.3 s / 147 MiB with the former two hash tables of
-// 16 bytes a slot at load ≤ 0.7; 6×10 closed 10.1 s / 495 MiB against 11.2 s / 147 MiB
-// (the buffers dominate small boards). 8×8 closed with --max-memory 9GiB: cells 29–42 in
-// 754 s of CPU (658 user + 96 sys), the tables' 8 and 12 GiB down to 2.9 GiB after cell 37
-// and 4.2 GiB after cell 38 (231 M states); then 384 M states after cell 41 (6.4 GiB), 436 M
-// after cell 42 (7.4 GiB, about 18 bytes a state of the wider layer), and it stopped itself
-// at cell 43, past 9 GiB (peak RSS 9.7 GiB): the count of 8×8 is not measured yet. The mirror join and the estimate still use the tables:
+// sorted runs (count_store.go): a layer is one run of compact records (a header byte, the
+// key's difference from the key before it and the count, both without leading zero bytes),
+// in chunks mapped from the system and given back the moment they are read. A step reads
+// the layer in key order; the states it makes from neighbouring states often meet, so they
+// are first added up in a direct-mapped cache of 2^14 states, then collected in a buffer of
+// 4 M records; each full buffer is radix-sorted (11-bit digits), equal keys are added up
+// and it is written as a run; 8 runs of a level are merged (a tournament tree) into one of
+// the next, and all runs into the next layer at the end of the step, adding the counts of
+// states that meet and checking every addition for carry. Measured on 7×8 closed: 3.8–4.7
+// bytes a state of a layer (3.9 on the largest, 22.5 M states after cell 39), a store peak
+// of 115 MB of chunks (5.1 bytes a state of the largest layer: the layer being read and
+// the runs being written overlap) plus 231 MB of buffers; 62.7 s of CPU (61.8 user + 0.9
+// sys) and 602 MiB peak RSS against 83.3 s and 1.17 GiB with runs of fixed 16-byte records
+// and no cache (CPU s user+sys, peak RSS from /usr/bin/time, alternated, on 2 cores under
+// a load of about 6); a profile puts a third of the time in the radix sort, a third in
+// expanding and packing states. The mirror join and the estimate still use the tables:
 // open-addressing, 16 bytes a slot, a power of two of them filled to at most 70%, each
 // step reading one and writing the other, made states added in batches so that the
 // processor waits for many cache misses at once, big tables mapped on huge pages

@@ -30,6 +30,8 @@ import (
 // dpPoolChunks of them, counted as held), which spares the system's zeroing of new pages.
 // The bytes counted are those of the chunks held (the unused tail of a run's last chunk
 // is given back to the system and not counted), the two sort buffers and the radix counts.
+// Measured on 7×8 closed: 3.8–4.7 bytes a state of a layer, a peak of chunks of 5.1 bytes
+// a state of the largest layer (dpRunPeakPerState), 231 MB of buffers (count_dp.go).
 
 // dpStoreConfig sizes the store; dpStoreDefault is what counts use, tests shrink it.
 type dpStoreConfig struct {
