@@ -551,6 +551,10 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 		return nil, err
 	}
 	w.out = w.out[:0]
+	// the cache holds at most a quarter of the buffer (it is drained into it)
+	for cfg.cacheBits > 0 && 4<<cfg.cacheBits > cfg.bufRecs {
+		cfg.cacheBits--
+	}
 	if cfg.cacheBits > 0 {
 		w.cache = make([]dpOut, 1<<cfg.cacheBits)
 		w.cacheShift = uint(64 - cfg.cacheBits)
