@@ -29,21 +29,22 @@ import (
 //
 // packed as a number in base 11 (17 cells of 11 values fit in 64 bits, since at most R ≤ 8
 // fragments have both ends in the window). The dp method keeps the states of a step as
-// sorted runs (count_store.go): a layer is one run of records (key, count) sorted by key, in
-// chunks mapped from the system and given back the moment they are read; a step expands
-// the layer chunk by chunk into a buffer of 4 M records, radix-sorts each full buffer, adds
-// up equal keys and writes it as a run, merges 8 runs of a level into one of the next, and
-// merges all runs into the next layer at the end of the step, adding the counts of states
-// that meet and checking every addition for carry. Memory is thus about 16 bytes a state
-// of the layer being read and the runs being written (not yet released), plus 200 MB of
-// buffers. Measured (CPU s user+sys, peak RSS, alternated, 2-core machine under load):
-// 6×8 closed 3.7 s / 330 MiB against 4.3 s / 147 MiB with the former two hash tables of
-// 16 bytes a slot at load ≤ 0.7; 6×10 closed 10.1 s / 495 MiB against 11.2 s / 147 MiB
-// (the buffers dominate small boards). 8×8 closed with --max-memory 9GiB: cells 29–42 in
-// 754 s of CPU (658 user + 96 sys), the tables' 8 and 12 GiB down to 2.9 GiB after cell 37
-// and 4.2 GiB after cell 38 (231 M states); then 384 M states after cell 41 (6.4 GiB), 436 M
-// after cell 42 (7.4 GiB, about 18 bytes a state of the wider layer), and it stopped itself
-// at cell 43, past 9 GiB (peak RSS 9.7 GiB): the count of 8×8 is not measured yet. The mirror join and the estimate still use the tables:
+// sorted runs (count_store.go): a layer is one run of compact records (a header byte, the
+// key's difference from the key before it and the count, both without leading zero bytes),
+// in chunks mapped from the system and given back the moment they are read. A step reads
+// the layer in key order; the states it makes from neighbouring states often meet, so they
+// are first added up in a direct-mapped cache of 2^14 states, then collected in a buffer of
+// 4 M records; each full buffer is radix-sorted (11-bit digits), equal keys are added up
+// and it is written as a run; 8 runs of a level are merged (a tournament tree) into one of
+// the next, and all runs into the next layer at the end of the step, adding the counts of
+// states that meet and checking every addition for carry. Measured on 7×8 closed: 3.8–4.7
+// bytes a state of a layer (3.9 on the largest, 22.5 M states after cell 39), a store peak
+// of 115 MB of chunks (5.1 bytes a state of the largest layer: the layer being read and
+// the runs being written overlap) plus 231 MB of buffers; 62.7 s of CPU (61.8 user + 0.9
+// sys) and 602 MiB peak RSS against 83.3 s and 1.17 GiB with runs of fixed 16-byte records
+// and no cache (CPU s user+sys, peak RSS from /usr/bin/time, alternated, on 2 cores under
+// a load of about 6); a profile puts a third of the time in the radix sort, a third in
+// expanding and packing states. The mirror join and the estimate still use the tables:
 // open-addressing, 16 bytes a slot, a power of two of them filled to at most 70%, each
 // step reading one and writing the other, made states added in batches so that the
 // processor waits for many cache misses at once, big tables mapped on huge pages
@@ -357,7 +358,10 @@ type dpSweep struct {
 	out        []dpOut
 	final      bool
 	total      [2]uint64 // hi, lo of the tours counted at the last cell
-	totalCarry bool
+	totalCarry bool      // a count carried (in the total, or in the cache)
+	cache      []dpOut   // made states not yet in out (the run store only; nil: none)
+	cacheShift uint      // 64 less the log of len(cache)
+	wide       bool      // counts of 128 bits (else a carry into hi is one)
 }
 
 func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
@@ -370,7 +374,38 @@ func (w *dpSweep) emit(b *[dpMaxW + 1]uint8, lo, hi uint64) {
 		}
 		return
 	}
-	w.out = append(w.out, dpOut{dpEncodeShift(b, w.p.W) + 1, lo, hi})
+	k := dpEncodeShift(b, w.p.W) + 1
+	if w.cache == nil {
+		w.out = append(w.out, dpOut{k, lo, hi})
+		return
+	}
+	// States made from states next to each other in the sorted layer (differing in the
+	// cells about to leave the window) often meet: a small direct-mapped cache adds them
+	// up before they reach the sort buffer.
+	e := &w.cache[(k*0x9E3779B97F4A7C15)>>w.cacheShift]
+	if e.k == k {
+		var c uint64
+		e.lo, c = bits.Add64(e.lo, lo, 0)
+		e.hi, c = bits.Add64(e.hi, hi, c)
+		if c != 0 || e.hi != 0 && !w.wide {
+			w.totalCarry = true
+		}
+		return
+	}
+	if e.k != 0 {
+		w.out = append(w.out, *e)
+	}
+	*e = dpOut{k, lo, hi}
+}
+
+// drain moves the states in the cache to the buffer.
+func (w *dpSweep) drain() {
+	for i := range w.cache {
+		if e := &w.cache[i]; e.k != 0 {
+			w.out = append(w.out, *e)
+			e.k = 0
+		}
+	}
 }
 
 // count runs the sweep with the run store (count_store.go). It returns errDPWide if 64-bit
@@ -683,22 +718,27 @@ func (p *dpPlan) finish(st *dpStep, b *[dpMaxW + 1]uint8, w *dpSweep, closes boo
 }
 
 // dpEncodeShift packs slots 1..W of a (the window after the step), relabelling fragments
-// in order of first appearance.
+// in order of first appearance. Digits go in two at a time (W is odd), which halves the
+// chain of dependent multiplications.
 func dpEncodeShift(a *[dpMaxW + 1]uint8, W int) uint64 {
 	var m [16]uint8
 	next := uint8(dpLabel)
-	var key uint64
-	for s := W; s >= 1; s-- {
-		// relabel from the new end so that labels are canonical for the packed order
-		x := a[s]
+	// relabel from the new end so that labels are canonical for the packed order
+	label := func(x uint8) uint8 {
 		if x >= dpLabel {
-			if m[x] == 0 {
-				m[x] = next
+			if m[x&15] == 0 {
+				m[x&15] = next
 				next++
 			}
-			x = m[x]
+			x = m[x&15]
 		}
-		key = key*dpBase + uint64(x)
+		return x
+	}
+	key := uint64(label(a[W]))
+	for s := W - 1; s >= 2; s -= 2 {
+		x := label(a[s])
+		y := label(a[s-1])
+		key = key*(dpBase*dpBase) + uint64(x)*dpBase + uint64(y)
 	}
 	return key
 }
@@ -714,12 +754,27 @@ func dpEncode(a *[dpMaxW + 1]uint8, W int) uint64 {
 
 // dpDecode unpacks key into slots 0..W-1 of a: the digit of slot 0 is the least significant
 // (slot s of the window after a step is slot s+1 of the extended window encoded above).
+// Digits come out two at a time (W is odd).
 func dpDecode(a *[dpMaxW + 1]uint8, key uint64, W int) {
-	for s := range W {
-		a[s] = uint8(key % dpBase)
-		key /= dpBase
+	s := 0
+	for ; s+1 < W; s += 2 {
+		r := key % (dpBase * dpBase)
+		key /= dpBase * dpBase
+		a[s] = dpLow[r]
+		a[s+1] = dpHigh[r]
+	}
+	if s < W {
+		a[s] = uint8(key)
 	}
 }
+
+// dpLow[r] and dpHigh[r] are the two base-11 digits of r < 121.
+var dpLow, dpHigh = func() (lo, hi [dpBase * dpBase]uint8) {
+	for r := range lo {
+		lo[r], hi[r] = uint8(r%dpBase), uint8(r/dpBase)
+	}
+	return lo, hi
+}()
 
 // countDP counts tours of a rows×cols board by the frontier sweep (see the comment at the
 // top of count_dp.go). start is a square index of the board or -1.

@@ -26,15 +26,16 @@ func TestEstimateMeasured(t *testing.T) {
 
 // TestEstimateExtrapolated checks 8×8 closed: only the first cells run, and the expected
 // peak is not below what the plain sweep was measured to hold after cell 37 (159 million
-// states, bench/README.md), nor its memory below that table's. The budget is of states
+// states, bench/README.md), nor its memory below that of the run store at the 3.8 bytes a
+// state measured on 7×8's largest layers. The budget is of states
 // only, so that the cells measured do not depend on the machine's speed.
 func TestEstimateExtrapolated(t *testing.T) {
 	est, err := estimate(context.Background(), 8, 8, CountOptions{Closed: true, Method: MethodDP}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if est.Exact || est.Measured >= est.Cells || est.Cells != 64 || est.PeakStates < 159e6 || est.PeakBytes < 4<<30 {
-		t.Errorf("Estimate(8×8 closed) = %+v; want extrapolated, peak ≥ 159 million states, ≥ 4 GiB", est)
+	if est.Exact || est.Measured >= est.Cells || est.Cells != 64 || est.PeakStates < 159e6 || float64(est.PeakBytes) < 3.8*est.PeakStates {
+		t.Errorf("Estimate(8×8 closed) = %+v; want extrapolated, peak ≥ 159 million states, ≥ 3.8 bytes a state", est)
 	}
 }
 

@@ -3,54 +3,97 @@ package knight
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"math/big"
 	"math/bits"
 	"slices"
 )
 
-// The dp method's state store: sorted runs (see the top of count_dp.go).
+// The dp method's state store: sorted runs of compact records (see the top of count_dp.go).
 //
-// A layer (the states after one cell) is one run: records (key, lo[, hi]) sorted by key,
-// keys unique, kept in chunks of at most dpStoreConfig.chunkWords words taken with dpAlloc
-// and given back with dpRelease the moment they are read. A step reads the layer chunk by
-// chunk, collects the made states in a buffer of bufRecs records, sorts the full buffer by
-// key (radix sort), adds up equal keys and writes it as a run; when fanIn runs of one level
-// exist they are merged (adding equal keys) into one run of the next level, and at the end of
-// the step all runs are merged into the next layer. Memory is thus about 16 bytes (24 with
-// 128-bit counts) a state of the layer read but not yet released plus the runs written, plus
-// the two buffers of 24 bytes a record.
+// A layer (the states after one cell) is one run: records of states sorted by key, keys
+// unique, as a byte stream in chunks of at most dpStoreConfig.chunkBytes bytes, each given
+// back the moment it is read. A record is a header byte, the difference from the previous
+// key of the run (the first: from 0; at least 1, as keys are unique) in 1–8 bytes, the low
+// 64 bits of the count in 0–8 bytes and, with 128-bit counts when the high bits are not
+// zero, a byte giving their length and the high bits in 1–8 bytes; all little-endian
+// without leading zero bytes. The header holds the key difference's length less one (bits
+// 0–2), the low count's length (bits 3–6) and whether high bits follow (bit 7). A record is
+// never split between chunks, and a chunk keeps dpRecMax bytes past the start of its last
+// record, so that fields are read and written as whole 8-byte words.
+//
+// A step reads the layer chunk by chunk, collects the made states in a buffer of bufRecs
+// records (24 bytes each), sorts the full buffer by key (radix sort), adds up equal keys
+// and writes it as a run; when fanIn runs of one level exist they are merged (adding equal
+// keys, by a tournament tree) into one run of the next level, and at the end of the step
+// all runs are merged into the next layer. Full chunks given back are kept for reuse (up to
+// dpPoolChunks of them, counted as held), which spares the system's zeroing of new pages.
+// The bytes counted are those of the chunks held (the unused tail of a run's last chunk
+// is given back to the system and not counted), the two sort buffers and the radix counts.
+// Measured on 7×8 closed: 3.8–4.7 bytes a state of a layer, a peak of chunks of 5.1 bytes
+// a state of the largest layer (dpRunPeakPerState), 231 MB of buffers (count_dp.go).
 
 // dpStoreConfig sizes the store; dpStoreDefault is what counts use, tests shrink it.
 type dpStoreConfig struct {
-	chunkWords int // words of a chunk (mapped, not heap, from dpMapMin bytes on)
+	chunkBytes int // bytes of a chunk (at least dpRecMax)
 	bufRecs    int // records of the sort buffer
-	fanIn      int // runs of one level merged together
+	fanIn      int // runs of one level merged together (at least 2)
+	cacheBits  int // log of the slots of the sweep's cache of made states (0: none)
 }
 
-var dpStoreDefault = dpStoreConfig{chunkWords: dpMapMin / 8, bufRecs: 4 << 20, fanIn: 8}
+var dpStoreDefault = dpStoreConfig{chunkBytes: 4 << 20, bufRecs: 4 << 20, fanIn: 8, cacheBits: 14}
+
+// dpRunPeakPerState is the run store's peak of chunk bytes over a step, per state of the
+// largest layer. Measured on 7×8 closed: 115 MB of chunks at the step after cell 39, whose
+// 22.5 M states take 3.9 bytes each (the layer being read and the runs being written
+// overlap); counts of larger boards take a byte or two more, hence the margin.
+const dpRunPeakPerState = 6
+
+// peakBytes is the memory the store of cfg is expected to need for a sweep whose largest
+// layer holds states states: its chunks and its buffers (the sort buffer, its copy, each of
+// 24 bytes a record and grown by at most a quarter past bufRecs, and the radix counts).
+func (cfg dpStoreConfig) peakBytes(states float64) int64 {
+	recs := min(float64(cfg.bufRecs), 2*states+1024)
+	return int64(states*dpRunPeakPerState + 2*1.25*24*recs + 8*(64+dpRadixBits-1)/dpRadixBits<<dpRadixBits)
+}
+
+// dpRadixBits is the bits of a digit of the radix sort: 2^11 buckets keep the places
+// written in one pass within the second-level cache.
+const dpRadixBits = 11
+
+// dpRecMax is the most bytes a record can take.
+const dpRecMax = 1 + 8 + 8 + 1 + 8
+
+// dpPoolChunks is the most full chunks kept for reuse.
+const dpPoolChunks = 8
+
+// dpMask[n] keeps the low n bytes of a word.
+var dpMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, ^uint64(0)}
 
 type dpChunk struct {
-	w   []uint64
-	mem []byte
-	n   int // records held
+	b    []byte // the bytes usable (len) and written (n)
+	mem  []byte // the mapping (see dpChunkAlloc), nil for heap memory
+	held int    // bytes counted for it
+	n    int    // bytes written
 }
 
 type dpRun struct {
 	chunks []*dpChunk
-	n      int // records
+	n      int   // records
+	bytes  int64 // bytes of the records
 	level  int
 }
 
 type dpStore struct {
 	cfg      dpStoreConfig
 	wide     bool
-	stride   int
 	limit    int64 // bytes, 0: none
-	held     int64 // bytes of the live chunks
+	held     int64 // bytes of the live chunks (and the pool)
 	bufBytes int64 // bytes of the caller's buffer
 	peak     int64
 	live     map[*dpChunk]struct{}
-	pending  []*dpRun // runs of the layer being written
+	pool     []*dpChunk // full chunks given back, kept for reuse
+	pending  []*dpRun   // runs of the layer being written
 	scratch  []dpOut
 	cnt      []int
 	carry    bool
@@ -59,11 +102,9 @@ type dpStore struct {
 }
 
 func newDPStore(ctx context.Context, cfg dpStoreConfig, wide bool, limit int64) *dpStore {
-	s := &dpStore{cfg: cfg, wide: wide, stride: 2, limit: limit, live: map[*dpChunk]struct{}{}, ctx: ctx, done: ctx.Done()}
-	if wide {
-		s.stride = 3
-	}
-	return s
+	cfg.chunkBytes = max(cfg.chunkBytes, dpRecMax)
+	cfg.fanIn = max(cfg.fanIn, 2)
+	return &dpStore{cfg: cfg, wide: wide, limit: limit, live: map[*dpChunk]struct{}{}, ctx: ctx, done: ctx.Done()}
 }
 
 func (s *dpStore) bytes() int64 {
@@ -74,37 +115,66 @@ func (s *dpStore) note() {
 	s.peak = max(s.peak, s.bytes())
 }
 
-// alloc returns a chunk of room for recs records (at most a full chunk's), or a
-// *MemoryError if the store would pass its limit.
-func (s *dpStore) alloc(recs int) (*dpChunk, error) {
-	recs = min(recs, s.cfg.chunkWords/s.stride)
-	words := recs * s.stride
-	if s.limit > 0 && s.bytes()+int64(words)*8 > s.limit {
-		return nil, &MemoryError{Need: s.bytes() + int64(words)*8, Limit: s.limit}
+// alloc returns an empty chunk of room for at least want bytes of records (at most a full
+// chunk), or a *MemoryError if the store would pass its limit.
+func (s *dpStore) alloc(want int64) (*dpChunk, error) {
+	n := int(min(max(want, 0)+dpRecMax, int64(s.cfg.chunkBytes)))
+	if n == s.cfg.chunkBytes && len(s.pool) > 0 {
+		c := s.pool[len(s.pool)-1]
+		s.pool = s.pool[:len(s.pool)-1]
+		c.n = 0
+		s.live[c] = struct{}{}
+		return c, nil
 	}
-	c := &dpChunk{}
-	c.w, c.mem = dpAlloc(words)
-	s.held += int64(words) * 8
+	if s.limit > 0 && s.bytes()+int64(n) > s.limit {
+		return nil, &MemoryError{Need: s.bytes() + int64(n), Limit: s.limit}
+	}
+	c := &dpChunk{held: n}
+	c.b, c.mem = dpChunkAlloc(n)
+	s.held += int64(n)
 	s.live[c] = struct{}{}
 	s.note()
 	return c, nil
 }
 
-func (s *dpStore) release(c *dpChunk) {
-	if c == nil || c.w == nil {
+// trim gives back the room of c past its last record (c takes no more records).
+func (s *dpStore) trim(c *dpChunk) {
+	keep := min(c.n+dpRecMax, len(c.b))
+	if keep == len(c.b) {
 		return
 	}
-	s.held -= int64(len(c.w)) * 8
-	delete(s.live, c)
-	dpRelease(c.mem)
-	c.w, c.mem = nil, nil
+	var h int
+	c.b, h = dpChunkTrim(c.b, c.mem, keep)
+	s.held -= int64(c.held - h)
+	c.held = h
 }
 
-// releaseAll gives back every chunk still held.
+// release gives c back (to the pool when it is a full chunk and the pool has room).
+func (s *dpStore) release(c *dpChunk) {
+	if c == nil || c.b == nil {
+		return
+	}
+	delete(s.live, c)
+	if len(c.b) == s.cfg.chunkBytes && c.held == len(c.b) && len(s.pool) < dpPoolChunks {
+		s.pool = append(s.pool, c)
+		return
+	}
+	s.held -= int64(c.held)
+	dpRelease(c.mem)
+	c.b, c.mem, c.held = nil, nil, 0
+}
+
+// releaseAll gives back every chunk still held, and the pool.
 func (s *dpStore) releaseAll() {
 	for c := range s.live {
 		s.release(c)
 	}
+	for _, c := range s.pool {
+		s.held -= int64(c.held)
+		dpRelease(c.mem)
+		c.b, c.mem, c.held = nil, nil, 0
+	}
+	s.pool = nil
 	s.pending = nil
 }
 
@@ -134,12 +204,14 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 		for i := range a {
 			or |= a[i].k
 		}
-		passes := (bits.Len64(or) + 15) / 16
+		const rb = dpRadixBits
+		const rn = 1 << rb
+		passes := (bits.Len64(or) + rb - 1) / rb
 		if cap(s.scratch) < len(a) {
 			s.scratch = make([]dpOut, len(a), len(a)+len(a)/4)
 		}
-		if len(s.cnt) < 4<<16 {
-			s.cnt = make([]int, 4<<16)
+		if len(s.cnt) < passes*rn {
+			s.cnt = make([]int, (64+rb-1)/rb*rn)
 		}
 		s.note()
 		cnt := s.cnt
@@ -147,22 +219,22 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 		for i := range a {
 			k := a[i].k
 			for p := range passes {
-				cnt[p<<16|int(k>>(16*p)&0xffff)]++
+				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
 			}
 		}
 		b := s.scratch[:len(a)]
 		for p := range passes {
-			c := cnt[p<<16 : (p+1)<<16]
-			if c[a[0].k>>(16*p)&0xffff] == len(a) {
+			c := cnt[p*rn : (p+1)*rn]
+			sh := rb * p
+			if c[a[0].k>>sh&(rn-1)] == len(a) {
 				continue // every key has this digit
 			}
 			sum := 0
 			for d := range c {
 				c[d], sum = sum, sum+c[d]
 			}
-			sh := 16 * p
 			for i := range a {
-				d := a[i].k >> sh & 0xffff
+				d := a[i].k >> sh & (rn - 1)
 				b[c[d]] = a[i]
 				c[d]++
 			}
@@ -181,35 +253,134 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 	return a[:j+1]
 }
 
+// dpRecLen is the bytes of the record of a key difference d ≥ 1 and count (lo, hi).
+func dpRecLen(d, lo, hi uint64) int {
+	n := 1 + (bits.Len64(d)+7)>>3 + (bits.Len64(lo)+7)>>3
+	if hi != 0 {
+		n += 1 + (bits.Len64(hi)+7)>>3
+	}
+	return n
+}
+
+// dpPut writes the record of key difference d ≥ 1 and count (lo, hi) at the start of b,
+// which must have dpRecMax bytes, and returns its length.
+func dpPut(b []byte, d, lo, hi uint64) int {
+	_ = b[dpRecMax-1]
+	kl := (bits.Len64(d) + 7) >> 3
+	ll := (bits.Len64(lo) + 7) >> 3
+	binary.LittleEndian.PutUint64(b[1:9], d)
+	binary.LittleEndian.PutUint64(b[1+kl:9+kl], lo)
+	p := 1 + kl + ll
+	h := byte(kl-1) | byte(ll)<<3
+	if hi != 0 {
+		h |= 0x80
+		hl := (bits.Len64(hi) + 7) >> 3
+		b[p] = byte(hl)
+		binary.LittleEndian.PutUint64(b[p+1:p+9], hi)
+		p += 1 + hl
+	}
+	b[0] = h
+	return p
+}
+
+// dpGet reads the record at the start of b (which must have dpRecMax bytes): its key
+// difference, count and length.
+func dpGet(b []byte) (d, lo, hi uint64, n int) {
+	_ = b[dpRecMax-1]
+	h := b[0]
+	kl := int(h&7) + 1
+	ll := int(h>>3) & 15
+	d = binary.LittleEndian.Uint64(b[1:9]) & dpMask[kl]
+	lo = binary.LittleEndian.Uint64(b[1+kl:9+kl]) & dpMask[ll&15%9]
+	n = 1 + kl + ll
+	if h&0x80 != 0 {
+		hl := int(b[n]) % 9
+		hi = binary.LittleEndian.Uint64(b[n+1:n+9]) & dpMask[hl]
+		n += 1 + hl
+	}
+	return d, lo, hi, n
+}
+
 // dpWriter appends records to a run being written, taking chunks as needed; bound is the
-// most records still to come (the size of the chunks taken).
+// most bytes of records still to come (it sizes the chunks taken).
 type dpWriter struct {
 	s     *dpStore
 	r     *dpRun
 	c     *dpChunk
-	bound int
+	prev  uint64
+	bound int64
 }
 
+// put appends the record of key k (greater than the run's last) and count (lo, hi).
 func (wr *dpWriter) put(k, lo, hi uint64) error {
-	s := wr.s
 	c := wr.c
-	if c == nil || (c.n+1)*s.stride > len(c.w) {
+	if c == nil || c.n+dpRecMax > len(c.b) {
+		if c != nil {
+			wr.s.trim(c)
+		}
 		var err error
-		if c, err = s.alloc(wr.bound); err != nil {
+		if c, err = wr.s.alloc(wr.bound); err != nil {
 			return err
 		}
 		wr.c = c
 		wr.r.chunks = append(wr.r.chunks, c)
 	}
-	o := c.n * s.stride
-	c.w[o], c.w[o+1] = k, lo
-	if s.wide {
-		c.w[o+2] = hi
-	}
-	c.n++
+	n := dpPut(c.b[c.n:], k-wr.prev, lo, hi)
+	wr.prev = k
+	c.n += n
 	wr.r.n++
-	wr.bound--
+	wr.r.bytes += int64(n)
+	wr.bound -= int64(n)
 	return nil
+}
+
+// close gives back the room of the run's last chunk past its records.
+func (wr *dpWriter) close() {
+	if wr.c != nil {
+		wr.s.trim(wr.c)
+		wr.c = nil
+	}
+}
+
+// dpReader reads a run record by record, giving each chunk back once read.
+type dpReader struct {
+	s    *dpStore
+	r    *dpRun
+	ci   int
+	p    int
+	k    uint64 // key of the last record read
+	lo   uint64
+	hi   uint64
+	left int // records not yet read
+}
+
+func (s *dpStore) reader(r *dpRun) dpReader {
+	return dpReader{s: s, r: r, left: r.n}
+}
+
+// next reads the next record into rd.k, rd.lo, rd.hi; false at the end of the run.
+func (rd *dpReader) next() bool {
+	if rd.left == 0 {
+		return false
+	}
+	c := rd.r.chunks[rd.ci]
+	if rd.p >= c.n {
+		rd.s.release(c)
+		rd.r.chunks[rd.ci] = nil
+		rd.ci++
+		rd.p = 0
+		c = rd.r.chunks[rd.ci]
+	}
+	d, lo, hi, n := dpGet(c.b[rd.p:])
+	rd.p += n
+	rd.k += d
+	rd.lo, rd.hi = lo, hi
+	rd.left--
+	if rd.left == 0 {
+		rd.s.release(c)
+		rd.r.chunks[rd.ci] = nil
+	}
+	return true
 }
 
 // flush sorts buf (the made states), adds up equal keys, writes it as a run of the layer
@@ -219,13 +390,20 @@ func (s *dpStore) flush(buf []dpOut) error {
 	if len(a) == 0 {
 		return nil
 	}
+	var size int64
+	prev := uint64(0)
+	for i := range a {
+		size += int64(dpRecLen(a[i].k-prev, a[i].lo, a[i].hi))
+		prev = a[i].k
+	}
 	r := &dpRun{}
-	wr := &dpWriter{s: s, r: r, bound: len(a)}
+	wr := &dpWriter{s: s, r: r, bound: size}
 	for i := range a {
 		if err := wr.put(a[i].k, a[i].lo, a[i].hi); err != nil {
 			return err
 		}
 	}
+	wr.close()
 	s.pending = append(s.pending, r)
 	for {
 		L := s.pending[len(s.pending)-1].level
@@ -266,27 +444,52 @@ func (s *dpStore) finish(buf []dpOut) (*dpRun, error) {
 	return s.merge(runs)
 }
 
-type dpCursor struct {
-	r  *dpRun
-	ci int
-	i  int
-}
-
 // merge merges runs into one, adding the counts of equal keys, and releases each input chunk
-// once read.
+// once read. A tournament tree of losers picks the least key: about log2(len(runs))
+// comparisons a record.
 func (s *dpStore) merge(runs []*dpRun) (*dpRun, error) {
-	cs := make([]dpCursor, 0, len(runs))
-	bound := 0
+	var bound int64
+	rds := make([]dpReader, 0, len(runs))
 	for _, r := range runs {
 		if r.n > 0 {
-			cs = append(cs, dpCursor{r: r})
-			bound += r.n
+			rds = append(rds, s.reader(r))
+			bound += r.bytes
 		}
 	}
 	out := &dpRun{}
+	// The merged run is never longer than its inputs: a key's difference from the key
+	// before it in the merge is at most that in its own run, and a sum of two counts is
+	// at most one byte longer than the longer of them.
 	wr := &dpWriter{s: s, r: out, bound: bound}
-	st := s.stride
-	for m := 0; len(cs) > 0; m++ {
+	K := 1
+	for K < len(rds) {
+		K *= 2
+	}
+	const end = ^uint64(0) // above every key (keys are below 11^17 + 1)
+	keys := make([]uint64, K)
+	for i := range keys {
+		keys[i] = end
+		if i < len(rds) && rds[i].next() {
+			keys[i] = rds[i].k
+		}
+	}
+	// tree[1..K-1] hold the losers of the games, tree[0] the winner.
+	tree := make([]int32, K)
+	win := make([]int32, 2*K)
+	for i := range K {
+		win[K+i] = int32(i)
+	}
+	for n := K - 1; n >= 1; n-- {
+		l, r := win[2*n], win[2*n+1]
+		if keys[r] < keys[l] {
+			l, r = r, l
+		}
+		win[n], tree[n] = l, r
+	}
+	tree[0] = win[1]
+	var curK, lo, hi uint64
+	have := false
+	for m := 0; ; m++ {
 		if m&0xffff == 0 && s.done != nil {
 			select {
 			case <-s.done:
@@ -294,42 +497,40 @@ func (s *dpStore) merge(runs []*dpRun) (*dpRun, error) {
 			default:
 			}
 		}
-		minK := ^uint64(0)
-		for j := range cs {
-			c := &cs[j]
-			if k := c.r.chunks[c.ci].w[c.i*st]; k < minK {
-				minK = k
-			}
+		w := tree[0]
+		k := keys[w]
+		if k == end {
+			break
 		}
-		var lo, hi uint64
-		for j := 0; j < len(cs); j++ {
-			c := &cs[j]
-			ch := c.r.chunks[c.ci]
-			o := c.i * st
-			if ch.w[o] != minK {
-				continue
-			}
-			var h uint64
-			if s.wide {
-				h = ch.w[o+2]
-			}
-			s.add(&lo, &hi, ch.w[o+1], h)
-			c.i++
-			if c.i == ch.n {
-				s.release(ch)
-				c.r.chunks[c.ci] = nil
-				c.ci++
-				c.i = 0
-				if c.ci == len(c.r.chunks) {
-					cs = append(cs[:j], cs[j+1:]...)
-					j--
+		rd := &rds[w]
+		if have && k == curK {
+			s.add(&lo, &hi, rd.lo, rd.hi)
+		} else {
+			if have {
+				if err := wr.put(curK, lo, hi); err != nil {
+					return nil, err
 				}
 			}
+			curK, lo, hi, have = k, rd.lo, rd.hi, true
 		}
-		if err := wr.put(minK, lo, hi); err != nil {
+		nk := end
+		if rd.next() {
+			nk = rd.k
+		}
+		keys[w] = nk
+		for n := (int(w) + K) >> 1; n >= 1; n >>= 1 {
+			if t := tree[n]; keys[t] < nk {
+				tree[n], w, nk = w, t, keys[t]
+			}
+		}
+		tree[0] = w
+	}
+	if have {
+		if err := wr.put(curK, lo, hi); err != nil {
 			return nil, err
 		}
 	}
+	wr.close()
 	return out, nil
 }
 
@@ -339,7 +540,7 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 	s := newDPStore(ctx, cfg, wide, maxMemory)
 	defer s.releaseAll()
 	W := p.W
-	w := &dpSweep{p: p, out: make([]dpOut, 0, min(1024, cfg.bufRecs+64))}
+	w := &dpSweep{p: p, out: make([]dpOut, 0, min(1024, cfg.bufRecs+64)), wide: wide}
 	var a0 [dpMaxW + 1]uint8
 	for i := range a0 {
 		a0[i] = dpFull
@@ -350,8 +551,15 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 		return nil, err
 	}
 	w.out = w.out[:0]
+	// the cache holds at most a quarter of the buffer (it is drained into it)
+	for cfg.cacheBits > 0 && 4<<cfg.cacheBits > cfg.bufRecs {
+		cfg.cacheBits--
+	}
+	if cfg.cacheBits > 0 {
+		w.cache = make([]dpOut, 1<<cfg.cacheBits)
+		w.cacheShift = uint(64 - cfg.cacheBits)
+	}
 	done := ctx.Done()
-	st := s.stride
 	for v := 0; v < p.n; v++ {
 		step := &p.steps[v]
 		w.final = v == p.n-1
@@ -359,36 +567,28 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 			return nil, err
 		}
 		s.peak = s.bytes()
-		seen := 0
-		for ci, c := range cur.chunks {
-			for i := 0; i < c.n; i++ {
-				seen++
-				if seen&4095 == 0 && done != nil {
-					select {
-					case <-done:
-						return nil, ctx.Err()
-					default:
-					}
-				}
-				o := i * st
-				var hi uint64
-				if wide {
-					hi = c.w[o+2]
-				}
-				var a [dpMaxW + 1]uint8
-				dpDecode(&a, c.w[o]-1, W)
-				p.expand(step, &a, w, c.w[o+1], hi)
-				if len(w.out) >= cfg.bufRecs {
-					s.bufBytes = int64(cap(w.out)) * 24
-					if err := s.flush(w.out); err != nil {
-						return nil, err
-					}
-					w.out = w.out[:0]
+		rd := s.reader(cur)
+		for seen := 1; rd.next(); seen++ {
+			if seen&4095 == 0 && done != nil {
+				select {
+				case <-done:
+					return nil, ctx.Err()
+				default:
 				}
 			}
-			s.release(c)
-			cur.chunks[ci] = nil
+			var a [dpMaxW + 1]uint8
+			dpDecode(&a, rd.k-1, W)
+			p.expand(step, &a, w, rd.lo, rd.hi)
+			if len(w.out) >= cfg.bufRecs-len(w.cache) {
+				w.drain()
+				s.bufBytes = int64(cap(w.out)) * 24
+				if err := s.flush(w.out); err != nil {
+					return nil, err
+				}
+				w.out = w.out[:0]
+			}
 		}
+		w.drain()
 		s.bufBytes = int64(cap(w.out)) * 24
 		next, err := s.finish(w.out)
 		if err != nil {
@@ -409,4 +609,13 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 	r := new(big.Int).SetUint64(w.total[0])
 	r.Lsh(r, 64)
 	return r.Add(r, new(big.Int).SetUint64(w.total[1])), nil
+}
+
+// pooled is the bytes of the chunks kept for reuse.
+func (s *dpStore) pooled() int64 {
+	var n int64
+	for _, c := range s.pool {
+		n += int64(c.held)
+	}
+	return n
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -15,23 +17,14 @@ func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
 	got := map[uint64][2]uint64{}
 	var last uint64
 	n := 0
-	for ci, c := range r.chunks {
-		for i := 0; i < c.n; i++ {
-			o := i * s.stride
-			k := c.w[o]
-			if n > 0 && k <= last {
-				t.Fatalf("record %d: key %d after %d, want increasing", n, k, last)
-			}
-			var hi uint64
-			if s.wide {
-				hi = c.w[o+2]
-			}
-			got[k] = [2]uint64{c.w[o+1], hi}
-			last = k
-			n++
+	rd := s.reader(r)
+	for rd.next() {
+		if n > 0 && rd.k <= last {
+			t.Fatalf("record %d: key %d after %d, want increasing", n, rd.k, last)
 		}
-		s.release(c)
-		r.chunks[ci] = nil
+		got[rd.k] = [2]uint64{rd.lo, rd.hi}
+		last = rd.k
+		n++
 	}
 	if n != r.n {
 		t.Errorf("run says %d records, holds %d", r.n, n)
@@ -46,9 +39,9 @@ func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
 func TestDPStore(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, cfg := range []dpStoreConfig{
-			{chunkWords: 6, bufRecs: 3, fanIn: 2},
-			{chunkWords: 64, bufRecs: 300, fanIn: 3},
-			{chunkWords: 1 << 12, bufRecs: 5000, fanIn: 8},
+			{chunkBytes: 30, bufRecs: 3, fanIn: 2},
+			{chunkBytes: 200, bufRecs: 300, fanIn: 3},
+			{chunkBytes: 1 << 15, bufRecs: 5000, fanIn: 8},
 		} {
 			rng := rand.New(rand.NewPCG(1, uint64(cfg.bufRecs)))
 			s := newDPStore(context.Background(), cfg, wide, 0)
@@ -97,8 +90,12 @@ func TestDPStore(t *testing.T) {
 					break
 				}
 			}
-			if s.held != 0 || len(s.live) != 0 {
-				t.Errorf("wide %v %+v: %d bytes in %d chunks still held after reading", wide, cfg, s.held, len(s.live))
+			if s.held != s.pooled() || len(s.live) != 0 || len(s.pool) > dpPoolChunks {
+				t.Errorf("wide %v %+v: %d bytes in %d chunks (%d pooled) still held after reading", wide, cfg, s.held, len(s.live), len(s.pool))
+			}
+			s.releaseAll()
+			if s.held != 0 {
+				t.Errorf("wide %v %+v: %d bytes held after releaseAll", wide, cfg, s.held)
 			}
 		}
 	}
@@ -109,7 +106,7 @@ func TestDPStore(t *testing.T) {
 func TestDPStoreCarry(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, bufRecs := range []int{1, 4} {
-			s := newDPStore(context.Background(), dpStoreConfig{chunkWords: 6, bufRecs: bufRecs, fanIn: 2}, wide, 0)
+			s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 30, bufRecs: bufRecs, fanIn: 2}, wide, 0)
 			var hi uint64
 			if wide {
 				hi = 1 << 63
@@ -133,10 +130,10 @@ func TestDPStoreCarry(t *testing.T) {
 
 // TestDPStoreLimit checks that the store refuses a chunk past its memory limit.
 func TestDPStoreLimit(t *testing.T) {
-	s := newDPStore(context.Background(), dpStoreConfig{chunkWords: 1 << 10, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
+	s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 1 << 13, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
 	buf := make([]dpOut, 100)
 	for i := range buf {
-		buf[i] = dpOut{uint64(i + 1), 1, 0}
+		buf[i] = dpOut{uint64(i+1) << 40, 1 << 60, 0} // 15 bytes a record
 	}
 	var me *MemoryError
 	if err := s.flush(buf); !errors.As(err, &me) || me.Need <= 1000 {
@@ -146,12 +143,12 @@ func TestDPStoreLimit(t *testing.T) {
 }
 
 // TestDPRunsTiny counts with tiny chunks and buffers (so that every step writes many runs
-// and merges them): 6×6 closed (the known 9862) and 5×6 open against the search, and a
+// and merges them, and a cache of 4 states): 6×6 closed (the known 9862) and 5×6 open against the search, and a
 // count past 2^64 (4×40 open, redone with 128-bit counts) against the former store of two
 // hash tables.
 func TestDPRunsTiny(t *testing.T) {
 	ctx := context.Background()
-	tiny := dpStoreConfig{chunkWords: 30, bufRecs: 97, fanIn: 3}
+	tiny := dpStoreConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3, cacheBits: 2}
 	known := map[string]int64{}
 	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
 		known[k.line] = k.want
@@ -194,4 +191,134 @@ func TestDPRunsTiny(t *testing.T) {
 	if a.Cmp(b) != 0 || a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
 		t.Errorf("4×40 open: tiny runs %v, tables %v, want equal and past 2^64", a, b)
 	}
+}
+
+// TestDPCodec writes records of edge values back to back into a buffer of stale bytes and
+// reads them back: every length of key difference and count, with and without high bits.
+func TestDPCodec(t *testing.T) {
+	vals := []uint64{0, 1, 0x7f, 0xff, 0x100, 0xffff, 1 << 16, 1<<24 - 1, 1 << 31, 1<<32 + 5, 1<<40 - 1, 1 << 48, 1<<56 - 1, 1 << 56, 1<<63 + 1, ^uint64(0)}
+	type rec struct{ d, lo, hi uint64 }
+	var recs []rec
+	for _, d := range vals[1:] {
+		for _, lo := range vals {
+			for _, hi := range []uint64{0, 1, 1 << 20, ^uint64(0)} {
+				recs = append(recs, rec{d, lo, hi})
+			}
+		}
+	}
+	size := 0
+	for _, r := range recs {
+		size += dpRecLen(r.d, r.lo, r.hi)
+	}
+	buf := make([]byte, size+dpRecMax)
+	for i := range buf {
+		buf[i] = 0xa5
+	}
+	p := 0
+	for _, r := range recs {
+		n := dpPut(buf[p:], r.d, r.lo, r.hi)
+		if want := dpRecLen(r.d, r.lo, r.hi); n != want {
+			t.Fatalf("dpPut(%#x, %#x, %#x) wrote %d bytes, dpRecLen says %d", r.d, r.lo, r.hi, n, want)
+		}
+		p += n
+	}
+	p = 0
+	for _, r := range recs {
+		d, lo, hi, n := dpGet(buf[p:])
+		if d != r.d || lo != r.lo || hi != r.hi {
+			t.Fatalf("at byte %d: read (%#x, %#x, %#x), wrote (%#x, %#x, %#x)", p, d, lo, hi, r.d, r.lo, r.hi)
+		}
+		p += n
+	}
+	if p != size {
+		t.Errorf("read %d bytes, wrote %d", p, size)
+	}
+	// narrow and wide records of small counts take 1 + 1 + 1 bytes
+	if n := dpRecLen(3, 200, 0); n != 3 {
+		t.Errorf("record of difference 3, count 200: %d bytes, want 3", n)
+	}
+}
+
+// FuzzDPRuns writes random sorted runs (keys from a seed, spread over a range chosen by the
+// fuzzer, counts narrow or wide) into chunks of a size chosen by the fuzzer (down to one
+// record a chunk), merges them and reads the result back against a map; every chunk must
+// be given back once read.
+func FuzzDPRuns(f *testing.F) {
+	f.Add(uint64(1), uint8(3), uint16(0), uint8(10), false)
+	f.Add(uint64(2), uint8(1), uint16(1), uint8(60), true)
+	f.Add(uint64(3), uint8(9), uint16(300), uint8(40), false)
+	f.Add(uint64(4), uint8(17), uint16(5000), uint8(63), true)
+	f.Add(uint64(5), uint8(2), uint16(7), uint8(2), true)
+	f.Fuzz(func(t *testing.T, seed uint64, nruns uint8, chunk uint16, spread uint8, wide bool) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		cfg := dpStoreConfig{chunkBytes: dpRecMax + int(chunk), bufRecs: 1, fanIn: 2 + int(nruns%7)}
+		s := newDPStore(context.Background(), cfg, wide, 0)
+		want := map[uint64][2]uint64{}
+		var runs []*dpRun
+		span := uint64(1) << (1 + spread%63)
+		for range 1 + int(nruns%20) {
+			m := rng.IntN(200)
+			keys := map[uint64]bool{}
+			for range m {
+				keys[1+rng.Uint64N(span)] = true
+			}
+			var ks []uint64
+			for k := range keys {
+				ks = append(ks, k)
+			}
+			slices.Sort(ks)
+			r := &dpRun{}
+			wr := &dpWriter{s: s, r: r, bound: rng.Int64N(5000)}
+			for _, k := range ks {
+				lo := rng.Uint64() >> rng.UintN(64)
+				var hi uint64
+				if wide && rng.IntN(4) == 0 {
+					hi = rng.Uint64() >> rng.UintN(64) >> 8
+				}
+				if !wide {
+					lo >>= 2
+				}
+				if err := wr.put(k, lo, hi); err != nil {
+					t.Fatal(err)
+				}
+				w := want[k]
+				var c uint64
+				w[0], c = bits.Add64(w[0], lo, 0)
+				w[1] += hi + c
+				want[k] = w
+			}
+			wr.close()
+			if r.n != len(ks) {
+				t.Fatalf("run of %d keys says %d records", len(ks), r.n)
+			}
+			runs = append(runs, r)
+		}
+		m, err := s.merge(runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !wide {
+			for k, w := range want {
+				if w[1] != 0 {
+					// a narrow sum that carried: the store must have noted it
+					if !s.carry {
+						t.Fatalf("key %d: narrow sum carried, no carry noted", k)
+					}
+					return
+				}
+			}
+		}
+		got := readRun(t, s, m)
+		if len(got) != len(want) {
+			t.Fatalf("%d keys merged, want %d", len(got), len(want))
+		}
+		for k, w := range want {
+			if got[k] != w {
+				t.Fatalf("key %d = %v, want %v", k, got[k], w)
+			}
+		}
+		if s.held != s.pooled() || len(s.live) != 0 {
+			t.Fatalf("%d bytes in %d chunks still held after reading", s.held-s.pooled(), len(s.live))
+		}
+	})
 }

@@ -37,3 +37,45 @@ func dpRelease(mem []byte) {
 		_ = syscall.Munmap(mem)
 	}
 }
+
+// dpChunkMapMin is the size from which the run store's chunks are mapped from the system
+// (given back at once when released) rather than taken from the Go heap.
+const dpChunkMapMin = 1 << 20
+
+// madvDontneed is MADV_DONTNEED of Linux's madvise(2).
+const madvDontneed = 4
+
+// dpChunkAlloc returns n zeroed bytes and the mapping to release with dpRelease (nil for a
+// heap slice).
+func dpChunkAlloc(n int) ([]byte, []byte) {
+	if n < dpChunkMapMin {
+		return make([]byte, n), nil
+	}
+	mem, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]byte, n), nil
+	}
+	_ = syscall.Madvise(mem, madvHugepage)
+	return mem, mem
+}
+
+// dpChunkTrim gives back the memory of b past its first n bytes where it can and returns
+// the bytes b still holds: for a mapping, its whole pages past n are dropped (a later
+// dpRelease unmaps the rest); a heap slice is copied into one of n bytes when that saves
+// a quarter of it or more.
+func dpChunkTrim(b, mem []byte, n int) ([]byte, int) {
+	if mem == nil {
+		if n <= len(b)*3/4 {
+			c := make([]byte, n)
+			copy(c, b)
+			return c, n
+		}
+		return b, len(b)
+	}
+	page := syscall.Getpagesize()
+	keep := (n + page - 1) / page * page
+	if keep >= len(mem) || syscall.Madvise(mem[keep:], madvDontneed) != nil {
+		return b, len(b)
+	}
+	return b[:n], keep
+}

@@ -11,3 +11,17 @@ func dpRelease([]byte) {}
 // dpMapMin is the size of the run store's chunks (on Linux, the size from which memory is
 // mapped rather than taken from the heap; here everything comes from the heap).
 const dpMapMin = 64 << 20
+
+// dpChunkAlloc returns n zeroed bytes from the Go heap (elsewhere than Linux).
+func dpChunkAlloc(n int) ([]byte, []byte) { return make([]byte, n), nil }
+
+// dpChunkTrim returns b cut to its first n bytes (copied when that saves a quarter of it or
+// more, so that the collector can free the rest) and the bytes it still holds.
+func dpChunkTrim(b, _ []byte, n int) ([]byte, int) {
+	if n <= len(b)*3/4 {
+		c := make([]byte, n)
+		copy(c, b)
+		return c, n
+	}
+	return b, len(b)
+}

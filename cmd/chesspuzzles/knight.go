@@ -415,9 +415,9 @@ Three methods (--method):
           at most 64 squares, time growing with the number of tours.
   auto    (the default) search on boards of at most 42 squares (there it is faster), else
           join for closed tours where it applies, else dp.
-8×8 closed (13,267,364,410,532 tours) is not yet within reach: its frontier holds hundreds
-of millions of states in the middle columns, more than 12 GiB ("knight estimate" says what a
-count will need before it starts).
+8×8 closed (13,267,364,410,532 tours) holds hundreds of millions of states in its middle
+columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a count will
+need before it starts).
 The method is named on stderr before the count starts, then progress: a line rewritten on a
 terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
 (default: half this machine's memory) bounds the state tables of dp and join: past it the
