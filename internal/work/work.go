@@ -18,8 +18,9 @@
 //
 // Tasks are handed out one at a time, in order of decreasing estimated cost (Task.Cost), to
 // whichever worker is free, so the run does not end with one core working alone on a big
-// task. Results come back to one goroutine, which records them in the checkpoint, sums them
-// with a queens.Tally (each task id once) and calls the progress function.
+// task. Results come back to one goroutine (each worker hands over what it finished in the
+// last 20 ms at once, see resultDelay), which records them in the checkpoint, sums them with
+// a queens.Tally (each task id once) and calls the progress function for each.
 //
 // When ctx is done, Run stops the workers, drops the tasks in flight, syncs the checkpoint
 // and returns ctx.Err(); running it again with the same checkpoint resumes.
