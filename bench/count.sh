@@ -7,8 +7,9 @@
 # the join on 1 against 2 workers at each -s size, alternated, with the wall-time ratio of
 # every pair and of the medians. Every run line shows the load average.
 #
-# Usage: bench/count.sh [-r ROUNDS] [-s "SCALE_N ..."] [-f FRAMES_MAX] [N ...]
-#        (defaults: -r 3 -s "18 19" -f 18, N = 16 17 18)
+# Usage: bench/count.sh [-r ROUNDS] [-s "SCALE_N ..."] [-f FRAMES_MAX] [-b BASELINE_MAX] [N ...]
+#        (defaults: -r 3 -s "18 19" -f 18 -b 17, N = 16 17 18; the baseline takes 25 s at
+#        N = 17, -b 16 leaves it out there)
 #
 # The machine may be shared: each program's CPU time (user+sys) is reported beside its wall
 # time, and only ratios within this run mean anything. The 1 → 2 workers ratio is of wall
@@ -17,12 +18,14 @@ set -euo pipefail
 rounds=3
 scales="18 19"
 framesmax=18
-while getopts "r:s:f:" opt; do
+basemax=17
+while getopts "r:s:f:b:" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	s) scales=$OPTARG ;;
 	f) framesmax=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-s \"SCALE_N ...\"] [-f FRAMES_MAX] [N ...]" >&2; exit 2 ;;
+	b) basemax=$OPTARG ;;
+	*) echo "usage: $0 [-r ROUNDS] [-s \"SCALE_N ...\"] [-f FRAMES_MAX] [-b BASELINE_MAX] [N ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -59,7 +62,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 for n in "${sizes[@]}"; do
 	echo "N=$n, $rounds rounds:"
 	for r in $(seq "$rounds"); do
-		if [ "$n" -le 17 ]; then
+		if [ "$n" -le "$basemax" ]; then
 			run "baseline-$n" "$tmp/baseline" "$n"
 		fi
 		if [ "$n" -le "$framesmax" ]; then
