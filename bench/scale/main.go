@@ -141,7 +141,7 @@ func sum(xs []float64) float64 {
 func spawn(self string, n, w int) (run, error) {
 	out, err := exec.Command(self, "-child", "-w", strconv.Itoa(w), strconv.Itoa(n)).Output()
 	if err != nil {
-		return run{}, fmt.Errorf("N=%d on %d workers: %w", n, w, err)
+		return run{}, fmt.Errorf("counting N=%d on %d workers: %w", n, w, err)
 	}
 	var r run
 	err = json.Unmarshal(out, &r)
@@ -199,7 +199,7 @@ func measure(n, w int) (run, error) {
 	}
 	want, ok := queens.Known(n)
 	if got := tally.Counts(); !ok || got.Total.Cmp(want.Total) != 0 || got.Unique.Cmp(want.Unique) != 0 {
-		return r, fmt.Errorf("N=%d: counted %v (%v unique), want %v (%v)", n, got.Total, got.Unique, want.Total, want.Unique)
+		return r, fmt.Errorf("counted %v (%v unique) for N=%d, want %v (%v)", got.Total, got.Unique, n, want.Total, want.Unique)
 	}
 	return r, nil
 }
