@@ -434,6 +434,7 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 	k := bits.OnesCount32(rn)
 	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
 	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
+	f := newPairFrame(fdN, fuN, s, W, isB)
 	if sr != nil {
 		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
 	}
@@ -453,65 +454,78 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 		}
 		if len(sc) > 0 {
 			for i := range nrN {
-				out = joinPairs(t.run(rn, c, rN[i][0], rN[i][1]), sc, fdN, fuN, s, W, isB, out)
+				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, &f)
 			}
 		}
 	}
 	return out
 }
 
-// joinPairs appends the signatures of every compatible (north, south) pair, north pieces
-// filtered by the forbidden masks fd, fu. s is the south offset, W the frame width; isB
-// selects half B's frame. The inner loop is branch-free: it writes every candidate and
-// advances only past the compatible ones. Room is made for a block of north pieces at a
-// time (at most joinBlock candidates), so that the loops hold no call.
-func joinPairs(north []uint64, south []southPiece, fd, fu uint32, s, W uint, isB bool, out []uint64) []uint64 {
-	if len(south) == 0 {
-		return out
-	}
-	m := uint64(1)<<W - 1
-	// A half: down masks as they are, up masks shifted down by s; B: down masks shifted
-	// up by s, up masks as they are.
-	dl, ur := uint(0), s
+// pairFrame holds what joinPairs needs besides the pieces: the north pieces' forbidden
+// masks fd, fu, the south offset s, the frame width W and its mask m, and the shifts that
+// put a north piece's down and up masks into the signature frame (half A: down masks as
+// they are, up masks shifted down by s; B: down masks shifted up by s, up masks as they
+// are).
+type pairFrame struct {
+	fd, fu       uint32
+	s, W, dl, ur uint
+	m            uint64
+}
+
+func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
+	f := pairFrame{fd: fd, fu: fu, s: s, W: W, m: uint64(1)<<W - 1, ur: s}
 	if isB {
-		dl, ur = s, 0
+		f.dl, f.ur = s, 0
 	}
-	k := len(out)
-	block := max(1, joinBlock/len(south))
+	return f
+}
+
+// joinPairs returns out with the signatures of every compatible (north, south) pair
+// appended, north pieces filtered by f's forbidden masks. It only makes room: for the
+// whole product, or a block of north pieces at a time (at most joinBlock candidates) when
+// the product does not fit the capacity left; joinCell does the work.
+func joinPairs(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
+	if len(out)+len(north)*len(south) <= cap(out) {
+		return joinCell(out, north, south, f)
+	}
+	block := max(1, joinBlock/max(1, len(south)))
 	for len(north) > 0 {
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
-		if need := k + len(nb)*len(south); cap(out) < need {
-			out = slices.Grow(out[:k], need-k+k/2)
+		if need := len(out) + len(nb)*len(south); cap(out) < need {
+			out = slices.Grow(out, need-len(out)+len(out)/2)
 		}
-		// dst+i with i ≤ (pieces written so far) < need ≤ cap(out): in range, so written
-		// without the bounds check the compiler cannot drop.
-		dst := unsafe.Pointer(unsafe.SliceData(out[:cap(out)]))
-		i := uintptr(k)
-		for _, p := range nb {
-			dn, un := uint64(uint32(p)), p>>32
-			if uint32(dn)&fd|uint32(un)&fu != 0 {
-				continue
-			}
-			i = joinRow(dst, i, dn<<s&m|(un&m)<<32, dn<<dl&m|(un>>ur&m)<<W, south)
-		}
-		k = int(i)
+		out = joinCell(out, nb, south, f)
 	}
-	return out[:k]
+	return out
 }
 
-// joinRow writes ns | sig of every south piece to dst from index i on, advancing i past
-// those that do not clash with a north piece of clash bits nc, and returns the new i. It is
-// a function of its own so that its loop keeps everything in registers (inside joinPairs
-// the compiler spills them); dst must have room for len(south) more words.
+// joinCell appends to out, for every north piece p off the forbidden masks and every
+// south piece, sig(p) | sig(south) if the two share no diagonal. The inner loop is
+// branch-free: it writes every candidate and advances only past the compatible ones, so
+// out must have room for len(north)·len(south) more words (written through a pointer,
+// without the bounds check the compiler cannot drop). It is a function of its own, its
+// parameters behind one pointer and no call in it, so that its loops keep everything in
+// registers: one call per pair of cells.
 //
 //go:noinline
-func joinRow(dst unsafe.Pointer, i uintptr, nc, ns uint64, south []southPiece) uintptr {
-	for _, sp := range south {
-		*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
-		i += uintptr((nc&sp.clash - 1) >> 63)
+func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
+	fd, fu, s, W, dl, ur, m := f.fd, f.fu, f.s&63, f.W&63, f.dl&63, f.ur&63, f.m
+	dst := unsafe.Pointer(unsafe.SliceData(out))
+	i := uintptr(len(out))
+	for _, p := range north {
+		dn, un := uint64(uint32(p)), p>>32
+		if uint32(dn)&fd|uint32(un)&fu != 0 {
+			continue
+		}
+		nc := dn<<s&m | (un&m)<<32
+		ns := dn<<dl&m | (un>>ur&m)<<W
+		for _, sp := range south {
+			*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
+			i += uintptr((nc&sp.clash - 1) >> 63)
+		}
 	}
-	return i
+	return out[:i]
 }
 
 // joinBlock bounds the candidates joinPairs makes room for at once.
@@ -529,6 +543,7 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 	}
 	k := bits.OnesCount32(rn)
 	cols := j.colsB
+	f := newPairFrame(0, 0, s, W, true)
 	w.southB[0].ensure(t, rs, [2][2]int{{1, 3}}, 1, 0, 0, s, W, true)         // SE off D1
 	w.southB[1].ensure(t, rs, [2][2]int{{0, 1}, {3, 4}}, 2, 0, 0, s, W, true) // SE on D1
 	for _, c := range t.colsByPop[k] {
@@ -538,10 +553,10 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 		s0, s1 := w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if zero {
-			w.q[0] = joinPairs(nOff, s0, 0, 0, s, W, true, w.q[0])
+			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
 		}
-		w.q[1] = joinPairs(nOff, s1, 0, 0, s, W, true, w.q[1])
-		w.q[1] = joinPairs(nOn, s0, 0, 0, s, W, true, w.q[1])
-		w.q[2] = joinPairs(nOn, s1, 0, 0, s, W, true, w.q[2])
+		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
 	}
 }

@@ -1,7 +1,9 @@
 package queens
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -79,5 +81,125 @@ func TestQuarterTable(t *testing.T) {
 		if int(tab.off[len(tab.off)-1]) != want {
 			t.Errorf("h=%d: offsets end at %d, want %d", h, tab.off[len(tab.off)-1], want)
 		}
+	}
+}
+
+// walkedTable lays out the pieces of the h×h square as the table must hold them, from the
+// closure-based walk and a stable sort by key: offsets and pieces.
+func walkedTable(h int) ([]uint32, []uint64) {
+	type keyed struct {
+		key   uint32
+		piece uint64
+	}
+	var all []keyed
+	w := quarterTable{h: h}
+	w.walk(0, 0, 0, 0, 0, func(key uint32, piece uint64) { all = append(all, keyed{key, piece}) })
+	slices.SortStableFunc(all, func(a, b keyed) int { return int(a.key) - int(b.key) })
+	off := make([]uint32, 4<<(2*h)+1)
+	pieces := make([]uint64, len(all))
+	for i, x := range all {
+		off[x.key+1]++
+		pieces[i] = x.piece
+	}
+	for k := 1; k < len(off); k++ {
+		off[k] += off[k-1]
+	}
+	return off, pieces
+}
+
+// TestQuarterTableParallel checks that the table is the same, byte for byte, whether one
+// goroutine builds it, several build it at once, or its parts finish in another order:
+// each must equal the walk's layout (pieces in enumeration order inside each run).
+func TestQuarterTableParallel(t *testing.T) {
+	for _, h := range []int{1, 3, 5, 8, 9} {
+		wantOff, wantPieces := walkedTable(h)
+		check := func(name string, tab *quarterTable) {
+			t.Helper()
+			if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
+				t.Errorf("h=%d, %s: the table differs from the walk's layout (%d pieces, want %d)", h, name, len(tab.pieces), len(wantPieces))
+			}
+			if len(tab.colsByPop) != h+1 {
+				t.Errorf("h=%d, %s: %d column lists, want %d", h, name, len(tab.colsByPop), h+1)
+			}
+		}
+		tab, err := buildQuarterTable(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("one goroutine", tab)
+
+		for _, workers := range []int{2, 5} {
+			b, err := newTableBuild(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tabs := make([]*quarterTable, workers)
+			var wg sync.WaitGroup
+			for i := range workers {
+				wg.Go(func() { tabs[i] = b.help() })
+			}
+			wg.Wait()
+			for i, got := range tabs {
+				if got != tabs[0] {
+					t.Errorf("h=%d: goroutine %d got another table than goroutine 0", h, i)
+				}
+			}
+			check(fmt.Sprintf("%d goroutines", workers), tabs[0])
+		}
+
+		// Parts in reverse order for the count and interleaved from both ends for the
+		// scatter, as goroutines of very different speeds would finish them.
+		b, err := newTableBuild(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		np := len(b.parts)
+		for i := np - 1; i >= 0; i-- {
+			b.runPart(0, i)
+		}
+		for i := range np {
+			j := i / 2
+			if i%2 == 1 {
+				j = np - 1 - i/2
+			}
+			b.runPart(1, j)
+		}
+		select {
+		case <-b.done:
+		default:
+			t.Fatalf("h=%d: the build is not done after every part of both passes", h)
+		}
+		check("parts in another order", b.t)
+	}
+}
+
+// TestSharedQuarterTableConcurrent asks for one table from several goroutines at once:
+// all must get the same, complete table.
+func TestSharedQuarterTableConcurrent(t *testing.T) {
+	const h = 7
+	wantOff, wantPieces := walkedTable(h)
+	// Forget a table another test built, so that the goroutines below build it together.
+	quarterTables.Lock()
+	delete(quarterTables.byH, h)
+	quarterTables.Unlock()
+	tabs := make([]*quarterTable, 4)
+	var wg sync.WaitGroup
+	for i := range tabs {
+		wg.Go(func() {
+			tab, err := sharedQuarterTable(h)
+			if err != nil {
+				t.Error(err)
+			}
+			tabs[i] = tab
+		})
+	}
+	wg.Wait()
+	for i, tab := range tabs {
+		if tab != tabs[0] {
+			t.Fatalf("goroutine %d got another table than goroutine 0", i)
+		}
+	}
+	if !slices.Equal(tabs[0].off, wantOff) || !slices.Equal(tabs[0].pieces, wantPieces) {
+		t.Errorf("h=%d: the shared table differs from the walk's layout", h)
 	}
 }

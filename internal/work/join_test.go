@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
@@ -68,6 +69,8 @@ func TestRunJoin(t *testing.T) {
 // TestCheckpointJoin checks a join checkpoint resumes exactly and that a checkpoint of
 // one method is refused by a count of the other, in one line.
 func TestCheckpointJoin(t *testing.T) {
+	defer func(d time.Duration) { resultDelay = d }(resultDelay)
+	resultDelay = 0 // see TestCheckpointResume
 	dir := t.TempDir()
 	path := filepath.Join(dir, "j11.ckpt")
 	p := joinPlan(t, 11)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
@@ -57,10 +58,37 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestProgressEveryTask checks that results handed over in batches still reach Progress
+// one by one: one call at the start and one per task, the last with every task done.
+func TestProgressEveryTask(t *testing.T) {
+	defer func(d time.Duration) { resultDelay = d }(resultDelay)
+	resultDelay = time.Hour // one batch per worker, at its end
+	p := plan(t, 12)
+	calls, last := 0, Status{}
+	c, err := Run(context.Background(), p, Options{Workers: 2, Progress: func(s Status) {
+		if s.Done != calls {
+			t.Errorf("progress call %d reports %d tasks done", calls, s.Done)
+		}
+		calls++
+		last = s
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCounts(t, c.Counts, 12)
+	if calls != len(p.Tasks)+1 || last.Done != len(p.Tasks) {
+		t.Errorf("%d progress calls, the last with %d tasks done; want %d calls and %d tasks", calls, last.Done, len(p.Tasks)+1, len(p.Tasks))
+	}
+}
+
 // TestCheckpointResume interrupts a checkpointed run after some tasks, resumes it, and
 // checks that the resumed run ends with the exact counts and redoes no recorded task.
 func TestCheckpointResume(t *testing.T) {
 	const n = 12
+	// The plan's tasks take microseconds: results handed over in batches would all
+	// arrive before the interruption.
+	defer func(d time.Duration) { resultDelay = d }(resultDelay)
+	resultDelay = 0
 	path := filepath.Join(t.TempDir(), "q12.ckpt")
 	p := plan(t, n)
 	ctx, cancel := context.WithCancel(context.Background())
