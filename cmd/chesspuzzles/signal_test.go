@@ -185,12 +185,22 @@ func TestSignalCountPlan(t *testing.T) {
 	wantInterrupted(t, code, stderr, "queens count")
 }
 
-// TestSignalKnightTourWriting interrupts a tour of 3000×3000 being found or written (72 MB
-// of board): exit 130, and no output file is left, finished or not.
+// TestSignalKnightTourWriting interrupts a tour of 3000×3000 while it is being written (72 MB
+// of board; the signal goes once the first bytes are in a file of the output's directory):
+// exit 130, and no output file is left, finished or not.
 func TestSignalKnightTourWriting(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "tour.txt")
-	code, _, stderr := interrupt(t, nil, after(2500*time.Millisecond), "knight", "tour", "--size", "3000", "--format", "board", "-o", out)
+	writing := func(string) bool {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && info.Size() > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	code, _, stderr := interrupt(t, nil, writing, "knight", "tour", "--size", "3000", "--format", "board", "-o", out)
 	wantInterrupted(t, code, stderr, "knight tour")
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
