@@ -53,11 +53,14 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // if it names one, otherwise MethodDP, except on boards of at most 42 squares (up to 6×7),
 // where the search was measured faster (CPU seconds, bench/kcount.sh: 6×6 open 1.4 against
 // 17, 6×6 closed 0.07 against 0.3, 6×7 closed 1.0 against 1.8; open tours leave the frontier
-// far more pictures than closed ones), closed tours on the other boards the join takes
-// (long side even and at least 4), where the join was measured faster than the dp method
-// (6×8: 1.4 s of CPU against 4.7, 6×10: 5.8 against 10.7), and boards the dp method cannot
-// take (a short side over DPMaxRows). It returns an error if the board is not one the
-// method can count.
+// far more pictures than closed ones), closed tours of oblong boards (long side even and
+// at least 4, and longer than the short side) the join takes, where it was measured faster
+// than the dp method (6×8: 1.4 s of CPU against 4.7, 6×10: 5.8 against 10.7, 7×8: 48
+// against 63–67 with the run store), but not square ones: on 8×8 the join's second sweep,
+// through the middle columns, is the plain sweep where it is widest, in hash tables that
+// need more than 12 GiB, where dp counts it in a few GiB (bench/README.md). Boards the dp
+// method cannot take (a short side over DPMaxRows) go to the search. It returns an error if
+// the board is not one the method can count.
 func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 {
@@ -76,7 +79,7 @@ func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 		if rows*cols <= MaxCountSquares && min(rows, cols) > DPMaxRows {
 			m = MethodSearch
 		}
-		if m == MethodDP && opts.Closed && joinPossible(rows, cols) {
+		if m == MethodDP && opts.Closed && rows != cols && joinPossible(rows, cols) {
 			m = MethodJoin
 		}
 	case MethodDP, MethodSearch:

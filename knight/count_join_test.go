@@ -122,3 +122,16 @@ func TestJoinWide(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoMethod checks what auto takes for closed tours past 42 squares: the join on
+// oblong boards with an even long side, dp on square ones and odd long sides.
+func TestAutoMethod(t *testing.T) {
+	for _, tt := range []struct {
+		rows, cols int
+		want       string
+	}{{6, 8, MethodJoin}, {8, 7, MethodJoin}, {6, 10, MethodJoin}, {8, 8, MethodDP}, {7, 7, MethodDP}, {5, 9, MethodDP}, {6, 6, MethodSearch}} {
+		if got, err := ChooseMethod(tt.rows, tt.cols, CountOptions{Closed: true}); err != nil || got != tt.want {
+			t.Errorf("ChooseMethod(%d×%d, closed) = %q, %v; want %q", tt.rows, tt.cols, got, err, tt.want)
+		}
+	}
+}
