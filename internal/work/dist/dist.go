@@ -156,8 +156,9 @@ func (r *Result) check(n, v, id int) error {
 	return nil
 }
 
-// JobRecord describes a job for status reports. The coordinator writes it when it starts
-// and when the job is complete.
+// JobRecord describes a job for status reports. The coordinator writes it when it starts,
+// every second or so while results come (Done, the costs, Updated and Samples), and when
+// the job is complete; "queens status" reads nothing else.
 type JobRecord struct {
 	Job         string    `json:"job"`
 	N           int       `json:"n"`
@@ -166,6 +167,41 @@ type JobRecord struct {
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished,omitzero"`
 	Total       string    `json:"total,omitempty"`
+	// Done is the number of tasks with an accepted result when the record was Updated;
+	// CostDone and CostTotal the plan's Cost of those tasks and of all.
+	Done      int       `json:"done,omitempty"`
+	CostDone  uint64    `json:"cost_done,omitempty"`
+	CostTotal uint64    `json:"cost_total,omitempty"`
+	Updated   time.Time `json:"updated,omitzero"`
+	// Samples are earlier (time, Done, CostDone) of this coordinator's run, one every
+	// sampleEvery over the last sampleSpan at most, oldest first: the rate of the work.
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// A Sample is a job's progress at one time.
+type Sample struct {
+	At       time.Time `json:"at"`
+	Done     int       `json:"done"`
+	CostDone uint64    `json:"cost_done"`
+}
+
+// sampleEvery and sampleSpan bound a JobRecord's Samples (at most 41 of them).
+const (
+	sampleEvery = 15 * time.Second
+	sampleSpan  = 10 * time.Minute
+)
+
+// progress sets the record's progress to the tally's at time now, keeping a sample every
+// sampleEvery over the last sampleSpan.
+func (r *JobRecord) progress(t *queens.Tally, now time.Time) {
+	done, left := t.CostDone()
+	if len(r.Samples) == 0 || now.Sub(r.Samples[len(r.Samples)-1].At) >= sampleEvery {
+		r.Samples = append(r.Samples, Sample{At: now.UTC(), Done: t.Done(), CostDone: done})
+	}
+	for len(r.Samples) > 1 && now.Sub(r.Samples[0].At) > sampleSpan {
+		r.Samples = r.Samples[1:]
+	}
+	r.Done, r.CostDone, r.CostTotal, r.Updated = t.Done(), done, done+left, now.UTC()
 }
 
 // ConnectOptions says how to reach a NATS server.
