@@ -200,7 +200,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
 		if id >= 0 && id < plan.Len() && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
-			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id}); err != nil {
+			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), taskMsg(plan, id)); err != nil {
 				c.logf("queueing task %d again: %v", id, err)
 			} else {
 				stats.Requeued++
@@ -282,7 +282,8 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		case !asked:
 			asked, lastSecond = true, time.Now()
 			for _, id := range pending {
-				m := TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id, Verify: true, Not: ver.first[id].Worker}
+				m := taskMsg(plan, id)
+				m.Verify, m.Not = true, ver.first[id].Worker
 				if err := c.publish(ctx, js, verifySubject(plan.N, plan.Version, id), m); err != nil {
 					return false, fmt.Errorf("asking for the verification of task %d: %w", id, err)
 				}
@@ -457,6 +458,15 @@ func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, jo
 	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)
 }
 
+// taskMsg returns the message of task id of plan, with the task's description.
+func taskMsg(plan *queens.Plan, id int) TaskMsg {
+	m := TaskMsg{Job: JobID(plan.N, plan.Version), N: plan.N, PlanVersion: plan.Version, ID: id}
+	if t, err := plan.Task(id); err == nil {
+		m.Task = &t
+	}
+	return m
+}
+
 // publish puts one task message on the stream and waits for the server's acknowledgement.
 func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subject string, m TaskMsg) error {
 	data, err := json.Marshal(m)
@@ -613,7 +623,7 @@ func (q *queue) publishSome(ctx context.Context, k int) (int, error) {
 		if q.tally.Has(id) || q.outstanding[id] {
 			continue
 		}
-		data, _ := json.Marshal(TaskMsg{Job: q.job, N: q.plan.N, PlanVersion: q.plan.Version, ID: id})
+		data, _ := json.Marshal(taskMsg(q.plan, id))
 		f, err := q.js.PublishAsync(taskSubject(q.plan.N, q.plan.Version, id), data)
 		if err != nil {
 			return len(futures), fmt.Errorf("queueing task %d: %w", id, err)
