@@ -2,6 +2,7 @@ package dist
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -165,5 +166,82 @@ func TestSnapshotIgnored(t *testing.T) {
 				t.Errorf("stats %+v, log %q: want the snapshot ignored (%q) and every result read", st, lg.lines, tc.why)
 			}
 		})
+	}
+}
+
+// TestWorkerWithoutPlan runs a count of the fine plan (version 2) with a worker that never
+// builds it: it rebuilds each task from its message. A message whose description is no
+// task of the plan is refused, and a result naming another task's digest is rejected and
+// its task computed; the count is exact.
+func TestWorkerWithoutPlan(t *testing.T) {
+	const n = 11
+	plan, err := queens.NewCompactPlan(n, queens.FinePlanVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, t.TempDir(), "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	_, results, _, err := setup(ctx, js, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := JobID(n, plan.Version)
+
+	// A forged task message: task 3's description with another cost.
+	m := taskMsg(plan, 3)
+	forged := *m.Task
+	forged.Cost++
+	m.Task = &forged
+	if err := (&Coordinator{}).publish(ctx, js, taskSubject(n, plan.Version, 3), m); err != nil {
+		t.Fatal(err)
+	}
+	// A result that names the digest of another task.
+	t5, _ := plan.Task(5)
+	t6, _ := plan.Task(6)
+	r := Result{Job: job, N: n, PlanVersion: plan.Version, TaskResult: t5.Count(), Worker: "mixed up", Task: taskDigest(t6)}
+	data, _ := json.Marshal(r)
+	if _, err := results.Put(ctx, resultKey(job, 5), data); err != nil {
+		t.Fatal(err)
+	}
+
+	wc, err := Connect(ctx, ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wc.Close()
+	var wlog logger
+	w := &Worker{Conn: wc, Cores: 2, Name: "planless", Logf: wlog.Logf}
+	wctx, wstop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = w.Run(wctx); close(done) }()
+	defer func() { wstop(); <-done }()
+	for !wlog.contains("refused message on " + taskSubject(n, plan.Version, 3)) {
+		if ctx.Err() != nil {
+			t.Fatalf("the worker did not refuse the forged message; log %q", wlog.lines)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	var lg logger
+	counts, st, err := (&Coordinator{Conn: nc, Logf: lg.Logf}).Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	if st.Rejected != 1 || !lg.contains("rejected result " + resultKey(job, 5)) || !lg.contains("digest") {
+		t.Errorf("stats %+v, log %q: want the mixed-up result rejected for its digest", st, lg.lines)
+	}
+	w.mu.Lock()
+	built := len(w.plans)
+	w.mu.Unlock()
+	if built != 0 {
+		t.Errorf("the worker built %d plans, want none", built)
 	}
 }
