@@ -45,10 +45,10 @@ type Coordinator struct {
 	// results come, so that a plan of millions of tasks never sits on the server whole.
 	// Keep it well above the number of workers' cores.
 	Window int
-	// Resync is how long the coordinator waits without a new result before it reads every
-	// result again and queues any task that has neither a result nor a message (for
-	// example after the stream was purged). It does the same at once after a
-	// reconnection. Zero means 5 minutes.
+	// Resync is how long the coordinator waits without a new result before it watches the
+	// results again from the last revision it read and queues any task that has neither a
+	// result nor a message (for example after the stream was purged). It does the same at
+	// once after a reconnection. Zero means 5 minutes.
 	Resync time.Duration
 	// StateDir, if not empty, is the directory where the coordinator keeps a snapshot of
 	// the job (<job>.snapshot: the tally, the verifier's state and the results bucket's

@@ -34,17 +34,21 @@
 // keeps its task however long it takes, and a dead worker's task is delivered again once the
 // deadline passes. A result whose N, plan version, job or task id does not match its key, or
 // whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
-// logged reason, deleted, and its task queued again. The coordinator keeps nothing but what the server holds:
-// started again against the same server (the same --state directory for the embedded one)
-// it reads the results already in, queues only the tasks that have none and are not queued,
-// and waits for the rest. Clients reconnect for ever after losing their connection.
+// logged reason, deleted, and its task queued again. Started again against the same
+// server (the same --state directory for the embedded one) a coordinator takes what it had
+// counted from its snapshot (Coordinator.StateDir: the tally, the verifier's state and the
+// results bucket's revision they were read up to, checked against the plan and the bucket),
+// reads only the results stored after that revision (all of them when it has no snapshot
+// it can trust), queues only the tasks that have no result and are not queued, and waits
+// for the rest. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte a task and the
-// verifier a 4-byte fingerprint of each result (whole results only for the sampled tasks),
-// so the coordinator needs about 27 + 5 bytes a task besides the server. A restarted
-// coordinator still reads every stored result once to rebuild its tally: at N = 27 that is
-// 1.1·10⁷ small values, minutes; it keeps no snapshot of its own.
+// by the coordinator (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte
+// a task and the verifier a 4-byte fingerprint of each result (whole results only for the
+// sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
+// its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
+// each task message carries its task, which the worker checks against the plan's rules
+// (queens.CheckFineTask) and names by its digest in its result.
 //
 // Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
 // token in its state directory, so that it survives a restart). With Coordinator.Verify

@@ -235,7 +235,7 @@ func TestWorkerWithoutPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkKnown(t, n, counts)
-	if st.Rejected != 1 || !lg.contains("rejected result " + resultKey(job, 5)) || !lg.contains("digest") {
+	if st.Rejected != 1 || !lg.contains("rejected result "+resultKey(job, 5)) || !lg.contains("digest") {
 		t.Errorf("stats %+v, log %q: want the mixed-up result rejected for its digest", st, lg.lines)
 	}
 	w.mu.Lock()

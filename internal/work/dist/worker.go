@@ -235,8 +235,9 @@ func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, error) {
 // handle runs one task message: skip it if a valid result is stored already, else compute
 // (sending "in progress" every third of the ack deadline), store, and only then ack.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
-	// The first task of a job builds its plan: minutes for the fine plan of N = 27. Keep
-	// the message meanwhile, so that it is not delivered again to every other worker.
+	// The first task of a job may build its plan (from a coordinator that does not
+	// describe its tasks: minutes for the fine plan of N = 27). Keep the message
+	// meanwhile, so that it is not delivered again to every other worker.
 	building := make(chan struct{})
 	go func() {
 		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
