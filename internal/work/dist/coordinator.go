@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -322,6 +323,13 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		if lastRev > 0 {
 			opts = append(opts, jetstream.ResumeFromRevision(lastRev+1))
 		}
+		// The revision of the job's last entry before the watch: once it is read, so is
+		// everything the watch had to read first, whether or not the watcher says so
+		// (it says so by a marker, which an empty watch or a consumer reset can leave out).
+		until, uerr := lastJobRevision(ctx, js, job)
+		if uerr != nil {
+			until = math.MaxUint64 // wait for the marker
+		}
 		w, err := results.WatchFiltered(ctx, []string{job + ".>"}, opts...)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -344,7 +352,8 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			save(false)
 			record(false)
 		}
-		complete, err := c.follow(ctx, w, read, step, idle, resync, func() error {
+		readAll := func() bool { return lastRev >= until }
+		complete, err := c.follow(ctx, w, read, readAll, step, idle, resync, func() error {
 			caughtUp = true
 			n, waiting, err := q.restart(ctx)
 			stats.Queued += n
@@ -477,12 +486,20 @@ func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subje
 	return err
 }
 
-// follow feeds w's entries to add. After the watcher's initial values it calls queue once.
-// It calls step after each entry and four times a second, then idle, and returns true
-// once step does; it returns false with a nil error when no result came for the resync period, and
-// the error of add or step if they return one.
-func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, step func() (bool, error), idle func(), resync time.Duration, queue func() error) (bool, error) {
+// follow feeds w's entries to add. After the watcher's initial values (its marker, or
+// readAll reporting true) it calls queue once. It calls step after each entry and four
+// times a second, then idle, and returns true once step does; it returns false with a nil
+// error when no result came for the resync period, and the error of add or step if they
+// return one.
+func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, readAll func() bool, step func() (bool, error), idle func(), resync time.Duration, queue func() error) (bool, error) {
 	initial := true
+	endInitial := func() (bool, error) {
+		initial = false
+		if done, err := step(); done || err != nil {
+			return done, err
+		}
+		return false, queue()
+	}
 	timer := time.NewTimer(resync)
 	defer timer.Stop()
 	// A watcher does not always survive the server's restart: after a reconnection, read
@@ -497,6 +514,11 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 		case <-tick.C:
 			if r := c.Conn.Stats().Reconnects; r != reconnects && c.Conn.IsConnected() {
 				return false, nil
+			}
+			if initial && readAll() {
+				if done, err := endInitial(); done || err != nil {
+					return done, err
+				}
 			}
 			if !initial {
 				if done, err := step(); done || err != nil {
@@ -518,13 +540,10 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 					return false, err
 				}
 				timer.Reset(resync)
-			} else if initial {
-				initial = false
-				if done, err := step(); done || err != nil {
+			}
+			if initial && (e == nil || readAll()) {
+				if done, err := endInitial(); done || err != nil {
 					return done, err
-				}
-				if err := queue(); err != nil {
-					return false, err
 				}
 			}
 			if !initial {
@@ -534,6 +553,23 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 			}
 		}
 	}
+}
+
+// lastJobRevision returns the revision of the job's last entry in the results bucket, 0 if
+// it has none: one request to the server.
+func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (uint64, error) {
+	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+	if err != nil {
+		return 0, err
+	}
+	m, err := st.GetLastMsgForSubject(ctx, "$KV."+ResultsBucket+"."+job+".>")
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
 }
 
 // A queue keeps at most window tasks of a job on the stream without a result: it walks the

@@ -77,8 +77,12 @@ func TestSnapshotCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := results.Put(ctx, e.Key(), e.Value()); err != nil || r <= rev {
+	r, err := results.Put(ctx, e.Key(), e.Value())
+	if err != nil || r <= rev {
 		t.Fatalf("storing task %d again: revision %d, %v; want one after the snapshot's %d", dup, r, err, rev)
+	}
+	if last, err := lastJobRevision(ctx, js, JobID(n, plan.Version)); err != nil || last < r {
+		t.Fatalf("lastJobRevision = %d, %v; want at least %d", last, err, r)
 	}
 
 	c.Progress = nil
