@@ -254,8 +254,10 @@ func TestLargeStateKilledWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
+	// Resync 20 s: once in a dozen runs under -race on a loaded machine the results
+	// watcher went silent, and the count waited for the resync (5 minutes by default).
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1000, Verify: 0.0005, VerifyWait: 5 * time.Second,
-		StateDir: dir, SnapshotEvery: time.Second}
+		StateDir: dir, SnapshotEvery: time.Second, Resync: 20 * time.Second}
 
 	// The large state: the snapshot of a coordinator that has every result but those of
 	// every 25th task, taken against this server's (empty) results bucket.
