@@ -3,6 +3,7 @@ package queens
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -262,6 +263,69 @@ func (t *Tally) Counts() Counts {
 	}
 	c.Unique = uniqueFrom(t.plan.N, c.Total, c.HalfTurn, c.QuarterTurn)
 	return c
+}
+
+// A TallyState is the whole of a [Tally] in a form to store: which tasks have a result and
+// the exact sums of their results. [Plan.RestoreTally] turns it back into a tally.
+type TallyState struct {
+	// Seen holds a bit per task, task id in bit id%8 of byte id/8.
+	Seen []byte
+	Done int
+	// Total, HalfTurn and QuarterTurn are the weighted sums so far, in decimal.
+	Total, HalfTurn, QuarterTurn string
+	Nodes                        uint64
+}
+
+// State returns the tally's state. It costs a bit per task of the plan.
+func (t *Tally) State() TallyState {
+	s := TallyState{
+		Seen: make([]byte, (len(t.seen)+7)/8), Done: t.done,
+		Total: t.total.String(), HalfTurn: t.half.String(), QuarterTurn: t.quarter.String(),
+		Nodes: t.nodes,
+	}
+	for id, ok := range t.seen {
+		if ok {
+			s.Seen[id/8] |= 1 << (id % 8)
+		}
+	}
+	return s
+}
+
+// RestoreTally returns a tally of the plan in state s, as [Tally.State] gave it for a tally
+// of this plan, or an error if s cannot be one: its bits do not fit the plan's tasks, Done
+// is not their number, or a sum is not a whole number from 0 up. It cannot tell a state of
+// another plan with as many tasks: the caller names the plan beside the state. It costs a
+// pass over the plan's tasks.
+func (p *Plan) RestoreTally(s TallyState) (*Tally, error) {
+	t := p.NewTally()
+	if len(s.Seen) != (len(t.seen)+7)/8 {
+		return nil, fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N, len(t.seen))
+	}
+	for id := range t.seen {
+		if s.Seen[id/8]&(1<<(id%8)) != 0 {
+			t.seen[id] = true
+			t.done++
+			c := p.cost(id)
+			t.doneCost += c
+			t.remainingCost -= c
+		}
+	}
+	if extra := len(t.seen) % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
+		return nil, errors.New("tally state marks tasks beyond the plan's last")
+	}
+	if t.done != s.Done {
+		return nil, fmt.Errorf("tally state says %d tasks are done, but marks %d", s.Done, t.done)
+	}
+	for _, x := range []struct {
+		dst *big.Int
+		src string
+	}{{&t.total, s.Total}, {&t.half, s.HalfTurn}, {&t.quarter, s.QuarterTurn}} {
+		if _, ok := x.dst.SetString(x.src, 10); !ok || x.dst.Sign() < 0 {
+			return nil, fmt.Errorf("tally state has the sum %q, want a whole number from 0 up", x.src)
+		}
+	}
+	t.nodes = s.Nodes
+	return t, nil
 }
 
 // Count runs the task: it counts the solutions with the task's frame and, among them, those

@@ -167,36 +167,122 @@ func newFinePlan(n int, bound uint64) (*Plan, error) {
 func splitFrame(t Task, bound uint64, emit func(Task)) {
 	var split func(t Task)
 	split = func(t Task) {
-		var s search
-		if t.Cost <= bound || !t.initSearch(&s) || s.freeRows <= fineMinEmpty {
+		kids := fineChildren(t, bound)
+		if kids == nil {
 			emit(t)
 			return
 		}
-		kids := s.branches()
-		if len(kids) == 0 {
-			emit(t)
-			return
-		}
-		raw := make([]uint64, len(kids))
-		var sum uint64
-		for i, q := range kids {
-			c := t
-			c.Prefix = appendSquare(t.Prefix, q)
-			raw[i] = c.fineEstimate()
-			sum += raw[i]
-		}
-		for i, q := range kids {
-			c := t
-			c.Prefix = appendSquare(t.Prefix, q)
-			// The children share the parent's Cost in proportion to their own estimates,
-			// so that Costs stay in one unit across the plan and sum to the v1 frame's.
-			hi, lo := bits.Mul64(t.Cost, raw[i])
-			q, _ := bits.Div64(hi%sum, lo, sum)
-			c.Cost = max(q, 1)
+		for _, c := range kids {
 			split(c)
 		}
 	}
 	split(t)
+}
+
+// fineChildren returns the tasks the fine plan under bound splits t into, in id order,
+// or nil if t is a task of the plan as it is: its Cost is within bound, it has at most
+// fineMinEmpty empty rows, or its search has no branch.
+func fineChildren(t Task, bound uint64) []Task {
+	var s search
+	if t.Cost <= bound || !t.initSearch(&s) || s.freeRows <= fineMinEmpty {
+		return nil
+	}
+	kids := s.branches()
+	if len(kids) == 0 {
+		return nil
+	}
+	out := make([]Task, len(kids))
+	raw := make([]uint64, len(kids))
+	var sum uint64
+	for i, q := range kids {
+		out[i] = t
+		out[i].Prefix = appendSquare(t.Prefix, q)
+		raw[i] = out[i].fineEstimate()
+		sum += raw[i]
+	}
+	for i := range out {
+		// The children share the parent's Cost in proportion to their own estimates,
+		// so that Costs stay in one unit across the plan and sum to the v1 frame's.
+		hi, lo := bits.Mul64(t.Cost, raw[i])
+		q, _ := bits.Div64(hi%sum, lo, sum)
+		out[i].Cost = max(q, 1)
+	}
+	return out
+}
+
+// CheckFineTask returns the task of the fine plan of t.N cut with bound ([FineBound](t.N)
+// for the plan of [FinePlanVersion]) that t describes by its frame (Top, Bottom, Left,
+// Right), Weight, Prefix and Cost, with t's ID, or an error if no task of that plan has
+// this description. It is how a worker rebuilds the task a message carries without
+// building the plan (minutes and gigabytes from n = 27): it checks that the frame is the
+// representative of its class with that Weight, and follows the plan's splits from the
+// frame down the Prefix, each split where the plan splits and the Cost that of the plan's
+// task. It cannot check t.ID, which only the whole plan knows: the coordinator checks a
+// result against its own plan. Cost: one estimate per child of each split on the way
+// (about a hundred microseconds at n = 27).
+func CheckFineTask(t Task, bound uint64) (Task, error) {
+	bad := func(format string, args ...any) (Task, error) {
+		return Task{}, fmt.Errorf("task %d of N=%d is not a task of the fine plan: %s", t.ID, t.N, fmt.Sprintf(format, args...))
+	}
+	if t.N < 1 || t.N > MaxCountN {
+		return bad("board size must be from 1 to %d", MaxCountN)
+	}
+	if t.Method != MethodFrames || t.Join != (JoinTask{}) {
+		return bad("method %q", t.Method)
+	}
+	cur := Task{N: t.N, ID: t.ID, Method: MethodFrames, Weight: 1, Cost: 1}
+	if t.N > 1 {
+		f := frame{t.N, t.Top, t.Bottom, t.Left, t.Right}
+		if t.Top < 0 || t.Top >= t.N || t.Bottom < 0 || t.Bottom >= t.N || t.Left < 0 || t.Left >= t.N || t.Right < 0 || t.Right >= t.N || !f.valid() {
+			return bad("no frame has queens at top %d, bottom %d, left %d, right %d", t.Top, t.Bottom, t.Left, t.Right)
+		}
+		w, ok := f.classWeight()
+		if !ok {
+			return bad("its frame is not the representative of its class")
+		}
+		cur = Task{N: t.N, ID: t.ID, Method: MethodFrames, Weight: w, Top: t.Top, Bottom: t.Bottom, Left: t.Left, Right: t.Right}
+		cur.Cost = cur.estimate()
+	}
+	if t.Weight != cur.Weight {
+		return bad("weight %d, but its frame's class has %d frames", t.Weight, cur.Weight)
+	}
+	rest := t.Prefix
+	for rest != "" {
+		sq, tail, _ := strings.Cut(rest, ",")
+		rest = tail
+		var next *Task
+		for _, c := range fineChildren(cur, bound) {
+			if c.Prefix == appendSquare(cur.Prefix, squareOf(sq)) && strings.HasSuffix(c.Prefix, sq) {
+				next = &c
+				break
+			}
+		}
+		if next == nil {
+			return bad("the plan does not split its frame by the queen %q after %q", sq, cur.Prefix)
+		}
+		cur = *next
+	}
+	if cur.Prefix != t.Prefix {
+		return bad("prefix %q is not written as the plan writes it", t.Prefix)
+	}
+	if fineChildren(cur, bound) != nil {
+		return bad("the plan splits it further")
+	}
+	if cur.Cost != t.Cost {
+		return bad("cost %d, but the plan's task has cost %d", t.Cost, cur.Cost)
+	}
+	return cur, nil
+}
+
+// squareOf parses a "row:col" prefix entry, or returns an impossible square.
+func squareOf(s string) board.Square {
+	rs, cs, ok := strings.Cut(s, ":")
+	r, err1 := strconv.Atoi(rs)
+	c, err2 := strconv.Atoi(cs)
+	if !ok || err1 != nil || err2 != nil || r < 0 || c < 0 || r > MaxCountN || c > MaxCountN {
+		return board.Square{Row: -1, Col: -1}
+	}
+	return board.Square{Row: r, Col: c}
 }
 
 // appendSquare returns the prefix with the queen q added: "row:col" pairs, 0-based,

@@ -246,3 +246,78 @@ func TestFineCheckResultForged(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFineTask rebuilds every task of finely cut plans from its description alone,
+// and refuses descriptions that are no task of the plan.
+func TestCheckFineTask(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int
+		bound uint64
+	}{
+		{"N=1", 1, 1}, {"N=6 cut to the bone", 6, 1}, {"N=11 cut to the bone", 11, 1}, {"N=12 bound 40", 12, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := newFinePlan(tc.n, tc.bound)
+			if err != nil {
+				t.Fatal(err)
+			}
+			split := 0
+			for _, want := range p.Tasks {
+				got, err := CheckFineTask(want, tc.bound)
+				if err != nil || got != want {
+					t.Fatalf("CheckFineTask(%+v) = %+v, %v; want the task itself", want, got, err)
+				}
+				if want.Prefix != "" {
+					split++
+				}
+			}
+			if tc.n >= 11 && split == 0 {
+				t.Fatalf("the plan of N=%d with bound %d splits no frame: the test tests nothing", tc.n, tc.bound)
+			}
+		})
+	}
+	p, err := newFinePlan(12, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var task Task // a split task
+	for _, x := range p.Tasks {
+		if strings.Count(x.Prefix, ",") >= 1 {
+			task = x
+			break
+		}
+	}
+	if task.Prefix == "" {
+		t.Fatal("no task of N=12 bound 40 has two prefix queens")
+	}
+	parent, _, _ := strings.Cut(task.Prefix, ",")
+	for _, tc := range []struct {
+		name string
+		edit func(*Task)
+	}{
+		{"other cost", func(x *Task) { x.Cost++ }},
+		{"other weight", func(x *Task) { x.Weight = 8 / x.Weight }},
+		{"unsplit parent", func(x *Task) { x.Prefix = parent }},
+		{"prefix queen the plan does not place", func(x *Task) { x.Prefix = parent + ",0:0" }},
+		{"prefix written otherwise", func(x *Task) { x.Prefix = strings.Replace(x.Prefix, ":", ":0", 1) }},
+		{"split further", func(x *Task) {
+			kids := fineChildren(Task{N: x.N, Method: x.Method, Weight: x.Weight, Top: x.Top, Bottom: x.Bottom, Left: x.Left, Right: x.Right, Prefix: x.Prefix, Cost: 1 << 40}, 1)
+			x.Prefix = kids[0].Prefix
+		}},
+		{"frame not a representative", func(x *Task) { x.Top, x.Bottom = x.Bottom, x.Top }},
+		{"no frame", func(x *Task) { x.Top = x.N }},
+		{"join", func(x *Task) { x.Method = MethodJoin }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := task
+			tc.edit(&x)
+			if x == task {
+				t.Fatalf("the edit changed nothing")
+			}
+			if got, err := CheckFineTask(x, 40); err == nil {
+				t.Errorf("CheckFineTask(%+v) = %+v, want an error", x, got)
+			}
+		})
+	}
+}

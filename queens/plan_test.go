@@ -358,3 +358,66 @@ func ExampleNewPlan() {
 	fmt.Println(len(p.Tasks), "tasks:", c.Total, "solutions,", c.Unique, "fundamental")
 	// Output: 78 tasks: 92 solutions, 12 fundamental
 }
+
+// TestRestoreTally stores a half-filled tally's state and goes on from it: the counts are
+// Q(n)'s, the tasks held are those of the state, and broken states are refused.
+func TestRestoreTally(t *testing.T) {
+	const n = 11
+	p, err := newFinePlan(n, 3) // tasks not a multiple of 8, so the last byte has spare bits
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Len()%8 == 0 {
+		t.Fatalf("plan of %d tasks: want a number not a multiple of 8", p.Len())
+	}
+	results := make([]TaskResult, p.Len())
+	for id := range p.Len() {
+		results[id] = p.Tasks[id].Count()
+	}
+	a := p.NewTally()
+	for id := 0; id < p.Len(); id += 2 {
+		a.Add(results[id])
+	}
+	s := a.State()
+	b, err := p.RestoreTally(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Done() != a.Done() || b.Nodes() != a.Nodes() || b.Solutions().Cmp(a.Solutions()) != 0 {
+		t.Fatalf("restored tally: %d done, %d nodes, %v solutions; want %d, %d, %v", b.Done(), b.Nodes(), b.Solutions(), a.Done(), a.Nodes(), a.Solutions())
+	}
+	if d1, r1 := a.CostDone(); true {
+		if d2, r2 := b.CostDone(); d1 != d2 || r1 != r2 {
+			t.Fatalf("restored tally: cost %d done, %d left; want %d, %d", d2, r2, d1, r1)
+		}
+	}
+	for id, r := range results {
+		added, err := b.Add(r)
+		if err != nil || added != (id%2 == 1) {
+			t.Fatalf("Add(task %d) to the restored tally = %v, %v; want %v", id, added, err, id%2 == 1)
+		}
+	}
+	want, _ := Known(n)
+	if c := b.Counts(); !b.Complete() || c.Total.Cmp(want.Total) != 0 || c.Unique.Cmp(want.Unique) != 0 {
+		t.Fatalf("restored and completed tally: Q(%d) = %v, U = %v; want %v, %v", n, c.Total, c.Unique, want.Total, want.Unique)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*TallyState)
+	}{
+		{"short", func(s *TallyState) { s.Seen = s.Seen[1:] }},
+		{"done miscounted", func(s *TallyState) { s.Done++ }},
+		{"bit beyond the plan", func(s *TallyState) { s.Seen[len(s.Seen)-1] |= 0x80 }},
+		{"negative sum", func(s *TallyState) { s.Total = "-1" }},
+		{"sum not a number", func(s *TallyState) { s.HalfTurn = "12x" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := s
+			x.Seen = append([]byte(nil), s.Seen...)
+			tc.edit(&x)
+			if _, err := p.RestoreTally(x); err == nil {
+				t.Errorf("RestoreTally accepted a state %s", tc.name)
+			}
+		})
+	}
+}

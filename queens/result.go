@@ -36,6 +36,16 @@ func (p *Plan) CheckResult(r TaskResult) error {
 	if t.N != p.N || t.ID != r.ID {
 		return fmt.Errorf("plan for N=%d holds a task of N=%d under id %d", p.N, t.N, r.ID)
 	}
+	return t.CheckResult(r)
+}
+
+// CheckResult is [Plan.CheckResult] for a task known without its plan (say one a worker
+// rebuilt with CheckFineTask): why r cannot be the result of running t, or nil if it can.
+// It checks the same rules but the first, and r.ID against t.ID.
+func (t Task) CheckResult(r TaskResult) error {
+	if r.ID != t.ID {
+		return fmt.Errorf("result for task %d, but the task is %d", r.ID, t.ID)
+	}
 	if t.Method == MethodJoin {
 		return t.checkJoinResult(r)
 	}
@@ -45,7 +55,7 @@ func (p *Plan) CheckResult(r TaskResult) error {
 	if len(t.Prefix) > 0 {
 		return t.checkPrefixResult(r)
 	}
-	if p.N == 1 {
+	if t.N == 1 {
 		if want := (TaskResult{Solutions: 1, HalfTurn: 1, QuarterTurn: 1, Nodes: 1}); r != want {
 			return fmt.Errorf("task 0 of N=1 has 1 solution, fixed by every turn, and 1 node; got %+v", r)
 		}

@@ -421,14 +421,25 @@ func TestDistributedStatus(t *testing.T) {
 	w := start(t, "slow worker", "worker", "--nats", url, "--cores", "2", "-v", "--test-stall", "100ms")
 	w.waitFor(`, 10 done by this worker`, time.Minute)
 
-	st := start(t, "status", "queens", "count", "--status", "--nats", url)
-	if code := st.wait(time.Minute); code != 0 {
-		t.Fatalf("status exit code %d, want 0", code)
-	}
+	// Status shows what the coordinator recorded last (every second): ask until it has
+	// the worker's first ten results and a rate.
 	rx := regexp.MustCompile(`^q12v1  N=12  (\d+)/(\d+) tasks \([\d.]+%\)  ([\d.e+]+) tasks/s over the last \S+  about \S+ left\n$`)
-	m := rx.FindStringSubmatch(st.stdout.String())
-	if m == nil {
-		t.Fatalf("status printed %q, want a line matching %s", st.stdout.String(), rx)
+	var m []string
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		st := start(t, "status", "queens", "count", "--status", "--nats", url)
+		if code := st.wait(time.Minute); code != 0 {
+			t.Fatalf("status exit code %d, want 0", code)
+		}
+		m = rx.FindStringSubmatch(st.stdout.String())
+		if done := 0; m != nil {
+			if done, _ = strconv.Atoi(m[1]); done >= 10 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status printed %q, want a line matching %s with at least 10 tasks done", st.stdout.String(), rx)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	plan, _ := queens.NewPlan(n)
 	if done, _ := strconv.Atoi(m[1]); done < 10 || done >= len(plan.Tasks) {
@@ -452,7 +463,7 @@ func TestDistributedStatus(t *testing.T) {
 	if code := coord.wait(2 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0", code)
 	}
-	st = start(t, "status", "queens", "status", "12", "--nats", url) // the command of its own, one N
+	st := start(t, "status", "queens", "status", "12", "--nats", url) // the command of its own, one N
 	st.wait(time.Minute)
 	if want := "q12v1  N=12  " + strconv.Itoa(len(plan.Tasks)) + "/" + strconv.Itoa(len(plan.Tasks)) + " tasks  finished "; !strings.HasPrefix(st.stdout.String(), want) ||
 		!strings.HasSuffix(st.stdout.String(), "Q(12) = "+knownQ(t, n)+"\n") {

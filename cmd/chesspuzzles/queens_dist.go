@@ -40,7 +40,7 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.BoolVar(&o.distributed, "distributed", false, "count through an embedded NATS server that workers on other machines join")
 	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
-	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store; start again with the same DIR to resume")
+	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
 	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +30,9 @@ type Coordinator struct {
 	Logf func(format string, args ...any)
 	// Progress, if not nil, is called after each new result with the tally so far.
 	Progress func(t *queens.Tally)
+	// CaughtUp, if not nil, is called once, when the run has read the results stored
+	// before it started (from its snapshot and the bucket), with the tally then.
+	CaughtUp func(t *queens.Tally)
 	// Verify is the share of tasks, chosen at random, that are computed a second time, by a
 	// worker other than the first, once every task has a result; the count is refused
 	// with a [DisagreeError] if the two differ. Zero verifies none; the command line's
@@ -41,11 +46,19 @@ type Coordinator struct {
 	// results come, so that a plan of millions of tasks never sits on the server whole.
 	// Keep it well above the number of workers' cores.
 	Window int
-	// Resync is how long the coordinator waits without a new result before it reads every
-	// result again and queues any task that has neither a result nor a message (for
-	// example after the stream was purged). It does the same at once after a
-	// reconnection. Zero means 5 minutes.
+	// Resync is how long the coordinator waits without a new result before it watches the
+	// results again from the last revision it read and queues any task that has neither a
+	// result nor a message (for example after the stream was purged). It does the same at
+	// once after a reconnection. Zero means 5 minutes.
 	Resync time.Duration
+	// StateDir, if not empty, is the directory where the coordinator keeps a snapshot of
+	// the job (<job>.snapshot: the tally, the verifier's state and the results bucket's
+	// revision they were read up to), written every SnapshotEvery (30 seconds if zero)
+	// while results come and when the run ends or is interrupted. A run that finds a
+	// snapshot of its plan and server reads only the results stored after it; one that
+	// does not match, or is damaged, is ignored with a logged line, and every result read.
+	StateDir      string
+	SnapshotEvery time.Duration
 }
 
 // DefaultWindow is the Coordinator's Window unless set: enough to keep some thousands of
@@ -67,6 +80,12 @@ type Stats struct {
 	// agree; VerifiedHere those of them the coordinator computed itself.
 	Verified     int
 	VerifiedHere int
+	// Snapshot is the number of tasks whose results the run took from its snapshot, Read
+	// the number of entries it read from the results bucket, Snapshots the snapshots it
+	// wrote.
+	Snapshot  int
+	Read      int
+	Snapshots int
 }
 
 func (c *Coordinator) logf(format string, args ...any) {
@@ -78,7 +97,8 @@ func (c *Coordinator) logf(format string, args ...any) {
 // Run counts plan through the server and returns the exact counts once every task has a
 // result, or ctx.Err() if ctx is done first (the job stays on the server: running again
 // resumes it). It takes as long as the workers need, plus a moment per thousand tasks to
-// queue them.
+// queue them, and, on a start without a snapshot (see StateDir), a moment per thousand
+// results already stored to read them.
 func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts, Stats, error) {
 	job := JobID(plan.N, plan.Version)
 	stats := Stats{Job: job}
@@ -101,8 +121,58 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		return queens.Counts{}, stats, err
 	}
 
-	tally := plan.NewTally()
-	ver := newVerifier(plan, VerifySample(c.Verify, plan.Len()))
+	sample := VerifySample(c.Verify, plan.Len())
+	var (
+		tally   *queens.Tally
+		ver     *verifier
+		lastRev uint64 // every entry of the job up to this revision is in tally and ver
+		snap    = c.snapshotter(ctx, js, plan)
+	)
+	if snap != nil {
+		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, sample)
+		switch {
+		case err == nil:
+			tally, ver, lastRev = t, v, rev
+			snap.rev = rev
+			stats.Snapshot = t.Done()
+			c.logf("job %s: the snapshot %s holds %d of %d tasks, read up to revision %d; reading only the results stored after it",
+				job, snapshotPath(c.StateDir, job), t.Done(), plan.Len(), rev)
+		case !errors.Is(err, errNoSnapshot):
+			c.logf("job %s: ignoring the snapshot %s: %v; reading every stored result", job, snapshotPath(c.StateDir, job), err)
+		}
+	}
+	if tally == nil {
+		tally, ver = plan.NewTally(), newVerifier(plan, sample)
+	}
+	// save writes a snapshot if there is news since the last and the run has read the
+	// results once (force: whatever the time since the last).
+	caughtUp := false
+	save := func(force bool) {
+		if snap == nil || !caughtUp || lastRev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
+			return
+		}
+		if err := takeSnapshot(plan, snap.digest, snap.stream, lastRev, tally, ver).save(c.StateDir); err != nil {
+			c.logf("%v", err)
+			snap.at = time.Now() // try again later, not at every tick
+			return
+		}
+		snap.rev, snap.at = lastRev, time.Now()
+		stats.Snapshots++
+	}
+	recorded := time.Time{}
+	record := func(force bool) {
+		if !force && time.Since(recorded) < recordEvery {
+			return
+		}
+		recorded = time.Now()
+		rec.progress(tally, recorded)
+		// Also when ctx is done: the record of an interrupted run tells where it stopped.
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := putJSON(pctx, jobs, job, rec); err != nil {
+			c.logf("recording the job's progress: %v", err)
+		}
+	}
 	window := c.Window
 	if window <= 0 {
 		window = DefaultWindow
@@ -131,7 +201,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
 		if id >= 0 && id < plan.Len() && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
-			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id}); err != nil {
+			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), taskMsg(plan, id)); err != nil {
 				c.logf("queueing task %d again: %v", id, err)
 			} else {
 				stats.Requeued++
@@ -140,6 +210,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		}
 	}
 	add := func(e jetstream.KeyValueEntry) error {
+		stats.Read++
 		if e.Operation() != jetstream.KeyValuePut {
 			return nil
 		}
@@ -175,19 +246,21 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			}
 			return nil
 		}
+		// The verifier learns of the result before anything can fail: a run that goes on
+		// after an error of topUp does not see this entry again as a first result.
+		if _, err := ver.addFirst(id, r); err != nil {
+			return err
+		}
 		delete(q.outstanding, id)
+		if c.Progress != nil {
+			c.Progress(tally)
+		}
 		if q.ready && len(q.outstanding) <= q.window/2 {
 			n, err := q.topUp(ctx)
 			stats.Queued += n
 			if err != nil {
 				return err
 			}
-		}
-		if _, err := ver.addFirst(id, r); err != nil {
-			return err
-		}
-		if c.Progress != nil {
-			c.Progress(tally)
 		}
 		return nil
 	}
@@ -210,7 +283,8 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		case !asked:
 			asked, lastSecond = true, time.Now()
 			for _, id := range pending {
-				m := TaskMsg{Job: job, N: plan.N, PlanVersion: plan.Version, ID: id, Verify: true, Not: ver.first[id].Worker}
+				m := taskMsg(plan, id)
+				m.Verify, m.Not = true, ver.first[id].Worker
 				if err := c.publish(ctx, js, verifySubject(plan.N, plan.Version, id), m); err != nil {
 					return false, fmt.Errorf("asking for the verification of task %d: %w", id, err)
 				}
@@ -243,8 +317,20 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	}
 	first := true
 	for {
-		// Read every result of the job, then queue what is missing, then follow new results.
-		w, err := results.WatchFiltered(ctx, []string{job + ".>"})
+		// Read every result of the job stored after lastRev, then queue what is missing,
+		// then follow new results.
+		var opts []jetstream.WatchOpt
+		if lastRev > 0 {
+			opts = append(opts, jetstream.ResumeFromRevision(lastRev+1))
+		}
+		// The revision of the job's last entry before the watch: once it is read, so is
+		// everything the watch had to read first, whether or not the watcher says so
+		// (it says so by a marker, which an empty watch or a consumer reset can leave out).
+		until, uerr := lastJobRevision(ctx, js, job)
+		if uerr != nil {
+			until = math.MaxUint64 // wait for the marker
+		}
+		w, err := results.WatchFiltered(ctx, []string{job + ".>"}, opts...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return queens.Counts{}, stats, ctx.Err()
@@ -255,11 +341,27 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			}
 			continue
 		}
-		complete, err := c.follow(ctx, w, add, step, resync, func() error {
+		read := func(e jetstream.KeyValueEntry) error {
+			if err := add(e); err != nil {
+				return err
+			}
+			lastRev = max(lastRev, e.Revision())
+			return nil
+		}
+		idle := func() {
+			save(false)
+			record(false)
+		}
+		readAll := func() bool { return lastRev >= until }
+		complete, err := c.follow(ctx, w, read, readAll, step, idle, resync, func() error {
+			caughtUp = true
 			n, waiting, err := q.restart(ctx)
 			stats.Queued += n
 			if first && err == nil {
 				first = false
+				if c.CaughtUp != nil {
+					c.CaughtUp(tally)
+				}
 				stats.Resumed = tally.Done()
 				c.logf("job %s: %d of %d tasks have results, %d are queued, %d queued now (at most %d at a time)",
 					job, tally.Done(), plan.Len(), waiting, n, window)
@@ -273,10 +375,19 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		var dis *DisagreeError
 		if errors.As(err, &dis) {
 			c.forget(ctx, results, job, dis.ID)
+			// A snapshot may hold the first of the two results, and would count it again
+			// on the next start, whose deletion it does not read back.
+			if snap != nil {
+				if err := os.Remove(snapshotPath(c.StateDir, job)); err != nil && !errors.Is(err, os.ErrNotExist) {
+					c.logf("removing the snapshot of job %s, which may hold a result now refused: %v; remove it before counting again", job, err)
+				}
+			}
 			return queens.Counts{}, stats, err
 		}
 		if err != nil {
 			if ctx.Err() != nil {
+				save(true)
+				record(true)
 				return queens.Counts{}, stats, ctx.Err()
 			}
 			c.logf("%v; trying again", err)
@@ -286,6 +397,10 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		}
 	}
 	if first {
+		caughtUp = true
+		if c.CaughtUp != nil {
+			c.CaughtUp(tally)
+		}
 		stats.Resumed = tally.Done()
 		c.logf("job %s: all %d tasks have results already", job, plan.Len())
 	}
@@ -297,13 +412,48 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	if err := st.Purge(ctx, jetstream.WithPurgeSubject(verifySubjects(plan.N, plan.Version))); err != nil {
 		c.logf("removing verification requests: %v", err)
 	}
+	save(true)
 	counts := tally.Counts()
+	rec.progress(tally, time.Now())
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
 	if err := putJSON(ctx, jobs, job, rec); err != nil {
 		c.logf("recording the finished job: %v", err)
 	}
 	return counts, stats, nil
+}
+
+// recordEvery is how often a running coordinator writes the job's progress into its
+// JobRecord, for "queens status".
+const recordEvery = time.Second
+
+// A snapshotter is what a coordinator with a StateDir knows to write and check snapshots.
+type snapshotter struct {
+	digest  uint64        // planDigest of the plan
+	stream  int64         // creation time of the results bucket's stream
+	lastSeq uint64        // the stream's last sequence when the run started
+	every   time.Duration // between two snapshots
+	rev     uint64        // revision of the last snapshot written or loaded
+	at      time.Time     // when the last snapshot was written
+}
+
+// snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
+// or cannot read the results bucket's stream (said in the log).
+func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan *queens.Plan) *snapshotter {
+	if c.StateDir == "" {
+		return nil
+	}
+	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+	if err != nil {
+		c.logf("reading the results bucket's stream: %v; no snapshot", err)
+		return nil
+	}
+	info := st.CachedInfo()
+	every := c.SnapshotEvery
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	return &snapshotter{digest: planDigest(plan), stream: info.Created.UnixNano(), lastSeq: info.State.LastSeq, every: every, at: time.Now()}
 }
 
 // forget deletes both results of a task whose two computations disagree, so that the next
@@ -317,6 +467,15 @@ func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, jo
 	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)
 }
 
+// taskMsg returns the message of task id of plan, with the task's description.
+func taskMsg(plan *queens.Plan, id int) TaskMsg {
+	m := TaskMsg{Job: JobID(plan.N, plan.Version), N: plan.N, PlanVersion: plan.Version, ID: id}
+	if t, err := plan.Task(id); err == nil {
+		m.Task = &t
+	}
+	return m
+}
+
 // publish puts one task message on the stream and waits for the server's acknowledgement.
 func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subject string, m TaskMsg) error {
 	data, err := json.Marshal(m)
@@ -327,12 +486,20 @@ func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subje
 	return err
 }
 
-// follow feeds w's entries to add. After the watcher's initial values it calls queue once.
-// It calls step after each entry and four times a second, and returns true once step
-// does; it returns false with a nil error when no result came for the resync period, and
-// the error of add or step if they return one.
-func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, step func() (bool, error), resync time.Duration, queue func() error) (bool, error) {
+// follow feeds w's entries to add. After the watcher's initial values (its marker, or
+// readAll reporting true) it calls queue once. It calls step after each entry and four
+// times a second, then idle, and returns true once step does; it returns false with a nil
+// error when no result came for the resync period, and the error of add or step if they
+// return one.
+func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, readAll func() bool, step func() (bool, error), idle func(), resync time.Duration, queue func() error) (bool, error) {
 	initial := true
+	endInitial := func() (bool, error) {
+		initial = false
+		if done, err := step(); done || err != nil {
+			return done, err
+		}
+		return false, queue()
+	}
 	timer := time.NewTimer(resync)
 	defer timer.Stop()
 	// A watcher does not always survive the server's restart: after a reconnection, read
@@ -348,10 +515,16 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 			if r := c.Conn.Stats().Reconnects; r != reconnects && c.Conn.IsConnected() {
 				return false, nil
 			}
+			if initial && readAll() {
+				if done, err := endInitial(); done || err != nil {
+					return done, err
+				}
+			}
 			if !initial {
 				if done, err := step(); done || err != nil {
 					return done, err
 				}
+				idle()
 			}
 		case <-timer.C:
 			if initial {
@@ -367,13 +540,10 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 					return false, err
 				}
 				timer.Reset(resync)
-			} else if initial {
-				initial = false
-				if done, err := step(); done || err != nil {
+			}
+			if initial && (e == nil || readAll()) {
+				if done, err := endInitial(); done || err != nil {
 					return done, err
-				}
-				if err := queue(); err != nil {
-					return false, err
 				}
 			}
 			if !initial {
@@ -383,6 +553,23 @@ func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add fu
 			}
 		}
 	}
+}
+
+// lastJobRevision returns the revision of the job's last entry in the results bucket, 0 if
+// it has none: one request to the server.
+func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (uint64, error) {
+	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+	if err != nil {
+		return 0, err
+	}
+	m, err := st.GetLastMsgForSubject(ctx, "$KV."+ResultsBucket+"."+job+".>")
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
 }
 
 // A queue keeps at most window tasks of a job on the stream without a result: it walks the
@@ -472,7 +659,7 @@ func (q *queue) publishSome(ctx context.Context, k int) (int, error) {
 		if q.tally.Has(id) || q.outstanding[id] {
 			continue
 		}
-		data, _ := json.Marshal(TaskMsg{Job: q.job, N: q.plan.N, PlanVersion: q.plan.Version, ID: id})
+		data, _ := json.Marshal(taskMsg(q.plan, id))
 		f, err := q.js.PublishAsync(taskSubject(q.plan.N, q.plan.Version, id), data)
 		if err != nil {
 			return len(futures), fmt.Errorf("queueing task %d: %w", id, err)

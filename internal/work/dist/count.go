@@ -2,19 +2,15 @@ package dist
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // CountOptions say how [Count] runs a plan. The zero value counts through an embedded
@@ -23,7 +19,8 @@ import (
 type CountOptions struct {
 	// URL is the NATS server to count through; empty starts an embedded one that listens
 	// on Listen (default 127.0.0.1:4222; port 0 picks one) and keeps its store and its
-	// token in StoreDir (default ".").
+	// token in StoreDir (default "."). The coordinator keeps its snapshot of the job in
+	// StoreDir either way (see Coordinator.StateDir).
 	URL      string
 	Listen   string
 	StoreDir string
@@ -91,11 +88,22 @@ func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Co
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
-	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Logf: opts.Logf}
+	dir := opts.StoreDir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return queens.Counts{}, fmt.Errorf("making the state directory: %w", err)
+	}
+	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Logf: opts.Logf, StateDir: dir}
 	if opts.Progress != nil {
-		p := newJobProgress(ctx, nc, plan, opts.Workers)
+		p := &jobProgress{plan: plan, workers: opts.Workers}
 		opts.Progress(p.status(plan.NewTally()))
 		c.Progress = func(t *queens.Tally) { opts.Progress(p.status(t)) }
+		c.CaughtUp = func(t *queens.Tally) {
+			p.caughtUp(t)
+			opts.Progress(p.status(t))
+		}
 	}
 	counts, _, err := c.Run(ctx, plan)
 	return counts, err
@@ -150,15 +158,12 @@ func startEmbedded(opts CountOptions, logf func(string, ...any)) (*Server, strin
 }
 
 // jobProgress turns the coordinator's tally into work.Status values. The results already
-// on the server when the run starts come first, as fast as the server sends them; they are
-// this run's resumed tasks, and its rate and ETA are measured from the moment the tally
-// holds as many results as the server had (or from a few seconds after the start, if
-// rejected results keep it from getting there).
+// on the server when the run starts (in its snapshot, or read from the bucket) come first,
+// as fast as the server sends them; they are this run's resumed tasks, and its rate and
+// ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {
 	plan    *queens.Plan
 	workers int
-	before  int       // results of the job on the server at the start (about)
-	start   time.Time // of the run
 	base    struct {
 		set   bool
 		at    time.Time
@@ -168,21 +173,16 @@ type jobProgress struct {
 	}
 }
 
-// resumeWait is how long after the start a jobProgress waits at most for the results
-// that were there before.
-const resumeWait = 5 * time.Second
-
-func newJobProgress(ctx context.Context, nc *nats.Conn, plan *queens.Plan, workers int) *jobProgress {
-	return &jobProgress{plan: plan, workers: workers, before: storedResults(ctx, nc, JobID(plan.N, plan.Version)), start: time.Now()}
+// caughtUp sets the base of the rate: the tally once the stored results are read.
+func (p *jobProgress) caughtUp(t *queens.Tally) {
+	costDone, _ := t.CostDone()
+	p.base.set = true
+	p.base.at, p.base.done, p.base.nodes, p.base.cost = time.Now(), t.Done(), t.Nodes(), costDone
 }
 
 func (p *jobProgress) status(t *queens.Tally) work.Status {
 	costDone, costLeft := t.CostDone()
 	now := time.Now()
-	if !p.base.set && (t.Done() >= p.before || now.Sub(p.start) > resumeWait) {
-		p.base.set = true
-		p.base.at, p.base.done, p.base.nodes, p.base.cost = now, t.Done(), t.Nodes(), costDone
-	}
 	s := work.Status{
 		N: p.plan.N, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
 		Solutions: t.Solutions(), Nodes: t.Nodes(), Workers: p.workers,
@@ -195,34 +195,4 @@ func (p *jobProgress) status(t *queens.Tally) work.Status {
 		s.Elapsed = now.Sub(p.base.at)
 	}
 	return s
-}
-
-// storedResults returns about how many tasks of job have a result on the server: the
-// subjects of the results bucket's stream under the job's keys, second computations
-// (".v") left out; deleted results may still count. It is one request to the server, and
-// 0 if there is no bucket yet or the server does not answer.
-func storedResults(ctx context.Context, nc *nats.Conn, job string) int {
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return 0
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
-	if err != nil {
-		return 0
-	}
-	info, err := st.Info(ctx, jetstream.WithSubjectFilter("$KV."+ResultsBucket+"."+job+".>"))
-	if err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return 0
-	}
-	n := 0
-	if info != nil {
-		for subj := range info.State.Subjects {
-			if !strings.HasSuffix(subj, ".v") {
-				n++
-			}
-		}
-	}
-	return n
 }

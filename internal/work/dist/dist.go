@@ -34,17 +34,21 @@
 // keeps its task however long it takes, and a dead worker's task is delivered again once the
 // deadline passes. A result whose N, plan version, job or task id does not match its key, or
 // whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
-// logged reason, deleted, and its task queued again. The coordinator keeps nothing but what the server holds:
-// started again against the same server (the same --state directory for the embedded one)
-// it reads the results already in, queues only the tasks that have none and are not queued,
-// and waits for the rest. Clients reconnect for ever after losing their connection.
+// logged reason, deleted, and its task queued again. Started again against the same
+// server (the same --state directory for the embedded one) a coordinator takes what it had
+// counted from its snapshot (Coordinator.StateDir: the tally, the verifier's state and the
+// results bucket's revision they were read up to, checked against the plan and the bucket),
+// reads only the results stored after that revision (all of them when it has no snapshot
+// it can trust), queues only the tasks that have no result and are not queued, and waits
+// for the rest. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte a task and the
-// verifier a 4-byte fingerprint of each result (whole results only for the sampled tasks),
-// so the coordinator needs about 27 + 5 bytes a task besides the server. A restarted
-// coordinator still reads every stored result once to rebuild its tally: at N = 27 that is
-// 1.1·10⁷ small values, minutes; it keeps no snapshot of its own.
+// by the coordinator (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte
+// a task and the verifier a 4-byte fingerprint of each result (whole results only for the
+// sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
+// its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
+// each task message carries its task, which the worker checks against the plan's rules
+// (queens.CheckFineTask) and names by its digest in its result.
 //
 // Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
 // token in its state directory, so that it survives a restart). With Coordinator.Verify
@@ -62,6 +66,7 @@ package dist
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -120,16 +125,33 @@ func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) 
 // computation of a task that has a result, by any worker but the one named Not; it comes
 // on the task's subject with ".v" appended, and its result is stored under the task's key
 // with ".v" appended.
+//
+// Task, when set, is the task itself, so that a worker need not build the plan to know it
+// (the fine plan of N = 27 takes minutes and 290 MB, of 28 gigabytes): a worker checks
+// that it is a task of the plan (queens.CheckFineTask), runs it, and names it in its
+// result by its digest (Result.Task), which the coordinator compares with its own plan's
+// task of that id.
 type TaskMsg struct {
-	Job         string `json:"job"`
-	N           int    `json:"n"`
-	PlanVersion int    `json:"plan_version"`
-	ID          int    `json:"id"`
-	Verify      bool   `json:"verify,omitempty"`
-	Not         string `json:"not,omitempty"`
+	Job         string       `json:"job"`
+	N           int          `json:"n"`
+	PlanVersion int          `json:"plan_version"`
+	ID          int          `json:"id"`
+	Verify      bool         `json:"verify,omitempty"`
+	Not         string       `json:"not,omitempty"`
+	Task        *queens.Task `json:"task,omitempty"`
+}
+
+// taskDigest returns 16 hex digits of the SHA-256 of the task's JSON encoding: what a
+// result says of the task it counted.
+func taskDigest(t queens.Task) string {
+	data, _ := json.Marshal(t)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
 }
 
 // Result is the value stored for one task: what queens.Task.Count found, and who found it.
+// Task, if not empty, is the digest of the task the worker counted (see [TaskMsg]); a
+// result whose digest is not that of its task in the coordinator's plan is rejected.
 type Result struct {
 	Job         string `json:"job"`
 	N           int    `json:"n"`
@@ -137,6 +159,7 @@ type Result struct {
 	queens.TaskResult
 	Worker  string  `json:"worker,omitempty"`
 	Seconds float64 `json:"seconds"`
+	Task    string  `json:"task,omitempty"`
 }
 
 // check returns why r cannot be a result for task id of the count of n with plan version
@@ -156,8 +179,9 @@ func (r *Result) check(n, v, id int) error {
 	return nil
 }
 
-// JobRecord describes a job for status reports. The coordinator writes it when it starts
-// and when the job is complete.
+// JobRecord describes a job for status reports. The coordinator writes it when it starts,
+// every second or so while results come (Done, the costs, Updated and Samples), and when
+// the job is complete; "queens status" reads nothing else.
 type JobRecord struct {
 	Job         string    `json:"job"`
 	N           int       `json:"n"`
@@ -166,6 +190,41 @@ type JobRecord struct {
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished,omitzero"`
 	Total       string    `json:"total,omitempty"`
+	// Done is the number of tasks with an accepted result when the record was Updated;
+	// CostDone and CostTotal the plan's Cost of those tasks and of all.
+	Done      int       `json:"done,omitempty"`
+	CostDone  uint64    `json:"cost_done,omitempty"`
+	CostTotal uint64    `json:"cost_total,omitempty"`
+	Updated   time.Time `json:"updated,omitzero"`
+	// Samples are earlier (time, Done, CostDone) of this coordinator's run, one every
+	// sampleEvery over the last sampleSpan at most, oldest first: the rate of the work.
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// A Sample is a job's progress at one time.
+type Sample struct {
+	At       time.Time `json:"at"`
+	Done     int       `json:"done"`
+	CostDone uint64    `json:"cost_done"`
+}
+
+// sampleEvery and sampleSpan bound a JobRecord's Samples (at most 41 of them).
+const (
+	sampleEvery = 15 * time.Second
+	sampleSpan  = 10 * time.Minute
+)
+
+// progress sets the record's progress to the tally's at time now, keeping a sample every
+// sampleEvery over the last sampleSpan.
+func (r *JobRecord) progress(t *queens.Tally, now time.Time) {
+	done, left := t.CostDone()
+	if len(r.Samples) == 0 || now.Sub(r.Samples[len(r.Samples)-1].At) >= sampleEvery {
+		r.Samples = append(r.Samples, Sample{At: now.UTC(), Done: t.Done(), CostDone: done})
+	}
+	for len(r.Samples) > 1 && now.Sub(r.Samples[0].At) > sampleSpan {
+		r.Samples = r.Samples[1:]
+	}
+	r.Done, r.CostDone, r.CostTotal, r.Updated = t.Done(), done, done+left, now.UTC()
 }
 
 // ConnectOptions says how to reach a NATS server.

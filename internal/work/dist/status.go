@@ -8,29 +8,28 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// JobStatus is a job's progress as the server knows it.
+// JobStatus is a job's progress as its coordinator last recorded it.
 type JobStatus struct {
 	JobRecord
-	// Done is the number of tasks with a valid result.
-	Done int
-	// Rate is tasks finished per second over the last RateWindow (at most ten minutes,
-	// since the first result), 0 if none.
+	// Rate is tasks finished per second over the last RateWindow (at most ten minutes of
+	// the coordinator's current run), 0 if unknown.
 	Rate       float64
 	RateWindow time.Duration
 	// Left is the estimated time to finish, 0 if unknown or done: the plan's Cost still to
-	// do at the Cost per second of the window when this build has the job's plan version
-	// (tasks are handed out costliest first, so tasks per second alone would promise too
-	// much early on), else the tasks left at Rate.
+	// do at the Cost per second of the window (tasks are handed out costliest first, so
+	// tasks per second alone would promise too much early on), else the tasks left at
+	// Rate.
 	Left time.Duration
 }
 
-// Status reads every job on the server with its results. It reads each result once, so it
-// takes a moment per ten thousand results.
+// Status reads every job on the server from the jobs bucket: what its coordinator recorded
+// last (see JobRecord), at most a second old while the coordinator runs. It reads one small
+// record per job, never the results or the plan, so it takes a moment whatever the plan's
+// size.
 func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -42,10 +41,6 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", JobsBucket, err)
-	}
-	results, err := js.KeyValue(ctx, ResultsBucket)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", ResultsBucket, err)
 	}
 	keys, err := jobs.Keys(ctx)
 	if errors.Is(err, jetstream.ErrNoKeysFound) {
@@ -65,74 +60,36 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 		if err := json.Unmarshal(e.Value(), &s.JobRecord); err != nil {
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
-		var plan *queens.Plan
-		plan, _ = queens.NewCompactPlan(s.N, s.PlanVersion)
-		var times []time.Time
-		var ids []int
-		w, err := results.WatchFiltered(ctx, []string{k + ".>"}, jetstream.IgnoreDeletes())
-		if err != nil {
-			return nil, fmt.Errorf("reading results of %s: %w", k, err)
-		}
-	read:
-		for {
-			select {
-			case <-ctx.Done():
-				_ = w.Stop()
-				return nil, ctx.Err()
-			case e := <-w.Updates():
-				if e == nil {
-					break read
-				}
-				_, id, r, err := decodeResult(e.Key(), e.Value())
-				if err == nil {
-					err = r.check(s.N, s.PlanVersion, id)
-				}
-				if err == nil && plan != nil {
-					err = plan.CheckResult(r.TaskResult)
-				}
-				if err == nil {
-					times = append(times, e.Created())
-					ids = append(ids, id)
-				}
-			}
-		}
-		_ = w.Stop()
-		s.Done = len(times)
-		if len(times) > 0 {
-			first := slices.MinFunc(times, time.Time.Compare)
-			s.RateWindow = min(10*time.Minute, now.Sub(first))
-			recent := 0
-			var recentCost, doneCost, totalCost float64
-			if plan != nil {
-				for t := range plan.All() {
-					totalCost += float64(t.Cost)
-				}
-			}
-			for i, t := range times {
-				var c float64
-				if plan != nil {
-					if t, err := plan.Task(ids[i]); err == nil {
-						c = float64(t.Cost)
-					}
-				}
-				doneCost += c
-				if now.Sub(t) <= s.RateWindow {
-					recent++
-					recentCost += c
-				}
-			}
-			if s.RateWindow > 0 {
-				s.Rate = float64(recent) / s.RateWindow.Seconds()
-			}
-			switch {
-			case s.Done >= s.Tasks:
-			case plan != nil && recentCost > 0:
-				s.Left = time.Duration((totalCost - doneCost) / recentCost * s.RateWindow.Seconds() * float64(time.Second))
-			case s.Rate > 0:
-				s.Left = time.Duration(float64(s.Tasks-s.Done) / s.Rate * float64(time.Second))
-			}
-		}
+		s.rate(now)
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// rate sets Rate, RateWindow and Left from the record's progress and samples: from the
+// oldest sample within ten minutes of the last update to the last update; none if that
+// update is more than ten minutes before now (its coordinator is not running).
+func (s *JobStatus) rate(now time.Time) {
+	if s.Updated.IsZero() || s.Done >= s.Tasks || !s.Finished.IsZero() || now.Sub(s.Updated) > sampleSpan {
+		return
+	}
+	var first *Sample
+	for i := range s.Samples {
+		if s.Updated.Sub(s.Samples[i].At) <= sampleSpan {
+			first = &s.Samples[i]
+			break
+		}
+	}
+	if first == nil || !s.Updated.After(first.At) {
+		return
+	}
+	s.RateWindow = s.Updated.Sub(first.At)
+	secs := s.RateWindow.Seconds()
+	s.Rate = float64(s.Done-first.Done) / secs
+	switch cost := float64(s.CostDone-first.CostDone) / secs; {
+	case cost > 0 && s.CostTotal > s.CostDone:
+		s.Left = time.Duration(float64(s.CostTotal-s.CostDone) / cost * float64(time.Second))
+	case s.Rate > 0:
+		s.Left = time.Duration(float64(s.Tasks-s.Done) / s.Rate * float64(time.Second))
+	}
 }

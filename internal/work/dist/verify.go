@@ -33,7 +33,28 @@ func checkResult(plan *queens.Plan, id int, r *Result) error {
 	if err := r.check(plan.N, plan.Version, id); err != nil {
 		return err
 	}
+	if r.Task != "" {
+		t, err := plan.Task(id)
+		if err != nil {
+			return err
+		}
+		if d := taskDigest(t); r.Task != d {
+			return fmt.Errorf("task %d: the worker counted a task with digest %s, but task %d of the plan has digest %s", id, r.Task, id, d)
+		}
+	}
 	return plan.CheckResult(r.TaskResult)
+}
+
+// checkTaskResult is checkResult for a worker, which knows the task but not its plan: why
+// r cannot be a result of task t of plan version v.
+func checkTaskResult(t queens.Task, v int, r *Result) error {
+	if err := r.check(t.N, v, t.ID); err != nil {
+		return err
+	}
+	if r.Task != "" && r.Task != taskDigest(t) {
+		return fmt.Errorf("task %d: the result is of a task with digest %s, not %s", t.ID, r.Task, taskDigest(t))
+	}
+	return t.CheckResult(r.TaskResult)
 }
 
 // VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least

@@ -33,14 +33,16 @@ type Worker struct {
 	// Stall makes every task (not second computations) take at least this long: a hook for
 	// tests of ack deadlines and of killed workers. Leave it zero.
 	Stall time.Duration
-	// Plans, if not nil, builds the plan of a job from its N and plan version instead of
-	// queens.NewCompactPlan: a hook for tests and benchmarks that run a plan of their own
-	// cut (queens.NewFinePlanBound). Leave it nil.
+	// Plans, if not nil, builds the plan of a job from its N and plan version, and the
+	// worker takes every task from it by id (checking the message's description against
+	// it): a hook for tests and benchmarks that run a plan of their own cut
+	// (queens.NewFinePlanBound). Leave it nil.
 	Plans func(n, version int) (*queens.Plan, error)
 
 	done     atomic.Int64
 	mu       sync.Mutex
 	plans    map[[2]int]*queens.Plan // by (N, plan version)
+	bounds   map[int]uint64          // queens.FineBound by N
 	waitOnce sync.Once
 }
 
@@ -149,6 +151,11 @@ func (w *Worker) pull(ctx context.Context, cons jetstream.Consumer, results jets
 	}
 }
 
+// plan returns the plan of (n, v), built once: the plan of a task message that does not
+// describe its task, or of any task with the Plans hook. Without the hook it is
+// queens.NewCompactPlan's, which the worker needs only for plan version 1 and the join
+// (milliseconds to build) or for a message of a coordinator that does not describe its
+// tasks.
 func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -157,8 +164,6 @@ func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	}
 	build := w.Plans
 	if build == nil {
-		// The fine plan of N = 27 held compactly takes about 290 MB and minutes to build,
-		// once per worker process; the other plans take milliseconds.
 		build = queens.NewCompactPlan
 	}
 	p, err := build(n, v)
@@ -172,36 +177,67 @@ func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	return p, nil
 }
 
+// fineBound returns queens.FineBound(n), computed once per n (a fraction of a second).
+func (w *Worker) fineBound(n int) uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if b, ok := w.bounds[n]; ok {
+		return b
+	}
+	if w.bounds == nil {
+		w.bounds = map[int]uint64{}
+	}
+	w.bounds[n] = queens.FineBound(n)
+	return w.bounds[n]
+}
+
 // task returns the task a message names and the message, or why the message is not one
-// this build can run.
-func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, *queens.Plan, error) {
+// this build can run. A task of the fine plan described in the message is rebuilt from
+// its description (queens.CheckFineTask: its frame, its splits and its Cost must be the
+// plan's), so that the worker never builds that plan: its memory and start do not grow
+// with the plan. Other tasks come from their plan, and a description must match them.
+func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, error) {
 	var m TaskMsg
 	if err := json.Unmarshal(msg.Data(), &m); err != nil {
-		return queens.Task{}, m, nil, fmt.Errorf("not a task message: %v", err)
+		return queens.Task{}, m, fmt.Errorf("not a task message: %v", err)
 	}
 	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.FinePlanVersion && m.PlanVersion != queens.JoinPlanVersion {
-		return queens.Task{}, m, nil, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
+		return queens.Task{}, m, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
 	}
 	subject := taskSubject(m.N, m.PlanVersion, m.ID)
 	if m.Verify {
 		subject = verifySubject(m.N, m.PlanVersion, m.ID)
 	}
 	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != subject {
-		return queens.Task{}, m, nil, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+		return queens.Task{}, m, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	}
+	if m.Task != nil && (m.Task.N != m.N || m.Task.ID != m.ID) {
+		return queens.Task{}, m, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
+	}
+	if m.Task != nil && m.PlanVersion == queens.FinePlanVersion && w.Plans == nil {
+		if m.N < 1 || m.N > queens.MaxCountN {
+			return queens.Task{}, m, fmt.Errorf("task of N=%d, but N must be from 1 to %d", m.N, queens.MaxCountN)
+		}
+		t, err := queens.CheckFineTask(*m.Task, w.fineBound(m.N))
+		return t, m, err
 	}
 	p, err := w.plan(m.N, m.PlanVersion)
 	if err != nil {
-		return queens.Task{}, m, nil, err
+		return queens.Task{}, m, err
 	}
 	t, err := p.Task(m.ID)
-	return t, m, p, err
+	if err == nil && m.Task != nil && *m.Task != t {
+		err = fmt.Errorf("the message describes task %d otherwise than the plan of N=%d, version %d", m.ID, m.N, m.PlanVersion)
+	}
+	return t, m, err
 }
 
 // handle runs one task message: skip it if a valid result is stored already, else compute
 // (sending "in progress" every third of the ack deadline), store, and only then ack.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
-	// The first task of a job builds its plan: minutes for the fine plan of N = 27. Keep
-	// the message meanwhile, so that it is not delivered again to every other worker.
+	// The first task of a job may build its plan (from a coordinator that does not
+	// describe its tasks: minutes for the fine plan of N = 27). Keep the message
+	// meanwhile, so that it is not delivered again to every other worker.
 	building := make(chan struct{})
 	go func() {
 		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
@@ -215,14 +251,14 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 			}
 		}
 	}()
-	task, m, plan, err := w.task(msg)
+	task, m, err := w.task(msg)
 	close(building)
 	if err != nil {
 		w.logf("refused message on %s: %v", msg.Subject(), err)
 		_ = msg.TermWithReason(err.Error())
 		return
 	}
-	version := plan.Version
+	version := m.PlanVersion
 	job := JobID(task.N, version)
 	key := resultKey(job, task.ID)
 	delivery := uint64(1)
@@ -239,7 +275,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 		key = verifyKey(job, task.ID)
 	}
 	if e, err := results.Get(ctx, key); err == nil {
-		if _, id, r, err := decodeResult(strings.TrimSuffix(key, ".v"), e.Value()); err == nil && checkResult(plan, id, &r) == nil && (!m.Verify || r.Worker != m.Not) {
+		if _, id, r, err := decodeResult(strings.TrimSuffix(key, ".v"), e.Value()); err == nil && id == task.ID && checkTaskResult(task, version, &r) == nil && (!m.Verify || r.Worker != m.Not) {
 			_ = msg.Ack()
 			if w.Verbose {
 				w.logf("task %s has a result already (delivery %d); acknowledged without computing", key, delivery)
@@ -289,10 +325,10 @@ wait:
 		}
 	}
 
-	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds()}
+	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds(), Task: taskDigest(task)}
 	data, _ := json.Marshal(r)
 	for {
-		err := w.store(ctx, results, key, data, r, plan, m.Verify)
+		err := w.store(ctx, results, key, data, r, task, version, m.Verify)
 		if err == nil {
 			break
 		}
@@ -320,7 +356,7 @@ wait:
 // store writes a result unless a valid one is there already; an invalid one (say from a
 // build with another plan version) is overwritten. A second computation (verify) always
 // overwrites: it is compared with the first, not trusted over it.
-func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result, plan *queens.Plan, verify bool) error {
+func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result, task queens.Task, version int, verify bool) error {
 	if verify {
 		_, err := results.Put(ctx, key, data)
 		return err
@@ -333,9 +369,9 @@ func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key stri
 	if err != nil {
 		return err
 	}
-	_, id, old, derr := decodeResult(key, e.Value())
+	_, _, old, derr := decodeResult(key, e.Value())
 	if derr == nil {
-		derr = checkResult(plan, id, &old)
+		derr = checkTaskResult(task, version, &old)
 	}
 	if derr == nil {
 		if old.Solutions != r.Solutions || old.HalfTurn != r.HalfTurn || old.QuarterTurn != r.QuarterTurn {

@@ -1,0 +1,251 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// TestSnapshotCrash resumes from a snapshot older than the results: a coordinator stops
+// three quarters through, its snapshot is put back to the one it wrote a quarter through
+// (as if it had crashed after writing it), and a result counted in that snapshot is
+// stored again. The next run takes the snapshot's tasks, reads the results stored after
+// it, counts the duplicate once and ends exact: no task counted twice or missed.
+func TestSnapshotCrash(t *testing.T) {
+	const n = 11
+	plan := finePlan(t, n, 1, 1000)
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
+	defer pool.stop()
+
+	path, old := snapshotPath(dir, JobID(n, plan.Version)), filepath.Join(dir, "old")
+	rctx, rcancel := context.WithCancel(ctx)
+	var lg logger
+	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 200, Verify: 0.02, VerifyWait: 200 * time.Millisecond,
+		StateDir: dir, SnapshotEvery: time.Millisecond, Logf: lg.Logf}
+	c.Progress = func(tl *queens.Tally) {
+		if _, err := os.Stat(old); err != nil && tl.Done() >= plan.Len()/4 {
+			if data, err := os.ReadFile(path); err == nil {
+				_ = os.WriteFile(old, data, 0o600)
+			}
+		}
+		if tl.Done() >= 3*plan.Len()/4 {
+			rcancel()
+		}
+	}
+	if _, _, err := c.Run(rctx, plan); err != context.Canceled {
+		t.Fatalf("first run: %v, want it cancelled", err)
+	}
+	if err := os.Rename(old, path); err != nil {
+		t.Fatalf("no snapshot taken a quarter through: %v", err)
+	}
+	js, _ := jetstream.New(nc)
+	snap := c.snapshotter(ctx, js, plan)
+	tally, _, rev, err := loadSnapshot(dir, plan, snap.digest, snap.stream, snap.lastSeq, VerifySample(c.Verify, plan.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Done() == 0 || tally.Done() >= 3*plan.Len()/4 {
+		t.Fatalf("the old snapshot holds %d of %d tasks, want some and fewer than three quarters", tally.Done(), plan.Len())
+	}
+	_, results, _, err := setup(ctx, js, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dup := -1
+	for id := range plan.Len() {
+		if tally.Has(id) {
+			dup = id
+			break
+		}
+	}
+	e, err := results.Get(ctx, resultKey(JobID(n, plan.Version), dup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := results.Put(ctx, e.Key(), e.Value())
+	if err != nil || r <= rev {
+		t.Fatalf("storing task %d again: revision %d, %v; want one after the snapshot's %d", dup, r, err, rev)
+	}
+	if last, err := lastJobRevision(ctx, js, JobID(n, plan.Version)); err != nil || last < r {
+		t.Fatalf("lastJobRevision = %d, %v; want at least %d", last, err, r)
+	}
+
+	c.Progress = nil
+	counts, st, err := c.Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	if st.Snapshot != tally.Done() || st.Read > plan.Len()-tally.Done()+3*VerifySample(c.Verify, plan.Len())+c.Window {
+		t.Errorf("second run: %d tasks from the snapshot, %d results read; want %d, and only the results stored after it", st.Snapshot, st.Read, tally.Done())
+	}
+	if st.Rejected != 0 {
+		t.Errorf("second run rejected %d results, want none", st.Rejected)
+	}
+}
+
+// TestSnapshotIgnored: a snapshot that is damaged, of another plan, of another results
+// bucket or of another verified share is ignored with one log line, every result is read,
+// and the count is exact.
+func TestSnapshotIgnored(t *testing.T) {
+	const n = 10
+	plan := finePlan(t, n, 1, 100)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	path := snapshotPath(dir, JobID(n, plan.Version))
+
+	// count runs plan through a server on store with two workers, or none.
+	count := func(t *testing.T, plan *queens.Plan, store string, workers int, verify float64) (Stats, *logger) {
+		t.Helper()
+		s := startServer(t, store, "")
+		defer s.Shutdown()
+		nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		if workers > 0 {
+			pool := startWorkers(t, ctx, s.URL(), plan, workers, 2, "w")
+			defer pool.stop()
+		}
+		lg := &logger{}
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Verify: verify, VerifyWait: 100 * time.Millisecond, StateDir: dir, Logf: lg.Logf}
+		counts, st, err := c.Run(ctx, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkKnown(t, n, counts)
+		return st, lg
+	}
+	store := filepath.Join(dir, "store")
+	if st, _ := count(t, plan, store, 2, 0.05); st.Snapshots == 0 {
+		t.Fatal("the first count wrote no snapshot")
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, lg := count(t, plan, store, 0, 0.05); st.Snapshot != plan.Len() || st.Read > 2*VerifySample(0.05, plan.Len()) {
+		t.Fatalf("a count of a finished job with its snapshot took %d tasks from it and read %d results, want %d and hardly any; log %q", st.Snapshot, st.Read, plan.Len(), lg.lines)
+	}
+	other := finePlan(t, n, 2, 100)
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		plan    *queens.Plan
+		store   string
+		workers int
+		verify  float64
+		why     string
+	}{
+		{"damaged", append(append(append([]byte(nil), good[:len(good)/2]...), good[len(good)/2]^1), good[len(good)/2+1:]...), plan, store, 0, 0.05, "checksum does not match"},
+		{"cut short", good[:len(good)/3], plan, store, 0, 0.05, "checksum does not match"},
+		{"not a snapshot", []byte("{}\n"), plan, store, 0, 0.05, "not a snapshot of this build"},
+		{"another verified share", good, plan, store, 0, 0.5, "another --verify"},
+		{"another plan of the same job", good, other, filepath.Join(dir, "store2"), 2, 0.05, "not of this plan"},
+		{"another results bucket", good, plan, filepath.Join(dir, "store3"), 2, 0.05, "created at"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(path, tc.data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			st, lg := count(t, tc.plan, tc.store, tc.workers, tc.verify)
+			if st.Snapshot != 0 || st.Read < tc.plan.Len() || !lg.contains("ignoring the snapshot") || !lg.contains(tc.why) {
+				t.Errorf("stats %+v, log %q: want the snapshot ignored (%q) and every result read", st, lg.lines, tc.why)
+			}
+		})
+	}
+}
+
+// TestWorkerWithoutPlan runs a count of the fine plan (version 2) with a worker that never
+// builds it: it rebuilds each task from its message. A message whose description is no
+// task of the plan is refused, and a result naming another task's digest is rejected and
+// its task computed; the count is exact.
+func TestWorkerWithoutPlan(t *testing.T) {
+	const n = 11
+	plan, err := queens.NewCompactPlan(n, queens.FinePlanVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, t.TempDir(), "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	_, results, _, err := setup(ctx, js, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := JobID(n, plan.Version)
+
+	// A forged task message: task 3's description with another cost.
+	m := taskMsg(plan, 3)
+	forged := *m.Task
+	forged.Cost++
+	m.Task = &forged
+	if err := (&Coordinator{}).publish(ctx, js, taskSubject(n, plan.Version, 3), m); err != nil {
+		t.Fatal(err)
+	}
+	// A result that names the digest of another task.
+	t5, _ := plan.Task(5)
+	t6, _ := plan.Task(6)
+	r := Result{Job: job, N: n, PlanVersion: plan.Version, TaskResult: t5.Count(), Worker: "mixed up", Task: taskDigest(t6)}
+	data, _ := json.Marshal(r)
+	if _, err := results.Put(ctx, resultKey(job, 5), data); err != nil {
+		t.Fatal(err)
+	}
+
+	wc, err := Connect(ctx, ConnectOptions{URL: s.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wc.Close()
+	var wlog logger
+	w := &Worker{Conn: wc, Cores: 2, Name: "planless", Logf: wlog.Logf}
+	wctx, wstop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = w.Run(wctx); close(done) }()
+	defer func() { wstop(); <-done }()
+	for !wlog.contains("refused message on " + taskSubject(n, plan.Version, 3)) {
+		if ctx.Err() != nil {
+			t.Fatalf("the worker did not refuse the forged message; log %q", wlog.lines)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	var lg logger
+	counts, st, err := (&Coordinator{Conn: nc, Logf: lg.Logf}).Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	if st.Rejected != 1 || !lg.contains("rejected result "+resultKey(job, 5)) || !lg.contains("digest") {
+		t.Errorf("stats %+v, log %q: want the mixed-up result rejected for its digest", st, lg.lines)
+	}
+	w.mu.Lock()
+	built := len(w.plans)
+	w.mu.Unlock()
+	if built != 0 {
+		t.Errorf("the worker built %d plans, want none", built)
+	}
+}
