@@ -162,10 +162,10 @@ func TestDPStatus(t *testing.T) {
 }
 
 // TestCountLong checks the long counts of testdata/known-values-long.txt, with at most
-// 12 GiB, by the method Count chooses and by the dp method's run store where that is
+// 8 GiB, by the method Count chooses and by the dp method's run store where that is
 // another: 7×8 closed (join and dp, about a minute of CPU each) when CHESSPUZZLES_LONG=1;
 // 7×7 open and 8×8 closed too with CHESSPUZZLES_LONG=all (hundreds of millions of states
-// in the middle columns: up to an hour or more each; see the package doc).
+// in the middle columns: about half an hour of CPU each; see the package doc).
 func TestCountLong(t *testing.T) {
 	long := os.Getenv("CHESSPUZZLES_LONG")
 	if long != "1" && long != "all" {
@@ -185,7 +185,7 @@ func TestCountLong(t *testing.T) {
 				t0 := time.Now()
 				opts := k.opts
 				opts.Method = m
-				opts.MaxMemory = 12 << 30
+				opts.MaxMemory = 8 << 30 // the bound for 8×8
 				got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
 				if err != nil || got != k.want {
 					t.Errorf("Count(%s, method %q) = %d, %v; want %d", k.line, m, got, err, k.want)
