@@ -93,20 +93,20 @@
 //     tours, about 0.3 µs a tour: 6×6 open (6,637,920 tours) about 2 s on one core.
 //   - dp (count_dp.go), short side at most [DPMaxRows]: frontier dynamic programming, the
 //     board swept cell by cell keeping the distinct pictures of the last 2R+1 cells (degrees
-//     and the pairing of path ends, packed in base 11) in open-addressing tables. Time and
-//     memory follow the number of pictures, not of tours: 6×8 closed in about 4 s; boards
-//     past 64 squares count in 128 bits.
-//   - join (count_join.go), closed tours with an even long side: the dp sweep of the left
-//     half is, by the board's mirror, the right half's too; the sweep goes on over the two
-//     middle columns taking only the edges that cross the cut, and the two tables are
-//     joined (degrees adding to two, pairings closing into one cycle). 6×8 closed in 1.4 s,
-//     7×8 closed (34,524,432,316) with at most 15 million states.
+//     and the pairing of path ends, packed in base 11) as sorted runs of compact records,
+//     about 4–6 bytes a state (count_store.go). Time and memory follow the number of
+//     pictures, not of tours: 6×8 closed in about 2 s, 7×7 open (165,575,218,320; 4.3·10⁸
+//     states at the widest cell) in 23 CPU-minutes and 2 GiB, 8×8 closed
+//     (13,267,364,410,532, McKay 1997; 7.4·10⁸ states at cell 45 of 64) in 42
+//     CPU-minutes and 3.2 GiB (bench/README.md); boards past 64 squares count in 128 bits.
+//   - join (count_join.go), closed tours of oblong boards with an even long side: the dp
+//     sweep of the left half is, by the board's mirror, the right half's too; the sweep goes
+//     on over the two middle columns taking only the edges that cross the cut, and the two
+//     tables are joined (degrees adding to two, pairings closing into one cycle). 6×8
+//     closed in 1.4 s, 7×8 closed (34,524,432,316) with at most 15 million states. On 8×8
+//     its second sweep is the plain sweep where it is widest, so square boards go to dp.
 //
-// 8×8 closed (13,267,364,410,532 tours, McKay 1997) is not counted yet: the plain sweep holds
-// 159 million states after cell 37 and still grows about 1.6 times a cell through column 4
-// (more than 12 GiB), and the join's second sweep is the plain sweep through that same
-// column. Nor is 7×7 open (165,575,218,320): the plain sweep holds 121 million states after
-// cell 31 of 49 and more than 188 million after cell 32, past 12 GiB of power-of-two
-// tables (442 s of CPU to that point). [Estimate] runs the first cells of a count and extrapolates its peak states,
-// memory and time. All methods check their context at least every few milliseconds.
+// [Estimate] runs the first cells of a count and extrapolates its peak states, memory and
+// time (an extrapolation: it put 8×8 closed at 4.6·10⁸ states, 30 minutes). All methods
+// check their context at least every few milliseconds.
 package knight
