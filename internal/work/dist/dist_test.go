@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -60,18 +61,26 @@ func startServer(t *testing.T, dir, token string) *Server {
 	return s
 }
 
+// connectTest connects to s as name under a context that ends after d; the connection is
+// closed and the context cancelled when the test ends (after its deferred calls).
+func connectTest(t *testing.T, s *Server, d time.Duration, name string) (context.Context, *nats.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return ctx, nc
+}
+
 // TestInProcess counts small boards with an in-process coordinator and two in-process
 // workers, each task computed twice.
 func TestInProcess(t *testing.T) {
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	ctx, nc := connectTest(t, s, 2*time.Minute, "test")
 
 	wctx, wcancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

@@ -98,13 +98,7 @@ func TestLargePlanKilledWorker(t *testing.T) {
 	}
 	plan, n := largeCase(t)
 	s := startServer(t, t.TempDir(), "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	ctx, nc := connectTest(t, s, 20*time.Minute, "coordinator")
 
 	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
 	defer pool.stop()
@@ -247,13 +241,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	plan := finePlan(t, n, bound, 100_000)
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	ctx, nc := connectTest(t, s, 10*time.Minute, "coordinator")
 	// Resync 20 s: once in a dozen runs under -race on a loaded machine the results
 	// watcher went silent, and the count waited for the resync (5 minutes by default).
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1000, Verify: 0.0005, VerifyWait: 5 * time.Second,

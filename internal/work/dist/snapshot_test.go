@@ -22,13 +22,7 @@ func TestSnapshotCrash(t *testing.T) {
 	plan := finePlan(t, n, 1, 1000)
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	ctx, nc := connectTest(t, s, 5*time.Minute, "coordinator")
 	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
 	defer pool.stop()
 
@@ -184,13 +178,7 @@ func TestWorkerWithoutPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startServer(t, t.TempDir(), "")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Name: "coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
 	js, _ := jetstream.New(nc)
 	_, results, _, err := setup(ctx, js, 0)
 	if err != nil {
