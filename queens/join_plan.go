@@ -138,7 +138,7 @@ func (t Task) countJoin(ctx context.Context) (TaskResult, error) {
 	if t.N < MinJoinN || t.N > MaxJoinN || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
 		return res, fmt.Errorf("join task %d of N=%d is not a task of the plan", t.ID, t.N)
 	}
-	tab, err := sharedQuarterTable(t.N / 2)
+	tab, err := sharedQuarterTable(ctx, t.N/2)
 	if err != nil {
 		return res, err
 	}

@@ -1,10 +1,12 @@
 package queens
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestQuarterTable checks the quarter table against an independent enumeration: for small
@@ -136,7 +138,13 @@ func TestQuarterTableParallel(t *testing.T) {
 			tabs := make([]*quarterTable, workers)
 			var wg sync.WaitGroup
 			for i := range workers {
-				wg.Go(func() { tabs[i] = b.help() })
+				wg.Go(func() {
+					tab, err := b.help(context.Background())
+					if err != nil {
+						t.Error(err)
+					}
+					tabs[i] = tab
+				})
 			}
 			wg.Wait()
 			for i, got := range tabs {
@@ -186,7 +194,7 @@ func TestSharedQuarterTableConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range tabs {
 		wg.Go(func() {
-			tab, err := sharedQuarterTable(h)
+			tab, err := sharedQuarterTable(context.Background(), h)
 			if err != nil {
 				t.Error(err)
 			}
@@ -201,5 +209,37 @@ func TestSharedQuarterTableConcurrent(t *testing.T) {
 	}
 	if !slices.Equal(tabs[0].off, wantOff) || !slices.Equal(tabs[0].pieces, wantPieces) {
 		t.Errorf("h=%d: the shared table differs from the walk's layout", h)
+	}
+}
+
+// TestQuarterTableCancel checks that a build whose context ends returns its error, and that
+// the build interrupted that way is finished whole by the next caller.
+func TestQuarterTableCancel(t *testing.T) {
+	const h = 9
+	b, err := newTableBuild(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if tab, err := b.help(ctx); tab != nil || err != context.Canceled {
+		t.Fatalf("help with a done context = %v, %v; want nil, context.Canceled", tab, err)
+	}
+	// Stop after a few parts: the next caller claims the rest.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		for b.next[0].Load() < 3 {
+			time.Sleep(time.Microsecond)
+		}
+		cancel()
+	}()
+	_, _ = b.help(ctx)
+	tab, err := b.help(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOff, wantPieces := walkedTable(h)
+	if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
+		t.Errorf("h=%d: the table finished after a cancel differs from the walked layout", h)
 	}
 }
