@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"time"
 )
 
 // Counting by frontier dynamic programming.
@@ -106,6 +107,10 @@ type CountStatus struct {
 	Total  int    // cells (dp), cells of both sweeps and one for the join (join) or shares (search) in all
 	States int    // distinct states in the frontier after the last cell (dp only)
 	Bytes  int64  // memory held by the state tables (dp only)
+	// ETA is the expected time left for the sweeps (dp, join; the join's last step is not
+	// included): Estimate's model refitted to the states after each cell so far, at the rate
+	// measured so far. It is a forecast, not a bound (checked on 8×8 closed: bench/README.md).
+	ETA time.Duration
 }
 
 // dpStep is what the sweep needs to know about placing one cell. Slots index the extended

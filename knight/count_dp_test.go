@@ -158,6 +158,10 @@ func TestDPStatus(t *testing.T) {
 		if s.Done != i+1 || s.Total != 30 || s.Method != MethodDP || s.Bytes <= 0 {
 			t.Errorf("Status call %d = %+v", i, s)
 		}
+		// a forecast before the last cell, none after it
+		if last := i == len(got)-1; (s.ETA == 0) != last || s.ETA < 0 || s.ETA > time.Hour {
+			t.Errorf("Status call %d: ETA %v", i, s.ETA)
+		}
 	}
 }
 

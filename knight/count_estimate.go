@@ -40,16 +40,15 @@ const (
 // grows with the number of tours, which is not known before; it is chosen only for boards
 // of at most 42 squares, counted in seconds). Errors are those of ChooseMethod.
 //
-// The extrapolation: the states after each column grow by a roughly constant factor on
-// the way to the middle of the board, then fall as the sweep nears the far edge. Estimate
-// takes the growth factor g of the last column it measured (at most 1.6 a cell, the most
-// measured in the middle columns of 8×8 closed and 7×7 open) and assumes it holds up to the
-// middle of the sweep (the join's second sweep, over the two middle columns, is taken to
-// hold as many states as the plain sweep there, as measured on 8×8; the join of the two
-// tables itself is not estimated), then assumes the second half mirrors the first. On long boards the growth slows (the frontier reaches a
-// steady state after about 2R columns), so the figures are an upper guess there; they are
-// capped by growing no further than column 2R. Time is the measured seconds per state read
-// times the states the sweep is expected to read.
+// The extrapolation (expectStates): the states grow by the factor of the last column
+// measured (at most 1.6 a cell) up to the middle of the sweep (the join's second sweep,
+// over the two middle columns, is taken to hold as many states as the plain sweep there, as
+// measured on 8×8; the join of the two tables itself is not estimated), the level reached
+// is held up to the last column, and there the states fall. On long boards the growth
+// slows (the frontier reaches a steady state after about 2R columns), so the figures are an
+// upper guess there; they are capped by growing no further than column 2R. Time is the
+// measured seconds per state read times the states the sweep is expected to read. Checked
+// against whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
 func Estimate(ctx context.Context, rows, cols int, opts CountOptions) (*CountEstimate, error) {
 	return estimate(ctx, rows, cols, opts, estimateTime)
 }
@@ -114,51 +113,20 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 	perState := el.Seconds() / max(read, 1)
 	est.Measured = len(states)
 	full := len(states) == min(cells, p.n) && err == nil
-	// the expected states after each cell
-	exp := make([]float64, cells)
-	copy(exp, states)
+	exp := p.expectStates(m, cells, states)
 	if full && m == MethodDP {
 		est.Exact = true
 		est.How = "measured: the whole sweep ran"
 	} else {
-		k := len(states)
-		// per-cell growth (logarithm) over the last measured column, assumed to hold up to
-		// the middle of the sweep
-		lg1 := math.Log(1.6)
-		if k >= R+1 {
-			lg1 = math.Log(states[k-1]/max(states[k-1-R], 1)) / float64(R)
-		}
-		// Early columns grow much faster than the middle ones: the growth is capped at
-		// 1.6 a cell, the most measured in the middle columns (8×8 closed, cells 29–37:
-		// 1.58 a cell; 7×7 open, cells 20–30: 1.54).
-		lg1 = min(max(lg1, 0), math.Log(1.6))
-		// The window after cell v holds cells v-2R..v; the sweep from the far end sees
-		// the same cut after cell n-1-v+2R, so the states peak near the middle of those.
-		mid := min((p.n-1+2*R)/2, 2*R*R, cells)
-		for v := k; v < cells; v++ {
-			exp[v] = exp[v-1]
-			if v < mid {
-				exp[v] *= math.Exp(lg1)
-			} else if back := p.n - 1 + 2*R - v; m == MethodDP && back < v && back >= 0 {
-				exp[v] = exp[back]
-			}
-		}
-		est.How = "extrapolated: the first " + strconv.Itoa(k) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth (at most 1.6 a cell) is assumed up to the middle of the sweep, the rest mirrored (an upper guess on long boards); time at the measured rate, and at least 0.27 µs a state read (dp) or 1 µs (join) once the states outgrow the caches"
+		est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth (at most 1.6 a cell) is assumed up to the middle of the sweep, the level reached then held to the last column, where the states fall (an upper guess on long boards); time at the measured rate, and at least 0.27 µs a state read (dp) or 1 µs (join) once the states outgrow the caches"
 		if m == MethodJoin {
 			est.How += "; the join of the two halves is not included"
 		}
 	}
-	var total float64
-	prev = 1
-	for v, s := range exp {
-		if v < len(states) {
-			total += prev * perState
-		} else {
-			// measured on 8×8 closed: about 1 µs of CPU a state read once the tables
-			// are hundreds of megabytes
-			total += prev * max(perState, slowState(m, prev))
-		}
-		prev = s
+	// Past the caches the rate measured on the run store's large layers is used, not the
+	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
+	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
+	for _, s := range exp {
 		est.PeakStates = max(est.PeakStates, s)
 	}
 	if full {
@@ -179,6 +147,133 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 	return est, nil
 }
 
+// expectStates returns the states expected after each of the first cells cells of p's
+// sweep by method m, given the states measured after the first len(measured) of them
+// (at least one): the measured ones, then Estimate's model. The model: the states grow by
+// the factor of the last measured column (at most 1.6 a cell, the most measured in the
+// middle columns: 8×8 closed cells 29–37 1.58 a cell, 7×7 open cells 20–30 1.54) up to
+// the middle of the sweep (the window after cell v holds cells v−2R..v, and the sweep from
+// the far end sees the same cut after cell n−1−v+2R, so the states peak near the middle of
+// those, but on long boards growth stops once the frontier is in its steady state, taken
+// as 2R columns); from there the largest level of the last column measured or reached is
+// held up to the board's last column (dp: 8×8 closed peaks at cell 45 of 64 and is still
+// at 5.9·10⁸ states at cell 53; 7×7 open peaks at cell 40 of 49), where the tours close
+// and the states fall about four times a cell from the last cell of the column before
+// (8×8 closed: 4.8·10⁸ after cell 54, 1.3·10⁸ after 55, … 6.9·10⁶ after 58; 7×8 closed
+// reads its last 8 cells in 3 s of 58). The join's sweeps end at the middle of the
+// board: they only grow.
+func (p *dpPlan) expectStates(m string, cells int, measured []float64) []float64 {
+	R := p.R
+	exp := make([]float64, cells)
+	k := copy(exp, measured)
+	if k == 0 || k == cells {
+		return exp
+	}
+	lg := math.Log(1.6)
+	if k >= R+1 {
+		lg = math.Log(exp[k-1]/max(exp[k-1-R], 1)) / float64(R)
+	}
+	lg = min(max(lg, 0), math.Log(1.6))
+	mid := min((p.n-1+2*R)/2, 2*R*R, cells)
+	level := -1.0
+	for v := k; v < cells; v++ {
+		switch {
+		case v < mid:
+			exp[v] = exp[v-1] * math.Exp(lg)
+		case m == MethodDP && v >= p.n-R-1:
+			exp[v] = max(exp[v-1]/4, 1)
+		default:
+			if level < 0 {
+				for _, x := range exp[max(0, v-R):v] {
+					level = max(level, x)
+				}
+			}
+			exp[v] = level
+		}
+	}
+	return exp
+}
+
+// expectSeconds returns the CPU seconds expected for the cells from..len(exp)-1 of a sweep
+// whose states after each cell are exp: each cell reads the states of the one before, at
+// small seconds a state while they fit in the caches (at most cacheStates) and large beyond.
+func expectSeconds(exp []float64, from int, small, large float64) float64 {
+	var total float64
+	for v := max(from, 0); v < len(exp); v++ {
+		prev := 1.0
+		if v > 0 {
+			prev = exp[v-1]
+		}
+		if prev <= cacheStates {
+			total += prev * small
+		} else {
+			total += prev * large
+		}
+	}
+	return total
+}
+
+// sweepETA gives a sweep's expected time left after each cell: Estimate's model refitted
+// to the states measured so far, at the rates measured so far (of the cells that read at
+// most cacheStates states, and of those that read more: until one has, Estimate's
+// slowState). It costs O(cells) a cell.
+type sweepETA struct {
+	p      *dpPlan
+	m      string
+	cells  int
+	t0     time.Time
+	last   time.Time
+	states []float64
+	// states read and seconds spent by the cells that read at most cacheStates states, and
+	// by those that read more
+	smallRead, smallSecs, largeRead, largeSecs float64
+}
+
+func newSweepETA(p *dpPlan, m string, cells int) *sweepETA {
+	now := time.Now()
+	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells)}
+}
+
+// after records that cell v (the next one, counting from 0) left n states and returns the
+// expected time left for the rest of the sweep; 0 once it is done.
+func (e *sweepETA) after(v, n int) time.Duration {
+	if v != len(e.states) { // not the next cell: no model
+		return 0
+	}
+	now := time.Now()
+	secs := now.Sub(e.last).Seconds()
+	if v == 0 {
+		secs = now.Sub(e.t0).Seconds()
+	}
+	e.last = now
+	prev := 1.0
+	if v > 0 {
+		prev = e.states[v-1]
+	}
+	if prev <= cacheStates {
+		e.smallRead += prev
+		e.smallSecs += secs
+	} else {
+		e.largeRead += prev
+		e.largeSecs += secs
+	}
+	e.states = append(e.states, float64(n))
+	if len(e.states) >= e.cells {
+		return 0
+	}
+	small := e.smallSecs / max(e.smallRead, 1)
+	large := max(small, slowState(e.m, cacheStates+1))
+	if e.largeRead > 0 {
+		large = e.largeSecs / e.largeRead
+	}
+	exp := e.p.expectStates(e.m, e.cells, e.states)
+	left := expectSeconds(exp, len(e.states), small, large)
+	return time.Duration(min(left, 1e9) * float64(time.Second))
+}
+
+// cacheStates is the most states a layer holds while its steps run in the caches.
+const cacheStates = 4e6
+
 // slowState is the expected seconds per state read by a step of method m that reads n
 // states: the tables of the join's large steps miss the caches on nearly every probe
 // (about 1 µs a state, measured on 8×8 closed); the dp method's run store reads and writes
@@ -186,7 +281,7 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 // of CPU for 234 million states read).
 func slowState(m string, n float64) float64 {
 	switch {
-	case n <= 4e6:
+	case n <= cacheStates:
 		return 0
 	case m == MethodDP:
 		return 0.27e-6

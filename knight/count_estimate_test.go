@@ -2,7 +2,9 @@ package knight
 
 import (
 	"context"
+	"math"
 	"testing"
+	"time"
 )
 
 // TestEstimateMeasured checks that a sweep short enough to run whole is reported as
@@ -58,5 +60,76 @@ func TestEstimateOther(t *testing.T) {
 		if _, err := Estimate(ctx, tt.rows, tt.cols, tt.opts); err == nil {
 			t.Errorf("Estimate(%d×%d, %+v) = nil error, want one", tt.rows, tt.cols, tt.opts)
 		}
+	}
+}
+
+// TestExpectStates checks the model of a sweep's states on 8×8 closed (dp) and 7×8 closed
+// (join, cells of both sweeps) fed a measured prefix: the prefix is kept, the states grow
+// at most 1.6 times a cell, never fall before the last column, and fall in the dp's last
+// column; the join's sweeps never fall.
+func TestExpectStates(t *testing.T) {
+	for _, tt := range []struct {
+		rows, cols int
+		m          string
+		cells, k   int
+	}{{8, 8, MethodDP, 64, 20}, {8, 8, MethodDP, 64, 45}, {8, 8, MethodDP, 64, 58}, {7, 8, MethodJoin, 42, 30}} {
+		p := newDPPlan(tt.rows, tt.cols, true, -1)
+		measured := make([]float64, tt.k)
+		for i := range measured {
+			measured[i] = math.Pow(1.3, float64(i)) // up to 1.4·10⁵ states after cell 45
+		}
+		exp := p.expectStates(tt.m, tt.cells, measured)
+		if len(exp) != tt.cells {
+			t.Fatalf("%d×%d %s: %d cells, want %d", tt.rows, tt.cols, tt.m, len(exp), tt.cells)
+		}
+		for v := range exp {
+			switch {
+			case v < tt.k:
+				if exp[v] != measured[v] {
+					t.Errorf("%d×%d %s from %d: cell %d %g, measured %g", tt.rows, tt.cols, tt.m, tt.k, v, exp[v], measured[v])
+				}
+			case exp[v] > 1.6*exp[v-1]*(1+1e-12):
+				t.Errorf("%d×%d %s from %d: cell %d grows %g → %g", tt.rows, tt.cols, tt.m, tt.k, v, exp[v-1], exp[v])
+			case tt.m == MethodDP && v >= p.n-p.R-1:
+				if exp[v-1] > 1 && exp[v] >= exp[v-1] {
+					t.Errorf("%d×%d %s from %d: last column's cell %d %g after %g, want a fall", tt.rows, tt.cols, tt.m, tt.k, v, exp[v], exp[v-1])
+				}
+			case exp[v] < exp[v-1]:
+				t.Errorf("%d×%d %s from %d: cell %d falls %g → %g before the last column", tt.rows, tt.cols, tt.m, tt.k, v, exp[v-1], exp[v])
+			}
+		}
+	}
+}
+
+// TestSweepETA checks the forecast of a count's time left on 8×8 closed after 40 cells of
+// 1,000 states each in 10 s: the level is held to the last column (cells 40–54 read 1,000
+// states each, 55 reads 1,000, and from the last cell of column 6 on each cell leaves a
+// quarter of the states of the one before, at least 1), at the rate measured (10 s over
+// the 39,001 states read).
+func TestSweepETA(t *testing.T) {
+	e := newSweepETA(newDPPlan(8, 8, true, -1), MethodDP, 64)
+	e.t0 = time.Now().Add(-10 * time.Second)
+	eta := e.after(0, 1000) // 10 s, the next 39 cells next to nothing
+	for v := 1; v < 40; v++ {
+		eta = e.after(v, 1000)
+	}
+	reads := 16000.0
+	s := 1000.0
+	for range 8 {
+		s = max(s/4, 1)
+		reads += s
+	}
+	want := 10 * reads / 39001
+	if got := eta.Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("ETA after 40 of 64 cells: %.3f s, want %.3f s", got, want)
+	}
+	if eta := e.after(41, 1000); eta != 0 {
+		t.Errorf("ETA after a cell out of order: %v, want none", eta)
+	}
+	for v := 40; v < 64; v++ {
+		eta = e.after(v, 1000)
+	}
+	if eta != 0 {
+		t.Errorf("ETA after the last cell: %v, want 0", eta)
 	}
 }

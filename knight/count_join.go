@@ -137,9 +137,10 @@ func countJoinW(ctx context.Context, rows, cols int, wide bool, maxMemory int64,
 	end := R * (h + 2) // the extended left half ends before this cell
 	total := end + 1   // progress: cells of both sweeps, and the join
 	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
+	eta := newSweepETA(p, MethodJoin, end)
 	report := func(v, states int, b int64) {
 		if status != nil {
-			status(CountStatus{Method: MethodJoin, Done: v + 1, Total: total, States: states, Bytes: b})
+			status(CountStatus{Method: MethodJoin, Done: v + 1, Total: total, States: states, Bytes: b, ETA: eta.after(v, states)})
 		}
 	}
 	// The left half, cells 0..cut-1: by the mirror it is the right half too.

@@ -559,6 +559,10 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 		w.cache = make([]dpOut, 1<<cfg.cacheBits)
 		w.cacheShift = uint(64 - cfg.cacheBits)
 	}
+	var eta *sweepETA
+	if status != nil {
+		eta = newSweepETA(p, MethodDP, p.n)
+	}
 	done := ctx.Done()
 	for v := 0; v < p.n; v++ {
 		step := &p.steps[v]
@@ -602,7 +606,7 @@ func (p *dpPlan) countRuns(ctx context.Context, cfg dpStoreConfig, wide bool, ma
 			return nil, errCountOverflow
 		}
 		if status != nil {
-			status(CountStatus{Method: MethodDP, Done: v + 1, Total: p.n, States: next.n, Bytes: s.peak})
+			status(CountStatus{Method: MethodDP, Done: v + 1, Total: p.n, States: next.n, Bytes: s.peak, ETA: eta.after(v, next.n)})
 		}
 		cur = next
 	}

@@ -114,6 +114,45 @@ func TestJoinPlan(t *testing.T) {
 	}
 }
 
+// TestJoinRowSets checks that a task's row sets, counted one by one through Task.RowSet,
+// add up to the task's own counts, and that RowSet refuses what is not a row set of the task.
+func TestJoinRowSets(t *testing.T) {
+	for _, n := range []int{12, 13} {
+		p, err := queens.NewJoinPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range p.Tasks[:len(p.Tasks)-1] {
+			whole := task.Count()
+			var sum, rowSets, stored, pairs uint64
+			for i := range task.Join.RowSets {
+				s, err := task.RowSet(i)
+				if err != nil {
+					t.Fatalf("N=%d task %d row set %d: %v", n, task.ID, i, err)
+				}
+				if i > 0 && s.Join.First == task.Join.First {
+					t.Fatalf("N=%d task %d: row set %d is the first one again", n, task.ID, i)
+				}
+				r := s.Count()
+				sum += r.Solutions
+				rowSets += r.RowSets
+				stored += r.Stored
+				pairs += r.PairTests
+			}
+			if sum != whole.Solutions || rowSets != whole.RowSets || stored != whole.Stored || pairs != whole.PairTests {
+				t.Errorf("N=%d task %d: row sets add up to %d solutions, %d row sets, %d stored, %d pair tests; the task: %+v",
+					n, task.ID, sum, rowSets, stored, pairs, whole)
+			}
+			if _, err := task.RowSet(task.Join.RowSets); err == nil {
+				t.Errorf("N=%d task %d: RowSet(%d) accepted", n, task.ID, task.Join.RowSets)
+			}
+		}
+		if _, err := p.Tasks[len(p.Tasks)-1].RowSet(0); err == nil {
+			t.Errorf("N=%d: RowSet of the symmetric task accepted", n)
+		}
+	}
+}
+
 // TestJoinCancel checks a join task stops soon after its context is done.
 func TestJoinCancel(t *testing.T) {
 	p, err := queens.NewJoinPlan(17)

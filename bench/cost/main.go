@@ -15,9 +15,9 @@
 // the times). The estimate of the whole plan is the mean over probes; its ± is two
 // standard errors.
 //
-// Join (N ≤ -joinmax): the quarter table is built (timed apart), then -jointasks tasks of
-// the join's plan chosen at random are run whole; the plan's time is their mean times the
-// number of tasks.
+// Join (N ≤ -joinmax): the quarter table is built (timed apart), the symmetric-solution task
+// is run whole, and random row sets of the other tasks are timed (see join), so that N = 24
+// and 25, whose tasks take hours, are sampled as cheaply as N = 20.
 //
 // Task counts: exact where the plan is built (v1 up to 24, v2 at 25 and 26), else the
 // mean number of v2 tasks a frame splits into over a uniform sample of frames, times the
@@ -42,8 +42,8 @@ func main() {
 	to := flag.Int("to", 28, "last N")
 	budget := flag.Duration("budget", 50*time.Second, "CPU time of frame probes per N")
 	leaf := flag.Float64("leaf", 0.05, "seconds a timed subtask should take")
-	joinMax := flag.Int("joinmax", 21, "time the join up to this N")
-	joinTasks := flag.Int("jointasks", 6, "join tasks timed per N")
+	joinMax := flag.Int("joinmax", 25, "time the join up to this N")
+	joinBudget := flag.Duration("joinbudget", 30*time.Second, "CPU time of join row-set probes per N")
 	buildMax := flag.Int("buildmax", 26, "build the whole v2 plan up to this N (above: sample frames)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Parse()
@@ -54,7 +54,7 @@ func main() {
 	for n := *from; n <= *to; n++ {
 		frames(n, rng, *budget, *leaf, *buildMax)
 		if n <= *joinMax {
-			join(n, rng, *joinTasks)
+			join(n, rng, *joinBudget)
 		}
 	}
 }
@@ -166,31 +166,62 @@ func frames(n int, rng *rand.Rand, budget time.Duration, leaf float64, buildMax 
 		sig(hours), 200*se/mean, dur(largest), mem, dur(math.Max(mean/100, largest)), dur(math.Max(mean/1000, largest)), probes)
 }
 
-// join times the join's plan of n.
-func join(n int, rng *rand.Rand, k int) {
+// join times the join's plan of n: the table build and the symmetric-solution task whole,
+// then random row sets until budget (at least 20): a task is picked with probability
+// proportional to its Cost and one of its row sets uniformly (Task.RowSet), and the row
+// set's CPU time over the probability of picking it estimates the rest of the plan
+// (unbiased; sharp where Cost predicts the time).
+func join(n int, rng *rand.Rand, budget time.Duration) {
 	p, err := queens.NewJoinPlan(n)
 	if err != nil {
 		return
 	}
 	table, per := queens.JoinMemory(n)
-	// The last task (the symmetric solutions) is small and builds the table.
-	t0 := cpu()
-	last, _ := p.Task(p.Len() - 1)
-	last.Count()
-	build := cpu() - t0
-	var sum float64
-	var largest float64
-	for range k {
-		t, _ := p.Task(rng.IntN(p.Len() - 1))
-		t0 := cpu()
-		t.Count()
-		d := cpu() - t0
-		sum += d
-		largest = max(largest, d)
+	tasks := make([]queens.Task, p.Len()-1)
+	var total uint64
+	for i := range tasks {
+		tasks[i], _ = p.Task(i)
+		total += tasks[i].Cost
 	}
-	secs := sum / float64(k) * float64(p.Len()-1)
-	fmt.Printf("| %d | join | =%d | %s (table build %.0f s) | %s (largest timed) | %s + %s a core | %s | %s | %d |\n", n, p.Len(),
-		sig(secs/3600), build, dur(largest), human(float64(table)), human(float64(per)), dur(math.Max(secs/100, largest)), dur(math.Max(secs/1000, largest)), k)
+	// A task of no row sets only builds the table.
+	t0 := cpu()
+	empty := tasks[0]
+	empty.Join.RowSets = 0
+	empty.Count()
+	build := cpu() - t0
+	sym, _ := p.Task(p.Len() - 1)
+	t0 = cpu()
+	sym.Count()
+	symSecs := cpu() - t0
+	var sum, sumsq float64
+	probes := 0
+	start := cpu()
+	for probes < 20 || cpu()-start < budget.Seconds() {
+		t := pick(rng, tasks, total)
+		rs, err := t.RowSet(rng.IntN(t.Join.RowSets))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		prob := float64(t.Cost) / float64(total) / float64(t.Join.RowSets)
+		t0 := cpu()
+		rs.Count()
+		e := (cpu() - t0) / prob
+		sum += e
+		sumsq += e * e
+		probes++
+	}
+	k := float64(probes)
+	mean := sum / k
+	se := math.Sqrt(math.Max(sumsq/k-mean*mean, 0) / (k - 1))
+	secs := mean + symSecs
+	var maxCost uint64
+	for _, t := range tasks {
+		maxCost = max(maxCost, t.Cost)
+	}
+	largest := max(symSecs, float64(maxCost)*mean/float64(total))
+	fmt.Printf("| %d | join | =%d | %s ± %.0f%% (table build %s) | %s | %s + %s a core | %s | %s | %d |\n", n, p.Len(),
+		sig(secs/3600), 200*se/secs, dur(build), dur(largest), human(float64(table)), human(float64(per)), dur(math.Max(secs/100, largest)), dur(math.Max(secs/1000, largest)), probes)
 }
 
 // pick returns one of ts with probability proportional to Cost (sum is their sum).
