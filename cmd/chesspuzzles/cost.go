@@ -92,10 +92,11 @@ func warnSolveCost(n int, stderr io.Writer) {
 
 // warnJoinCost is warnCountCost for the join method: its time is measured on sampled row
 // sets of its own plan (measureJoin, which also builds the shared quarter table the count
-// then uses), then said as for frames.
+// then uses; at least 3 row sets, enough to tell minutes from years), then said as for
+// frames.
 func warnJoinCost(ctx context.Context, plan *queens.Plan, workers int, checkpoint string, stderr io.Writer) error {
 	rng := rand.New(rand.NewPCG(uint64(plan.N), 1))
-	secs, err := measureJoin(ctx, plan.N, rng, costSpeedBudget)
+	secs, _, err := measureJoin(ctx, plan.N, rng, costSpeedBudget, 3, false)
 	if err != nil {
 		return err
 	}

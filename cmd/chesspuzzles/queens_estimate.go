@@ -86,12 +86,14 @@ type estimateRecord struct {
 	JoinFits     bool    `json:"join_fits,omitempty"`
 	JoinSeconds1 float64 `json:"join_seconds_1_worker,omitempty"`
 	JoinSecondsW float64 `json:"join_seconds_workers,omitempty"`
+	// JoinSecondsErr is two standard errors of the sampled row sets, relative to JoinSeconds1.
+	JoinSecondsErr float64 `json:"join_seconds_err_fraction,omitempty"`
 }
 
 // maxTimedJoinTable is the largest quarter table the estimate builds to time the join: the
-// tables of N = 22–23 (0.5 GiB) and beyond take minutes to build, longer than an estimate
-// should.
-const maxTimedJoinTable = 256 << 20
+// table of N = 22–23 (0.56 GiB) builds in about 1.5 s, that of N = 24–25 (5 GiB) in half a
+// minute, longer than an estimate should take.
+const maxTimedJoinTable = 1 << 30
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	plan, err := newPlan(ctx, opts.n, queens.MethodFrames, queens.PlanVersion)
@@ -125,11 +127,11 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		rec.JoinMemory, rec.JoinTable = joinBytes(opts.n, opts.workers)
 		rec.JoinFits = rec.JoinMemory <= limit
 		if rec.JoinFits && rec.JoinTable <= maxTimedJoinTable {
-			secs, err := measureJoin(ctx, opts.n, rng, time.Second)
+			secs, errFrac, err := measureJoin(ctx, opts.n, rng, time.Second, 20, true)
 			if err != nil {
 				return err
 			}
-			rec.JoinSeconds1, rec.JoinSecondsW = secs, secs/float64(opts.workers)
+			rec.JoinSeconds1, rec.JoinSecondsW, rec.JoinSecondsErr = secs, secs/float64(opts.workers), errFrac
 		}
 	}
 	if opts.json {
@@ -150,56 +152,95 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	case rec.JoinMemory == 0:
 		fmt.Fprintf(stdout, "join:       not for N=%d (it counts N from %d to %d)\n", opts.n, queens.MinJoinN, queens.MaxJoinN)
 	case rec.JoinFits && rec.JoinSeconds1 == 0:
-		fmt.Fprintf(stdout, "join:       memory %s (quarter table %s, within the limit); not timed: building a table past %s to time it takes minutes\n",
+		fmt.Fprintf(stdout, "join:       memory %s (quarter table %s, within the limit); not timed: building a table past %s takes half a minute and more\n",
 			humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(maxTimedJoinTable))
 	case !rec.JoinFits:
 		limit, _ := opts.method.memoryLimit()
 		fmt.Fprintf(stdout, "join:       needs %s (quarter table %s), more than the memory limit %s; not timed\n", humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(limit))
 	default:
-		fmt.Fprintf(stdout, "join:       %s on 1 worker, %s on %d (timed on sampled row sets, ± about 20%%); memory %s (quarter table %s)\n",
-			humanDuration(rec.JoinSeconds1), humanDuration(rec.JoinSecondsW), opts.workers, humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable))
+		fmt.Fprintf(stdout, "join:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled row sets); memory %s (quarter table %s)\n",
+			humanDuration(rec.JoinSeconds1), humanDuration(rec.JoinSecondsW), opts.workers, 100*rec.JoinSecondsErr, humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable))
 	}
 	return nil
 }
 
-// measureJoin times the join of n on this goroutine: it builds the quarter table (its
-// time counted once), then counts the first row sets of random tasks for about budget,
-// and scales the time per unit of task cost to the whole plan's cost.
-func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duration) (float64, error) {
+// measureJoin times the join of n on this goroutine and returns its seconds on one worker
+// and their relative uncertainty (two standard errors). It builds the quarter table and,
+// with sym, runs the symmetric-solution task whole (each is done once in a count, so each
+// is timed once: 0.9 s at N = 22, 9 s at N = 24), then times random row sets for about
+// budget and at least minProbes (each 1–10 s at N = 24): a task is
+// picked with probability proportional to its Cost and one of its row sets uniformly
+// (Task.RowSet), and a row set's time over the probability of picking it is an unbiased
+// estimate of the rest of the plan.
+func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duration, minProbes int, sym bool) (secs, errFrac float64, err error) {
 	plan, err := queens.NewJoinPlan(n)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	var total uint64
-	for _, t := range plan.Tasks {
-		total += t.Cost
-	}
-	// The first task that runs builds the shared table: part of the count's time, but once,
-	// so it is timed apart (a task of no row sets builds it) and not scaled with the
-	// sampled row sets. The last task (symmetric solutions) is small.
-	build := time.Now()
-	warm := plan.Tasks[0]
+	last := len(plan.Tasks) - 1
+	tasks := plan.Tasks[:last]
+	// A task of no row sets only builds the table.
+	start := time.Now()
+	warm := tasks[0]
 	warm.Join.RowSets = 0
 	if _, err := warm.CountContext(ctx); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	buildSecs := time.Since(build).Seconds()
-	start := time.Now()
-	var cost float64
-	for time.Since(start) < budget || cost == 0 {
-		if err := ctx.Err(); err != nil {
-			return 0, err
+	if sym {
+		if _, err := plan.Tasks[last].CountContext(ctx); err != nil {
+			return 0, 0, err
 		}
-		t := plan.Tasks[rng.IntN(len(plan.Tasks)-1)]
-		k := min(t.Join.RowSets, 2)
-		part := t
-		part.Join.RowSets = k
-		if _, err := part.CountContext(ctx); err != nil {
-			return 0, err
-		}
-		cost += float64(t.Cost) * float64(k) / float64(t.Join.RowSets)
 	}
-	return buildSecs + time.Since(start).Seconds()/cost*float64(total), nil
+	fixed := time.Since(start).Seconds()
+	start = time.Now()
+	more := func(k int) bool { return k < max(minProbes, 2) || time.Since(start) < budget }
+	mean, se, err := sampleRowSets(ctx, tasks, rng, more, func(_ queens.TaskResult, d time.Duration) float64 { return d.Seconds() })
+	if err != nil {
+		return 0, 0, err
+	}
+	return fixed + mean, 2 * se / (fixed + mean), nil
+}
+
+// sampleRowSets estimates the sum over tasks (a join plan's row-set tasks) of a measure of
+// their row sets, measure(result, time) of one row set's count: while more(probes so far),
+// it picks a task with probability proportional to its Cost and one of its row sets
+// uniformly (Task.RowSet), counts it, and takes the measure over the probability of that
+// pick (unbiased, and sharp where Cost predicts the measure). It returns the mean of these
+// and its standard error.
+func sampleRowSets(ctx context.Context, tasks []queens.Task, rng *rand.Rand, more func(k int) bool, measure func(queens.TaskResult, time.Duration) float64) (mean, se float64, err error) {
+	var total uint64
+	for _, t := range tasks {
+		total += t.Cost
+	}
+	var sum, sumsq float64
+	k := 0
+	for ; more(k); k++ {
+		x := rng.Uint64N(total)
+		var t queens.Task
+		for _, t = range tasks {
+			if x < t.Cost {
+				break
+			}
+			x -= t.Cost
+		}
+		rs, err := t.RowSet(rng.IntN(t.Join.RowSets))
+		if err != nil {
+			return 0, 0, err
+		}
+		t0 := time.Now()
+		r, err := rs.CountContext(ctx)
+		if err != nil {
+			return 0, 0, err
+		}
+		e := measure(r, time.Since(t0)) * float64(total) / float64(t.Cost) * float64(t.Join.RowSets)
+		sum += e
+		sumsq += e * e
+	}
+	if k < 2 {
+		return 0, 0, fmt.Errorf("sampleRowSets: %d probes, at least 2 are needed", k)
+	}
+	mean = sum / float64(k)
+	return mean, math.Sqrt(math.Max(sumsq/float64(k)-mean*mean, 0) / float64(k-1)), nil
 }
 
 // timeTasks runs random tasks of the plan for about budget on this goroutine, each for at

@@ -18,7 +18,7 @@ type methodOptions struct {
 // addMethodFlags adds --method and --max-memory to cmd.
 func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table: fastest where the table fits), frames (border queens + search: any N, tiny memory), or auto (join where it fits --max-memory, else frames)")
+	f.StringVar(&o.method, "method", "auto", fmt.Sprintf("`METHOD` of counting: join (half-boards joined from a quarter-board table: fastest where the table fits), frames (border queens + search: any N, tiny memory), or auto (join to N=%d where it fits --max-memory, else frames)", queens.AutoJoinMaxN))
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
 	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", queens.PlanVersion, queens.FinePlanVersion, queens.FineFromN, queens.JoinPlanVersion))
 }
@@ -134,7 +134,7 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 	case queens.MethodFrames:
 		return queens.MethodFrames, nil
 	case "auto":
-		if fits {
+		if fits && n <= queens.AutoJoinMaxN {
 			return queens.MethodJoin, nil
 		}
 		return queens.MethodFrames, nil
@@ -170,7 +170,7 @@ func newMethodPlan(n int, method string, v int) (*queens.Plan, error) {
 func describeMethod(w io.Writer, n, workers int, method string) {
 	if method == queens.MethodJoin {
 		total, table := joinBytes(n, workers)
-		fmt.Fprintf(w, "N=%d: method join, memory about %s (quarter table %s, shared by %d workers)\n", n, humanBytes(total), humanBytes(table), workers)
+		fmt.Fprintf(w, "N=%d: method join, memory about %s (quarter table %s, shared by %s)\n", n, humanBytes(total), humanBytes(table), plural(uint64(workers), "worker", "workers"))
 		return
 	}
 	fmt.Fprintf(w, "N=%d: method frames, memory under 1 MB a worker\n", n)
