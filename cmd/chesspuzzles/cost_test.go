@@ -22,7 +22,7 @@ func TestCountSaysCost(t *testing.T) {
 }
 
 // TestCountSaysCostCheckpoint: with --checkpoint, the line says the same command resumes
-// (here by the default method: the join where its table fits, which says so).
+// (here by the frames method; the join says "by the join", TestCountSaysCostJoin).
 func TestCountSaysCostCheckpoint(t *testing.T) {
 	ckpt := t.TempDir() + "/q22.ckpt"
 	p := start(t, "count", "queens", "count", "22", "--method", "frames", "--workers", "1", "--quiet", "--checkpoint", ckpt)
@@ -34,7 +34,7 @@ func TestCountSaysCostCheckpoint(t *testing.T) {
 }
 
 // TestCountSaysCostJoin: a join count over a minute says its cost too, timed on the join's
-// own row sets (N = 20 on one worker takes minutes; its quarter table is 77 MiB).
+// own row sets (N = 20 on one worker takes minutes; its quarter table is 74 MiB).
 func TestCountSaysCostJoin(t *testing.T) {
 	p := start(t, "count", "queens", "count", "20", "--method", "join", "--workers", "1", "--quiet")
 	p.waitFor(`(?m)^N = 20: about .* on 1 worker by the join \(estimated; .*\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
