@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
 )
 
 // TestJoinMatchesDP checks the mirror join against the plain frontier sweep on every
@@ -20,8 +22,8 @@ func TestJoinMatchesDP(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range boards {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
-			if !joinPossible(b.rows, b.cols) {
-				t.Fatalf("joinPossible(%d, %d) = false", b.rows, b.cols)
+			if !frontier.JoinPossible(b.rows, b.cols) {
+				t.Fatalf("frontier.JoinPossible(%d, %d) = false", b.rows, b.cols)
 			}
 			got, err := countJoin(ctx, b.rows, b.cols, 0, nil)
 			if err != nil {
@@ -51,7 +53,7 @@ func TestJoinMatchesDP(t *testing.T) {
 // time, through Count with MethodJoin.
 func TestJoinKnownValues(t *testing.T) {
 	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
-		if !k.opts.Closed || !joinPossible(k.size.Rows, k.size.Cols) {
+		if !k.opts.Closed || !frontier.JoinPossible(k.size.Rows, k.size.Cols) {
 			continue
 		}
 		t.Run(k.line, func(t *testing.T) {
@@ -86,18 +88,6 @@ func TestJoinCancel(t *testing.T) {
 	cancel()
 	if _, err := countJoin(ctx, 6, 8, 0, nil); err == nil {
 		t.Errorf("countJoin with a cancelled context = nil error")
-	}
-}
-
-// TestJoinCands checks joinCands against the pairings it stands for.
-func TestJoinCands(t *testing.T) {
-	for m, want := range []int{1, 1, 2, 8, 48, 384, 3840} {
-		if m == 0 {
-			continue
-		}
-		if got := joinCands(m); got != want {
-			t.Errorf("joinCands(%d) = %d, want %d", m, got, want)
-		}
 	}
 }
 

@@ -25,8 +25,9 @@ import (
 // Joining half-paths from both ends (enumerating every half-path of 18 squares from every
 // square, keyed by visited squares and end) was measured first and rejected: 6×6 has some
 // 2.7·10^9 such half-paths, because the pruning that makes the search cheap works only near
-// the end of a path; and a sweep of board states row by row (frontier dynamic programming)
-// needs about 8 million states at once for 6×6 open tours and was 20 times slower.
+// the end of a path; and a sweep of board states (frontier dynamic programming, the dp
+// method) needs about 8 million states at once for 6×6 open tours and is over ten times
+// slower (bench/README.md).
 
 // memoHeadShift places the knight's square above the visited mask in a memo key; boards of
 // more than memoMaxSquares squares are searched without the memo.
@@ -243,4 +244,25 @@ func countMITM(ctx context.Context, rows, cols int, closed bool, start int, prog
 		return 0, err
 	}
 	return int64(total), nil
+}
+
+// canonical returns the smallest square index among the images of v under the symmetries
+// of a rows×cols board (four, or eight when the board is square).
+func canonical(rows, cols int, v int32) int32 {
+	r, c := int(v)/cols, int(v)%cols
+	best := v
+	try := func(rr, cc int) {
+		if w := int32(rr*cols + cc); w < best {
+			best = w
+		}
+	}
+	for _, rr := range []int{r, rows - 1 - r} {
+		for _, cc := range []int{c, cols - 1 - c} {
+			try(rr, cc)
+			if rows == cols {
+				try(cc, rr)
+			}
+		}
+	}
+	return best
 }

@@ -2,13 +2,13 @@ package knight
 
 import "math/bits"
 
-// emptyState marks a free entry of a stateTable; no packed state has all 64 bits set,
-// since a memo key's knight
-// square is less than memoMaxSquares.
+// emptyState marks a free entry of a stateTable; no memo key has all 64 bits set, since
+// its knight square is less than memoMaxSquares.
 const emptyState = ^uint64(0)
 
-// stateTable is an open-addressing hash table (linear probing, Fibonacci hashing) from
-// middle states to counts, kept at most three quarters full; it is about twice as fast as a
+// stateTable is the memo of the meet-in-the-middle search (pathcount.go): an
+// open-addressing hash table (linear probing, Fibonacci hashing) from middle states to
+// counts, kept at most three quarters full; it is about twice as fast as a
 // Go map here. add and get take constant expected time; an entry takes 16 bytes.
 type stateTable struct {
 	keys  []uint64

@@ -1,6 +1,7 @@
-package knight
+package frontier
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,7 @@ import (
 
 // Counting closed tours by the mirror join.
 //
-// The board (R ≤ C rows, swept column by column as in count_dp.go) is cut between columns
+// The board (R ≤ C rows, swept column by column as in the package comment) is cut between columns
 // h-1 and h, h = C/2, C even: the left half is columns 0..h-1, the right half the rest. A
 // knight's edge spans at most two columns, so every edge of a tour is inside the left half,
 // inside the right half, or crossing (columns h-2, h-1 to columns h, h+1).
@@ -35,18 +36,22 @@ import (
 //
 // Every edge set is built once (left, crossing and right edges are chosen in exactly one
 // place), so each closed tour is counted once. Checked against the plain sweep and the
-// search (count_join_test.go) and against 7×8's published 34,524,432,316.
+// search (knight's count_join_test.go) and against 7×8's published 34,524,432,316.
 //
-// Measured (right states after step 1; left states after step 2; CPU on a shared
-// machine): 6×8: 24,291 and 328,533, 1.4 s against 4.7 s for the plain sweep; 6×10:
-// 252,897 and 509,377, 5.8 s against 10.7 s; 7×8: 479,037 and 7,450,395 (15.4 million at
-// the widest cell of step 2). On 8×8 it does not help: step 1 ends with 7,934,470 states,
-// but the cells of column 4 have only crossing edges back, so through column 4 step 2 is
-// the plain sweep itself (measured: 18,903,956 states after cell 33 and 29,290,587 after
-// 34, the plain sweep's figures), and the plain sweep's widest columns are exactly there
-// (hundreds of millions of states: 159 million after cell 37 and still growing about 1.6
-// times a cell). Cutting elsewhere moves the same column into one of the halves. So 8×8
-// closed is not counted today by either method within 8 GiB (see the package doc).
+// Cost: the two sweeps run over the hash tables (table.go), so a state read costs about
+// 1 µs once they outgrow the caches, but they reach only the middle of the board, whose
+// states are far fewer than the plain sweep's widest: 6×8 closed holds 24,291 right states
+// after step 1 and 328,533 left ones after step 2, 7×8 closed 479,037 and 7,450,395 (15.4
+// million at the widest cell of step 2), and counts in about a third of the plain sweep's
+// time (bench/README.md). The join costs about a binary search or a walk of m steps a
+// matching pair. On 8×8 it does not help: step 1 ends with 7,934,470 states, but the cells
+// of column 4 have only crossing edges back, so through column 4 step 2 is the plain sweep
+// itself (18,903,956 states after cell 33 and 29,290,587 after 34, the plain sweep's
+// figures), and the plain sweep's widest columns are exactly there (159 million states
+// after cell 37, 740 million at its peak after cell 45), which the tables would hold in
+// more than 12 GiB. Cutting elsewhere moves the same column into one of the halves. So
+// square boards are counted by Count (8×8 closed: 42 CPU-minutes and 3.2 GiB with the
+// runs), not by Join.
 
 // joinRec is one state of the right half of the board in the mirror join: pat is the
 // base-3 code of its cells' degrees, pair its pairing of path ends (joinPair), (hi, lo) its
@@ -57,12 +62,12 @@ type joinRec struct {
 	lo, hi uint64
 }
 
-// joinPossible tells whether countJoin can count closed tours of a rows×cols board: the
+// JoinPossible tells whether Join can count closed tours of a rows×cols board: the
 // side swept along (the longer, or the columns of a square board) must be even and at
-// least 4, and the short side at most DPMaxRows.
-func joinPossible(rows, cols int) bool {
+// least 4, and the short side at most MaxRows.
+func JoinPossible(rows, cols int) bool {
 	R, C := min(rows, cols), max(rows, cols)
-	return R >= 1 && R <= DPMaxRows && C%2 == 0 && C >= 4
+	return R >= 1 && R <= MaxRows && C%2 == 0 && C >= 4
 }
 
 // joinCands returns 2^(m-1)·(m-1)!, the pairings of 2m path ends that close a given pairing
@@ -78,10 +83,10 @@ func joinCands(m int) int {
 // joinPair returns the pairing of the path ends of x (the cells with labels, numbered
 // 0, 1, … in order): 4 bits for each end, the number of the end it is paired with.
 func joinPair(x []uint8) uint64 {
-	var ends [2 * DPMaxRows]uint8
+	var ends [2 * MaxRows]uint8
 	n := 0
 	for _, v := range x {
-		if v >= dpLabel {
+		if v >= firstLabel {
 			ends[n] = v
 			n++
 		}
@@ -100,7 +105,7 @@ func joinPair(x []uint8) uint64 {
 // joinPat returns the base-3 code of the degrees of the cells of x.
 func joinPat(x []uint8) (pat uint32, labelled int) {
 	for _, v := range x {
-		d := uint32(dpDeg(v))
+		d := uint32(degree(v))
 		if d == 1 {
 			labelled++
 		}
@@ -109,19 +114,27 @@ func joinPat(x []uint8) (pat uint32, labelled int) {
 	return pat, labelled
 }
 
-// countJoin counts the closed tours of a rows×cols board (joinPossible) by cutting it in
-// two mirror halves. See the notes at the top of this file. maxMemory bounds the sweeps'
-// state tables as in countDP; the right half's records (32 bytes a state after the first
-// sweep) and a map of their degree patterns are held beside them. It starts with 64-bit
-// counts and is redone with 128-bit ones if one carries.
-func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
-	if !joinPossible(rows, cols) {
-		return nil, fmt.Errorf("board %d×%d: the join method needs a board whose long side is even and at least 4 and whose short side is at most %d", rows, cols, DPMaxRows)
+// JoinCells is the number of cells the two sweeps of Join place on a rows×cols board
+// (JoinPossible): the left half and the two middle columns.
+func JoinCells(rows, cols int) int {
+	R, C := min(rows, cols), max(rows, cols)
+	return R * (C/2 + 2)
+}
+
+// Join returns the number of closed tours of a rows×cols board (JoinPossible) by cutting
+// it in two mirror halves (see the notes at the top of this file); opts.Closed and
+// opts.Start are not used. opts.MaxMemory bounds the sweeps' hash tables; the right half's
+// records (32 bytes a state after the first sweep) and a map of their degree patterns are
+// held beside them. It starts with 64-bit counts and is redone with 128-bit ones if one
+// carries. It stops with ctx.Err() within a few milliseconds of ctx being done.
+func Join(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
+	if !JoinPossible(rows, cols) {
+		return nil, fmt.Errorf("board %d×%d: the join method needs a board whose long side is even and at least 4 and whose short side is at most %d", rows, cols, MaxRows)
 	}
 	wide := false
 	for {
-		r, err := countJoinW(ctx, rows, cols, wide, maxMemory, status)
-		if !wide && errors.Is(err, errDPWide) {
+		r, err := join(ctx, rows, cols, wide, opts)
+		if !wide && errors.Is(err, errWide) {
 			wide = true
 			continue
 		}
@@ -129,64 +142,53 @@ func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func
 	}
 }
 
-func countJoinW(ctx context.Context, rows, cols int, wide bool, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
-	p := newDPPlan(rows, cols, true, -1)
+// join is Join with counts of 128 bits (wide) or 64.
+func join(ctx context.Context, rows, cols int, wide bool, opts Options) (*big.Int, error) {
+	p := newPlan(rows, cols, true, -1)
 	R, C, W := p.R, p.C, p.W
 	h := C / 2
 	cut := R * h       // first cell of the right half
 	end := R * (h + 2) // the extended left half ends before this cell
-	total := end + 1   // progress: cells of both sweeps, and the join
-	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
-	eta := newSweepETA(p, MethodJoin, end)
-	report := func(v, states int, b int64) {
-		if status != nil {
-			status(CountStatus{Method: MethodJoin, Done: v + 1, Total: total, States: states, Bytes: b, ETA: eta.after(v, states)})
-		}
+	st := newTables(wide, opts.MaxMemory)
+	defer st.release()
+	w, err := newSweep(p, st, wide)
+	if err != nil {
+		return nil, err
 	}
 	// The left half, cells 0..cut-1: by the mirror it is the right half too.
-	cur, err := p.run(ctx, p.steps, 0, cut, p.startTable(wide, maxMemory), w, maxMemory, report)
-	if err != nil {
+	if err := w.run(ctx, p.steps, 0, cut, opts.Report); err != nil {
 		return nil, err
 	}
 	// The right half's states, mirrored: the window after cell cut-1 holds one cell of
 	// column h-3 (slot 0, full), then columns h-2 and h-1 (slots 1..2R); in the mirror
-	// column h-1 becomes h and h-2 becomes h+1.
-	right := make([]joinRec, 0, cur.n)
-	var a [dpMaxW + 1]uint8
+	// column h-1 becomes h and h-2 becomes h+1. The layer is read whole, then written
+	// back for the second sweep.
+	layer := readAll(st)
+	right := make([]joinRec, 0, len(layer))
+	var a picture
 	x := make([]uint8, 2*R)
-	for i := 0; i < len(cur.e); i += 2 {
-		k := cur.e[i]
-		if k == 0 {
-			continue
-		}
-		dpDecode(&a, k-1, W)
-		if a[0] != dpFull {
-			cur.release()
+	for _, r := range layer {
+		decode(&a, r.k-1, W)
+		if a[0] != full {
 			return nil, fmt.Errorf("join: a finished cell is not full (internal error)")
 		}
 		copy(x[:R], a[R+1:2*R+1])
 		copy(x[R:], a[1:R+1])
 		pat, _ := joinPat(x)
-		var hi uint64
-		if cur.wide {
-			hi = cur.hi[i/2]
-		}
-		right = append(right, joinRec{pat: pat, pair: joinPair(x), lo: cur.e[i+1], hi: hi})
+		right = append(right, joinRec{pat: pat, pair: joinPair(x), lo: r.lo, hi: r.hi})
 	}
+	if err := st.write(layer); err != nil {
+		return nil, err
+	}
+	if _, err := st.turn(); err != nil {
+		return nil, err
+	}
+	layer = nil
 	slices.SortFunc(right, func(a, b joinRec) int {
-		if a.pat != b.pat {
-			if a.pat < b.pat {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(a.pat, b.pat); c != 0 {
+			return c
 		}
-		if a.pair < b.pair {
-			return -1
-		}
-		if a.pair > b.pair {
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.pair, b.pair)
 	})
 	groups := make(map[uint32][2]int32)
 	for i := 0; i < len(right); {
@@ -201,50 +203,45 @@ func countJoinW(ctx context.Context, rows, cols int, wide bool, maxMemory int64,
 	// the left half.
 	steps := slices.Clone(p.steps)
 	for v := cut; v < end; v++ {
-		st := &steps[v]
-		st.beyond = true
+		s := &steps[v]
+		s.beyond = true
 		var back []int8
-		for _, s := range st.back {
-			if v-W+int(s) < cut {
-				back = append(back, s)
+		for _, b := range s.back {
+			if v-W+int(b) < cut {
+				back = append(back, b)
 			}
 		}
-		st.back = back
+		s.back = back
 	}
-	cur, err = p.run(ctx, steps, cut, end, cur, w, maxMemory, report)
-	if err != nil {
+	if err := w.run(ctx, steps, cut, end, opts.Report); err != nil {
 		return nil, err
 	}
-	defer cur.release()
 	// The join.
 	j := &joiner{R: R, right: right, groups: groups, x: x}
 	done := ctx.Done()
-	seen := 0
-	for i := 0; i < len(cur.e); i += 2 {
-		k := cur.e[i]
-		if k == 0 {
-			continue
+	states := 0
+	buf := make([]rec, 0, readBatch)
+	for {
+		buf = st.read(buf[:0])
+		if len(buf) == 0 {
+			break
 		}
-		seen++
-		if seen&1023 == 0 && done != nil {
-			select {
-			case <-done:
-				return nil, ctx.Err()
-			default:
+		for _, r := range buf {
+			decode(&a, r.k-1, W)
+			if a[0] != full {
+				return nil, fmt.Errorf("join: a finished cell is not full (internal error)")
 			}
+			j.left(a[1:2*R+1], r.lo, r.hi)
 		}
-		dpDecode(&a, k-1, W)
-		if a[0] != dpFull {
-			return nil, fmt.Errorf("join: a finished cell is not full (internal error)")
+		states += len(buf)
+		select {
+		case <-done:
+			return nil, ctx.Err()
+		default:
 		}
-		var hi uint64
-		if cur.wide {
-			hi = cur.hi[i/2]
-		}
-		j.left(a[1:2*R+1], cur.e[i+1], hi)
 	}
-	if status != nil {
-		status(CountStatus{Method: MethodJoin, Done: total, Total: total, States: cur.n, Bytes: cur.bytes()})
+	if opts.Report != nil {
+		opts.Report(end, states, st.bytes())
 	}
 	r := new(big.Int).Lsh(new(big.Int).SetUint64(j.carries), 64)
 	r.Add(r, new(big.Int).SetUint64(j.sum[0]))
@@ -260,10 +257,10 @@ func countJoinW(ctx context.Context, rows, cols int, wide bool, maxMemory int64,
 // free for full, full for free, and a path end for a path end.
 func joinComplement(v uint8) uint8 {
 	switch v {
-	case dpFree:
-		return dpFull
-	case dpFull:
-		return dpFree
+	case free:
+		return full
+	case full:
+		return free
 	}
 	return v
 }
@@ -304,7 +301,7 @@ func (j *joiner) left(l []uint8, lo, hi uint64) {
 	}
 	j.ends = j.ends[:0]
 	for i, v := range l {
-		if v >= dpLabel {
+		if v >= firstLabel {
 			j.ends = append(j.ends, i)
 		}
 	}

@@ -1,26 +1,26 @@
 //go:build linux
 
-package knight
+package frontier
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// dpMapMin is the size from which the dp method's tables are mapped directly from the
+// mapMin is the size from which the dp method's tables are mapped directly from the
 // system rather than taken from the Go heap: mapped tables are given back the moment they
 // are replaced (a heap table would stay until the collector runs, doubling the peak), and
 // are asked to sit on huge pages, which spares most of the address-translation misses of
 // probing a table of gigabytes at random.
-const dpMapMin = 64 << 20
+const mapMin = 64 << 20
 
 // madvHugepage is MADV_HUGEPAGE of Linux's madvise(2).
 const madvHugepage = 14
 
-// dpAlloc returns n zeroed words and the mapping to release with dpRelease (nil for a heap
+// mapWords returns n zeroed words and the mapping to release with unmap (nil for a heap
 // slice).
-func dpAlloc(n int) ([]uint64, []byte) {
-	if n*8 < dpMapMin {
+func mapWords(n int) ([]uint64, []byte) {
+	if n*8 < mapMin {
 		return make([]uint64, n), nil
 	}
 	mem, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -31,24 +31,24 @@ func dpAlloc(n int) ([]uint64, []byte) {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&mem[0])), n), mem
 }
 
-// dpRelease gives a mapping of dpAlloc back to the system.
-func dpRelease(mem []byte) {
+// unmap gives a mapping of mapWords back to the system.
+func unmap(mem []byte) {
 	if mem != nil {
 		_ = syscall.Munmap(mem)
 	}
 }
 
-// dpChunkMapMin is the size from which the run store's chunks are mapped from the system
+// chunkMapMin is the size from which the run store's chunks are mapped from the system
 // (given back at once when released) rather than taken from the Go heap.
-const dpChunkMapMin = 1 << 20
+const chunkMapMin = 1 << 20
 
 // madvDontneed is MADV_DONTNEED of Linux's madvise(2).
 const madvDontneed = 4
 
-// dpChunkAlloc returns n zeroed bytes and the mapping to release with dpRelease (nil for a
+// mapBytes returns n zeroed bytes and the mapping to release with unmap (nil for a
 // heap slice).
-func dpChunkAlloc(n int) ([]byte, []byte) {
-	if n < dpChunkMapMin {
+func mapBytes(n int) ([]byte, []byte) {
+	if n < chunkMapMin {
 		return make([]byte, n), nil
 	}
 	mem, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -59,11 +59,11 @@ func dpChunkAlloc(n int) ([]byte, []byte) {
 	return mem, mem
 }
 
-// dpChunkTrim gives back the memory of b past its first n bytes where it can and returns
+// trimBytes gives back the memory of b past its first n bytes where it can and returns
 // the bytes b still holds: for a mapping, its whole pages past n are dropped (a later
-// dpRelease unmaps the rest); a heap slice is copied into one of n bytes when that saves
+// unmap unmaps the rest); a heap slice is copied into one of n bytes when that saves
 // a quarter of it or more.
-func dpChunkTrim(b, mem []byte, n int) ([]byte, int) {
+func trimBytes(b, mem []byte, n int) ([]byte, int) {
 	if mem == nil {
 		if n <= len(b)*3/4 {
 			c := make([]byte, n)

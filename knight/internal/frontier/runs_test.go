@@ -1,4 +1,4 @@
-package knight
+package frontier
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // readRun returns the records of r (releasing its chunks) and fails if they are not
 // sorted by key with unique keys.
-func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
+func readRun(t *testing.T, s *runs, r *sortedRun) map[uint64][2]uint64 {
 	t.Helper()
 	got := map[uint64][2]uint64{}
 	var last uint64
@@ -38,15 +38,15 @@ func readRun(t *testing.T, s *dpStore, r *dpRun) map[uint64][2]uint64 {
 // run with the sums of the counts, and every chunk is given back once read.
 func TestDPStore(t *testing.T) {
 	for _, wide := range []bool{false, true} {
-		for _, cfg := range []dpStoreConfig{
+		for _, cfg := range []runsConfig{
 			{chunkBytes: 30, bufRecs: 3, fanIn: 2},
 			{chunkBytes: 200, bufRecs: 300, fanIn: 3},
 			{chunkBytes: 1 << 15, bufRecs: 5000, fanIn: 8},
 		} {
 			rng := rand.New(rand.NewPCG(1, uint64(cfg.bufRecs)))
-			s := newDPStore(context.Background(), cfg, wide, 0)
+			s := newRuns(context.Background(), cfg, wide, 0)
 			want := map[uint64][2]uint64{}
-			var buf []dpOut
+			var buf []rec
 			for range 20000 {
 				var k uint64
 				switch rng.IntN(3) {
@@ -65,7 +65,7 @@ func TestDPStore(t *testing.T) {
 				w[0] += lo
 				w[1] += hi
 				want[k] = w
-				buf = append(buf, dpOut{k, lo, hi})
+				buf = append(buf, rec{k, lo, hi})
 				if len(buf) >= cfg.bufRecs {
 					if err := s.flush(buf); err != nil {
 						t.Fatal(err)
@@ -90,12 +90,12 @@ func TestDPStore(t *testing.T) {
 					break
 				}
 			}
-			if s.held != s.pooled() || len(s.live) != 0 || len(s.pool) > dpPoolChunks {
+			if s.held != s.pooled() || len(s.live) != 0 || len(s.pool) > poolChunks {
 				t.Errorf("wide %v %+v: %d bytes in %d chunks (%d pooled) still held after reading", wide, cfg, s.held, len(s.live), len(s.pool))
 			}
-			s.releaseAll()
+			s.release()
 			if s.held != 0 {
-				t.Errorf("wide %v %+v: %d bytes held after releaseAll", wide, cfg, s.held)
+				t.Errorf("wide %v %+v: %d bytes held after release", wide, cfg, s.held)
 			}
 		}
 	}
@@ -106,14 +106,14 @@ func TestDPStore(t *testing.T) {
 func TestDPStoreCarry(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, bufRecs := range []int{1, 4} {
-			s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 30, bufRecs: bufRecs, fanIn: 2}, wide, 0)
+			s := newRuns(context.Background(), runsConfig{chunkBytes: 30, bufRecs: bufRecs, fanIn: 2}, wide, 0)
 			var hi uint64
 			if wide {
 				hi = 1 << 63
 			}
-			big := dpOut{7, 1 << 63, hi}
-			for _, o := range []dpOut{{3, 1, 0}, big, big} {
-				if err := s.flush([]dpOut{o}); err != nil {
+			big := rec{7, 1 << 63, hi}
+			for _, o := range []rec{{3, 1, 0}, big, big} {
+				if err := s.flush([]rec{o}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -123,73 +123,58 @@ func TestDPStoreCarry(t *testing.T) {
 			if !s.carry {
 				t.Errorf("wide %v, buffer %d: 2·2^63 (·2^64) added without a carry noted", wide, bufRecs)
 			}
-			s.releaseAll()
+			s.release()
 		}
 	}
 }
 
 // TestDPStoreLimit checks that the store refuses a chunk past its memory limit.
 func TestDPStoreLimit(t *testing.T) {
-	s := newDPStore(context.Background(), dpStoreConfig{chunkBytes: 1 << 13, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
-	buf := make([]dpOut, 100)
+	s := newRuns(context.Background(), runsConfig{chunkBytes: 1 << 13, bufRecs: 1 << 10, fanIn: 2}, false, 1000)
+	buf := make([]rec, 100)
 	for i := range buf {
-		buf[i] = dpOut{uint64(i+1) << 40, 1 << 60, 0} // 15 bytes a record
+		buf[i] = rec{uint64(i+1) << 40, 1 << 60, 0} // 15 bytes a record
 	}
 	var me *MemoryError
 	if err := s.flush(buf); !errors.As(err, &me) || me.Need <= 1000 {
 		t.Errorf("flush of 1600 bytes with a 1000-byte limit: error %v, want a *MemoryError", err)
 	}
-	s.releaseAll()
+	s.release()
 }
 
 // TestDPRunsTiny counts with tiny chunks and buffers (so that every step writes many runs
-// and merges them, and a cache of 4 states): 6×6 closed (the known 9862) and 5×6 open against the search, and a
-// count past 2^64 (4×40 open, redone with 128-bit counts) against the former store of two
-// hash tables.
+// and merges them, and a cache of 4 states) against the store of two hash tables: 6×6
+// closed, 5×6 open, 5×5 open from a corner and a count past 2^64 (4×40 open, whose 64-bit
+// sweep must ask for 128-bit counts). Package knight checks both against known counts.
 func TestDPRunsTiny(t *testing.T) {
 	ctx := context.Background()
-	tiny := dpStoreConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3, cacheBits: 2}
-	known := map[string]int64{}
-	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
-		known[k.line] = k.want
-	}
-	want66, ok := known["6x6 closed -"]
-	if !ok {
-		t.Fatal("testdata/known-values.txt has no 6x6 closed count")
-	}
-	got, err := newDPPlan(6, 6, true, -1).countRuns(ctx, tiny, false, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.IsInt64() || got.Int64() != want66 {
-		t.Errorf("6×6 closed with tiny runs = %v, want %d", got, want66)
-	}
-	got, err = newDPPlan(5, 6, false, -1).countRuns(ctx, tiny, false, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want56, err := Count(ctx, 5, 6, CountOptions{Method: MethodSearch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// countRuns counts undirected paths; the search directed tours
-	if got.Lsh(got, 1); !got.IsInt64() || got.Int64() != want56 {
-		t.Errorf("5×6 open with tiny runs = %v directed, search %d", got, want56)
-	}
-	p := newDPPlan(4, 40, false, -1)
-	if _, err := p.countRuns(ctx, tiny, false, 0, nil); !errors.Is(err, errDPWide) {
-		t.Fatalf("64-bit 4×40 open with tiny runs: error %v, want errDPWide", err)
-	}
-	a, err := p.countRuns(ctx, tiny, true, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newDPPlan(4, 40, false, -1).countTables(ctx, true, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Cmp(b) != 0 || a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
-		t.Errorf("4×40 open: tiny runs %v, tables %v, want equal and past 2^64", a, b)
+	tiny := runsConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3, cacheBits: 2}
+	for _, tt := range []struct {
+		rows, cols int
+		closed     bool
+		start      int
+		wide       bool
+	}{{6, 6, true, -1, false}, {5, 6, false, -1, false}, {5, 5, false, 0, false}, {4, 40, false, -1, true}} {
+		p := newPlan(tt.rows, tt.cols, tt.closed, tt.start)
+		if tt.wide {
+			if _, err := p.count(ctx, newRuns(ctx, tiny, false, 0), false, nil); !errors.Is(err, errWide) {
+				t.Fatalf("64-bit %d×%d with tiny runs: error %v, want errWide", tt.rows, tt.cols, err)
+			}
+		}
+		a, err := p.count(ctx, newRuns(ctx, tiny, tt.wide, 0), tt.wide, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := p.count(ctx, newTables(tt.wide, 0), tt.wide, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Cmp(b) != 0 || a.Sign() <= 0 {
+			t.Errorf("%d×%d closed %v from %d: tiny runs %v, tables %v, want equal and positive", tt.rows, tt.cols, tt.closed, tt.start, a, b)
+		}
+		if tt.wide && a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
+			t.Errorf("%d×%d: %v, want past 2^64", tt.rows, tt.cols, a)
+		}
 	}
 }
 
@@ -208,23 +193,23 @@ func TestDPCodec(t *testing.T) {
 	}
 	size := 0
 	for _, r := range recs {
-		size += dpRecLen(r.d, r.lo, r.hi)
+		size += recLen(r.d, r.lo, r.hi)
 	}
-	buf := make([]byte, size+dpRecMax)
+	buf := make([]byte, size+recMax)
 	for i := range buf {
 		buf[i] = 0xa5
 	}
 	p := 0
 	for _, r := range recs {
-		n := dpPut(buf[p:], r.d, r.lo, r.hi)
-		if want := dpRecLen(r.d, r.lo, r.hi); n != want {
-			t.Fatalf("dpPut(%#x, %#x, %#x) wrote %d bytes, dpRecLen says %d", r.d, r.lo, r.hi, n, want)
+		n := putRec(buf[p:], r.d, r.lo, r.hi)
+		if want := recLen(r.d, r.lo, r.hi); n != want {
+			t.Fatalf("putRec(%#x, %#x, %#x) wrote %d bytes, recLen says %d", r.d, r.lo, r.hi, n, want)
 		}
 		p += n
 	}
 	p = 0
 	for _, r := range recs {
-		d, lo, hi, n := dpGet(buf[p:])
+		d, lo, hi, n := getRec(buf[p:])
 		if d != r.d || lo != r.lo || hi != r.hi {
 			t.Fatalf("at byte %d: read (%#x, %#x, %#x), wrote (%#x, %#x, %#x)", p, d, lo, hi, r.d, r.lo, r.hi)
 		}
@@ -234,7 +219,7 @@ func TestDPCodec(t *testing.T) {
 		t.Errorf("read %d bytes, wrote %d", p, size)
 	}
 	// narrow and wide records of small counts take 1 + 1 + 1 bytes
-	if n := dpRecLen(3, 200, 0); n != 3 {
+	if n := recLen(3, 200, 0); n != 3 {
 		t.Errorf("record of difference 3, count 200: %d bytes, want 3", n)
 	}
 }
@@ -251,10 +236,10 @@ func FuzzDPRuns(f *testing.F) {
 	f.Add(uint64(5), uint8(2), uint16(7), uint8(2), true)
 	f.Fuzz(func(t *testing.T, seed uint64, nruns uint8, chunk uint16, spread uint8, wide bool) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		cfg := dpStoreConfig{chunkBytes: dpRecMax + int(chunk), bufRecs: 1, fanIn: 2 + int(nruns%7)}
-		s := newDPStore(context.Background(), cfg, wide, 0)
+		cfg := runsConfig{chunkBytes: recMax + int(chunk), bufRecs: 1, fanIn: 2 + int(nruns%7)}
+		s := newRuns(context.Background(), cfg, wide, 0)
 		want := map[uint64][2]uint64{}
-		var runs []*dpRun
+		var runs []*sortedRun
 		span := uint64(1) << (1 + spread%63)
 		for range 1 + int(nruns%20) {
 			m := rng.IntN(200)
@@ -267,8 +252,8 @@ func FuzzDPRuns(f *testing.F) {
 				ks = append(ks, k)
 			}
 			slices.Sort(ks)
-			r := &dpRun{}
-			wr := &dpWriter{s: s, r: r, bound: rng.Int64N(5000)}
+			r := &sortedRun{}
+			wr := &runWriter{s: s, r: r, bound: rng.Int64N(5000)}
 			for _, k := range ks {
 				lo := rng.Uint64() >> rng.UintN(64)
 				var hi uint64

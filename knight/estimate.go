@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/bits"
 	"strconv"
 	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
 )
 
 // CountEstimate is what Estimate expects a count to cost.
@@ -17,8 +18,8 @@ type CountEstimate struct {
 	Cells, Measured int
 	Exact           bool
 	// PeakStates is the largest number of states after a cell, PeakBytes the memory the
-	// count needs then: for dp, the run store's (dpRunPeakPerState bytes a state of the
-	// largest layer, measured, and its buffers); for join, the state tables' (two tables
+	// count's store needs then: for dp, the sorted runs' (about 6 bytes a state of the
+	// largest layer, measured, and their buffers); for join, the hash tables' (two tables
 	// of 16 bytes a slot, 24 with 128-bit counts).
 	PeakStates float64
 	PeakBytes  int64
@@ -35,20 +36,21 @@ const (
 )
 
 // Estimate runs the first cells of the count Count would do for a rows×cols board with
-// opts (for at most a few seconds and a few million states) and extrapolates its peak
-// states, memory and time. For the search method it reports no figures (that method's time
-// grows with the number of tours, which is not known before; it is chosen only for boards
-// of at most 42 squares, counted in seconds). Errors are those of ChooseMethod.
+// opts, with the same sweep and state store (for at most a few seconds and a few million
+// states), and extrapolates its peak states, memory and time. For the search method it
+// reports no figures (that method's time grows with the number of tours, which is not
+// known before; it is chosen only for boards of at most 42 squares, counted in seconds).
+// Errors are those of ChooseMethod.
 //
 // The extrapolation (expectStates): the states grow by the factor of the last column
 // measured (at most 1.6 a cell) up to the middle of the sweep (the join's second sweep,
-// over the two middle columns, is taken to hold as many states as the plain sweep there, as
-// measured on 8×8; the join of the two tables itself is not estimated), the level reached
-// is held up to the last column, and there the states fall. On long boards the growth
-// slows (the frontier reaches a steady state after about 2R columns), so the figures are an
-// upper guess there; they are capped by growing no further than column 2R. Time is the
-// measured seconds per state read times the states the sweep is expected to read. Checked
-// against whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
+// over the two middle columns, is taken to grow like the plain sweep there, as measured on
+// 8×8; the join of the two halves itself is not estimated), the level reached is held up
+// to the last column, and there the states fall. On long boards the growth slows (the
+// frontier reaches a steady state after about 2R columns), so the figures are an upper
+// guess there; they are capped by growing no further than column 2R. Time is the measured
+// seconds per state read times the states the sweep is expected to read. Checked against
+// whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
 func Estimate(ctx context.Context, rows, cols int, opts CountOptions) (*CountEstimate, error) {
 	return estimate(ctx, rows, cols, opts, estimateTime)
 }
@@ -74,49 +76,49 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 	if opts.Start != nil {
 		start = opts.Start.Row*cols + opts.Start.Col
 	}
-	p := newDPPlan(rows, cols, opts.Closed, start)
-	R, C := p.R, p.C
-	cells := p.n
+	sh := shapeOf(rows, cols)
+	cells, count := sh.n, frontier.Count
 	if m == MethodJoin {
-		cells = R * (C/2 + 2)
+		cells, count = frontier.JoinCells(rows, cols), frontier.Join
 	}
 	est.Cells = cells
-	wide := p.n > 64
-	slot := int64(16)
-	if wide {
-		slot = 24
-	}
 	ctx2, cancel := context.WithCancel(ctx)
 	defer cancel()
 	states := make([]float64, 0, cells)
-	var read float64
+	var read float64 // states read by the cells measured
 	t0 := time.Now()
-	w := &dpSweep{p: p, out: make([]dpOut, 0, dpBatch+64)}
-	prev := 1.0
-	cur, err := p.run(ctx2, p.steps, 0, min(cells, p.n), p.startTable(wide, 0), w, 0, func(v, n int, _ int64) {
-		states = append(states, float64(n))
+	report := func(v, n int, _ int64) {
+		if v >= cells {
+			return // the join of the two halves
+		}
+		if v < len(states) { // the sweep begun again with 128-bit counts
+			states, read, t0 = states[:0], 0, time.Now()
+		}
+		prev := 1.0
+		if v > 0 {
+			prev = states[v-1]
+		}
 		read += prev
-		prev = float64(n)
+		states = append(states, float64(n))
 		if budget > 0 && time.Since(t0) > budget || n > estimateStates {
 			cancel()
 		}
-	})
+	}
+	_, err = count(ctx2, rows, cols, frontier.Options{Closed: opts.Closed, Start: start, Report: report})
 	el := time.Since(t0)
 	switch {
 	case err == nil:
-		cur.release()
-	case errors.Is(err, errDPWide):
 	case ctx.Err() == nil && errors.Is(err, context.Canceled):
 	default:
 		return nil, err
 	}
 	perState := el.Seconds() / max(read, 1)
 	est.Measured = len(states)
-	full := len(states) == min(cells, p.n) && err == nil
-	exp := p.expectStates(m, cells, states)
-	if full && m == MethodDP {
+	full := err == nil
+	exp := sh.expectStates(m, cells, states)
+	if full {
 		est.Exact = true
-		est.How = "measured: the whole sweep ran"
+		est.How = "measured: the whole count ran"
 	} else {
 		est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth (at most 1.6 a cell) is assumed up to the middle of the sweep, the level reached then held to the last column, where the states fall (an upper guess on long boards); time at the measured rate, and at least 0.27 µs a state read (dp) or 1 µs (join) once the states outgrow the caches"
 		if m == MethodJoin {
@@ -134,18 +136,16 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 	} else {
 		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
 	}
-	if m == MethodDP {
-		est.PeakBytes = dpStoreDefault.peakBytes(est.PeakStates)
-		return est, nil
-	}
-	need := est.PeakStates / 0.7
-	if need < 1024 {
-		need = 1024
-	}
-	slots := uint64(1) << bits.Len64(uint64(need)-1)
-	est.PeakBytes = 2 * int64(slots) * slot
+	est.PeakBytes = frontier.PeakBytes(m == MethodJoin, rows, cols, est.PeakStates)
 	return est, nil
 }
+
+// sweepShape is what the model of a sweep needs of its board: the short side R and the
+// number of cells n.
+type sweepShape struct{ R, n int }
+
+// shapeOf returns the shape of the sweep of a rows×cols board.
+func shapeOf(rows, cols int) sweepShape { return sweepShape{min(rows, cols), rows * cols} }
 
 // expectStates returns the states expected after each of the first cells cells of p's
 // sweep by method m, given the states measured after the first len(measured) of them
@@ -162,7 +162,7 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 // (8×8 closed: 4.8·10⁸ after cell 54, 1.3·10⁸ after 55, … 6.9·10⁶ after 58; 7×8 closed
 // reads its last 8 cells in 3 s of 58). The join's sweeps end at the middle of the
 // board: they only grow.
-func (p *dpPlan) expectStates(m string, cells int, measured []float64) []float64 {
+func (p sweepShape) expectStates(m string, cells int, measured []float64) []float64 {
 	R := p.R
 	exp := make([]float64, cells)
 	k := copy(exp, measured)
@@ -218,7 +218,7 @@ func expectSeconds(exp []float64, from int, small, large float64) float64 {
 // most cacheStates states, and of those that read more: until one has, Estimate's
 // slowState). It costs O(cells) a cell.
 type sweepETA struct {
-	p      *dpPlan
+	p      sweepShape
 	m      string
 	cells  int
 	t0     time.Time
@@ -229,7 +229,7 @@ type sweepETA struct {
 	smallRead, smallSecs, largeRead, largeSecs float64
 }
 
-func newSweepETA(p *dpPlan, m string, cells int) *sweepETA {
+func newSweepETA(p sweepShape, m string, cells int) *sweepETA {
 	now := time.Now()
 	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells)}
 }
@@ -237,6 +237,9 @@ func newSweepETA(p *dpPlan, m string, cells int) *sweepETA {
 // after records that cell v (the next one, counting from 0) left n states and returns the
 // expected time left for the rest of the sweep; 0 once it is done.
 func (e *sweepETA) after(v, n int) time.Duration {
+	if v == 0 && len(e.states) > 0 { // the sweep begun again with 128-bit counts
+		*e = *newSweepETA(e.p, e.m, e.cells)
+	}
 	if v != len(e.states) { // not the next cell: no model
 		return 0
 	}

@@ -1,0 +1,79 @@
+package frontier
+
+import (
+	"context"
+	"errors"
+	"math/big"
+)
+
+// Options are the choices of Count and Join.
+type Options struct {
+	// Closed counts undirected closed tours, else directed open ones (Join: closed only).
+	Closed bool
+	// Start, if at least 0, counts only the open tours from the square r·cols+c.
+	Start int
+	// MaxMemory, if positive, bounds the bytes of the store; past it the count stops with
+	// a *MemoryError.
+	MaxMemory int64
+	// Report, if not nil, is called after each cell with its index (from 0; Join reports
+	// the cells of both its sweeps, then JoinCells for the join itself), the states it left
+	// and the store's memory over the step.
+	Report func(cell, states int, bytes int64)
+}
+
+// Count returns the number of tours of a rows×cols board whose short side is at most
+// MaxRows: directed open tours (each start and each direction; with opts.Start, those
+// beginning there) or, with opts.Closed, undirected closed tours. It sweeps the whole
+// board once over sorted runs (runs.go), starting with 64-bit counts (128-bit ones past 64
+// squares) and redoing the sweep with 128-bit counts if one carries.
+//
+// Its time and memory follow the states at the widest cell, about 5^R on a board of R ≤ C
+// rows: about 0.27 µs and 4–6 bytes a state once they outgrow the caches (see the package
+// comment; bench/README.md has the measured figures). It stops with ctx.Err() within a
+// few milliseconds of ctx being done.
+func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
+	n := rows * cols
+	if n == 1 {
+		if opts.Closed {
+			return new(big.Int), nil
+		}
+		return big.NewInt(1), nil
+	}
+	p := newPlan(rows, cols, opts.Closed, opts.Start)
+	wide := n > 64
+	r, err := p.count(ctx, newRuns(ctx, defaultRuns, wide, opts.MaxMemory), wide, opts.Report)
+	if !wide && errors.Is(err, errWide) {
+		wide = true
+		r, err = p.count(ctx, newRuns(ctx, defaultRuns, wide, opts.MaxMemory), wide, opts.Report)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !opts.Closed && opts.Start < 0 {
+		r.Lsh(r, 1) // each path is two directed tours
+	}
+	return r, nil
+}
+
+// count sweeps the whole board over st, which it releases: the number of paths (open) or
+// cycles (closed).
+func (p *plan) count(ctx context.Context, st store, wide bool, report func(cell, states int, bytes int64)) (*big.Int, error) {
+	defer st.release()
+	w, err := newSweep(p, st, wide)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.run(ctx, p.steps, 0, p.n, report); err != nil {
+		return nil, err
+	}
+	return w.result(), nil
+}
+
+// PeakBytes is the memory a count of a rows×cols board is expected to need when its
+// largest layer holds states states: Count's runs, or Join's tables when join is true.
+func PeakBytes(join bool, rows, cols int, states float64) int64 {
+	if join {
+		return tablesPeak(states, rows*cols > 64)
+	}
+	return defaultRuns.peakBytes(states)
+}

@@ -1,0 +1,27 @@
+//go:build !linux
+
+package frontier
+
+// mapWords returns n zeroed words from the Go heap (elsewhere than Linux).
+func mapWords(n int) ([]uint64, []byte) { return make([]uint64, n), nil }
+
+// unmap does nothing: heap tables are freed by the collector.
+func unmap([]byte) {}
+
+// mapMin is the size of the run store's chunks (on Linux, the size from which memory is
+// mapped rather than taken from the heap; here everything comes from the heap).
+const mapMin = 64 << 20
+
+// mapBytes returns n zeroed bytes from the Go heap (elsewhere than Linux).
+func mapBytes(n int) ([]byte, []byte) { return make([]byte, n), nil }
+
+// trimBytes returns b cut to its first n bytes (copied when that saves a quarter of it or
+// more, so that the collector can free the rest) and the bytes it still holds.
+func trimBytes(b, _ []byte, n int) ([]byte, int) {
+	if n <= len(b)*3/4 {
+		c := make([]byte, n)
+		copy(c, b)
+		return c, n
+	}
+	return b, len(b)
+}

@@ -1,0 +1,92 @@
+package frontier
+
+// moves are the eight knight's moves as (row, col) steps.
+var moves = [8][2]int{{-2, 1}, {-1, 2}, {1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}}
+
+// step is what the sweep needs to know about placing one cell. Slots index the extended
+// window: 0..W-1 the cells v-W..v-1, W the new cell v.
+type step struct {
+	back  []int8 // slots of the earlier neighbours of v
+	rem   [maxW + 1]int8
+	dying []int8 // slots whose cell has no neighbour after v (finished at this step)
+	// startSlot is the slot of the start square while it is in the window, else -1;
+	// startPending tells whether it is not yet finished after this step.
+	startSlot    int8
+	startPending bool
+	// beyond marks a cell past the cut of the mirror join (join.go): it takes edges only
+	// to cells before the cut and gets the rest later, so it is not checked here.
+	beyond bool
+}
+
+// plan is the sweep of one board: its shape (R ≤ C rows, n cells, a window of W) and a
+// step for each cell.
+type plan struct {
+	R, C, n, W int
+	closed     bool
+	steps      []step
+}
+
+// newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the
+// original board or -1.
+func newPlan(rows, cols int, closed bool, start int) *plan {
+	R, C := rows, cols
+	transposed := rows > cols
+	if transposed {
+		R, C = cols, rows
+	}
+	n := R * C
+	W := 2*R + 1
+	p := &plan{R: R, C: C, n: n, W: W, closed: closed}
+	sv := -1
+	if start >= 0 && !closed {
+		r, c := start/cols, start%cols
+		if transposed {
+			r, c = c, r
+		}
+		sv = c*R + r
+	}
+	// nb[v]: neighbours of cell v in sweep order; last[v]: the step at which v is finished.
+	nb := make([][]int, n)
+	last := make([]int, n)
+	for v := range n {
+		r, c := v%R, v/R
+		last[v] = v
+		for _, m := range moves {
+			rr, cc := r+m[0], c+m[1]
+			if rr >= 0 && rr < R && cc >= 0 && cc < C {
+				u := cc*R + rr
+				nb[v] = append(nb[v], u)
+				last[v] = max(last[v], u)
+			}
+		}
+	}
+	p.steps = make([]step, n)
+	for v := range n {
+		st := &p.steps[v]
+		st.startSlot = -1
+		for s := 0; s <= W; s++ {
+			u := v - W + s
+			if u < 0 {
+				continue
+			}
+			k := 0
+			for _, w := range nb[u] {
+				if w > v {
+					k++
+				}
+				if u == v && w < v {
+					st.back = append(st.back, int8(w-v+W))
+				}
+			}
+			st.rem[s] = int8(k)
+			if last[u] == v {
+				st.dying = append(st.dying, int8(s))
+			}
+			if u == sv {
+				st.startSlot = int8(s)
+			}
+		}
+		st.startPending = sv >= 0 && last[sv] > v
+	}
+	return p
+}
