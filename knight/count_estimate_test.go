@@ -7,22 +7,30 @@ import (
 	"time"
 )
 
-// TestEstimateMeasured checks that a sweep short enough to run whole is reported as
-// measured, with the peak states the count itself reports.
+// TestEstimateMeasured checks that a count short enough to run whole is reported as
+// measured, with the cells and the peak states the count itself reports: 6×6 closed by the
+// dp method (the sorted runs) and 5×8 closed by the join (the hash tables; 5 rows by 4+2
+// columns of its two sweeps).
 func TestEstimateMeasured(t *testing.T) {
 	ctx := context.Background()
-	opts := CountOptions{Closed: true, Method: MethodDP}
-	est, err := estimate(ctx, 6, 6, opts, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	peak := 0
-	opts.Status = func(s CountStatus) { peak = max(peak, s.States) }
-	if _, err := Count(ctx, 6, 6, opts); err != nil {
-		t.Fatal(err)
-	}
-	if !est.Exact || est.Method != MethodDP || est.Cells != 36 || est.Measured != 36 || int(est.PeakStates) != peak || est.PeakBytes <= 0 || est.CPU <= 0 {
-		t.Errorf("Estimate(6×6 closed, dp) = %+v; want exact, 36 cells, peak %d", est, peak)
+	for _, tt := range []struct {
+		rows, cols int
+		method     string
+		cells      int
+	}{{6, 6, MethodDP, 36}, {5, 8, MethodJoin, 30}} {
+		opts := CountOptions{Closed: true, Method: tt.method}
+		est, err := estimate(ctx, tt.rows, tt.cols, opts, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peak := 0
+		opts.Status = func(s CountStatus) { peak = max(peak, s.States) }
+		if _, err := Count(ctx, tt.rows, tt.cols, opts); err != nil {
+			t.Fatal(err)
+		}
+		if !est.Exact || est.Method != tt.method || est.Cells != tt.cells || est.Measured != tt.cells || int(est.PeakStates) != peak || est.PeakBytes <= 0 || est.CPU <= 0 {
+			t.Errorf("Estimate(%d×%d closed, %s) = %+v; want exact, %d cells, peak %d", tt.rows, tt.cols, tt.method, est, tt.cells, peak)
+		}
 	}
 }
 

@@ -125,7 +125,7 @@ func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget tim
 			est.How += "; the join of the two halves is not included"
 		}
 	}
-	// Past the caches the rate measured on the run store's large layers is used, not the
+	// Past the caches the rate measured on the sorted runs' large layers is used, not the
 	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
 	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
 	for _, s := range exp {
@@ -279,8 +279,8 @@ const cacheStates = 4e6
 
 // slowState is the expected seconds per state read by a step of method m that reads n
 // states: the tables of the join's large steps miss the caches on nearly every probe
-// (about 1 µs a state, measured on 8×8 closed); the dp method's run store reads and writes
-// its runs in order and sorts in the caches (0.27 µs a state measured on 7×8 closed: 62 s
+// (about 1 µs a state, measured on 8×8 closed); the dp method's sorted runs are read and
+// written in order and sorted in the caches (0.27 µs a state measured on 7×8 closed: 62 s
 // of CPU for 234 million states read).
 func slowState(m string, n float64) float64 {
 	switch {

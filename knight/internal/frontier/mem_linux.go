@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// mapMin is the size from which the dp method's tables are mapped directly from the
+// mapMin is the size from which the hash tables (table.go) are mapped directly from the
 // system rather than taken from the Go heap: mapped tables are given back the moment they
 // are replaced (a heap table would stay until the collector runs, doubling the peak), and
 // are asked to sit on huge pages, which spares most of the address-translation misses of
@@ -17,7 +17,7 @@ const mapMin = 64 << 20
 // madvHugepage is MADV_HUGEPAGE of Linux's madvise(2).
 const madvHugepage = 14
 
-// mapWords returns n zeroed words and the mapping to release with unmap (nil for a heap
+// mapWords returns n zeroed words and the mapping to give back with unmap (nil for a heap
 // slice).
 func mapWords(n int) ([]uint64, []byte) {
 	if n*8 < mapMin {
@@ -38,7 +38,7 @@ func unmap(mem []byte) {
 	}
 }
 
-// chunkMapMin is the size from which the run store's chunks are mapped from the system
+// chunkMapMin is the size from which the chunks of the sorted runs (runs.go) are mapped from the system
 // (given back at once when released) rather than taken from the Go heap.
 const chunkMapMin = 1 << 20
 

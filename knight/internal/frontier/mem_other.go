@@ -8,10 +8,6 @@ func mapWords(n int) ([]uint64, []byte) { return make([]uint64, n), nil }
 // unmap does nothing: heap tables are freed by the collector.
 func unmap([]byte) {}
 
-// mapMin is the size of the run store's chunks (on Linux, the size from which memory is
-// mapped rather than taken from the heap; here everything comes from the heap).
-const mapMin = 64 << 20
-
 // mapBytes returns n zeroed bytes from the Go heap (elsewhere than Linux).
 func mapBytes(n int) ([]byte, []byte) { return make([]byte, n), nil }
 

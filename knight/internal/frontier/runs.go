@@ -7,6 +7,54 @@ import (
 	"slices"
 )
 
+// runsConfig sizes the store; defaultRuns is what counts use, tests shrink it.
+type runsConfig struct {
+	chunkBytes int // bytes of a chunk (at least recMax)
+	bufRecs    int // records of the sort buffer
+	fanIn      int // runs of one level merged together (at least 2)
+	cacheBits  int // log of the slots of the sweep's cache of made states (0: none)
+}
+
+var defaultRuns = runsConfig{chunkBytes: 4 << 20, bufRecs: 4 << 20, fanIn: 8, cacheBits: 14}
+
+// runsPeakPerState is the peak of chunk bytes of the sorted runs over a step, per state of the
+// largest layer. Measured on 7×8 closed: 115 MB of chunks at the step after cell 39, whose
+// 22.5 M states take 3.9 bytes each (the layer being read and the runs being written
+// overlap); counts of larger boards take a byte or two more, hence the margin.
+const runsPeakPerState = 6
+
+// peakBytes is the memory the store of cfg is expected to need for a sweep whose largest
+// layer holds states states: its chunks and its buffers (the sort buffer, its copy, each of
+// 24 bytes a record and grown by at most a quarter past bufRecs, and the radix counts).
+func (cfg runsConfig) peakBytes(states float64) int64 {
+	recs := min(float64(cfg.bufRecs), 2*states+1024)
+	return int64(states*runsPeakPerState + 2*1.25*24*recs + 8*(64+radixBits-1)/radixBits<<radixBits)
+}
+
+// radixBits is the bits of a digit of the radix sort: 2^11 buckets keep the places
+// written in one pass within the second-level cache.
+const radixBits = 11
+
+// poolChunks is the most full chunks kept for reuse.
+const poolChunks = 8
+
+// chunk is a piece of a run's byte stream.
+type chunk struct {
+	b    []byte // the bytes usable (len) and written (n)
+	mem  []byte // the mapping (see mapBytes), nil for heap memory
+	held int    // bytes counted for it
+	n    int    // bytes written
+}
+
+// sortedRun is a run: records sorted by key, keys unique, in chunks; its level counts the
+// merges that made it.
+type sortedRun struct {
+	chunks []*chunk
+	n      int   // records
+	bytes  int64 // bytes of the records
+	level  int
+}
+
 // runs is the store of sorted runs of compact records, which Count uses.
 //
 // A layer (the states after one cell) is one run: records of states sorted by key, keys
@@ -31,52 +79,6 @@ import (
 // runs being written overlap), plus the buffers. Measured figures (7×8 closed: 3.9 bytes a
 // state of the largest layer, 602 MiB peak RSS against 1.17 GiB with fixed 16-byte
 // records) are in bench/README.md.
-
-// runsConfig sizes the store; defaultRuns is what counts use, tests shrink it.
-type runsConfig struct {
-	chunkBytes int // bytes of a chunk (at least recMax)
-	bufRecs    int // records of the sort buffer
-	fanIn      int // runs of one level merged together (at least 2)
-	cacheBits  int // log of the slots of the sweep's cache of made states (0: none)
-}
-
-var defaultRuns = runsConfig{chunkBytes: 4 << 20, bufRecs: 4 << 20, fanIn: 8, cacheBits: 14}
-
-// runsPeakPerState is the run store's peak of chunk bytes over a step, per state of the
-// largest layer. Measured on 7×8 closed: 115 MB of chunks at the step after cell 39, whose
-// 22.5 M states take 3.9 bytes each (the layer being read and the runs being written
-// overlap); counts of larger boards take a byte or two more, hence the margin.
-const runsPeakPerState = 6
-
-// peakBytes is the memory the store of cfg is expected to need for a sweep whose largest
-// layer holds states states: its chunks and its buffers (the sort buffer, its copy, each of
-// 24 bytes a record and grown by at most a quarter past bufRecs, and the radix counts).
-func (cfg runsConfig) peakBytes(states float64) int64 {
-	recs := min(float64(cfg.bufRecs), 2*states+1024)
-	return int64(states*runsPeakPerState + 2*1.25*24*recs + 8*(64+radixBits-1)/radixBits<<radixBits)
-}
-
-// radixBits is the bits of a digit of the radix sort: 2^11 buckets keep the places
-// written in one pass within the second-level cache.
-const radixBits = 11
-
-// poolChunks is the most full chunks kept for reuse.
-const poolChunks = 8
-
-type chunk struct {
-	b    []byte // the bytes usable (len) and written (n)
-	mem  []byte // the mapping (see mapBytes), nil for heap memory
-	held int    // bytes counted for it
-	n    int    // bytes written
-}
-
-type sortedRun struct {
-	chunks []*chunk
-	n      int   // records
-	bytes  int64 // bytes of the records
-	level  int
-}
-
 type runs struct {
 	cfg      runsConfig
 	wide     bool
