@@ -12,15 +12,15 @@ import (
 )
 
 type workerOptions struct {
-	nats    string
-	auth    natsAuth
-	cores   int
+	nats     string
+	auth     natsAuth
+	cores    int
 	name     string
 	identity string
 	verbose  bool
-	every   time.Duration
-	logFmt  string        // --log-format
-	stall   time.Duration // testing hook, hidden
+	every    time.Duration
+	logFmt   string        // --log-format
+	stall    time.Duration // testing hook, hidden
 }
 
 func newWorkerCmd() *cobra.Command {

@@ -539,7 +539,7 @@ func (d *dispatch) want(m *nats.Msg) {
 	}
 	var w WantMsg
 	_ = json.Unmarshal(m.Data, &w)
-	a := Assignment{Wait: 1}
+	a := Assignment{Wait: 0.1}
 	if slices.Contains(w.PlanVersions, d.plan.Version) {
 		if l := d.assign(user); l != nil {
 			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Nonce: l.nonce, Lease: d.ackWait.Seconds()}

@@ -56,14 +56,14 @@ func StartServer(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	opts := &server.Options{
-		ServerName:    "chesspuzzles",
-		Host:          host,
-		Port:          port,
-		JetStream:     true,
-		StoreDir:      o.StoreDir,
-		NoSigs:        true,
-		NoLog:         true,
-		MaxPayload:    1 << 20,
+		ServerName: "chesspuzzles",
+		Host:       host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   o.StoreDir,
+		NoSigs:     true,
+		NoLog:      true,
+		MaxPayload: 1 << 20,
 	}
 	if o.Token != "" || o.Admin != "" {
 		opts.CustomClientAuthentication = &authenticator{token: o.Token, admin: o.Admin}

@@ -2,7 +2,7 @@ package dist
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"fmt"
 	"slices"
 	"time"

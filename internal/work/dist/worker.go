@@ -103,6 +103,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	want, _ := json.Marshal(WantMsg{Name: w.Name, PlanVersions: PlanVersions})
 	for range cores {
 		wg.Go(func() {
+			idle := 0 // answers without a task in a row
 			for ctx.Err() == nil {
 				a, err := w.ask(ctx, want)
 				if err != nil {
@@ -113,9 +114,14 @@ func (w *Worker) Run(ctx context.Context) error {
 					continue
 				}
 				if a.Nonce == "" {
-					_ = sleep(ctx, time.Duration(min(max(a.Wait, 0.05), 2)*float64(time.Second)))
+					// Wait as told, twice as long each time up to 2 s: an idle fleet
+					// asks a few times a second at most.
+					wait := max(a.Wait, 0.01) * float64(int(1)<<min(idle, 8))
+					idle++
+					_ = sleep(ctx, time.Duration(min(wait, 2)*float64(time.Second)))
 					continue
 				}
+				idle = 0
 				w.handle(ctx, a)
 			}
 		})
