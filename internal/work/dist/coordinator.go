@@ -528,7 +528,6 @@ type dispatch struct {
 	toVerify    []int             // sampled tasks with a first result and no agreeing second
 	next        func() (int, bool)
 	stopNext    func()
-	waitSaid    map[string]bool
 }
 
 // want answers a worker's request for a task.
@@ -659,10 +658,10 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 	user := subjectUser(m.Subject)
 	var r Result
 	err := json.Unmarshal(m.Data, &r)
-	news, verify := false, false
+	news := false
 	if err == nil {
 		r.Worker = user
-		news, verify, err = d.accept(ctx, user, &r)
+		news, err = d.accept(ctx, user, &r)
 	}
 	var dis *DisagreeError
 	if err != nil && !errors.As(err, &dis) {
@@ -684,23 +683,22 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 		}
 		_ = m.Respond(data)
 	}
-	_ = verify
 	return news, err
 }
 
 // errNotAssigned is the reason of a refused result that answers no assignment.
 var errNotAssigned = errors.New("no assignment of this task to this identity carries its nonce")
 
-func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news, verify bool, err error) {
+func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news bool, err error) {
 	if r.Job != d.job {
-		return false, false, fmt.Errorf("result of job %q on the subject of job %s", r.Job, d.job)
+		return false, fmt.Errorf("result of job %q on the subject of job %s", r.Job, d.job)
 	}
 	verify, ok := checkNonce(d.sealer, r.Nonce, user, d.job, r.ID)
 	if !ok {
-		return false, false, errNotAssigned
+		return false, errNotAssigned
 	}
 	if err := checkResult(d.plan, r.ID, r); err != nil {
-		return false, verify, err
+		return false, err
 	}
 	id := r.ID
 	l := d.leases[r.Nonce]
@@ -708,22 +706,22 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news, ve
 		f, ok := d.ver.first[id]
 		switch {
 		case !d.ver.sample[id] || !ok:
-			return false, true, errors.New("a second computation of a task that needs none")
+			return false, errors.New("a second computation of a task that needs none")
 		case f.Worker == user:
-			return false, true, errors.New("a second computation by the identity of the first")
+			return false, errors.New("a second computation by the identity of the first")
 		case d.ver.agreed[id]:
 			if l != nil {
 				d.release(l)
 			}
-			return false, true, nil
+			return false, nil
 		}
 		if err := d.store(ctx, verifyKey(d.job, id), r); err != nil {
-			return false, true, err
+			return false, err
 		}
 		if l != nil {
 			d.release(l)
 		}
-		return true, true, d.ver.addSecond(id, *r)
+		return true, d.ver.addSecond(id, *r)
 	}
 	if d.tally.Has(id) {
 		if l != nil {
@@ -734,15 +732,15 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news, ve
 			if !ok {
 				f = Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(an earlier result)"}
 			}
-			return false, false, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r}
+			return false, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r}
 		}
-		return false, false, nil
+		return false, nil
 	}
 	if err := d.store(ctx, resultKey(d.job, id), r); err != nil {
-		return false, false, err
+		return false, err
 	}
 	if _, err := d.tally.Add(r.TaskResult); err != nil {
-		return false, false, err
+		return false, err
 	}
 	if l != nil {
 		d.release(l)
@@ -751,7 +749,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news, ve
 	if ask {
 		d.toVerify = append(d.toVerify, id)
 	}
-	return true, false, err
+	return true, err
 }
 
 // store writes an accepted result, sealed, under key, and notes its revision.

@@ -1,66 +1,71 @@
-// Package dist runs a queens count plan on many machines through NATS JetStream.
+// Package dist runs a queens count plan on many machines through NATS.
 //
-// A coordinator ([Coordinator.Run]) puts each task of the plan (see queens.NewPlan) as one
-// message on a work-queue stream, at most Coordinator.Window (16,384) at a time, costliest
-// first, topped up as results come, and waits for the results; workers ([Worker.Run]) on any
-// number of machines pull tasks, compute them on all their cores, store each result in a
-// key-value bucket under its job and task id, and only then acknowledge the task. The
-// coordinator sums the bucket once per task id with a queens.Tally, so a task that was
-// delivered twice, or whose worker died after storing its result, never changes the total.
+// A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,
+// costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
+// each worker computes its tasks on all its cores and hands each result in; the
+// coordinator checks it, stores it in a key-value bucket under its job and task id, and
+// sums the results once per task id with a queens.Tally, so that a task computed twice
+// never changes the total.
 //
 // Usage, in one process (the command line runs each part in its own):
 //
-//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state"})
+//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state", Token: token, Admin: secret})
 //	defer srv.Shutdown()
-//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL()})
-//	go (&dist.Worker{Conn: nc, Name: "local"}).Run(ctx) // and on other machines
+//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL(), User: dist.AdminUser, Password: secret})
+//	wc, id, _ := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: srv.URL(), Token: token})
+//	go (&dist.Worker{Conn: wc, Identity: id, Name: "local"}).Run(ctx) // and on other machines
 //	plan, _ := queens.NewPlan(20)
-//	counts, stats, err := (&dist.Coordinator{Conn: nc}).Run(ctx, plan)
+//	counts, stats, err := (&dist.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
 //
 // Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
 // that results from a build that cuts the plan differently can never be mistaken for this
 // build's. On the server:
 //
-//   - stream CHESSPUZZLES_TASKS, work-queue retention, file storage, subjects
-//     chesspuzzles.task.v<plan version>.q<N>.<task id> (one subject per task, so the
-//     coordinator can see which tasks are still queued);
-//   - durable pull consumer workers-v<plan version>, filtered to its plan version: a worker
-//     of another build never even receives this build's tasks;
-//   - key-value bucket chesspuzzles_results, key <job>.<task id>, value a JSON [Result];
-//   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord] for status.
+//   - subjects chesspuzzles.want.<identity> (a worker asks for a task; the coordinators
+//     answer as one queue group), chesspuzzles.beat.<identity> (its heartbeat, and tasks it
+//     hands back), chesspuzzles.result.<identity>.<job> (its results, answered with a
+//     [Receipt]);
+//   - key-value bucket chesspuzzles_results, key <job>.<task id> (".v" appended for a
+//     second computation), value a JSON [Result] sealed by the coordinator;
+//   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord], sealed, for
+//     status.
 //
-// Guarantees. A task is acknowledged only after its result is stored, and a worker sends
-// "in progress" for it every third of the ack deadline while it computes, so a live worker
-// keeps its task however long it takes, and a dead worker's task is delivered again once the
-// deadline passes. A result whose N, plan version, job or task id does not match its key, or
-// whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
-// logged reason, deleted, and its task queued again. Started again against the same
-// server (the same --state directory for the embedded one) a coordinator takes what it had
-// counted from its snapshot (Coordinator.StateDir: the tally, the verifier's state and the
-// results bucket's revision they were read up to, checked against the plan and the bucket),
-// reads only the results stored after that revision (all of them when it has no snapshot
-// it can trust), queues only the tasks that have no result and are not queued, and waits
-// for the rest. Clients reconnect for ever after losing their connection.
+// Identities and trust. Every worker has an identity of its own which the server enforces
+// (see auth.go and [WorkerPermissions]): it may publish only on its own subjects and
+// receive only on its own inbox, and has no right to JetStream at all; only the
+// coordinator, with its secret, reads and writes the buckets. Each assignment carries a
+// nonce sealed with the coordinator's secret ([Sealer]) that binds it to the identity, the
+// job and the task: a result is accepted only on the subject of the identity the task was
+// assigned to, with that nonce, and refused with a logged reason otherwise. With
+// Coordinator.Verify, a share of the tasks chosen at random is computed a second time, by
+// another identity (or by the coordinator itself when there is no other); with
+// Coordinator.Replicas 2 every task is. A difference refuses the count with a
+// [DisagreeError]. docs/distributed.md says what this protects and what it does not.
+//
+// Guarantees. A worker sends a heartbeat for each assignment every third of the ack
+// deadline while it computes, so a live worker keeps its task however long it takes; the
+// task of a worker silent for the deadline is assigned again. A result whose N, plan
+// version, job or task does not match its assignment, or whose counters are impossible
+// for its task (queens.Plan.CheckResult), is refused and its task assigned again. Started
+// again against the same server (the same --state directory for the embedded one) a
+// coordinator takes what it had counted from its snapshot (Coordinator.StateDir: the
+// tally, the verifier's state and the results bucket's revision they were read up to,
+// checked against the plan and the bucket), reads only the results stored after that
+// revision (all of them when it has no snapshot it can trust), trusting only values its
+// secret sealed, assigns only the tasks that have no result, and accepts the results of
+// its earlier run's assignments. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
 // by the coordinator (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte
 // a task and the verifier a 4-byte fingerprint of each result (whole results only for the
 // sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
 // its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
-// each task message carries its task, which the worker checks against the plan's rules
+// each assignment carries its task, which the worker checks against the plan's rules
 // (queens.CheckFineTask) and names by its digest in its result.
-//
-// Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
-// token in its state directory, so that it survives a restart). With Coordinator.Verify
-// set, a share of the tasks chosen at random is computed a second time, by another worker
-// (a message on the task's subject + ".v", whose result is stored under the task's key +
-// ".v"), or by the coordinator itself when no other worker does it; a difference refuses
-// the count with a [DisagreeError]. docs/distributed.md says what this protects and what
-// it does not.
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with
-// JetStream works as well.
+// JetStream works as well, with the permissions docs/distributed.md gives.
 package dist
 
 import (

@@ -39,18 +39,6 @@ func checkResult(plan *queens.Plan, id int, r *Result) error {
 	return plan.CheckResult(r.TaskResult)
 }
 
-// checkTaskResult is checkResult for a worker, which knows the task but not its plan: why
-// r cannot be a result of task t of plan version v.
-func checkTaskResult(t queens.Task, v int, r *Result) error {
-	if err := r.check(t.N, v, t.ID); err != nil {
-		return err
-	}
-	if r.Task != "" && r.Task != taskDigest(t) {
-		return fmt.Errorf("task %d: the result is of a task with digest %s, not %s", t.ID, r.Task, taskDigest(t))
-	}
-	return t.CheckResult(r.TaskResult)
-}
-
 // VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least
 // one when f > 0 and there is a task.
 func VerifySample(f float64, total int) int {
