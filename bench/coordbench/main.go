@@ -29,7 +29,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:4333", "server: address")
 	state := flag.String("state", "", "server: store directory")
 	url := flag.String("nats", "nats://127.0.0.1:4333", "worker, coordinator: server URL")
-	token := flag.String("token", "", "token of every connection")
+	token := flag.String("token", "", "token of the workers; the coordinator's secret too")
 	n := flag.Int("n", 14, "board size")
 	bound := flag.Uint64("bound", 12, "fine plan bound (1 splits every frame to the end)")
 	cores := flag.Int("cores", 4, "worker: goroutines")
@@ -47,7 +47,7 @@ func main() {
 func run(ctx context.Context, role, listen, state, url, token string, n int, bound uint64, cores, window int, verify float64) error {
 	switch role {
 	case "server":
-		s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: state, Token: token})
+		s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: state, Token: token, Admin: token})
 		if err != nil {
 			return err
 		}
@@ -62,17 +62,26 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 	if err != nil {
 		return err
 	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
+	if role == "worker" {
+		nc, user, err := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		host, _ := os.Hostname()
+		w := &dist.Worker{Conn: nc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
+			Plans: func(int, int) (*queens.Plan, error) { return plan, nil }}
+		return w.Run(ctx)
+	}
+	co := dist.ConnectOptions{URL: url, Name: "coordbench " + role}
+	if token != "" {
+		co.User, co.Password = dist.AdminUser, token
+	}
+	nc, err := dist.Connect(ctx, co)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	if role == "worker" {
-		host, _ := os.Hostname()
-		w := &dist.Worker{Conn: nc, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
-			Plans: func(int, int) (*queens.Plan, error) { return plan, nil }}
-		return w.Run(ctx)
-	}
 	start := time.Now()
 	c := &dist.Coordinator{Conn: nc, Window: window, Verify: verify, VerifyWait: 10 * time.Second,
 		Logf: func(f string, a ...any) {

@@ -81,6 +81,27 @@ func loopbackURL(s string) bool {
 	return true
 }
 
+// urlUser returns the user named in the first URL of a NATS URL list, "" if none.
+func urlUser(s string) string {
+	first, _, _ := strings.Cut(s, ",")
+	u, err := url.Parse(strings.TrimSpace(first))
+	if err != nil || u.User == nil {
+		return ""
+	}
+	return u.User.Username()
+}
+
+// urlPassword returns the password in the first URL of a NATS URL list, "" if none.
+func urlPassword(s string) string {
+	first, _, _ := strings.Cut(s, ",")
+	u, err := url.Parse(strings.TrimSpace(first))
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
+}
+
 // refusedHint rewrites a refused connection as one line that says where the token is.
 func refusedHint(err error, natsURL string) error {
 	if !errors.Is(err, dist.ErrRefused) {

@@ -25,6 +25,7 @@ type distOptions struct {
 	state       string
 	auth        natsAuth
 	verify      float64
+	replicas    int
 	verifyWait  time.Duration
 	ackWait     time.Duration
 	shard       string
@@ -43,6 +44,7 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
 	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
+	f.IntVar(&o.replicas, "replicas", 1, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, and refuses the total if any two differ (for a fleet none of whose workers is trusted)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
@@ -142,6 +144,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.verifyWait <= 0 {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	}
+	if o.replicas != 1 && o.replicas != 2 {
+		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	}
 	token, err := o.auth.given()
 	if err != nil {
 		return err
@@ -154,9 +159,9 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		return err
 	}
 	start := time.Now()
-	counts, err := dist.Count(ctx, plan, dist.CountOptions{
+	counts, stats, err := dist.Count(ctx, plan, dist.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
-		Workers: workers, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait,
+		Workers: workers, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
 		Logf: logfTo(logger), Progress: m.update,
 	})
 	if err != nil {
@@ -167,7 +172,30 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 		return refusedHint(err, url)
 	}
 	m.Finish()
-	return printCounts(stdout, counts, jsonOut, time.Since(start).Seconds())
+	if jsonOut {
+		line, err := json.Marshal(distRecord{N: counts.N, Total: counts.Total, Unique: counts.Unique, Seconds: roundSeconds(time.Since(start).Seconds()),
+			Verified: stats.Verified, Identities: stats.Identities, ByIdentities: stats.ByIdentities})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
+	return printCounts(stdout, counts, false, 0)
+}
+
+// distRecord is the JSON line of a distributed count: a countRecord, and how many tasks
+// were computed twice and agree (Verified), how many worker identities computed the
+// results (Identities), and how many tasks were computed by k distinct identities
+// (ByIdentities, by k; the coordinator counts as one).
+type distRecord struct {
+	N            int         `json:"n"`
+	Total        any         `json:"total"`
+	Unique       any         `json:"unique"`
+	Seconds      float64     `json:"seconds"`
+	Verified     int         `json:"verified"`
+	Identities   int         `json:"identities"`
+	ByIdentities map[int]int `json:"by_identities"`
 }
 
 func validPort(s string) bool {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"time"
 
@@ -25,8 +26,14 @@ func newQueensStatusCmd() *cobra.Command {
 		Long: `Show the jobs of distributed counts that a NATS server holds (the coordinator's embedded
 server, or --nats URL): for each, N, tasks done of the plan, the rate over the last minutes
 and the time left, or the total once finished. With N, only the jobs of that N (of either
-counting method). It asks with the token of --token, --token-file or
-$CHESSPUZZLES_NATS_TOKEN, else the one a coordinator keeps in --state DIR/token.`,
+counting method).
+
+Only a coordinator may read and write the jobs: on this machine, status connects to the
+embedded server with the coordinator's secret kept in --state DIR, and checks every record
+against it (its seal), so that the total it prints is the one that coordinator counted and
+verified. A record it cannot check (no secret here: a server elsewhere, asked with --creds
+or a user in the --nats URL) is shown without its total, as "unverified"; one whose seal is
+wrong, as "forged".`,
 		Example: `  chesspuzzles queens status
   chesspuzzles queens status 22 --nats nats://coordinator:4222 --token-file token --json`,
 		Args: maxArgs(1, "at most one argument, N"),
@@ -45,7 +52,7 @@ $CHESSPUZZLES_NATS_TOKEN, else the one a coordinator keeps in --state DIR/token.
 	f.StringVar(&o.nats, "nats", "", "`URL` of the NATS server to ask (default: the embedded server at --nats-listen)")
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` of a coordinator's embedded server on this machine")
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of that coordinator's state, where its token is kept")
-	addAuthFlags(f, &o.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+	f.StringVar(&o.auth.creds, "creds", "", "NATS credentials `FILE` of a user who may read the jobs, for a server elsewhere")
 	f.BoolVar(&jsonOut, "json", false, "one JSON object per job")
 	return cmd
 }
@@ -57,11 +64,19 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	if url == "" {
 		url = "nats://" + o.listen
 	}
-	token, err := o.auth.orStateToken(url, o.state)
-	if err != nil {
-		return err
+	co := dist.ConnectOptions{URL: url, Creds: o.auth.creds, Name: "chesspuzzles status"}
+	var sealer *dist.Sealer
+	admin, err := dist.ReadAdmin(o.state)
+	switch {
+	case err == nil:
+		sealer = dist.NewSealer(admin)
+		if o.auth.creds == "" && urlUser(url) == "" && loopbackURL(url) {
+			co.User, co.Password = dist.AdminUser, admin
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return usageError(err)
 	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url, Token: token, Creds: o.auth.creds, Name: "chesspuzzles status"})
+	nc, err := dist.Connect(ctx, co)
 	if err != nil {
 		if errors.Is(err, dist.ErrRefused) {
 			return refusedHint(err, url)
@@ -69,7 +84,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
 	defer nc.Close()
-	jobs, err := dist.Status(ctx, nc, time.Now())
+	jobs, err := dist.Status(ctx, nc, sealer, time.Now())
 	if err != nil {
 		return err
 	}
@@ -86,15 +101,27 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	}
 	for _, j := range jobs {
 		if jsonOut {
-			data, _ := json.Marshal(map[string]any{
+			rec := map[string]any{
 				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
-				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "total": j.Total,
-			})
+				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "verified": j.Checked,
+			}
+			if j.Checked {
+				rec["total"] = j.Total
+				rec["identities"], rec["by_identities"] = j.Identities, j.ByIdentities
+			}
+			if j.Bad != "" {
+				rec["forged"] = j.Bad
+			}
+			data, _ := json.Marshal(rec)
 			fmt.Fprintf(stdout, "%s\n", data)
 			continue
 		}
 		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
 		switch {
+		case j.Bad != "":
+			line = fmt.Sprintf("%s  forged: the record is %s", j.Job, j.Bad)
+		case !j.Finished.IsZero() && !j.Checked:
+			line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), o.state)
 		case !j.Finished.IsZero():
 			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
 		case j.Rate > 0:

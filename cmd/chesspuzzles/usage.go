@@ -214,9 +214,9 @@ var countModes = []struct {
 	flag  string // the flag that selects it ("" for a local count)
 	reads []string
 }{
-	{"--status", "status", []string{"status", "nats", "token", "json"}},
+	{"--status", "status", []string{"status", "nats", "state", "token", "json"}},
 	{"--shard", "shard", []string{"shard", "workers", "quiet", "json"}},
-	{"--nats", "nats", []string{"nats", "token", "ack-wait", "workers", "quiet", "json"}},
+	{"--nats", "nats", []string{"nats", "state", "token", "ack-wait", "workers", "quiet", "json"}},
 	{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
 	{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
 }

@@ -12,14 +12,15 @@ import (
 )
 
 type workerOptions struct {
-	nats    string
-	auth    natsAuth
-	cores   int
-	name    string
-	verbose bool
-	every   time.Duration
-	logFmt  string        // --log-format
-	stall   time.Duration // testing hook, hidden
+	nats     string
+	auth     natsAuth
+	cores    int
+	name     string
+	identity string
+	verbose  bool
+	every    time.Duration
+	logFmt   string        // --log-format
+	stall    time.Duration // testing hook, hidden
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -36,14 +37,20 @@ While it computes it tells the server so, however long a task takes.
 It reconnects for ever after losing the server, logs how many tasks it has done every
 --every, and on Ctrl-C hands its current tasks back at once and exits (130).
 
-Every connection is authenticated. The token comes from --token, --token-file or
-$CHESSPUZZLES_NATS_TOKEN; with none of them and a server on this machine, from the token
-file of the default state directory (where "queens count --distributed" keeps its
-token). A worker whose token the server refuses stops with one line. --creds FILE gives a
-NATS credentials file instead, for a cluster that wants one.
+Every worker has its own identity, which the server enforces: it may ask for tasks, say it
+works on them and hand in their results under that identity only, and can touch no stored
+result, no job record and nothing of another worker. On a coordinator's embedded server a
+worker makes its identity when it starts, from a secret of its own and the cluster's
+token, which comes from --token, --token-file or $CHESSPUZZLES_NATS_TOKEN; with none of
+them and a server on this machine, from the token file of the default state directory
+(where "queens count --distributed" keeps it). A worker whose token the server refuses
+stops with one line. On a cluster whose operator gave each worker a user (see
+docs/distributed.md), the worker's identity is that user: in the URL
+(nats://w1:PASSWORD@host:4222), or --identity NAME with --creds FILE.
 
-A worker also does second computations of tasks that another worker computed, when the
-coordinator asks (--verify): it never verifies its own results.
+A worker also does second computations of tasks that another identity computed, when the
+coordinator assigns them (--verify, --replicas): the coordinator never gives a worker its
+own results to verify.
 
   chesspuzzles worker --nats nats://coordinator.example:4222 --token-file token`,
 		Args: cobra.NoArgs,
@@ -59,7 +66,8 @@ coordinator asks (--verify): it never verifies its own results.
 	f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
 	addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
 	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
-	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in results and logs")
+	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
+	f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, with --creds (default: the user of the --nats URL, else a new identity made with the token)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
 	f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
 	f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
@@ -75,15 +83,28 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 		return err
 	}
 	logf := logfTo(logger.With("worker", opts.name))
-	token, err := opts.auth.orStateToken(opts.nats, defaultStateDir())
-	if err != nil {
-		return err
+	user := opts.identity
+	if user == "" {
+		user = urlUser(opts.nats)
 	}
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: opts.nats, Token: token, Creds: opts.auth.creds, Name: "chesspuzzles worker " + opts.name, Logf: logf})
+	if user != "" && !dist.ValidIdentity(user) {
+		return usageErrorf("--identity must be 1 to 64 letters, digits, '-' or '_', got %q", user)
+	}
+	if opts.auth.creds != "" && user == "" {
+		return usageErrorf("--creds needs --identity NAME: the NATS user the credentials are of")
+	}
+	token := ""
+	if user == "" {
+		if token, err = opts.auth.orStateToken(opts.nats, defaultStateDir()); err != nil {
+			return err
+		}
+	}
+	nc, user, err := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: opts.nats, Token: token, Creds: opts.auth.creds, User: user, Password: urlPassword(opts.nats),
+		Name: "chesspuzzles worker " + opts.name, Logf: logf})
 	if err != nil {
 		return refusedHint(err, opts.nats)
 	}
 	defer nc.Close()
-	w := &dist.Worker{Conn: nc, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall}
+	w := &dist.Worker{Conn: nc, Identity: user, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall}
 	return w.Run(ctx)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"maps"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -19,13 +18,18 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// A Coordinator runs one count plan through a NATS server: it queues the tasks that have
-// neither a result nor a message in the stream, and sums the results once per task id.
+// A Coordinator runs one count plan through a NATS server: it assigns each task to a
+// worker identity that asks for one, with a nonce that binds the assignment to that
+// identity, accepts a result only for an outstanding assignment to the identity it comes
+// from, stores what it accepts (sealed, see [Sealer]) in the results bucket, and sums
+// the results once per task id.
 type Coordinator struct {
 	Conn *nats.Conn
-	// AckWait is the ack deadline of the workers' consumer (DefaultAckWait if zero).
+	// AckWait is how long the coordinator waits for a word from the worker of an
+	// assignment (a heartbeat or the result) before it assigns the task again
+	// (DefaultAckWait if zero).
 	AckWait time.Duration
-	// Logf, if not nil, gets one line per event worth knowing: a resumed job, a rejected
+	// Logf, if not nil, gets one line per event worth knowing: a resumed job, a refused
 	// result.
 	Logf func(format string, args ...any)
 	// Progress, if not nil, is called after each new result with the tally so far.
@@ -33,36 +37,37 @@ type Coordinator struct {
 	// CaughtUp, if not nil, is called once, when the run has read the results stored
 	// before it started (from its snapshot and the bucket), with the tally then.
 	CaughtUp func(t *queens.Tally)
-	// Verify is the share of tasks, chosen at random, that are computed a second time, by a
-	// worker other than the first, once every task has a result; the count is refused
-	// with a [DisagreeError] if the two differ. Zero verifies none; the command line's
-	// default is [DefaultVerify]. When every result came from one worker, or no other
-	// worker has done them within VerifyWait (a minute if zero), the coordinator computes
-	// them itself and says so.
+	// Verify is the share of tasks, chosen at random, that are computed a second time, by
+	// an identity other than the first's, as soon as the first result is in; the count is
+	// refused with a [DisagreeError] if the two differ. Zero verifies none; the command
+	// line's default is [DefaultVerify]. When every result came from one identity, or no
+	// other identity has done them within VerifyWait (a minute if zero) of the last
+	// first result, the coordinator computes them itself and says so.
 	Verify     float64
 	VerifyWait time.Duration
-	// Window is the most tasks the coordinator keeps queued on the stream without a result
-	// (DefaultWindow if zero): it queues them costliest first and tops the queue up as
-	// results come, so that a plan of millions of tasks never sits on the server whole.
-	// Keep it well above the number of workers' cores.
+	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
+	// as such): the mode for a fleet of workers none of which is trusted.
+	Replicas int
+	// Window is the most tasks assigned at once whose results have not come
+	// (DefaultWindow if zero).
 	Window int
-	// Resync is how long the coordinator waits without a new result before it watches the
-	// results again from the last revision it read and queues any task that has neither a
-	// result nor a message (for example after the stream was purged). It does the same at
-	// once after a reconnection. Zero means 5 minutes.
-	Resync time.Duration
 	// StateDir, if not empty, is the directory where the coordinator keeps a snapshot of
 	// the job (<job>.snapshot: the tally, the verifier's state and the results bucket's
 	// revision they were read up to), written every SnapshotEvery (30 seconds if zero)
-	// while results come and when the run ends or is interrupted. A run that finds a
-	// snapshot of its plan and server reads only the results stored after it; one that
-	// does not match, or is damaged, is ignored with a logged line, and every result read.
+	// while results come and when the run ends or is interrupted, and its secret
+	// (AdminFile) unless Sealer is set. A run that finds a snapshot of its plan and server
+	// reads only the results stored after it; one that does not match, or is damaged, is
+	// ignored with a logged line, and every result read.
 	StateDir      string
 	SnapshotEvery time.Duration
+	// Sealer seals what the coordinator stores and the nonces of its assignments. Nil:
+	// the one of the secret in StateDir, or without StateDir a new one, with which a
+	// coordinator started again trusts nothing stored before.
+	Sealer *Sealer
 }
 
 // DefaultWindow is the Coordinator's Window unless set: enough to keep some thousands of
-// cores busy between two top-ups, small enough that the stream holds a few megabytes.
+// cores busy.
 const DefaultWindow = 16384
 
 // Stats says what a run found and did.
@@ -70,16 +75,25 @@ type Stats struct {
 	Job string
 	// Resumed is the number of tasks that had a result when the run started.
 	Resumed int
-	// Queued is the number of tasks the run put on the stream.
+	// Queued is the number of assignments the run made (first and second computations).
 	Queued int
-	// Rejected is the number of stored results rejected as not belonging to the job or
-	// impossible for their task; Requeued the tasks queued again for that reason.
+	// Rejected is the number of stored results rejected (not sealed by this coordinator,
+	// not of the job, impossible for their task); Refused the results handed in and
+	// refused (no outstanding assignment of the task to that identity, or impossible);
+	// Requeued the tasks assigned again for these reasons or because their worker fell
+	// silent.
 	Rejected int
+	Refused  int
 	Requeued int
-	// Verified is the number of tasks, chosen at random, computed twice and found to
-	// agree; VerifiedHere those of them the coordinator computed itself.
+	// Verified is the number of tasks computed twice, by two distinct identities, and
+	// found to agree; VerifiedHere those of them the coordinator computed itself.
 	Verified     int
 	VerifiedHere int
+	// Identities is the number of distinct worker identities whose results the count
+	// holds; ByIdentities[k] the number of tasks computed by k distinct identities (the
+	// coordinator counting as one).
+	Identities   int
+	ByIdentities map[int]int
 	// Snapshot is the number of tasks whose results the run took from its snapshot, Read
 	// the number of entries it read from the results bucket, Snapshots the snapshots it
 	// wrote.
@@ -88,40 +102,90 @@ type Stats struct {
 	Snapshots int
 }
 
+// Here is the name of the coordinator in results it computed itself.
+const Here = "the coordinator"
+
 func (c *Coordinator) logf(format string, args ...any) {
 	if c.Logf != nil {
 		c.Logf(format, args...)
 	}
 }
 
+// A lease is one outstanding assignment.
+type lease struct {
+	id     int
+	user   string
+	verify bool
+	nonce  string
+	until  time.Time
+}
+
+// nonce returns the nonce of the serial-th assignment of a run: who it went to, which
+// task, first or second computation, sealed, so that a coordinator started again with the
+// same secret accepts the results of its earlier run's assignments.
+func nonce(s *Sealer, user, job string, id int, verify bool, serial string) string {
+	kind := "f"
+	if verify {
+		kind = "v"
+	}
+	return kind + serial + "." + s.Seal("nonce", user, job, strconv.Itoa(id), kind, serial)[:32]
+}
+
+// checkNonce reports whether n is a nonce the coordinator issued to user for task id of
+// job, and whether for a second computation.
+func checkNonce(s *Sealer, n, user, job string, id int) (verify, ok bool) {
+	head, _, found := strings.Cut(n, ".")
+	if !found || len(head) < 2 || (head[0] != 'f' && head[0] != 'v') {
+		return false, false
+	}
+	verify = head[0] == 'v'
+	return verify, n == nonce(s, user, job, id, verify, head[1:])
+}
+
 // Run counts plan through the server and returns the exact counts once every task has a
-// result, or ctx.Err() if ctx is done first (the job stays on the server: running again
-// resumes it). It takes as long as the workers need, plus a moment per thousand tasks to
-// queue them, and, on a start without a snapshot (see StateDir), a moment per thousand
-// results already stored to read them.
+// result and the verified tasks agree, or ctx.Err() if ctx is done first (what was
+// accepted stays on the server: running again resumes it). It takes as long as the
+// workers need, plus a moment per thousand tasks to hand them out, and, on a start
+// without a snapshot (see StateDir), a moment per thousand results already stored to read
+// them.
 func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts, Stats, error) {
 	job := JobID(plan.N, plan.Version)
-	stats := Stats{Job: job}
+	stats := Stats{Job: job, ByIdentities: map[int]int{}}
+	sealer := c.Sealer
+	if sealer == nil {
+		admin := NewToken()
+		if c.StateDir != "" {
+			var err error
+			if admin, err = LoadOrCreateAdmin(c.StateDir); err != nil {
+				return queens.Counts{}, stats, err
+			}
+		}
+		sealer = NewSealer(admin)
+	}
 	js, err := jetstream.New(c.Conn)
 	if err != nil {
 		return queens.Counts{}, stats, err
 	}
-	st, results, jobs, err := setup(ctx, js, c.AckWait)
+	results, jobs, err := setup(ctx, js)
 	if err != nil {
 		return queens.Counts{}, stats, err
 	}
-	rec := JobRecord{Job: job, N: plan.N, PlanVersion: plan.Version, Tasks: plan.Len(), Started: time.Now().UTC()}
+	share := c.Verify
+	if c.Replicas >= 2 {
+		share = 1
+	}
+	rec := JobRecord{Job: job, N: plan.N, PlanVersion: plan.Version, Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(c.Replicas, 1), Verify: share}
 	if e, err := jobs.Get(ctx, job); err == nil {
 		var old JobRecord
-		if json.Unmarshal(e.Value(), &old) == nil && !old.Started.IsZero() {
+		if _, err := openValue(sealer, job, e.Value(), &old); err == nil && !old.Started.IsZero() {
 			rec.Started = old.Started
 		}
 	}
-	if err := putJSON(ctx, jobs, job, rec); err != nil {
+	if err := putSealed(ctx, jobs, sealer, job, rec); err != nil {
 		return queens.Counts{}, stats, err
 	}
 
-	sample := VerifySample(c.Verify, plan.Len())
+	sample := VerifySample(share, plan.Len())
 	var (
 		tally   *queens.Tally
 		ver     *verifier
@@ -144,11 +208,8 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	if tally == nil {
 		tally, ver = plan.NewTally(), newVerifier(plan, sample)
 	}
-	// save writes a snapshot if there is news since the last and the run has read the
-	// results once (force: whatever the time since the last).
-	caughtUp := false
 	save := func(force bool) {
-		if snap == nil || !caughtUp || lastRev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
+		if snap == nil || lastRev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
 			return
 		}
 		if err := takeSnapshot(plan, snap.digest, snap.stream, lastRev, tally, ver).save(c.StateDir); err != nil {
@@ -169,65 +230,37 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		// Also when ctx is done: the record of an interrupted run tells where it stopped.
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if err := putJSON(pctx, jobs, job, rec); err != nil {
+		if err := putSealed(pctx, jobs, sealer, job, rec); err != nil {
 			c.logf("recording the job's progress: %v", err)
 		}
 	}
-	window := c.Window
-	if window <= 0 {
-		window = DefaultWindow
-	}
-	q := &queue{plan: plan, js: js, st: st, tally: tally, window: window, job: job, outstanding: map[int]bool{}}
-	defer q.stop()
-	verifyWait := c.VerifyWait
-	if verifyWait <= 0 {
-		verifyWait = time.Minute
-	}
-	var (
-		asked      bool      // second computations were asked of the workers
-		lastSecond time.Time // when the last second result came, or they were asked for
-	)
-	rejected := map[string]uint64{} // key → revision already reported
-	reject := func(e jetstream.KeyValueEntry, id int, r Result, err error) {
-		if rejected[e.Key()] == e.Revision() {
-			return
-		}
-		rejected[e.Key()] = e.Revision()
+
+	// Read what earlier runs accepted: only entries this coordinator's secret sealed.
+	reject := func(e jetstream.KeyValueEntry, r Result, err error) {
 		stats.Rejected++
-		c.logf("rejected result %s (revision %d) from worker %q: %v", e.Key(), e.Revision(), r.Worker, err)
-		// Delete it, unless something newer is there already, and have the task
-		// computed again if it has no accepted result.
+		c.logf("rejected stored result %s (revision %d) of worker %q: %v", e.Key(), e.Revision(), r.Worker, err)
 		if err := results.Delete(ctx, e.Key(), jetstream.LastRevision(e.Revision())); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
-		if id >= 0 && id < plan.Len() && !tally.Has(id) && !strings.HasSuffix(e.Key(), ".v") {
-			if err := c.publish(ctx, js, taskSubject(plan.N, plan.Version, id), taskMsg(plan, id)); err != nil {
-				c.logf("queueing task %d again: %v", id, err)
-			} else {
-				stats.Requeued++
-				q.outstanding[id] = true
-			}
-		}
 	}
-	add := func(e jetstream.KeyValueEntry) error {
+	readStored := func(e jetstream.KeyValueEntry) error {
 		stats.Read++
+		lastRev = max(lastRev, e.Revision())
 		if e.Operation() != jetstream.KeyValuePut {
 			return nil
 		}
-		key, second := strings.CutSuffix(e.Key(), ".v")
-		j, id, r, err := decodeResult(key, e.Value())
-		if j == "" {
-			id = -1 // the key names no task
+		j, id, r, err := decodeResult(sealer, e.Key(), e.Value())
+		if err == nil && j != job {
+			err = fmt.Errorf("key of job %q, not %s", j, job)
 		}
 		if err == nil {
 			err = checkResult(plan, id, &r)
 		}
 		if err != nil {
-			reject(e, id, r, err)
+			reject(e, r, err)
 			return nil
 		}
-		if second {
-			lastSecond = time.Now()
+		if strings.HasSuffix(e.Key(), ".v") {
 			return ver.addSecond(id, r)
 		}
 		added, err := tally.Add(r.TaskResult)
@@ -235,38 +268,99 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			return err
 		}
 		if !added {
-			// The same task stored again: harmless if it says the same, a forgery or a
-			// broken machine if not.
 			if !ver.sameAsFirst(id, r) {
 				f, ok := ver.first[id]
 				if !ok {
-					f = c.firstFromHistory(ctx, results, e.Key(), id, ver)
+					f = c.firstFromHistory(ctx, sealer, results, e.Key(), id, ver)
 				}
 				return &DisagreeError{Job: job, ID: id, First: f, Second: r}
 			}
 			return nil
 		}
-		// The verifier learns of the result before anything can fail: a run that goes on
-		// after an error of topUp does not see this entry again as a first result.
-		if _, err := ver.addFirst(id, r); err != nil {
-			return err
-		}
-		delete(q.outstanding, id)
-		if c.Progress != nil {
-			c.Progress(tally)
-		}
-		if q.ready && len(q.outstanding) <= q.window/2 {
-			n, err := q.topUp(ctx)
-			stats.Queued += n
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err = ver.addFirst(id, r)
+		return err
 	}
-	// step runs once every task has a first result: it has the sampled tasks computed a
-	// second time by another worker, or here when there is no other worker or none has
-	// done them within verifyWait, and reports whether every sampled task agrees.
+	if err := readJob(ctx, js, results, job, lastRev, readStored); err != nil {
+		var dis *DisagreeError
+		if errors.As(err, &dis) {
+			c.forget(ctx, results, job, dis.ID)
+			c.dropSnapshot(snap, job)
+		}
+		return queens.Counts{}, stats, err
+	}
+	stats.Resumed = tally.Done()
+	if c.CaughtUp != nil {
+		c.CaughtUp(tally)
+	}
+	if tally.Done() == plan.Len() {
+		c.logf("job %s: all %d tasks have results already", job, plan.Len())
+	} else {
+		c.logf("job %s: %d of %d tasks have results; assigning the rest to the workers that ask", job, tally.Done(), plan.Len())
+	}
+
+	d := &dispatch{
+		c: c, plan: plan, job: job, sealer: sealer, results: results, tally: tally, ver: ver, stats: &stats,
+		leases: map[string]*lease{}, firstLease: map[int]*lease{}, verifyLease: map[int]*lease{},
+		ackWait: c.AckWait, window: c.Window, lastRev: &lastRev,
+	}
+	if d.ackWait <= 0 {
+		d.ackWait = DefaultAckWait
+	}
+	if d.window <= 0 {
+		d.window = DefaultWindow
+	}
+	d.next, d.stopNext = iter.Pull(plan.Order())
+	defer d.stopNext()
+	for _, id := range ver.pending() {
+		if tally.Has(id) {
+			d.toVerify = append(d.toVerify, id)
+		}
+	}
+
+	wants := make(chan *nats.Msg, 4096)
+	beats := make(chan *nats.Msg, 4096)
+	handed := make(chan *nats.Msg, 4096)
+	var subs []*nats.Subscription
+	defer func() {
+		for _, s := range subs {
+			_ = s.Unsubscribe()
+		}
+	}()
+	for _, s := range []struct {
+		subj, queue string
+		ch          chan *nats.Msg
+	}{
+		{wantSubject("*"), coordinatorQueue, wants},
+		{beatSubject("*"), "", beats},
+		{resultSubject("*", job), "", handed},
+	} {
+		sub, err := c.Conn.ChanQueueSubscribe(s.subj, s.queue, s.ch)
+		if err != nil {
+			return queens.Counts{}, stats, fmt.Errorf("subscribing to %s: %w", s.subj, err)
+		}
+		subs = append(subs, sub)
+	}
+
+	verifyWait := c.VerifyWait
+	if verifyWait <= 0 {
+		verifyWait = time.Minute
+	}
+	lastSecond := time.Now() // when the last first or second result came
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	fail := func(err error) (queens.Counts, Stats, error) {
+		var dis *DisagreeError
+		if errors.As(err, &dis) {
+			c.forget(ctx, results, job, dis.ID)
+			c.dropSnapshot(snap, job)
+		} else if ctx.Err() != nil {
+			save(true)
+			record(true)
+		}
+		return queens.Counts{}, stats, err
+	}
+	// step reports whether every task has a result and every sampled task two agreeing
+	// ones; it computes here those no other identity did in time.
 	step := func() (bool, error) {
 		if !tally.Complete() {
 			return false, nil
@@ -279,20 +373,9 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		switch {
 		case len(ver.workers) <= 1:
 			names := slices.Collect(maps.Keys(ver.workers))
-			local = fmt.Sprintf("every result of this job came from one worker, %q", strings.Join(names, ""))
-		case !asked:
-			asked, lastSecond = true, time.Now()
-			for _, id := range pending {
-				m := taskMsg(plan, id)
-				m.Verify, m.Not = true, ver.first[id].Worker
-				if err := c.publish(ctx, js, verifySubject(plan.N, plan.Version, id), m); err != nil {
-					return false, fmt.Errorf("asking for the verification of task %d: %w", id, err)
-				}
-			}
-			c.logf("job %s: every task has a result; verifying %d chosen at random on other workers", job, len(pending))
-			return false, nil
+			local = fmt.Sprintf("every result of this job came from one identity, %q", strings.Join(names, ""))
 		case time.Since(lastSecond) > verifyWait:
-			local = fmt.Sprintf("no other worker verified them within %v", verifyWait)
+			local = fmt.Sprintf("no other identity verified them within %v", verifyWait)
 		default:
 			return false, nil
 		}
@@ -302,7 +385,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			return false, err
 		}
 		for j, id := range pending {
-			r := Result{Job: job, N: plan.N, PlanVersion: plan.Version, TaskResult: again[j], Worker: "the coordinator"}
+			r := Result{Job: job, N: plan.N, PlanVersion: plan.Version, TaskResult: again[j], Worker: Here}
 			if err := ver.addSecond(id, r); err != nil {
 				return false, err
 			}
@@ -310,117 +393,414 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		stats.VerifiedHere += len(pending)
 		return len(ver.pending()) == 0, nil
 	}
-
-	resync := c.Resync
-	if resync <= 0 {
-		resync = 5 * time.Minute
-	}
-	first := true
-	for {
-		// Read every result of the job stored after lastRev, then queue what is missing,
-		// then follow new results.
-		var opts []jetstream.WatchOpt
-		if lastRev > 0 {
-			opts = append(opts, jetstream.ResumeFromRevision(lastRev+1))
-		}
-		// The revision of the job's last entry before the watch: once it is read, so is
-		// everything the watch had to read first, whether or not the watcher says so
-		// (it says so by a marker, which an empty watch or a consumer reset can leave out).
-		until, uerr := lastJobRevision(ctx, js, job)
-		if uerr != nil {
-			until = math.MaxUint64 // wait for the marker
-		}
-		w, err := results.WatchFiltered(ctx, []string{job + ".>"}, opts...)
-		if err != nil {
-			if ctx.Err() != nil {
-				return queens.Counts{}, stats, ctx.Err()
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		case m := <-wants:
+			d.want(m)
+		case m := <-beats:
+			d.beat(m)
+		case m := <-handed:
+			news, err := d.result(ctx, m)
+			if err != nil {
+				return fail(err)
 			}
-			c.logf("watching results: %v; trying again", err)
-			if err := sleep(ctx, time.Second); err != nil {
-				return queens.Counts{}, stats, err
+			if news {
+				lastSecond = time.Now()
+				if c.Progress != nil {
+					c.Progress(tally)
+				}
 			}
-			continue
-		}
-		read := func(e jetstream.KeyValueEntry) error {
-			if err := add(e); err != nil {
-				return err
-			}
-			lastRev = max(lastRev, e.Revision())
-			return nil
-		}
-		idle := func() {
+		case <-tick.C:
+			d.expire()
 			save(false)
 			record(false)
 		}
-		readAll := func() bool { return lastRev >= until }
-		complete, err := c.follow(ctx, w, read, readAll, step, idle, resync, func() error {
-			caughtUp = true
-			n, waiting, err := q.restart(ctx)
-			stats.Queued += n
-			if first && err == nil {
-				first = false
-				if c.CaughtUp != nil {
-					c.CaughtUp(tally)
-				}
-				stats.Resumed = tally.Done()
-				c.logf("job %s: %d of %d tasks have results, %d are queued, %d queued now (at most %d at a time)",
-					job, tally.Done(), plan.Len(), waiting, n, window)
-			}
-			return err
-		})
-		_ = w.Stop()
-		if complete {
-			break
-		}
-		var dis *DisagreeError
-		if errors.As(err, &dis) {
-			c.forget(ctx, results, job, dis.ID)
-			// A snapshot may hold the first of the two results, and would count it again
-			// on the next start, whose deletion it does not read back.
-			if snap != nil {
-				if err := os.Remove(snapshotPath(c.StateDir, job)); err != nil && !errors.Is(err, os.ErrNotExist) {
-					c.logf("removing the snapshot of job %s, which may hold a result now refused: %v; remove it before counting again", job, err)
-				}
-			}
-			return queens.Counts{}, stats, err
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				save(true)
-				record(true)
-				return queens.Counts{}, stats, ctx.Err()
-			}
-			c.logf("%v; trying again", err)
-			if err := sleep(ctx, time.Second); err != nil {
-				return queens.Counts{}, stats, err
-			}
+		var err error
+		if done, err = step(); err != nil {
+			return fail(err)
 		}
 	}
-	if first {
-		caughtUp = true
-		if c.CaughtUp != nil {
-			c.CaughtUp(tally)
-		}
-		stats.Resumed = tally.Done()
-		c.logf("job %s: all %d tasks have results already", job, plan.Len())
-	}
+
 	stats.Verified = len(ver.sample)
+	d.count(&stats)
 	if stats.Verified > 0 {
-		c.logf("job %s: %d tasks chosen at random were computed twice (%d here), and agree", job, stats.Verified, stats.VerifiedHere)
+		c.logf("job %s: %d tasks were computed twice by distinct identities (%d here), and agree", job, stats.Verified, stats.VerifiedHere)
 	}
-	// Requests for second computations that are no longer needed would only cost workers time.
-	if err := st.Purge(ctx, jetstream.WithPurgeSubject(verifySubjects(plan.N, plan.Version))); err != nil {
-		c.logf("removing verification requests: %v", err)
-	}
+	c.logf("job %s: %s", job, identitiesLine(stats))
 	save(true)
 	counts := tally.Counts()
 	rec.progress(tally, time.Now())
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
-	if err := putJSON(ctx, jobs, job, rec); err != nil {
+	rec.Unique = counts.Unique.String()
+	rec.Verified, rec.Identities, rec.ByIdentities = stats.Verified, stats.Identities, stats.ByIdentities
+	if err := putSealed(ctx, jobs, sealer, job, rec); err != nil {
 		c.logf("recording the finished job: %v", err)
 	}
 	return counts, stats, nil
+}
+
+// identitiesLine says how many tasks were computed by how many distinct identities.
+func identitiesLine(st Stats) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(st.ByIdentities)) {
+		word := "identities"
+		if k == 1 {
+			word = "identity"
+		}
+		parts = append(parts, fmt.Sprintf("%d tasks by %d distinct %s", st.ByIdentities[k], k, word))
+	}
+	return fmt.Sprintf("%s; %d worker identities in all", strings.Join(parts, ", "), st.Identities)
+}
+
+// dropSnapshot removes the job's snapshot, which may hold a result now refused and would
+// count it again on the next start.
+func (c *Coordinator) dropSnapshot(snap *snapshotter, job string) {
+	if snap == nil {
+		return
+	}
+	if err := os.Remove(snapshotPath(c.StateDir, job)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		c.logf("removing the snapshot of job %s, which may hold a result now refused: %v; remove it before counting again", job, err)
+	}
+}
+
+// readJob feeds fn every entry of job in the results bucket stored after revision from,
+// up to the job's last entry when it starts.
+func readJob(ctx context.Context, js jetstream.JetStream, results jetstream.KeyValue, job string, from uint64, fn func(jetstream.KeyValueEntry) error) error {
+	until, err := lastJobRevision(ctx, js, job)
+	if err != nil {
+		return fmt.Errorf("reading the results: %w", err)
+	}
+	if until <= from {
+		return nil
+	}
+	var opts []jetstream.WatchOpt
+	if from > 0 {
+		opts = append(opts, jetstream.ResumeFromRevision(from+1))
+	}
+	w, err := results.WatchFiltered(ctx, []string{job + ".>"}, opts...)
+	if err != nil {
+		return fmt.Errorf("reading the results: %w", err)
+	}
+	defer func() { _ = w.Stop() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("reading the results: the watcher stopped")
+			}
+			if e == nil {
+				return nil
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+			if e.Revision() >= until {
+				return nil
+			}
+		}
+	}
+}
+
+// A dispatch is the coordinator's state of assignments. It is not safe for concurrent
+// use: Run's loop alone calls it.
+type dispatch struct {
+	c           *Coordinator
+	plan        *queens.Plan
+	job         string
+	sealer      *Sealer
+	results     jetstream.KeyValue
+	tally       *queens.Tally
+	ver         *verifier
+	stats       *Stats
+	ackWait     time.Duration
+	window      int
+	lastRev     *uint64
+	serial      int
+	leases      map[string]*lease // by nonce
+	firstLease  map[int]*lease    // the live first-computation lease of a task
+	verifyLease map[int]*lease    // the live second-computation lease of a task
+	again       []int             // tasks to assign again before the hand-out order
+	toVerify    []int             // sampled tasks with a first result and no agreeing second
+	next        func() (int, bool)
+	stopNext    func()
+}
+
+// want answers a worker's request for a task.
+func (d *dispatch) want(m *nats.Msg) {
+	user := subjectUser(m.Subject)
+	if !ValidIdentity(user) || m.Reply == "" {
+		return
+	}
+	var w WantMsg
+	_ = json.Unmarshal(m.Data, &w)
+	a := Assignment{Wait: 0.1}
+	if slices.Contains(w.PlanVersions, d.plan.Version) {
+		if l := d.assign(user); l != nil {
+			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Nonce: l.nonce, Lease: d.ackWait.Seconds()}
+			a.Verify = l.verify
+		}
+	}
+	data, _ := json.Marshal(a)
+	_ = m.Respond(data)
+}
+
+// assign returns a new lease of a task for user: a second computation of a task whose
+// first result is another identity's, else a task without a result, else nil.
+func (d *dispatch) assign(user string) *lease {
+	for i := 0; i < len(d.toVerify); i++ {
+		id := d.toVerify[i]
+		if d.ver.agreed[id] {
+			d.toVerify = slices.Delete(d.toVerify, i, i+1)
+			i--
+			continue
+		}
+		if d.verifyLease[id] != nil || d.ver.first[id].Worker == user {
+			continue
+		}
+		return d.lease(user, id, true)
+	}
+	if len(d.firstLease) >= d.window {
+		return nil
+	}
+	for len(d.again) > 0 {
+		id := d.again[0]
+		d.again = d.again[1:]
+		if !d.tally.Has(id) && d.firstLease[id] == nil {
+			return d.lease(user, id, false)
+		}
+	}
+	for d.next != nil {
+		id, ok := d.next()
+		if !ok {
+			d.next = nil
+			break
+		}
+		if !d.tally.Has(id) && d.firstLease[id] == nil {
+			return d.lease(user, id, false)
+		}
+	}
+	return nil
+}
+
+func (d *dispatch) lease(user string, id int, verify bool) *lease {
+	d.serial++
+	l := &lease{id: id, user: user, verify: verify, until: time.Now().Add(d.ackWait),
+		nonce: nonce(d.sealer, user, d.job, id, verify, strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.Itoa(d.serial))}
+	d.leases[l.nonce] = l
+	if verify {
+		d.verifyLease[id] = l
+	} else {
+		d.firstLease[id] = l
+	}
+	d.stats.Queued++
+	return l
+}
+
+// release ends a lease; a first computation's task without a result is assigned again
+// first.
+func (d *dispatch) release(l *lease) {
+	delete(d.leases, l.nonce)
+	if l.verify {
+		if d.verifyLease[l.id] == l {
+			delete(d.verifyLease, l.id)
+		}
+		return
+	}
+	if d.firstLease[l.id] == l {
+		delete(d.firstLease, l.id)
+	}
+	if !d.tally.Has(l.id) {
+		d.again = append(d.again, l.id)
+		d.stats.Requeued++
+	}
+}
+
+// beat extends the leases a worker says it still works on, and ends those it hands back.
+func (d *dispatch) beat(m *nats.Msg) {
+	user := subjectUser(m.Subject)
+	var b BeatMsg
+	if json.Unmarshal(m.Data, &b) != nil {
+		return
+	}
+	for _, n := range b.Nonces {
+		if l := d.leases[n]; l != nil && l.user == user {
+			l.until = time.Now().Add(d.ackWait)
+		}
+	}
+	for _, n := range b.Back {
+		if l := d.leases[n]; l != nil && l.user == user {
+			d.release(l)
+		}
+	}
+}
+
+// expire ends the leases whose workers have been silent for the ack deadline.
+func (d *dispatch) expire() {
+	now := time.Now()
+	for _, l := range d.leases {
+		if now.After(l.until) {
+			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, l.user, l.id, d.ackWait)
+			d.release(l)
+		}
+	}
+}
+
+// result takes a result a worker hands in: it accepts it only for an assignment of that
+// task to the identity it comes from, checks it, stores it sealed, and answers with a
+// Receipt. It reports whether the result was new, and returns a DisagreeError if it
+// differs from another identity's result of the task.
+func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
+	user := subjectUser(m.Subject)
+	var r Result
+	err := json.Unmarshal(m.Data, &r)
+	news := false
+	if err == nil {
+		r.Worker = user
+		news, err = d.accept(ctx, user, &r)
+	}
+	var dis *DisagreeError
+	if err != nil && !errors.As(err, &dis) {
+		d.stats.Refused++
+		d.c.logf("refused a result of task %d of job %s from worker %s (%q): %v", r.ID, d.job, user, r.Name, err)
+		if l := d.leases[r.Nonce]; l != nil && l.user == user {
+			d.release(l)
+		}
+		if m.Reply != "" {
+			data, _ := json.Marshal(Receipt{Refused: err.Error()})
+			_ = m.Respond(data)
+		}
+		return false, nil
+	}
+	if m.Reply != "" {
+		data, _ := json.Marshal(Receipt{OK: err == nil})
+		if err != nil {
+			data, _ = json.Marshal(Receipt{Refused: "it differs from another identity's result of the task; the count is refused"})
+		}
+		_ = m.Respond(data)
+	}
+	return news, err
+}
+
+// errNotAssigned is the reason of a refused result that answers no assignment.
+var errNotAssigned = errors.New("no assignment of this task to this identity carries its nonce")
+
+func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news bool, err error) {
+	if r.Job != d.job {
+		return false, fmt.Errorf("result of job %q on the subject of job %s", r.Job, d.job)
+	}
+	verify, ok := checkNonce(d.sealer, r.Nonce, user, d.job, r.ID)
+	if !ok {
+		return false, errNotAssigned
+	}
+	if err := checkResult(d.plan, r.ID, r); err != nil {
+		return false, err
+	}
+	id := r.ID
+	l := d.leases[r.Nonce]
+	if verify {
+		f, ok := d.ver.first[id]
+		switch {
+		case !d.ver.sample[id] || !ok:
+			return false, errors.New("a second computation of a task that needs none")
+		case f.Worker == user:
+			return false, errors.New("a second computation by the identity of the first")
+		case d.ver.agreed[id]:
+			if l != nil {
+				d.release(l)
+			}
+			return false, nil
+		}
+		if err := d.store(ctx, verifyKey(d.job, id), r); err != nil {
+			return false, err
+		}
+		if l != nil {
+			d.release(l)
+		}
+		return true, d.ver.addSecond(id, *r)
+	}
+	if d.tally.Has(id) {
+		if l != nil {
+			d.release(l)
+		}
+		if !d.ver.sameAsFirst(id, *r) {
+			f, ok := d.ver.first[id]
+			if !ok {
+				f = Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(an earlier result)"}
+			}
+			return false, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r}
+		}
+		return false, nil
+	}
+	if err := d.store(ctx, resultKey(d.job, id), r); err != nil {
+		return false, err
+	}
+	if _, err := d.tally.Add(r.TaskResult); err != nil {
+		return false, err
+	}
+	if l != nil {
+		d.release(l)
+	}
+	ask, err := d.ver.addFirst(id, *r)
+	if ask {
+		d.toVerify = append(d.toVerify, id)
+	}
+	return true, err
+}
+
+// store writes an accepted result, sealed, under key, and notes its revision.
+func (d *dispatch) store(ctx context.Context, key string, r *Result) error {
+	data, err := sealValue(d.sealer, key, r)
+	if err != nil {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	rev, err := d.results.Put(sctx, key, data)
+	if err != nil {
+		return fmt.Errorf("storing %s: %w", key, err)
+	}
+	*d.lastRev = max(*d.lastRev, rev)
+	return nil
+}
+
+// count sets the identity counts of st from the verifier.
+func (d *dispatch) count(st *Stats) {
+	st.Identities = 0
+	for w := range d.ver.workers {
+		if w != Here {
+			st.Identities++
+		}
+	}
+	clear(st.ByIdentities)
+	two := 0
+	for id := range d.ver.sample {
+		if d.ver.agreed[id] {
+			two++
+		}
+	}
+	if one := d.plan.Len() - two; one > 0 {
+		st.ByIdentities[1] = one
+	}
+	if two > 0 {
+		st.ByIdentities[2] = two
+	}
+}
+
+// putSealed stores v sealed under key.
+func putSealed(ctx context.Context, kv jetstream.KeyValue, s *Sealer, key string, v any) error {
+	data, err := sealValue(s, key, v)
+	if err != nil {
+		return err
+	}
+	if _, err := kv.Put(ctx, key, data); err != nil {
+		return fmt.Errorf("storing %s: %w", key, err)
+	}
+	return nil
 }
 
 // recordEvery is how often a running coordinator writes the job's progress into its
@@ -476,85 +856,6 @@ func taskMsg(plan *queens.Plan, id int) TaskMsg {
 	return m
 }
 
-// publish puts one task message on the stream and waits for the server's acknowledgement.
-func (c *Coordinator) publish(ctx context.Context, js jetstream.JetStream, subject string, m TaskMsg) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	_, err = js.Publish(ctx, subject, data)
-	return err
-}
-
-// follow feeds w's entries to add. After the watcher's initial values (its marker, or
-// readAll reporting true) it calls queue once. It calls step after each entry and four
-// times a second, then idle, and returns true once step does; it returns false with a nil
-// error when no result came for the resync period, and the error of add or step if they
-// return one.
-func (c *Coordinator) follow(ctx context.Context, w jetstream.KeyWatcher, add func(jetstream.KeyValueEntry) error, readAll func() bool, step func() (bool, error), idle func(), resync time.Duration, queue func() error) (bool, error) {
-	initial := true
-	endInitial := func() (bool, error) {
-		initial = false
-		if done, err := step(); done || err != nil {
-			return done, err
-		}
-		return false, queue()
-	}
-	timer := time.NewTimer(resync)
-	defer timer.Stop()
-	// A watcher does not always survive the server's restart: after a reconnection, read
-	// everything again.
-	reconnects := c.Conn.Stats().Reconnects
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-tick.C:
-			if r := c.Conn.Stats().Reconnects; r != reconnects && c.Conn.IsConnected() {
-				return false, nil
-			}
-			if initial && readAll() {
-				if done, err := endInitial(); done || err != nil {
-					return done, err
-				}
-			}
-			if !initial {
-				if done, err := step(); done || err != nil {
-					return done, err
-				}
-				idle()
-			}
-		case <-timer.C:
-			if initial {
-				return false, fmt.Errorf("reading the results took more than %v", resync)
-			}
-			return false, nil
-		case e, ok := <-w.Updates():
-			if !ok {
-				return false, errors.New("the results watcher stopped")
-			}
-			if e != nil {
-				if err := add(e); err != nil {
-					return false, err
-				}
-				timer.Reset(resync)
-			}
-			if initial && (e == nil || readAll()) {
-				if done, err := endInitial(); done || err != nil {
-					return done, err
-				}
-			}
-			if !initial {
-				if done, err := step(); done || err != nil {
-					return done, err
-				}
-			}
-		}
-	}
-}
-
 // lastJobRevision returns the revision of the job's last entry in the results bucket, 0 if
 // it has none: one request to the server.
 func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (uint64, error) {
@@ -572,145 +873,19 @@ func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (u
 	return m.Sequence, nil
 }
 
-// A queue keeps at most window tasks of a job on the stream without a result: it walks the
-// plan's hand-out order (Plan.Order, costliest first) once, publishing each task that has
-// no result and no message, and stops when window are outstanding; results make room.
-// It is not safe for concurrent use.
-type queue struct {
-	plan        *queens.Plan
-	js          jetstream.JetStream
-	st          jetstream.Stream
-	tally       *queens.Tally
-	window      int
-	job         string
-	outstanding map[int]bool // tasks with a message on the stream and no result
-	ready       bool         // restart has read the stream: topUp may run
-	next        func() (int, bool)
-	stopNext    func()
-}
-
-// stop ends the walk of the hand-out order.
-func (q *queue) stop() {
-	if q.stopNext != nil {
-		q.stopNext()
-		q.next, q.stopNext = nil, nil
-	}
-}
-
-// restart reads which of the job's tasks have a message on the stream, starts the walk of
-// the hand-out order again from its beginning (a task whose message was lost, say by a
-// purge, is queued again), and tops the queue up. It returns how many tasks it published
-// and how many it found queued.
-func (q *queue) restart(ctx context.Context) (published, waiting int, err error) {
-	info, err := q.st.Info(ctx, jetstream.WithSubjectFilter(jobSubjects(q.plan.N, q.plan.Version)))
-	if err != nil {
-		return 0, 0, fmt.Errorf("reading the queue: %w", err)
-	}
-	clear(q.outstanding)
-	prefix := jobSubjects(q.plan.N, q.plan.Version)
-	prefix = prefix[:len(prefix)-1] // "….q<N>."
-	for subj, k := range info.State.Subjects {
-		rest, ok := strings.CutPrefix(subj, prefix)
-		id, err := strconv.Atoi(rest)
-		if ok && err == nil && k > 0 && id >= 0 && id < q.plan.Len() && !q.tally.Has(id) {
-			q.outstanding[id] = true
-		}
-	}
-	waiting = len(q.outstanding)
-	q.stop()
-	q.next, q.stopNext = iter.Pull(q.plan.Order())
-	q.ready = true
-	published, err = q.topUp(ctx)
-	return published, waiting, err
-}
-
-// topUp publishes tasks in hand-out order until window are outstanding or the order is
-// done, waits for the server to acknowledge them, and returns how many it published.
-func (q *queue) topUp(ctx context.Context) (int, error) {
-	if q.next == nil {
-		return 0, nil
-	}
-	published := 0
-	for len(q.outstanding) < q.window && q.next != nil {
-		// At most publishChunk messages wait for the server's acknowledgement at a time:
-		// the client refuses more than a few thousand outstanding asynchronous publishes.
-		n, err := q.publishSome(ctx, min(publishChunk, q.window-len(q.outstanding)))
-		published += n
-		if err != nil {
-			return published, err
-		}
-	}
-	return published, nil
-}
-
-// publishChunk is how many task messages topUp publishes before it waits for the server.
-const publishChunk = 1024
-
-// publishSome publishes up to k tasks in hand-out order and waits for the server to
-// acknowledge them.
-func (q *queue) publishSome(ctx context.Context, k int) (int, error) {
-	var futures []jetstream.PubAckFuture
-	for len(futures) < k {
-		id, ok := q.next()
-		if !ok {
-			q.stop()
-			break
-		}
-		if q.tally.Has(id) || q.outstanding[id] {
-			continue
-		}
-		data, _ := json.Marshal(taskMsg(q.plan, id))
-		f, err := q.js.PublishAsync(taskSubject(q.plan.N, q.plan.Version, id), data)
-		if err != nil {
-			return len(futures), fmt.Errorf("queueing task %d: %w", id, err)
-		}
-		q.outstanding[id] = true
-		futures = append(futures, f)
-	}
-	if len(futures) == 0 {
-		return 0, nil
-	}
-	select {
-	case <-q.js.PublishAsyncComplete():
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	case <-time.After(time.Minute):
-		return 0, errors.New("queueing tasks: no acknowledgement from the server within a minute")
-	}
-	for _, f := range futures {
-		select {
-		case err := <-f.Err():
-			return 0, fmt.Errorf("queueing task %s: %w", strings.TrimPrefix(f.Msg().Subject, TaskPrefix+"."), err)
-		default:
-		}
-	}
-	return len(futures), nil
-}
-
 // firstFromHistory returns the first result of task id that the bucket still holds under
 // key with the fingerprint the verifier recorded, for the report of a disagreement on a
 // task whose first result was not kept whole; a Result naming no worker if none is left.
-func (c *Coordinator) firstFromHistory(ctx context.Context, results jetstream.KeyValue, key string, id int, ver *verifier) Result {
+func (c *Coordinator) firstFromHistory(ctx context.Context, sealer *Sealer, results jetstream.KeyValue, key string, id int, ver *verifier) Result {
 	hist, err := results.History(ctx, key)
 	if err == nil {
 		for _, e := range hist {
-			if _, _, r, err := decodeResult(key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.TaskResult) == ver.fp[id] {
+			if _, _, r, err := decodeResult(sealer, key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.TaskResult) == ver.fp[id] {
 				return r
 			}
 		}
 	}
 	return Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(a first result no longer stored)"}
-}
-
-func putJSON(ctx context.Context, kv jetstream.KeyValue, key string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if _, err := kv.Put(ctx, key, data); err != nil {
-		return fmt.Errorf("storing %s: %w", key, err)
-	}
-	return nil
 }
 
 // sleep waits d or until ctx is done.

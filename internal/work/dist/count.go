@@ -24,19 +24,24 @@ type CountOptions struct {
 	URL      string
 	Listen   string
 	StoreDir string
-	// Token is what every client gives. Empty means: for an embedded server, the token kept
-	// in StoreDir/token (created on first start, so that a restarted coordinator keeps the
-	// token its running workers hold); for URL, none. Creds is a NATS credentials file, if
-	// the cluster wants one.
+	// Token is the cluster's shared token, which workers give to make their identities
+	// (NewIdentity). Empty means: for an embedded server, the token kept in StoreDir/token
+	// (created on first start, so that a restarted coordinator keeps the token its
+	// running workers hold); for URL, none. The coordinator itself connects to an
+	// embedded server as AdminUser with the secret kept in StoreDir (AdminFile); to URL
+	// with Token, Creds (a NATS credentials file) or the user in the URL, which the
+	// operator must give every right.
 	Token string
 	Creds string
 	// Workers is the number of cores of a worker run in this process (0: none, the
 	// tasks wait for workers elsewhere).
 	Workers int
 	// AckWait, Verify and VerifyWait are the [Coordinator]'s.
+	// Replicas is the Coordinator's.
 	AckWait    time.Duration
 	Verify     float64
 	VerifyWait time.Duration
+	Replicas   int
 	// Logf, if not nil, gets one line per event worth knowing: the server's address and
 	// how workers join it, the job resumed, results rejected, the verification.
 	Logf func(format string, args ...any)
@@ -46,31 +51,42 @@ type CountOptions struct {
 	Progress func(work.Status)
 }
 
-// Count counts plan through NATS JetStream, as a coordinator: it starts the embedded
+// Count counts plan through NATS, as a coordinator: it starts the embedded
 // server unless opts.URL names one, connects, runs opts.Workers cores of a worker in this
 // process if asked, and runs a [Coordinator] until every task has a result and the
 // verified share agrees. It returns the board's exact counts; ctx.Err() if ctx ends first
 // (the job stays on the server, and counting again resumes it); an error wrapping
-// [ErrRefused] when the server refuses the token, and a [*DisagreeError] when a task's two
-// computations differ. It takes as long as the workers need; its own cost is a moment per
+// [ErrRefused] when the server refuses the credentials, and a [*DisagreeError] when a
+// task's two computations differ. Its Stats say how many tasks were computed by how many
+// distinct identities. It takes as long as the workers need; its own cost is a moment per
 // thousand tasks and one goroutine.
-func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Counts, error) {
+func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Counts, Stats, error) {
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	dir := opts.StoreDir
+	if dir == "" {
+		dir = "."
+	}
+	admin, err := LoadOrCreateAdmin(dir)
+	if err != nil {
+		return queens.Counts{}, Stats{}, err
+	}
 	url, token := opts.URL, opts.Token
+	co := ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
 	if url == "" {
-		srv, tok, err := startEmbedded(opts, logf)
+		srv, tok, err := startEmbedded(opts, admin, logf)
 		if err != nil {
-			return queens.Counts{}, err
+			return queens.Counts{}, Stats{}, err
 		}
 		defer srv.Shutdown()
 		url, token = srv.URL(), tok
+		co = ConnectOptions{URL: url, User: AdminUser, Password: admin, Name: "chesspuzzles coordinator", Logf: logf}
 	}
-	nc, err := Connect(ctx, ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf})
+	nc, err := Connect(ctx, co)
 	if err != nil {
-		return queens.Counts{}, err
+		return queens.Counts{}, Stats{}, err
 	}
 	defer nc.Close()
 
@@ -78,24 +94,18 @@ func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Co
 	var wg sync.WaitGroup
 	defer func() { stopWorker(); wg.Wait() }()
 	if opts.Workers > 0 {
-		wc, err := Connect(ctx, ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles local worker", Logf: logf})
+		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, Token: token, Name: "chesspuzzles local worker", Logf: logf})
 		if err != nil {
-			return queens.Counts{}, err
+			return queens.Counts{}, Stats{}, err
 		}
 		defer wc.Close()
 		host, _ := os.Hostname()
-		w := &Worker{Conn: wc, Cores: opts.Workers, Name: host + "-local", Every: time.Hour}
+		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour}
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
-	dir := opts.StoreDir
-	if dir == "" {
-		dir = "."
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return queens.Counts{}, fmt.Errorf("making the state directory: %w", err)
-	}
-	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Logf: opts.Logf, StateDir: dir}
+	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Replicas: opts.Replicas,
+		Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
 	if opts.Progress != nil {
 		p := &jobProgress{plan: plan, workers: opts.Workers}
 		opts.Progress(p.status(plan.NewTally()))
@@ -105,13 +115,12 @@ func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Co
 			opts.Progress(p.status(t))
 		}
 	}
-	counts, _, err := c.Run(ctx, plan)
-	return counts, err
+	return c.Run(ctx, plan)
 }
 
 // startEmbedded starts the embedded server of opts and returns it with the token clients
 // give, and logs where it listens and how workers join it.
-func startEmbedded(opts CountOptions, logf func(string, ...any)) (*Server, string, error) {
+func startEmbedded(opts CountOptions, admin string, logf func(string, ...any)) (*Server, string, error) {
 	listen, dir, token := opts.Listen, opts.StoreDir, opts.Token
 	if listen == "" {
 		listen = "127.0.0.1:4222"
@@ -132,7 +141,7 @@ func startEmbedded(opts CountOptions, logf func(string, ...any)) (*Server, strin
 			logf("new token in %s (readable by its owner only)", tokenFile)
 		}
 	}
-	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Token: token})
+	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Token: token, Admin: admin})
 	if err != nil {
 		return nil, "", err
 	}

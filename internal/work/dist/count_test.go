@@ -32,9 +32,14 @@ func TestCount(t *testing.T) {
 			defer mu.Unlock()
 			statuses = append(statuses, s)
 		}}
-	c, err := Count(context.Background(), plan, opts)
+	c, st, err := Count(context.Background(), plan, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// One identity, the local worker's, computed every task; the sampled ones were
+	// computed again here.
+	if st.Identities != 1 || st.ByIdentities[2] != st.Verified || st.ByIdentities[1]+st.ByIdentities[2] != len(plan.Tasks) || st.VerifiedHere != st.Verified {
+		t.Errorf("stats %+v: want 1 identity, every task by 1 identity but the %d verified here", st, st.Verified)
 	}
 	if c.Total.String() != want[0] || c.Unique.String() != want[1] {
 		t.Errorf("Count(%d) = %v, %v; want %s, %s", n, c.Total, c.Unique, want[0], want[1])
@@ -42,7 +47,7 @@ func TestCount(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, TokenFile)); err != nil {
 		t.Errorf("no token kept in the store: %v", err)
 	}
-	for _, line := range []string{"new token in", "NATS server on 127.0.0.1:", "workers join with: chesspuzzles worker --nats nats://127.0.0.1:", "tasks chosen at random were computed twice"} {
+	for _, line := range []string{"new token in", "NATS server on 127.0.0.1:", "workers join with: chesspuzzles worker --nats nats://127.0.0.1:", "tasks were computed twice by distinct identities"} {
 		if !log.contains(line) {
 			t.Errorf("no log line with %q in %q", line, log.lines)
 		}
@@ -56,7 +61,7 @@ func TestCount(t *testing.T) {
 	}
 
 	statuses = nil
-	c, err = Count(context.Background(), plan, opts)
+	c, _, err = Count(context.Background(), plan, opts)
 	if err != nil || c.Total.String() != want[0] {
 		t.Fatalf("second Count = %v, %v; want %s", c.Total, err, want[0])
 	}
@@ -70,7 +75,7 @@ func TestCount(t *testing.T) {
 func TestCountRefused(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "right")
 	plan, _ := queens.NewPlan(6)
-	_, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong"})
+	_, _, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong", StoreDir: t.TempDir()})
 	if !errors.Is(err, ErrRefused) {
 		t.Errorf("Count with a wrong token: %v, want ErrRefused", err)
 	}

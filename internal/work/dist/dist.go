@@ -1,66 +1,71 @@
-// Package dist runs a queens count plan on many machines through NATS JetStream.
+// Package dist runs a queens count plan on many machines through NATS.
 //
-// A coordinator ([Coordinator.Run]) puts each task of the plan (see queens.NewPlan) as one
-// message on a work-queue stream, at most Coordinator.Window (16,384) at a time, costliest
-// first, topped up as results come, and waits for the results; workers ([Worker.Run]) on any
-// number of machines pull tasks, compute them on all their cores, store each result in a
-// key-value bucket under its job and task id, and only then acknowledge the task. The
-// coordinator sums the bucket once per task id with a queens.Tally, so a task that was
-// delivered twice, or whose worker died after storing its result, never changes the total.
+// A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,
+// costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
+// each worker computes its tasks on all its cores and hands each result in; the
+// coordinator checks it, stores it in a key-value bucket under its job and task id, and
+// sums the results once per task id with a queens.Tally, so that a task computed twice
+// never changes the total.
 //
 // Usage, in one process (the command line runs each part in its own):
 //
-//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state"})
+//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state", Token: token, Admin: secret})
 //	defer srv.Shutdown()
-//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL()})
-//	go (&dist.Worker{Conn: nc, Name: "local"}).Run(ctx) // and on other machines
+//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL(), User: dist.AdminUser, Password: secret})
+//	wc, id, _ := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: srv.URL(), Token: token})
+//	go (&dist.Worker{Conn: wc, Identity: id, Name: "local"}).Run(ctx) // and on other machines
 //	plan, _ := queens.NewPlan(20)
-//	counts, stats, err := (&dist.Coordinator{Conn: nc}).Run(ctx, plan)
+//	counts, stats, err := (&dist.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
 //
 // Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
 // that results from a build that cuts the plan differently can never be mistaken for this
 // build's. On the server:
 //
-//   - stream CHESSPUZZLES_TASKS, work-queue retention, file storage, subjects
-//     chesspuzzles.task.v<plan version>.q<N>.<task id> (one subject per task, so the
-//     coordinator can see which tasks are still queued);
-//   - durable pull consumer workers-v<plan version>, filtered to its plan version: a worker
-//     of another build never even receives this build's tasks;
-//   - key-value bucket chesspuzzles_results, key <job>.<task id>, value a JSON [Result];
-//   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord] for status.
+//   - subjects chesspuzzles.want.<identity> (a worker asks for a task; the coordinators
+//     answer as one queue group), chesspuzzles.beat.<identity> (its heartbeat, and tasks it
+//     hands back), chesspuzzles.result.<identity>.<job> (its results, answered with a
+//     [Receipt]);
+//   - key-value bucket chesspuzzles_results, key <job>.<task id> (".v" appended for a
+//     second computation), value a JSON [Result] sealed by the coordinator;
+//   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord], sealed, for
+//     status.
 //
-// Guarantees. A task is acknowledged only after its result is stored, and a worker sends
-// "in progress" for it every third of the ack deadline while it computes, so a live worker
-// keeps its task however long it takes, and a dead worker's task is delivered again once the
-// deadline passes. A result whose N, plan version, job or task id does not match its key, or
-// whose counters are impossible for its task (queens.Plan.CheckResult), is rejected with a
-// logged reason, deleted, and its task queued again. Started again against the same
-// server (the same --state directory for the embedded one) a coordinator takes what it had
-// counted from its snapshot (Coordinator.StateDir: the tally, the verifier's state and the
-// results bucket's revision they were read up to, checked against the plan and the bucket),
-// reads only the results stored after that revision (all of them when it has no snapshot
-// it can trust), queues only the tasks that have no result and are not queued, and waits
-// for the rest. Clients reconnect for ever after losing their connection.
+// Identities and trust. Every worker has an identity of its own which the server enforces
+// (see auth.go and [WorkerPermissions]): it may publish only on its own subjects and
+// receive only on its own inbox, and has no right to JetStream at all; only the
+// coordinator, with its secret, reads and writes the buckets. Each assignment carries a
+// nonce sealed with the coordinator's secret ([Sealer]) that binds it to the identity, the
+// job and the task: a result is accepted only on the subject of the identity the task was
+// assigned to, with that nonce, and refused with a logged reason otherwise. With
+// Coordinator.Verify, a share of the tasks chosen at random is computed a second time, by
+// another identity (or by the coordinator itself when there is no other); with
+// Coordinator.Replicas 2 every task is. A difference refuses the count with a
+// [DisagreeError]. docs/distributed.md says what this protects and what it does not.
+//
+// Guarantees. A worker sends a heartbeat for each assignment every third of the ack
+// deadline while it computes, so a live worker keeps its task however long it takes; the
+// task of a worker silent for the deadline is assigned again. A result whose N, plan
+// version, job or task does not match its assignment, or whose counters are impossible
+// for its task (queens.Plan.CheckResult), is refused and its task assigned again. Started
+// again against the same server (the same --state directory for the embedded one) a
+// coordinator takes what it had counted from its snapshot (Coordinator.StateDir: the
+// tally, the verifier's state and the results bucket's revision they were read up to,
+// checked against the plan and the bucket), reads only the results stored after that
+// revision (all of them when it has no snapshot it can trust), trusting only values its
+// secret sealed, assigns only the tasks that have no result, and accepts the results of
+// its earlier run's assignments. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
 // by the coordinator (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte
 // a task and the verifier a 4-byte fingerprint of each result (whole results only for the
 // sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
 // its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
-// each task message carries its task, which the worker checks against the plan's rules
+// each assignment carries its task, which the worker checks against the plan's rules
 // (queens.CheckFineTask) and names by its digest in its result.
-//
-// Trust. Every client gives a token (see [LoadOrCreateToken]: a coordinator keeps its
-// token in its state directory, so that it survives a restart). With Coordinator.Verify
-// set, a share of the tasks chosen at random is computed a second time, by another worker
-// (a message on the task's subject + ".v", whose result is stored under the task's key +
-// ".v"), or by the coordinator itself when no other worker does it; a difference refuses
-// the count with a [DisagreeError]. docs/distributed.md says what this protects and what
-// it does not.
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with
-// JetStream works as well.
+// JetStream works as well, with the permissions docs/distributed.md gives.
 package dist
 
 import (
@@ -82,14 +87,13 @@ import (
 
 // Names of the objects on the server; see the package comment.
 const (
-	TaskStream    = "CHESSPUZZLES_TASKS"
-	TaskPrefix    = "chesspuzzles.task"
+	SubjectPrefix = "chesspuzzles"
 	ResultsBucket = "chesspuzzles_results"
 	JobsBucket    = "chesspuzzles_jobs"
 )
 
-// DefaultAckWait is how long the server waits for a worker's acknowledgement or heartbeat
-// before it delivers a task again.
+// DefaultAckWait is how long a coordinator waits for a word from the worker of an
+// assignment (its heartbeat or its result) before it assigns the task again.
 const DefaultAckWait = 30 * time.Second
 
 // JobID returns the id of the count of the n×n board with plan version v: "q<n>v<v>".
@@ -109,22 +113,32 @@ func ParseJobID(job string) (n, v int, err error) {
 	return 0, 0, fmt.Errorf("job id must look like q<N>v<plan version>, got %q", job)
 }
 
-// consumerName is the durable consumer that workers of plan version v share.
-func consumerName(v int) string { return fmt.Sprintf("workers-v%d", v) }
+// The subjects of a worker of identity user: it asks for a task on wantSubject, says it
+// still works on its assignments on beatSubject, and hands in a result of job on
+// resultSubject. Only that worker may publish on them (WorkerPermissions).
+func wantSubject(user string) string        { return SubjectPrefix + ".want." + user }
+func beatSubject(user string) string        { return SubjectPrefix + ".beat." + user }
+func resultSubject(user, job string) string { return SubjectPrefix + ".result." + user + "." + job }
 
-// taskSubject is the subject of one task's message.
-func taskSubject(n, v, id int) string { return fmt.Sprintf("%s.v%d.q%d.%d", TaskPrefix, v, n, id) }
+// subjectUser returns the identity a worker's subject names (its third token).
+func subjectUser(subject string) string {
+	parts := strings.Split(subject, ".")
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[2]
+}
 
-// jobSubjects matches the subjects of every task of a job.
-func jobSubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.>", TaskPrefix, v, n) }
+// coordinatorQueue is the queue group of the coordinators' subscriptions to requests for
+// tasks: each request goes to one coordinator.
+const coordinatorQueue = "coordinators"
 
 // resultKey is the results-bucket key of one task of a job.
 func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) }
 
-// TaskMsg is the body of a task message. A message with Verify set asks for a second
-// computation of a task that has a result, by any worker but the one named Not; it comes
-// on the task's subject with ".v" appended, and its result is stored under the task's key
-// with ".v" appended.
+// TaskMsg describes a task. Verify says it is a second computation of a task that has a
+// result, by another identity, whose result is stored under the task's key with ".v"
+// appended.
 //
 // Task, when set, is the task itself, so that a worker need not build the plan to know it
 // (the fine plan of N = 27 takes minutes and 290 MB, of 28 gigabytes): a worker checks
@@ -137,8 +151,39 @@ type TaskMsg struct {
 	PlanVersion int          `json:"plan_version"`
 	ID          int          `json:"id"`
 	Verify      bool         `json:"verify,omitempty"`
-	Not         string       `json:"not,omitempty"`
 	Task        *queens.Task `json:"task,omitempty"`
+}
+
+// WantMsg is a worker's request for a task: its self-chosen name (for logs only: the
+// identity is the subject's) and the plan versions its build can run.
+type WantMsg struct {
+	Name         string `json:"name,omitempty"`
+	PlanVersions []int  `json:"plan_versions"`
+}
+
+// An Assignment is a coordinator's answer to a WantMsg: a task and the nonce that binds
+// it to the identity that asked (the result must carry it), with Lease the seconds the
+// worker may stay silent before the task is given to another; or, with no task, Wait, the
+// seconds after which to ask again.
+type Assignment struct {
+	TaskMsg
+	Nonce string  `json:"nonce,omitempty"`
+	Lease float64 `json:"lease,omitempty"`
+	Wait  float64 `json:"wait,omitempty"`
+}
+
+// BeatMsg is a worker's heartbeat: the nonces of the assignments it still works on, and
+// those it hands back (Back) without a result, to be assigned to another at once.
+type BeatMsg struct {
+	Nonces []string `json:"nonces,omitempty"`
+	Back   []string `json:"back,omitempty"`
+}
+
+// A Receipt is the coordinator's answer to a result: accepted (and stored), or refused
+// with the reason.
+type Receipt struct {
+	OK      bool   `json:"ok"`
+	Refused string `json:"refused,omitempty"`
 }
 
 // taskDigest returns 16 hex digits of the SHA-256 of the task's JSON encoding: what a
@@ -157,9 +202,51 @@ type Result struct {
 	N           int    `json:"n"`
 	PlanVersion int    `json:"plan_version"`
 	queens.TaskResult
+	// Worker is the identity that computed it: the coordinator sets it from the subject
+	// the result came on, whatever the worker wrote. Name is the name the worker gave
+	// itself, for logs only.
 	Worker  string  `json:"worker,omitempty"`
+	Name    string  `json:"name,omitempty"`
 	Seconds float64 `json:"seconds"`
 	Task    string  `json:"task,omitempty"`
+	// Nonce is the nonce of the assignment the result answers.
+	Nonce string `json:"nonce,omitempty"`
+}
+
+// sealed is the value the coordinator stores in a bucket: a JSON document (a Result or a
+// JobRecord) and its seal (Sealer.Seal of the key and the document), so that whoever
+// reads it back with the coordinator's secret can tell it is what the coordinator wrote.
+type sealed struct {
+	Seal string          `json:"seal"`
+	Doc  json.RawMessage `json:"doc"`
+}
+
+// sealValue returns the stored form of v under key.
+func sealValue(s *Sealer, key string, v any) ([]byte, error) {
+	doc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(sealed{Seal: s.Seal("value", key, string(doc)), Doc: doc})
+}
+
+// errUnsealed is what openValue returns for a value whose seal is not the coordinator's.
+var errUnsealed = errors.New("not sealed by this job's coordinator (written by another client, or by a coordinator with another secret)")
+
+// openValue decodes a stored value into v. With s nil it does not check the seal, and
+// says that the value is unchecked by returning checked false.
+func openValue(s *Sealer, key string, data []byte, v any) (checked bool, err error) {
+	var env sealed
+	if err := json.Unmarshal(data, &env); err != nil || len(env.Doc) == 0 {
+		return false, errUnsealed
+	}
+	if s != nil && !s.Check(env.Seal, "value", key, string(env.Doc)) {
+		return false, errUnsealed
+	}
+	if err := json.Unmarshal(env.Doc, v); err != nil {
+		return false, fmt.Errorf("value is not a %T: %v", v, err)
+	}
+	return s != nil, nil
 }
 
 // check returns why r cannot be a result for task id of the count of n with plan version
@@ -190,6 +277,17 @@ type JobRecord struct {
 	Started     time.Time `json:"started"`
 	Finished    time.Time `json:"finished,omitzero"`
 	Total       string    `json:"total,omitempty"`
+	Unique      string    `json:"unique,omitempty"`
+	// Verify is the share of tasks computed twice, Replicas 2 when every task is to be
+	// computed by two distinct identities; once Finished, Verified is the number of tasks
+	// computed twice and found to agree, Identities the number of worker identities whose
+	// results count, and ByIdentities the number of tasks computed by k distinct
+	// identities, by k.
+	Verify       float64     `json:"verify,omitempty"`
+	Replicas     int         `json:"replicas,omitempty"`
+	Verified     int         `json:"verified,omitempty"`
+	Identities   int         `json:"identities,omitempty"`
+	ByIdentities map[int]int `json:"by_identities,omitempty"`
 	// Done is the number of tasks with an accepted result when the record was Updated;
 	// CostDone and CostTotal the plan's Cost of those tasks and of all.
 	Done      int       `json:"done,omitempty"`
@@ -235,7 +333,13 @@ type ConnectOptions struct {
 	// cluster that authenticates users by NATS's decentralized auth. A user and password
 	// may also be given in the URL (nats://user:password@host:4222).
 	Creds string
-	Name  string // the client name the server shows
+	// User and Password, if User is not empty, are the client's user and password: the
+	// coordinator's (AdminUser) or a worker identity's (see NewIdentity).
+	User, Password string
+	// InboxPrefix, if not empty, is the prefix of the client's reply subjects: a worker's
+	// must be InboxPrefix(its identity), the only subjects it may receive on.
+	InboxPrefix string
+	Name        string // the client name the server shows
 	// Logf, if not nil, is told about disconnections and reconnections.
 	Logf func(format string, args ...any)
 	// Timeout is how long Connect waits for the first connection (DefaultConnectTimeout
@@ -271,6 +375,12 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
+	if o.User != "" {
+		opts = append(opts, nats.UserInfo(o.User, o.Password))
+	}
+	if o.InboxPrefix != "" {
+		opts = append(opts, nats.CustomInboxPrefix(o.InboxPrefix))
 	}
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
@@ -333,68 +443,44 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// setup creates or updates the stream, the consumer for this build's plan version and the
-// buckets, and returns handles to them. It is idempotent: coordinators call it every time.
-func setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Stream, jetstream.KeyValue, jetstream.KeyValue, error) {
-	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        TaskStream,
-		Description: "chesspuzzles count tasks, one subject per task",
-		Subjects:    []string{TaskPrefix + ".>"},
-		Retention:   jetstream.WorkQueuePolicy,
-		Storage:     jetstream.FileStorage,
-	})
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("creating stream %s: %w", TaskStream, err)
-	}
-	if ackWait <= 0 {
-		ackWait = DefaultAckWait
-	}
-	_, err = js.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
-		Durable:     consumerName(queens.PlanVersion),
-		Description: "chesspuzzles workers",
-		// Every plan version of this build: a version number names the method
-		// (queens.NewPlanVersion).
-		FilterSubjects: []string{fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.PlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.FinePlanVersion), fmt.Sprintf("%s.v%d.>", TaskPrefix, queens.JoinPlanVersion)},
-		AckPolicy:      jetstream.AckExplicitPolicy,
-		AckWait:        ackWait,
-		MaxDeliver:     -1,
-		MaxAckPending:  100000,
-	})
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("creating consumer: %w", err)
-	}
+// setup creates or updates the buckets and returns handles to them. It is idempotent:
+// coordinators call it every time. Only a coordinator may: a worker has no right to
+// JetStream at all.
+func setup(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, jetstream.KeyValue, error) {
 	results, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      ResultsBucket,
-		Description: "chesspuzzles task results, key <job>.<task id>",
+		Description: "chesspuzzles task results, key <job>.<task id>, sealed by the coordinator",
 		History:     8,
 		Storage:     jetstream.FileStorage,
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("creating bucket %s: %w", ResultsBucket, err)
+		return nil, nil, fmt.Errorf("creating bucket %s: %w", ResultsBucket, err)
 	}
 	jobs, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:  JobsBucket,
 		Storage: jetstream.FileStorage,
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("creating bucket %s: %w", JobsBucket, err)
+		return nil, nil, fmt.Errorf("creating bucket %s: %w", JobsBucket, err)
 	}
-	return st, results, jobs, nil
+	return results, jobs, nil
 }
 
-// decodeResult parses a stored result and checks it against its key.
-func decodeResult(key string, data []byte) (job string, id int, r Result, err error) {
-	i := strings.LastIndexByte(key, '.')
+// decodeResult parses a stored result, checks its seal with s, and returns the job and
+// task id its key names.
+func decodeResult(s *Sealer, key string, data []byte) (job string, id int, r Result, err error) {
+	base := strings.TrimSuffix(key, ".v")
+	i := strings.LastIndexByte(base, '.')
 	if i < 0 {
 		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
 	}
-	job = key[:i]
-	id, err = strconv.Atoi(key[i+1:])
+	job = base[:i]
+	id, err = strconv.Atoi(base[i+1:])
 	if err != nil {
 		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		return job, id, r, fmt.Errorf("value is not a result: %v", err)
+	if _, err := openValue(s, key, data, &r); err != nil {
+		return job, id, r, err
 	}
 	return job, id, r, nil
 }

@@ -17,8 +17,13 @@ type ServerOptions struct {
 	// StoreDir holds JetStream's files; a server started again on the same directory finds
 	// its streams, consumers and buckets as they were.
 	StoreDir string
-	// Token, if not empty, is required from every client.
+	// Token, if not empty, is the cluster's shared token: what a worker gives, with the
+	// secret of an identity it made (NewIdentity), to connect as that identity with a
+	// worker's permissions only (WorkerPermissions). Admin, if not empty, is the
+	// coordinator's secret: the password of AdminUser, which may do anything. With either
+	// set, no other client connects; with neither, any client does, with every right.
 	Token string
+	Admin string
 }
 
 // A Server is an embedded nats-server with JetStream.
@@ -51,15 +56,17 @@ func StartServer(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	opts := &server.Options{
-		ServerName:    "chesspuzzles",
-		Host:          host,
-		Port:          port,
-		JetStream:     true,
-		StoreDir:      o.StoreDir,
-		Authorization: o.Token,
-		NoSigs:        true,
-		NoLog:         true,
-		MaxPayload:    1 << 20,
+		ServerName: "chesspuzzles",
+		Host:       host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   o.StoreDir,
+		NoSigs:     true,
+		NoLog:      true,
+		MaxPayload: 1 << 20,
+	}
+	if o.Token != "" || o.Admin != "" {
+		opts.CustomClientAuthentication = &authenticator{token: o.Token, admin: o.Admin}
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {

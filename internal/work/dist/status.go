@@ -2,7 +2,6 @@ package dist
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,13 +23,20 @@ type JobStatus struct {
 	// tasks per second alone would promise too much early on), else the tasks left at
 	// Rate.
 	Left time.Duration
+	// Checked says the record was read with the coordinator's secret and its seal is the
+	// coordinator's: its total is what that coordinator counted and verified. Unchecked
+	// records (no secret to check them with) may say anything; Bad gives why a record's
+	// seal is wrong, and such a record holds nothing but its job id.
+	Checked bool
+	Bad     string
 }
 
 // Status reads every job on the server from the jobs bucket: what its coordinator recorded
-// last (see JobRecord), at most a second old while the coordinator runs. It reads one small
-// record per job, never the results or the plan, so it takes a moment whatever the plan's
-// size.
-func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, error) {
+// last (see JobRecord), at most a second old while the coordinator runs. With s, the
+// sealer of the coordinator's secret, it checks each record's seal (JobStatus.Checked,
+// Bad); with s nil it cannot. It reads one small record per job, never the results or
+// the plan, so it takes a moment whatever the plan's size.
+func Status(ctx context.Context, nc *nats.Conn, s *Sealer, now time.Time) ([]JobStatus, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
@@ -56,12 +62,19 @@ func Status(ctx context.Context, nc *nats.Conn, now time.Time) ([]JobStatus, err
 		if err != nil {
 			return nil, fmt.Errorf("reading job %s: %w", k, err)
 		}
-		var s JobStatus
-		if err := json.Unmarshal(e.Value(), &s.JobRecord); err != nil {
-			return nil, fmt.Errorf("reading job %s: %w", k, err)
+		var js JobStatus
+		checked, err := openValue(s, k, e.Value(), &js.JobRecord)
+		if err != nil {
+			js = JobStatus{JobRecord: JobRecord{Job: k}, Bad: err.Error()}
+			if n, _, err := ParseJobID(k); err == nil {
+				js.N = n
+			}
+			out = append(out, js)
+			continue
 		}
-		s.rate(now)
-		out = append(out, s)
+		js.Checked = checked
+		js.rate(now)
+		out = append(out, js)
 	}
 	return out, nil
 }

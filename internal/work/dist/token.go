@@ -1,11 +1,8 @@
 package dist
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -23,42 +20,7 @@ const TokenFile = "token"
 // is written under another name, synced, then linked into place, so that two coordinators
 // started at once on one directory agree on one token.
 func LoadOrCreateToken(dir string) (token string, created bool, err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", false, fmt.Errorf("state directory: %w", err)
-	}
-	path := filepath.Join(dir, TokenFile)
-	token, err = ReadTokenFile(path)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return token, false, err
-	}
-	tmp, err := os.CreateTemp(dir, TokenFile+".new*") // mode 0600
-	if err != nil {
-		return "", false, fmt.Errorf("creating the token file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	token = NewToken()
-	_, err = tmp.WriteString(token + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("writing the token file: %w", err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			token, err = ReadTokenFile(path)
-			return token, false, err
-		}
-		return "", false, fmt.Errorf("creating the token file: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return token, true, nil
+	return loadOrCreateSecret(dir, TokenFile)
 }
 
 // ReadTokenFile returns the token in the file at path: its one line, without spaces. It

@@ -1,10 +1,16 @@
 package dist
 
+// The forgeries of issue 25, each tried by a hostile client that connects to the real
+// embedded server on 127.0.0.1 with a worker's credentials (an identity of its own, made
+// with the cluster's token, as any worker's is): every one ends in a refusal or the exact
+// total.
+
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,220 +21,480 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// TestForgedResults is the issue's probe: a client puts fake results into the results
-// bucket of a Q(12) count. Without the token it cannot connect at all; with it, every
-// result impossible for its task is rejected with a logged reason and its task computed,
-// and the total stays Q(12) = 14200.
-func TestForgedResults(t *testing.T) {
-	const n = 12
-	kv := known(t)
-	token := NewToken()
-	s := startServer(t, t.TempDir(), token)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+// A hostile client holds the cluster's token and an identity of its own, and tries what
+// its rights let it and more. The server's refusals (permission violations) come
+// asynchronously: violations collects them.
+type hostile struct {
+	t    *testing.T
+	nc   *nats.Conn
+	user string
 
-	// No token, or a wrong one: no connection, so nothing can be published.
-	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef"} {
-		if nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Token: tok}); !errors.Is(err, ErrRefused) {
-			if nc != nil {
-				nc.Close()
-			}
-			t.Errorf("Connect with token %q: %v, want ErrRefused", tok, err)
-		}
-		opts := []nats.Option{}
-		if tok != "" {
-			opts = append(opts, nats.Token(tok))
-		}
-		if nc, err := nats.Connect(s.URL(), opts...); err == nil {
-			err = nc.Publish("$KV."+ResultsBucket+"."+JobID(n, 1)+".0", []byte(`{}`))
-			nc.Close()
-			t.Errorf("plain nats.Connect with token %q connected (publish: %v)", tok, err)
-		}
-	}
+	mu         sync.Mutex
+	violations []string
+}
 
-	nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Token: token})
+func newHostile(t *testing.T, url string) *hostile {
+	t.Helper()
+	h := &hostile{t: t}
+	id := NewIdentity(testToken)
+	h.user = id.User
+	nc, err := nats.Connect(url, nats.UserInfo(id.User, id.Password), nats.CustomInboxPrefix(InboxPrefix(id.User)),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.violations = append(h.violations, err.Error())
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	_, results, _, err := setup(ctx, js, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := mustPlan(t, n)
-	job := JobID(n, queens.PlanVersion)
-	forge := func(id int, r queens.TaskResult) {
-		r.ID = id
-		data, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: r, Worker: "forger"})
-		if _, err := results.Put(ctx, resultKey(job, id), data); err != nil {
-			t.Error(err)
-		}
-	}
-	// The issue's forgery (one fake result made Q(12) = 8,014,144), and others: before the
-	// count, and while it runs.
-	forge(0, queens.TaskResult{Solutions: 1_000_000})
-	forge(1, queens.TaskResult{Solutions: 3, HalfTurn: 5, Nodes: 9})
-	forge(2, queens.TaskResult{Solutions: 1 << 40, Nodes: 1 << 62})
-	forge(len(plan.Tasks)+5, queens.TaskResult{Solutions: 7, Nodes: 7})
+	t.Cleanup(nc.Close)
+	h.nc = nc
+	return h
+}
 
-	log := &logger{t: t}
-	wctx, wcancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { wcancel(); wg.Wait() }()
-	for i := range 2 {
-		wg.Go(func() {
-			wc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Token: token})
-			if err != nil {
-				t.Error(err)
+// refused waits until the server has refused something containing want.
+func (h *hostile) refused(want string) {
+	h.t.Helper()
+	_ = h.nc.Flush()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		h.mu.Lock()
+		for _, v := range h.violations {
+			if strings.Contains(v, want) {
+				h.mu.Unlock()
 				return
 			}
-			defer wc.Close()
-			_ = (&Worker{Conn: wc, Cores: 1, Name: fmt.Sprint("w", i), Stall: time.Millisecond}).Run(wctx)
-		})
-	}
-	wg.Go(func() {
-		for id := 3; wctx.Err() == nil; id = (id + 97) % len(plan.Tasks) {
-			forge(id, queens.TaskResult{Solutions: 2*uint64(id) + 1_000_001, HalfTurn: 1})
-			_ = sleep(wctx, 5*time.Millisecond)
 		}
-	})
-	c := &Coordinator{Conn: nc, Logf: log.Logf}
-	counts, st, err := c.Run(ctx, plan)
-	if err != nil {
-		t.Fatal(err)
+		h.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
 	}
-	if got, want := counts.Total.String(), kv[n][0]; got != want {
-		t.Errorf("Q(%d) with forged results = %s, want %s", n, got, want)
+	h.t.Errorf("the server did not refuse %q; it refused %q", want, h.violations)
+}
+
+// ask asks the coordinator for a task as a worker does, until it gets one.
+func (h *hostile) ask(ctx context.Context) Assignment {
+	h.t.Helper()
+	want, _ := json.Marshal(WantMsg{Name: "hostile", PlanVersions: PlanVersions})
+	for ctx.Err() == nil {
+		m, err := h.nc.RequestWithContext(ctx, wantSubject(h.user), want)
+		if err != nil {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		var a Assignment
+		if err := json.Unmarshal(m.Data, &a); err != nil {
+			h.t.Fatal(err)
+		}
+		if a.Nonce != "" {
+			return a
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if st.Rejected < 4 {
-		t.Errorf("rejected %d results, want at least 4", st.Rejected)
+	h.t.Fatal(ctx.Err())
+	return Assignment{}
+}
+
+// hand hands a result in on the hostile's own subject and returns the receipt.
+func (h *hostile) hand(ctx context.Context, r Result) Receipt {
+	h.t.Helper()
+	data, _ := json.Marshal(r)
+	for ctx.Err() == nil {
+		m, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, r.Job), data)
+		if err != nil {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		var rc Receipt
+		if err := json.Unmarshal(m.Data, &rc); err != nil {
+			h.t.Fatal(err)
+		}
+		return rc
+	}
+	h.t.Fatal(ctx.Err())
+	return Receipt{}
+}
+
+// tryJetStream tries to reach the results and jobs buckets through the JetStream API and
+// to write into them by plain publishes on their subjects; the server must refuse all.
+func (h *hostile) tryJetStream(ctx context.Context, job string, data []byte) {
+	h.t.Helper()
+	js, _ := jetstream.New(h.nc)
+	jctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	for _, b := range []string{ResultsBucket, JobsBucket} {
+		if kv, err := js.KeyValue(jctx, b); err == nil {
+			if _, err := kv.Put(jctx, job+".0", data); err == nil {
+				h.t.Errorf("a worker wrote into bucket %s", b)
+			}
+		}
+	}
+	for _, subj := range []string{"$KV." + ResultsBucket + "." + job + ".0", "$KV." + ResultsBucket + "." + job + ".0.v", "$KV." + JobsBucket + "." + job} {
+		_ = h.nc.Publish(subj, data)
+		h.refused(`Permissions Violation for Publish to "` + subj + `"`)
+	}
+	h.refused(`Permissions Violation for Publish to "$JS.API.STREAM.INFO.KV_` + ResultsBucket + `"`)
+}
+
+// TestForgeries: while a count of Q(12) runs at the default --verify, a hostile client
+// with a worker's credentials tries every forgery of issue 25 and more; each is refused,
+// by the server or the coordinator, and the total is exact.
+func TestForgeries(t *testing.T) {
+	const n = 12
+	kv := known(t)
+	s := startServer(t, t.TempDir(), "")
+	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
+	plan := mustPlan(t, n)
+	job := JobID(n, queens.PlanVersion)
+	h := newHostile(t, s.URL())
+	honest := newWorker(t, ctx, s.URL(), "honest", 2)
+
+	lie := func(id int) Result {
+		r := plan.Tasks[id].Count()
+		r.Solutions += 8 // the issue's forgery: Q(14) printed 365604, true 365596
+		return Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: r, Worker: honest.Identity, Name: "honest"}
+	}
+	// Before the coordinator starts: a result written for a task before anyone takes it,
+	// straight into the results bucket, and a job record with a total.
+	data, _ := json.Marshal(lie(0))
+	h.tryJetStream(ctx, job, data)
+
+	log := &logger{t: t}
+	type outcome struct {
+		counts queens.Counts
+		st     Stats
+		err    error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		c := &Coordinator{Conn: nc, Verify: DefaultVerify, Logf: log.Logf}
+		counts, st, err := c.Run(ctx, plan)
+		done <- outcome{counts, st, err}
+	}()
+
+	// A result handed in for a task assigned to no one: no nonce, a made-up one, a nonce
+	// sealed with another secret.
+	for i, nonce := range []string{"", "f1.0123456789abcdef0123456789abcdef", nonce(NewSealer("guess"), h.user, job, 1, false, "1")} {
+		r := lie(1)
+		r.Nonce = nonce
+		if rc := h.hand(ctx, r); rc.OK || !strings.Contains(rc.Refused, "no assignment of this task to this identity") {
+			t.Errorf("forgery %d: a result for a task not assigned: receipt %+v, want refused", i, rc)
+		}
+	}
+	// A result on another worker's subject: the server drops it.
+	r := lie(2)
+	data, _ = json.Marshal(r)
+	_ = h.nc.Publish(resultSubject(honest.Identity, job), data)
+	h.refused(`Permissions Violation for Publish to "` + resultSubject(honest.Identity, job) + `"`)
+	// Listening to others: their assignments and results.
+	for _, subj := range []string{InboxPrefix(honest.Identity) + ".>", SubjectPrefix + ".>", ">"} {
+		if _, err := h.nc.Subscribe(subj, func(*nats.Msg) { t.Errorf("the hostile client received a message on %s", subj) }); err != nil {
+			t.Fatal(err)
+		}
+		h.refused(`Permissions Violation for Subscription to "` + subj + `"`)
+	}
+	// A task assigned to it: a result of another task with its nonce, of its task with a
+	// forged kind (a "second computation"), of another job, of another task's digest.
+	a := h.ask(ctx)
+	other := (a.ID + 1) % plan.Len()
+	forged := []Result{lie(other), lie(a.ID), lie(a.ID), lie(a.ID)}
+	forged[0].Nonce = a.Nonce
+	forged[1].Nonce = "v" + a.Nonce[1:]
+	forged[2].Nonce, forged[2].Job = a.Nonce, JobID(n+1, queens.PlanVersion)
+	forged[3].Nonce, forged[3].TaskResult = a.Nonce, plan.Tasks[a.ID].Count()
+	forged[3].Task = taskDigest(plan.Tasks[other])
+	for i, f := range forged {
+		data, _ := json.Marshal(f)
+		m, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, job), data)
+		var rc Receipt
+		if err == nil {
+			_ = json.Unmarshal(m.Data, &rc)
+		}
+		if rc.OK {
+			t.Errorf("forgery %d on an assigned task (%d): accepted", i, a.ID)
+		}
+	}
+	// It hands its task back, and the honest worker does the work.
+	data, _ = json.Marshal(BeatMsg{Back: []string{a.Nonce}})
+	_ = h.nc.Publish(beatSubject(h.user), data)
+	stop := runWorkers(ctx, honest)
+	defer stop()
+	o := <-done
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	if got, want := o.counts.Total.String(), kv[n][0]; got != want {
+		t.Errorf("Q(%d) with forgeries = %s, want %s", n, got, want)
+	}
+	if o.st.Refused < 6 || o.st.Identities != 1 {
+		t.Errorf("stats %+v: want at least 6 results refused and one identity's results counted", o.st)
 	}
 	for _, want := range []string{
-		`rejected result q12v1.0 (revision 1) from worker "forger": task 0: 0 nodes`,
-		`rejected result q12v1.1 (revision 2) from worker "forger": task 1: 5 solutions fixed by a half turn, more than its 3 solutions`,
-		`rejected result q12v1.2 (revision 3) from worker "forger": task 2: 1099511627776 solutions, more than the`,
-		fmt.Sprintf(`rejected result q12v1.%d (revision 4) from worker "forger": task id %d is not in the plan`, len(plan.Tasks)+5, len(plan.Tasks)+5),
+		fmt.Sprintf("refused a result of task 1 of job %s from worker %s", job, h.user),
+		"no assignment of this task to this identity carries its nonce",
+		"the worker counted a task with digest",
 	} {
 		if !log.contains(want) {
 			t.Errorf("coordinator log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
 		}
 	}
+	// After the job: the hostile client still cannot touch the results or the record.
+	h.tryJetStream(ctx, job, data)
 }
 
-// liar is a worker that computes every task but stores a consistent lie (two solutions
-// more: still whole classes, still possible for the task) for the first task it takes. It
-// does second computations honestly, except of its own tasks, which it hands back.
-func liar(ctx context.Context, t *testing.T, nc *nats.Conn, plan *queens.Plan, lied chan<- int) {
-	js, _ := jetstream.New(nc)
-	var cons jetstream.Consumer
-	var results jetstream.KeyValue
+// liar runs a worker of the hostile's identity that computes every task it is given,
+// and hands in a consistent lie (two more solutions: still whole classes of a task of
+// weight 8, so possible for the task) whenever lie says so. It also tries to hand in a
+// second computation of each of its lies by turning its nonce into one of a second
+// computation, which must be refused. It reports the tasks it lied about.
+func liar(ctx context.Context, t *testing.T, h *hostile, plan *queens.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
 	for ctx.Err() == nil {
-		var err error
-		cons, err = js.Consumer(ctx, TaskStream, consumerName(queens.PlanVersion))
-		if err == nil {
-			results, err = js.KeyValue(ctx, ResultsBucket)
+		want, _ := json.Marshal(WantMsg{Name: "liar", PlanVersions: PlanVersions})
+		m, err := h.nc.RequestWithContext(ctx, wantSubject(h.user), want)
+		if err != nil {
+			_ = sleep(ctx, 20*time.Millisecond)
+			continue
 		}
-		if err == nil {
-			break
+		var a Assignment
+		if json.Unmarshal(m.Data, &a) != nil || a.Nonce == "" {
+			_ = sleep(ctx, 20*time.Millisecond)
+			continue
 		}
-		_ = sleep(ctx, 20*time.Millisecond)
-	}
-	first := true
-	for ctx.Err() == nil {
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		task := plan.Tasks[a.ID]
+		r := task.Count()
+		lies := task.Weight == 8 && r.Solutions > 0 && lie(a.ID, a.Verify)
+		if lies {
+			r.Solutions += 2
+		}
+		res := Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, TaskResult: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
+		data, _ := json.Marshal(res)
+		rm, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, a.Job), data)
 		if err != nil {
 			continue
 		}
-		for msg := range batch.Messages() {
-			var m TaskMsg
-			if err := json.Unmarshal(msg.Data(), &m); err != nil {
-				t.Error(err)
-				return
+		var rc Receipt
+		_ = json.Unmarshal(rm.Data, &rc)
+		if lies && rc.OK && !a.Verify {
+			select {
+			case lied <- a.ID:
+			default:
 			}
-			if m.Verify && m.Not == "liar" {
-				_ = msg.NakWithDelay(100 * time.Millisecond)
-				continue
+			res.Nonce = "v" + a.Nonce[1:]
+			data, _ := json.Marshal(res)
+			if rm, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, a.Job), data); err == nil {
+				var rc Receipt
+				_ = json.Unmarshal(rm.Data, &rc)
+				if rc.OK {
+					t.Errorf("the liar's own second computation of task %d was accepted", a.ID)
+				}
 			}
-			r := plan.Tasks[m.ID].Count()
-			key := resultKey(m.Job, m.ID)
-			if m.Verify {
-				key = verifyKey(m.Job, m.ID)
-			} else if first && plan.Tasks[m.ID].Weight == 8 && r.Solutions > 0 {
-				first = false
-				r.Solutions += 2
-				lied <- m.ID
-			}
-			data, _ := json.Marshal(Result{Job: m.Job, N: m.N, PlanVersion: m.PlanVersion, TaskResult: r, Worker: "liar"})
-			if _, err := results.Put(ctx, key, data); err != nil && ctx.Err() == nil {
-				t.Error(err)
-			}
-			_ = msg.Ack()
 		}
 	}
 }
 
-// TestVerifyCatchesLiar: a worker that lies about one task, consistently enough to pass
-// every check of a result, is caught when that task is computed again (every task is, at
-// --verify 1), by an honest worker or, with no other worker, by the coordinator itself.
-// The count is refused with an error naming the task, and both results are deleted.
+// TestVerifyCatchesLiar is the forgery that defeated --verify 1: a worker that lies about
+// its tasks, consistently enough to pass every check of a result, and hands in a second
+// computation of its own lie. The coordinator refuses that second computation (its nonce
+// was never issued), gives the second computation to another identity (an honest worker,
+// or itself when there is none), and refuses the count with an error naming a task the
+// liar lied about; both results of that task are deleted. --replicas 2 does the same.
 func TestVerifyCatchesLiar(t *testing.T) {
-	const n = 12
-	for _, honest := range []bool{true, false} {
-		t.Run(fmt.Sprint("honest worker ", honest), func(t *testing.T) {
-			token := NewToken()
-			s := startServer(t, t.TempDir(), token)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			connect := func() *nats.Conn {
-				nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), Token: token})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(nc.Close)
-				return nc
-			}
-			nc := connect()
+	const n = 10
+	for _, tc := range []struct {
+		name     string
+		honest   bool
+		verify   float64
+		replicas int
+	}{
+		{"verify 1 with an honest worker", true, 1, 1},
+		{"verify 1 alone", false, 1, 1},
+		{"replicas 2 with an honest worker", true, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startServer(t, t.TempDir(), "")
+			ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
 			plan := mustPlan(t, n)
+			h := newHostile(t, s.URL())
 			wctx, wcancel := context.WithCancel(ctx)
 			var wg sync.WaitGroup
 			defer func() { wcancel(); wg.Wait() }()
 			lied := make(chan int, 1)
-			lc := connect()
-			wg.Go(func() { liar(wctx, t, lc, plan, lied) })
+			wg.Go(func() { liar(wctx, t, h, plan, func(int, bool) bool { return true }, lied) })
+			if tc.honest {
+				stop := runWorkers(ctx, newWorker(t, ctx, s.URL(), "honest", 2))
+				defer stop()
+			}
 			log := &logger{t: t}
-			type outcome struct {
-				st  Stats
-				err error
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				c := &Coordinator{Conn: nc, Verify: 1, VerifyWait: 5 * time.Second, Logf: log.Logf}
-				_, st, err := c.Run(ctx, plan)
-				done <- outcome{st, err}
-			}()
-			id := <-lied
-			if honest {
-				hc := connect()
-				wg.Go(func() { _ = (&Worker{Conn: hc, Cores: 2, Name: "honest"}).Run(wctx) })
-			}
-			o := <-done
+			c := &Coordinator{Conn: nc, Verify: tc.verify, Replicas: tc.replicas, VerifyWait: 5 * time.Second, Logf: log.Logf}
+			_, st, err := c.Run(ctx, plan)
 			var dis *DisagreeError
-			if !errors.As(o.err, &dis) || dis.ID != id {
-				t.Fatalf("count with a liar on task %d: %v, want a DisagreeError naming task %d; log:\n%s", id, o.err, id, strings.Join(log.lines, "\n"))
+			if !errors.As(err, &dis) {
+				t.Fatalf("count with a liar: %v, want a DisagreeError; log:\n%s", err, strings.Join(log.lines, "\n"))
 			}
-			want := fmt.Sprintf("task %d of job q12v1 was computed twice with different results", id)
-			if !strings.Contains(o.err.Error(), want) || !strings.Contains(o.err.Error(), "the total is refused") {
-				t.Errorf("error %q does not say %q and that the total is refused", o.err, want)
+			if dis.First.Worker != h.user && dis.Second.Worker != h.user {
+				t.Errorf("the disagreement on task %d is between %q and %q, not the liar %q", dis.ID, dis.First.Worker, dis.Second.Worker, h.user)
 			}
-			if !honest && !log.contains(`verifying 1 tasks here in the coordinator`) && !log.contains(`here in the coordinator: every result of this job came from one worker, "liar"`) {
-				t.Errorf("coordinator did not say it verified here; log:\n%s", strings.Join(log.lines, "\n"))
+			if !strings.Contains(err.Error(), "the total is refused") {
+				t.Errorf("error %q does not say the total is refused", err)
 			}
-			js, _ := jetstream.New(nc)
-			results, _ := js.KeyValue(ctx, ResultsBucket)
-			if _, err := results.Get(ctx, resultKey(JobID(n, queens.PlanVersion), id)); !errors.Is(err, jetstream.ErrKeyNotFound) {
-				t.Errorf("the lie about task %d is still stored (%v)", id, err)
+			if !log.contains("refused a result of task") {
+				t.Errorf("the liar's second computation of its own task was not refused; log:\n%s", strings.Join(log.lines, "\n"))
+			}
+			if st.Refused == 0 {
+				t.Errorf("stats %+v: want the liar's own second computations refused", st)
+			}
+			results, _ := jetstream.New(nc)
+			kvr, _ := results.KeyValue(ctx, ResultsBucket)
+			if _, err := kvr.Get(ctx, resultKey(JobID(n, queens.PlanVersion), dis.ID)); !errors.Is(err, jetstream.ErrKeyNotFound) {
+				t.Errorf("a result of the disputed task %d is still stored (%v)", dis.ID, err)
 			}
 		})
+	}
+}
+
+// TestOverwriteAfterFinish: after a finished count, the stored results and the job record
+// are overwritten, by a worker (the server refuses) and by a client that has JetStream
+// rights (an external cluster whose operator gave workers too many): with forged values,
+// with a sealed value moved under another task's key, with a record holding any total.
+// A rerun rejects every value the coordinator did not seal for its key, computes those
+// tasks again and prints the exact total; Status shows the forged record as forged with
+// the coordinator's secret, and as unchecked without it.
+func TestOverwriteAfterFinish(t *testing.T) {
+	const n = 11
+	kv := known(t)
+	s := startServer(t, t.TempDir(), "")
+	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
+	plan := mustPlan(t, n)
+	job := JobID(n, queens.PlanVersion)
+	sealer := NewSealer("the coordinator's secret")
+	stop := runWorkers(ctx, newWorker(t, ctx, s.URL(), "honest", 2))
+	defer stop()
+	count := func() (queens.Counts, Stats, *logger) {
+		t.Helper()
+		log := &logger{t: t}
+		counts, st, err := (&Coordinator{Conn: nc, Sealer: sealer, Logf: log.Logf}).Run(ctx, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := counts.Total.String(), kv[n][0]; got != want {
+			t.Errorf("Q(%d) = %s, want %s; log:\n%s", n, got, want, strings.Join(log.lines, "\n"))
+		}
+		return counts, st, log
+	}
+	count()
+
+	h := newHostile(t, s.URL())
+	h.tryJetStream(ctx, job, []byte(`{"total":"1"}`))
+
+	js, _ := jetstream.New(nc)
+	results, _ := js.KeyValue(ctx, ResultsBucket)
+	jobs, _ := js.KeyValue(ctx, JobsBucket)
+	forged := plan.Tasks[0].Count()
+	forged.Solutions += 8
+	plain, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: forged, Worker: "forger"})
+	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: plan.Tasks[1].Count(), Worker: "forger"})
+	e2, err := results.Get(ctx, resultKey(job, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, value := range map[string][]byte{
+		resultKey(job, 0): plain,      // a forged result, not sealed
+		resultKey(job, 1): otherSeal,  // sealed with another secret
+		resultKey(job, 3): e2.Value(), // task 2's sealed result moved under task 3's key
+	} {
+		if _, err := results.Put(ctx, key, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _ := json.Marshal(sealed{Seal: "00", Doc: json.RawMessage(`{"job":"` + job + `","n":11,"finished":"2026-01-01T00:00:00Z","total":"1000000000002680"}`)})
+	if _, err := jobs.Put(ctx, job, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sealer  *Sealer
+		checked bool
+		bad     bool
+	}{{sealer, false, true}, {nil, false, false}} {
+		st, err := Status(ctx, nc, tc.sealer, time.Now())
+		if err != nil || len(st) != 1 {
+			t.Fatalf("Status = %v, %v; want one job", st, err)
+		}
+		if st[0].Checked != tc.checked || (st[0].Bad != "") != tc.bad {
+			t.Errorf("Status with sealer %v: checked %v, bad %q; want %v, bad %v", tc.sealer != nil, st[0].Checked, st[0].Bad, tc.checked, tc.bad)
+		}
+	}
+
+	_, st, log := count()
+	if st.Rejected != 3 || !log.contains("not sealed by this job's coordinator") {
+		t.Errorf("rerun: stats %+v, want the 3 overwritten results rejected; log:\n%s", st, strings.Join(log.lines, "\n"))
+	}
+	if st.Resumed != plan.Len()-3 {
+		t.Errorf("rerun resumed %d tasks, want all but the 3 overwritten, %d", st.Resumed, plan.Len()-3)
+	}
+	// The rerun wrote the record again, sealed: Status checks it.
+	jst, err := Status(ctx, nc, sealer, time.Now())
+	if err != nil || len(jst) != 1 || !jst[0].Checked || jst[0].Total != kv[n][0] {
+		t.Errorf("Status after the rerun = %+v, %v; want one checked job of total %s", jst, err, kv[n][0])
+	}
+}
+
+// TestDetectionRates measures how often each verification mode catches a single lying
+// worker among honest ones: the liar lies once (about the first task of weight 8 it
+// gets), or about every task it gets. CHESSPUZZLES_LONG=1 runs it (10 counts of Q(10) a
+// mode and a liar, some 20 s); it logs the rates.
+func TestDetectionRates(t *testing.T) {
+	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+		t.Skip("CHESSPUZZLES_LONG=1 measures the detection rate of each verification mode (about 20 s)")
+	}
+	const n, runs = 10, 10
+	kv := known(t)
+	plan := mustPlan(t, n)
+	for _, mode := range []struct {
+		name     string
+		verify   float64
+		replicas int
+	}{{"--verify 0.02", 0.02, 1}, {"--verify 1", 1, 1}, {"--replicas 2", 0, 2}} {
+		for _, once := range []bool{true, false} {
+			caught, wrong, exact := 0, 0, 0
+			for range runs {
+				s := startServer(t, t.TempDir(), "")
+				ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
+				h := newHostile(t, s.URL())
+				wctx, wcancel := context.WithCancel(ctx)
+				var wg sync.WaitGroup
+				var mu sync.Mutex
+				lies := 0
+				wg.Go(func() {
+					liar(wctx, t, h, plan, func(int, bool) bool {
+						mu.Lock()
+						defer mu.Unlock()
+						if once && lies > 0 {
+							return false
+						}
+						lies++
+						return true
+					}, make(chan int, 1))
+				})
+				stop := runWorkers(ctx, newWorker(t, ctx, s.URL(), "honest", 1))
+				c := &Coordinator{Conn: nc, Verify: mode.verify, Replicas: mode.replicas, VerifyWait: 5 * time.Second}
+				counts, _, err := c.Run(ctx, plan)
+				wcancel()
+				wg.Wait()
+				stop()
+				var dis *DisagreeError
+				switch {
+				case errors.As(err, &dis):
+					caught++
+				case err != nil:
+					t.Fatal(err)
+				case counts.Total.String() == kv[n][0]:
+					exact++ // the liar's lies were all about tasks an honest worker did first
+				default:
+					wrong++
+				}
+				s.Shutdown()
+			}
+			t.Logf("%s, liar lies %s: %d of %d counts refused, %d exact, %d wrong totals printed",
+				mode.name, map[bool]string{true: "once", false: "always"}[once], caught, runs, exact, wrong)
+		}
 	}
 }

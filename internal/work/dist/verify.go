@@ -19,12 +19,6 @@ const DefaultVerify = 0.02
 // first: "<job>.<task id>.v".
 func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
 
-// verifySubject is the subject of a message that asks for a task's second computation.
-func verifySubject(n, v, id int) string { return taskSubject(n, v, id) + ".v" }
-
-// verifySubjects matches the subjects of every verification request of a job.
-func verifySubjects(n, v int) string { return fmt.Sprintf("%s.v%d.q%d.*.v", TaskPrefix, v, n) }
-
 // checkResult returns why r, stored under task id, cannot be a result of that task of
 // plan: it belongs to another job or plan, or its counters are impossible for the task
 // (see queens.Plan.CheckResult). A second counting method plugs in here, through its
@@ -43,18 +37,6 @@ func checkResult(plan *queens.Plan, id int, r *Result) error {
 		}
 	}
 	return plan.CheckResult(r.TaskResult)
-}
-
-// checkTaskResult is checkResult for a worker, which knows the task but not its plan: why
-// r cannot be a result of task t of plan version v.
-func checkTaskResult(t queens.Task, v int, r *Result) error {
-	if err := r.check(t.N, v, t.ID); err != nil {
-		return err
-	}
-	if r.Task != "" && r.Task != taskDigest(t) {
-		return fmt.Errorf("task %d: the result is of a task with digest %s, not %s", t.ID, r.Task, taskDigest(t))
-	}
-	return t.CheckResult(r.TaskResult)
 }
 
 // VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least

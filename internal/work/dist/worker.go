@@ -6,23 +6,26 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
-// A Worker pulls tasks of this build's plan version from the server and runs them, one per
-// core at a time.
+// A Worker asks a coordinator for tasks of this build's plan versions and runs them, one
+// per core at a time.
 type Worker struct {
+	// Conn is the worker's connection, made as Identity (see [NewIdentity]), with the
+	// inbox prefix of that identity ([InboxPrefix]).
 	Conn *nats.Conn
+	// Identity is the worker's identity: the user it connected as, and the token of its
+	// subjects.
+	Identity string
 	// Cores is how many tasks run at once (runtime.GOMAXPROCS(0) if zero).
 	Cores int
-	// Name identifies the worker in the results it stores and in the coordinator's log.
+	// Name is what the worker calls itself in the coordinator's log; it proves nothing.
 	Name string
 	// Logf, if not nil, gets the worker's log lines; Verbose adds one line per task.
 	Logf    func(format string, args ...any)
@@ -46,7 +49,11 @@ type Worker struct {
 	waitOnce sync.Once
 }
 
-// Done returns the number of tasks the worker has computed and stored.
+// PlanVersions are the plan versions this build's workers run: a version number names
+// the method (queens.NewPlanVersion).
+var PlanVersions = []int{queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion}
+
+// Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
 
 func (w *Worker) logf(format string, args ...any) {
@@ -55,55 +62,29 @@ func (w *Worker) logf(format string, args ...any) {
 	}
 }
 
-// Run pulls and runs tasks until ctx is done; then it hands back the tasks it holds
-// (negative acknowledgement, so they are delivered again at once to another worker) and
-// returns ctx.Err(). A lost connection is retried for ever; a task message that is not for
-// this build is refused with a logged reason.
+// Run asks for and runs tasks until ctx is done; then it hands back the tasks it holds
+// (so that they are assigned again at once to another worker) and returns ctx.Err(). A
+// lost connection or an absent coordinator is waited for; a task this build cannot run is
+// handed back with a logged reason.
 func (w *Worker) Run(ctx context.Context) error {
-	js, err := jetstream.New(w.Conn)
-	if err != nil {
-		return err
+	if !ValidIdentity(w.Identity) {
+		return fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", w.Identity)
 	}
 	cores := w.Cores
 	if cores <= 0 {
 		cores = runtime.GOMAXPROCS(0)
 	}
-	var cons jetstream.Consumer
-	var results jetstream.KeyValue
-	for {
-		cons, err = js.Consumer(ctx, TaskStream, consumerName(queens.PlanVersion))
-		if err == nil {
-			results, err = js.KeyValue(ctx, ResultsBucket)
-		}
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		w.waitOnce.Do(func() { w.logf("waiting for a job of plan version %d (%v)", queens.PlanVersion, err) })
-		if err := sleep(ctx, time.Second); err != nil {
-			return err
-		}
-	}
-	ackWait := DefaultAckWait
-	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
-		ackWait = info.Config.AckWait
-	}
 	coresWord := "cores"
 	if cores == 1 {
 		coresWord = "core"
 	}
-	w.logf("worker %s: pulling tasks on %d %s (ack deadline %v)", w.Name, cores, coresWord, ackWait)
-
+	w.logf("worker %s (%s): asking for tasks on %d %s", w.Identity, w.Name, cores, coresWord)
 	every := w.Every
 	if every <= 0 {
 		every = 30 * time.Second
 	}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		last := int64(0)
@@ -114,41 +95,66 @@ func (w *Worker) Run(ctx context.Context) error {
 			case <-t.C:
 				if d := w.done.Load(); d != last {
 					last = d
-					w.logf("worker %s: %d tasks done", w.Name, d)
+					w.logf("worker %s: %d tasks done", w.Identity, d)
 				}
 			}
 		}
-	}()
+	})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, PlanVersions: PlanVersions})
 	for range cores {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.pull(ctx, cons, results, ackWait)
-		}()
+		wg.Go(func() {
+			idle := 0 // answers without a task in a row
+			for ctx.Err() == nil {
+				a, err := w.ask(ctx, want)
+				if err != nil {
+					if ctx.Err() == nil {
+						w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						_ = sleep(ctx, 500*time.Millisecond)
+					}
+					continue
+				}
+				if a.Nonce == "" {
+					// Wait as told, twice as long each time up to 2 s: an idle fleet
+					// asks a few times a second at most.
+					wait := max(a.Wait, 0.01) * float64(int(1)<<min(idle, 8))
+					idle++
+					_ = sleep(ctx, time.Duration(min(wait, 2)*float64(time.Second)))
+					continue
+				}
+				idle = 0
+				w.handle(ctx, a)
+			}
+		})
 	}
 	wg.Wait()
-	w.logf("worker %s: %d tasks done; stopped", w.Name, w.done.Load())
+	w.logf("worker %s: %d tasks done; stopped", w.Identity, w.done.Load())
 	return ctx.Err()
 }
 
-// pull fetches one task at a time (no prefetching, so that no task waits in a busy
-// worker's buffer while its ack deadline runs) and runs it.
-func (w *Worker) pull(ctx context.Context, cons jetstream.Consumer, results jetstream.KeyValue, ackWait time.Duration) {
-	for ctx.Err() == nil {
-		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		batch, err := cons.Fetch(1, jetstream.FetchContext(fctx))
-		if err != nil {
-			cancel()
-			if ctx.Err() == nil {
-				_ = sleep(ctx, 500*time.Millisecond)
-			}
-			continue
-		}
-		for msg := range batch.Messages() {
-			w.handle(ctx, msg, results, ackWait)
-		}
-		cancel()
+// ask requests one assignment.
+func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {
+	var a Assignment
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	m, err := w.Conn.RequestWithContext(rctx, wantSubject(w.Identity), want)
+	if err != nil {
+		return a, err
 	}
+	if err := json.Unmarshal(m.Data, &a); err != nil {
+		return a, fmt.Errorf("not an assignment: %v", err)
+	}
+	return a, nil
+}
+
+// beat tells the coordinator the worker still works on the assignment of nonce n, or
+// hands it back.
+func (w *Worker) beat(n string, back bool) {
+	b := BeatMsg{Nonces: []string{n}}
+	if back {
+		b = BeatMsg{Back: []string{n}}
+	}
+	data, _ := json.Marshal(b)
+	_ = w.Conn.Publish(beatSubject(w.Identity), data)
 }
 
 // plan returns the plan of (n, v), built once: the plan of a task message that does not
@@ -191,102 +197,59 @@ func (w *Worker) fineBound(n int) uint64 {
 	return w.bounds[n]
 }
 
-// task returns the task a message names and the message, or why the message is not one
+// task returns the task a message names, or why the message is not one
 // this build can run. A task of the fine plan described in the message is rebuilt from
 // its description (queens.CheckFineTask: its frame, its splits and its Cost must be the
 // plan's), so that the worker never builds that plan: its memory and start do not grow
 // with the plan. Other tasks come from their plan, and a description must match them.
-func (w *Worker) task(msg jetstream.Msg) (queens.Task, TaskMsg, error) {
-	var m TaskMsg
-	if err := json.Unmarshal(msg.Data(), &m); err != nil {
-		return queens.Task{}, m, fmt.Errorf("not a task message: %v", err)
-	}
+func (w *Worker) task(m TaskMsg) (queens.Task, error) {
 	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.FinePlanVersion && m.PlanVersion != queens.JoinPlanVersion {
-		return queens.Task{}, m, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
+		return queens.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
 	}
-	subject := taskSubject(m.N, m.PlanVersion, m.ID)
-	if m.Verify {
-		subject = verifySubject(m.N, m.PlanVersion, m.ID)
-	}
-	if m.Job != JobID(m.N, m.PlanVersion) || msg.Subject() != subject {
-		return queens.Task{}, m, fmt.Errorf("task %d of job %q came on subject %q", m.ID, m.Job, msg.Subject())
+	if m.Job != JobID(m.N, m.PlanVersion) {
+		return queens.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
 	}
 	if m.Task != nil && (m.Task.N != m.N || m.Task.ID != m.ID) {
-		return queens.Task{}, m, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
+		return queens.Task{}, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
 	}
 	if m.Task != nil && m.PlanVersion == queens.FinePlanVersion && w.Plans == nil {
 		if m.N < 1 || m.N > queens.MaxCountN {
-			return queens.Task{}, m, fmt.Errorf("task of N=%d, but N must be from 1 to %d", m.N, queens.MaxCountN)
+			return queens.Task{}, fmt.Errorf("task of N=%d, but N must be from 1 to %d", m.N, queens.MaxCountN)
 		}
 		t, err := queens.CheckFineTask(*m.Task, w.fineBound(m.N))
-		return t, m, err
+		return t, err
 	}
 	p, err := w.plan(m.N, m.PlanVersion)
 	if err != nil {
-		return queens.Task{}, m, err
+		return queens.Task{}, err
 	}
 	t, err := p.Task(m.ID)
 	if err == nil && m.Task != nil && *m.Task != t {
 		err = fmt.Errorf("the message describes task %d otherwise than the plan of N=%d, version %d", m.ID, m.N, m.PlanVersion)
 	}
-	return t, m, err
+	return t, err
 }
 
-// handle runs one task message: skip it if a valid result is stored already, else compute
-// (sending "in progress" every third of the ack deadline), store, and only then ack.
-func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstream.KeyValue, ackWait time.Duration) {
-	// The first task of a job may build its plan (from a coordinator that does not
-	// describe its tasks: minutes for the fine plan of N = 27). Keep the message
-	// meanwhile, so that it is not delivered again to every other worker.
-	building := make(chan struct{})
-	go func() {
-		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
-		defer t.Stop()
-		for {
-			select {
-			case <-building:
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
-	task, m, err := w.task(msg)
-	close(building)
+// handle runs one assignment: compute (with a heartbeat every third of the lease), then
+// hand the result in until the coordinator answers.
+func (w *Worker) handle(ctx context.Context, a Assignment) {
+	task, err := w.task(a.TaskMsg)
 	if err != nil {
-		w.logf("refused message on %s: %v", msg.Subject(), err)
-		_ = msg.TermWithReason(err.Error())
+		w.logf("refused task %d of job %q: %v", a.ID, a.Job, err)
+		w.beat(a.Nonce, true)
+		_ = sleep(ctx, time.Second)
 		return
 	}
-	version := m.PlanVersion
+	version := a.PlanVersion
 	job := JobID(task.N, version)
 	key := resultKey(job, task.ID)
-	delivery := uint64(1)
-	if md, err := msg.Metadata(); err == nil {
-		delivery = md.NumDelivered
-	}
-	if m.Verify {
-		if m.Not == w.Name {
-			// Another worker must verify this worker's result: hand it back for a while,
-			// longer each time, so that a worker left alone does not spin on it.
-			_ = msg.NakWithDelay(min(time.Duration(delivery)*50*time.Millisecond, 5*time.Second))
-			return
-		}
+	if a.Verify {
 		key = verifyKey(job, task.ID)
 	}
-	if e, err := results.Get(ctx, key); err == nil {
-		if _, id, r, err := decodeResult(strings.TrimSuffix(key, ".v"), e.Value()); err == nil && id == task.ID && checkTaskResult(task, version, &r) == nil && (!m.Verify || r.Worker != m.Not) {
-			_ = msg.Ack()
-			if w.Verbose {
-				w.logf("task %s has a result already (delivery %d); acknowledged without computing", key, delivery)
-			}
-			return
-		}
-	}
 	if w.Verbose {
-		w.logf("task %s started (delivery %d)", key, delivery)
+		w.logf("task %s started", key)
 	}
-
+	every := max(time.Duration(a.Lease*float64(time.Second))/3, 10*time.Millisecond)
 	start := time.Now()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -297,89 +260,58 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, results jetstrea
 	out := make(chan outcome, 1)
 	go func() {
 		r, err := task.CountContext(cctx)
-		if err == nil && w.Stall > 0 && !m.Verify {
+		if err == nil && w.Stall > 0 && !a.Verify {
 			err = sleep(cctx, w.Stall-time.Since(start))
 		}
 		out <- outcome{r, err}
 	}()
-	beat := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
+	beat := time.NewTicker(every)
 	defer beat.Stop()
 	var res queens.TaskResult
 wait:
 	for {
 		select {
 		case <-ctx.Done():
-			// Hand the task back: another worker gets it at once.
-			_ = msg.Nak()
+			w.beat(a.Nonce, true)
 			w.logf("task %s handed back", key)
 			return
 		case <-beat.C:
-			_ = msg.InProgress()
+			w.beat(a.Nonce, false)
 		case o := <-out:
 			if o.err != nil {
-				_ = msg.Nak()
+				w.beat(a.Nonce, true)
 				return
 			}
 			res = o.r
 			break wait
 		}
 	}
-
-	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Name, Seconds: time.Since(start).Seconds(), Task: taskDigest(task)}
+	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Identity, Name: w.Name,
+		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
 	data, _ := json.Marshal(r)
 	for {
-		err := w.store(ctx, results, key, data, r, task, version, m.Verify)
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		m, err := w.Conn.RequestWithContext(rctx, resultSubject(w.Identity, job), data)
+		cancel()
 		if err == nil {
+			var rc Receipt
+			if err := json.Unmarshal(m.Data, &rc); err != nil || !rc.OK {
+				w.logf("task %s: the coordinator refused the result: %s", key, rc.Refused)
+				return
+			}
 			break
 		}
 		if ctx.Err() != nil {
-			_ = msg.Nak()
 			return
 		}
-		w.logf("storing task %s: %v; trying again", key, err)
-		_ = msg.InProgress()
-		_ = sleep(ctx, 500*time.Millisecond)
-	}
-	// A plain ack, not one waiting for the server's confirmation: after a reconnection a
-	// confirmation can take long to come or never come, and a lost ack costs little, since
-	// the task comes again after the deadline and is acknowledged at once, its result being
-	// stored.
-	if err := msg.Ack(); err != nil {
-		w.logf("acknowledging task %s: %v", key, err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			_ = sleep(ctx, 500*time.Millisecond)
+		}
+		w.logf("handing in task %s: %v; trying again", key, err)
+		w.beat(a.Nonce, false)
 	}
 	d := w.done.Add(1)
 	if w.Verbose {
 		w.logf("task %s done in %v (%d solutions), %d done by this worker", key, time.Since(start).Round(time.Millisecond), res.Solutions, d)
 	}
-}
-
-// store writes a result unless a valid one is there already; an invalid one (say from a
-// build with another plan version) is overwritten. A second computation (verify) always
-// overwrites: it is compared with the first, not trusted over it.
-func (w *Worker) store(ctx context.Context, results jetstream.KeyValue, key string, data []byte, r Result, task queens.Task, version int, verify bool) error {
-	if verify {
-		_, err := results.Put(ctx, key, data)
-		return err
-	}
-	_, err := results.Create(ctx, key, data)
-	if err == nil || !errors.Is(err, jetstream.ErrKeyExists) {
-		return err
-	}
-	e, err := results.Get(ctx, key)
-	if err != nil {
-		return err
-	}
-	_, _, old, derr := decodeResult(key, e.Value())
-	if derr == nil {
-		derr = checkTaskResult(task, version, &old)
-	}
-	if derr == nil {
-		if old.Solutions != r.Solutions || old.HalfTurn != r.HalfTurn || old.QuarterTurn != r.QuarterTurn {
-			w.logf("task %s: worker %q stored %d solutions, this worker found %d; keeping the first", key, old.Worker, old.Solutions, r.Solutions)
-		}
-		return nil
-	}
-	w.logf("task %s: replacing an invalid stored result (%v)", key, derr)
-	_, err = results.Update(ctx, key, data, e.Revision())
-	return err
 }
