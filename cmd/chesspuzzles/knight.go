@@ -451,14 +451,17 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		return usageError(err)
 	}
 	opts.Method = method
+	var p *countProgress
 	if !o.quiet {
 		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodJoin: "frontier dynamic programming of two mirror halves, joined", knight.MethodSearch: "backtracking, meeting in the middle"}[method]
 		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
-		p := newCountProgress(stderr, isTerminal(stderr))
+		p = newCountProgress(stderr, isTerminal(stderr))
 		opts.Status = p.update
-		defer p.finish()
 	}
 	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
+	// The bar is erased before anything else is written: redrawn after the answer, it
+	// would wipe it off the screen.
+	p.finish()
 	var me *knight.MemoryError
 	if errors.As(err, &me) {
 		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, knight.FormatBytes(max(me.Need, me.Limit)), knight.FormatBytes(me.Limit))
