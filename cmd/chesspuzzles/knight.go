@@ -13,6 +13,7 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/chesspuzzles/chesspuzzles/render"
 	"github.com/spf13/cobra"
 )
 
@@ -330,24 +331,16 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 		_, err = fmt.Fprintf(stdout, "%s\n", line)
 		return err
 	}
-	bw := bufio.NewWriter(stdout)
-	for r := 0; r < sz.Rows; r++ {
-		for c := 0; c < sz.Cols; c++ {
-			if c > 0 {
-				bw.WriteByte(' ')
-			}
-			switch v := table[r*sz.Cols+c]; v {
-			case knight.Visited:
-				bw.WriteByte('.')
-			case knight.Knight:
-				bw.WriteByte('N')
-			default:
-				bw.WriteString(strconv.Itoa(v))
-			}
+	return render.Grid(stdout, sz, func(sq board.Square) string {
+		switch v := table[sq.Row*sz.Cols+sq.Col]; v {
+		case knight.Visited:
+			return "."
+		case knight.Knight:
+			return "N"
+		default:
+			return strconv.Itoa(v)
 		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
+	})
 }
 
 // knightCountFlags are the flags "knight count" and "knight estimate" share: which tours of
