@@ -123,8 +123,9 @@ func (m *browseModel) Init() tea.Cmd { return nil }
 func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.height = max(3, msg.Height-4)
 		m.width = max(1, msg.Width)
+		// The title and a blank line above the list, a blank line and the footer below.
+		m.height = max(3, msg.Height-3-strings.Count(m.footer(), "\n"))
 		m.move(0) // keep the selection on screen
 	case tea.KeyPressMsg:
 		switch msg.String() {
@@ -281,8 +282,17 @@ func (m *browseModel) render() string {
 		}
 	}
 	b.WriteString("\n\n")
-	b.WriteString(wrapParts(m.width, fmt.Sprintf("solution %d of %s", m.cursor+1, of), "↑↓ move", "PgUp/PgDn", "Home/End", "u all/fundamental", "q quit"))
+	b.WriteString(m.footer(fmt.Sprintf("solution %d of %s", m.cursor+1, of)))
 	return b.String()
+}
+
+// footer is the key line under the list, wrapped to the screen, after where (the
+// selection's place); without it, as wide as it can get.
+func (m *browseModel) footer(where ...string) string {
+	if len(where) == 0 {
+		where = []string{fmt.Sprintf("solution %d of more than %d", keepListing, keepListing)}
+	}
+	return wrapParts(m.width, append(where, "↑↓ move", "PgUp/PgDn", "Home/End", "u all/fundamental", "q quit")...)
 }
 
 // wrapParts joins parts with " · " into lines of at most width columns, breaking between

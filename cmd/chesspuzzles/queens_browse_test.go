@@ -243,6 +243,9 @@ func TestBrowseModel(t *testing.T) {
 				t.Errorf("footer line %q is %d columns wide, the screen 40", line, w)
 			}
 		}
+		if lines := strings.Count(s, "\n"); lines > 24 {
+			t.Errorf("the view has %d lines, the screen 24", lines)
+		}
 		for _, want := range []string{"solution 1 of 92", "↑↓ move", "PgUp/PgDn", "Home/End", "u all/fundamental", "q quit"} {
 			if !strings.Contains(footer, want) {
 				t.Errorf("footer lacks %q:\n%s", want, footer)
