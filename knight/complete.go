@@ -13,8 +13,11 @@ const MaxCompleteSquares = 32 * 32
 
 // Complete returns a tour of a rows×cols board that begins with the squares of path, in
 // order: path completed by a search, closed if asked. It returns
-//   - an error wrapping [ErrNoTour] when no tour begins with path (it says how many squares
-//     were left);
+//   - an error wrapping [ErrNoTour] when no tour begins with path: at once when the rules of
+//     [Exists] rule out a tour from path's first square, or the path as it is leaves a square
+//     cut off, two squares that could each only be the last, a square the knight cannot
+//     reach or a knight with no move (the error names the square); after the search
+//     otherwise (it says how many squares were left);
 //   - ctx.Err() when ctx is done before the search decides;
 //   - another error when path is empty, leaves the board, visits a square twice or makes a
 //     step that is not a knight's move, or the board is larger than MaxCompleteSquares.
@@ -41,6 +44,10 @@ func Complete(ctx context.Context, rows, cols int, path []board.Square, closed b
 	if _, err := Accessibility(sz, path); err != nil {
 		return Tour{}, err
 	}
+	// The rules tour uses first: no search can find what they rule out.
+	if err := Exists(sz, path[0], closed); err != nil {
+		return Tour{}, err
+	}
 	n := rows * cols
 	c := &completer{rows: rows, cols: cols, ctx: ctx, closed: closed}
 	c.adj = newGraph(rows, cols).adj
@@ -58,6 +65,13 @@ func Complete(ctx context.Context, rows, cols int, path []board.Square, closed b
 		for _, u := range c.adj[c.path[0]] {
 			c.toStart[u] = true
 		}
+	}
+	kind := "tour"
+	if closed {
+		kind = "closed tour"
+	}
+	if why := c.whyNot(); why != "" {
+		return Tour{}, noTour(fmt.Sprintf("no %s of %s begins with these %d squares: %s", kind, sz, len(path), why))
 	}
 	if err := ctx.Err(); err != nil {
 		return Tour{}, err
@@ -85,10 +99,6 @@ func Complete(ctx context.Context, rows, cols int, path []board.Square, closed b
 		if run%4 == 3 {
 			budget += budget / 2
 		}
-	}
-	kind := "tour"
-	if closed {
-		kind = "closed tour"
 	}
 	return Tour{}, noTour(fmt.Sprintf("no %s of %s begins with these %d squares (%d squares left)", kind, sz, len(path), n-len(path)))
 }
@@ -247,6 +257,72 @@ func (c *completer) feasible(cur int32) bool {
 		}
 	}
 	return reached == left
+}
+
+// whyNot returns, in words that name a square, the first of the search's cuts (see
+// [completer.feasible]) that rules out every tour from the path as it is, or "" if none
+// does: a knight with no move, a square cut off, two squares that could each only end the tour, a square the
+// knight cannot reach, a start with nothing left to close on. It takes time linear in
+// the board.
+func (c *completer) whyNot() string {
+	sz := board.Size{Rows: c.rows, Cols: c.cols}
+	name := func(v int32) string { return sz.Name(board.Square{Row: int(v) / c.cols, Col: int(v) % c.cols}) }
+	n := int32(len(c.visited))
+	cur := c.path[len(c.path)-1]
+	if len(c.path) == len(c.visited) {
+		return ""
+	}
+	if c.closed && c.deg[c.path[0]] == 0 {
+		return fmt.Sprintf("every square a knight's move from the start %s is visited, so the tour cannot close", name(c.path[0]))
+	}
+	near := make([]bool, n)
+	stuck := true
+	for _, u := range c.adj[cur] {
+		near[u] = true
+		stuck = stuck && c.visited[u]
+	}
+	if stuck {
+		return fmt.Sprintf("the knight on %s has no move, every square a knight's move from it is visited", name(cur))
+	}
+	var low []int32
+	for v := range n {
+		if c.visited[v] || near[v] {
+			continue
+		}
+		switch {
+		case c.deg[v] == 0:
+			return fmt.Sprintf("%s is cut off, every square a knight's move from it is visited", name(v))
+		case c.deg[v] == 1 && c.closed && !c.toStart[v]:
+			return fmt.Sprintf("%s has one unvisited neighbour, so it can only end the tour, but it is not a knight's move from the start %s", name(v), name(c.path[0]))
+		case c.deg[v] == 1:
+			low = append(low, v)
+		}
+	}
+	if len(low) > 1 {
+		return fmt.Sprintf("%s and %s each have one unvisited neighbour, so each could only end the tour", name(low[0]), name(low[1]))
+	}
+	seen := make([]bool, n)
+	queue := []int32{}
+	for _, u := range c.adj[cur] {
+		if !c.visited[u] {
+			seen[u] = true
+			queue = append(queue, u)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		for _, u := range c.adj[queue[i]] {
+			if !c.visited[u] && !seen[u] {
+				seen[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	for v := range n {
+		if !c.visited[v] && !seen[v] {
+			return fmt.Sprintf("the knight on %s cannot reach %s: visited squares cut it off", name(cur), name(v))
+		}
+	}
+	return ""
 }
 
 func (c *completer) isMove(a, b int32) bool {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/knight"
@@ -166,5 +168,53 @@ func TestCompleteErrors(t *testing.T) {
 	cancel()
 	if _, err := knight.Complete(cctx, 8, 8, []board.Square{a1}, false); !errors.Is(err, context.Canceled) {
 		t.Errorf("done context: %v", err)
+	}
+}
+
+// TestCompleteReasons: when the path as it is rules out every tour, the error names the
+// square and says why (issue 27.5), and the existence rules of Exists come first, before
+// any search (7×7 from e4: Find says no at once, and so does Complete). Each reason below
+// is checked by hand in its comment.
+func TestCompleteReasons(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		name       string
+		size       int
+		path       string
+		closed     bool
+		wantSuffix string
+	}{
+		// a8's only neighbours, b6 and c7, are visited; the knight on e6 is not next to it.
+		{"cut off", 8, "b6 d5 c7 e6", false, ": a8 is cut off, every square a knight's move from it is visited"},
+		// a1 (b3 visited) can only be entered from c2, h8 (g6 visited) only from f7: both
+		// would have to be the last square.
+		{"two ends", 8, "b3 c5 d7 f8 g6 e7", false, ": h8 and a1 each have one unvisited neighbour, so each could only end the tour"},
+		// a1's neighbours b3 and c2 are both visited.
+		{"stuck", 6, "d3 e1 c2 b4 a2 c1 b3 a1", false, ": the knight on a1 has no move, every square a knight's move from it is visited"},
+		// b6's neighbours: a4 and d5 visited, c4 not; b6 is not a move from b5.
+		{"cannot close", 6, "b5 c3 a4 b2 d3 f2 e4 f6 d5 f4 e6 d4", true, ": b6 has one unvisited neighbour, so it can only end the tour, but it is not a knight's move from the start b5"},
+		{"odd board, wrong colour", 7, "e4", false, "no open tour from e4 on 7×7: on a board with an odd number of squares a tour starts and ends on the colour of the corners"},
+		{"no closed tour on 5×5", 5, "a1 c2", true, "no closed tour on a 5×5 board: both sides are odd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sz := board.SquareBoard(tc.size)
+			var path []board.Square
+			for _, f := range strings.Fields(tc.path) {
+				sq, err := sz.ParseSquare(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path = append(path, sq)
+			}
+			start := time.Now()
+			_, err := knight.Complete(ctx, tc.size, tc.size, path, tc.closed)
+			if !errors.Is(err, knight.ErrNoTour) || !strings.HasSuffix(err.Error(), tc.wantSuffix) {
+				t.Errorf("Complete(%s) = %v, want ErrNoTour ending %q", tc.path, err, tc.wantSuffix)
+			}
+			if el := time.Since(start); el > time.Second {
+				t.Errorf("Complete(%s) took %v: the reason should come before any search", tc.path, el)
+			}
+		})
 	}
 }

@@ -26,9 +26,9 @@ const (
 	Solution
 )
 
-var eventNames = [...]string{"try", "attacked", "place", "deadend", "remove", "solution"}
+var eventNames = [...]string{"try", "attacked", "place", "dead end", "remove", "solution"}
 
-// String returns try, attacked, place, deadend, remove or solution.
+// String returns the kind in words: try, attacked, place, dead end, remove or solution.
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
 		return eventNames[k]

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -416,4 +417,32 @@ func ExampleQueensSVG() {
 	QueensSVG(&b, CheckedQueens(pos), Options{})
 	fmt.Println(strings.Count(b.String(), `class="queen"`), "queens")
 	// Output: 4 queens
+}
+
+// TestGrid: rank numbers right-aligned at the left, cells right-aligned in columns, file
+// names under them; numbered files past 26 columns widen every column.
+func TestGrid(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sz   board.Size
+		cell func(board.Square) string
+		want string
+	}{
+		{"3x4", board.Size{Rows: 3, Cols: 4}, func(sq board.Square) string { return strconv.Itoa(sq.Row*4 + sq.Col) },
+			"3   0  1  2  3\n2   4  5  6  7\n1   8  9 10 11\n    a  b  c  d\n"},
+		{"10x2", board.Size{Rows: 10, Cols: 2}, func(sq board.Square) string { return "." },
+			"10  . .\n 9  . .\n 8  . .\n 7  . .\n 6  . .\n 5  . .\n 4  . .\n 3  . .\n 2  . .\n 1  . .\n    a b\n"},
+		{"1x27", board.Size{Rows: 1, Cols: 27}, func(sq board.Square) string { return "N" },
+			"1 " + strings.Repeat("  N", 27) + "\n    1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := Grid(&b, c.sz, c.cell); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.String(); got != c.want {
+				t.Errorf("Grid =\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -122,5 +123,58 @@ func QueensText(w io.Writer, pos queens.Position, opts TextOptions) error {
 		}
 		bw.WriteByte('\n')
 	}
+	return bw.Flush()
+}
+
+// Grid writes a table of the squares of sz with chess labels: a line a rank from the top,
+// its number at the left, the cells right-aligned in columns a space apart, and the file
+// names (a, b, … or 1, 2, … past 26 files) under the last rank. cell gives the short text of
+// a square ("Q", ".", "4"). It takes time O(R·C) and writes about (w+1)·R·C bytes for cells
+// w wide. The accessibility table and a queens puzzle print themselves this way:
+//
+//	5  1 3 N 3 2
+//	4  2 4 6 3 2
+//	…
+//	   a b c d e
+func Grid(w io.Writer, sz board.Size, cell func(board.Square) string) error {
+	cells := make([]string, 0, sz.Squares())
+	cw := 1
+	for r := range sz.Rows {
+		for c := range sz.Cols {
+			s := cell(board.Square{Row: r, Col: c})
+			cells = append(cells, s)
+			cw = max(cw, utf8.RuneCountInString(s))
+		}
+	}
+	files := make([]string, sz.Cols)
+	for c := range files {
+		if sz.HasAlgebraic() {
+			files[c] = string(rune('a' + c))
+		} else {
+			files[c] = strconv.Itoa(c + 1)
+		}
+		cw = max(cw, len(files[c]))
+	}
+	rw := len(strconv.Itoa(sz.Rows))
+	bw := bufio.NewWriter(w)
+	pad := func(s string, width int) {
+		bw.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(s)))
+		bw.WriteString(s)
+	}
+	for r := range sz.Rows {
+		pad(strconv.Itoa(sz.Rows-r), rw)
+		bw.WriteByte(' ')
+		for c := range sz.Cols {
+			bw.WriteByte(' ')
+			pad(cells[r*sz.Cols+c], cw)
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString(strings.Repeat(" ", rw+1))
+	for _, f := range files {
+		bw.WriteByte(' ')
+		pad(f, cw)
+	}
+	bw.WriteByte('\n')
 	return bw.Flush()
 }

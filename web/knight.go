@@ -202,6 +202,17 @@ func (s *Server) knightPicture(png bool) apiFunc {
 			if t.Closed, err = boolParam(r, "closed", false); err != nil {
 				return err
 			}
+			// The path must be one a knight can walk: on the board, each square once, each
+			// step a knight's move; closed, back to its start.
+			if len(t.Path) > t.Size.Squares() {
+				return badRequest("path: %d squares is longer than the %s board's %d", len(t.Path), t.Size, t.Size.Squares())
+			}
+			if _, err := knight.Accessibility(t.Size, t.Path); err != nil {
+				return badRequest("path: %v", err)
+			}
+			if n := len(t.Path); t.Closed && n > 1 && !isKnightMove(t.Path[n-1], t.Path[0]) {
+				return badRequest("path: closed, but %s to %s is not a knight's move", t.Size.Name(t.Path[n-1]), t.Size.Name(t.Path[0]))
+			}
 		} else {
 			t.Size, _, t.Closed, t.Path, err = tourRequest(r, maxPictureSide, maxPictureSide*maxPictureSide)
 			switch {
@@ -225,4 +236,10 @@ func (s *Server) knightPicture(png bool) apiFunc {
 		writePicture(w, b.Bytes(), png)
 		return nil
 	}
+}
+
+// isKnightMove reports whether a knight goes from a to b in one move.
+func isKnightMove(a, b board.Square) bool {
+	dr, dc := a.Row-b.Row, a.Col-b.Col
+	return dr*dr+dc*dc == 5
 }

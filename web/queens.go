@@ -34,7 +34,8 @@ func solutionOf(p queens.Placement) solutionJSON {
 
 // queensCount answers GET /api/queens/count?n=N from the table of known counts.
 func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
-	n, err := intParam(r, "n", 1, queens.MaxCountN, -1)
+	// The bound is the table's: above it no count is known (nor served).
+	n, err := intParam(r, "n", 1, queens.MaxKnownN, -1)
 	if err != nil {
 		return err
 	}

@@ -208,6 +208,10 @@ func (s *Server) handle(path string, cost costFunc, h apiFunc) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 		defer cancel()
 		r = r.WithContext(ctx)
+		if err := onceEach(r); err != nil {
+			writeError(w, http.StatusBadRequest, "%s", err.msg)
+			return
+		}
 		if cost != nil {
 			pool, kind := s.cheap, "cheap"
 			if cost(r) {
@@ -321,6 +325,24 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
 	enc.Encode(v) // a failed write means the client went away
+}
+
+// onceEach refuses a query that gives a parameter more than once (n=8&n=9): which one
+// would count is a guess, so none does.
+func onceEach(r *http.Request) *httpError {
+	q := r.URL.Query()
+	names := make([]string, 0, len(q))
+	for name, vs := range q {
+		if len(vs) > 1 {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	name := names[0]
+	return &httpError{code: http.StatusBadRequest, msg: fmt.Sprintf("%s is given %d times, give it once", clip(name), len(q[name]))}
 }
 
 // maxParam bounds the length of any query value.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/chesspuzzles/chesspuzzles/render"
 	"github.com/spf13/cobra"
 )
 
@@ -330,24 +331,16 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 		_, err = fmt.Fprintf(stdout, "%s\n", line)
 		return err
 	}
-	bw := bufio.NewWriter(stdout)
-	for r := 0; r < sz.Rows; r++ {
-		for c := 0; c < sz.Cols; c++ {
-			if c > 0 {
-				bw.WriteByte(' ')
-			}
-			switch v := table[r*sz.Cols+c]; v {
-			case knight.Visited:
-				bw.WriteByte('.')
-			case knight.Knight:
-				bw.WriteByte('N')
-			default:
-				bw.WriteString(strconv.Itoa(v))
-			}
+	return render.Grid(stdout, sz, func(sq board.Square) string {
+		switch v := table[sq.Row*sz.Cols+sq.Col]; v {
+		case knight.Visited:
+			return "."
+		case knight.Knight:
+			return "N"
+		default:
+			return strconv.Itoa(v)
 		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
+	})
 }
 
 // knightCountFlags are the flags "knight count" and "knight estimate" share: which tours of
@@ -451,14 +444,17 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		return usageError(err)
 	}
 	opts.Method = method
+	var p *countProgress
 	if !o.quiet {
 		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodJoin: "frontier dynamic programming of two mirror halves, joined", knight.MethodSearch: "backtracking, meeting in the middle"}[method]
 		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
-		p := newCountProgress(stderr, isTerminal(stderr))
+		p = newCountProgress(stderr, isTerminal(stderr))
 		opts.Status = p.update
-		defer p.finish()
 	}
 	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
+	// The bar is erased before anything else is written: redrawn after the answer, it
+	// would wipe it off the screen.
+	p.finish()
 	var me *knight.MemoryError
 	if errors.As(err, &me) {
 		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, knight.FormatBytes(max(me.Need, me.Limit)), knight.FormatBytes(me.Limit))

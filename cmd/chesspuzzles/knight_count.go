@@ -50,8 +50,9 @@ func (p *countProgress) update(s knight.CountStatus) {
 	p.m.Update(st)
 }
 
+// finish erases the bar, if any; p may be nil (a quiet count).
 func (p *countProgress) finish() {
-	if p.m != nil {
+	if p != nil && p.m != nil {
 		p.m.Finish()
 	}
 }

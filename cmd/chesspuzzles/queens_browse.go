@@ -35,9 +35,10 @@ func newQueensBrowseCmd() *cobra.Command {
 		Use:   "browse N",
 		Short: "Browse the solutions of the N×N board in the terminal",
 		Long: `Browse the solutions of the N×N board in the terminal: the list on the left, the
-selected solution drawn on the right. ↑/↓ (or k/j) move, PgUp/PgDn a screen, Home the first;
-u shows only fundamental solutions (or all again), staying on the selected solution (or its
-fundamental form); q quits, Ctrl-C quits with exit status 130. Solutions are listed lazily, a
+selected solution drawn on the right. ↑/↓ (or k/j) move, PgUp/PgDn a screen, Home (g) the
+first, End (G) the last (of the first 100,000 past N = 12); u shows only fundamental solutions
+(or all again), staying on the selected solution (or its fundamental form, and back on the
+solution itself when u is pressed again); q quits, Ctrl-C quits with exit status 130. Solutions are listed lazily, a
 page at a time, so even N = 16 opens at once. Colours follow NO_COLOR.`,
 		Example: `  chesspuzzles queens browse 8
   chesspuzzles queens browse 16 --unique`,
@@ -80,13 +81,17 @@ type browseModel struct {
 	cursor int                // index of the selected solution
 	top    int                // index of the first line of the list on screen
 	height int                // lines of list on screen
+	width  int                // columns of the screen
+	// before is the solution selected when u switched to the fundamental ones: switching
+	// back returns to it while the selection is still its fundamental form.
+	before queens.Placement
 	err    error
 	// interrupted is set by Ctrl-C, which ends the program with exit status 130.
 	interrupted bool
 }
 
 func newBrowseModel(ctx context.Context, n int, unique, color bool) *browseModel {
-	m := &browseModel{ctx: ctx, n: n, unique: unique, color: color, height: 20}
+	m := &browseModel{ctx: ctx, n: n, unique: unique, color: color, height: 20, width: 80}
 	m.more()
 	return m
 }
@@ -118,7 +123,9 @@ func (m *browseModel) Init() tea.Cmd { return nil }
 func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.height = max(3, msg.Height-4)
+		m.width = max(1, msg.Width)
+		// The title and a blank line above the list, a blank line and the footer below.
+		m.height = max(3, msg.Height-3-strings.Count(m.footer(), "\n"))
 		m.move(0) // keep the selection on screen
 	case tea.KeyPressMsg:
 		switch msg.String() {
@@ -137,6 +144,8 @@ func (m *browseModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.move(-m.height)
 		case "home", "g":
 			m.move(-m.cursor)
+		case "end", "G":
+			m.end()
 		case "u":
 			m.toggleUnique()
 		}
@@ -158,8 +167,12 @@ func (m *browseModel) toggleUnique() {
 	var target queens.Placement
 	if m.cursor < len(m.items) {
 		target = m.items[m.cursor]
-		if !m.unique {
+		switch {
+		case !m.unique:
+			m.before = target
 			target = queens.Canonical(target)
+		case m.before != nil && queens.Canonical(m.before).Compare(target) == 0:
+			target = m.before // back where u was pressed
 		}
 	}
 	m.unique = !m.unique
@@ -177,6 +190,15 @@ func (m *browseModel) toggleUnique() {
 	}
 	m.top = max(0, i-m.height/2)
 	m.move(max(0, i))
+}
+
+// end selects the last solution: the listing runs to its end, or to keepListing
+// solutions when it is longer (past N = 12), the last of them then.
+func (m *browseModel) end() {
+	for !m.done && len(m.items) < keepListing {
+		m.more()
+	}
+	m.move(len(m.items) - 1 - m.cursor)
 }
 
 // move moves the selection by d, listing more solutions when it nears the end of those
@@ -228,7 +250,7 @@ func (m *browseModel) render() string {
 		if m.err != nil {
 			fmt.Fprintf(&b, "(%v)\n", m.err)
 		}
-		b.WriteString("\nu all/fundamental · q quit\n")
+		b.WriteString("\n" + wrapParts(m.width, "u all/fundamental", "q quit"))
 		return b.String()
 	}
 	width := len(strconv.Itoa(m.top+m.height)) + 2 + len(m.items[0].Format(queens.Code))
@@ -259,6 +281,39 @@ func (m *browseModel) render() string {
 			of = strings.TrimSpace(count)
 		}
 	}
-	fmt.Fprintf(&b, "\n\nsolution %d of %s · ↑↓ move · PgUp/PgDn · u all/fundamental · q quit\n", m.cursor+1, of)
+	b.WriteString("\n\n")
+	b.WriteString(m.footer(fmt.Sprintf("solution %d of %s", m.cursor+1, of)))
+	return b.String()
+}
+
+// footer is the key line under the list, wrapped to the screen, after where (the
+// selection's place); without it, as wide as it can get.
+func (m *browseModel) footer(where ...string) string {
+	if len(where) == 0 {
+		where = []string{fmt.Sprintf("solution %d of more than %d", keepListing, keepListing)}
+	}
+	return wrapParts(m.width, append(where, "↑↓ move", "PgUp/PgDn", "Home/End", "u all/fundamental", "q quit")...)
+}
+
+// wrapParts joins parts with " · " into lines of at most width columns, breaking between
+// parts (a part wider than the screen has a line of its own), each line ended by a newline.
+func wrapParts(width int, parts ...string) string {
+	var b strings.Builder
+	line := 0
+	for i, p := range parts {
+		w := lipgloss.Width(p)
+		switch {
+		case i == 0:
+		case line+3+w <= width:
+			b.WriteString(" · ")
+			line += 3
+		default:
+			b.WriteString("\n")
+			line = 0
+		}
+		b.WriteString(p)
+		line += w
+	}
+	b.WriteString("\n")
 	return b.String()
 }

@@ -196,12 +196,60 @@ func TestBrowseModel(t *testing.T) {
 		if got := m.items[m.cursor].Format(0); !m.unique || got != want {
 			t.Errorf("after u on %s: unique %v, on %s; want its fundamental form %s", cur, m.unique, got, want)
 		}
+		// u again goes back to the solution u was pressed on, not to its fundamental form
+		// among all (issue 27.6: u seemed to reset the selection).
 		press(m, key('u', "u"))
-		if got := m.items[m.cursor].Format(0); m.unique || got != want {
-			t.Errorf("after u again: unique %v, on %s; want %s among all", m.unique, got, want)
+		if got := m.items[m.cursor].Format(0); m.unique || got != cur || m.cursor != 39 {
+			t.Errorf("after u again: unique %v, on %s (%d); want %s (39) among all", m.unique, got, m.cursor, cur)
 		}
-		if s := selected(m.View().Content); !strings.HasSuffix(s, " "+want) {
-			t.Errorf("selected line %q, want %s on screen", s, want)
+		if s := selected(m.View().Content); s != "40 "+cur {
+			t.Errorf("selected line %q, want 40 %s", s, cur)
+		}
+		// Moved away among the fundamental ones, u goes to the new selection.
+		press(m, key('u', "u"), key(tea.KeyUp, ""))
+		next := m.items[m.cursor].Format(0)
+		press(m, key('u', "u"))
+		if got := m.items[m.cursor].Format(0); got != next {
+			t.Errorf("after moving among the fundamental ones and u: on %s, want %s", got, next)
+		}
+	})
+	t.Run("End goes to the last", func(t *testing.T) {
+		m := newBrowseModel(ctx, 10, false, false)
+		press(m, key(tea.KeyEnd, ""))
+		// Q(10) = 724 (OEIS A000170); the last solution in code order is the mirror image
+		// of the first, 1,3,6,8,10,5,9,2,4,7.
+		if got := m.items[m.cursor].Format(0); m.cursor != 723 || got != "10,8,5,3,1,6,2,9,7,4" {
+			t.Errorf("after End: cursor %d on %s, want 723 on 10,8,5,3,1,6,2,9,7,4", m.cursor, got)
+		}
+		if s := m.View().Content; !strings.Contains(s, "solution 724 of 724") {
+			t.Errorf("after End the footer lacks solution 724 of 724:\n%s", s)
+		}
+		press(m, key(tea.KeyHome, ""))
+		if m.cursor != 0 {
+			t.Errorf("after Home: cursor %d, want 0", m.cursor)
+		}
+		press(m, key('G', "G"))
+		if m.cursor != 723 {
+			t.Errorf("after G: cursor %d, want 723", m.cursor)
+		}
+	})
+	t.Run("the footer fits 40 columns", func(t *testing.T) {
+		m := newBrowseModel(ctx, 8, false, false)
+		m.Update(tea.WindowSizeMsg{Width: 40, Height: 24})
+		s := m.View().Content
+		footer := s[strings.Index(s, "solution 1 of 92"):]
+		for _, line := range strings.Split(strings.TrimRight(footer, "\n"), "\n") {
+			if w := len([]rune(line)); w > 40 {
+				t.Errorf("footer line %q is %d columns wide, the screen 40", line, w)
+			}
+		}
+		if lines := strings.Count(s, "\n"); lines > 24 {
+			t.Errorf("the view has %d lines, the screen 24", lines)
+		}
+		for _, want := range []string{"solution 1 of 92", "↑↓ move", "PgUp/PgDn", "Home/End", "u all/fundamental", "q quit"} {
+			if !strings.Contains(footer, want) {
+				t.Errorf("footer lacks %q:\n%s", want, footer)
+			}
 		}
 	})
 	t.Run("u keeps the position deep in N = 12", func(t *testing.T) {

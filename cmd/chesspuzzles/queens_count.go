@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -133,13 +134,19 @@ type countRecord struct {
 
 func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) error {
 	table := opts.from != opts.to && !opts.json
+	// The notes on each N (its method, its time) go to stderr after a table, not between
+	// its rows, where on a terminal they would cut the table into pieces.
+	notes := stderr
 	if table {
+		var buf bytes.Buffer
+		notes = &buf
+		defer func() { stderr.Write(buf.Bytes()) }()
 		fmt.Fprintln(stdout, "| n | Q(n) | U(n) |")
 		fmt.Fprintln(stdout, "|---:|---:|---:|")
 	}
 	for n := opts.from; n <= opts.to; n++ {
 		start := time.Now()
-		c, err := countPlan(ctx, n, opts, stderr)
+		c, err := countPlan(ctx, n, opts, notes, stderr)
 		if err != nil {
 			return err
 		}
@@ -156,8 +163,8 @@ func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) 
 		default:
 			fmt.Fprintf(stdout, "%d queens: %s solutions, %s fundamental\n", n, c.Total, c.Unique)
 		}
-		if !opts.json {
-			fmt.Fprintf(stderr, "N = %d counted in %.3g s\n", n, secs)
+		if !opts.json && !opts.quiet {
+			fmt.Fprintf(notes, "N = %d counted in %.3g s\n", n, secs)
 		}
 	}
 	return nil
@@ -170,8 +177,10 @@ func roundSeconds(s float64) float64 {
 	return r
 }
 
-// countPlan counts one N on the work pool, with the checkpoint and progress opts ask for.
-func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) (queens.Counts, error) {
+// countPlan counts one N on the work pool, with the checkpoint and progress opts ask for:
+// the method it chose goes to notes, warnings and progress to stderr; the bar is erased
+// before countPlan returns.
+func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.Writer) (queens.Counts, error) {
 	method, err := opts.method.choose(n, opts.workers)
 	if err != nil {
 		return queens.Counts{}, err
@@ -181,7 +190,7 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 		return queens.Counts{}, err
 	}
 	if !opts.quiet {
-		describeMethod(stderr, n, opts.workers, method)
+		describeMethod(notes, n, opts.workers, method)
 	}
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err

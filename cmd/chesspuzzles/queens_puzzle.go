@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/render"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +26,7 @@ type queensPuzzleOpts struct {
 func newQueensPuzzleCmd() *cobra.Command {
 	var o queensPuzzleOpts
 	cmd := &cobra.Command{
-		Use:   "puzzle",
+		Use:   "puzzle [N]",
 		Short: "Make a puzzle: some queens given, place the rest; exactly one answer",
 		Long: `Make a "place the remaining queens" puzzle for an N×N board, N from 6 to 20, whose
 completion is unique (proved by counting the completions). Levels: hard gives a minimal set
@@ -34,16 +36,27 @@ least (easy) search is chosen. The same --n, --level and --seed give the same pu
 teacher can hand it out.
 
 --format text draws the board (Q a given queen, . an empty square) and says how many queens
-to place; svg and png draw a picture; json writes the puzzle with its solution.`,
-		Example: `  chesspuzzles queens puzzle --n 10 --level hard --seed 7
+to place; svg and png draw a picture; json writes the puzzle with its solution.
+The board size is N, or --n N (8 if neither is given).`,
+		Example: `  chesspuzzles queens puzzle 10 --level hard --seed 7
   chesspuzzles queens puzzle --n 8 --level easy --seed 1 --format svg -o puzzle.svg`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: maxArgs(1, "at most one argument, the board size N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				n, err := strconv.Atoi(args[0])
+				if err != nil || n < queens.MinPuzzleN || n > queens.MaxPuzzleN {
+					return usageErrorf("N must be a whole number from %d to %d, got %q", queens.MinPuzzleN, queens.MaxPuzzleN, board.Clip(args[0]))
+				}
+				if cmd.Flags().Changed("n") && n != o.n {
+					return usageErrorf("the board size is given twice, as %d and as --n %d: give one", n, o.n)
+				}
+				o.n = n
+			}
 			return runQueensPuzzle(cmd.Context(), o, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.n, "n", 8, "board size N, from 6 to 20")
+	f.IntVar(&o.n, "n", 8, "board size N, from 6 to 20 (or give N as the argument)")
 	f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
 	f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
 	f.StringVar(&o.format, "format", "text", "text, svg, png or json")
@@ -81,7 +94,19 @@ func runQueensPuzzle(ctx context.Context, o queensPuzzleOpts, stdout io.Writer) 
 	return writeTo(o.output, stdout, func(w io.Writer) error {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%d×%d, %s, seed %d: place %d more queens (exactly one way)\n", p.N, p.N, p.Level, p.Seed, p.Empty())
-		b.WriteString(p.Given.Format(queens.Board) + "\n")
+		given := p.Given.Position()
+		at := make(map[board.Square]bool, len(given.Queens))
+		for _, q := range given.Queens {
+			at[q] = true
+		}
+		render.Grid(&b, board.SquareBoard(p.N), func(sq board.Square) string {
+			if at[sq] {
+				return "Q"
+			}
+			return "."
+		})
+		// The given queens once more as squares, which "queens complete" reads.
+		b.WriteString("given: " + p.Given.Format(queens.Algebraic) + "\n")
 		if o.solution {
 			b.WriteString("\nsolution: " + p.Solution.Format(queens.Code) + "\n")
 		}

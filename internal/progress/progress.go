@@ -149,7 +149,7 @@ func (m *Meter) start() {
 	// A terminal's width is its own; elsewhere (Terminal forced) the line is not cut.
 	// WithAutoRefresh draws even where mpb sees no terminal, as Terminal said to.
 	p := mpb.New(mpb.WithOutput(m.w), mpb.WithWidth(200), mpb.WithRefreshRate(200*time.Millisecond), mpb.WithAutoRefresh())
-	bar := p.New(barScale, mpb.BarStyle(), mpb.BarWidth(24),
+	bar := p.New(barScale, mpb.BarStyle(), mpb.BarWidth(24), mpb.BarRemoveOnComplete(),
 		mpb.PrependDecorators(decor.Name(m.o.What+":", decor.WCSyncSpaceR)),
 		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
 			m.mu.Lock()
@@ -165,7 +165,7 @@ func (m *Meter) start() {
 	m.mu.Unlock()
 	if done {
 		// Finish came first: end the bar at once.
-		bar.Abort(false)
+		bar.Abort(true)
 		p.Wait()
 	}
 }
@@ -215,8 +215,11 @@ func (m *Meter) Write(p []byte) (int, error) {
 	return m.w.Write(p)
 }
 
-// Finish ends the bar, leaving its last state on the terminal. Off a terminal it writes
-// nothing: the command prints its result next. Later Updates are ignored.
+// Finish ends the bar and erases it from the terminal, and returns only once the bar is
+// gone and will never be drawn again: the command prints its result next, and a bar
+// redrawn after it (a cursor moved up, a line erased) would wipe the answer off the
+// screen, or cut a table into pieces. Off a terminal it writes nothing. Later Updates
+// are ignored. Every long command calls Finish before it writes its answer.
 func (m *Meter) Finish() {
 	m.mu.Lock()
 	if m.done {
@@ -224,13 +227,12 @@ func (m *Meter) Finish() {
 		return
 	}
 	m.done = true
-	p, bar, last := m.p, m.bar, m.last
+	p, bar := m.p, m.bar
 	m.mu.Unlock()
 	if bar != nil {
-		if last.Total > 0 && last.Done >= last.Total {
-			bar.SetCurrent(barScale)
-		}
-		bar.Abort(false)
+		// Abort(true) drops the bar: mpb's last redraw, which Wait waits for, moves the
+		// cursor up over the bar's line and erases it, and draws nothing in its place.
+		bar.Abort(true)
 		p.Wait()
 	}
 }

@@ -172,3 +172,30 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestFinishErases: on a terminal Finish leaves no bar behind and draws nothing after it
+// returns, whether the run got to the end or not (issue 27: a bar redrawn after the
+// answer wiped it off the screen). mpb erases its previous frame at the start of the next
+// one, so the output ends with that erase: cursor up one line, erase to the end.
+func TestFinishErases(t *testing.T) {
+	for _, last := range []Status{{Done: 10, Total: 10}, {Done: 4, Total: 10}} {
+		var buf syncBuffer
+		tty := true
+		m := New(&buf, Options{What: "N=9", Unit: "tasks", RateUnit: "nodes", Terminal: &tty})
+		m.Update(Status{Done: 1, Total: 10})
+		time.Sleep(300 * time.Millisecond) // one redraw
+		m.Update(last)
+		m.Finish()
+		out := buf.String()
+		if !strings.Contains(out, "N=9:") {
+			t.Fatalf("%d/%d: no bar drawn: %q", last.Done, last.Total, out)
+		}
+		if !strings.HasSuffix(out, "\x1b[1A\x1b[J") {
+			t.Errorf("%d/%d: after Finish the bar is still on the screen: the output ends %q", last.Done, last.Total, out[max(len(out)-120, 0):])
+		}
+		time.Sleep(300 * time.Millisecond)
+		if later := buf.String(); later != out {
+			t.Errorf("%d/%d: written after Finish returned: %q", last.Done, last.Total, later[len(out):])
+		}
+	}
+}
