@@ -221,7 +221,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 	}
 	var ckpt *Checkpoint
 	if opts.Checkpoint != "" {
-		c, done, err := OpenCheckpoint(opts.Checkpoint, p)
+		c, done, err := OpenCheckpointContext(ctx, opts.Checkpoint, p)
 		if err != nil {
 			return Result{}, err
 		}
