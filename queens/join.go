@@ -87,6 +87,7 @@ type joinSub struct {
 	colsA   uint32 // free local columns of A and of B
 	colsB   uint32
 	weight  uint64 // 8 for a cross, else 1 (row-set weights come on top)
+	sieve   int    // cut bits of the matcher's sieve (sieveBitsFor)
 	// crosses: the middle-column queen's forbidden global diagonals, and the frame bits of
 	// the middle-row queen's (set by setCross).
 	fdB, fuB  uint64
@@ -121,7 +122,7 @@ const (
 // the frame, so they must be).
 func newJoinSub(n, sub int) joinSub {
 	h := n / 2
-	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1}
+	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1, sieve: sieveBitsFor(n)}
 	long := uint64(1) << (n - 1) // D1's down index and D2's up index
 	switch {
 	case n%2 == 0:
@@ -233,7 +234,7 @@ func (j *joinSub) firstRowSet() uint64 { return 1<<j.k - 1 }
 // matcher, kept across row sets and tasks (a sync.Pool hands them out).
 type joinWorker struct {
 	t       *quarterTable
-	m       matcher
+	m       sieveMatcher
 	sideA   []uint64
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
@@ -334,8 +335,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	if j.kind == subEven {
 		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
-		w.m.sigs = w.sideA
-		w.m.build()
+		w.m.build(w.sideA, 2*j.h-1, j.sieve)
 		w.evenB(j, bn, bs, w180 != 0)
 		var n [3]uint64
 		for k := range 3 {
@@ -348,8 +348,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	}
 	if j.kind == subCross {
 		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
-		w.m.sigs = w.sideA
-		w.m.build()
+		w.m.build(w.sideA, 2*j.h-1, j.sieve)
 		var n uint64
 		for a := 1; a < j.b; a++ {
 			j.setCross(a)
@@ -370,8 +369,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	if len(query) < len(store) {
 		store, query = query, store
 	}
-	w.m.sigs = store
-	w.m.build()
+	w.m.build(store, 2*j.h-1, j.sieve)
 	n := w.m.countAll(query)
 	c.stored += uint64(len(store))
 	c.queries += uint64(len(query))
