@@ -1,0 +1,210 @@
+package regions
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// ErrNoSolution is returned by [Solve] for a puzzle without a solution.
+var ErrNoSolution = errors.New("the puzzle has no solution")
+
+// state is a partly solved puzzle as bitmasks. Invariants: cand[r] holds the columns of row
+// r where a queen may still go, given the queens placed so far (not in a used row, column or
+// region, not touching a queen); rows, cols and regs have bit i set when row, column or
+// region i holds a queen; queen[r] is the column of row r's queen, −1 while it has none.
+type state struct {
+	cand             [MaxN]uint32
+	rows, cols, regs uint32
+	queen            [MaxN]int8
+}
+
+// start returns the state with no queens: every cell free.
+func (p *Puzzle) start() state {
+	var s state
+	all := uint32(1)<<p.n - 1
+	for r := range p.n {
+		s.cand[r] = all
+		s.queen[r] = -1
+	}
+	return s
+}
+
+// full is the mask of all N rows (columns, regions).
+func (p *Puzzle) full() uint32 { return uint32(1)<<p.n - 1 }
+
+// place puts a queen on row r, column c and rules out its row, column, region and the (up
+// to) eight cells around it. It takes time proportional to N.
+func (p *Puzzle) place(s *state, r, c int) {
+	k := p.region[r*p.n+c]
+	bit := uint32(1) << c
+	reg := &p.cells[k]
+	for i := range p.n {
+		s.cand[i] &^= bit | reg[i]
+	}
+	s.cand[r] = 0
+	near := bit | bit<<1 | bit>>1
+	if r > 0 {
+		s.cand[r-1] &^= near
+	}
+	if r+1 < p.n {
+		s.cand[r+1] &^= near
+	}
+	s.rows |= 1 << r
+	s.cols |= bit
+	s.regs |= 1 << k
+	s.queen[r] = int8(c)
+}
+
+// unit kinds: a row, a column or a region.
+const (
+	unitRow = iota
+	unitCol
+	unitRegion
+)
+
+// counts returns, for each column and region, how many free cells it has.
+func (p *Puzzle) counts(s *state) (col, reg [MaxN]int) {
+	for r := range p.n {
+		m := s.cand[r]
+		for m != 0 {
+			c := bits.TrailingZeros32(m)
+			m &= m - 1
+			col[c]++
+			reg[p.region[r*p.n+c]]++
+		}
+	}
+	return col, reg
+}
+
+// searcher counts solutions by depth-first search. At every node it branches on the unit
+// (row, column or region without a queen) that has the fewest free cells: a unit with none
+// ends the branch, a unit with one places its queen without a choice. This is what makes
+// the search small: a unique puzzle is mostly forced, and a wrong branch fails within a few
+// queens.
+type searcher struct {
+	p     *Puzzle
+	limit int
+	found int
+	keep  int     // how many solutions to record
+	sols  [][]int // the first keep solutions found
+}
+
+func (sv *searcher) search(s *state) {
+	p := sv.p
+	n := p.n
+	if s.rows == p.full() {
+		sv.found++
+		if len(sv.sols) < sv.keep {
+			sol := make([]int, n)
+			for r := range n {
+				sol[r] = int(s.queen[r])
+			}
+			sv.sols = append(sv.sols, sol)
+		}
+		return
+	}
+	col, reg := p.counts(s)
+	best, kind, idx := MaxN+1, 0, 0
+	for r := range n {
+		if s.rows&(1<<r) == 0 {
+			if k := bits.OnesCount32(s.cand[r]); k < best {
+				best, kind, idx = k, unitRow, r
+			}
+		}
+	}
+	for c := range n {
+		if s.cols&(1<<c) == 0 && col[c] < best {
+			best, kind, idx = col[c], unitCol, c
+		}
+	}
+	for k := range n {
+		if s.regs&(1<<k) == 0 && reg[k] < best {
+			best, kind, idx = reg[k], unitRegion, k
+		}
+	}
+	if best == 0 {
+		return
+	}
+	try := func(r, c int) bool {
+		t := *s
+		p.place(&t, r, c)
+		sv.search(&t)
+		return sv.found >= sv.limit
+	}
+	switch kind {
+	case unitRow:
+		for m := s.cand[idx]; m != 0; m &= m - 1 {
+			if try(idx, bits.TrailingZeros32(m)) {
+				return
+			}
+		}
+	case unitCol:
+		for r := range n {
+			if s.cand[r]&(1<<idx) != 0 && try(r, idx) {
+				return
+			}
+		}
+	case unitRegion:
+		for r := range n {
+			for m := s.cand[r] & p.cells[idx][r]; m != 0; m &= m - 1 {
+				if try(r, bits.TrailingZeros32(m)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// solutions returns the number of solutions of p, counted up to limit, and the first keep
+// of them.
+func (p *Puzzle) solutions(limit, keep int) (int, [][]int) {
+	if limit <= 0 {
+		return 0, nil
+	}
+	sv := &searcher{p: p, limit: limit, keep: keep}
+	s := p.start()
+	sv.search(&s)
+	return sv.found, sv.sols
+}
+
+// Count returns the number of solutions of p, counting no further than limit: Count(p, 2)
+// is 0, 1 or 2, and 2 means "more than one". A limit of 0 or less returns 0.
+//
+// Count searches by bitmasks (one word per row), always branching on the row, column or
+// region with the fewest free cells. Its cost is the size of that search tree: a unique
+// puzzle of N = 20 takes about a millisecond, and each further solution counted adds a
+// short walk.
+func Count(p *Puzzle, limit int) int {
+	n, _ := p.solutions(limit, 0)
+	return n
+}
+
+// Solve returns a solution of p: sol[row] is the column (0-based) of the queen in that row.
+// It returns [ErrNoSolution] when there is none. Its cost is that of [Count] with limit 1.
+func Solve(p *Puzzle) ([]int, error) {
+	_, sols := p.solutions(1, 1)
+	if len(sols) == 0 {
+		return nil, ErrNoSolution
+	}
+	return sols[0], nil
+}
+
+// IsSolution reports whether sol (sol[row] = column) is a solution of p: one queen in each
+// row, column and region, no two touching. It takes time proportional to N.
+func IsSolution(p *Puzzle, sol []int) bool {
+	if len(sol) != p.n {
+		return false
+	}
+	var cols, regs uint32
+	for r, c := range sol {
+		if c < 0 || c >= p.n {
+			return false
+		}
+		if r > 0 && sol[r-1]-c <= 1 && c-sol[r-1] <= 1 {
+			return false
+		}
+		cols |= 1 << c
+		regs |= 1 << p.region[r*p.n+c]
+	}
+	return cols == p.full() && regs == p.full()
+}
