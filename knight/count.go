@@ -48,8 +48,8 @@ const MaxCountSquares = 64
 // MaxCountLong is the longest side Count accepts (with the short side at most DPMaxRows).
 const MaxCountLong = 1000
 
-// DPMaxRows is the largest short side the dp and join methods handle: their frontier holds
-// 2·DPMaxRows+1 cells, packed in 64 bits.
+// DPMaxRows, 8, is the largest short side the dp and join methods handle: their frontier
+// holds 2·DPMaxRows+1 cells, packed in 64 bits.
 const DPMaxRows = frontier.MaxRows
 
 // errCountOverflow reports a count too large for an int64.

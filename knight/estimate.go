@@ -13,8 +13,9 @@ import (
 // CountEstimate is what Estimate expects a count to cost.
 type CountEstimate struct {
 	Method string // the method Count would use
-	// Cells is the number of cells (steps) of the sweep; Measured how many of them were
-	// run; Exact tells whether the whole sweep was run (the figures are then measured).
+	// Cells is the number of cells (steps) of the sweep (of both sweeps, for join);
+	// Measured how many of them were run; Exact tells whether the whole count was run
+	// (the figures are then measured).
 	Cells, Measured int
 	Exact           bool
 	// PeakStates is the largest number of states after a cell, PeakBytes the memory the

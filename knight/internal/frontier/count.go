@@ -10,7 +10,8 @@ import (
 type Options struct {
 	// Closed counts undirected closed tours, else directed open ones (Join: closed only).
 	Closed bool
-	// Start, if at least 0, counts only the open tours from the square r·cols+c.
+	// Start is the square r·cols+c the open tours must begin on, or -1 for every square
+	// (0 is the square in the corner, not "none").
 	Start int
 	// MaxMemory, if positive, bounds the bytes of the store; past it the count stops with
 	// a *MemoryError.

@@ -106,9 +106,32 @@ func newRuns(ctx context.Context, cfg runsConfig, wide bool, limit int64) *runs 
 
 func (s *runs) batch() (int, int) { return s.cfg.bufRecs, s.cfg.cacheBits }
 
+// read decodes the records of the layer's run straight into buf, a chunk at a time, giving
+// each chunk back once read (runReader.next does the same a record at a time, for merges).
 func (s *runs) read(buf []rec) []rec {
-	for len(buf) < cap(buf) && s.rd.next() {
-		buf = append(buf, rec{s.rd.k, s.rd.lo, s.rd.hi})
+	rd := &s.rd
+	for len(buf) < cap(buf) && rd.left > 0 {
+		c := rd.r.chunks[rd.ci]
+		if rd.p >= c.n {
+			s.giveBack(c)
+			rd.r.chunks[rd.ci] = nil
+			rd.ci++
+			rd.p = 0
+			c = rd.r.chunks[rd.ci]
+		}
+		n0 := len(buf)
+		p, k, room := rd.p, rd.k, min(cap(buf)-n0, rd.left)
+		for ; room > 0 && p < c.n; room-- {
+			d, lo, hi, n := getRec(c.b[p:])
+			p += n
+			k += d
+			buf = append(buf, rec{k, lo, hi})
+		}
+		rd.p, rd.k = p, k
+		if rd.left -= len(buf) - n0; rd.left == 0 {
+			s.giveBack(c)
+			rd.r.chunks[rd.ci] = nil
+		}
 	}
 	return buf
 }
