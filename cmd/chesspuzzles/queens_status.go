@@ -79,7 +79,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	nc, err := dist.Connect(ctx, co)
 	if err != nil {
 		if errors.Is(err, dist.ErrRefused) {
-			return refusedHint(err, url)
+			return fmt.Errorf("the NATS server at %s refused this client's credentials: only the coordinator may read the jobs; run status with the coordinator's --state DIR (its secret is DIR/%s), or give --creds or a user in --nats of a user who may read them", url, dist.AdminFile)
 		}
 		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
