@@ -324,9 +324,27 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	beats := make(chan *nats.Msg, 4096)
 	handed := make(chan *nats.Msg, 4096)
 	var subs []*nats.Subscription
+	finished := false
 	defer func() {
 		for _, s := range subs {
 			_ = s.Unsubscribe()
+		}
+		// Answer what came too late, so that no worker waits out its request: ask
+		// again later; and a result of a finished job is not wanted. A result of a job
+		// interrupted gets no answer: the worker holds it for the next coordinator.
+		wait, _ := json.Marshal(Assignment{Wait: 0.1})
+		done, _ := json.Marshal(Receipt{Refused: "the job is finished"})
+		for {
+			select {
+			case m := <-wants:
+				_ = m.Respond(wait)
+			case m := <-handed:
+				if finished {
+					_ = m.Respond(done)
+				}
+			default:
+				return
+			}
 		}
 	}()
 	for _, s := range []struct {
@@ -434,6 +452,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	case <-ctx.Done():
 		return fail(ctx.Err())
 	}
+	finished = true
 	stats.Verified = len(ver.sample)
 	d.count(&stats)
 	if stats.Verified > 0 {
