@@ -35,7 +35,7 @@ done
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $procs worker processes × $cores goroutines"
 /usr/bin/time -f "coordinator: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
 	"$tmp/cb" -role coordinator -nats "$url" -token "$token" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
-grep -E "coordinator:|queued now" "$tmp/coord.err" || tail -3 "$tmp/coord.err"
+grep -E "coordinator:|queued now|assigning the rest" "$tmp/coord.err" || tail -3 "$tmp/coord.err"
 # The server's peak RSS and CPU time, from /proc before it stops.
 hz=$(getconf CLK_TCK)
 read -r utime stime < <(awk '{print $14, $15}' "/proc/$server/stat")

@@ -32,7 +32,7 @@ port=$((20000 + RANDOM % 20000))
 	--nats-listen "127.0.0.1:$port" >/dev/null 2>"$tmp/coordinator.err" &
 coordinator=$!
 pids+=($coordinator)
-until grep -q "queued now" "$tmp/coordinator.err" 2>/dev/null; do
+until grep -qE "queued now|assigning the rest" "$tmp/coordinator.err" 2>/dev/null; do
 	kill -0 "$coordinator" 2>/dev/null || { cat "$tmp/coordinator.err" >&2; exit 1; }
 	sleep 0.5
 done

@@ -33,7 +33,8 @@ embedded server with the coordinator's secret kept in --state DIR, and checks ev
 against it (its seal), so that the total it prints is the one that coordinator counted and
 verified. A record it cannot check (no secret here: a server elsewhere, asked with --creds
 or a user in the --nats URL) is shown without its total, as "unverified"; one whose seal is
-wrong, as "forged".`,
+wrong, as "forged". With --json, "checked" says whether the record's seal was checked;
+"total" is there only if it was.`,
 		Example: `  chesspuzzles queens status
   chesspuzzles queens status 22 --nats nats://coordinator:4222 --token-file token --json`,
 		Args: maxArgs(1, "at most one argument, N"),
@@ -79,7 +80,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	nc, err := dist.Connect(ctx, co)
 	if err != nil {
 		if errors.Is(err, dist.ErrRefused) {
-			return refusedHint(err, url)
+			return fmt.Errorf("the NATS server at %s refused this client's credentials: only the coordinator may read the jobs; run status with the coordinator's --state DIR (its secret is DIR/%s), or give --creds or a user in --nats of a user who may read them", url, dist.AdminFile)
 		}
 		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
@@ -103,7 +104,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 		if jsonOut {
 			rec := map[string]any{
 				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
-				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "verified": j.Checked,
+				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "checked": j.Checked,
 			}
 			if j.Checked {
 				rec["total"] = j.Total

@@ -27,12 +27,12 @@ func newWorkerCmd() *cobra.Command {
 	var opts workerOptions
 	cmd := &cobra.Command{
 		Use:   "worker",
-		Short: "Join a distributed count: pull tasks from a NATS server and run them",
+		Short: "Join a distributed count: ask a coordinator for tasks and run them",
 		Long: `Worker joins the distributed counts coordinated by "queens count N --distributed"
-(or --nats URL) on another machine. It pulls one task per core at a time, runs it, stores
-the result under its job and task id, and only then acknowledges the task, so that a
-worker that dies loses nothing: its tasks are delivered again after the ack deadline.
-While it computes it tells the server so, however long a task takes.
+(or --nats URL) on another machine. It asks the coordinator for one task per core at a
+time, runs it, and hands the result in until the coordinator has stored it, so that a
+worker that dies loses nothing: its tasks are assigned again after the coordinator's ack
+deadline. While it computes it tells the coordinator so, however long a task takes.
 
 It reconnects for ever after losing the server, logs how many tasks it has done every
 --every, and on Ctrl-C hands its current tasks back at once and exits (130).

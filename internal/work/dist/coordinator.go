@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -208,16 +209,18 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	if tally == nil {
 		tally, ver = plan.NewTally(), newVerifier(plan, sample)
 	}
+	wrote := &revision{} // what this run stored: in tally and ver before it was written
 	save := func(force bool) {
-		if snap == nil || lastRev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
+		rev := max(lastRev, wrote.load())
+		if snap == nil || rev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
 			return
 		}
-		if err := takeSnapshot(plan, snap.digest, snap.stream, lastRev, tally, ver).save(c.StateDir); err != nil {
+		if err := takeSnapshot(plan, snap.digest, snap.stream, rev, tally, ver).save(c.StateDir); err != nil {
 			c.logf("%v", err)
 			snap.at = time.Now() // try again later, not at every tick
 			return
 		}
-		snap.rev, snap.at = lastRev, time.Now()
+		snap.rev, snap.at = rev, time.Now()
 		stats.Snapshots++
 	}
 	recorded := time.Time{}
@@ -301,7 +304,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	d := &dispatch{
 		c: c, plan: plan, job: job, sealer: sealer, results: results, tally: tally, ver: ver, stats: &stats,
 		leases: map[string]*lease{}, firstLease: map[int]*lease{}, verifyLease: map[int]*lease{},
-		ackWait: c.AckWait, window: c.Window, lastRev: &lastRev,
+		ackWait: c.AckWait, window: c.Window, js: js, rev: wrote,
 	}
 	if d.ackWait <= 0 {
 		d.ackWait = DefaultAckWait
@@ -321,9 +324,27 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	beats := make(chan *nats.Msg, 4096)
 	handed := make(chan *nats.Msg, 4096)
 	var subs []*nats.Subscription
+	finished := false
 	defer func() {
 		for _, s := range subs {
 			_ = s.Unsubscribe()
+		}
+		// Answer what came too late, so that no worker waits out its request: ask
+		// again later; and a result of a finished job is not wanted. A result of a job
+		// interrupted gets no answer: the worker holds it for the next coordinator.
+		wait, _ := json.Marshal(Assignment{Wait: 0.1})
+		done, _ := json.Marshal(Receipt{Refused: "the job is finished"})
+		for {
+			select {
+			case m := <-wants:
+				_ = m.Respond(wait)
+			case m := <-handed:
+				if finished {
+					_ = m.Respond(done)
+				}
+			default:
+				return
+			}
 		}
 	}()
 	for _, s := range []struct {
@@ -423,6 +444,15 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		}
 	}
 
+	// Every accepted result is stored before the count is told.
+	select {
+	case <-js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		c.logf("job %s: the server has not confirmed every stored result within a minute", job)
+	case <-ctx.Done():
+		return fail(ctx.Err())
+	}
+	finished = true
 	stats.Verified = len(ver.sample)
 	d.count(&stats)
 	if stats.Verified > 0 {
@@ -517,9 +547,11 @@ type dispatch struct {
 	tally       *queens.Tally
 	ver         *verifier
 	stats       *Stats
+	js          jetstream.JetStream
+	ack         jetstream.PubAckFuture // of the last store, for result to wait on
+	rev         *revision              // the highest revision this run wrote
 	ackWait     time.Duration
 	window      int
-	lastRev     *uint64
 	serial      int
 	leases      map[string]*lease // by nonce
 	firstLease  map[int]*lease    // the live first-computation lease of a task
@@ -676,12 +708,31 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 		}
 		return false, nil
 	}
+	ack := d.ack
+	d.ack = nil
 	if m.Reply != "" {
 		data, _ := json.Marshal(Receipt{OK: err == nil})
 		if err != nil {
 			data, _ = json.Marshal(Receipt{Refused: "it differs from another identity's result of the task; the count is refused"})
 		}
-		_ = m.Respond(data)
+		if ack == nil {
+			_ = m.Respond(data)
+		} else {
+			// The worker lets its result go once told it is stored: answer when the
+			// server has it. A result the server failed to store stays counted in this
+			// run; a later run computes its task again.
+			go func() {
+				select {
+				case pa := <-ack.Ok():
+					d.rev.store(pa.Sequence)
+				case err := <-ack.Err():
+					d.c.logf("storing a result of job %s from worker %s: %v; it counts in this run only", d.job, user, err)
+				case <-ctx.Done():
+					return
+				}
+				_ = m.Respond(data)
+			}()
+		}
 	}
 	return news, err
 }
@@ -715,7 +766,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 			}
 			return false, nil
 		}
-		if err := d.store(ctx, verifyKey(d.job, id), r); err != nil {
+		if err := d.store(verifyKey(d.job, id), r); err != nil {
 			return false, err
 		}
 		if l != nil {
@@ -736,7 +787,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 		}
 		return false, nil
 	}
-	if err := d.store(ctx, resultKey(d.job, id), r); err != nil {
+	if err := d.store(resultKey(d.job, id), r); err != nil {
 		return false, err
 	}
 	if _, err := d.tally.Add(r.TaskResult); err != nil {
@@ -752,20 +803,39 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	return true, err
 }
 
-// store writes an accepted result, sealed, under key, and notes its revision.
-func (d *dispatch) store(ctx context.Context, key string, r *Result) error {
+// store starts writing an accepted result, sealed, under key (a put into the bucket is a
+// publish on its subject), and leaves the server's acknowledgement in d.ack: results are
+// stored as fast as the server takes them, not one round trip at a time.
+func (d *dispatch) store(key string, r *Result) error {
 	data, err := sealValue(d.sealer, key, r)
 	if err != nil {
 		return err
 	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	rev, err := d.results.Put(sctx, key, data)
+	f, err := d.js.PublishAsync("$KV."+ResultsBucket+"."+key, data)
 	if err != nil {
 		return fmt.Errorf("storing %s: %w", key, err)
 	}
-	*d.lastRev = max(*d.lastRev, rev)
+	d.ack = f
 	return nil
+}
+
+// A revision is the highest revision of the results bucket known to be written, shared
+// by the goroutines that wait for the server's acknowledgements.
+type revision struct {
+	mu  sync.Mutex
+	rev uint64
+}
+
+func (r *revision) store(rev uint64) {
+	r.mu.Lock()
+	r.rev = max(r.rev, rev)
+	r.mu.Unlock()
+}
+
+func (r *revision) load() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rev
 }
 
 // count sets the identity counts of st from the verifier.

@@ -289,6 +289,7 @@ wait:
 	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Identity, Name: w.Name,
 		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
 	data, _ := json.Marshal(r)
+	said := false // that the coordinator did not answer
 	for {
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		m, err := w.Conn.RequestWithContext(rctx, resultSubject(w.Identity, job), data)
@@ -307,7 +308,10 @@ wait:
 		if !errors.Is(err, context.DeadlineExceeded) {
 			_ = sleep(ctx, 500*time.Millisecond)
 		}
-		w.logf("handing in task %s: %v; trying again", key, err)
+		if !said {
+			said = true
+			w.logf("handing in task %s: %v; trying until a coordinator takes it", key, err)
+		}
 		w.beat(a.Nonce, false)
 	}
 	d := w.done.Add(1)
