@@ -12,12 +12,17 @@
 ARG BINARY_FROM=build
 
 FROM docker.io/library/golang:1.26 AS build
+# The tree is copied without .git, so the commit comes in as build arguments
+# (scripts/image.sh reads them from git): "chesspuzzles version" then names it.
 ARG VERSION=
+ARG REVISION=
+ARG COMMIT_TIME=
+ARG MODIFIED=
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/chesspuzzles ./cmd/chesspuzzles
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION} -X main.revision=${REVISION} -X main.commitTime=${COMMIT_TIME} -X main.modified=${MODIFIED}" -o /out/chesspuzzles ./cmd/chesspuzzles
 
 FROM scratch AS prebuilt
 ARG TARGETARCH=amd64

@@ -13,23 +13,30 @@ The groups and commands are:
 	queens check POSITION   is it a solution; which queens attack which, and along which line
 	queens count N|FROM-TO  count Q(N) and U(N) exactly, on all cores, resumable
 	queens estimate N       how long a count of N would take here, and its result
+	queens plan N           the tasks a count of N is cut into, without running it
 	queens merge FILE...    add up the slices of "queens count N --shard I/K"
+	queens status [N]       the distributed counts a NATS server holds, and how far they got
 	queens one N            one solution, by construction (N up to 10^9) or --random
 	queens complete POS     extend a partial placement to a solution, or prove none exists
+	queens puzzle [N]       a puzzle: some queens given, the rest to place, one answer
+	queens trace N          the backtracking search step by step, as a student writes it
 	queens browse N         page through the solutions in the terminal
 	knight tour             find a knight's tour from a start square, open or --closed
 	knight check [FILE]     check a tour given as squares, JSON or a numbered board
+	knight complete SQUARES finish a tour from the squares visited so far, or say why not
 	knight accessibility    how many knight moves reach each square (Warnsdorff by hand)
-	knight count            count the tours of a board of at most 64 squares exactly
+	knight count            count the tours of a board exactly (8×8 closed in 42 min)
+	knight estimate         the memory and time a knight count will need, before it starts
 	serve                   the local web app and its JSON API (docs/web.md, docs/api.md)
 	worker                  join a distributed count (docs/distributed.md)
-	version                 print the version
-	completion SHELL        print a shell completion script
+	version                 print the version and the commit it was built from
+	completion SHELL        print a shell completion script: bash, zsh, fish or powershell
 
 "chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
 Results go to standard output; progress, summaries and errors to standard error. Any
-command that writes a file (-o FILE) writes a temporary file and renames it at the end, so
-an interrupted run never leaves a truncated file.
+command that writes a file (--output FILE, -o FILE) writes a temporary file and renames it
+at the end, so an interrupted run never leaves a truncated file. --json, where a command
+has it, prints one JSON object a line (docs/json.md).
 
 # Queens placements
 
@@ -61,12 +68,17 @@ line shown on a terminal.
 check POSITION... reads a position from its arguments or, with none or "-", from standard
 input; --n gives the board size where the position leaves it open. It names every pair of
 queens that attack each other (an attack stops at the first queen on its line) and counts
-the queens on each row, column and diagonal; --json prints the report as one object.
+the queens on each row, column and diagonal; --json prints the report as one object;
+--max-attacks K lists the first K attacking pairs (all are counted).
 
 count N counts Q(N), all solutions, and U(N), the fundamental ones, for N from 1 to 32,
 exactly; FROM-TO prints a Markdown table, one row per N as it is done, and the time each N
-took goes to standard error. The count is a plan of independent tasks (queens.NewPlan)
-that --workers goroutines share, biggest first. --json prints one object per N:
+took goes to standard error after it. --method join (half-boards joined from a table of
+quarter-boards; fastest where the table fits --max-memory, default half the machine's) or
+frames (border queens, then a search; any N, tiny memory); auto, the default, takes the
+join to N = 23 and frames beyond, and names its choice on standard error. The count is a
+plan of independent tasks (--plan-version picks one of a method's plans) that --workers
+goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.
 
 estimate N samples the plan with Knuth's random-probe estimator and times this machine on
@@ -81,6 +93,9 @@ for precision; --seed makes it repeatable; --json.
 	speed:      2.1e+07 nodes/s on one core here (timed for a second on this plan's tasks)
 	time:       230 days on 1 worker, 115 days on 2 (± 1%)
 
+plan N shows the plan a count would run, without running it: its tasks, their estimated
+cost and balance; --method and --plan-version as for count; --json.
+
 one N prints one solution of the N×N board (N = 1 or 4 ≤ N ≤ 10^9) by an explicit
 construction that streams in constant memory; with --random, a random solution by local
 search (N ≤ 10^8, 4.5 bytes a queen; --seed makes it repeatable, otherwise the seed used is
@@ -91,12 +106,23 @@ solution. With at most 64 empty rows the search is exact; with more it is a loca
 that finds completions but cannot rule them out. --timeout (default 10s, 0 for none)
 bounds it: exit 3 when undecided in time.
 
+puzzle [N] (or --n N, 6 to 20) makes a "place the remaining queens" puzzle whose answer is
+unique; --level easy, medium or hard; --seed picks it, the same seed giving the same
+puzzle. --format text draws the board with rank and file labels and names the given
+queens as squares, which complete reads; --solution prints the answer after it; svg, png
+or json.
+
+trace N (4 to 12) shows the row-by-row backtracking search one step a line: a square
+tried, attacked by the queen on which square, a queen placed, a dead end on a rank, a
+queen removed, a solution; it stops at the first solution unless --all; --json writes one
+object a step.
+
 merge FILE... adds up the JSON slices that count --shard I/K printed, refusing (exit 2) a
 set that is not exactly the K slices of one plan of this build; --json.
 
 browse N shows the solutions on the left and the selected one drawn on the right: ↑/↓ or
-k/j move, PgUp/PgDn a screen, Home the first, u switches between all and fundamental
-solutions, q quits. It needs a terminal.
+k/j move, PgUp/PgDn a screen, Home the first, End the last, u switches between all and
+fundamental solutions (and back to where it was), q quits. It needs a terminal.
 
 # Progress, checkpoints and distribution
 
@@ -133,11 +159,14 @@ with the same DIR resumes the job) that workers join; --nats URL uses an existin
 instead; every connection gives a token (--token, --token-file or
 $CHESSPUZZLES_NATS_TOKEN; else the one the coordinator generates on first start and keeps
 in --state DIR/token, mode 0600, reused on restart); --verify FRACTION (default 0.02) has
-that share of tasks recomputed by another worker and refuses a total that disagrees;
+that share of tasks recomputed by another worker and refuses a total that disagrees,
+recomputing itself those no worker verified within --verify-wait (default 1m);
 --ack-wait (default 30s) is how long a silent
-worker keeps a task; --workers 0 keeps the coordinator from computing. queens status
-[N] --nats URL lists the jobs on a server (count --status is a hidden alias of it). worker --nats URL [--token TOKEN] pulls tasks
-(--cores at once, default one per core), logs every --every (default 30s), names itself
+worker keeps a task; --workers 0 keeps the coordinator from computing; --creds FILE gives
+NATS credentials instead of a token, for a cluster that wants them; --log-format text or
+json. queens status [N] --nats URL lists the jobs on a server, with the rate and the time
+left. worker --nats URL [--token TOKEN] pulls tasks (--cores at once, default one per
+core), logs every --every (default 30s) and with --verbose every task, names itself
 --name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
 docs/distributed.md.
 
@@ -153,24 +182,41 @@ auto (the default) finds one wherever one exists; --method warnsdorff follows Wa
 rule and says so when it gets stuck. When no tour exists it exits 1 with the reason.
 --format board (move numbers, the default), squares, json ({"rows","cols","closed","path"}
 with 0-based [row, col] pairs, row 0 at the top), svg, png, or none (find the tour, print
-nothing); -o FILE.
+nothing); --output FILE.
 
 check [FILE] reads a tour (square names, the JSON of tour, or a board of move numbers) from
 FILE or standard input and says whether it is a tour, open or closed; --size or --board
 where the input leaves the board open.
 
-accessibility prints how many knight moves reach each square; with --after "a1 b3 …" the
-knight has made those moves, visited squares show as "." and the knight as "N".
+complete SQUARES finishes a tour that begins with the given squares, in order (the path
+made by hand so far); --closed; --format and --output as for tour. When no tour begins so
+it exits 1 and says why, naming the square (a8 is cut off), with the rules of tour first;
+--timeout (default 10s) bounds the search: exit 3 when undecided.
+
+accessibility prints how many knight moves reach each square, with rank numbers and file
+letters; with --after "a1 b3 …" the knight has made those moves, visited squares show as
+"." and the knight as "N".
 
 count counts the directed open tours of the board, those from --start, or with --closed the
-undirected closed tours, exactly, on one core (6×6 takes seconds; 7×7 is out of reach).
+undirected closed tours, exactly, on one core. --method search (backtracking, boards of at
+most 64 squares) is fastest up to 42 squares; dp (a frontier sweep, column by column) and
+join (for closed tours, two mirror halves of the sweep) take any board whose short side is
+at most 8, in time and memory growing with that side: 6×8 closed in seconds, 7×7 open in
+23 minutes and 2.0 GiB, 8×8 closed in 42 minutes and 3.2 GiB. --max-memory (default half
+the machine's) stops a count that would need more (exit 2). estimate, with the same
+flags, says beforehand what a count will need: it runs the first cells of the sweep and
+extrapolates.
 
 # Web app
 
 serve listens on --addr (default 127.0.0.1:8080: loopback only; 127.0.0.1:0 picks a free
-port and prints it) and serves the page and the JSON API. --timeout (default 10s) bounds
-each request; --max-heavy (default: the number of CPUs) bounds the searches running at
-once. Ctrl-C lets running requests finish.
+port and prints it) and serves the page and the JSON API. On loopback it answers only
+requests addressed to localhost, 127.0.0.1 or [::1]; --allow-host NAME adds a host name.
+--timeout (default 10s) bounds each request; --max-heavy (default: the number of CPUs)
+bounds the searches running at once. Ctrl-C lets running requests finish.
+
+completion bash, zsh, fish or powershell prints the shell's completion script;
+--no-descriptions leaves the descriptions of commands and flags out.
 
 # Exit codes
 

@@ -10,10 +10,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version, when set at build time with -ldflags "-X main.version=v1.2.3", overrides the
-// module version that the Go toolchain records in the binary. Release builds leave it
-// empty: "go install …@v1.2.3" and builds from a git checkout record what is needed.
-var version string
+// version, revision, commitTime and modified, when set at build time with -ldflags
+// "-X main.version=v1.2.3 -X main.revision=<hash> -X main.commitTime=<RFC 3339>
+// -X main.modified=true", override what the Go toolchain records in the binary. Builds that
+// cannot see the git history set them: the container image copies the tree without .git
+// (scripts/image.sh passes them in as build arguments). "go install …@v1.2.3" and builds in
+// a git checkout leave them empty: the toolchain records what is needed.
+var version, revision, commitTime, modified string
 
 // versionInfo is what a binary knows about its own build, from runtime/debug.ReadBuildInfo:
 // the module version ("v1.2.3" for "go install …@v1.2.3", a pseudo-version such as
@@ -49,6 +52,9 @@ func buildVersion() versionInfo {
 	}
 	if version != "" {
 		v.Version = version
+	}
+	if revision != "" {
+		v.Revision, v.Time, v.Modified = revision, commitTime, modified == "true"
 	}
 	return v
 }

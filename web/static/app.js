@@ -6,9 +6,13 @@ import { Board, squareName, parseName } from './board.js';
 const $ = (id) => document.getElementById(id);
 
 // The page's state lives in its URL (?tab=&n=&sol=…), so that a link reopens it: every
-// change calls saveURL, and the start reads the URL back (see restore at the end).
+// change calls saveURL, and the start reads the URL back (see restore at the end). The
+// Learn tab (teach.js) keeps its own part, ?tab=learn&mode=…, and tells this file of each
+// change with a "learn-state" event whose detail holds its parameters.
 const url = new URLSearchParams(location.search);
 let restoring = true; // while the URL's state is being rebuilt, do not overwrite it
+let learnState = {}; // the Learn tab's parameters, from teach.js
+document.addEventListener('learn-state', (e) => { learnState = e.detail; if (activeTab === 'learn') saveURL(); });
 
 function saveURL() {
   if (restoring) return;
@@ -28,6 +32,8 @@ function saveURL() {
     if (tour.path.length) p.set('start', squareName(tour.rows, tour.cols, tour.path[0][0], tour.path[0][1]));
     else if (tour.failedStart) p.set('start', tour.failedStart);
     if ($('knight-closed').checked) p.set('closed', '1');
+  } else if (activeTab === 'learn') {
+    for (const [k, v] of Object.entries(learnState)) p.set(k, v);
   }
   const next = `${location.pathname}?${p}`;
   if (next !== `${location.pathname}${location.search}`) history.replaceState(null, '', next);
@@ -449,7 +455,7 @@ function drawTour() {
 
 // restore rebuilds the state a link carries, then lets changes write the URL again.
 async function restore() {
-  const tab = ['browse', 'solve', 'knight'].includes(url.get('tab')) ? url.get('tab') : 'browse';
+  const tab = ['browse', 'solve', 'knight', 'learn'].includes(url.get('tab')) ? url.get('tab') : 'browse';
   const n = Number(url.get('n'));
   const validN = Number.isInteger(n) && n >= 1 && n <= 27;
   if (tab === 'browse' && validN) browseN.value = String(n);

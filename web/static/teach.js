@@ -50,10 +50,21 @@ for (const [id, label] of MODES) {
   root.append(panes[id]);
 }
 const started = {};
+let mode = '';
 function showMode(id) {
+  mode = id;
   for (const b of modeBar.children) b.setAttribute('aria-pressed', String(b.dataset.mode === id));
   for (const [k, p] of Object.entries(panes)) p.hidden = k !== id;
   if (!started[id]) { started[id] = true; STARTERS[id](); }
+  tellState();
+}
+
+// tellState hands the tab's state to app.js, which keeps it in the URL: the mode, and for a
+// puzzle its n, level and seed, so that a teacher can hand out the link.
+function tellState() {
+  const state = { mode };
+  if (mode === 'puzzle' && puzzle.p) Object.assign(state, { n: String(puzzle.p.n), level: puzzle.p.level, seed: String(puzzle.p.seed) });
+  document.dispatchEvent(new CustomEvent('learn-state', { detail: state }));
 }
 
 // ---- 1. watch the search ----
@@ -480,6 +491,7 @@ async function puzzleOpen() {
     puzzle.board = new Board($('puzzle-board'), p.n, p.n, puzzleClick);
     const given = p.given.map((c, r) => [r, c]).filter(([, c]) => c >= 0);
     $('puzzle-print').href = `/api/queens/picture.svg?n=${p.n}&position=${encodeURIComponent(given.map(([r, c]) => `(${c + 1},${r + 1})`).join(' '))}`;
+    if (mode === 'puzzle') tellState();
     puzzleDraw();
   } catch (e) {
     say('puzzle-say', e.message, 'bad');
@@ -528,5 +540,19 @@ $('puzzle-clear').addEventListener('click', () => { puzzle.mine = new Map(); if 
 
 const STARTERS = { watch: watchStart, rule: ruleStart, hand: handStart, puzzle: puzzleOpen };
 
-// The Learn tab opens on the first mode; app.js shows and hides the tab itself.
-$('tab-learn').addEventListener('click', () => { if (!Object.keys(started).length) showMode('watch'); });
+// The Learn tab opens on the first mode; app.js shows and hides the tab itself. A link
+// ?tab=learn&mode=M opens on mode M (a puzzle link also sets its n, level and seed).
+$('tab-learn').addEventListener('click', () => { if (!Object.keys(started).length) showMode('watch'); else tellState(); });
+{
+  const q = new URLSearchParams(location.search);
+  if (q.get('tab') === 'learn') {
+    const want = MODES.some(([id]) => id === q.get('mode')) ? q.get('mode') : 'watch';
+    if (want === 'puzzle') {
+      const n = Number(q.get('n')), seed = Number(q.get('seed'));
+      if (Number.isInteger(n) && n >= 6 && n <= 20) $('puzzle-n').value = String(n);
+      if (['easy', 'medium', 'hard'].includes(q.get('level'))) $('puzzle-level').value = q.get('level');
+      if (Number.isInteger(seed) && seed >= 0) $('puzzle-seed').value = String(seed);
+    }
+    showMode(want);
+  }
+}
