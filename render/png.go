@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -20,23 +21,51 @@ import (
 
 // writePNG rasterizes the scene with golang.org/x/image/vector (anti-aliased, non-zero
 // coverage) and encodes it with image/png. Text is set in the Go fonts.
-func writePNG(w io.Writer, s *scene) error {
-	img := rasterize(s)
+// It returns ctx.Err() once ctx is done, looking between shapes, every 1024 segments of a
+// stroke and at every write of the encoder.
+func writePNG(ctx context.Context, w io.Writer, s *scene) error {
+	img, err := rasterize(ctx, s)
+	if err != nil {
+		return err
+	}
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	return enc.Encode(w, img)
+	return enc.Encode(ctxWriter{ctx, w}, img)
 }
 
-func rasterize(s *scene) *image.RGBA {
+// ctxWriter fails its writes once ctx is done, which ends an encoding under way.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+func rasterize(ctx context.Context, s *scene) (*image.RGBA, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	img := image.NewRGBA(image.Rect(0, 0, s.w, s.h))
 	draw.Draw(img, img.Bounds(), image.NewUniform(colorBackground), image.Point{}, draw.Src)
-	r := &painter{img: img, z: vector.NewRasterizer(1, 1)}
+	r := &painter{img: img, z: vector.NewRasterizer(1, 1), ctx: ctx}
 	for _, sh := range s.shapes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		r.shape(sh)
 	}
-	return img
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return img, nil
 }
 
 type painter struct {
+	ctx context.Context // a done ctx makes stroke and fill stop early (rasterize then fails)
 	img *image.RGBA
 	z   *vector.Rasterizer
 	// The current path, as subpaths of closed polygons, and its bounding box.
@@ -182,6 +211,9 @@ func (p *painter) stroke(ps []pt, width float64, dashed bool) {
 	}
 	h := width / 2
 	for i := 0; i+1 < len(ps); i++ {
+		if i%1024 == 1023 && p.ctx.Err() != nil {
+			return
+		}
 		a, b := ps[i], ps[i+1]
 		dx, dy := b.x-a.x, b.y-a.y
 		d := math.Hypot(dx, dy)
@@ -214,7 +246,7 @@ func circle(cx, cy, r float64) []pt {
 // bounding box, so each small shape costs little however large the picture.
 func (p *painter) fill(c color.NRGBA) {
 	defer func() { p.paths = p.paths[:0] }()
-	if len(p.paths) == 0 || c.A == 0 {
+	if len(p.paths) == 0 || c.A == 0 || p.ctx.Err() != nil {
 		return
 	}
 	b := image.Rect(int(math.Floor(p.x0)), int(math.Floor(p.y0)), int(math.Ceil(p.x1))+1, int(math.Ceil(p.y1))+1).Intersect(p.img.Bounds())

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -46,11 +47,22 @@ func QueensSVG(w io.Writer, q Queens, opts Options) error {
 
 // QueensPNG writes the picture q as a PNG image, in time proportional to its pixels.
 func QueensPNG(w io.Writer, q Queens, opts Options) error {
+	return QueensPNGContext(context.Background(), w, q, opts)
+}
+
+// QueensPNGContext is QueensPNG that refuses a picture above opts.MaxPixels before any work
+// and returns ctx.Err() soon after ctx is done (see TourPNGContext).
+func QueensPNGContext(ctx context.Context, w io.Writer, q Queens, opts Options) error {
+	if q.N >= 1 && q.N <= MaxSide {
+		if err := checkPixels(board.SquareBoard(q.N), opts, q.N <= MaxDetailed); err != nil {
+			return err
+		}
+	}
 	s, err := queensScene(q, opts)
 	if err != nil {
 		return err
 	}
-	return writePNG(w, s)
+	return writePNG(ctx, w, s)
 }
 
 func queensScene(q Queens, opts Options) (*scene, error) {

@@ -50,6 +50,9 @@ type Options struct {
 	// boards up to 16 squares a side, less for larger ones, so that no picture is much more
 	// than 1600 pixels wide; at least 2.
 	Square int
+	// MaxPixels, if not 0, bounds a PNG picture's width × height: a larger one is refused
+	// before any work (a server sets it; a PNG holds about 8 bytes a pixel while drawn).
+	MaxPixels int
 }
 
 // layout places a board of rows×cols squares in a picture: the square size, the margin
@@ -132,3 +135,26 @@ func (l layout) board(s *scene) {
 // rows is dark. As in chess, the bottom-left square (a1) is dark: row r counted from the
 // bottom is rows-1-r.
 func isDark(rows, r, c int) bool { return (rows-1-r+c)%2 == 0 }
+
+// CheckPNG returns the error TourPNG or QueensPNG would return for a board of sz at
+// opts because of its size (a side out of range, a square size out of range, more than
+// opts.MaxPixels pixels), or nil: so that a server refuses a picture before it does the
+// work of finding what to draw. It takes no time.
+func CheckPNG(sz board.Size, opts Options) error {
+	return checkPixels(sz, opts, sz.Rows <= MaxDetailed && sz.Cols <= MaxDetailed)
+}
+
+// checkPixels refuses, when opts.MaxPixels is set, a PNG of sz whose layout has more pixels.
+func checkPixels(sz board.Size, opts Options, detailed bool) error {
+	if opts.MaxPixels <= 0 {
+		return nil
+	}
+	l, err := newLayout(sz, opts, detailed)
+	if err != nil {
+		return err
+	}
+	if px := l.w * l.h; px > opts.MaxPixels {
+		return fmt.Errorf("a picture of %s at %d pixels a square is %d×%d pixels, more than the %d allowed; ask for smaller squares", sz, int(l.sq), l.w, l.h, opts.MaxPixels)
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,11 +31,21 @@ func TourSVG(w io.Writer, t Tour, opts Options) error {
 
 // TourPNG writes the picture t as a PNG image, in time proportional to its pixels.
 func TourPNG(w io.Writer, t Tour, opts Options) error {
+	return TourPNGContext(context.Background(), w, t, opts)
+}
+
+// TourPNGContext is TourPNG that refuses a picture above opts.MaxPixels before any work and
+// returns ctx.Err() soon after ctx is done (it looks between shapes, every 1024 segments of
+// the path, and between writes of the encoded image).
+func TourPNGContext(ctx context.Context, w io.Writer, t Tour, opts Options) error {
+	if err := checkPixels(t.Size, opts, t.Size.Rows <= MaxDetailed && t.Size.Cols <= MaxDetailed); err != nil {
+		return err
+	}
 	s, err := tourScene(t, opts)
 	if err != nil {
 		return err
 	}
-	return writePNG(w, s)
+	return writePNG(ctx, w, s)
 }
 
 func tourScene(t Tour, opts Options) (*scene, error) {

@@ -191,6 +191,17 @@ func (s *Server) knightPicture(png bool) apiFunc {
 		if err != nil {
 			return err
 		}
+		opts := render.Options{Square: sq, MaxPixels: maxPNGPixels}
+		if png {
+			// The picture's cost is known from its size alone: refuse it before the tour
+			// is searched for.
+			// (A size that does not read is refused below, as it was.)
+			if sz, err := readSize(r, maxPictureSide); err == nil {
+				if err := render.CheckPNG(sz, opts); err != nil {
+					return badRequest("%v", err)
+				}
+			}
+		}
 		var t render.Tour
 		if r.URL.Query().Has("path") {
 			if t.Size, err = readSize(r, maxPictureSide); err != nil {
@@ -226,7 +237,10 @@ func (s *Server) knightPicture(png bool) apiFunc {
 		}
 		var b bytes.Buffer
 		if png {
-			err = render.TourPNG(&b, t, render.Options{Square: sq})
+			err = render.TourPNGContext(r.Context(), &b, t, opts)
+			if ctxErr := r.Context().Err(); ctxErr != nil {
+				return ctxErr
+			}
 		} else {
 			err = render.TourSVG(&b, t, render.Options{Square: sq})
 		}

@@ -1,21 +1,58 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
-// atomicFile is an output file written under a temporary name beside its final path and
-// renamed into place only when complete, so a reader never sees a truncated file.
-type atomicFile struct {
-	*os.File
-	path string
+// An outputFile is where -o FILE writes. For a regular file (or a new one) it is a
+// temporary file beside the final path, renamed into place only when complete, so a reader
+// never sees a truncated file. Anything else is written through, never replaced: a device
+// (/dev/null, a terminal), a FIFO (another program reads it), or, for a symbolic link, its
+// target by the same rules (the link stays a link). Every write's error is kept, so that a
+// full disk or /dev/full fails the command even when the code that writes does not look.
+type outputFile struct {
+	f       *os.File
+	path    string // the path written in the end (a link's target)
+	through bool   // written in place, no rename
+	err     error  // the first write error
 }
 
-func createAtomic(path string) (*atomicFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func (o *outputFile) Write(p []byte) (int, error) {
+	n, err := o.f.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// createOutput opens path for writing as outputFile says.
+func createOutput(path string) (*outputFile, error) {
+	target, err := resolveOutput(path)
+	if err != nil {
+		return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
+	}
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return nil, usageErrorf("cannot write %q: it is a directory", path)
+		}
+		// O_NONBLOCK: a FIFO nobody reads is refused at once instead of waiting for ever
+		// (ENXIO); Go's poller then handles the descriptor's writes.
+		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, syscall.ENXIO) {
+			return nil, usageErrorf("cannot write %q: nothing reads from it (a FIFO with no reader)", path)
+		}
+		if err != nil {
+			return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
+		}
+		return &outputFile{f: f, path: target, through: true}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
 		// A missing or unwritable directory: the path given is wrong, exit 2.
 		return nil, usageErrorf("cannot create %q: %v", path, pathErr(err))
@@ -26,43 +63,90 @@ func createAtomic(path string) (*atomicFile, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("creating output: %w", err)
 	}
-	return &atomicFile{File: f, path: path}, nil
+	return &outputFile{f: f, path: target}, nil
 }
 
-// Commit flushes the file to disk and renames it to its final path.
-func (f *atomicFile) Commit() error {
-	if err := f.Sync(); err != nil {
-		f.Abort()
-		return fmt.Errorf("writing %s: %w", f.path, err)
+// resolveOutput follows path's symbolic links (at most 40, as the kernel does) to the file
+// they name, which need not exist yet.
+func resolveOutput(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", f.path, err)
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// Commit finishes the output: for a regular file it flushes it to disk and renames it to
+// its final path. It returns the first write error, if any (the temporary file is then
+// removed): the answer did not reach the file.
+func (o *outputFile) Commit() error {
+	if o.through {
+		err := o.f.Close()
+		if o.err != nil {
+			err = o.err
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", o.path, err)
+		}
+		return nil
 	}
-	if err := os.Rename(f.Name(), f.path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", f.path, err)
+	if o.err != nil {
+		o.Abort()
+		return fmt.Errorf("writing %s: %w", o.path, o.err)
+	}
+	if err := o.f.Sync(); err != nil {
+		o.Abort()
+		return fmt.Errorf("writing %s: %w", o.path, err)
+	}
+	if err := o.f.Close(); err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("writing %s: %w", o.path, err)
+	}
+	if err := os.Rename(o.f.Name(), o.path); err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("writing %s: %w", o.path, err)
 	}
 	return nil
 }
 
-// Abort removes the temporary file.
-func (f *atomicFile) Abort() {
-	f.Close()
-	os.Remove(f.Name())
+// Abort removes the temporary file, or just closes a file written through.
+func (o *outputFile) Abort() {
+	o.f.Close()
+	if !o.through {
+		os.Remove(o.f.Name())
+	}
 }
 
-// writeTo runs write on the file output, written atomically, or on stdout when output is "".
+// writeTo runs write on the file output (see outputFile), or on stdout when output is "".
 func writeTo(output string, stdout io.Writer, write func(io.Writer) error) error {
 	if output == "" {
 		return write(stdout)
 	}
-	f, err := createAtomic(output)
+	f, err := createOutput(output)
 	if err != nil {
 		return err
 	}
 	if err := write(f); err != nil {
 		f.Abort()
+		if f.err != nil {
+			return fmt.Errorf("writing %s: %w", f.path, f.err)
+		}
 		return err
 	}
 	return f.Commit()

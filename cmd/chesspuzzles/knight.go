@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -215,25 +214,34 @@ func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
 	return answerNo(nil)
 }
 
-func runKnightCheck(_ context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
+// maxTourBytes bounds what knight check reads for a board of squares squares (0: not
+// given): a numbered board writes each square's number in at most 10 digits and a space or
+// two, a list of squares less; so 16 bytes a square, of the largest board if none is given.
+func maxTourBytes(squares int) int64 {
+	if squares <= 0 {
+		squares = knight.MaxSquares
+	}
+	return 16*int64(squares) + 4096
+}
+
+func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
 	sz, _, err := o.sizes.get()
 	if err != nil {
 		return err
 	}
-	in := stdin
-	if o.file != "" && o.file != "-" {
-		f, err := os.Open(o.file)
-		if err != nil {
-			return usageError(err)
-		}
-		defer f.Close()
-		in = f
+	name := o.file
+	if name == "" {
+		name = "-"
 	}
-	data, err := io.ReadAll(bufio.NewReader(in))
+	what := "tour on standard input"
+	if name != "-" {
+		what = fmt.Sprintf("tour %q", name)
+	}
+	data, err := readFileContext(ctx, name, stdin, maxTourBytes(sz.Squares()), what)
 	if err != nil {
-		return usageErrorf("reading tour: %w", err)
+		return err
 	}
-	t, err := knight.ParseTour(string(data), sz)
+	t, err := knight.ParseTour(data, sz)
 	var se *knight.StepError
 	if errors.As(err, &se) {
 		return notATour(o, stdout, fmt.Errorf("not a tour: %w", err))

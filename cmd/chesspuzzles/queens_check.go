@@ -62,7 +62,7 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
 			}
 			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCheckInput)
+				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCheckInput, "position on standard input")
 				if err != nil {
 					return err
 				}

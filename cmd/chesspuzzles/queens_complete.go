@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -62,14 +61,11 @@ input that cannot be read; 3 when undecided within --timeout; 130 when interrupt
 				return usageError(err)
 			}
 			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := io.ReadAll(io.LimitReader(bufio.NewReader(cmd.InOrStdin()), maxCompleteInput+1))
+				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCompleteInput, "position on standard input")
 				if err != nil {
-					return fmt.Errorf("reading position: %w", err)
+					return err
 				}
-				if len(in) > maxCompleteInput {
-					return usageErrorf("position on standard input is larger than %d bytes", maxCompleteInput)
-				}
-				opts.position = string(in)
+				opts.position = in
 			} else {
 				opts.position = strings.Join(args, " ")
 			}

@@ -18,10 +18,16 @@ import (
 )
 
 type queensMergeOptions struct {
-	files  []string
-	json   bool
-	verify float64
+	files    []string
+	json     bool
+	verify   float64
+	replicas int
 }
+
+// maxShardBytes bounds what merge reads, all files together: a shard file holds a JSON
+// result of about 200 bytes per task, and no plan of this build has near five million
+// tasks.
+const maxShardBytes = 1 << 30
 
 func newQueensMergeCmd() *cobra.Command {
 	var opts queensMergeOptions
@@ -39,15 +45,29 @@ a file changed since it was written: one whose checksum does not match its conte
 data after its JSON object, whose totals are not the sums of its tasks' results, or with a
 task result impossible for its task (see the queens package's Plan.CheckResult).
 
+What a checksum proves: the SHA-256 in each file finds accidents (a cut copy, a flipped
+bit, a hand edit that forgot it); it is no signature, since anyone can compute it again
+for an edited file. So it does not prove that the file is what "queens count --shard"
+computed: a forged file with its checksum recomputed passes it. What catches a forgery is
+the task checks above (a result impossible for its task) and recomputation.
+
 A lie that keeps to all of these (a consistent file written by a broken or dishonest
 machine) is found by recomputation: --verify FRACTION recomputes that share of the tasks,
 chosen at random, on this machine (at least one task unless FRACTION is 0), and refuses
 the total (exit 1, naming the task) if any differs. --verify 1 recomputes everything.
 
+--replicas R wants every slice computed R times, independently (on machines, accounts or
+sites that do not trust one another), and given R times: merge refuses (exit 1, naming
+the slice and the task) any task whose R results are not all equal, so one dishonest
+replica cannot change the total unless the others lie the same way. merge cannot see
+that the runs were independent; that is for whoever schedules them. The same file given
+twice is refused.
+
   chesspuzzles queens count 18 --shard 0/3 > s0.json   # on any machine
   chesspuzzles queens count 18 --shard 1/3 > s1.json
   chesspuzzles queens count 18 --shard 2/3 > s2.json
-  chesspuzzles queens merge s*.json`,
+  chesspuzzles queens merge s*.json
+  chesspuzzles queens merge --replicas 2 siteA/s*.json siteB/s*.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
@@ -55,6 +75,7 @@ the total (exit 1, naming the task) if any differs. --verify 1 recomputes everyt
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts as one JSON object")
+	cmd.Flags().IntVar(&opts.replicas, "replicas", 1, "want every slice `R` times, from independent runs, and refuse any task whose results differ")
 	cmd.Flags().Float64Var(&opts.verify, "verify", defaultVerify, "recompute this `FRACTION` of the tasks, chosen at random, and refuse the total if any differs (0: none)")
 	return cmd
 }
@@ -80,21 +101,22 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		name string
 		s    shardResult
 	}
+	if opts.replicas < 1 || opts.replicas > 16 {
+		return usageErrorf("--replicas must be a whole number from 1 to 16, got %d", opts.replicas)
+	}
 	var shards []shardFile
-	for _, name := range opts.files {
-		data, err := os.ReadFile(name)
+	var read int64
+	for i, name := range opts.files {
+		for _, other := range opts.files[:i] {
+			if opts.replicas > 1 && sameFile(name, other) {
+				return usageErrorf("%q and %q are the same file: give each slice's file once (with --replicas, one file of each independent run)", other, name)
+			}
+		}
+		s, size, err := readShard(ctx, name, maxShardBytes-read)
 		if err != nil {
-			return usageError(fmt.Errorf("reading shard result: %w", err))
+			return err
 		}
-		var s shardResult
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
-			return usageErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
-		}
-		if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-			return usageErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, len(data)-len(rest))
-		}
+		read += size
 		if s.Checksum == "" {
 			return usageErrorf("%q has no checksum: compute the slice again with this build", name)
 		}
@@ -118,7 +140,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 	default:
 		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
 	}
-	byIndex := make([]string, first.s.Shards)
+	byIndex := make([][]string, first.s.Shards)
 	for _, f := range shards {
 		s := f.s
 		switch {
@@ -131,15 +153,20 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 			return usageErrorf("%q is slice %d/%d, but %q is one of %d slices", f.name, s.Shard, s.Shards, first.name, first.s.Shards)
 		case s.Shard < 0 || s.Shard >= s.Shards:
 			return usageErrorf("%q names slice %d/%d, which does not exist", f.name, s.Shard, s.Shards)
-		case byIndex[s.Shard] != "":
-			return usageErrorf("slice %d/%d given twice: %q and %q", s.Shard, s.Shards, byIndex[s.Shard], f.name)
+		case len(byIndex[s.Shard]) == opts.replicas && opts.replicas == 1:
+			return usageErrorf("slice %d/%d given twice: %q and %q", s.Shard, s.Shards, byIndex[s.Shard][0], f.name)
+		case len(byIndex[s.Shard]) == opts.replicas:
+			return usageErrorf("slice %d/%d given %d times (%s), but --replicas %d wants it %d times", s.Shard, s.Shards, opts.replicas+1, quoteList(append(byIndex[s.Shard], f.name)), opts.replicas, opts.replicas)
 		}
-		byIndex[s.Shard] = f.name
+		byIndex[s.Shard] = append(byIndex[s.Shard], f.name)
 	}
 	var missing []string
-	for i, name := range byIndex {
-		if name == "" {
+	for i, names := range byIndex {
+		switch {
+		case len(names) == 0:
 			missing = append(missing, fmt.Sprintf("%d/%d", i, first.s.Shards))
+		case len(names) < opts.replicas:
+			return usageErrorf("slice %d/%d is given %d times (%s), but --replicas %d wants %d independent runs of it", i, first.s.Shards, len(names), quoteList(names), opts.replicas, opts.replicas)
 		}
 	}
 	switch {
@@ -154,10 +181,10 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		return usageError(err)
 	}
 	var all []queens.TaskResult
-	from := map[int]string{} // task id → file
+	from := map[int]string{}               // task id → file
+	replica := map[int]queens.TaskResult{} // task id → the first replica's result
 	secs := 0.0
 	for _, f := range shards {
-		secs += f.s.Seconds
 		tasks, err := plan.Shard(f.s.Shard, f.s.Shards)
 		if err != nil {
 			return usageError(err)
@@ -189,8 +216,20 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 			return usageErrorf("%q says %d tasks with %s solutions (%s, %s fixed by turns) and %d nodes, but its tasks sum to %d, %s (%s, %s), %d",
 				f.name, f.s.Tasks, f.s.Solutions, f.s.HalfTurn, f.s.QuarterTurn, f.s.Nodes, len(f.s.Results), sol, half, quarter, nodes)
 		}
+		if byIndex[f.s.Shard][0] != f.name {
+			// Another replica of a slice already read: every task must agree.
+			for _, r := range f.s.Results {
+				if q := replica[r.ID]; q != r {
+					return answerNo(fmt.Errorf("slice %d/%d: %q and %q disagree on task %d: %d solutions (%d, %d fixed by turns, %d nodes) against %d (%d, %d, %d nodes); the total is refused",
+						f.s.Shard, f.s.Shards, from[r.ID], f.name, r.ID, q.Solutions, q.HalfTurn, q.QuarterTurn, q.Nodes, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes))
+				}
+			}
+			continue
+		}
+		secs += f.s.Seconds
 		for _, r := range f.s.Results {
 			from[r.ID] = f.name
+			replica[r.ID] = r
 		}
 		all = append(all, f.s.Results...)
 	}
@@ -237,4 +276,71 @@ func methodName(m string) string {
 		return queens.MethodFrames
 	}
 	return m
+}
+
+// quoteList quotes each name and joins them with commas.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// sameFile reports whether the paths a and b name one file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// readShard decodes the shard file name, reading at most limit bytes, and returns it with
+// the bytes it read. The JSON is decoded as it streams in, so an input that is no JSON
+// (/dev/zero) is refused at its first byte; the open and the reads run aside, so Ctrl-C
+// stops a read of a slow or endless pipe at once.
+func readShard(ctx context.Context, name string, limit int64) (shardResult, int64, error) {
+	var s shardResult
+	var n int64
+	err := aside(ctx, func() error {
+		f, err := os.Open(name)
+		if err != nil {
+			return usageError(fmt.Errorf("reading shard result: %w", err))
+		}
+		defer f.Close()
+		cr := &countingReader{r: io.LimitReader(f, limit+1)}
+		dec := json.NewDecoder(cr)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
+			if cr.n > limit {
+				return usageErrorf("%q is larger than %d bytes, more than any slice's result", name, limit)
+			}
+			return usageErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
+		}
+		at := dec.InputOffset()
+		rest, err := io.ReadAll(io.LimitReader(io.MultiReader(dec.Buffered(), cr), 4096))
+		if err != nil {
+			return usageError(fmt.Errorf("reading shard result %q: %w", name, err))
+		}
+		if len(bytes.TrimSpace(rest)) > 0 {
+			return usageErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, at)
+		}
+		n = cr.n
+		return nil
+	})
+	if err != nil {
+		return shardResult{}, 0, err // s may still be written to if ctx ended
+	}
+	return s, n, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
 }

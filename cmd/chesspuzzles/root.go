@@ -91,6 +91,10 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // execute runs the command line args and returns the process exit code, printing any error as
 // one line on stderr: "chesspuzzles: <command>: <what was wrong>".
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A command that writes its answer to a full disk or a closed pipe has not answered,
+	// even if it ignored the error: the first write error fails it (exit 1, one line).
+	out := &answerWriter{w: stdout}
+	stdout = out
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	started := false
@@ -99,6 +103,9 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return checkFlags(cmd)
 	}
 	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the answer: %w", out.err)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -128,4 +135,18 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "chesspuzzles: %s%s\n", where, msg)
 	return code
+}
+
+// answerWriter is standard output, remembering the first write error.
+type answerWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (a *answerWriter) Write(p []byte) (int, error) {
+	n, err := a.w.Write(p)
+	if err != nil && a.err == nil {
+		a.err = err
+	}
+	return n, err
 }

@@ -58,6 +58,10 @@ stderr that the page is reachable from the network, and answers every host name.
 	return cmd
 }
 
+// serveStopWait is how long serve waits, once interrupted, for requests under way to end
+// (their contexts are cancelled) before it closes their connections.
+const serveStopWait = 800 * time.Millisecond
+
 // runServe serves until ctx is done. On a loopback address the server answers only
 // loopback host names and opts.allowHosts; on any other it warns on stderr.
 func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) error {
@@ -85,6 +89,9 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		ReadHeaderTimeout: 5 * time.Second,
 		WriteTimeout:      opts.timeout + 5*time.Second,
 		IdleTimeout:       time.Minute,
+		// Requests live under ctx: Ctrl-C ends the searches and drawings under way (they
+		// look at their context), so that the server stops within a second.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
 	fmt.Fprintf(stdout, "serving on http://%s/\n", ln.Addr())
 	done := make(chan error, 1)
@@ -94,9 +101,11 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), opts.timeout)
+	shutdown, cancel := context.WithTimeout(context.Background(), serveStopWait)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
+	if err := srv.Shutdown(shutdown); errors.Is(err, context.DeadlineExceeded) {
+		srv.Close() // a handler that does not look at its context: cut it off
+	} else if err != nil {
 		return err
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
