@@ -5,9 +5,12 @@ import (
 	"unsafe"
 )
 
-// matchBatch is the number of stored signatures one bit-sliced batch holds: 8 words of 64
-// lanes, one 64-byte cache line per row.
-const matchBatch = 512
+// matchWords is the number of 64-lane words a bit-sliced batch holds per row: 8 (512
+// stored signatures, one 64-byte cache line a row) where the processor has the AVX-512
+// kernel or none at all, 4 (256, one 32-byte AVX2 register a row) with the AVX2 kernel. A
+// smaller batch wastes fewer lanes on the partly filled last batch of the sieve's small
+// sub-stores; per lane the work is the same.
+var matchWords = defaultMatchWords()
 
 // chunkBits is the four-Russians chunk width: per batch and chunk, the ANDs of all 2^5
 // subsets of the chunk's 5 rows are precomputed (32 rows of 64 bytes, 2 KB), so a query
@@ -35,8 +38,9 @@ type matcher struct {
 	raw  bool     // small store: scan sigs
 
 	kept uint64 // OR of the store: the bits that can clash
+	bw   int    // words per row of a batch: matchWords when built
 	nch  int    // chunks
-	bs   int    // words per batch: nch·32·8
+	bs   int    // words per batch: nch·32·bw
 	nb   int    // batches
 	buf  []uint64
 	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
@@ -55,14 +59,16 @@ func (m *matcher) build() {
 		return
 	}
 	m.raw = false
+	m.bw = matchWords
+	batch := 64 * m.bw
 	// Chunks cover the signature up to its highest stored bit. Squeezing out the
 	// unused bits below (a software or PEXT bit-extract) would save no chunk at N ≤ 19
 	// (the two long-diagonal holes of even N take 34 bits to 32 at N = 18: 7 chunks of 5
 	// either way) and costs an extract per pattern and query, so it is not done.
 	k := bits.Len64(or)
 	m.nch = max(1, (k+chunkBits-1)/chunkBits)
-	m.bs = m.nch << chunkBits * 8
-	m.nb = (len(m.sigs) + matchBatch - 1) / matchBatch
+	m.bs = m.nch << chunkBits * m.bw
+	m.nb = (len(m.sigs) + batch - 1) / batch
 	need := m.nb*m.bs + 8
 	if cap(m.buf) < need {
 		m.buf = make([]uint64, need+need/4)
@@ -74,17 +80,18 @@ func (m *matcher) build() {
 	}
 	m.tab = m.buf[a : a+m.nb*m.bs]
 	for b := range m.nb {
-		lo := b * matchBatch
-		hi := min(lo+matchBatch, len(m.sigs))
+		lo := b * batch
+		hi := min(lo+batch, len(m.sigs))
 		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi])
 	}
 }
 
-// buildBatch fills one batch's chunk tables from up to 512 signatures.
+// buildBatch fills one batch's chunk tables from up to 64·bw signatures.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
+	bw := m.bw
 	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
 	// the store keep stale rows: the valid-lanes mask below clears those lanes.
-	for w := range 8 {
+	for w := range bw {
 		lo := w * 64
 		if lo >= len(sigs) {
 			break
@@ -106,7 +113,7 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 	// Lanes past the store hold no pattern: chunk 0's empty subset is the valid-lanes mask,
 	// and every table entry is an AND that starts from it.
 	var valid [8]uint64
-	for w := range 8 {
+	for w := range bw {
 		n := len(sigs) - w*64
 		switch {
 		case n >= 64:
@@ -116,18 +123,17 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 		}
 	}
 	for j := range m.nch {
-		ch := t[j<<chunkBits*8 : (j+1)<<chunkBits*8]
-		first := (*[8]uint64)(ch[0:8])
+		ch := t[j<<chunkBits*bw : (j+1)<<chunkBits*bw]
 		if j == 0 {
-			*first = valid
+			copy(ch[:bw], valid[:])
 		} else {
-			*first = m.rows[63+chunkBits] // all ones
+			copy(ch[:bw], m.rows[63+chunkBits][:]) // all ones
 		}
 		for x := 1; x < 1<<chunkBits; x++ {
-			prev := (*[8]uint64)(ch[(x&(x-1))*8:])
-			row := &m.rows[j*chunkBits+bits.TrailingZeros(uint(x))]
-			dst := (*[8]uint64)(ch[x*8:])
-			for w := range 8 {
+			prev := ch[(x&(x-1))*bw:][:bw]
+			row := m.rows[j*chunkBits+bits.TrailingZeros(uint(x))][:bw]
+			dst := ch[x*bw:][:bw]
+			for w := range dst {
 				dst[w] = prev[w] & row[w]
 			}
 		}
@@ -149,14 +155,46 @@ func (m *matcher) countAll(qs []uint64) uint64 {
 		}
 		return n
 	}
-	return countBatches(m.tab, m.bs, m.nch, qs)
+	return countBatches(m.tab, m.bs, m.bw, m.nch, qs)
 }
 
-// countBatchesGo is the portable query kernel: for each batch and each compressed query,
+// countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw.
+func countBatchesGo(tab []uint64, bs, bw, nch int, qs []uint64) uint64 {
+	if bw == 4 {
+		return countBatchesGo4(tab, bs, nch, qs)
+	}
+	return countBatchesGo8(tab, bs, nch, qs)
+}
+
+// countBatchesGo4 is countBatchesGo8 for batches of 4 words a row.
+func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
+	var n int
+	for base := 0; base+bs <= len(tab); base += bs {
+		t := tab[base : base+bs]
+		for _, c := range qs {
+			r := (*[4]uint64)(t[(c&(1<<chunkBits-1))*4:])
+			a0, a1, a2, a3 := r[0], r[1], r[2], r[3]
+			o := 0
+			for j := 1; j < nch; j++ {
+				c >>= chunkBits
+				o += 4 << chunkBits
+				r = (*[4]uint64)(t[o+int(c&(1<<chunkBits-1))*4:])
+				a0 &= r[0]
+				a1 &= r[1]
+				a2 &= r[2]
+				a3 &= r[3]
+			}
+			n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3)
+		}
+	}
+	return uint64(n)
+}
+
+// countBatchesGo8 is the portable query kernel: for each batch and each compressed query,
 // AND the rows its chunks name and count the lanes left. Batches are the outer loop so
 // that one batch's tables (nch·2 KB) stay in the first-level cache while the queries
 // stream past.
-func countBatchesGo(tab []uint64, bs, nch int, qs []uint64) uint64 {
+func countBatchesGo8(tab []uint64, bs, nch int, qs []uint64) uint64 {
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
 		t := tab[base : base+bs]

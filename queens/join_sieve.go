@@ -23,13 +23,26 @@ import "math/bits"
 const maxSieveBits = 8
 
 // joinSieveBits is k, the cut bits, for each N (index), 0 where the sieve does not pay.
-// Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2, no AVX-512), CPU seconds of the
-// join's tasks at fixed N with k alternated (bench/README.md, "Join sieve"): N ≤ 19 stores
-// are a few batches, where the split costs more than it saves.
+// Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel, no AVX-512), thread CPU
+// seconds of the same uniformly sampled row sets (80–6,000 of them, through Task.RowSet)
+// counted with each k in turn, the fastest k taken (bench/README.md, "Join sieve"):
+//
+//	N    k tried     s per row set at each k (ms)             k
+//	16   0 1 2       0.041 0.041 0.043                        0
+//	17   0 1 2       0.045 0.043 0.035                        2
+//	18   0 1 2 3     0.30 0.26 0.26 0.27                      2
+//	19   0 1 2 3     0.24 0.26 0.20 0.21                      2
+//	20   0 2 3 4 5 6 7.7 4.7 3.9 3.5 3.6 5.0                   4
+//	21   5 6 7 8     2.6 2.4 3.2 4.4                          6
+//	22   4 5 6 7 8   92 72 62 57 62                           7
+//	23   6 7 8       60 51 47                                 8
+//
+// Odd N takes more cut bits than its even neighbour: a cross's store of half A answers
+// the queries of every a. From 24 on k is the largest, not measured.
 var joinSieveBits = [...]int{
-	16: 0, 17: 0, 18: 0, 19: 0,
-	20: 3, 21: 3, 22: 6, 23: 6,
-	24: 7, 25: 7, 26: 8, 27: 8,
+	16: 0, 17: 2, 18: 2, 19: 2,
+	20: 4, 21: 6, 22: 7, 23: 8,
+	24: 8, 25: 8, 26: 8, 27: 8,
 }
 
 // joinSieveForce, when ≥ 0, overrides joinSieveBits (tests use it to run the sieve at
