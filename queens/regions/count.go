@@ -87,11 +87,31 @@ type searcher struct {
 	found int
 	keep  int     // how many solutions to record
 	sols  [][]int // the first keep solutions found
+	// nodes counts the search nodes; when budget > 0 and nodes passes it, the search
+	// stops and sets aborted: its answer is then unknown.
+	nodes, budget int
+	aborted       bool
+}
+
+// stop reports whether the search should end: the limit reached or the budget spent.
+func (sv *searcher) stop() bool { return sv.found >= sv.limit || sv.aborted }
+
+// try searches below s with a queen on row r, column c; it reports whether to stop.
+func (sv *searcher) try(s *state, r, c int) bool {
+	t := *s
+	sv.p.place(&t, r, c)
+	sv.search(&t)
+	return sv.stop()
 }
 
 func (sv *searcher) search(s *state) {
 	p := sv.p
 	n := p.n
+	sv.nodes++
+	if sv.budget > 0 && sv.nodes > sv.budget {
+		sv.aborted = true
+		return
+	}
 	if s.rows == p.full() {
 		sv.found++
 		if len(sv.sols) < sv.keep {
@@ -122,32 +142,26 @@ func (sv *searcher) search(s *state) {
 			best, kind, idx = reg[k], unitRegion, k
 		}
 	}
-	if best == 0 {
+	if best == 0 || (best > 1 && !p.matchable(s)) {
 		return
-	}
-	try := func(r, c int) bool {
-		t := *s
-		p.place(&t, r, c)
-		sv.search(&t)
-		return sv.found >= sv.limit
 	}
 	switch kind {
 	case unitRow:
 		for m := s.cand[idx]; m != 0; m &= m - 1 {
-			if try(idx, bits.TrailingZeros32(m)) {
+			if sv.try(s, idx, bits.TrailingZeros32(m)) {
 				return
 			}
 		}
 	case unitCol:
 		for r := range n {
-			if s.cand[r]&(1<<idx) != 0 && try(r, idx) {
+			if s.cand[r]&(1<<idx) != 0 && sv.try(s, r, idx) {
 				return
 			}
 		}
 	case unitRegion:
 		for r := range n {
 			for m := s.cand[r] & p.cells[idx][r]; m != 0; m &= m - 1 {
-				if try(r, bits.TrailingZeros32(m)) {
+				if sv.try(s, r, bits.TrailingZeros32(m)) {
 					return
 				}
 			}
@@ -207,4 +221,54 @@ func IsSolution(p *Puzzle, sol []int) bool {
 		regs |= 1 << p.region[r*p.n+c]
 	}
 	return cols == p.full() && regs == p.full()
+}
+
+// matchable reports whether the open units can still be paired off as a solution needs:
+// each open row with its own open column, each open row with its own open region and each
+// open column with its own open region, through free cells (Hall's condition, checked by
+// finding the three perfect matchings). A failure proves the state has no solution; it is
+// what keeps the search small on grids with few free cells, where choosing the smallest
+// unit alone still wanders. It takes about N² word operations per matching.
+func (p *Puzzle) matchable(s *state) bool {
+	n := p.n
+	var rowReg, colReg [MaxN]uint32
+	for r := range n {
+		for m := s.cand[r]; m != 0; m &= m - 1 {
+			c := bits.TrailingZeros32(m)
+			k := uint32(1) << p.region[r*n+c]
+			rowReg[r] |= k
+			colReg[c] |= k
+		}
+	}
+	openRows := p.full() &^ s.rows
+	return perfect(&s.cand, openRows) && perfect(&rowReg, openRows) && perfect(&colReg, p.full()&^s.cols)
+}
+
+// perfect reports whether every unit a in the mask from can be matched to a distinct unit b
+// with bit b of adj[a] set (Kuhn's augmenting paths on bitmasks).
+func perfect(adj *[MaxN]uint32, from uint32) bool {
+	var match [MaxN]int8
+	for i := range match {
+		match[i] = -1
+	}
+	var seen uint32
+	var augment func(a int) bool
+	augment = func(a int) bool {
+		for m := adj[a] &^ seen; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros32(m)
+			seen |= 1 << b
+			if match[b] < 0 || augment(int(match[b])) {
+				match[b] = int8(a)
+				return true
+			}
+		}
+		return false
+	}
+	for m := from; m != 0; m &= m - 1 {
+		seen = 0
+		if !augment(bits.TrailingZeros32(m)) {
+			return false
+		}
+	}
+	return true
 }

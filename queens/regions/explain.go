@@ -14,8 +14,8 @@ type Level int
 
 // The levels, easiest first.
 const (
-	Easy   Level = iota // last free cells and single confinements only
-	Medium              // also cells whose queen would empty a unit, and pairs
+	Easy   Level = iota // last free cells, single confinements, cells whose queen would empty a unit
+	Medium              // also pairs
 	Hard                // also groups of three or more, and forcing chains
 )
 
@@ -70,7 +70,7 @@ const (
 )
 
 var techniqueNames = [...]string{"last free cell", "confined unit", "would empty a unit", "pair", "group", "forcing chain"}
-var techniqueLevels = [...]Level{Easy, Easy, Medium, Medium, Hard, Hard}
+var techniqueLevels = [...]Level{Easy, Easy, Easy, Medium, Hard, Hard}
 
 // String returns the technique's name in words, e.g. "last free cell".
 func (t Technique) String() string {

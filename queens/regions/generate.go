@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 )
 
 // Bounds of the grids [Generate] makes.
@@ -51,32 +52,17 @@ func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, er
 func attempt(ctx context.Context, rng *rand.Rand, n int) *Puzzle {
 	sol := plant(rng, n)
 	region := make([]uint8, n*n)
-	if growUnique(ctx, rng, n, sol, region) > 0 {
+	if growUnique(ctx, rng, n, sol, region, n) > 0 {
 		fill(rng, n, region)
 	}
-	for range 4 * n {
-		if ctx.Err() != nil {
-			return nil
-		}
-		p := raw(n, region)
-		count, sols := p.solutions(2, 2)
-		if count == 1 {
-			return relabel(p)
-		}
-		other := sols[0]
-		if equal(other, sol) {
-			other = sols[1]
-		}
-		if !repair(rng, n, region, sol, other) {
-			return nil
-		}
+	if !repair(ctx, rng, n, region, sol) {
+		return nil
 	}
-	return nil
+	return relabel(raw(n, region))
 }
 
 // fill hands every cell without a region to the region of a random side neighbour.
 func fill(rng *rand.Rand, n int, region []uint8) {
-	const none = 0xff
 	for left := true; left; {
 		left = false
 		for x, k := range region {
@@ -138,82 +124,80 @@ func plant(rng *rand.Rand, n int) []int {
 
 var sides = [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
 
-// grow gives every cell a region: region r starts at row r's planted queen, and each step
-// picks a random (cell, side neighbour) pair on the border of the grown part and hands the
-// unclaimed neighbour to the cell's region.
-func grow(rng *rand.Rand, n int, sol []int) []uint8 {
-	region := make([]uint8, n*n)
-	const none = 0xff
-	for i := range region {
-		region[i] = none
-	}
-	var border []int // cells with a region and maybe an unclaimed neighbour
-	for r, c := range sol {
-		region[r*n+c] = uint8(r)
-		border = append(border, r*n+c)
-	}
-	left := n*n - n
-	for left > 0 {
-		j := rng.IntN(len(border))
-		i := border[j]
-		r, c := i/n, i%n
-		var open []int
-		for _, d := range sides {
-			rr, cc := r+d[0], c+d[1]
-			if rr >= 0 && rr < n && cc >= 0 && cc < n && region[rr*n+cc] == none {
-				open = append(open, rr*n+cc)
-			}
-		}
-		if len(open) == 0 {
-			border[j] = border[len(border)-1]
-			border = border[:len(border)-1]
-			continue
-		}
-		t := open[rng.IntN(len(open))]
-		region[t] = region[i]
-		border = append(border, t)
-		left--
-	}
-	return region
-}
+// repairLimit caps the solutions counted while repairing: a grid with more is as bad as
+// one with this many.
+const repairLimit = 64
 
-// repair kills the solution other: it hands one of other's queens that is not a planted
-// queen to a neighbouring region, so that other has two queens in that region and none in
-// its own. The cell must not split its region. It returns false when no such move exists.
-func repair(rng *rand.Rand, n int, region []uint8, sol, other []int) bool {
+// repair makes sol the only solution of the grid, by greedy descent on the number of
+// solutions. A move hands a queen cell of another solution (not a planted queen), with
+// whatever of its region hangs from it away from the planted queen, to a neighbouring
+// region: that kills the solutions through the cell and keeps the planted one. Each round
+// tries the moves from a few other solutions and makes the one leaving the fewest
+// solutions. It returns false when no move is left or 4N rounds do not finish.
+func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int) bool {
 	type move struct {
 		cell int
 		to   uint8
 	}
-	var moves []move
-	for r, c := range other {
-		i := r*n + c
-		k := region[i]
-		if sol[r] == c {
-			continue // a planted queen: it stays in its region
+	trial := make([]uint8, len(region))
+	tabu := make([]uint32, len(region)) // tabu[y] bit k: y was moved out of region k
+	cur, sols := raw(n, region).solutions(repairLimit, 5)
+	for range 4 * n {
+		if cur == 1 {
+			return true
 		}
-		var tos []uint8
-		for _, d := range sides {
-			rr, cc := r+d[0], c+d[1]
-			if rr >= 0 && rr < n && cc >= 0 && cc < n {
-				if to := region[rr*n+cc]; to != k && !contains(tos, to) {
-					tos = append(tos, to)
+		if ctx.Err() != nil {
+			return false
+		}
+		var moves []move
+		for _, other := range sols {
+			for r, c := range other {
+				if sol[r] == c {
+					continue // a planted queen: it stays in its region
+				}
+				i := r*n + c
+				k := region[i]
+				for _, y := range cutOff(region, n, i, int(k)*n+sol[k]) {
+					yr, yc := y/n, y%n
+					for _, d := range sides {
+						rr, cc := yr+d[0], yc+d[1]
+						if rr >= 0 && rr < n && cc >= 0 && cc < n {
+							to := region[rr*n+cc]
+							if m := (move{i, to}); to != k && tabu[i]&(1<<to) == 0 && !slices.Contains(moves, m) {
+								moves = append(moves, m)
+							}
+						}
+					}
 				}
 			}
 		}
-		if len(tos) == 0 || !stillJoined(region, n, i) {
-			continue
+		if len(moves) == 0 {
+			return false
 		}
-		for _, to := range tos {
-			moves = append(moves, move{i, to})
+		rng.Shuffle(len(moves), func(a, b int) { moves[a], moves[b] = moves[b], moves[a] })
+		best, bestCount := -1, repairLimit+1
+		for mi, m := range moves {
+			copy(trial, region)
+			k := trial[m.cell]
+			for _, y := range cutOff(trial, n, m.cell, int(k)*n+sol[k]) {
+				trial[y] = m.to
+			}
+			if c := Count(raw(n, trial), bestCount-1); c < bestCount-1 || best < 0 {
+				best, bestCount = mi, c
+				if c <= 1 {
+					break
+				}
+			}
 		}
+		m := moves[best]
+		k := region[m.cell]
+		for _, y := range cutOff(region, n, m.cell, int(k)*n+sol[k]) {
+			region[y] = m.to
+			tabu[y] |= 1 << k
+		}
+		cur, sols = raw(n, region).solutions(repairLimit, 5)
 	}
-	if len(moves) == 0 {
-		return false
-	}
-	m := moves[rng.IntN(len(moves))]
-	region[m.cell] = m.to
-	return true
+	return cur == 1
 }
 
 func contains(s []uint8, x uint8) bool {
@@ -294,14 +278,17 @@ func relabel(p *Puzzle) *Puzzle {
 }
 
 // growUnique grows the regions from the planted queens one cell at a time, keeping the
-// planted solution the only one: cells without a region may hold no queen, so the grid
+// planted solution the only one. Cells without a region may hold no queen, so the grid
 // starts with exactly one solution, and handing cell x to region k adds exactly the
-// solutions with a queen on x; the move is made only when the search finds none. Adding
+// solutions with a queen on x: the move is made only when the search finds none. Adding
 // cells only ever adds solutions, so a region that refuses a cell refuses it for good; the
-// cell waits until a new region reaches it. It returns the number of cells left without a
-// region (0 when the grid is complete).
-func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8) int {
-	const none = 0xff
+// cell waits until another region reaches it. When every waiting cell is refused, one
+// solution through a waiting cell (its witness) is killed by taking back one of the
+// witness's other cells (not a planted queen, not splitting its region), and growth goes
+// on. Searches are given a node budget; one that runs out counts as a refusal, which is
+// always safe. growUnique returns the number of cells left without a region (0 when the
+// grid is complete) after at most kills witness kills.
+func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8, kills int) int {
 	for i := range region {
 		region[i] = none
 	}
@@ -312,64 +299,164 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 		p.cells[r][r] |= 1 << c
 		allowed[r] |= 1 << c
 	}
+	set := func(x int, k uint8) {
+		r, c := x/n, x%n
+		if k == none {
+			p.cells[region[x]][r] &^= 1 << c
+			allowed[r] &^= 1 << c
+		} else {
+			p.cells[k][r] |= 1 << c
+			allowed[r] |= 1 << c
+		}
+		region[x] = k
+	}
 	refused := make([]uint32, n*n) // refused[x] bit k: region k refused cell x
+	banned := make([]uint32, n*n)  // banned[x] bit k: x was taken back from region k
 	left := n*n - n
 	order := make([]int, n*n)
 	for i := range order {
 		order[i] = i
 	}
-	for progress := true; progress && left > 0; {
+	var tos []uint8
+	neighbours := func(x int) []uint8 {
+		tos = tos[:0]
+		r, c := x/n, x%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n {
+				if k := region[rr*n+cc]; k != none && refused[x]&(1<<k) == 0 && !contains(tos, k) {
+					tos = append(tos, k)
+				}
+			}
+		}
+		rng.Shuffle(len(tos), func(a, b int) { tos[a], tos[b] = tos[b], tos[a] })
+		return tos
+	}
+	for left > 0 {
 		if ctx.Err() != nil {
 			return left
 		}
-		progress = false
+		progress := false
 		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		for _, x := range order {
 			if region[x] != none {
 				continue
 			}
-			r, c := x/n, x%n
-			var tos []uint8
-			for _, d := range sides {
-				rr, cc := r+d[0], c+d[1]
-				if rr >= 0 && rr < n && cc >= 0 && cc < n {
-					if k := region[rr*n+cc]; k != none && refused[x]&(1<<k) == 0 && !contains(tos, k) {
-						tos = append(tos, k)
-					}
-				}
-			}
-			rng.Shuffle(len(tos), func(a, b int) { tos[a], tos[b] = tos[b], tos[a] })
-			for _, k := range tos {
-				p.cells[k][r] |= 1 << c
-				region[x] = k
-				allowed[r] |= 1 << c
-				if !p.solvableWith(&allowed, r, c) {
+			for _, k := range neighbours(x) {
+				set(x, k)
+				if ok, _ := p.witness(&allowed, x/n, x%n); !ok {
 					progress = true
 					left--
 					break
 				}
 				refused[x] |= 1 << k
-				p.cells[k][r] &^= 1 << c
-				region[x] = none
-				allowed[r] &^= 1 << c
+				set(x, none)
 			}
+		}
+		if progress {
+			continue
+		}
+		if kills <= 0 {
+			return left
+		}
+		kills--
+		// Every waiting cell is refused: kill a witness of a random one.
+		var waiting []int
+		for x, k := range region {
+			if k == none {
+				refused[x] = banned[x]
+				if len(neighbours(x)) > 0 {
+					waiting = append(waiting, x)
+				}
+			}
+		}
+		if len(waiting) == 0 {
+			return left
+		}
+		x := waiting[rng.IntN(len(waiting))]
+		k := neighbours(x)[0]
+		set(x, k)
+		ok, w := p.witness(&allowed, x/n, x%n)
+		set(x, none)
+		if !ok || w == nil {
+			continue // no witness after all (or the budget ran out): the next pass retries
+		}
+		var takes []int
+		for r, c := range w {
+			if z := r*n + c; z != x && sol[r] != c {
+				takes = append(takes, z)
+			}
+		}
+		if len(takes) == 0 {
+			return left
+		}
+		// Take back z and whatever of its region hangs from it, away from the planted queen.
+		z := takes[rng.IntN(len(takes))]
+		k = region[z]
+		banned[z] |= 1 << k
+		for _, y := range cutOff(region, n, z, int(k)*n+sol[k]) {
+			set(y, none)
+			left++
 		}
 	}
 	return left
 }
 
-// solvableWith reports whether p has a solution using only the allowed cells with a queen
-// on row r, column c.
-func (p *Puzzle) solvableWith(allowed *cellSet, r, c int) bool {
+// cutOff returns cell z and the cells of its region that are joined to the region's root
+// cell only through z.
+func cutOff(region []uint8, n, z, root int) []int {
+	k := region[z]
+	seen := make([]bool, n*n)
+	seen[root], seen[z] = true, true
+	stack := []int{root}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		r, c := j/n, j%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n {
+				if t := rr*n + cc; !seen[t] && region[t] == k {
+					seen[t] = true
+					stack = append(stack, t)
+				}
+			}
+		}
+	}
+	out := []int{z}
+	for j, rk := range region {
+		if rk == k && !seen[j] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+
+// none marks a cell without a region while regions grow.
+const none = 0xff
+
+// witness reports whether p may have a solution using only the allowed cells with a queen
+// on row r, column c, and returns it when one is found. A search that runs out of its node
+// budget reports true with no witness: the cell is refused, to be safe.
+func (p *Puzzle) witness(allowed *cellSet, r, c int) (bool, []int) {
 	s := p.start()
 	for i := range p.n {
 		s.cand[i] &= allowed[i]
 	}
 	if s.cand[r]&(1<<c) == 0 {
-		return false
+		return false, nil
 	}
 	p.place(&s, r, c)
-	sv := &searcher{p: p, limit: 1}
+	sv := &searcher{p: p, limit: 1, keep: 1, budget: 4000}
 	sv.search(&s)
-	return sv.found > 0
+	if sv.aborted {
+		return true, nil
+	}
+	if sv.found == 0 {
+		return false, nil
+	}
+	return true, sv.sols[0]
 }
+
+
