@@ -536,6 +536,9 @@ func readJob(ctx context.Context, js jetstream.JetStream, results jetstream.KeyV
 	}
 }
 
+// verifyScan is the most entries of the verification queue one request for a task looks at.
+const verifyScan = 64
+
 // A dispatch is the coordinator's state of assignments. It is not safe for concurrent
 // use: Run's loop alone calls it.
 type dispatch struct {
@@ -584,17 +587,23 @@ func (d *dispatch) want(m *nats.Msg) {
 // assign returns a new lease of a task for user: a second computation of a task whose
 // first result is another identity's, else a task without a result, else nil.
 func (d *dispatch) assign(user string) *lease {
-	for i := 0; i < len(d.toVerify); i++ {
-		id := d.toVerify[i]
-		if d.ver.agreed[id] {
-			d.toVerify = slices.Delete(d.toVerify, i, i+1)
-			i--
-			continue
+	// toVerify is a queue: a task verified or out on a lease leaves it (the lease's end
+	// puts it back), one of user's own goes to the back for another identity. At most
+	// verifyScan entries are looked at per request, so that a long queue of user's own
+	// tasks costs no more.
+	for range verifyScan {
+		if len(d.toVerify) == 0 {
+			break
 		}
-		if d.verifyLease[id] != nil || d.ver.first[id].Worker == user {
-			continue
+		id := d.toVerify[0]
+		d.toVerify = d.toVerify[1:]
+		switch {
+		case d.ver.agreed[id] || d.verifyLease[id] != nil:
+		case d.ver.first[id].Worker == user:
+			d.toVerify = append(d.toVerify, id)
+		default:
+			return d.lease(user, id, true)
 		}
-		return d.lease(user, id, true)
 	}
 	if len(d.firstLease) >= d.window {
 		return nil
@@ -640,6 +649,9 @@ func (d *dispatch) release(l *lease) {
 	if l.verify {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
+			if !d.ver.agreed[l.id] {
+				d.toVerify = append(d.toVerify, l.id)
+			}
 		}
 		return
 	}
