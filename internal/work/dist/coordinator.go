@@ -852,12 +852,12 @@ func (r *revision) load() uint64 {
 
 // count sets the identity counts of st from the verifier.
 func (d *dispatch) count(st *Stats) {
-	st.Identities = 0
-	for w := range d.ver.workers {
-		if w != Here {
-			st.Identities++
-		}
+	ids := maps.Clone(d.ver.workers)
+	for _, r := range d.ver.second {
+		ids[r.Worker] = true
 	}
+	delete(ids, Here)
+	st.Identities = len(ids)
 	clear(st.ByIdentities)
 	two := 0
 	for id := range d.ver.sample {
