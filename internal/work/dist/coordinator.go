@@ -684,12 +684,21 @@ func (d *dispatch) beat(m *nats.Msg) {
 }
 
 // expire ends the leases whose workers have been silent for the ack deadline.
+// One line per silent worker: a dead worker that held thousands of tasks says so once.
 func (d *dispatch) expire() {
 	now := time.Now()
+	silent := map[string][]int{}
 	for _, l := range d.leases {
 		if now.After(l.until) {
-			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, l.user, l.id, d.ackWait)
+			silent[l.user] = append(silent[l.user], l.id)
 			d.release(l)
+		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(silent)) {
+		if ids := silent[user]; len(ids) == 1 {
+			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, user, ids[0], d.ackWait)
+		} else {
+			d.c.logf("job %s: no word from worker %s on %d tasks for %v; assigning them again", d.job, user, len(ids), d.ackWait)
 		}
 	}
 }
