@@ -536,6 +536,9 @@ func readJob(ctx context.Context, js jetstream.JetStream, results jetstream.KeyV
 	}
 }
 
+// verifyScan is the most entries of the verification queue one request for a task looks at.
+const verifyScan = 64
+
 // A dispatch is the coordinator's state of assignments. It is not safe for concurrent
 // use: Run's loop alone calls it.
 type dispatch struct {
@@ -584,17 +587,23 @@ func (d *dispatch) want(m *nats.Msg) {
 // assign returns a new lease of a task for user: a second computation of a task whose
 // first result is another identity's, else a task without a result, else nil.
 func (d *dispatch) assign(user string) *lease {
-	for i := 0; i < len(d.toVerify); i++ {
-		id := d.toVerify[i]
-		if d.ver.agreed[id] {
-			d.toVerify = slices.Delete(d.toVerify, i, i+1)
-			i--
-			continue
+	// toVerify is a queue: a task verified or out on a lease leaves it (the lease's end
+	// puts it back), one of user's own goes to the back for another identity. At most
+	// verifyScan entries are looked at per request, so that a long queue of user's own
+	// tasks costs no more.
+	for range verifyScan {
+		if len(d.toVerify) == 0 {
+			break
 		}
-		if d.verifyLease[id] != nil || d.ver.first[id].Worker == user {
-			continue
+		id := d.toVerify[0]
+		d.toVerify = d.toVerify[1:]
+		switch {
+		case d.ver.agreed[id] || d.verifyLease[id] != nil:
+		case d.ver.first[id].Worker == user:
+			d.toVerify = append(d.toVerify, id)
+		default:
+			return d.lease(user, id, true)
 		}
-		return d.lease(user, id, true)
 	}
 	if len(d.firstLease) >= d.window {
 		return nil
@@ -640,6 +649,9 @@ func (d *dispatch) release(l *lease) {
 	if l.verify {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
+			if !d.ver.agreed[l.id] {
+				d.toVerify = append(d.toVerify, l.id)
+			}
 		}
 		return
 	}
@@ -672,12 +684,21 @@ func (d *dispatch) beat(m *nats.Msg) {
 }
 
 // expire ends the leases whose workers have been silent for the ack deadline.
+// One line per silent worker: a dead worker that held thousands of tasks says so once.
 func (d *dispatch) expire() {
 	now := time.Now()
+	silent := map[string][]int{}
 	for _, l := range d.leases {
 		if now.After(l.until) {
-			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, l.user, l.id, d.ackWait)
+			silent[l.user] = append(silent[l.user], l.id)
 			d.release(l)
+		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(silent)) {
+		if ids := silent[user]; len(ids) == 1 {
+			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, user, ids[0], d.ackWait)
+		} else {
+			d.c.logf("job %s: no word from worker %s on %d tasks for %v; assigning them again", d.job, user, len(ids), d.ackWait)
 		}
 	}
 }
@@ -840,12 +861,12 @@ func (r *revision) load() uint64 {
 
 // count sets the identity counts of st from the verifier.
 func (d *dispatch) count(st *Stats) {
-	st.Identities = 0
-	for w := range d.ver.workers {
-		if w != Here {
-			st.Identities++
-		}
+	ids := maps.Clone(d.ver.workers)
+	for _, r := range d.ver.second {
+		ids[r.Worker] = true
 	}
+	delete(ids, Here)
+	st.Identities = len(ids)
 	clear(st.ByIdentities)
 	two := 0
 	for id := range d.ver.sample {

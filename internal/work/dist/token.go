@@ -7,7 +7,8 @@ import (
 )
 
 // TokenFile is the name of the file, in a coordinator's state directory, that holds the
-// token every client of its embedded server must give.
+// cluster's shared token: what a worker gives, with a secret of its own, to connect to the
+// embedded server under an identity of its own (see NewIdentity).
 const TokenFile = "token"
 
 // LoadOrCreateToken returns the token kept in dir/token, creating the directory (mode 0700)
