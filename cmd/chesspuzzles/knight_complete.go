@@ -30,8 +30,10 @@ func newKnightCompleteCmd() *cobra.Command {
 hand, from its start to where the knight stands now.
 
 Squares are algebraic (e4) or file,rank counted from 1 (5,4), separated by spaces, as one
-argument or several. Exit 0 with the whole tour; 1 when no tour begins with these squares
-(with how many were left); 2 for bad input (a square off the board or twice, a step that is
+argument or several. Exit 0 with the whole tour; 1 when no tour begins with these squares,
+with the reason: the rules "knight tour" applies (7×7 from e4: the wrong colour), or a square
+the path cuts off, named (b6 d5 c7 e6: a8 is cut off), or else how many squares were left
+when the search ran out; 2 for bad input (a square off the board or twice, a step that is
 not a knight's move); 3 when not decided within --timeout.`,
 		Example: `  chesspuzzles knight complete a1 b3 c1
   chesspuzzles knight complete "a1 c2 e1" --closed --format squares
