@@ -59,7 +59,10 @@ import (
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
-// one and a pure-Go twin elsewhere (build tag purego), held to the same counts by tests.
+// one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
+// (join_sieve.go) lets each query meet only the stored half-boards that agree with it on
+// the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
