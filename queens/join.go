@@ -59,7 +59,10 @@ import (
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
-// one and a pure-Go twin elsewhere (build tag purego), held to the same counts by tests.
+// one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
+// (join_sieve.go) lets each query meet only the stored half-boards that agree with it on
+// the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
@@ -349,13 +352,22 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	if j.kind == subCross {
 		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
 		w.m.build(w.sideA, 2*j.h-1, j.sieve)
+		// Half B forbids only the middle-column queen's diagonals to its pieces, the
+		// same for every a, so its south pieces come from the row cache; the
+		// middle-row queen's diagonals are all inside the frame (a < h), so a half-board
+		// avoids them iff its signature does, tested on the signature below.
+		jb := *j
+		jb.forbid(qNE, qSE, j.fdB, j.fuB)
 		var n uint64
 		for a := 1; a < j.b; a++ {
 			j.setCross(a)
-			w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, nil)
-			for i := range w.sideB {
-				w.sideB[i] |= j.crossBits
+			w.sideB = w.half(&jb, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
+			k := 0
+			for _, sig := range w.sideB {
+				w.sideB[k] = sig | j.crossBits
+				k += int((sig&j.crossBits - 1) >> 63)
 			}
+			w.sideB = w.sideB[:k]
 			n += w.m.countAll(w.sideB)
 			c.queries += uint64(len(w.sideB))
 			c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))

@@ -61,10 +61,8 @@ func (m *matcher) build() {
 	m.raw = false
 	m.bw = matchWords
 	batch := 64 * m.bw
-	// Chunks cover the signature up to its highest stored bit. Squeezing out the
-	// unused bits below (a software or PEXT bit-extract) would save no chunk at N ≤ 19
-	// (the two long-diagonal holes of even N take 34 bits to 32 at N = 18: 7 chunks of 5
-	// either way) and costs an extract per pattern and query, so it is not done.
+	// Chunks cover the signature up to its highest stored bit. The sieve in front
+	// (sieveMatcher) squeezes out holes and cut bits first where that saves a chunk.
 	k := bits.Len64(or)
 	m.nch = max(1, (k+chunkBits-1)/chunkBits)
 	m.bs = m.nch << chunkBits * m.bw

@@ -14,7 +14,7 @@ func TestExtractTwins(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	masks := []uint64{0, 1, ^uint64(0), 1 << 63, 0x5555555555555555, 0xaaaaaaaaaaaaaaaa, 0x0000_0003_fffb_ffbf}
 	for range 200 {
-		masks = append(masks, rng.Uint64(), rng.Uint64()&rng.Uint64()&rng.Uint64(), rng.Uint64()|rng.Uint64())
+		masks = append(masks, rng.Uint64(), sparse(rng, 3), ^sparse(rng, 2))
 	}
 	src := make([]uint64, 100)
 	for i := range src {
@@ -24,6 +24,15 @@ func TestExtractTwins(t *testing.T) {
 	for _, mask := range masks {
 		checkExtract(t, mask, src)
 	}
+}
+
+// sparse returns the AND of k random words: each bit set with probability 2^−k.
+func sparse(rng *rand.Rand, k int) uint64 {
+	x := ^uint64(0)
+	for range k {
+		x &= rng.Uint64()
+	}
+	return x
 }
 
 // checkExtract compares extractGo and extractAll with the definition for one mask.
@@ -73,11 +82,11 @@ func TestSieveMatcher(t *testing.T) {
 				holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)
 				sigs := make([]uint64, size)
 				for i := range sigs {
-					sigs[i] = rng.Uint64() & rng.Uint64() & (1<<width - 1) &^ holes
+					sigs[i] = sparse(rng, 2) & (1<<width - 1) &^ holes
 				}
 				qs := make([]uint64, 200)
 				for i := range qs {
-					qs[i] = rng.Uint64() & rng.Uint64() & rng.Uint64() & (1<<width - 1)
+					qs[i] = sparse(rng, 3) & (1<<width - 1)
 				}
 				var want uint64
 				for _, q := range qs {
