@@ -191,10 +191,12 @@ func (s *dpStore) add(dlo, dhi *uint64, lo, hi uint64) {
 }
 
 // sortDedup sorts buf by key and adds up the counts of equal keys; it returns the distinct
-// records (in buf or in the scratch buffer).
-func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
+// records (in buf or in the scratch buffer), or the store's ctx.Err() once its ctx is done
+// (looked at every 2^16 records of a pass: a full buffer of 4 M records takes up to six
+// passes, a second or two in all on a busy machine, too long to go unchecked).
+func (s *dpStore) sortDedup(buf []dpOut) ([]dpOut, error) {
 	if len(buf) == 0 {
-		return buf
+		return buf, nil
 	}
 	a := buf
 	if len(a) < 256 {
@@ -217,6 +219,9 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 		cnt := s.cnt
 		clear(cnt)
 		for i := range a {
+			if i&0xffff == 0 && s.ctx.Err() != nil {
+				return nil, s.ctx.Err()
+			}
 			k := a[i].k
 			for p := range passes {
 				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
@@ -234,6 +239,9 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 				c[d], sum = sum, sum+c[d]
 			}
 			for i := range a {
+				if i&0xffff == 0 && s.ctx.Err() != nil {
+					return nil, s.ctx.Err()
+				}
 				d := a[i].k >> sh & (rn - 1)
 				b[c[d]] = a[i]
 				c[d]++
@@ -250,7 +258,7 @@ func (s *dpStore) sortDedup(buf []dpOut) []dpOut {
 			a[j] = a[i]
 		}
 	}
-	return a[:j+1]
+	return a[:j+1], nil
 }
 
 // dpRecLen is the bytes of the record of a key difference d ≥ 1 and count (lo, hi).
@@ -386,7 +394,10 @@ func (rd *dpReader) next() bool {
 // flush sorts buf (the made states), adds up equal keys, writes it as a run of the layer
 // being written and merges runs as needed. buf may be reused after.
 func (s *dpStore) flush(buf []dpOut) error {
-	a := s.sortDedup(buf)
+	a, err := s.sortDedup(buf)
+	if err != nil {
+		return err
+	}
 	if len(a) == 0 {
 		return nil
 	}
@@ -399,6 +410,9 @@ func (s *dpStore) flush(buf []dpOut) error {
 	r := &dpRun{}
 	wr := &dpWriter{s: s, r: r, bound: size}
 	for i := range a {
+		if i&0xffff == 0xffff && s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
 		if err := wr.put(a[i].k, a[i].lo, a[i].hi); err != nil {
 			return err
 		}
