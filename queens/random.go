@@ -34,7 +34,12 @@ func Random(ctx context.Context, n int, rng *rand.Rand) (Placement, error) {
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	s := newSwapSearch(n, nil, nil, rng)
+	// The first touch of a large board's columns faults its pages in (about a second for
+	// n = 10^8): look at ctx every million rows, so that Ctrl-C is not left waiting.
 	for r := range s.cols {
+		if r&(1<<20-1) == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		s.cols[r] = int32(r)
 	}
 	if err := s.run(ctx); err != nil {

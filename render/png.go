@@ -255,7 +255,12 @@ func (p *painter) fill(c color.NRGBA) {
 	}
 	p.z.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
-	for _, ps := range p.paths {
+	for i, ps := range p.paths {
+		// A tour's path is one fill of tens of thousands of subpaths: most of the drawing
+		// time of a large picture, so it looks at the context as it goes.
+		if i&1023 == 1023 && p.ctx.Err() != nil {
+			return
+		}
 		p.z.MoveTo(float32(ps[0].x-ox), float32(ps[0].y-oy))
 		for _, q := range ps[1:] {
 			p.z.LineTo(float32(q.x-ox), float32(q.y-oy))

@@ -441,6 +441,10 @@ count stops with exit 2. Ctrl-C stops a count (exit 130).`,
 	return cmd
 }
 
+// maxQuickCountSquares is the largest board a knight count runs without estimating its
+// memory first: counts of up to 42 squares take seconds (the search method's boards).
+const maxQuickCountSquares = 42
+
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
 	sz, opts, err := o.options()
 	if err != nil {
@@ -451,6 +455,19 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		return usageError(err)
 	}
 	opts.Method = method
+	if (method == knight.MethodDP || method == knight.MethodJoin) && sz.Squares() > maxQuickCountSquares {
+		// Refuse up front a count that its estimate says cannot fit, instead of sweeping
+		// until the tables outgrow --max-memory (7 minutes for 8×8 closed). The estimate
+		// runs the first cells for at most about 3 seconds; on small boards the count
+		// itself is as quick, and stops as soon as its tables outgrow the limit.
+		est, err := knight.Estimate(ctx, sz.Rows, sz.Cols, opts)
+		if err != nil {
+			return err
+		}
+		if est.PeakBytes > opts.MaxMemory {
+			return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, knight.FormatBytes(est.PeakBytes), knight.FormatBytes(opts.MaxMemory))
+		}
+	}
 	var p *countProgress
 	if !o.quiet {
 		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodJoin: "frontier dynamic programming of two mirror halves, joined", knight.MethodSearch: "backtracking, meeting in the middle"}[method]

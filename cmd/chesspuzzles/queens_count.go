@@ -83,6 +83,9 @@ tells how long.`,
 			if opts.dist.active() {
 				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
 			}
+			if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+				return usageErrorf("--verify goes with --distributed or --nats: a local count computes every task itself (slices are verified by \"queens merge --verify FRACTION\")")
+			}
 			var err error
 			if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
 				return err

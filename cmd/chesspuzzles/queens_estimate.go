@@ -14,6 +14,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// maxEstimateWorkers bounds queens estimate's --workers: a million cores is more than
+// any cluster a count would run on, and the join's memory per worker multiplied by more
+// stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
+const maxEstimateWorkers = 1 << 20
+
 type estimateOptions struct {
 	n       int
 	probes  int
@@ -48,8 +53,8 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 			if opts.probes < 100 {
 				return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
 			}
-			if opts.workers < 1 {
-				return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
+			if opts.workers < 1 || opts.workers > maxEstimateWorkers {
+				return usageErrorf("--workers must be a whole number from 1 to %d, the workers of the machines estimated for (default: %d, the cores this process may use), got %d", maxEstimateWorkers, runtime.GOMAXPROCS(0), opts.workers)
 			}
 			opts.method.method = "auto"
 			if err := opts.method.validate(); err != nil {

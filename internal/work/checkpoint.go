@@ -124,7 +124,7 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 	// Asking before opening keeps a FIFO from blocking the open and a device (/dev/zero)
 	// from being read without end.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, nil, bad("is not a regular file (%v); a checkpoint must be one", fi.Mode().Type())
+		return nil, nil, bad("is %s, not a regular file; a checkpoint must be one", fileKind(fi.Mode()))
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -229,6 +229,21 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 		return nil, nil, &CheckpointError{Path: path, Err: err}
 	}
 	return &Checkpoint{path: path, f: f, lastSync: time.Now(), join: p.Method == queens.MethodJoin}, results, nil
+}
+
+// fileKind names what a mode that is not a regular file's is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeDir != 0:
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // create writes a new checkpoint holding only the header, atomically.

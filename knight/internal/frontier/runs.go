@@ -241,10 +241,12 @@ func (s *runs) add(dlo, dhi *uint64, lo, hi uint64) {
 }
 
 // sortDedup sorts buf by key and adds up the counts of equal keys; it returns the distinct
-// records (in buf or in the scratch buffer).
-func (s *runs) sortDedup(buf []rec) []rec {
+// records (in buf or in the scratch buffer), or the store's ctx.Err() once its ctx is done
+// (looked at every 2^16 records of a pass: a full buffer of 4 M records takes up to six
+// passes, a second or two in all on a busy machine, too long to go unchecked).
+func (s *runs) sortDedup(buf []rec) ([]rec, error) {
 	if len(buf) == 0 {
-		return buf
+		return buf, nil
 	}
 	a := buf
 	if len(a) < 256 {
@@ -267,6 +269,9 @@ func (s *runs) sortDedup(buf []rec) []rec {
 		cnt := s.cnt
 		clear(cnt)
 		for i := range a {
+			if i&0xffff == 0 && s.ctx.Err() != nil {
+				return nil, s.ctx.Err()
+			}
 			k := a[i].k
 			for p := range passes {
 				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
@@ -284,6 +289,9 @@ func (s *runs) sortDedup(buf []rec) []rec {
 				c[d], sum = sum, sum+c[d]
 			}
 			for i := range a {
+				if i&0xffff == 0 && s.ctx.Err() != nil {
+					return nil, s.ctx.Err()
+				}
 				d := a[i].k >> sh & (rn - 1)
 				b[c[d]] = a[i]
 				c[d]++
@@ -300,7 +308,7 @@ func (s *runs) sortDedup(buf []rec) []rec {
 			a[j] = a[i]
 		}
 	}
-	return a[:j+1]
+	return a[:j+1], nil
 }
 
 // runWriter appends records to a run being written, taking chunks as needed; bound is the
@@ -388,7 +396,10 @@ func (rd *runReader) next() bool {
 // flush sorts buf (the made states), adds up equal keys, writes it as a run of the layer
 // being written and merges runs as needed. buf may be reused after.
 func (s *runs) flush(buf []rec) error {
-	a := s.sortDedup(buf)
+	a, err := s.sortDedup(buf)
+	if err != nil {
+		return err
+	}
 	if len(a) == 0 {
 		return nil
 	}
@@ -401,6 +412,9 @@ func (s *runs) flush(buf []rec) error {
 	r := &sortedRun{}
 	wr := &runWriter{s: s, r: r, bound: size}
 	for i := range a {
+		if i&0xffff == 0xffff && s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
 		if err := wr.put(a[i].k, a[i].lo, a[i].hi); err != nil {
 			return err
 		}
