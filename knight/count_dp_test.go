@@ -50,6 +50,9 @@ func TestDPMatchesSearch(t *testing.T) {
 	}
 	for _, b := range []board2{{5, 5}, {4, 5}, {5, 4}, {3, 7}, {5, 6}, {6, 5}, {3, 8}} {
 		t.Run(fmt.Sprintf("%dx%d each start", b.rows, b.cols), func(t *testing.T) {
+			if b.rows*b.cols == 30 {
+				skipUnlessLong(t, "each start of 5×6 and 6×5 takes a minute under -race (5×5, 4×5, 5×4, 3×7 and 3×8 run by default)")
+			}
 			for v := range b.rows * b.cols {
 				dp, err := countDP(ctx, b.rows, b.cols, false, v, 0, nil)
 				if err != nil {
@@ -76,6 +79,9 @@ func TestDPBeyond64(t *testing.T) {
 		closed     bool
 	}{{3, 24, true}, {4, 17, false}, {5, 14, true}} {
 		t.Run(fmt.Sprintf("%dx%d", tt.rows, tt.cols), func(t *testing.T) {
+			if tt.rows == 5 {
+				skipUnlessLong(t, "5×14 takes half a minute under -race (3×24 and 4×17 run by default)")
+			}
 			a, err := CountBig(ctx, tt.rows, tt.cols, CountOptions{Closed: tt.closed})
 			if err != nil {
 				t.Fatal(err)
@@ -103,31 +109,39 @@ func TestDPBeyond64(t *testing.T) {
 }
 
 // TestDPWide checks that a count whose weights pass 2^64 is redone with 128-bit weights
-// and comes out exact: the directed open tours of 5×16 and 16×5 agree, and both exceed
+// and comes out exact: the directed open tours of 3×40 and 40×3 agree, and both exceed
 // 2^64 only if the wide path was taken correctly (checked against the 64-bit low half).
+// CHESSPUZZLES_LONG=1 checks 4×40 and 40×4 too (minutes under -race).
 func TestDPWide(t *testing.T) {
 	ctx := context.Background()
-	p := newDPPlan(4, 40, false, -1)
-	_, err := p.count(ctx, false, 0, nil)
-	if !errors.Is(err, errDPWide) {
-		t.Fatalf("64-bit count of 4×40 open: error %v, want errDPWide", err)
+	sizes := [][2]int{{3, 40}}
+	if longTests() {
+		sizes = append(sizes, [2]int{4, 40})
 	}
-	a, err := CountBig(ctx, 4, 40, CountOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
-		t.Errorf("CountBig(4×40) = %v, want more than 2^64", a)
-	}
-	b, err := CountBig(ctx, 40, 4, CountOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Cmp(b) != 0 {
-		t.Errorf("CountBig(4×40) = %v, CountBig(40×4) = %v", a, b)
-	}
-	if _, err := Count(ctx, 4, 40, CountOptions{}); !errors.Is(err, errCountOverflow) {
-		t.Errorf("Count(4×40) error = %v, want errCountOverflow", err)
+	for _, sz := range sizes {
+		rows, cols := sz[0], sz[1]
+		p := newDPPlan(rows, cols, false, -1)
+		_, err := p.count(ctx, false, 0, nil)
+		if !errors.Is(err, errDPWide) {
+			t.Fatalf("64-bit count of %d×%d open: error %v, want errDPWide", rows, cols, err)
+		}
+		a, err := CountBig(ctx, rows, cols, CountOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
+			t.Errorf("CountBig(%d×%d) = %v, want more than 2^64", rows, cols, a)
+		}
+		b, err := CountBig(ctx, cols, rows, CountOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Cmp(b) != 0 {
+			t.Errorf("CountBig(%d×%d) = %v, CountBig(%d×%d) = %v", rows, cols, a, cols, rows, b)
+		}
+		if _, err := Count(ctx, rows, cols, CountOptions{}); !errors.Is(err, errCountOverflow) {
+			t.Errorf("Count(%d×%d) error = %v, want errCountOverflow", rows, cols, err)
+		}
 	}
 }
 

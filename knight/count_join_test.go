@@ -20,6 +20,9 @@ func TestJoinMatchesDP(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range boards {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
+			if b.rows*b.cols == 48 {
+				skipUnlessLong(t, "6×8 takes minutes under -race (5×8, 8×5 and 5×10 run by default)")
+			}
 			if !joinPossible(b.rows, b.cols) {
 				t.Fatalf("joinPossible(%d, %d) = false", b.rows, b.cols)
 			}
@@ -55,6 +58,9 @@ func TestJoinKnownValues(t *testing.T) {
 			continue
 		}
 		t.Run(k.line, func(t *testing.T) {
+			if k.size.Squares() > 42 {
+				skipUnlessLong(t, "the join's published counts past 42 squares take minutes under -race (6×6 runs by default, TestJoinMatchesDP up to 5×10)")
+			}
 			opts := k.opts
 			opts.Method = MethodJoin
 			got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
@@ -109,6 +115,10 @@ func TestJoinWide(t *testing.T) {
 	ctx := context.Background()
 	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
 	for _, b := range [][2]int{{5, 30}, {3, 80}, {80, 3}} {
+		if b[0] == 5 && !longTests() {
+			t.Log("5×30 takes minutes under -race; CHESSPUZZLES_LONG=1 runs it (3×80 and 80×3 run by default)")
+			continue
+		}
 		got, err := countJoin(ctx, b[0], b[1], 0, nil)
 		if err != nil {
 			t.Fatalf("countJoin(%d×%d): %v", b[0], b[1], err)

@@ -3,6 +3,7 @@ package knight
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
@@ -143,9 +144,10 @@ func TestDPStoreLimit(t *testing.T) {
 }
 
 // TestDPRunsTiny counts with tiny chunks and buffers (so that every step writes many runs
-// and merges them, and a cache of 4 states): 6×6 closed (the known 9862) and 5×6 open against the search, and a
-// count past 2^64 (4×40 open, redone with 128-bit counts) against the former store of two
-// hash tables.
+// and merges them, and a cache of 4 states): 5×8 closed (the known 44202) and 4×8 open
+// against the search, and a count past 2^64 (3×40 open, redone with 128-bit counts) against
+// the former store of two hash tables; with CHESSPUZZLES_LONG=1, 6×6 closed (the known 9862),
+// 5×6 open and 4×40 open instead (minutes under -race).
 func TestDPRunsTiny(t *testing.T) {
 	ctx := context.Background()
 	tiny := dpStoreConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3, cacheBits: 2}
@@ -153,43 +155,58 @@ func TestDPRunsTiny(t *testing.T) {
 	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
 		known[k.line] = k.want
 	}
-	want66, ok := known["6x6 closed -"]
+	// by default 5×8 closed and 4×8 open, a few seconds under -race; 6×6 and 5×6 take
+	// half a minute and run with CHESSPUZZLES_LONG=1
+	closedLine, open := "5x8 closed -", [2]int{4, 8}
+	if longTests() {
+		closedLine, open = "6x6 closed -", [2]int{5, 6}
+	}
+	want, ok := known[closedLine]
 	if !ok {
-		t.Fatal("testdata/known-values.txt has no 6x6 closed count")
+		t.Fatalf("testdata/known-values.txt has no %q count", closedLine)
 	}
-	got, err := newDPPlan(6, 6, true, -1).countRuns(ctx, tiny, false, 0, nil)
+	var rows, cols int
+	fmt.Sscanf(closedLine, "%dx%d", &rows, &cols)
+	got, err := newDPPlan(rows, cols, true, -1).countRuns(ctx, tiny, false, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.IsInt64() || got.Int64() != want66 {
-		t.Errorf("6×6 closed with tiny runs = %v, want %d", got, want66)
+	if !got.IsInt64() || got.Int64() != want {
+		t.Errorf("%s with tiny runs = %v, want %d", closedLine, got, want)
 	}
-	got, err = newDPPlan(5, 6, false, -1).countRuns(ctx, tiny, false, 0, nil)
+	got, err = newDPPlan(open[0], open[1], false, -1).countRuns(ctx, tiny, false, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want56, err := Count(ctx, 5, 6, CountOptions{Method: MethodSearch})
+	wantOpen, err := Count(ctx, open[0], open[1], CountOptions{Method: MethodSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// countRuns counts undirected paths; the search directed tours
-	if got.Lsh(got, 1); !got.IsInt64() || got.Int64() != want56 {
-		t.Errorf("5×6 open with tiny runs = %v directed, search %d", got, want56)
+	if got.Lsh(got, 1); !got.IsInt64() || got.Int64() != wantOpen {
+		t.Errorf("%d×%d open with tiny runs = %v directed, search %d", open[0], open[1], got, wantOpen)
 	}
-	p := newDPPlan(4, 40, false, -1)
-	if _, err := p.countRuns(ctx, tiny, false, 0, nil); !errors.Is(err, errDPWide) {
-		t.Fatalf("64-bit 4×40 open with tiny runs: error %v, want errDPWide", err)
+	sizes := [][2]int{{3, 40}}
+	if longTests() {
+		sizes = append(sizes, [2]int{4, 40})
 	}
-	a, err := p.countRuns(ctx, tiny, true, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newDPPlan(4, 40, false, -1).countTables(ctx, true, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Cmp(b) != 0 || a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
-		t.Errorf("4×40 open: tiny runs %v, tables %v, want equal and past 2^64", a, b)
+	for _, sz := range sizes {
+		rows, cols := sz[0], sz[1]
+		p := newDPPlan(rows, cols, false, -1)
+		if _, err := p.countRuns(ctx, tiny, false, 0, nil); !errors.Is(err, errDPWide) {
+			t.Fatalf("64-bit %d×%d open with tiny runs: error %v, want errDPWide", rows, cols, err)
+		}
+		a, err := p.countRuns(ctx, tiny, true, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := newDPPlan(rows, cols, false, -1).countTables(ctx, true, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Cmp(b) != 0 || a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
+			t.Errorf("%d×%d open: tiny runs %v, tables %v, want equal and past 2^64", rows, cols, a, b)
+		}
 	}
 }
 
