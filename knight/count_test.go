@@ -69,6 +69,9 @@ func readKnownCounts(t *testing.T, name string) []knownCount {
 // come from the literature, by both methods where each takes at most seconds: the dp method
 // on every closed count and on open ones up to 30 squares (6×6 open takes it some 40 s), the
 // search up to 40 squares, and the automatic choice on every line. All run under -race too.
+// By default, past 40 squares only auto counts, on one orientation, and auto does not count
+// again what the method it chooses has just counted; CHESSPUZZLES_LONG=1 runs every count.
+// -short leaves out boards past 30 squares.
 func TestCountKnownValues(t *testing.T) {
 	known := readKnownCounts(t, "testdata/known-values.txt")
 	if len(known) < 22 {
@@ -80,7 +83,23 @@ func TestCountKnownValues(t *testing.T) {
 				continue
 			}
 			t.Run(k.line+" "+m, func(t *testing.T) {
+				if k.size.Squares() > 40 && (m != MethodAuto || k.size.Rows > k.size.Cols) {
+					skipUnlessLong(t, "past 40 squares each count takes a minute under -race: by default auto counts one orientation")
+				}
+				if testing.Short() && k.size.Squares() > 30 {
+					t.Skip("-short counts boards of at most 30 squares")
+				}
 				opts := k.opts
+				if m == MethodAuto && !longTests() {
+					// the count auto would run is the one just checked: check only the choice
+					c, err := ChooseMethod(k.size.Rows, k.size.Cols, opts)
+					if err != nil {
+						t.Fatalf("ChooseMethod(%s) = %v", k.line, err)
+					}
+					if c == MethodDP && (k.opts.Closed || k.size.Squares() <= 30) || c == MethodSearch && k.size.Squares() <= 40 {
+						t.Skipf("auto chooses %s, counted above; CHESSPUZZLES_LONG=1 counts it again", c)
+					}
+				}
 				opts.Method = m
 				got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
 				if err != nil || got != k.want {

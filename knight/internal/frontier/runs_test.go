@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
@@ -143,18 +144,25 @@ func TestDPStoreLimit(t *testing.T) {
 }
 
 // TestDPRunsTiny counts with tiny chunks and buffers (so that every step writes many runs
-// and merges them, and a cache of 4 states) against the store of two hash tables: 6×6
-// closed, 5×6 open, 5×5 open from a corner and a count past 2^64 (4×40 open, whose 64-bit
-// sweep must ask for 128-bit counts). Package knight checks both against known counts.
+// and merges them, and a cache of 4 states) against the store of two hash tables: 5×8
+// closed, 4×8 open, 5×5 open from a corner and a count past 2^64 (3×40 open, whose 64-bit
+// sweep must ask for 128-bit counts); CHESSPUZZLES_LONG=1 adds 6×6 closed, 5×6 open, 4×40. Package knight checks both against known counts.
 func TestDPRunsTiny(t *testing.T) {
 	ctx := context.Background()
 	tiny := runsConfig{chunkBytes: 60, bufRecs: 97, fanIn: 3, cacheBits: 2}
-	for _, tt := range []struct {
+	// by default boards of seconds under -race; 6×6, 5×6 and 4×40 take half a minute or more
+	// there and run with CHESSPUZZLES_LONG=1
+	type board struct {
 		rows, cols int
 		closed     bool
 		start      int
 		wide       bool
-	}{{6, 6, true, -1, false}, {5, 6, false, -1, false}, {5, 5, false, 0, false}, {4, 40, false, -1, true}} {
+	}
+	cases := []board{{5, 8, true, -1, false}, {4, 8, false, -1, false}, {5, 5, false, 0, false}, {3, 40, false, -1, true}}
+	if v := os.Getenv("CHESSPUZZLES_LONG"); v == "1" || v == "all" {
+		cases = append(cases, []board{{6, 6, true, -1, false}, {5, 6, false, -1, false}, {4, 40, false, -1, true}}...)
+	}
+	for _, tt := range cases {
 		p := newPlan(tt.rows, tt.cols, tt.closed, tt.start)
 		if tt.wide {
 			if _, err := p.count(ctx, newRuns(ctx, tiny, false, 0), false, nil); !errors.Is(err, errWide) {
