@@ -181,7 +181,8 @@ func countPlan(ctx context.Context, n int, opts countOptions, stderr io.Writer) 
 		return queens.Counts{}, err
 	}
 	if !opts.quiet {
-		describeMethod(stderr, n, opts.workers, method)
+		limit, _ := opts.method.memoryLimit()
+		describeMethod(stderr, plan, opts.workers, limit)
 	}
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err
