@@ -2,6 +2,7 @@ package queens
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"sync"
 	"testing"
@@ -113,6 +114,38 @@ func TestJoinTableByLimit(t *testing.T) {
 		need, fits := (&Plan{N: n, Method: MethodJoin}).Memory(2, 2<<30)
 		if !fits || need > 2<<30 {
 			t.Errorf("N=%d: Memory(2 workers, 2 GiB) = %d, %v; want at most 2 GiB", n, need, fits)
+		}
+	}
+}
+
+// TestQuarterPiecesByQueens recounts the known pieces by number of queens for h = 8, 9
+// from the table, and checks that each known row of counts sums to P(h) and ends with
+// Q(h), the solutions of the h×h board (OEIS A000170, through Known).
+func TestQuarterPiecesByQueens(t *testing.T) {
+	for _, h := range []int{8, 9} {
+		tab, err := buildQuarterTable(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]uint64, h+1)
+		for rows := range uint32(1) << h {
+			k := bits.OnesCount32(rows)
+			for cols := range uint32(1) << h {
+				got[k] += uint64(len(tab.run(rows, cols, 0, 4)))
+			}
+		}
+		if want := knownPiecesByQueens[h]; !slices.Equal(got, want) {
+			t.Errorf("h=%d: pieces by queens %v, known %v", h, got, want)
+		}
+	}
+	for h, v := range knownPiecesByQueens {
+		var sum uint64
+		for _, x := range v {
+			sum += x
+		}
+		q, _ := Known(h)
+		if sum != quarterPieceCount(h) || v[h] != q.Total.Uint64() || len(v) != h+1 {
+			t.Errorf("h=%d: pieces by queens sum to %d (P(h) %d), %d of h queens (Q(h) %v)", h, sum, quarterPieceCount(h), v[h], q.Total)
 		}
 	}
 }
