@@ -149,3 +149,69 @@ func TestQuarterPiecesByQueens(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinPlanTasks checks the cut of plan version 102 at N = 24–26 (27 holds 8·10⁶ tasks:
+// seconds and gigabytes, left out): by the cost model no row-set task is more than three
+// times the mean nor over a core-hour (Plan.CoreSeconds shared by Cost), and the row sets
+// of the tasks add up to every counted row set once.
+func TestJoinPlanTasks(t *testing.T) {
+	ns := []int{24, 25, 26}
+	if testing.Short() {
+		ns = ns[:2]
+	}
+	for _, n := range ns {
+		p, err := NewJoinPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks := p.Tasks[:len(p.Tasks)-1]
+		var total, top uint64
+		rowSets := 0
+		for _, task := range tasks {
+			total += task.Cost
+			top = max(top, task.Cost)
+			rowSets += task.Join.RowSets
+		}
+		mean := float64(total) / float64(len(tasks))
+		secs := p.CoreSeconds() * float64(top) / float64(total)
+		if float64(top) > 3*mean || secs > 3600 {
+			t.Errorf("N=%d: %d tasks, largest %.2f× the mean, %.0f s by the model", n, len(tasks), float64(top)/mean, secs)
+		}
+		want := 0
+		for sub := range joinSubs(n) {
+			j := newJoinSub(n, sub)
+			for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+				if w, _ := j.rowSetWeight(e); w != 0 {
+					want++
+				}
+			}
+		}
+		if rowSets != want {
+			t.Errorf("N=%d: the tasks hold %d row sets, want %d", n, rowSets, want)
+		}
+	}
+}
+
+// TestChooseMethodModel checks the choice against the measured model: the join where it
+// was measured faster (N = 16–25) and fits, frames at N = 26–28 and where the join's
+// memory does not fit, frames for tasks run elsewhere (workers 0).
+func TestChooseMethodModel(t *testing.T) {
+	tests := []struct {
+		n, workers int
+		limit      uint64
+		want       string
+	}{
+		{16, 2, 0, MethodJoin}, {19, 2, 0, MethodJoin}, {23, 2, 0, MethodJoin},
+		{24, 2, 2 << 30, MethodJoin}, {25, 64, 0, MethodJoin},
+		{26, 2, 0, MethodFrames}, {27, 2, 0, MethodFrames}, {28, 2, 0, MethodFrames},
+		{22, 2, 16 << 20, MethodFrames}, {20, 0, 0, MethodFrames}, {3, 1, 0, MethodFrames},
+	}
+	for _, tt := range tests {
+		if got, err := ChooseMethod(tt.n, "auto", tt.workers, tt.limit); err != nil || got != tt.want {
+			t.Errorf("ChooseMethod(%d, auto, %d workers, %d bytes) = %q, %v; want %q", tt.n, tt.workers, tt.limit, got, err, tt.want)
+		}
+	}
+	if _, err := ChooseMethod(22, MethodJoin, 2, 16<<20); err == nil {
+		t.Error("ChooseMethod(22, join, 16 MiB) accepted")
+	}
+}
