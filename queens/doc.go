@@ -96,9 +96,11 @@
 // [CountJoin] and [NewJoinPlan] count the same numbers by a second method (join.go): every
 // half-board of the left and right halves is built from a table of quarter-board pieces, and
 // the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher. It is
-// several times faster than the frame search for N = 16…21 (bench/README.md) but needs the
-// quarter table in memory: [JoinMemory] says how much (8 MiB at N = 18–19, 77 MiB at 20–21,
-// 0.6 GiB at 22–23). [SymmetricCounts] gives P(N) and R(N), the solutions fixed by a half and
+// several times faster than the frame search for N = 16…23 (bench/README.md). It reads a
+// quarter table, whole where it fits the process's memory limit ([JoinMemory]: 8 MiB at
+// N = 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23, 5 GiB at 24–25), else a row at a time as its
+// row sets need them ([Plan.Memory]: any N ≤ 27 in 2 GiB). [ChooseMethod] picks the faster
+// method by the measured cost model ([Plan.CoreSeconds]). [SymmetricCounts] gives P(N) and R(N), the solutions fixed by a half and
 // a quarter turn, by a search that places only half or a quarter of the queens, so the join's
 // plan gives the fundamental count exactly too.
 //

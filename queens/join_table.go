@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -32,21 +34,33 @@ import (
 // The layout is built by a counting sort (count, prefix sum, scatter: the pieces are
 // enumerated twice), so the table never holds more than its final 8·P(h) + 4·(4·4^h+1)
 // bytes: no comparison sort, no hashing, no per-cell slices.
+//
+// A table may instead be partial (newRowTable): rows[r] holds the pieces of the row mask r
+// alone, laid out the same way by (columns, class) with offsets of its own, built when a
+// row set needs it and dropped, least recently used first, when the rows built outgrow the
+// table's memory budget (see rowTable). pieces and off are then nil. A join task needs
+// only the four rows of each of its row sets (see joinSub.tableRows), so a partial table
+// holds the join of any N ≤ 27 in a few hundred MiB where the whole one takes 5 GiB
+// (N = 24–25) or 46 GiB (26–27).
 type quarterTable struct {
 	h      int
 	pieces []uint64
 	off    []uint32
 	// colsByPop[k] lists the column masks of k columns, increasing (2^h entries in all).
 	colsByPop [][]uint32
+	// rows and cache are set for a partial table only.
+	rows  []tableRow
+	cache *rowCache
 }
 
-// knownQuarterPieces holds P(h), the number of quarter pieces, for h = 8…12 (counted by
-// this package's enumeration, see TestQuarterTable for h = 8, 9), so that the table's size is known
+// knownQuarterPieces holds P(h), the number of quarter pieces, for h = 8…13 (counted by
+// this package's enumeration, see TestQuarterTable for h = 8, 9; the sums of
+// knownPiecesByQueens), so that the table's size is known
 // before anything is allocated; smaller h are counted on demand (milliseconds).
-var knownQuarterPieces = map[int]uint64{8: 118969, 9: 915442, 10: 7535369, 11: 66807234, 12: 633443407}
+var knownQuarterPieces = map[int]uint64{8: 118969, 9: 915442, 10: 7535369, 11: 66807234, 12: 633443407, 13: 6354135838}
 
-// quarterPieceCount returns P(h), exact for h ≤ 12, and an extrapolation (×9.5 a step, the
-// growth between h = 11 and 12) beyond, where the table cannot be built anyway.
+// quarterPieceCount returns P(h), exact for h ≤ 13, and an extrapolation (×9.5 a step, the
+// growth between h = 11 and 12) beyond, where no join needs it.
 func quarterPieceCount(h int) uint64 {
 	if v, ok := knownQuarterPieces[h]; ok {
 		return v
@@ -62,6 +76,61 @@ func quarterPieceCount(h int) uint64 {
 	}
 	if p > math.MaxUint64/2 {
 		return math.MaxUint64 / 2
+	}
+	return uint64(p)
+}
+
+// quarterPiecesByQueens returns the number of quarter pieces of k queens, k = 0…h: known
+// for h = 8…13 (counted by this package's enumeration, 25 minutes of one loaded core at
+// h = 13; TestQuarterPiecesByQueens recounts h ≤ 9), counted on demand below (milliseconds).
+func quarterPiecesByQueens(h int) []uint64 {
+	if v, ok := knownPiecesByQueens[h]; ok {
+		return v
+	}
+	cnt := make([]uint64, h+1)
+	if h < 8 {
+		t := quarterTable{h: h}
+		t.walk(0, 0, 0, 0, 0, func(key uint32, _ uint64) { cnt[bits.OnesCount32(key>>(2+h))]++ })
+		return cnt
+	}
+	// Beyond the known h, each count grows as it did over the last known step of h (that
+	// of h−1 queens as the count of one queen fewer did); the pieces of h queens are the
+	// solutions of the h×h board, Q(h).
+	a, b := quarterPiecesByQueens(h-2), quarterPiecesByQueens(h-1)
+	for k := range h - 1 {
+		cnt[k] = uint64(float64(b[k]) * float64(b[k]) / float64(max(a[k], 1)))
+	}
+	cnt[h-1] = uint64(float64(b[h-1]) * float64(b[h-2]) / float64(max(a[h-2], 1)))
+	if c, ok := Known(h); ok {
+		cnt[h] = c.Total.Uint64()
+	}
+	return cnt
+}
+
+var knownPiecesByQueens = map[int][]uint64{
+	8:  {1, 64, 1288, 10320, 34568, 46736, 22708, 3192, 92},
+	9:  {1, 81, 2184, 25096, 131248, 310496, 312956, 119180, 13848, 352},
+	10: {1, 100, 3480, 54400, 412596, 1535440, 2716096, 2119176, 636524, 56832, 724},
+	11: {1, 121, 5280, 107880, 1123832, 6110256, 17117832, 23636352, 14803480, 3634976, 264544, 2680},
+	12: {1, 144, 7700, 199400, 2739386, 20609544, 84871680, 186506000, 207667564, 107305664, 22146756, 1375368, 14200},
+	13: {1, 169, 10868, 348020, 6106214, 60963094, 349093856, 1131544008, 2008758532, 1845677332, 801778668, 141952580, 7828784, 73712},
+}
+
+// maxRowPieces returns the pieces of the largest row of the h×h table (the row masks of
+// about 2h/3 queens, north and south ends occupied): measured for h = 8…12, extrapolated
+// beyond by the last step's growth.
+func maxRowPieces(h int) uint64 {
+	known := []uint64{8: 1174, 9: 5366, 10: 26548, 11: 143140, 12: 788698}
+	if h < 8 {
+		return quarterPieceCount(h)
+	}
+	if h < len(known) {
+		return known[h]
+	}
+	p := float64(known[len(known)-1])
+	g := p / float64(known[len(known)-2])
+	for i := len(known) - 1; i < h; i++ {
+		p *= g
 	}
 	return uint64(p)
 }
@@ -294,14 +363,26 @@ func buildQuarterTable(h int) (*quarterTable, error) {
 	return b.help(context.Background())
 }
 
-// emptyCell reports whether cell (rows, cols) holds no piece.
+// emptyCell reports whether cell (rows, cols) holds no piece. In a partial table the row
+// must be acquired (see rowCache.acquire).
 func (t *quarterTable) emptyCell(rows, cols uint32) bool {
+	if t.rows != nil {
+		r := &t.rows[rows]
+		k := int(cols) << 2
+		return r.off[k] == r.off[k+4]
+	}
 	k := int(rows<<t.h|cols) << 2
 	return t.off[k] == t.off[k+4]
 }
 
-// run returns the pieces of cell (rows, cols) whose class is in [from, to).
+// run returns the pieces of cell (rows, cols) whose class is in [from, to). In a partial
+// table the row must be acquired (see rowCache.acquire).
 func (t *quarterTable) run(rows, cols uint32, from, to int) []uint64 {
+	if t.rows != nil {
+		r := &t.rows[rows]
+		k := int(cols) << 2
+		return r.pieces[r.off[k+from]:r.off[k+to]]
+	}
 	k := int(rows<<t.h|cols) << 2
 	return t.pieces[t.off[k+from]:t.off[k+to]]
 }
@@ -310,6 +391,7 @@ var quarterTables struct {
 	sync.Mutex
 	byH      map[int]*quarterTable
 	building map[int]*tableBuild
+	partial  map[int]*quarterTable
 }
 
 // sharedQuarterTable returns the table for h, building it on first use. The table is
@@ -357,5 +439,241 @@ func sharedQuarterTable(ctx context.Context, h int) (*quarterTable, error) {
 		}
 		quarterTables.byH[h] = t
 	}
+	return t, nil
+}
+
+// tableRow is one row mask of a partial table: its pieces by (columns, class), off[(cols<<2)|class]
+// the start of that run (4·2^h+1 entries). A row not built has off == nil.
+type tableRow struct {
+	pieces []uint64
+	off    []uint32
+}
+
+// bytes returns the memory the row holds.
+func (r *tableRow) bytes() uint64 { return 8*uint64(len(r.pieces)) + 4*uint64(len(r.off)) }
+
+// buildRow builds the row of row mask rows by the counting sort of the whole table, on the
+// pieces whose rows are exactly rows: a count pass, a prefix sum and a scatter pass. Inside
+// a cell the pieces come in the order of the whole table's. It takes about 25 ns a piece:
+// a few milliseconds for the largest row at h = 11, some 0.1 s at h = 13.
+func (t *quarterTable) buildRow(rows uint32) tableRow {
+	r := tableRow{off: make([]uint32, 4<<t.h+1)}
+	t.fillRow(&r, 0, rows, 0, 0, 0)
+	cnt := r.off[1:]
+	var sum uint32
+	for k, c := range cnt {
+		cnt[k] = sum
+		sum += c
+	}
+	r.pieces = make([]uint64, sum)
+	t.fillRow(&r, 0, rows, 0, 0, 0)
+	r.off[0] = 0
+	return r
+}
+
+// fillRow is fill for one row mask into a row of its own: a queen on each open column of
+// the rows in pat, none on the others; at each piece it advances r.off[key+1] (first pass: a
+// count; second: the scatter position, writing the piece once r.pieces is allocated).
+func (t *quarterTable) fillRow(r *tableRow, i int, pat uint32, cols uint32, down, up uint32) {
+	h := t.h
+	if i == h {
+		dl, ul := down>>(h-1)&1, up>>(h-1)&1
+		class := [2][2]uint32{{1, 2}, {0, 3}}[dl][ul]
+		key := cols<<2 | class
+		k := r.off[key+1]
+		if r.pieces != nil {
+			r.pieces[k] = uint64(down) | uint64(up)<<32
+		}
+		r.off[key+1] = k + 1
+		return
+	}
+	if pat>>i&1 == 0 {
+		t.fillRow(r, i+1, pat, cols, down, up)
+		return
+	}
+	open := (uint32(1)<<h - 1) &^ (cols | down>>(h-1-i) | up>>i)
+	for ; open != 0; open &= open - 1 {
+		c := bits.TrailingZeros32(open)
+		t.fillRow(r, i+1, pat, cols|1<<c, down|1<<(c-i+h-1), up|1<<(c+i))
+	}
+}
+
+// rowCache keeps the rows of a partial table within a memory budget. Goroutines acquire
+// the rows a row set needs before counting it and release them after; a row nobody holds
+// stays built until the rows outgrow the budget, then the least recently acquired go
+// first. Two goroutines that need one row build it once. The rows held at once can exceed
+// the budget only if the rows in use alone do (four a worker).
+type rowCache struct {
+	mu       sync.Mutex
+	t        *quarterTable
+	budget   uint64
+	used     uint64
+	clock    uint64
+	refs     []int32
+	stamp    []uint64
+	building []chan struct{}
+	// built counts the rows built, a measure of the cache's misses.
+	built uint64
+}
+
+// newRowTable returns an empty partial table of the h×h square, 1 ≤ h ≤ 13, whose rows
+// may take budget bytes (more only while the rows in use need it). Its fixed part is the
+// row index: about 96 bytes a row mask, 2^h of them (0.8 MiB at h = 13).
+func newRowTable(h int, budget uint64) (*quarterTable, error) {
+	if h < 1 || h > 13 {
+		return nil, fmt.Errorf("quarter table: h must be from 1 to 13, got %d", h)
+	}
+	t := &quarterTable{h: h, rows: make([]tableRow, 1<<h)}
+	t.colsByPop = make([][]uint32, h+1)
+	for c := range uint32(1) << h {
+		k := bits.OnesCount32(c)
+		t.colsByPop[k] = append(t.colsByPop[k], c)
+	}
+	n := 1 << h
+	t.cache = &rowCache{t: t, budget: budget, refs: make([]int32, n), stamp: make([]uint64, n), building: make([]chan struct{}, n)}
+	return t, nil
+}
+
+// acquire makes the rows ms of a partial table built and held by the caller, who must
+// release them (release) when done with them; on a whole table it does nothing. It
+// returns ctx's error, holding nothing, if ctx ends while it waits for another goroutine's
+// build of a row.
+func (t *quarterTable) acquire(ctx context.Context, ms []uint32) error {
+	c := t.cache
+	if c == nil {
+		return nil
+	}
+	for i, m := range ms {
+		if err := c.acquire(ctx, m); err != nil {
+			t.release(ms[:i])
+			return err
+		}
+	}
+	return nil
+}
+
+// release lets go of rows acquired by acquire.
+func (t *quarterTable) release(ms []uint32) {
+	c := t.cache
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	for _, m := range ms {
+		c.refs[m]--
+	}
+	c.mu.Unlock()
+}
+
+func (c *rowCache) acquire(ctx context.Context, m uint32) error {
+	c.mu.Lock()
+	for {
+		if c.t.rows[m].off != nil {
+			c.refs[m]++
+			c.clock++
+			c.stamp[m] = c.clock
+			c.mu.Unlock()
+			return nil
+		}
+		ch := c.building[m]
+		if ch == nil {
+			break
+		}
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		c.mu.Lock()
+	}
+	ch := make(chan struct{})
+	c.building[m] = ch
+	c.mu.Unlock()
+	row := c.t.buildRow(m) // a fraction of a second: no need to look at ctx inside
+	c.mu.Lock()
+	c.evict(row.bytes())
+	c.t.rows[m] = row
+	c.used += row.bytes()
+	c.built++
+	c.building[m] = nil
+	close(ch)
+	c.refs[m]++
+	c.clock++
+	c.stamp[m] = c.clock
+	c.mu.Unlock()
+	return nil
+}
+
+// evict drops rows nobody holds, least recently acquired first, until need more bytes fit
+// the budget or no such row is left. It scans the row index once a row dropped (2^h
+// entries: microseconds against the milliseconds of building a row).
+func (c *rowCache) evict(need uint64) {
+	for c.used+need > c.budget {
+		best := -1
+		for m := range c.t.rows {
+			if c.refs[m] == 0 && c.t.rows[m].off != nil && (best < 0 || c.stamp[m] < c.stamp[best]) {
+				best = m
+			}
+		}
+		if best < 0 {
+			return
+		}
+		c.used -= c.t.rows[best].bytes()
+		c.t.rows[best] = tableRow{}
+	}
+}
+
+// defaultJoinLimit is the memory a join process plans for when no Go memory limit is set
+// (runtime/debug.SetMemoryLimit, GOMEMLIMIT): 2 GiB, which holds the whole table to
+// N = 23 and the rows that the tasks read from N = 24 on.
+const defaultJoinLimit = 2 << 30
+
+// joinTable returns the quarter table for the join of n: the whole table, shared by the
+// goroutines of the process (sharedQuarterTable), where it fits the process's memory
+// limit together with a worker's buffers on every core (runtime.GOMAXPROCS; see
+// Plan.Memory); else a partial table shared the same way, whose rows are built as the
+// row sets need them and take what the limit leaves (newRowTable). The limit is the Go
+// runtime's soft memory limit (runtime/debug.SetMemoryLimit or GOMEMLIMIT; the command
+// line sets it from --max-memory), or defaultJoinLimit if none is set.
+func joinTable(ctx context.Context, n int) (*quarterTable, error) {
+	h := n / 2
+	limit := uint64(defaultJoinLimit)
+	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
+		limit = uint64(l)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	table, per := JoinMemory(n)
+	used := uint64(workers)*per + joinSlack
+	if table+used <= limit {
+		return sharedQuarterTable(ctx, h)
+	}
+	return sharedRowTable(h, max(limit, used)-used)
+}
+
+// sharedRowTable returns the process's partial table for h, made on first use; its
+// budget is the one given last. Like the whole tables, the last two are kept.
+func sharedRowTable(h int, budget uint64) (*quarterTable, error) {
+	quarterTables.Lock()
+	defer quarterTables.Unlock()
+	t, ok := quarterTables.partial[h]
+	if !ok {
+		var err error
+		if t, err = newRowTable(h, budget); err != nil {
+			return nil, err
+		}
+		if quarterTables.partial == nil {
+			quarterTables.partial = map[int]*quarterTable{}
+		}
+		for k := range quarterTables.partial {
+			if k != h-1 && k != h+1 {
+				delete(quarterTables.partial, k)
+			}
+		}
+		quarterTables.partial[h] = t
+	}
+	t.cache.mu.Lock()
+	t.cache.budget = budget
+	t.cache.mu.Unlock()
 	return t, nil
 }

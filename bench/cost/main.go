@@ -15,9 +15,10 @@
 // the times). The estimate of the whole plan is the mean over probes; its ± is two
 // standard errors.
 //
-// Join (N ≤ -joinmax): the quarter table is built (timed apart), the symmetric-solution task
-// is run whole, and random row sets of the other tasks are timed (see join), so that N = 24
-// and 25, whose tasks take hours, are sampled as cheaply as N = 20.
+// Join (N ≤ -joinmax): the quarter table is built (timed apart; from N = 24 it is built a row
+// at a time as the sampled row sets read it, within the default 2 GiB: see
+// queens.Plan.Memory), the symmetric-solution task is run whole, and random row sets of the
+// other tasks are timed (see join), so that N = 24 and 25 are sampled as cheaply as N = 20.
 //
 // Task counts: exact where the plan is built (v1 up to 24, v2 at 25 and 26), else the
 // mean number of v2 tasks a frame splits into over a uniform sample of frames, times the
@@ -225,8 +226,11 @@ func join(n int, rng *rand.Rand, budget time.Duration) {
 		maxCost = max(maxCost, t.Cost)
 	}
 	largest := max(symSecs, float64(maxCost)*mean/float64(total))
-	fmt.Printf("| %d | join | =%d | %s ± %.0f%% (table build %s) | %s | %s + %s a core | %s | %s | %d |\n", n, p.Len(),
-		sig(secs/3600), 200*se/secs, dur(build), dur(largest), human(float64(table)), human(float64(per)), dur(math.Max(secs/100, largest)), dur(math.Max(secs/1000, largest)), probes)
+	// The least a worker needs holds four table rows and its buffers (Plan.Memory with a
+	// limit below everything answers it).
+	least, _ := p.Memory(1, 1)
+	fmt.Printf("| %d | join | =%d | %s ± %.0f%% (table build %s) | %s | %s + %s a core, or by rows from %s | %s | %s | %d |\n", n, p.Len(),
+		sig(secs/3600), 200*se/secs, dur(build), dur(largest), human(float64(table)), human(float64(per)), human(float64(least)), dur(math.Max(secs/100, largest)), dur(math.Max(secs/1000, largest)), probes)
 }
 
 // pick returns one of ts with probability proportional to Cost (sum is their sum).

@@ -40,12 +40,15 @@ table, one row per N as it is done. The time each N took goes to stderr.
 Two methods count, with the same exact result. "join" cuts the board into a left and a
 right half, builds every half-board from a table of quarter-board pieces and counts the
 pairs of half-boards that share no diagonal, 512 pairs at a time: several times faster than
-"frames", but its table grows about ninefold every two steps of N (11 MiB at N = 18–19, 74
-MiB at 20–21, 0.56 GiB at 22–23, 5 GiB at 24–25). "frames" pre-places the border queens
-and searches the rest: any N, almost no memory. --method auto (the default) uses join up
-to N = 23 where its memory fits --max-memory (default: half the machine's), frames beyond
-(at N = 24 the join was measured at 2,177 core-hours ± 20%, frames at 2,237); the method
-and its memory are printed on stderr before the count starts.
+"frames" to N = 23. Its whole table grows about ninefold every two steps of N (11 MiB at
+N = 18–19, 74 MiB at 20–21, 0.56 GiB at 22–23, 5 GiB at 24–25); where it does not fit
+--max-memory (default: half the machine's), the join builds only the table rows its row
+sets read, so any N up to 27 counts in 2 GiB. "frames" pre-places the border queens and
+searches the rest: any N, almost no memory. --method auto (the default) takes whichever
+the cost model measured by bench/cost.sh says is faster at N within --max-memory (the join
+to N = 25 by today's figures; "queens plan N" and "queens estimate N" show the same choice;
+--shard and --distributed take frames, which fit any machine); the method, plan version and
+memory are printed on stderr before the count starts.
 
 The count is cut into a plan of independent tasks (frames: one per class of border
 placements under the symmetries of the square; join: groups of row sets) that --workers
@@ -193,7 +196,8 @@ func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.W
 		return queens.Counts{}, err
 	}
 	if !opts.quiet {
-		describeMethod(notes, n, opts.workers, method)
+		limit, _ := opts.method.memoryLimit()
+		describeMethod(notes, plan, opts.workers, limit)
 	}
 	if err := warnCountCost(ctx, plan, opts.workers, opts.checkpoint, stderr); err != nil {
 		return queens.Counts{}, err

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -25,7 +26,7 @@ type estimateOptions struct {
 	seed    uint64
 	workers int
 	json    bool
-	method  methodOptions // --max-memory: whether the join's table may be built to time it
+	method  methodOptions // --method, --max-memory, --plan-version: as for "queens count"
 }
 
 func newQueensEstimateCmd() *cobra.Command {
@@ -33,15 +34,19 @@ func newQueensEstimateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "estimate N",
 		Short: "Estimate how long counting the N×N board would take, and its count",
-		Long: `Estimate the work of "chesspuzzles queens count N" before starting it: the nodes its
-search visits, the number of solutions, and the time on this machine, each with its
-uncertainty (± two standard errors: about 95% of the time the truth lies within).
+		Long: `Estimate the work of "chesspuzzles queens count N" before starting it: the method and
+plan the count takes with the same flags (the same choice as "queens plan N" and "queens
+count N"), the time on this machine with its uncertainty (± two standard errors: about 95%
+of the time the truth lies within), and the memory.
 
-It samples the count plan with Knuth's estimator: random paths down the search trees of
-random tasks, each path's branching factors giving an unbiased estimate of the tree's size.
-The speed of this machine is measured by running random tasks of the same count for about a
-second. The time on W workers assumes they all run at the measured speed: close on an idle
-machine with W real cores. The ± covers the sampling, not the machine's other load.`,
+Frames: the plan is sampled with Knuth's estimator (random paths down the search trees of
+random frames, each path's branching factors an unbiased estimate of the tree's size, and
+of the number of solutions), and the speed of this machine is measured by running random
+tasks for about a second. The join: random row sets of its plan are counted and timed for
+about a second (to N = 23; beyond, a row set takes seconds to hours, and the time comes from
+the cost model measured by bench/cost.sh). The time on W workers assumes they all run at
+the measured speed: close on an idle machine with W real cores. The ± covers the sampling,
+not the machine's other load.`,
 		Example: `  chesspuzzles queens estimate 20
   chesspuzzles queens estimate 27 --probes 2000000 --json`,
 		Args: exactArgs(1, "one argument, N"),
@@ -56,7 +61,6 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 			if opts.workers < 1 || opts.workers > maxEstimateWorkers {
 				return usageErrorf("--workers must be a whole number from 1 to %d, the workers of the machines estimated for (default: %d, the cores this process may use), got %d", maxEstimateWorkers, runtime.GOMAXPROCS(0), opts.workers)
 			}
-			opts.method.method = "auto"
 			if err := opts.method.validate(); err != nil {
 				return err
 			}
@@ -67,78 +71,106 @@ machine with W real cores. The ± covers the sampling, not the machine's other l
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
-	cmd.Flags().StringVar(&opts.method.maxMemory, "max-memory", "", "memory the join may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
+	addMethodFlags(cmd, &opts.method)
 	return cmd
 }
 
 // estimateRecord is the --json output.
 type estimateRecord struct {
-	N              int     `json:"n"`
-	Tasks          int     `json:"tasks"`
-	Probes         int     `json:"probes"`
-	Nodes          float64 `json:"nodes"`
-	NodesErr       float64 `json:"nodes_err"`
-	Solutions      float64 `json:"solutions"`
-	SolutionsErr   float64 `json:"solutions_err"`
-	NodesPerSecond float64 `json:"nodes_per_second"`
-	Seconds1       float64 `json:"seconds_1_worker"`
-	Workers        int     `json:"workers"`
-	SecondsW       float64 `json:"seconds_workers"`
-	SecondsErr     float64 `json:"seconds_err_fraction"`
-	// The join method (absent where it does not apply): memory, and time if it fits.
-	JoinMemory   uint64  `json:"join_memory_bytes,omitempty"`
-	JoinTable    uint64  `json:"join_table_bytes,omitempty"`
-	JoinFits     bool    `json:"join_fits,omitempty"`
-	JoinSeconds1 float64 `json:"join_seconds_1_worker,omitempty"`
-	JoinSecondsW float64 `json:"join_seconds_workers,omitempty"`
-	// JoinSecondsErr is two standard errors of the sampled row sets, relative to JoinSeconds1.
-	JoinSecondsErr float64 `json:"join_seconds_err_fraction,omitempty"`
+	N           int    `json:"n"`
+	Method      string `json:"method"`
+	PlanVersion int    `json:"plan_version"`
+	Tasks       int    `json:"tasks"` // the count's plan's tasks; 0 if not built (fine plans past maxBuiltFineN)
+	Frames      int    `json:"frames,omitempty"`
+	Probes      int    `json:"probes"`
+	// Frames only: Knuth's estimates.
+	Nodes          float64 `json:"nodes,omitempty"`
+	NodesErr       float64 `json:"nodes_err,omitempty"`
+	Solutions      float64 `json:"solutions,omitempty"`
+	SolutionsErr   float64 `json:"solutions_err,omitempty"`
+	NodesPerSecond float64 `json:"nodes_per_second,omitempty"`
+	// The time by the method taken, on one worker and on Workers, and its relative ± (0
+	// when it comes from the model alone).
+	Seconds1   float64 `json:"seconds_1_worker"`
+	Workers    int     `json:"workers"`
+	SecondsW   float64 `json:"seconds_workers"`
+	SecondsErr float64 `json:"seconds_err_fraction"`
+	Timed      bool    `json:"timed"`
+	// The cost model of both methods (Plan.CoreSeconds) that chose the method; 0 where a
+	// method does not count N.
+	ModelFrames float64 `json:"model_frames_core_seconds"`
+	ModelJoin   float64 `json:"model_join_core_seconds,omitempty"`
+	Memory      uint64  `json:"memory_bytes"`
 }
 
-// maxTimedJoinTable is the largest quarter table the estimate builds to time the join: the
-// table of N = 22–23 (0.56 GiB) builds in about 1.5 s, that of N = 24–25 (5 GiB) in half a
-// minute, longer than an estimate should take.
-const maxTimedJoinTable = 1 << 30
+// maxTimedJoinN is the largest N whose join the estimate times on sampled row sets: a row
+// set of N = 22–23 takes a fraction of a second, of 24 seconds, beyond minutes.
+const maxTimedJoinN = 23
+
+// maxBuiltFineN is the largest N whose fine frame plan the estimate builds to count its
+// tasks: seconds at 25 and 26, minutes at 27.
+const maxBuiltFineN = 26
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	plan, err := newPlan(ctx, opts.n, queens.MethodFrames, queens.PlanVersion)
+	method, err := opts.method.choose(opts.n, opts.workers)
 	if err != nil {
 		return err
+	}
+	v, err := planVersionFor(opts.n, method, opts.method.planVersion)
+	if err != nil {
+		return err
+	}
+	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers}
+	var plan *queens.Plan
+	if method == queens.MethodJoin || v == queens.PlanVersion || opts.n <= maxBuiltFineN {
+		if plan, err = newPlan(ctx, opts.n, method, v); err != nil {
+			return err
+		}
+		rec.Tasks = plan.Len()
+	}
+	limit, _ := opts.method.memoryLimit()
+	rec.ModelFrames = (&queens.Plan{N: opts.n, Method: queens.MethodFrames}).CoreSeconds()
+	if opts.n >= queens.MinJoinN && opts.n <= queens.MaxJoinN {
+		rec.ModelJoin = (&queens.Plan{N: opts.n, Method: queens.MethodJoin}).CoreSeconds()
 	}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-	e, err := queens.EstimatePlanContext(ctx, plan, opts.probes, rng)
-	if err != nil {
-		return err
-	}
-	speed, err := timeTasks(ctx, plan, rng, time.Second)
-	if err != nil {
-		return err
-	}
 	rel := func(v, se float64) float64 {
 		if v == 0 {
 			return 0
 		}
 		return 2 * se / v
 	}
-	secs := e.Nodes / speed
-	rec := estimateRecord{
-		N: opts.n, Tasks: len(plan.Tasks), Probes: opts.probes,
-		Nodes: e.Nodes, NodesErr: 2 * e.NodesErr, Solutions: e.Solutions, SolutionsErr: 2 * e.SolutionsErr,
-		NodesPerSecond: speed, Seconds1: secs, Workers: opts.workers, SecondsW: secs / float64(opts.workers),
-		SecondsErr: rel(e.Nodes, e.NodesErr),
-	}
-	if opts.n >= queens.MinJoinN && opts.n <= queens.MaxJoinN {
-		limit, _ := opts.method.memoryLimit()
-		rec.JoinMemory, rec.JoinTable = joinBytes(opts.n, opts.workers)
-		rec.JoinFits = rec.JoinMemory <= limit
-		if rec.JoinFits && rec.JoinTable <= maxTimedJoinTable {
+	var e queens.Estimate
+	if method == queens.MethodFrames {
+		rec.Memory, _ = (&queens.Plan{N: opts.n, Method: method}).Memory(opts.workers, limit)
+		// A probe walks a whole frame's tree, so the fine plan (whose tasks partition the
+		// frames') is sampled through its frames.
+		frames, err := newPlan(ctx, opts.n, queens.MethodFrames, queens.PlanVersion)
+		if err != nil {
+			return err
+		}
+		rec.Frames = frames.Len()
+		if e, err = queens.EstimatePlanContext(ctx, frames, opts.probes, rng); err != nil {
+			return err
+		}
+		speed, err := timeTasks(ctx, frames, rng, time.Second)
+		if err != nil {
+			return err
+		}
+		rec.Nodes, rec.NodesErr, rec.Solutions, rec.SolutionsErr = e.Nodes, 2*e.NodesErr, e.Solutions, 2*e.SolutionsErr
+		rec.NodesPerSecond, rec.Seconds1, rec.SecondsErr, rec.Timed = speed, e.Nodes/speed, rel(e.Nodes, e.NodesErr), true
+	} else {
+		rec.Memory, _ = plan.Memory(opts.workers, limit)
+		rec.Seconds1 = plan.CoreSeconds()
+		if opts.n <= maxTimedJoinN {
 			secs, errFrac, err := measureJoin(ctx, opts.n, rng, time.Second, 20, true)
 			if err != nil {
 				return err
 			}
-			rec.JoinSeconds1, rec.JoinSecondsW, rec.JoinSecondsErr = secs, secs/float64(opts.workers), errFrac
+			rec.Seconds1, rec.SecondsErr, rec.Timed = secs, errFrac, true
 		}
 	}
+	rec.SecondsW = rec.Seconds1 / float64(opts.workers)
 	if opts.json {
 		line, err := json.Marshal(rec)
 		if err != nil {
@@ -147,25 +179,30 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		_, err = fmt.Fprintf(stdout, "%s\n", line)
 		return err
 	}
-	fmt.Fprintf(stdout, "N=%d: a plan of %d tasks, sampled with %d random probes (± is two standard errors)\n", opts.n, len(plan.Tasks), opts.probes)
-	fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
-	fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
-	fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", speed)
-	fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
-	fmt.Fprintf(stdout, "frames:     %s on 1 worker, %s on %d; memory under 1 MB a worker\n", humanDuration(secs), humanDuration(rec.SecondsW), opts.workers)
-	switch {
-	case rec.JoinMemory == 0:
-		fmt.Fprintf(stdout, "join:       not for N=%d (it counts N from %d to %d)\n", opts.n, queens.MinJoinN, queens.MaxJoinN)
-	case rec.JoinFits && rec.JoinSeconds1 == 0:
-		fmt.Fprintf(stdout, "join:       memory %s (quarter table %s, within the limit); not timed: building a table past %s takes half a minute and more\n",
-			humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(maxTimedJoinTable))
-	case !rec.JoinFits:
-		limit, _ := opts.method.memoryLimit()
-		fmt.Fprintf(stdout, "join:       needs %s (quarter table %s), more than the memory limit %s; not timed\n", humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable), humanBytes(limit))
-	default:
-		fmt.Fprintf(stdout, "join:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled row sets); memory %s (quarter table %s)\n",
-			humanDuration(rec.JoinSeconds1), humanDuration(rec.JoinSecondsW), opts.workers, 100*rec.JoinSecondsErr, humanBytes(rec.JoinMemory), humanBytes(rec.JoinTable))
+	tasks := fmt.Sprintf("%d tasks", rec.Tasks)
+	if rec.Tasks == 0 {
+		tasks = fmt.Sprintf("its tasks split %d frames (\"queens plan %d\" counts them: minutes)", rec.Frames, opts.n)
 	}
+	fmt.Fprintf(stdout, "N=%d: method %s, plan version %d: %s, as \"queens count %d\" runs it\n", opts.n, method, v, tasks, opts.n)
+	switch {
+	case method == queens.MethodFrames:
+		fmt.Fprintf(stdout, "sampled:    %d random probes of its %d frames (± is two standard errors)\n", opts.probes, rec.Frames)
+		fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
+		fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
+		fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", rec.NodesPerSecond)
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+	case rec.Timed:
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled row sets)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+	default:
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a row set of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
+	}
+	fmt.Fprintf(stdout, "memory:     about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
+	join := "does not count N=" + strconv.Itoa(opts.n)
+	if rec.ModelJoin > 0 {
+		join = humanDuration(rec.ModelJoin)
+	}
+	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
+		humanDuration(rec.ModelFrames), join)
 	return nil
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"runtime/debug"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
@@ -18,7 +21,7 @@ type methodOptions struct {
 // addMethodFlags adds --method and --max-memory to cmd.
 func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.method, "method", "auto", fmt.Sprintf("`METHOD` of counting: join (half-boards joined from a quarter-board table: fastest where the table fits), frames (border queens + search: any N, tiny memory), or auto (join to N=%d where it fits --max-memory, else frames)", queens.AutoJoinMaxN))
+	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 27), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
 	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", queens.PlanVersion, queens.FinePlanVersion, queens.FineFromN, queens.JoinPlanVersion))
 }
@@ -81,47 +84,21 @@ func (o *methodOptions) validate() error {
 	return err
 }
 
-// joinBytes returns the memory the join needs for n on workers goroutines.
-func joinBytes(n, workers int) (total, table uint64) {
-	table, per := queens.JoinMemory(n)
-	return table + uint64(max(workers, 1))*per, table
-}
-
-// largestJoin returns the largest N whose join fits limit on workers goroutines, or 0.
-func largestJoin(limit uint64, workers int) int {
-	best := 0
-	for n := queens.MinJoinN; n <= queens.MaxJoinN; n++ {
-		if t, _ := joinBytes(n, workers); t <= limit {
-			best = n
-		}
-	}
-	return best
-}
-
 // chooseShared is choose for a count whose slices run on other machines (--shard,
-// --distributed): every machine must use the same method, and their memories differ, so
-// auto means frames there; --method join asks for the join (checked against this
-// machine's limit).
+// --distributed): queens.ChooseMethod for tasks run elsewhere (workers 0), where auto
+// means frames, which fit every machine.
 func (o *methodOptions) chooseShared(n, workers int) (string, error) {
-	if o.method == "auto" && o.planVersion != queens.JoinPlanVersion {
-		return queens.MethodFrames, nil
-	}
-	return o.choose(n, workers)
+	return o.choose(n, 0)
 }
 
-// choose returns the method to count n with on workers goroutines, checking what the
-// options ask for against the memory limit.
+// choose returns the method to count n with on workers goroutines, as queens.ChooseMethod
+// decides from --method, --plan-version and --max-memory, and sets the process's Go
+// memory limit to --max-memory, which the join keeps its table within.
 func (o *methodOptions) choose(n, workers int) (string, error) {
 	limit, err := o.memoryLimit()
 	if err != nil {
 		return "", err
 	}
-	inRange := n >= queens.MinJoinN && n <= queens.MaxJoinN
-	var need uint64
-	if inRange {
-		need, _ = joinBytes(n, workers)
-	}
-	fits := inRange && need <= limit
 	method := o.method
 	if method == "auto" && o.planVersion != 0 {
 		// A plan version names its method.
@@ -130,29 +107,21 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 			method = queens.MethodJoin
 		}
 	}
-	switch method {
-	case queens.MethodFrames:
-		return queens.MethodFrames, nil
-	case "auto":
-		if fits && n <= queens.AutoJoinMaxN {
-			return queens.MethodJoin, nil
-		}
-		return queens.MethodFrames, nil
-	case queens.MethodJoin:
-		if !inRange {
-			return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", queens.MinJoinN, queens.MaxJoinN, n)
-		}
-		if !fits {
-			what := "no N"
-			if m := largestJoin(limit, workers); m > 0 {
-				what = fmt.Sprintf("N ≤ %d", m)
-			}
-			return "", usageErrorf("--method join for N=%d needs %s, more than --max-memory %s allows (%s fits); raise --max-memory or use --method frames",
-				n, humanBytes(need), humanBytes(limit), what)
-		}
-		return queens.MethodJoin, nil
+	got, err := queens.ChooseMethod(n, method, workers, limit)
+	var me *queens.MemoryError
+	switch {
+	case errors.As(err, &me):
+		return "", usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
+			n, humanBytes(me.Need), plural(uint64(max(workers, 1)), "worker", "workers"), humanBytes(limit))
+	case err != nil && method == queens.MethodJoin:
+		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", queens.MinJoinN, queens.MaxJoinN, n)
+	case err != nil:
+		return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
-	return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
+	if got == queens.MethodJoin {
+		debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
+	}
+	return got, nil
 }
 
 // newMethodPlan returns the plan of n by method with plan version v (0: the method's
@@ -167,13 +136,18 @@ func newMethodPlan(n int, method string, v int) (*queens.Plan, error) {
 }
 
 // describeMethod writes the line "count" prints before starting: the method and its memory.
-func describeMethod(w io.Writer, n, workers int, method string) {
-	if method == queens.MethodJoin {
-		total, table := joinBytes(n, workers)
-		fmt.Fprintf(w, "N=%d: method join, memory about %s (quarter table %s, shared by %s)\n", n, humanBytes(total), humanBytes(table), plural(uint64(workers), "worker", "workers"))
+func describeMethod(w io.Writer, plan *queens.Plan, workers int, limit uint64) {
+	if plan.Method == queens.MethodJoin {
+		need, _ := plan.Memory(workers, limit)
+		table, _ := queens.JoinMemory(plan.N)
+		how := fmt.Sprintf("quarter table %s, shared by %s", humanBytes(table), plural(uint64(workers), "worker", "workers"))
+		if need < table {
+			how = fmt.Sprintf("the rows of its %s quarter table that the tasks read, within --max-memory", humanBytes(table))
+		}
+		fmt.Fprintf(w, "N=%d: method join, plan version %d, memory about %s (%s)\n", plan.N, plan.Version, humanBytes(need), how)
 		return
 	}
-	fmt.Fprintf(w, "N=%d: method frames, memory under 1 MB a worker\n", n)
+	fmt.Fprintf(w, "N=%d: method frames, plan version %d, memory under 1 MB a worker\n", plan.N, plan.Version)
 }
 
 // humanBytes writes a byte count in binary units.

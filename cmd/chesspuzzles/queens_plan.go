@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"time"
 
@@ -13,8 +15,8 @@ import (
 
 type planOptions struct {
 	n       int
-	method  string
-	version int
+	method  methodOptions
+	workers int
 	json    bool
 }
 
@@ -23,21 +25,22 @@ func newQueensPlanCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan N",
 		Short: "Show how a count of the N×N board is cut into tasks, and their costs",
-		Long: `Show the plan of "chesspuzzles queens count N" without running it: the number of
-tasks, their estimated total cost, the largest task and the percentiles (50, 90, 99, max)
-of task cost, and the ratio of the largest to the mean (1 is perfect balance).
+		Long: `Show the plan of "chesspuzzles queens count N" without running it: the method and
+plan version the count takes with the same flags, the number of tasks, their estimated total
+cost and time, the largest task and the percentiles (50, 90, 99, max) of task cost, the
+ratio of the largest to the mean (1 is perfect balance), and the memory.
 
-Cost is each task's cheap estimate (Task.Cost), in the units of its method: for frames,
-plan versions 1 and 2 share one unit, and the time on one core is estimated from a
-measured model (2.1 nodes per solution, 27 ns a node on the development machine); the
-join's cost has no time model here.
+Cost is each task's cheap estimate (Task.Cost), in the units of its method; the time on one
+core comes from the cost model measured by bench/cost.sh on the development machine (whole
+plans of both methods timed by samples of their tasks), shared among the tasks by cost.
 
---method frames (default) builds the plan "queens count N" uses: version 1 (one task per
-class of border frames) below N = 25, version 2 from 25 on (the fine plan: big frames split
-until no task is estimated above about one core-hour; below 25 it has v1's tasks); say
---plan-version 1 or 2 for either. --method join builds the join's plan (version 101).`,
+--method auto (default) takes the method "queens count N" takes: whichever the cost model
+says is faster at N within --max-memory (the same choice in "queens estimate" and "queens
+count"). Frames: plan version 1 (one task per class of border frames) below N = 25, version
+2 from 25 on (big frames split until no task is estimated above about one core-hour); the
+join: version 102 (row sets grouped by modelled cost, none above about a core-hour).`,
 		Example: `  chesspuzzles queens plan 20
-  chesspuzzles queens plan 24 --plan-version 2
+  chesspuzzles queens plan 24 --method frames --plan-version 2
   chesspuzzles queens plan 16 --method join --json`,
 		Args: exactArgs(1, "one argument, N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,33 +48,25 @@ until no task is estimated above about one core-hour; below 25 it has v1's tasks
 			if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
 				return err
 			}
-			switch opts.method {
-			case queens.MethodFrames:
-				if opts.version == 0 {
-					opts.version = queens.FramesPlanVersion(opts.n)
-				}
-				if opts.version != queens.PlanVersion && opts.version != queens.FinePlanVersion {
-					return usageErrorf("--plan-version of the frames method must be %d or %d, got %d", queens.PlanVersion, queens.FinePlanVersion, opts.version)
-				}
-			case queens.MethodJoin:
-				if opts.version == 0 {
-					opts.version = queens.JoinPlanVersion
-				}
-				if opts.version != queens.JoinPlanVersion {
-					return usageErrorf("--plan-version of the join method must be %d, got %d", queens.JoinPlanVersion, opts.version)
-				}
-				if opts.n < queens.MinJoinN || opts.n > queens.MaxJoinN {
-					return usageErrorf("N for the join method must be a whole number from %d to %d, got %d", queens.MinJoinN, queens.MaxJoinN, opts.n)
-				}
-			default:
-				return usageErrorf("--method must be frames or join, got %q", opts.method)
+			if opts.workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up, got %d", opts.workers)
 			}
-			return runPlan(opts, cmd.OutOrStdout())
+			if err := opts.method.validate(); err != nil {
+				return err
+			}
+			method, err := opts.method.choose(opts.n, opts.workers)
+			if err != nil {
+				return err
+			}
+			if _, err := planVersionFor(opts.n, method, opts.method.planVersion); err != nil {
+				return err
+			}
+			return runPlan(cmd.Context(), opts, method, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&opts.method, "method", queens.MethodFrames, "counting method: frames or join")
-	cmd.Flags().IntVar(&opts.version, "plan-version", 0, "plan version (frames: 1 or 2; join: 101; default: the one a count of N uses)")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers the count would run on (for its memory)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+	addMethodFlags(cmd, &opts.method)
 	return cmd
 }
 
@@ -89,10 +84,13 @@ type planRecord struct {
 	MaxCost     uint64  `json:"max_cost"`
 	MaxTask     int     `json:"max_task"`
 	MaxOverMean float64 `json:"max_over_mean"`
-	// Seconds estimates, for frames, the time of the whole plan and of its largest task
-	// on one core; 0 for the join.
+	// Seconds estimates the time of the whole plan and of its largest task on one core
+	// (Plan.CoreSeconds, shared by Cost).
 	Seconds    float64 `json:"core_seconds,omitempty"`
 	MaxSeconds float64 `json:"max_task_core_seconds,omitempty"`
+	// Memory is what the count needs on Workers within the memory limit (Plan.Memory).
+	Workers int    `json:"workers"`
+	Memory  uint64 `json:"memory_bytes"`
 }
 
 // summarizePlan returns the cost distribution of p. Percentiles are of tasks by count: the
@@ -115,19 +113,20 @@ func summarizePlan(p *queens.Plan) planRecord {
 	rec.P50, rec.P90, rec.P99 = rank(50), rank(90), rank(99)
 	rec.MeanCost = float64(rec.TotalCost) / float64(len(costs))
 	rec.MaxOverMean = float64(rec.MaxCost) / rec.MeanCost
-	if p.Method == queens.MethodFrames {
-		s := queens.FrameSecondsPerCost(p.N)
-		rec.Seconds, rec.MaxSeconds = s*float64(rec.TotalCost), s*float64(rec.MaxCost)
-	}
+	rec.Seconds = p.CoreSeconds()
+	rec.MaxSeconds = rec.Seconds * float64(rec.MaxCost) / float64(max(rec.TotalCost, 1))
 	return rec
 }
 
-func runPlan(opts planOptions, stdout io.Writer) error {
-	p, err := queens.NewCompactPlan(opts.n, opts.version)
+func runPlan(ctx context.Context, opts planOptions, method string, stdout io.Writer) error {
+	p, err := newPlan(ctx, opts.n, method, opts.method.planVersion)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	rec := summarizePlan(p)
+	limit, _ := opts.method.memoryLimit()
+	rec.Workers = opts.workers
+	rec.Memory, _ = p.Memory(opts.workers, limit)
 	if opts.json {
 		return json.NewEncoder(stdout).Encode(rec)
 	}
@@ -146,6 +145,7 @@ func runPlan(opts planOptions, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "task cost percentiles: p50 %d, p90 %d, p99 %d, max %d\n", rec.P50, rec.P90, rec.P99, rec.MaxCost)
+	fmt.Fprintf(stdout, "memory about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
 	return nil
 }
 
