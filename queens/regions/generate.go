@@ -417,6 +417,9 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 			if region[x] != none {
 				continue
 			}
+			if ctx.Err() != nil {
+				return left
+			}
 			for _, k := range neighbours(x) {
 				set(x, k)
 				if ok, _ := p.witness(&allowed, x/n, x%n); !ok {

@@ -93,6 +93,9 @@ func genCases(long bool) []genCase {
 	var cs []genCase
 	seeds := 2
 	maxN := 10
+	if testing.Short() {
+		seeds = 1
+	}
 	if long {
 		seeds, maxN = 12, 13
 	}
