@@ -21,6 +21,8 @@ The groups and commands are:
 	queens puzzle [N]       a puzzle: some queens given, the rest to place, one answer
 	queens trace N          the backtracking search step by step, as a student writes it
 	queens browse N         page through the solutions in the terminal
+	queens regions          a region-queens puzzle (the daily "Queens" game), one answer
+	queens regions solve F  count, solve and explain a grid of region letters
 	knight tour             find a knight's tour from a start square, open or --closed
 	knight check [FILE]     check a tour given as squares, JSON or a numbered board
 	knight complete SQUARES finish a tour from the squares visited so far, or say why not
@@ -123,6 +125,14 @@ set that is not exactly the K slices of one plan of this build; --json.
 browse N shows the solutions on the left and the selected one drawn on the right: ↑/↓ or
 k/j move, PgUp/PgDn a screen, Home the first, End the last, u switches between all and
 fundamental solutions (and back to where it was), q quits. It needs a terminal.
+
+regions makes a region-queens puzzle: an N×N grid (N from 5 to 24) cut into N regions, to
+be filled with N queens, one in every row, column and region, no two touching. The answer is
+unique (proved by counting) and reached without guessing by the techniques of --level easy,
+medium or hard; --seed makes it repeatable; --format text (region letters), svg or png
+(colour-blind-safe colours plus letters) or json; --solution shows the answer. "regions
+solve FILE|-" reads such a grid and prints the number of solutions (0, 1 or "more than
+one"), a solution, and with --explain each step in words with its technique and the level.
 
 # Progress, checkpoints and distribution
 

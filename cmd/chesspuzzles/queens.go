@@ -30,6 +30,7 @@ Placements are written in any of these notations (--format on output; detected o
 	cmd.AddCommand(newQueensMergeCmd(), newQueensStatusCmd())
 	cmd.AddCommand(newQueensPuzzleCmd(), newQueensTraceCmd())
 	cmd.AddCommand(newQueensPlanCmd())
+	cmd.AddCommand(newQueensRegionsCmd())
 	return cmd
 }
 

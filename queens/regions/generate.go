@@ -17,14 +17,18 @@ const (
 // [Explain] solves without guessing and [Grade] rates at level. The same n, seed and level
 // give the same puzzle on every machine (math/rand/v2's PCG, seeded from them).
 //
-// It plants a random solution (no two queens touching), grows one region around each
-// queen by random steps to side neighbours until the grid is full, then repairs: while the
-// counter finds a second solution, one of that solution's queens that is not a planted queen
-// is handed to a neighbouring region (keeping both connected), which kills that solution and
-// keeps the planted one. A puzzle whose grade is not level is thrown away and the whole
-// process starts again. The median cost is about a millisecond at N = 8, tens of
-// milliseconds at N = 15 and a fraction of a second at N = 20 (see bench/README.md);
-// hard puzzles need the most attempts. It returns ctx's error when ctx ends first.
+// It plants a random solution (no two queens touching) and grows one region around each
+// queen, a cell at a time, handing a cell to a region only when the search proves that no
+// solution other than the planted one uses it. Cells no region can take that way are given
+// to a neighbour anyway, and the grid is then repaired: while the counter finds other
+// solutions, a queen cell of one of them is handed to a neighbouring region (keeping both
+// in one piece), which kills it and keeps the planted solution. A puzzle whose grade is
+// not level is thrown away and the process starts again. Easier levels cap some regions at
+// one to three cells, which gives forced first moves. Costs are measured in
+// bench/README.md: milliseconds at N = 8–10, a fraction of a second at N = 15, seconds at
+// N = 20; the level the grids lean away from (medium at large N) needs the most attempts.
+// It returns ctx's error when ctx ends first (checked between searches, so within
+// milliseconds).
 func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, error) {
 	if n < MinGenerateN || n > MaxGenerateN {
 		return nil, fmt.Errorf("n must be a whole number from %d to %d, got %d", MinGenerateN, MaxGenerateN, n)
@@ -37,7 +41,7 @@ func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, er
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := attempt(ctx, rng, n)
+		p := attempt(ctx, rng, n, level)
 		if p == nil {
 			continue
 		}
@@ -49,10 +53,20 @@ func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, er
 
 // attempt plants a solution, grows regions around it keeping it unique, hands any cells
 // left over to neighbouring regions and repairs; it returns nil when the repair gets stuck.
-func attempt(ctx context.Context, rng *rand.Rand, n int) *Puzzle {
+func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 	sol := plant(rng, n)
 	region := make([]uint8, n*n)
-	if growUnique(ctx, rng, n, sol, region, n) > 0 {
+	// Small regions make forced first moves, so easier levels cap the size of some regions
+	// (about a third of them for easy, a fifth for medium, a sixth for hard) at 1 to 3 cells;
+	// without any, large grids come out too hard for the techniques or need many repairs.
+	caps := make([]int, n)
+	share := [...]int{3, 5, 6}[level]
+	for k := range caps {
+		if share > 0 && rng.IntN(share) == 0 {
+			caps[k] = 1 + rng.IntN(3)
+		}
+	}
+	if growUnique(ctx, rng, n, sol, region, n, caps, false) > 0 {
 		fill(rng, n, region)
 	}
 	if !repair(ctx, rng, n, region, sol) {
@@ -84,15 +98,6 @@ func fill(rng *rand.Rand, n int, region []uint8) {
 			region[x] = tos[rng.IntN(len(tos))]
 		}
 	}
-}
-
-func equal(a, b []int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // plant returns a random arrangement of n queens, one a row and column, no two touching:
@@ -129,20 +134,25 @@ var sides = [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
 const repairLimit = 64
 
 // repair makes sol the only solution of the grid, by greedy descent on the number of
-// solutions. A move hands a queen cell of another solution (not a planted queen), with
-// whatever of its region hangs from it away from the planted queen, to a neighbouring
-// region: that kills the solutions through the cell and keeps the planted one. Each round
-// tries the moves from a few other solutions and makes the one leaving the fewest
-// solutions. It returns false when no move is left or 4N rounds do not finish.
+// solutions (counted up to repairLimit). A move hands a queen cell of another solution (not
+// a planted queen), with whatever of its region hangs from it away from the planted queen,
+// to a neighbouring region; a queen cell deep inside its region goes with a path to the
+// region's edge. That kills the solutions through the cell and keeps the planted one.
+// Each round tries the moves from up to five other solutions and makes the one leaving the
+// fewest solutions, even if that is more than before; a short tabu list stops it undoing
+// its last moves. It returns false when no move is left or 4N rounds do not finish.
 func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int) bool {
 	type move struct {
-		cell int
-		to   uint8
+		cells []int // the cells handed over, the queen cell first
+		to    uint8
 	}
 	trial := make([]uint8, len(region))
-	tabu := make([]uint32, len(region)) // tabu[y] bit k: y was moved out of region k
+	// tabu[y*n+k] is the round until which cell y may not go back to region k, which it
+	// left: without it the descent swaps a cell back and forth between two regions.
+	const tenure = 6
+	tabu := make([]int, len(region)*n)
 	cur, sols := raw(n, region).solutions(repairLimit, 5)
-	for range 4 * n {
+	for round := range 4 * n {
 		if cur == 1 {
 			return true
 		}
@@ -150,6 +160,7 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 			return false
 		}
 		var moves []move
+		seen := map[[2]int]bool{}
 		for _, other := range sols {
 			for r, c := range other {
 				if sol[r] == c {
@@ -157,16 +168,23 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 				}
 				i := r*n + c
 				k := region[i]
-				for _, y := range cutOff(region, n, i, int(k)*n+sol[k]) {
-					yr, yc := y/n, y%n
-					for _, d := range sides {
-						rr, cc := yr+d[0], yc+d[1]
-						if rr >= 0 && rr < n && cc >= 0 && cc < n {
-							to := region[rr*n+cc]
-							if m := (move{i, to}); to != k && tabu[i]&(1<<to) == 0 && !slices.Contains(moves, m) {
-								moves = append(moves, m)
-							}
+				root := int(k)*n + sol[k]
+				branch := cutOff(region, n, i, root)
+				found := false
+				for _, y := range branch {
+					for _, to := range foreign(region, n, y) {
+						found = true
+						if key := [2]int{i, int(to)}; !seen[key] && tabu[i*n+int(to)] <= round {
+							seen[key] = true
+							moves = append(moves, move{branch, to})
 						}
+					}
+				}
+				if !found {
+					// The queen cell is deep inside its region: hand over a path from it to
+					// the region's edge, and whatever the path cuts off.
+					if cells, to, ok := pathOut(rng, region, n, i, root); ok {
+						moves = append(moves, move{cells, to})
 					}
 				}
 			}
@@ -178,11 +196,10 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 		best, bestCount := -1, repairLimit+1
 		for mi, m := range moves {
 			copy(trial, region)
-			k := trial[m.cell]
-			for _, y := range cutOff(trial, n, m.cell, int(k)*n+sol[k]) {
+			for _, y := range m.cells {
 				trial[y] = m.to
 			}
-			if c := Count(raw(n, trial), bestCount-1); c < bestCount-1 || best < 0 {
+			if c := Count(raw(n, trial), bestCount); c < bestCount || best < 0 {
 				best, bestCount = mi, c
 				if c <= 1 {
 					break
@@ -190,14 +207,98 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 			}
 		}
 		m := moves[best]
-		k := region[m.cell]
-		for _, y := range cutOff(region, n, m.cell, int(k)*n+sol[k]) {
+		k := region[m.cells[0]]
+		for _, y := range m.cells {
 			region[y] = m.to
-			tabu[y] |= 1 << k
+			tabu[y*n+int(k)] = round + tenure
 		}
 		cur, sols = raw(n, region).solutions(repairLimit, 5)
 	}
 	return cur == 1
+}
+
+// foreign returns the regions other than its own that touch cell y by a side.
+func foreign(region []uint8, n, y int) []uint8 {
+	var out []uint8
+	r, c := y/n, y%n
+	for _, d := range sides {
+		rr, cc := r+d[0], c+d[1]
+		if rr >= 0 && rr < n && cc >= 0 && cc < n {
+			if to := region[rr*n+cc]; to != region[y] && !contains(out, to) {
+				out = append(out, to)
+			}
+		}
+	}
+	return out
+}
+
+// pathOut finds a shortest path inside cell i's region, avoiding the root cell, from i to
+// a cell on the region's edge, and returns the path's cells with every cell of the region
+// the path cuts off from the root, and a region touching the path's end: handing them all
+// to it keeps both regions in one piece.
+func pathOut(rng *rand.Rand, region []uint8, n, i, root int) ([]int, uint8, bool) {
+	k := region[i]
+	parent := make([]int, n*n)
+	for j := range parent {
+		parent[j] = -2
+	}
+	parent[i] = -1
+	queue := []int{i}
+	end := -1
+	for len(queue) > 0 && end < 0 {
+		j := queue[0]
+		queue = queue[1:]
+		if len(foreign(region, n, j)) > 0 {
+			end = j
+			break
+		}
+		r, c := j/n, j%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n {
+				if t := rr*n + cc; t != root && parent[t] == -2 && region[t] == k {
+					parent[t] = j
+					queue = append(queue, t)
+				}
+			}
+		}
+	}
+	if end < 0 {
+		return nil, 0, false
+	}
+	tos := foreign(region, n, end)
+	to := tos[rng.IntN(len(tos))]
+	onPath := make([]bool, n*n)
+	var cells []int
+	for j := end; j >= 0; j = parent[j] {
+		onPath[j] = true
+		cells = append(cells, j)
+	}
+	slices.Reverse(cells) // the queen cell first
+	// Flood the region from the root around the path; what it misses goes too.
+	seen := make([]bool, n*n)
+	seen[root] = true
+	stack := []int{root}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		r, c := j/n, j%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n {
+				if t := rr*n + cc; !seen[t] && !onPath[t] && region[t] == k {
+					seen[t] = true
+					stack = append(stack, t)
+				}
+			}
+		}
+	}
+	for j, rk := range region {
+		if rk == k && !seen[j] && !onPath[j] {
+			cells = append(cells, j)
+		}
+	}
+	return cells, to, true
 }
 
 func contains(s []uint8, x uint8) bool {
@@ -207,43 +308,6 @@ func contains(s []uint8, x uint8) bool {
 		}
 	}
 	return false
-}
-
-// stillJoined reports whether cell i's region stays in one piece without cell i.
-func stillJoined(region []uint8, n, i int) bool {
-	k := region[i]
-	start, size := -1, 0
-	for j, rk := range region {
-		if rk == k && j != i {
-			size++
-			if start < 0 {
-				start = j
-			}
-		}
-	}
-	if size == 0 {
-		return false
-	}
-	seen := make([]bool, n*n)
-	seen[start], seen[i] = true, true
-	stack := []int{start}
-	reached := 0
-	for len(stack) > 0 {
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		reached++
-		r, c := j/n, j%n
-		for _, d := range sides {
-			rr, cc := r+d[0], c+d[1]
-			if rr >= 0 && rr < n && cc >= 0 && cc < n {
-				if t := rr*n + cc; !seen[t] && region[t] == k {
-					seen[t] = true
-					stack = append(stack, t)
-				}
-			}
-		}
-	}
-	return reached == size
 }
 
 // raw returns the puzzle of a region array known to be well formed, without checks.
@@ -288,7 +352,12 @@ func relabel(p *Puzzle) *Puzzle {
 // on. Searches are given a node budget; one that runs out counts as a refusal, which is
 // always safe. growUnique returns the number of cells left without a region (0 when the
 // grid is complete) after at most kills witness kills.
-func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8, kills int) int {
+func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8, kills int, caps []int, balance bool) int {
+	size := make([]int, n)
+	for k := range size {
+		size[k] = 1
+	}
+	capped := true // while true, a region at its cap takes no more cells
 	for i := range region {
 		region[i] = none
 	}
@@ -304,9 +373,11 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 		if k == none {
 			p.cells[region[x]][r] &^= 1 << c
 			allowed[r] &^= 1 << c
+			size[region[x]]--
 		} else {
 			p.cells[k][r] |= 1 << c
 			allowed[r] |= 1 << c
+			size[k]++
 		}
 		region[x] = k
 	}
@@ -324,12 +395,16 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 		for _, d := range sides {
 			rr, cc := r+d[0], c+d[1]
 			if rr >= 0 && rr < n && cc >= 0 && cc < n {
-				if k := region[rr*n+cc]; k != none && refused[x]&(1<<k) == 0 && !contains(tos, k) {
+				if k := region[rr*n+cc]; k != none && refused[x]&(1<<k) == 0 && !contains(tos, k) &&
+					!(capped && caps[k] > 0 && size[k] >= caps[k]) {
 					tos = append(tos, k)
 				}
 			}
 		}
 		rng.Shuffle(len(tos), func(a, b int) { tos[a], tos[b] = tos[b], tos[a] })
+		if balance {
+			slices.SortStableFunc(tos, func(a, b uint8) int { return size[a] - size[b] })
+		}
 		return tos
 	}
 	for left > 0 {
@@ -354,6 +429,10 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 			}
 		}
 		if progress {
+			continue
+		}
+		if capped {
+			capped = false
 			continue
 		}
 		if kills <= 0 {
@@ -432,7 +511,6 @@ func cutOff(region []uint8, n, z, root int) []int {
 	return out
 }
 
-
 // none marks a cell without a region while regions grow.
 const none = 0xff
 
@@ -458,5 +536,3 @@ func (p *Puzzle) witness(allowed *cellSet, r, c int) (bool, []int) {
 	}
 	return true, sv.sols[0]
 }
-
-

@@ -1,0 +1,382 @@
+package regions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"golang.org/x/tools/txtar"
+)
+
+// slowSolutions lists every solution of p by plain backtracking, row by row, with no
+// bitmasks and no pruning beyond the rules: written apart from the counter so that the two
+// check each other.
+func slowSolutions(p *Puzzle, limit int) [][]int {
+	n := p.N()
+	var out [][]int
+	sol := make([]int, n)
+	colUsed := make([]bool, n)
+	regUsed := make([]bool, n)
+	var rec func(r int)
+	rec = func(r int) {
+		if len(out) >= limit {
+			return
+		}
+		if r == n {
+			out = append(out, append([]int(nil), sol...))
+			return
+		}
+		for c := 0; c < n; c++ {
+			k := p.Region(r, c)
+			if colUsed[c] || regUsed[k] {
+				continue
+			}
+			if r > 0 && (sol[r-1] == c-1 || sol[r-1] == c || sol[r-1] == c+1) {
+				continue
+			}
+			sol[r] = c
+			colUsed[c], regUsed[k] = true, true
+			rec(r + 1)
+			colUsed[c], regUsed[k] = false, false
+		}
+	}
+	rec(0)
+	return out
+}
+
+// rowRegions returns the n×n grid whose regions are its rows.
+func rowRegions(n int) *Puzzle {
+	rows := make([][]int, n)
+	for r := range rows {
+		rows[r] = make([]int, n)
+		for c := range rows[r] {
+			rows[r][c] = r
+		}
+	}
+	p, err := New(rows)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestCountRowRegions: with one region a row, the solutions are the permutations with no
+// two neighbours differing by 1 (the kings' problem of Hertzsprung), OEIS A002464: 1, 1, 0,
+// 0, 2, 14, 90, 646, 5242 for n = 0…8.
+func TestCountRowRegions(t *testing.T) {
+	want := []int{1: 1, 2: 0, 3: 0, 4: 2, 5: 14, 6: 90, 7: 646, 8: 5242}
+	for n := 1; n <= 8; n++ {
+		p := rowRegions(n)
+		if got := Count(p, 1<<20); got != want[n] {
+			t.Errorf("Count(rows %d) = %d, want %d", n, got, want[n])
+		}
+		if got := len(slowSolutions(p, 1<<20)); got != want[n] {
+			t.Errorf("slowSolutions(rows %d) = %d, want %d", n, got, want[n])
+		}
+		if got := Count(p, 2); got != min(2, want[n]) {
+			t.Errorf("Count(rows %d, 2) = %d, want %d", n, got, min(2, want[n]))
+		}
+	}
+}
+
+type genCase struct {
+	n     int
+	seed  uint64
+	level Level
+}
+
+func genCases(long bool) []genCase {
+	var cs []genCase
+	seeds := 2
+	maxN := 10
+	if long {
+		seeds, maxN = 12, 13
+	}
+	for n := MinGenerateN; n <= maxN; n++ {
+		for lv := Easy; lv <= Hard; lv++ {
+			for s := range seeds {
+				cs = append(cs, genCase{n, uint64(s) * 7919, lv})
+			}
+		}
+	}
+	return cs
+}
+
+// TestGenerate re-proves every generated puzzle unique with the slow counter, and checks
+// its grade and that the technique solver's every step agrees with the solution.
+// CHESSPUZZLES_LONG runs hundreds.
+func TestGenerate(t *testing.T) {
+	long := os.Getenv("CHESSPUZZLES_LONG") != ""
+	for _, tc := range genCases(long) {
+		name := fmt.Sprintf("n=%d/seed=%d/%s", tc.n, tc.seed, tc.level)
+		p, err := Generate(context.Background(), tc.n, tc.seed, tc.level)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p.N() != tc.n {
+			t.Fatalf("%s: N() = %d", name, p.N())
+		}
+		if _, err := New(p.Rows()); err != nil {
+			t.Fatalf("%s: generated grid invalid: %v\n%s", name, err, p)
+		}
+		sols := slowSolutions(p, 2)
+		if len(sols) != 1 {
+			t.Fatalf("%s: slow counter finds %d solutions, want 1\n%s", name, len(sols), p)
+		}
+		sol, err := Solve(p)
+		if err != nil || fmt.Sprint(sol) != fmt.Sprint(sols[0]) || !IsSolution(p, sol) {
+			t.Fatalf("%s: Solve = %v, %v; slow counter's solution %v", name, sol, err, sols[0])
+		}
+		steps, err := Explain(p)
+		if err != nil {
+			t.Fatalf("%s: Explain: %v", name, err)
+		}
+		checkSteps(t, name, p, steps, sols)
+		if got := gradeSteps(steps); got != tc.level {
+			t.Errorf("%s: graded %s, want %s", name, got, tc.level)
+		}
+	}
+}
+
+// checkSteps checks that every queen a step places is in every solution and every cell it
+// rules out is in none.
+func checkSteps(t *testing.T, name string, p *Puzzle, steps []Step, sols [][]int) {
+	t.Helper()
+	for i, st := range steps {
+		if st.Text == "" {
+			t.Errorf("%s: step %d has no text", name, i+1)
+		}
+		for _, sol := range sols {
+			if st.Placed && sol[st.Queen.Row] != st.Queen.Col {
+				t.Fatalf("%s: step %d (%s) places %s, not in solution %v\n%s", name, i+1, st.Technique, CellName(st.Queen), sol, p)
+			}
+			for _, q := range st.Ruled {
+				if sol[q.Row] == q.Col {
+					t.Fatalf("%s: step %d (%s) rules out %s, in solution %v: %s\n%s", name, i+1, st.Technique, CellName(q), sol, st.Text, p)
+				}
+			}
+		}
+	}
+}
+
+func TestGenerateRepeatable(t *testing.T) {
+	a, err := Generate(context.Background(), 9, 42, Medium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Generate(context.Background(), 9, 42, Medium)
+	c, _ := Generate(context.Background(), 9, 43, Medium)
+	if a.String() != b.String() {
+		t.Errorf("Generate(9, 42) differs between calls:\n%s\n%s", a, b)
+	}
+	if a.String() == c.String() {
+		t.Errorf("Generate(9, 42) and Generate(9, 43) are the same:\n%s", a)
+	}
+}
+
+func TestGenerateBounds(t *testing.T) {
+	for _, n := range []int{MinGenerateN - 1, MaxGenerateN + 1} {
+		if _, err := Generate(context.Background(), n, 1, Easy); err == nil {
+			t.Errorf("Generate(%d) succeeded", n)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Generate(ctx, 12, 1, Hard); !errors.Is(err, context.Canceled) {
+		t.Errorf("Generate with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestParseGolden reads testdata/parse.txtar: each "NAME.in" grid parses and prints as
+// "NAME.out".
+func TestParseGolden(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/parse.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range ar.Files {
+		files[f.Name] = string(f.Data)
+	}
+	n := 0
+	for name, in := range files {
+		base, ok := strings.CutSuffix(name, ".in")
+		if !ok {
+			continue
+		}
+		n++
+		want, ok := files[base+".out"]
+		if !ok {
+			t.Fatalf("%s: no %s.out", name, base)
+		}
+		p, err := Parse(strings.NewReader(in))
+		if err != nil {
+			t.Errorf("%s: %v", base, err)
+			continue
+		}
+		if got := p.String(); got != want {
+			t.Errorf("%s: printed\n%s\nwant\n%s", base, got, want)
+		}
+		q, err := Parse(strings.NewReader(p.String()))
+		if err != nil || q.String() != p.String() {
+			t.Errorf("%s: printed grid does not read back: %v", base, err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no grids in testdata/parse.txtar")
+	}
+}
+
+func TestParseBad(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "no rows"},
+		{"blank", "\n \n", "no rows"},
+		{"short row", "AB\nA\n", `row 2 has 1 cells, want 2`},
+		{"long row", "AB\nABB\n", `row 2 has 3 cells, want 2`},
+		{"not square", "AB\nAB\nAB\n", `row 1 has 2 cells, want 3`},
+		{"too few regions", "AAB\nAAB\nAAB\n", "missing C"},
+		{"letter past N", "AB\nAD\n", "region D: a 2×2 grid has regions A to B"},
+		{"digit", "A1\nBB\n", `row 1 has "1": want region letters A to B`},
+		{"two pieces", "ABA\nBBC\nCCC\n", "region A is in more than one piece: r1c1 and r1c3"},
+		{"diagonal only", "AB\nBA\n", "region A is in more than one piece"},
+		{"too big", strings.Repeat("A\n", 27), "1 to 26 rows, got 27"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(tc.in))
+			if err == nil {
+				t.Fatalf("Parse(%q) succeeded", tc.in)
+			}
+			if !errors.Is(err, ErrBadGrid) {
+				t.Errorf("Parse(%q) = %v, not ErrBadGrid", tc.in, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Parse(%q) = %q, want one line containing %q", tc.in, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewBad(t *testing.T) {
+	tests := []struct {
+		name string
+		rows [][]int
+		want string
+	}{
+		{"no rows", nil, "got 0"},
+		{"id out of range", [][]int{{0, 2}, {1, 1}}, "r1c2 has region 2"},
+		{"negative", [][]int{{0, -1}, {1, 1}}, "r1c2 has region -1"},
+		{"ragged", [][]int{{0, 1}, {1}}, "row 2 has 1 cells"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := New(tc.rows); err == nil || !errors.Is(err, ErrBadGrid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New(%v) = %v, want an ErrBadGrid containing %q", tc.rows, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestExplainManySolutions: on a grid with several solutions the technique solver stops
+// (it never guesses), and what it did is true of every solution.
+func TestExplainManySolutions(t *testing.T) {
+	p := rowRegions(6)
+	steps, err := Explain(p)
+	if !errors.Is(err, ErrStuck) {
+		t.Fatalf("Explain(rows 6) = %d steps, %v; want ErrStuck", len(steps), err)
+	}
+	checkSteps(t, "rows 6", p, steps, slowSolutions(p, 1<<20))
+	// Three rows of one region each: no solution.
+	q, err := Parse(strings.NewReader("AAA\nBBB\nCCC\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Explain(q); !errors.Is(err, ErrNoSolution) {
+		t.Errorf("Explain(3 rows) = %v, want ErrNoSolution", err)
+	}
+	if _, err := Solve(q); !errors.Is(err, ErrNoSolution) {
+		t.Errorf("Solve(3 rows) = %v, want ErrNoSolution", err)
+	}
+}
+
+func TestHint(t *testing.T) {
+	p, err := Generate(context.Background(), 8, 3, Medium)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, _ := Solve(p)
+	steps, _ := Explain(p)
+	st, err := Hint(p, nil)
+	if err != nil || st.Text != steps[0].Text {
+		t.Errorf("Hint(no queens) = %q, %v; want the first step %q", st.Text, err, steps[0].Text)
+	}
+	var all []board.Square
+	for r, c := range sol {
+		all = append(all, board.Square{Row: r, Col: c})
+	}
+	if _, err := Hint(p, all); !errors.Is(err, ErrSolved) {
+		t.Errorf("Hint(solution) = %v, want ErrSolved", err)
+	}
+	if _, err := Hint(p, []board.Square{{Row: 0, Col: 0}, {Row: 1, Col: 1}}); err == nil {
+		t.Error("Hint(touching queens) succeeded")
+	}
+	if _, err := Hint(p, []board.Square{{Row: 9, Col: 0}}); err == nil {
+		t.Error("Hint(off the grid) succeeded")
+	}
+}
+
+func TestLevelNames(t *testing.T) {
+	for l := Easy; l <= Hard; l++ {
+		got, err := ParseLevel(strings.ToUpper(l.String()))
+		if err != nil || got != l {
+			t.Errorf("ParseLevel(%q) = %v, %v", l, got, err)
+		}
+	}
+	if _, err := ParseLevel("extreme"); err == nil {
+		t.Error(`ParseLevel("extreme") succeeded`)
+	}
+}
+
+// FuzzExplain feeds grids to the technique solver and checks it against every solution
+// the slow counter finds: no step may contradict one, and a finished explanation means a
+// unique solution, the one Solve gives.
+func FuzzExplain(f *testing.F) {
+	for _, tc := range []genCase{{5, 1, Easy}, {6, 2, Medium}, {7, 3, Hard}, {8, 4, Medium}, {9, 5, Easy}} {
+		p, err := Generate(context.Background(), tc.n, tc.seed, tc.level)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(p.String())
+	}
+	f.Add("AAB\nCAB\nCCB\n")
+	f.Fuzz(func(t *testing.T, grid string) {
+		p, err := Parse(strings.NewReader(grid))
+		if err != nil || p.N() > 9 {
+			return
+		}
+		sols := slowSolutions(p, 1<<16)
+		if got := Count(p, 2); got != min(2, len(sols)) {
+			t.Fatalf("Count = %d, slow counter %d\n%s", got, len(sols), p)
+		}
+		steps, err := Explain(p)
+		checkSteps(t, "fuzz", p, steps, sols)
+		switch {
+		case err == nil:
+			if len(sols) != 1 {
+				t.Fatalf("Explain finished but there are %d solutions\n%s", len(sols), p)
+			}
+		case errors.Is(err, ErrNoSolution):
+			if len(sols) != 0 {
+				t.Fatalf("Explain says no solution, slow counter finds %d\n%s", len(sols), p)
+			}
+		case !errors.Is(err, ErrStuck):
+			t.Fatalf("Explain: %v", err)
+		}
+	})
+}
