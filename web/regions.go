@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
+	"github.com/chesspuzzles/chesspuzzles/render"
 )
 
 // The endpoints of the Regions tab (the daily "Queens" game, package queens/regions):
@@ -16,6 +18,7 @@ import (
 //	GET /api/regions?n=8&seed=20261125&level=easy&solution=0   a puzzle with exactly one answer
 //	GET /api/regions/hint?grid=AAB/ACB/…&queens=r1c2 r3c4        the next step from the player's queens
 //	GET /api/regions/hint?n=8&seed=S&level=easy&queens=…         the same, the puzzle named by its seed
+//	GET /api/regions/picture.svg|.png?grid=…&queens=…            the grid as a picture (package render)
 //
 // A puzzle is generated anew for each request (nothing is cached): its cost is bounded by n
 // and the request's deadline. The page sends the grid with its hints, so that a hint costs
@@ -33,6 +36,8 @@ const (
 func (s *Server) regionsRoutes() {
 	s.handle("/api/regions", alwaysHeavy, s.regionsPuzzle)
 	s.handle("/api/regions/hint", heavyRegionsHint, s.regionsHint)
+	s.handle("/api/regions/picture.svg", heavyRegionsPicture, s.regionsPicture(false))
+	s.handle("/api/regions/picture.png", heavyRegionsPicture, s.regionsPicture(true))
 }
 
 // heavyRegionsHint: hints on grids above cheapRegionsN, or on a puzzle that must be
@@ -45,6 +50,9 @@ func heavyRegionsHint(r *http.Request) bool {
 	rows := strings.FieldsFunc(g, func(c rune) bool { return c == '/' || c == '\n' || c == ',' })
 	return len(rows) > cheapRegionsN
 }
+
+// heavyRegionsPicture: pictures of a puzzle that must be generated first.
+func heavyRegionsPicture(r *http.Request) bool { return r.URL.Query().Get("grid") == "" }
 
 // regionsJSON is a puzzle as the page and the CLI's --format json write it.
 type regionsJSON struct {
@@ -180,30 +188,87 @@ func regionCellsJSON(sq []board.Square) [][2]int {
 	return out
 }
 
+// readRegionsPuzzle reads the puzzle of a request: the grid parameter, or else n, seed and
+// level, generated (not both).
+func readRegionsPuzzle(r *http.Request) (*regions.Puzzle, error) {
+	if r.URL.Query().Has("grid") {
+		for _, name := range []string{"n", "seed", "level"} {
+			if r.URL.Query().Has(name) {
+				return nil, badRequest("give the puzzle either as grid or as n, seed and level, not both (%s is given with grid)", name)
+			}
+		}
+		return readRegionsGrid(r)
+	}
+	n, seed, level, err := readRegionsSpec(r)
+	if err != nil {
+		return nil, err
+	}
+	return generateRegions(r.Context(), n, seed, level)
+}
+
+// regionsPicture answers GET /api/regions/picture.svg|.png?grid=|n=&seed=&level=,
+// queens=&solution=: the grid with the given queens (at most one a row), or with its
+// solution when solution is true.
+func (s *Server) regionsPicture(png bool) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := readRegionsPuzzle(r)
+		if err != nil {
+			return err
+		}
+		withSol, err := boolParam(r, "solution", false)
+		if err != nil {
+			return err
+		}
+		qtext, err := param(r, "queens")
+		if err != nil {
+			return err
+		}
+		if withSol && qtext != "" {
+			return badRequest("give queens or solution, not both")
+		}
+		qs, err := parseCells(qtext, p.N())
+		if err != nil {
+			return err
+		}
+		pic := render.Regions{Region: p.Rows()}
+		if withSol {
+			if pic.Queens, err = regions.Solve(p); err != nil {
+				return badRequest("%v", err)
+			}
+		} else if len(qs) > 0 {
+			pic.Queens = make([]int, p.N())
+			for i := range pic.Queens {
+				pic.Queens[i] = -1
+			}
+			for _, q := range qs {
+				if pic.Queens[q.Row] >= 0 {
+					return badRequest("queens: two queens on row %d; a picture shows at most one a row", q.Row+1)
+				}
+				pic.Queens[q.Row] = q.Col
+			}
+		}
+		var b bytes.Buffer
+		if png {
+			err = render.RegionsPNG(&b, pic, render.Options{MaxPixels: maxPNGPixels})
+		} else {
+			err = render.RegionsSVG(&b, pic, render.Options{})
+		}
+		if err != nil {
+			return badRequest("%v", err)
+		}
+		writePicture(w, b.Bytes(), png)
+		return nil
+	}
+}
+
 // regionsHint answers GET /api/regions/hint?grid=|n=&seed=&level=, queens=: the step the
 // technique solver takes next from the player's queens, as {status: "step", step}; or
 // status "solved", "wrong" (the queens cannot all be in the solution) or "stuck" (no
 // technique applies), each with a sentence. Queens that break the rules get 400.
 func (s *Server) regionsHint(w http.ResponseWriter, r *http.Request) error {
-	var p *regions.Puzzle
-	if r.URL.Query().Has("grid") {
-		for _, name := range []string{"n", "seed", "level"} {
-			if r.URL.Query().Has(name) {
-				return badRequest("give the puzzle either as grid or as n, seed and level, not both (%s is given with grid)", name)
-			}
-		}
-		var err error
-		if p, err = readRegionsGrid(r); err != nil {
-			return err
-		}
-	} else {
-		n, seed, level, err := readRegionsSpec(r)
-		if err != nil {
-			return err
-		}
-		if p, err = generateRegions(r.Context(), n, seed, level); err != nil {
-			return err
-		}
+	p, err := readRegionsPuzzle(r)
+	if err != nil {
+		return err
 	}
 	qtext, err := param(r, "queens")
 	if err != nil {

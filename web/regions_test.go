@@ -181,3 +181,41 @@ func TestRegionsBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestRegionsPicture(t *testing.T) {
+	h := New(Options{}).Handler()
+	p := regionsPuzzleOf(t, h, "n=6&seed=1&level=easy")
+	g := url.QueryEscape(grid(p.Regions))
+	for _, tc := range []struct{ url, ctype, magic string }{
+		{"/api/regions/picture.svg?grid=" + g + "&queens=r1c" + itoa(p.Solution[0]+1), "image/svg+xml", "<svg"},
+		{"/api/regions/picture.svg?n=6&seed=1&level=easy&solution=1", "image/svg+xml", "<svg"},
+		{"/api/regions/picture.png?grid=" + g, "image/png", "\x89PNG"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.url, nil))
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != tc.ctype || !strings.Contains(rec.Body.String()[:min(200, rec.Body.Len())], tc.magic) {
+			t.Errorf("GET %s: %d %s, %d bytes; want 200 %s", tc.url, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len(), tc.ctype)
+		}
+	}
+	// The solution drawn has a queen on each row: the SVG's queens are as many as N.
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/regions/picture.svg?grid="+g+"&solution=1", nil))
+	withSol := rec.Body.String()
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/regions/picture.svg?grid="+g, nil))
+	if withSol == rec.Body.String() {
+		t.Error("the picture with the solution is the picture without")
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"/api/regions/picture.svg?grid=" + g + "&queens=r1c1+r1c3", "two queens on row 1"},
+		{"/api/regions/picture.svg?grid=" + g + "&queens=r1c1&solution=1", "not both"},
+		{"/api/regions/picture.png?n=99", "n must be"},
+		{"/api/regions/picture.svg?grid=AB/BA", "grid"},
+	} {
+		code, m, body := regionsGet(t, h, tc.url)
+		msg, _ := m["error"].(string)
+		if code != http.StatusBadRequest || !strings.Contains(msg, tc.want) {
+			t.Errorf("GET %s: %d %s; want 400 with %q", tc.url, code, strings.TrimSpace(body), tc.want)
+		}
+	}
+}

@@ -71,7 +71,8 @@ root.append(
     h('button', { id: 'regions-clear', text: 'clear', onclick: () => { if (game) { record(); game.marks.fill(EMPTY); afterMove(); } } }),
     h('button', { id: 'regions-share', text: 'copy link', onclick: () => share() }),
     h('button', { id: 'regions-print', text: 'print', onclick: () => window.print() }),
-    h('button', { id: 'regions-svg', text: 'SVG', title: 'download the grid as an SVG picture', onclick: () => downloadSVG() }),
+    h('button', { id: 'regions-svg', text: 'SVG', title: 'download the grid and your queens as an SVG picture', onclick: () => picture('svg') }),
+    h('button', { id: 'regions-png', text: 'PNG', title: 'download the grid and your queens as a PNG picture', onclick: () => picture('png') }),
     h('label', {}, lettersBox, ' letters'),
     h('label', {}, patternsBox, ' patterns'),
     timer),
@@ -377,7 +378,7 @@ function draw() {
   }
   svg('path', { d: thin, stroke: '#555', 'stroke-width': '0.015', 'stroke-opacity': '0.6', fill: 'none', 'pointer-events': 'none' }, s);
   svg('path', { d: thick, stroke: '#1a1a1a', 'stroke-width': '0.07', 'stroke-linecap': 'square', fill: 'none', 'pointer-events': 'none' }, s);
-  svg('rect', { x: 0, y: 0, width: n, height: n, stroke: '#1a1a1a', 'stroke-width': '0.1', fill: 'none', 'pointer-events': 'none' }, s);
+  svg('rect', { x: 0, y: 0, width: n, height: n, stroke: '#1a1a1a', 'stroke-width': '0.1', fill: 'none', class: 'rg-frame', 'pointer-events': 'none' }, s);
   const [cr, cc] = game.cursor;
   svg('rect', { x: cc + 0.08, y: cr + 0.08, width: 0.84, height: 0.84, class: 'rg-cursor', fill: 'none', 'pointer-events': 'none' }, s);
   if (game.solved) s.classList.add('rg-solved');
@@ -432,24 +433,18 @@ async function share() {
   }
 }
 
-// downloadSVG saves the grid as drawn (with the player's marks, without cursor and hint) as
-// a picture that stands alone: its colours are attributes, not the page's CSS.
-function downloadSVG() {
-  const s = boardBox.querySelector('svg');
-  if (!s || !game) return;
-  const copy = s.cloneNode(true);
-  for (const e of copy.querySelectorAll('.rg-cursor, .rg-ruled, .rg-ruled-x, .rg-because, .rg-target')) e.remove();
-  for (const e of copy.querySelectorAll('.rg-queen.conflict')) e.setAttribute('fill', '#d01010');
-  for (const e of copy.querySelectorAll('.rg-conflict-box')) e.remove();
-  copy.setAttribute('width', String(40 * game.n));
-  copy.setAttribute('height', String(40 * game.n));
-  copy.removeAttribute('tabindex');
-  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
-  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' })), download: `regions-${game.n}-${game.level}-${game.seed}.svg` });
+// picture downloads the grid with the player's queens (the first of each row) as the
+// server draws it (package render, the same as the command line's --format svg|png).
+function picture(kind) {
+  if (!game) return;
+  const rows = new Set();
+  const qs = queens().filter(([r]) => !rows.has(r) && rows.add(r));
+  const grid = game.rows.map((row) => row.map(letter).join('')).join('/');
+  const q = encodeURIComponent(qs.map(([r, c]) => cellName(r, c)).join(' '));
+  const a = h('a', { href: `/api/regions/picture.${kind}?grid=${grid}&queens=${q}`, download: `regions-${game.n}-${game.level}-${game.seed}.${kind}` });
   document.body.append(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
 // ---- start ----
