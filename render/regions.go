@@ -61,7 +61,7 @@ func RegionsPNG(w io.Writer, g Regions, opts Options) error {
 }
 
 // regionColours colours the regions greedily in id order, each with the first palette
-// colour no neighbouring region has taken (the next one round when all are taken).
+// colour, counting round from its own id, that no neighbouring region has taken.
 func regionColours(g Regions) []color.NRGBA {
 	n := len(g.Region)
 	touch := make([]map[int]bool, n)
@@ -87,9 +87,11 @@ func regionColours(g Regions) []color.NRGBA {
 				used[pick[j]] = true
 			}
 		}
+		// Start the search at a different colour for each region, so that a large grid
+		// uses the whole palette rather than its first few colours.
 		pick[k] = k % len(regionPalette)
-		for i := range regionPalette {
-			if !used[i] {
+		for j := range regionPalette {
+			if i := (k + j) % len(regionPalette); !used[i] {
 				pick[k] = i
 				break
 			}
