@@ -52,6 +52,8 @@ for (const l of LEVELS) levelSel.add(new Option(l, l));
 const seedIn = h('input', { id: 'regions-seed', type: 'number', min: '0', max: String(2 ** 53 - 1), step: '1', value: '1', 'aria-label': 'puzzle number (seed)' });
 const status = h('p', { id: 'regions-status', class: 'rg-status', role: 'status', 'aria-live': 'polite' });
 const hintText = h('p', { id: 'regions-hint-text', class: 'rg-hint', 'aria-live': 'polite' });
+// where says the cursor's cell to screen readers as the arrows move it.
+const where = h('p', { id: 'regions-where', class: 'rg-sr', 'aria-live': 'polite' });
 const timer = h('span', { id: 'regions-timer', class: 'rg-timer', 'aria-label': 'time' }, '0:00');
 const lettersBox = h('input', { type: 'checkbox', id: 'regions-letters' });
 const patternsBox = h('input', { type: 'checkbox', id: 'regions-patterns' });
@@ -78,7 +80,7 @@ root.append(
     timer),
   h('div', { class: 'rg-layout' },
     boardBox,
-    h('div', { class: 'rg-side' }, status, hintText,
+    h('div', { class: 'rg-side' }, status, hintText, where,
       h('p', { class: 'hint' }, 'Place one queen in every row, every column and every coloured region; no two queens may touch, not even diagonally. ',
         'Click a cell to cycle it: empty → ✕ → queen. Keys: arrows move, Q or Enter places a queen, X or Space a ✕, Delete empties, U undoes, H asks for a hint.'))));
 
@@ -319,7 +321,7 @@ function draw() {
   if (!game) return;
   const { n, rows } = game;
   const M = 0.08;
-  const s = svg('svg', { viewBox: `${-M} ${-M} ${n + 2 * M} ${n + 2 * M}`, role: 'grid', tabindex: '0', 'aria-label': `${n}×${n} region puzzle; arrows move, Q places a queen, X a cross`, xmlns: NS });
+  const s = svg('svg', { viewBox: `${-M} ${-M} ${n + 2 * M} ${n + 2 * M}`, role: 'application', tabindex: '0', 'aria-label': `${n}×${n} region puzzle; arrows move, Q places a queen, X a cross, H asks for a hint`, xmlns: NS });
   const defs = svg('defs', {}, s);
   if (patternsBox.checked) patternDefs(defs);
   const cells = svg('g', { class: 'rg-cells' }, s);
@@ -337,7 +339,7 @@ function draw() {
       const reg = rows[r][c], k = game.colour[reg];
       const mark = game.marks[at(r, c)];
       const label = `${cellName(r, c)}, region ${letter(reg)}${mark === QUEEN ? ', queen' : mark === X ? ', crossed' : ''}`;
-      svg('rect', { x: c, y: r, width: 1, height: 1, fill: PALETTE[k], class: 'rg-cell', 'data-r': r, 'data-c': c, 'data-region': letter(reg), role: 'gridcell', 'aria-label': label }, cells);
+      svg('rect', { x: c, y: r, width: 1, height: 1, fill: PALETTE[k], class: 'rg-cell', 'data-r': r, 'data-c': c, 'data-region': letter(reg), 'aria-label': label }, cells);
       if (patternsBox.checked && PATTERNS[k] !== 'none') {
         svg('rect', { x: c, y: r, width: 1, height: 1, fill: `url(#rg-pat-${PATTERNS[k]})`, 'fill-opacity': '0.45', 'pointer-events': 'none' }, over);
       }
@@ -405,6 +407,8 @@ function onKey(ev) {
   }
   if (move) {
     game.cursor = [Math.min(n - 1, Math.max(0, r + move[0])), Math.min(n - 1, Math.max(0, c + move[1]))];
+    const [nr, nc] = game.cursor, m = game.marks[at(nr, nc)];
+    where.textContent = `${cellName(nr, nc)}, region ${letter(game.rows[nr][nc])}${m === QUEEN ? ', queen' : m === X ? ', crossed' : ''}`;
     draw();
   } else if (ev.key === 'q' || ev.key === 'Q' || ev.key === 'Enter') {
     setMark(r, c, game.marks[at(r, c)] === QUEEN ? EMPTY : QUEEN);
