@@ -14,8 +14,8 @@ import (
 
 // TestRegionsPage plays the Regions tab in a real browser, opened by a link: a conflict
 // marked, a hint with its sentence, the solution placed by clicks (two a cell: empty, ✕,
-// queen) and the solved message; then keys, undo, and the tab at a phone's width in dark
-// mode. CHESSPUZZLES_SCREENSHOTS=DIR keeps regions-*.png.
+// queen) and the solved message; then keys, undo, the tab at a phone's width in dark mode,
+// and today's puzzle. CHESSPUZZLES_SCREENSHOTS=DIR keeps regions-*.png.
 func TestRegionsPage(t *testing.T) {
 	h := New(Options{})
 	srv := httptest.NewServer(h.Handler())
@@ -140,5 +140,14 @@ func TestRegionsPage(t *testing.T) {
 			t.Errorf("the grid is %d px wide on a 375 px phone", w)
 		}
 		screenshot(t, ctx, "regions-phone-dark.png")
+	})
+
+	t.Run("today's puzzle", func(t *testing.T) {
+		click(t, "#regions-daily")
+		waitFor(t, ctx, "today's puzzle", `/^20\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(document.getElementById('regions-seed').value) && document.getElementById('regions-status').textContent.startsWith('Puzzle #' + document.getElementById('regions-seed').value)`)
+		waitFor(t, ctx, "its link", `location.search.includes('seed=' + document.getElementById('regions-seed').value) && location.search.includes('tab=regions')`)
+		if n := evalInt(t, ctx, `document.querySelectorAll('#regions-board .rg-queen, #regions-board .rg-x').length`); n != 0 {
+			t.Errorf("today's puzzle starts with %d marks", n)
+		}
 	})
 }
