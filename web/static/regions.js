@@ -288,7 +288,12 @@ async function hint() {
   }
   const s = res.step;
   game.hint = s;
-  hintText.textContent = `${s.technique[0].toUpperCase()}${s.technique.slice(1)} (${s.level}): ${s.text}`;
+  let said = `${s.technique[0].toUpperCase()}${s.technique.slice(1)} (${s.level}): ${s.text}`;
+  // The hint reads only the queens: once its cells are all crossed, it would repeat.
+  if (!s.queen && s.ruled.length > 0 && s.ruled.every(([r, c]) => game.marks[at(r, c)] === X)) {
+    said += ' You have crossed all these cells already; hints look only at your queens, so this one shows until you place the next queen it leads to.';
+  }
+  hintText.textContent = said;
   draw();
 }
 
