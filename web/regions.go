@@ -27,9 +27,9 @@ import (
 // Bounds of the Regions endpoints.
 const (
 	minRegionsN    = 5  // regions.MinGenerateN
-	maxRegionsN    = 20 // generation stays within seconds up to here
+	maxRegionsN    = 20 // generation takes up to seconds here, for some seeds past the default time limit
 	defRegionsN    = 8
-	cheapRegionsN  = 10 // a hint up to here takes milliseconds whatever the position
+	cheapRegionsN  = 10 // a hint up to here is one step of the technique solver on at most 100 cells: milliseconds
 	maxRegionsSeed = 1<<53 - 1
 )
 

@@ -117,7 +117,7 @@ function loadFromControls() {
 async function load(n, seed, level) {
   const gen = ++generation;
   tellState();
-  say(`Making puzzle #${seed} (${n}×${n}, ${level})…`);
+  say(`Making puzzle #${seed} (${n}×${n}, ${level})…${n >= 18 ? ' Grids this large can take several seconds.' : ''}`);
   hintText.textContent = '';
   let p;
   try {
@@ -225,6 +225,7 @@ function cycle(r, c) {
 }
 
 function afterMove() {
+  game.moves = (game.moves || 0) + 1;
   game.hint = null;
   hintText.textContent = '';
   const qs = queens();
@@ -272,7 +273,7 @@ async function hint() {
   }
   const grid = game.rows.map((row) => row.map(letter).join('')).join('/');
   const q = qs.map(([r, c]) => cellName(r, c)).join(' ');
-  const gen = generation;
+  const gen = generation, moves = game.moves;
   hintText.textContent = 'Thinking…';
   let res;
   try {
@@ -281,7 +282,7 @@ async function hint() {
     hintText.textContent = e.message;
     return;
   }
-  if (gen !== generation) return;
+  if (gen !== generation || moves !== game.moves) return; // the grid changed meanwhile
   if (res.status !== 'step') {
     hintText.textContent = res.text;
     return;
