@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -56,7 +57,7 @@ func RegionsPNG(w io.Writer, g Regions, opts Options) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(w, s)
+	return writePNG(context.Background(), w, s)
 }
 
 // regionColours colours the regions greedily in id order, each with the first palette

@@ -18,6 +18,7 @@
 //	GET /api/knight/tour?size=8&start=a1&closed=1  a knight's tour
 //	GET /api/knight/accessibility?size=8&visited=  onward moves from every square
 //	GET /api/knight/picture.svg|.png?size=&start=  the tour as a picture
+//	GET /api/regions?n=8&seed=1&level=easy          a region puzzle (regions.go), and its hints
 //
 // Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
 // inside their loops, so no work outlives its request. Searches are admitted by estimated
@@ -164,7 +165,8 @@ func (s *Server) routes() {
 	s.handle("/api/knight/accessibility", nil, s.knightAccessibility)
 	s.handle("/api/knight/picture.svg", heavyKnight, s.knightPicture(false))
 	s.handle("/api/knight/picture.png", heavyKnight, s.knightPicture(true))
-	s.teachRoutes() // the Learn tab: teach.go
+	s.teachRoutes()   // the Learn tab: teach.go
+	s.regionsRoutes() // the Regions tab: regions.go
 	index := func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

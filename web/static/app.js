@@ -13,6 +13,8 @@ const url = new URLSearchParams(location.search);
 let restoring = true; // while the URL's state is being rebuilt, do not overwrite it
 let learnState = {}; // the Learn tab's parameters, from teach.js
 document.addEventListener('learn-state', (e) => { learnState = e.detail; if (activeTab === 'learn') saveURL(); });
+let regionsState = {}; // the Regions tab's n, seed and level, from regions.js ("regions-state")
+document.addEventListener('regions-state', (e) => { regionsState = e.detail; if (activeTab === 'regions') saveURL(); });
 
 function saveURL() {
   if (restoring) return;
@@ -34,6 +36,8 @@ function saveURL() {
     if ($('knight-closed').checked) p.set('closed', '1');
   } else if (activeTab === 'learn') {
     for (const [k, v] of Object.entries(learnState)) p.set(k, v);
+  } else if (activeTab === 'regions') {
+    for (const [k, v] of Object.entries(regionsState)) p.set(k, v);
   }
   const next = `${location.pathname}?${p}`;
   if (next !== `${location.pathname}${location.search}`) history.replaceState(null, '', next);
@@ -455,7 +459,7 @@ function drawTour() {
 
 // restore rebuilds the state a link carries, then lets changes write the URL again.
 async function restore() {
-  const tab = ['browse', 'solve', 'knight', 'learn'].includes(url.get('tab')) ? url.get('tab') : 'browse';
+  const tab = ['browse', 'solve', 'knight', 'learn', 'regions'].includes(url.get('tab')) ? url.get('tab') : 'browse';
   const n = Number(url.get('n'));
   const validN = Number.isInteger(n) && n >= 1 && n <= 27;
   if (tab === 'browse' && validN) browseN.value = String(n);
