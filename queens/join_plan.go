@@ -307,9 +307,10 @@ func JoinMemory(n int) (table, perWorker uint64) {
 	h := n / 2
 	table = joinTableBytes(n)
 	// Largest store measured: 878 patterns at n = 16, 4,996 at 18 (×5.7 a step of h);
-	// from n = 20 on the stores grow more slowly than that (×3.3 a step: 24 MiB at n = 22
-	// is the largest worker measured with its south rows). Queries up to about twice the
-	// store; matcher tables 4·⌈bits/5⌉·8 bytes a pattern.
+	// beyond, ×3.3 a step is assumed (not measured), which matches the peaks of whole
+	// processes on one worker: 613 MiB at n = 22 with its 574 MiB table, 98 MiB at n = 24
+	// by rows (after 28 CPU-seconds of a task). Queries up to about twice the store;
+	// matcher tables 4·⌈bits/5⌉·8 bytes a pattern.
 	patterns := 900.0
 	for i := 8; i < h; i++ {
 		if i < 10 {

@@ -107,6 +107,9 @@ type estimateRecord struct {
 // set of N = 22–23 takes a fraction of a second, of 24 seconds, beyond minutes.
 const maxTimedJoinN = 23
 
+// maxWholeJoinTaskN is the largest N whose join the estimate times by whole tasks.
+const maxWholeJoinTaskN = 21
+
 // maxBuiltFineN is the largest N whose fine frame plan the estimate builds to count its
 // tasks: seconds at 25 and 26, minutes at 27.
 const maxBuiltFineN = 26
@@ -192,7 +195,11 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", rec.NodesPerSecond)
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
 	case rec.Timed:
-		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled row sets)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
+		what := "row sets"
+		if opts.n <= maxWholeJoinTaskN {
+			what = "tasks"
+		}
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled %s)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr, what)
 	default:
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a row set of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
 	}
@@ -236,7 +243,10 @@ func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duratio
 	fixed := time.Since(start).Seconds()
 	start = time.Now()
 	more := func(k int) bool { return k < max(minProbes, 2) || time.Since(start) < budget }
-	mean, se, err := sampleRowSets(ctx, tasks, rng, more, func(_ queens.TaskResult, d time.Duration) float64 { return d.Seconds() })
+	// To N = 21 a task takes under a second: time whole tasks, as the count runs them (a
+	// lone row set there costs more in preparing its south rows, which consecutive row
+	// sets share, than in counting).
+	mean, se, err := sampleRowSets(ctx, tasks, rng, n > maxWholeJoinTaskN, more, func(_ queens.TaskResult, d time.Duration) float64 { return d.Seconds() })
 	if err != nil {
 		return 0, 0, err
 	}
@@ -249,7 +259,10 @@ func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duratio
 // uniformly (Task.RowSet), counts it, and takes the measure over the probability of that
 // pick (unbiased, and sharp where Cost predicts the measure). It returns the mean of these
 // and its standard error.
-func sampleRowSets(ctx context.Context, tasks []queens.Task, rng *rand.Rand, more func(k int) bool, measure func(queens.TaskResult, time.Duration) float64) (mean, se float64, err error) {
+//
+// With rowSets false it counts the picked task whole instead (the measure over the
+// probability of the task).
+func sampleRowSets(ctx context.Context, tasks []queens.Task, rng *rand.Rand, rowSets bool, more func(k int) bool, measure func(queens.TaskResult, time.Duration) float64) (mean, se float64, err error) {
 	var total uint64
 	for _, t := range tasks {
 		total += t.Cost
@@ -265,16 +278,19 @@ func sampleRowSets(ctx context.Context, tasks []queens.Task, rng *rand.Rand, mor
 			}
 			x -= t.Cost
 		}
-		rs, err := t.RowSet(rng.IntN(t.Join.RowSets))
-		if err != nil {
-			return 0, 0, err
+		rs, scale := t, 1.0
+		if rowSets {
+			if rs, err = t.RowSet(rng.IntN(t.Join.RowSets)); err != nil {
+				return 0, 0, err
+			}
+			scale = float64(t.Join.RowSets)
 		}
 		t0 := time.Now()
 		r, err := rs.CountContext(ctx)
 		if err != nil {
 			return 0, 0, err
 		}
-		e := measure(r, time.Since(t0)) * float64(total) / float64(t.Cost) * float64(t.Join.RowSets)
+		e := measure(r, time.Since(t0)) * float64(total) / float64(t.Cost) * scale
 		sum += e
 		sumsq += e * e
 	}

@@ -43,16 +43,21 @@ func TestSampleRowSets(t *testing.T) {
 		}
 		for _, m := range measures {
 			rng := rand.New(rand.NewPCG(uint64(n), 3))
-			mean, se, err := sampleRowSets(context.Background(), tasks, rng, func(k int) bool { return k < 3000 }, m.f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if se <= 0 || se > 0.1*m.want || math.Abs(mean-m.want) > 3*se {
-				t.Errorf("N=%d %s: sampled %.4g ± %.2g (one s.e.), want %.4g within three", n, m.name, mean, se, m.want)
+			for _, rowSets := range []bool{true, false} {
+				if !rowSets && n != 12 {
+					continue // whole tasks: one N is enough
+				}
+				mean, se, err := sampleRowSets(context.Background(), tasks, rng, rowSets, func(k int) bool { return k < 3000 }, m.f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if se <= 0 || se > 0.1*m.want || math.Abs(mean-m.want) > 3*se {
+					t.Errorf("N=%d %s (row sets %v): sampled %.4g ± %.2g (one s.e.), want %.4g within three", n, m.name, rowSets, mean, se, m.want)
+				}
 			}
 		}
 	}
-	if _, _, err := sampleRowSets(context.Background(), nil, nil, func(k int) bool { return false }, nil); err == nil {
+	if _, _, err := sampleRowSets(context.Background(), nil, nil, true, func(k int) bool { return false }, nil); err == nil {
 		t.Error("sampleRowSets with no probes: no error")
 	}
 }
