@@ -26,18 +26,20 @@ import (
 // cross. The bound of a task is the sum over its row sets, computed with saturating
 // arithmetic.
 //
-// The bound is honest and cheap, not tight. Summed over a plan's tasks it is about 3,000
+// The bound is honest and cheap, not tight. Summed over a plan's tasks it is about 3,100
 // times Q(N) at N = 12, 28,000 at 16, 270,000 at 20 and 830,000 at 22 (the pair product
-// is 20–30 times the pair tests the join makes, and those are 20–130 times its solutions),
-// which is still tighter than the frames method's e! rule for its tasks. So it refuses a
-// forged sum of a new size (the +10^15 of issue 25 at N = 14, where a task's bound is at
-// most 4·10^7; every task's bound at N = 20 is below 10^15), not a modest inflation of one
-// task: recomputation (--verify, --replicas) catches that.
+// is 20–30 times the pair tests the join makes, and those are 20–130 times its solutions).
+// That is still 8 to 190 times tighter than the frames method's e! rule, whose sum over
+// its plan is 24,000 times Q(12), 1.1 M times Q(16) and 51 M times Q(20). So it refuses a
+// forged sum of a new size (the +10^15 of issue 25 at N = 14, where no task's bound passes
+// 1.6·10^8; at N = 20 none passes 10^15), not a modest inflation of one task:
+// recomputation (--verify, --replicas) catches that.
 
 // joinBoundTableMaxH is the largest quarter size whose cell counts are tabulated: 4^h
 // 32-bit counts (16 MiB at h = 11, the table of N = 22 and 23) from one walk over the P(h)
-// pieces (1 s at h = 10, 5 s at h = 11 on a shared core). Above it a cell is bounded by k!, the permutations of
-// its k queens, which makes H ≤ h!: far looser, but those N (24 and more) take weeks.
+// pieces (1 s at h = 10, 5 s at h = 11 on a shared core). Above it a cell is bounded by
+// k!, the permutations of its k queens, which makes H ≤ h!: far looser, but those N (24
+// and more) take weeks.
 const joinBoundTableMaxH = 11
 
 var cellCounts struct {

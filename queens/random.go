@@ -33,6 +33,9 @@ func Random(ctx context.Context, n int, rng *rand.Rand) (Placement, error) {
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s := newSwapSearch(n, nil, nil, rng)
 	// The first touch of a large board's columns faults its pages in (about a second for
 	// n = 10^8): look at ctx every million rows, so that Ctrl-C is not left waiting.

@@ -33,24 +33,35 @@ func (o *outputFile) Write(p []byte) (int, error) {
 
 // createOutput opens path for writing as outputFile says.
 func createOutput(path string) (*outputFile, error) {
-	target, err := resolveOutput(path)
-	if err != nil {
-		return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
-	}
-	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+	var target string
+	if fi, err := os.Stat(path); err == nil {
 		if fi.IsDir() {
 			return nil, usageErrorf("cannot write %q: it is a directory", path)
 		}
-		// O_NONBLOCK: a FIFO nobody reads is refused at once instead of waiting for ever
-		// (ENXIO); Go's poller then handles the descriptor's writes.
-		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-		if errors.Is(err, syscall.ENXIO) {
-			return nil, usageErrorf("cannot write %q: nothing reads from it (a FIFO with no reader)", path)
+		if !fi.Mode().IsRegular() {
+			// Opened by its own name, so that the kernel follows every link, /proc's
+			// (/dev/stdout → /proc/self/fd/1 → a pipe) included.
+			// O_NONBLOCK: a FIFO nobody reads is refused at once instead of waiting for
+			// ever (ENXIO); Go's poller then handles the descriptor's writes.
+			f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+			if errors.Is(err, syscall.ENXIO) {
+				return nil, usageErrorf("cannot write %q: nothing reads from it (a FIFO with no reader)", path)
+			}
+			if err != nil {
+				return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
+			}
+			return &outputFile{f: f, path: path, through: true}, nil
 		}
-		if err != nil {
+		// A regular file, perhaps behind links: the new one is renamed onto the file
+		// itself, and the links stay links.
+		if target, err = filepath.EvalSymlinks(path); err != nil {
 			return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
 		}
-		return &outputFile{f: f, path: target, through: true}, nil
+	} else {
+		// Not there yet (or a link to nothing): created where the links lead.
+		if target, err = resolveOutput(path); err != nil {
+			return nil, usageErrorf("cannot write %q: %v", path, pathErr(err))
+		}
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {

@@ -36,8 +36,10 @@ The groups and commands are:
 
 "chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
 Results go to standard output; progress, summaries and errors to standard error. Any
-command that writes a file (--output FILE, -o FILE) writes a temporary file and renames it
-at the end, so an interrupted run never leaves a truncated file. --json, where a command
+command that writes a file (--output FILE, -o FILE) writes a temporary file and renames it at the end, so
+an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
+through, never replaced, and a link's target is written, not the link. An answer that
+cannot be written (a full disk) fails the command with exit 1. --json, where a command
 has it, prints one JSON object a line (docs/json.md).
 
 # Queens placements

@@ -92,9 +92,12 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // one line on stderr: "chesspuzzles: <command>: <what was wrong>".
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A command that writes its answer to a full disk or a closed pipe has not answered,
-	// even if it ignored the error: the first write error fails it (exit 1, one line).
+	// even if it ignored the error: the first write error fails it (exit 1, one line). A
+	// terminal is left unwrapped, so that commands still see it as one (isTerminal).
 	out := &answerWriter{w: stdout}
-	stdout = out
+	if !isTerminal(stdout) {
+		stdout = out
+	}
 	root := newRootCmd(stdin, stdout, stderr)
 	root.SetArgs(args)
 	started := false
