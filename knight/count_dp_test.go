@@ -34,6 +34,9 @@ func TestDPMatchesSearch(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%dx%d closed=%v", b.rows, b.cols, closed), func(t *testing.T) {
+				if testing.Short() && b.rows*b.cols > 24 {
+					t.Skip("-short compares boards of at most 24 squares")
+				}
 				dp, err := countDP(ctx, b.rows, b.cols, closed, -1, 0, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -50,6 +53,12 @@ func TestDPMatchesSearch(t *testing.T) {
 	}
 	for _, b := range []board2{{5, 5}, {4, 5}, {5, 4}, {3, 7}, {5, 6}, {6, 5}, {3, 8}} {
 		t.Run(fmt.Sprintf("%dx%d each start", b.rows, b.cols), func(t *testing.T) {
+			if b.rows*b.cols == 30 {
+				skipUnlessLong(t, "each start of 5×6 and 6×5 takes a minute under -race (5×5, 4×5, 5×4, 3×7 and 3×8 run by default)")
+			}
+			if testing.Short() && b.rows*b.cols > 21 {
+				t.Skip("-short tries each start on boards of at most 21 squares")
+			}
 			for v := range b.rows * b.cols {
 				dp, err := countDP(ctx, b.rows, b.cols, false, v, 0, nil)
 				if err != nil {
@@ -77,6 +86,12 @@ func TestDPBeyond64(t *testing.T) {
 		closed     bool
 	}{{3, 24, true}, {4, 17, false}, {5, 14, true}} {
 		t.Run(fmt.Sprintf("%dx%d", tt.rows, tt.cols), func(t *testing.T) {
+			if tt.rows == 5 {
+				skipUnlessLong(t, "5×14 takes half a minute under -race (3×24 and 4×17 run by default)")
+			}
+			if testing.Short() && tt.rows == 4 {
+				t.Skip("-short leaves out 4×17 (3×24 runs)")
+			}
 			a, err := CountBig(ctx, tt.rows, tt.cols, CountOptions{Closed: tt.closed})
 			if err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -29,6 +30,15 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
+		// [long] runs a line only with CHESSPUZZLES_LONG=1 or all: checks of minutes under
+		// -race, each beside a cheaper one of the same kind that always runs.
+		Condition: func(cond string) (bool, error) {
+			if cond != "long" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			v := os.Getenv("CHESSPUZZLES_LONG")
+			return v == "1" || v == "all", nil
+		},
 	})
 }
 

@@ -1,8 +1,9 @@
 // Command testlog turns the event stream of "go test -json" into a short log that shows the
 // tests are moving: each package's result line as go test prints it, the whole output of every
 // test that fails or is skipped, a line naming the tests still running whenever nothing has
-// been printed for 30 seconds, and at the end the slowest tests. It exits 1 if a test, a
-// package or a build failed, 0 otherwise:
+// been printed for 30 seconds, and at the end the ten slowest tests. It exits 1 if a test, a
+// package or a build failed, or if a package started gives no result or none is tested (go
+// test stopped or could not run), 0 otherwise:
 //
 //	go test -race -json ./... | go run ./scripts/testlog
 //
@@ -54,16 +55,20 @@ type log struct {
 	last    time.Time       // when a line was last printed
 	running map[string]*run // by "package Test/sub"
 	done    []finished      // top-level tests
+	pkgs    map[string]bool // packages started, true once they have a result
 	failed  bool
 }
 
 func main() {
-	l := &log{w: os.Stdout, last: time.Now(), running: map[string]*run{}}
+	l := &log{w: os.Stdout, last: time.Now(), running: map[string]*run{}, pkgs: map[string]bool{}}
 	stop := make(chan struct{})
 	go l.tick(stop)
 	err := l.read(os.Stdin)
 	close(stop)
 	l.summary()
+	if err == nil {
+		err = l.unfinished()
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "testlog: %v\n", err)
 		os.Exit(1)
@@ -71,6 +76,25 @@ func main() {
 	if l.failed {
 		os.Exit(1)
 	}
+}
+
+// unfinished returns an error if no package was tested or one started without a result
+// (go test was stopped or could not run): silence is not success.
+func (l *log) unfinished() error {
+	if len(l.pkgs) == 0 {
+		return fmt.Errorf("no test results on stdin (is it the output of \"go test -json\"?)")
+	}
+	var open []string
+	for p, done := range l.pkgs {
+		if !done {
+			open = append(open, p)
+		}
+	}
+	if len(open) > 0 {
+		slices.Sort(open)
+		return fmt.Errorf("no result for %s", strings.Join(open, ", "))
+	}
+	return nil
 }
 
 // read handles every event of r; a line that is not an event (a message go test printed
@@ -91,7 +115,7 @@ func (l *log) read(r io.Reader) error {
 
 // handle takes one event: it keeps a test's output until the test ends and prints it if the
 // test failed or was skipped; a package's own output (its ok or FAIL line) and a build's
-// output are printed at once.
+// output are printed at once. It notes when each package starts and ends.
 func (l *log) handle(e event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -103,6 +127,12 @@ func (l *log) handle(e event) {
 	case e.Action == "build-fail":
 		l.failed = true
 	case e.Test == "":
+		switch e.Action {
+		case "start":
+			l.pkgs[short] = false
+		case "pass", "fail", "skip":
+			l.pkgs[short] = true
+		}
 		if e.Action == "output" && !strings.HasPrefix(e.Output, "=== ") && e.Output != "PASS\n" {
 			l.printLocked(e.Output)
 		}
