@@ -164,7 +164,8 @@ func (s *Server) routes() {
 	s.handle("/api/knight/accessibility", nil, s.knightAccessibility)
 	s.handle("/api/knight/picture.svg", heavyKnight, s.knightPicture(false))
 	s.handle("/api/knight/picture.png", heavyKnight, s.knightPicture(true))
-	s.teachRoutes() // the Learn tab: teach.go
+	s.teachRoutes()   // the Learn tab: teach.go
+	s.regionsRoutes() // the Regions game: regions.go
 	index := func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
