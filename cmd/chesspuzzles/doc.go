@@ -128,7 +128,7 @@ browse N shows the solutions on the left and the selected one drawn on the right
 k/j move, PgUp/PgDn a screen, Home the first, End the last, u switches between all and
 fundamental solutions (and back to where it was), q quits. It needs a terminal.
 
-regions makes a region-queens puzzle: an N×N grid (N from 5 to 24) cut into N regions, to
+regions makes a region-queens puzzle: an N×N grid (N from 5 to 20) cut into N regions, to
 be filled with N queens, one in every row, column and region, no two touching. The answer is
 unique (proved by counting) and reached without guessing by the techniques of --level easy,
 medium or hard; --seed makes it repeatable; --format text (region letters), svg or png

@@ -32,7 +32,7 @@ func newQueensRegionsCmd() *cobra.Command {
 		Short: `Make a region-queens puzzle (the daily "Queens" game) with exactly one answer`,
 		Long: `Make a region-queens puzzle: an N×N grid cut into N regions; place N queens, one in
 every row, every column and every region, no two touching (diagonal neighbours included;
-queens far apart on a diagonal are allowed). N is from 5 to 24. Every puzzle has exactly one
+queens far apart on a diagonal are allowed). N is from 5 to 20. Every puzzle has exactly one
 solution, proved by counting, and is solved without guessing by the techniques of its level:
 easy (last free cells, a region within one row or column, a cell whose queen would empty a
 row, column or region), medium (also two regions within two rows or columns) or hard (also

@@ -530,9 +530,10 @@ func gradeSteps(steps []Step) Level {
 // Hint returns the next step [Explain] would make after the given queens: the step a player
 // who has placed those queens can make next. The queens must be on the grid, at most one a
 // row, column and region, none touching; otherwise Hint returns an error. It returns
-// [ErrSolved] when the queens are a whole solution, [ErrNoSolution] when they cannot be
-// completed (some are wrong), and [ErrStuck] when no technique applies. Its cost is one step
-// of Explain.
+// [ErrSolved] when the queens are a whole solution, [ErrNoSolution] when they leave some
+// row, column or region without a free cell (so some are wrong; wrong queens that do not
+// yet show it get steps that are true only of completions of those queens), and [ErrStuck]
+// when no technique applies. Its cost is one step of Explain.
 func Hint(p *Puzzle, queens []board.Square) (Step, error) {
 	s := p.start()
 	for _, q := range queens {
