@@ -36,8 +36,8 @@ The groups and commands are:
 
 "chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
 Results go to standard output; progress, summaries and errors to standard error. Any
-command that writes a file (--output FILE, -o FILE) writes a temporary file and renames it at the end, so
-an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
+command that writes a file (--output FILE, -o FILE) writes a temporary file and renames
+it at the end, so an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
 through, never replaced, and a link's target is written, not the link. An answer that
 cannot be written (a full disk) fails the command with exit 1. --json, where a command
 has it, prints one JSON object a line (docs/json.md).
@@ -122,7 +122,10 @@ queen removed, a solution; it stops at the first solution unless --all; --json w
 object a step.
 
 merge FILE... adds up the JSON slices that count --shard I/K printed, refusing (exit 2) a
-set that is not exactly the K slices of one plan of this build; --json.
+set that is not exactly the K slices of one plan of this build, or a result impossible for
+its task; --verify FRACTION recomputes that share of the tasks; --replicas R wants every
+slice from R independent runs and refuses (exit 1) any task whose results differ. A
+checksum catches accidents, not forgery; --replicas and --verify stand against that. --json.
 
 browse N shows the solutions on the left and the selected one drawn on the right: ↑/↓ or
 k/j move, PgUp/PgDn a screen, Home the first, End the last, u switches between all and
@@ -168,16 +171,21 @@ count --distributed runs the count through an embedded NATS JetStream server (--
 ADDR, default 127.0.0.1:4222; --state DIR keeps its store, default
 $XDG_STATE_HOME/chesspuzzles/nats or ~/.local/state/chesspuzzles/nats, and running again
 with the same DIR resumes the job) that workers join; --nats URL uses an existing server
-instead; every connection gives a token (--token, --token-file or
+instead; every worker connects under its own NATS identity, which may publish only its own
+requests and results, and the coordinator accepts a result only for a task it assigned to
+that identity (docs/distributed.md); the token (--token, --token-file or
 $CHESSPUZZLES_NATS_TOKEN; else the one the coordinator generates on first start and keeps
-in --state DIR/token, mode 0600, reused on restart); --verify FRACTION (default 0.02) has
-that share of tasks recomputed by another worker and refuses a total that disagrees,
-recomputing itself those no worker verified within --verify-wait (default 1m);
+in --state DIR/token, mode 0600, reused on restart) is only the way in; --verify FRACTION
+(default 0.02) has that share of tasks recomputed by another identity and refuses a total
+that disagrees, recomputing itself those no worker verified within --verify-wait (default
+1m); --replicas 2 has every task computed by two distinct identities (for a fleet none of
+whose workers is trusted);
 --ack-wait (default 30s) is how long a silent
 worker keeps a task; --workers 0 keeps the coordinator from computing; --creds FILE gives
 NATS credentials instead of a token, for a cluster that wants them; --log-format text or
 json. queens status [N] --nats URL lists the jobs on a server, with the rate and the time
-left. worker --nats URL [--token TOKEN] pulls tasks (--cores at once, default one per
+left. worker --nats URL [--token TOKEN] (or --identity NAME with --creds FILE, for users
+an operator made) pulls tasks (--cores at once, default one per
 core), logs every --every (default 30s) and with --verbose every task, names itself
 --name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
 docs/distributed.md.

@@ -420,8 +420,9 @@ columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a 
 need before it starts).
 The method is named on stderr before the count starts, then progress: a line rewritten on a
 terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
-(default: half this machine's memory) bounds the state tables of dp and join: past it the
-count stops with exit 2. Ctrl-C stops a count (exit 130).`,
+(default: half this machine's memory) bounds the state store of dp (sorted runs) and join
+(hash tables): a count its estimate says cannot fit is refused before it starts, and one
+that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed

@@ -68,17 +68,15 @@ func commandList(t *testing.T, manual string) map[string]string {
 		if !strings.HasPrefix(line, "\t") {
 			break
 		}
-		words := strings.Fields(line)
-		// The path is the leading lower-case words: "queens count N|FROM-TO …".
+		// The path is the leading lower-case words of the line's first column, which two or
+		// more spaces end: "queens count N|FROM-TO  count …", "queens regions solve F  …".
+		head, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
 		var path []string
-		for _, w := range words {
+		for _, w := range strings.Fields(head) {
 			if w != strings.ToLower(w) || strings.ContainsAny(w, "[.|") {
 				break
 			}
 			path = append(path, w)
-			if len(path) == 2 || w != "queens" && w != "knight" {
-				break
-			}
 		}
 		list[strings.Join(path, " ")] = line
 	}
