@@ -2,7 +2,6 @@ package queens
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -55,7 +54,7 @@ func TestFinePlanKnown(t *testing.T) {
 	if testing.Short() {
 		maxN = 12
 	}
-	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
+	if longTests() {
 		maxN = 17
 	}
 	for n := 1; n <= maxN; n++ {
@@ -163,7 +162,7 @@ func TestFinePlanStable(t *testing.T) {
 	if !slices.Equal(a.Tasks, b.Tasks) || len(a.Tasks) <= 1000 {
 		t.Fatalf("N=13 cut finely: two builds differ, or too few tasks (%d)", len(a.Tasks))
 	}
-	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+	if !longTests() {
 		t.Log("set CHESSPUZZLES_LONG=1 to build the fine plan of N=27 (minutes, about a gigabyte)")
 		return
 	}
