@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -186,16 +187,18 @@ func runDocCommand(t *testing.T, where, line string) (string, int) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var stdout, stderr bytes.Buffer
-	code := execute(ctx, words[1:], strings.NewReader(""), &stdout, &stderr)
+	// stdout and stderr go to one buffer in the order they are written, as a terminal
+	// shows them: a status line written before the answer is documented before it.
+	var out lockedBuffer
+	var stderr io.Writer = &out
+	if dropStderr {
+		stderr = io.Discard
+	}
+	code := execute(ctx, words[1:], strings.NewReader(""), &out, stderr)
 	if ctx.Err() != nil {
 		t.Fatalf("%s: did not finish in 20s: examples in ```console blocks must be quick", where)
 	}
-	out := stdout.String()
-	if !dropStderr {
-		out += stderr.String()
-	}
-	return strings.TrimSuffix(out, "\n"), code
+	return strings.TrimSuffix(out.String(), "\n"), code
 }
 
 func TestConsoleSteps(t *testing.T) {

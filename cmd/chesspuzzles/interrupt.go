@@ -112,6 +112,9 @@ func readFileContext(ctx context.Context, name string, stdin io.Reader, limit in
 		return "", usageError(fmt.Errorf("reading %s: %w", what, pathErr(err)))
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return "", usageErrorf("reading %s: a directory, want a file name", what)
+	}
 	return readAllContext(ctx, f, limit, what)
 }
 

@@ -124,6 +124,11 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if o.format == "png" && o.output == "" && isTerminal(stdout) {
+		// Checked here, before the search: tourPicture's own check sees only the
+		// writer it is given, which for a tour is a ctxWriter, never the terminal.
+		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	}
 	if (o.format == "svg" || o.format == "png") && (sz.Rows > maxPictureN || sz.Cols > maxPictureN) {
 		// Refused before the tour is found: a tour of 11585×11585 takes gigabytes.
 		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %s: use --format board, squares or json", maxPictureN, maxPictureN, sz)

@@ -82,6 +82,10 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if err != nil {
 		return err
 	}
+	if o.format == "png" && o.output == "" && isTerminal(stdout) {
+		// Refused before the search, not after it (tourPicture checks only when writing).
+		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	}
 	limit := ctx
 	if o.timeout > 0 {
 		var cancel context.CancelFunc

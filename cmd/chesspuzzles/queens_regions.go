@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -187,23 +186,27 @@ has a region in two pieces is refused with exit 2; a grid without a solution exi
 	return cmd
 }
 
+// maxRegionsInput bounds what regions solve reads: more than the 64 KiB regions.Parse
+// accepts, so that Parse's own message says a grid is too long.
+const maxRegionsInput = 1 << 20
+
 func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file string, stdin io.Reader, stdout io.Writer) error {
 	switch o.format {
 	case "text", "svg", "png":
 	default:
 		return usageErrorf("--format must be text, svg or png, got %q", board.Clip(o.format))
 	}
-	in := stdin
-	name := "standard input"
+	name, what := "standard input", "grid on standard input"
 	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return usageErrorf("reading grid: %v", err)
-		}
-		defer f.Close()
-		in, name = f, fmt.Sprintf("%q", file)
+		name, what = fmt.Sprintf("%q", file), fmt.Sprintf("grid %q", file)
 	}
-	p, err := regions.Parse(in)
+	// Read aside, bounded, stopping on Ctrl-C: opening a FIFO with no writer, or a
+	// terminal's standard input, blocks; Parse bounds the grid itself to 64 KiB.
+	data, err := readFileContext(ctx, file, stdin, maxRegionsInput, what)
+	if err != nil {
+		return err
+	}
+	p, err := regions.Parse(strings.NewReader(data))
 	if err != nil {
 		if errors.Is(err, regions.ErrBadGrid) {
 			return usageErrorf("%s: %v", name, err)

@@ -142,6 +142,17 @@ func TestSignalCheckWaitingForInput(t *testing.T) {
 	wantInterrupted(t, code, stderr, "queens check")
 }
 
+// TestSignalRegionsSolveFIFO interrupts "queens regions solve" opening a FIFO that no one
+// writes: the open blocks, and before it ran aside the command ignored Ctrl-C.
+func TestSignalRegionsSolveFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "grid")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := interrupt(t, nil, after(time.Second), "queens", "regions", "solve", fifo)
+	wantInterrupted(t, code, stderr, "queens regions solve")
+}
+
 // TestSignalCheckHuge interrupts the check of five million queens (39 MB of columns, all on
 // one diagonal) once it has read them, while it judges them: exit 130, not the answer 1.
 func TestSignalCheckHuge(t *testing.T) {
