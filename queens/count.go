@@ -61,5 +61,5 @@ func (p *Plan) countHere(ctx context.Context) (Counts, error) {
 			return Counts{}, err
 		}
 	}
-	return t.Counts(), nil
+	return t.Final()
 }

@@ -1,6 +1,9 @@
 package queens
 
-import "math/big"
+import (
+	"fmt"
+	"math/big"
+)
 
 // MaxKnownN is the largest N whose solution counts are published: Q(27) was computed by
 // the Q27 project at TU Dresden in 2016 (on FPGAs) and confirmed in 2025; Q(28) is unknown.
@@ -56,4 +59,32 @@ func Known(n int) (Counts, bool) {
 		return x
 	}
 	return Counts{N: n, Total: v(row[0]), Unique: v(row[1]), HalfTurn: v(row[2]), QuarterTurn: v(row[3])}, true
+}
+
+// Final returns the board's counts once every task of the plan has a result, checked
+// against the published counts where they exist (N ≤ MaxKnownN): a total that disagrees
+// means that some result is wrong — a fault, or a forged result that no other check caught
+// — and Final refuses it with an error naming both values. Past MaxKnownN nothing is
+// published and the counts are returned as summed. It errs too while tasks lack a result.
+func (t *Tally) Final() (Counts, error) {
+	if !t.Complete() {
+		return Counts{}, fmt.Errorf("%d of %d tasks have no result", len(t.seen)-t.done, len(t.seen))
+	}
+	c := t.Counts()
+	k, ok := Known(c.N)
+	if !ok {
+		return c, nil
+	}
+	for _, v := range []struct {
+		name, oeis string
+		got, want  *big.Int
+	}{
+		{"Q", "A000170", c.Total, k.Total},
+		{"U", "A002562", c.Unique, k.Unique},
+	} {
+		if v.got.Cmp(v.want) != 0 {
+			return Counts{}, fmt.Errorf("%s(%d) summed to %s, but the published value is %s (OEIS %s): some task's result is wrong; the total is refused", v.name, c.N, v.got, v.want, v.oeis)
+		}
+	}
+	return c, nil
 }

@@ -185,10 +185,7 @@ func (p *Plan) Sum(results []TaskResult) (Counts, error) {
 			return Counts{}, fmt.Errorf("task %d given twice", r.ID)
 		}
 	}
-	if t.Done() != p.Len() {
-		return Counts{}, fmt.Errorf("%d of %d tasks have no result", p.Len()-t.Done(), p.Len())
-	}
-	return t.Counts(), nil
+	return t.Final()
 }
 
 // A Tally sums task results as they arrive, each task id once: a second result for the

@@ -126,6 +126,8 @@ set that is not exactly the K slices of one plan of this build, or a result impo
 its task; --verify FRACTION recomputes that share of the tasks; --replicas R wants every
 slice from R independent runs and refuses (exit 1) any task whose results differ. A
 checksum catches accidents, not forgery; --replicas and --verify stand against that. --json.
+Every whole count (local, merged or distributed) of N ≤ 27 is also held to the published Q(N)
+and U(N) (OEIS A000170, A002562): a total that disagrees is refused, never printed.
 
 browse N shows the solutions on the left and the selected one drawn on the right: ↑/↓ or
 k/j move, PgUp/PgDn a screen, Home the first, End the last, u switches between all and

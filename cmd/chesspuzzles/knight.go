@@ -220,10 +220,12 @@ func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
 
 // maxTourBytes bounds what knight check reads for a board of squares squares (0: not
 // given): a numbered board writes each square's number in at most 10 digits and a space or
-// two, a list of squares less; so 16 bytes a square, of the largest board if none is given.
+// two, a list of squares less; so 16 bytes a square. Without --size or --board the bound is
+// that of a board of 2^22 squares (64 MiB, a 2048×2048 tour): a larger tour names its
+// board, so that "yes a1 | knight check" cannot hold gigabytes.
 func maxTourBytes(squares int) int64 {
 	if squares <= 0 {
-		squares = knight.MaxSquares
+		squares = 1 << 22
 	}
 	return 16*int64(squares) + 4096
 }
@@ -242,6 +244,9 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 		what = fmt.Sprintf("tour %q", name)
 	}
 	data, err := readFileContext(ctx, name, stdin, maxTourBytes(sz.Squares()), what)
+	if err != nil && sz.Squares() <= 0 && strings.Contains(err.Error(), "is larger than") {
+		return usageErrorf("%s is larger than a tour of 2^22 squares would be; for a larger board give --size or --board", what)
+	}
 	if err != nil {
 		return err
 	}

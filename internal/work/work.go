@@ -146,18 +146,28 @@ func Sum(p *queens.Plan, results []queens.TaskResult) (Result, error) {
 			return Result{}, fmt.Errorf("task %d given twice", r.ID)
 		}
 	}
-	res := result(t)
+	res, err := result(t)
+	if err != nil {
+		return Result{}, err
+	}
 	res.Results = results
 	return res, nil
 }
 
-// result is the Result of what t holds, without the list of results.
-func result(t *queens.Tally) Result {
+// result is the Result of what t holds, without the list of results: a slice's sums, or
+// the board's counts once t is complete, checked against the published ones
+// (queens.Tally.Final).
+func result(t *queens.Tally) (Result, error) {
 	c := t.Counts()
-	if !t.Complete() {
+	if t.Complete() {
+		var err error
+		if c, err = t.Final(); err != nil {
+			return Result{}, err
+		}
+	} else {
 		c.Unique = nil
 	}
-	return Result{Counts: c, Nodes: t.Nodes()}
+	return Result{Counts: c, Nodes: t.Nodes()}, nil
 }
 
 // Run runs the tasks of plan p that opts.Tasks names (every task if nil) and returns their
@@ -330,7 +340,10 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-st.Done, st.Tasks)
 	}
-	res := result(tally)
+	res, err := result(tally)
+	if err != nil {
+		return Result{}, err
+	}
 	res.Results = results
 	return res, nil
 }

@@ -460,7 +460,11 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	}
 	c.logf("job %s: %s", job, identitiesLine(stats))
 	save(true)
-	counts := tally.Counts()
+	counts, err := tally.Final()
+	if err != nil {
+		c.logf("job %s: %v", job, err)
+		return queens.Counts{}, stats, err
+	}
 	rec.progress(tally, time.Now())
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
