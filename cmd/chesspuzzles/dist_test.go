@@ -236,6 +236,9 @@ func TestDistributedKilledWorker(t *testing.T) {
 // mid-count and starts it again on the same --state: the worker reconnects, the count is
 // exact, and no task with a result is computed again.
 func TestDistributedCoordinatorRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out restarting a coordinator (seconds); TestDistributedKilledWorker resumes a plan")
+	}
 	const n = 14
 	state := t.TempDir()
 	// Listening on every interface, as in the probe (a restart there made a new
@@ -328,6 +331,9 @@ func readToken(t *testing.T, path string) string {
 // coordinator and worker: both clients reconnect, and the count is exact. (Foreign and
 // forged stored results are internal/work/dist's TestOverwriteAfterFinish.)
 func TestDistributedReconnect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out a worker reconnecting to a restarted server (seconds)")
+	}
 	const n = 13
 	dir := t.TempDir()
 	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))

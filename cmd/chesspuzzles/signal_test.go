@@ -200,6 +200,9 @@ func TestSignalCountPlan(t *testing.T) {
 // of board; the signal goes once the first bytes are in a file of the output's directory):
 // exit 130, and no output file is left, finished or not.
 func TestSignalKnightTourWriting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out building and writing a 3000×3000 tour (seconds); the other TestSignal tests interrupt commands")
+	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "tour.txt")
 	writing := func(string) bool {

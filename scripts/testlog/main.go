@@ -176,7 +176,7 @@ func (l *log) tick(stop <-chan struct{}) {
 			return
 		case now := <-t.C:
 			l.mu.Lock()
-			if now.Sub(l.last) >= quiet && len(l.running) > 0 {
+			if now.Sub(l.last) >= quiet {
 				l.printLocked(l.status(now))
 			}
 			l.mu.Unlock()
@@ -185,8 +185,18 @@ func (l *log) tick(stop <-chan struct{}) {
 }
 
 // status is one line naming the longest-running tests, innermost first when a test runs
-// subtests, e.g. "… running: knight TestJoinMatchesDP/6x8 12s, queens TestCount 40s".
+// subtests, e.g. "… running: knight TestJoinMatchesDP/6x8 12s, queens TestCount 40s"; or,
+// when none runs, that go test is building.
 func (l *log) status(now time.Time) string {
+	if len(l.running) == 0 {
+		done := 0
+		for _, d := range l.pkgs {
+			if d {
+				done++
+			}
+		}
+		return fmt.Sprintf("… no test running: go test is building (%d packages tested so far)\n", done)
+	}
 	var names []string
 	for k := range l.running {
 		if !l.hasChild(k) {

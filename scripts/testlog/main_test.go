@@ -73,6 +73,9 @@ func TestLogUnfinished(t *testing.T) {
 	if err := l.unfinished(); err == nil || !strings.Contains(err.Error(), "m/q") {
 		t.Errorf("a stream cut off in m/q: unfinished() = %v, want an error naming m/q", err)
 	}
+	if s := newLog(&out).status(time.Now()); !strings.Contains(s, "building") {
+		t.Errorf("status with no test running = %q, want it to say go test is building", s)
+	}
 	if s := l.status(time.Now()); !strings.Contains(s, "m/q TestB/x") || strings.Contains(s, "m/q TestB ") {
 		t.Errorf("status = %q, want the innermost running test, m/q TestB/x", s)
 	}
