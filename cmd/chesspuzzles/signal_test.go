@@ -104,6 +104,11 @@ func printed(s string) func(string) bool {
 
 // after is ready d after it is first asked: time enough for the command to have started
 // (and to listen for SIGINT) and to be in its long step.
+// signalSetup is how long a test waits before it interrupts a command that shows nothing
+// when it is ready: long enough for a race-built binary on a loaded machine to have set up
+// its signal handling (a SIGINT before that kills it with no exit code; 1 s once did).
+const signalSetup = 3 * time.Second
+
 func after(d time.Duration) func(string) bool {
 	var start time.Time
 	return func(string) bool {
@@ -138,7 +143,7 @@ func TestSignalCheckWaitingForInput(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	code, _, stderr := interrupt(t, r, after(time.Second), "queens", "check")
+	code, _, stderr := interrupt(t, r, after(signalSetup), "queens", "check")
 	wantInterrupted(t, code, stderr, "queens check")
 }
 
@@ -149,7 +154,7 @@ func TestSignalRegionsSolveFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := interrupt(t, nil, after(time.Second), "queens", "regions", "solve", fifo)
+	code, _, stderr := interrupt(t, nil, after(signalSetup), "queens", "regions", "solve", fifo)
 	wantInterrupted(t, code, stderr, "queens regions solve")
 }
 
@@ -192,7 +197,7 @@ func TestSignalEstimate(t *testing.T) {
 // TestSignalCountPlan interrupts "queens count 32" while its plan (5 s of work on one
 // core) is being built.
 func TestSignalCountPlan(t *testing.T) {
-	code, _, stderr := interrupt(t, nil, after(time.Second), "queens", "count", "32", "--quiet", "--workers", "1")
+	code, _, stderr := interrupt(t, nil, after(signalSetup), "queens", "count", "32", "--quiet", "--workers", "1")
 	wantInterrupted(t, code, stderr, "queens count")
 }
 
