@@ -43,8 +43,9 @@ func TestKnightPNGNotToTerminal(t *testing.T) {
 	}
 }
 
-// runOnTerminalCode runs bin with args on a new pseudo-terminal, as runOnTerminal does,
-// and returns its exit code and all it wrote, whatever the code.
+// runOnTerminalCode runs bin with args on a new pseudo-terminal of 120 columns and 30 rows
+// in a fresh directory, and returns its exit code and all it wrote (stdout and stderr, as
+// the terminal got them), whatever the code. The master reads EIO once the child is gone.
 func runOnTerminalCode(t *testing.T, bin string, args ...string) (int, []byte) {
 	t.Helper()
 	master, slave, err := openPTY(30, 120)

@@ -5,15 +5,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -117,41 +114,13 @@ func containsLines(screen, want []string) bool {
 }
 
 // runOnTerminal runs bin with args on a new pseudo-terminal of 120 columns and 30 rows in
-// a fresh directory, and returns all it wrote (stdout and stderr, as the terminal got
-// them) once it has exited with 0.
+// a fresh directory (runOnTerminalCode), and returns all it wrote (stdout and stderr, as the
+// terminal got them); it fails the test unless bin exits with 0.
 func runOnTerminal(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
-	master, slave, err := openPTY(30, 120)
-	if err != nil {
-		t.Fatalf("opening a pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		slave.Close()
-		t.Fatal(err)
-	}
-	slave.Close() // the child holds it now: the master reads EIO once the child is gone
-	read := make(chan []byte)
-	go func() {
-		b, _ := io.ReadAll(master) // ends with EIO when the child closes the terminal
-		read <- b
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	select {
-	case err = <-waited:
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("chesspuzzles %s did not end in 2 minutes", strings.Join(args, " "))
-	}
-	out := <-read
-	if err != nil {
-		t.Fatalf("chesspuzzles %s: %v\n%q", strings.Join(args, " "), err, out)
+	code, out := runOnTerminalCode(t, bin, args...)
+	if code != 0 {
+		t.Fatalf("chesspuzzles %s: exit %d\n%q", strings.Join(args, " "), code, out)
 	}
 	return out
 }
