@@ -104,10 +104,6 @@ func printed(s string) func(string) bool {
 
 // after is ready d after it is first asked: time enough for the command to have started
 // (and to listen for SIGINT) and to be in its long step.
-// signalSetup is how long a test waits before it interrupts a command that shows nothing
-// when it is ready: long enough for a race-built binary on a loaded machine to have set up
-// its signal handling (a SIGINT before that kills it with no exit code; 1 s once did).
-const signalSetup = 3 * time.Second
 
 func after(d time.Duration) func(string) bool {
 	var start time.Time
