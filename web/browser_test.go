@@ -32,8 +32,13 @@ func findBrowser() string {
 }
 
 // newBrowser starts a headless browser on the page served by srv and returns its context.
+// -short leaves the page tests out (a browser start costs seconds of CPU) unless
+// CHESSPUZZLES_BROWSER=required asks for them, as CI does (it runs no -short).
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	if testing.Short() && os.Getenv("CHESSPUZZLES_BROWSER") != "required" {
+		t.Skip("-short leaves out the page tests in Chromium; the full run has them")
+	}
 	path := findBrowser()
 	if path == "" {
 		msg := "no Chromium found: install Debian's chromium (apt-get install chromium) or set CHESSPUZZLES_CHROMIUM to a Chrome binary to run the page tests"

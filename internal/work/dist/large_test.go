@@ -155,6 +155,9 @@ func TestLargePlanKilledWorker(t *testing.T) {
 // second run takes the first's results from its snapshot, reads only the results stored
 // after it, queues only the rest (in windows) and ends exact.
 func TestLargePlanResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
+	}
 	plan, n := largeCase(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -216,6 +219,9 @@ func TestLargePlanResume(t *testing.T) {
 // total is Q(14). The whole plan through the server is TestLargePlanKilledWorker's, with
 // CHESSPUZZLES_LONG=1.
 func TestLargeStateKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
+	}
 	const n, bound, every = 14, 12, 25
 	plan := finePlan(t, n, bound, 100_000)
 	dir := t.TempDir()
