@@ -7,40 +7,22 @@ import (
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
-// Level is how hard a puzzle is: the level of the hardest technique [Explain] needs.
-type Level int
+// Level is how hard a puzzle is: the level of the hardest technique [Explain] needs. It is
+// the level of package queens' puzzles (queens.Level), named and parsed the same way.
+type Level = queens.Level
 
 // The levels, easiest first.
 const (
-	Easy   Level = iota // last free cells, single confinements, cells whose queen would empty a unit
-	Medium              // also pairs
-	Hard                // also groups of three or more, and forcing chains
+	Easy   = queens.Easy   // last free cells, single confinements, cells whose queen would empty a unit
+	Medium = queens.Medium // also pairs
+	Hard   = queens.Hard   // also groups of three or more, and forcing chains
 )
 
-var levelNames = [...]string{"easy", "medium", "hard"}
-
-// String returns easy, medium or hard.
-func (l Level) String() string {
-	if l >= 0 && int(l) < len(levelNames) {
-		return levelNames[l]
-	}
-	return fmt.Sprintf("Level(%d)", int(l))
-}
-
-// MarshalText returns the level's name.
-func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
-
-// ParseLevel reads easy, medium or hard, in any case.
-func ParseLevel(s string) (Level, error) {
-	for i, name := range levelNames {
-		if strings.EqualFold(s, name) {
-			return Level(i), nil
-		}
-	}
-	return 0, fmt.Errorf("level must be easy, medium or hard, got %q", board.Clip(s))
-}
+// ParseLevel reads easy, medium or hard, in any case (queens.ParseLevel).
+func ParseLevel(s string) (Level, error) { return queens.ParseLevel(s) }
 
 // Technique is one kind of deduction [Explain] makes. A "unit" is a row, a column or a
 // region: each holds exactly one queen. A "line" is a row or a column.
