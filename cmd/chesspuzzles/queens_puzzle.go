@@ -65,18 +65,28 @@ The board size is N, or --n N (8 if neither is given).`,
 	return cmd
 }
 
-func runQueensPuzzle(ctx context.Context, o queensPuzzleOpts, stdout io.Writer) error {
-	if o.n < queens.MinPuzzleN || o.n > queens.MaxPuzzleN {
-		return usageErrorf("--n must be a whole number from %d to %d, got %d", queens.MinPuzzleN, queens.MaxPuzzleN, o.n)
+// puzzleFlags checks the flags the two puzzle commands (puzzle, regions) share: --n from
+// minN to maxN, --level and --format; it returns the level.
+func puzzleFlags(n, minN, maxN int, level, format string) (queens.Level, error) {
+	if n < minN || n > maxN {
+		return 0, usageErrorf("--n must be a whole number from %d to %d, got %d", minN, maxN, n)
 	}
-	level, err := queens.ParseLevel(o.level)
+	l, err := queens.ParseLevel(level)
 	if err != nil {
-		return usageErrorf("--level must be easy, medium or hard, got %q", board.Clip(o.level))
+		return 0, usageErrorf("--level must be easy, medium or hard, got %q", board.Clip(level))
 	}
-	switch o.format {
+	switch format {
 	case "text", "svg", "png", "json":
 	default:
-		return usageErrorf("--format must be text, svg, png or json, got %q", board.Clip(o.format))
+		return 0, usageErrorf("--format must be text, svg, png or json, got %q", board.Clip(format))
+	}
+	return l, nil
+}
+
+func runQueensPuzzle(ctx context.Context, o queensPuzzleOpts, stdout io.Writer) error {
+	level, err := puzzleFlags(o.n, queens.MinPuzzleN, queens.MaxPuzzleN, o.level, o.format)
+	if err != nil {
+		return err
 	}
 	p, err := queens.NewPuzzle(ctx, o.n, level, o.seed)
 	if err != nil {

@@ -73,17 +73,9 @@ type regionsJSON struct {
 }
 
 func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer) error {
-	if o.n < regions.MinGenerateN || o.n > regions.MaxGenerateN {
-		return usageErrorf("--n must be a whole number from %d to %d, got %d", regions.MinGenerateN, regions.MaxGenerateN, o.n)
-	}
-	level, err := regions.ParseLevel(o.level)
+	level, err := puzzleFlags(o.n, regions.MinGenerateN, regions.MaxGenerateN, o.level, o.format)
 	if err != nil {
-		return usageErrorf("--level must be easy, medium or hard, got %q", board.Clip(o.level))
-	}
-	switch o.format {
-	case "text", "svg", "png", "json":
-	default:
-		return usageErrorf("--format must be text, svg, png or json, got %q", board.Clip(o.format))
+		return err
 	}
 	if o.format == "png" && o.output == "" && isTerminal(stdout) {
 		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
