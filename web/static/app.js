@@ -2,8 +2,8 @@
 // and watch a knight's tour. All the puzzle work is done by the server's JSON API.
 
 import { Board, squareName, parseName } from './board.js';
+import { $, api } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 
 // The page's state lives in its URL (?tab=&n=&sol=…), so that a link reopens it: every
 // change calls saveURL, and the start reads the URL back (see restore at the end). The
@@ -45,13 +45,6 @@ function saveURL() {
 
 // capitalize starts a sentence with a capital letter.
 const capitalize = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
-async function api(path) {
-  const res = await fetch(path);
-  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
-}
 
 // ---- tabs ----
 let activeTab = 'browse';

@@ -4,27 +4,10 @@
 // so do the hints (GET /api/regions/hint: the technique a person would use next, where and
 // why). Everything else — marks, conflicts, undo, the timer — is played here.
 
-const $ = (id) => document.getElementById(id);
+import { $, api, h } from './dom.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const root = $('regions');
-
-async function api(path) {
-  const res = await fetch(path);
-  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
-}
-
-function h(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
 
 function svg(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);

@@ -3,27 +3,9 @@
 // with exactly one answer. Every step shown comes from the server's engine (docs/teach.md).
 
 import { Board, squareName } from './board.js';
+import { $, api, h } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 const root = $('learn');
-
-async function api(path) {
-  const res = await fetch(path);
-  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(body.error || `HTTP ${res.status}`);
-  return body;
-}
-
-function h(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
 
 function say(id, text, cls = '') {
   const e = $(id);
