@@ -277,28 +277,7 @@ func pathOut(rng *rand.Rand, region []uint8, n, i, root int) ([]int, uint8, bool
 	}
 	slices.Reverse(cells) // the queen cell first
 	// Flood the region from the root around the path; what it misses goes too.
-	seen := make([]bool, n*n)
-	seen[root] = true
-	stack := []int{root}
-	for len(stack) > 0 {
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		r, c := j/n, j%n
-		for _, d := range sides {
-			rr, cc := r+d[0], c+d[1]
-			if rr >= 0 && rr < n && cc >= 0 && cc < n {
-				if t := rr*n + cc; !seen[t] && !onPath[t] && region[t] == k {
-					seen[t] = true
-					stack = append(stack, t)
-				}
-			}
-		}
-	}
-	for j, rk := range region {
-		if rk == k && !seen[j] && !onPath[j] {
-			cells = append(cells, j)
-		}
-	}
+	cells = append(cells, unreached(region, n, k, root, onPath)...)
 	return cells, to, true
 }
 
@@ -488,9 +467,16 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 // cutOff returns cell z and the cells of its region that are joined to the region's root
 // cell only through z.
 func cutOff(region []uint8, n, z, root int) []int {
-	k := region[z]
 	seen := make([]bool, n*n)
-	seen[root], seen[z] = true, true
+	seen[z] = true
+	return append([]int{z}, unreached(region, n, region[z], root, seen)...)
+}
+
+// unreached floods region k from its cell root through the cells seen does not hold yet,
+// joined by their sides, marking them in seen, and returns the cells of region k left
+// unmarked, in index order. It takes time linear in n².
+func unreached(region []uint8, n int, k uint8, root int, seen []bool) []int {
+	seen[root] = true
 	stack := []int{root}
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
@@ -506,7 +492,7 @@ func cutOff(region []uint8, n, z, root int) []int {
 			}
 		}
 	}
-	out := []int{z}
+	var out []int
 	for j, rk := range region {
 		if rk == k && !seen[j] {
 			out = append(out, j)
