@@ -23,8 +23,11 @@ const maxWholeTaskN = 21
 // at 24, minutes beyond.
 func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {
 	p.build()
-	tasks := p.tasks[:len(p.tasks)-1]
-	sym := p.tasks[len(p.tasks)-1]
+	tasks := make([]task, p.Len()-1)
+	for id := range tasks {
+		tasks[id] = p.taskAt(id)
+	}
+	sym := p.taskAt(p.Len() - 1)
 	var total, top uint64
 	for _, t := range tasks {
 		total += t.Cost
@@ -51,7 +54,7 @@ func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.
 	if err != nil {
 		return count.Estimate{}, err
 	}
-	e := count.Estimate{Seconds: setup + mean, Setup: setup, Tasks: float64(len(p.tasks)), TasksExact: true, Probes: k}
+	e := count.Estimate{Seconds: setup + mean, Setup: setup, Tasks: float64(p.Len()), TasksExact: true, Probes: k}
 	e.SecondsErr = 2 * se / e.Seconds
 	e.Largest = max(symSecs, float64(top)*mean/float64(total))
 	return e, nil

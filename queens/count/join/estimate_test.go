@@ -25,7 +25,7 @@ func TestSampleRowSets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tasks := plan.tasks[:len(plan.tasks)-1]
+		tasks := plan.allTasks()[:len(plan.allTasks())-1]
 		var pairs float64
 		for _, task := range tasks {
 			r, err := task.CountContext(context.Background())

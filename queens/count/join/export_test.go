@@ -77,12 +77,12 @@ func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*pl
 		if err != nil {
 			t.Fatal(err)
 		}
-		results := make([]count.Result, len(p.tasks))
+		results := make([]count.Result, len(p.allTasks()))
 		var wg sync.WaitGroup
 		for g := range 2 {
 			wg.Go(func() {
-				for i := g; i < len(p.tasks); i += 2 {
-					results[i] = p.tasks[i].Count()
+				for i := g; i < len(p.allTasks()); i += 2 {
+					results[i] = p.allTasks()[i].Count()
 				}
 			})
 		}
@@ -99,3 +99,12 @@ func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*pl
 
 // NewJoinPlan is newJoinPlan, under the name the tests knew in package queens.
 var NewJoinPlan = newJoinPlan
+
+// allTasks returns the plan's tasks in id order.
+func (p *plan) allTasks() []task {
+	out := make([]task, p.Len())
+	for id := range out {
+		out[id] = p.taskAt(id)
+	}
+	return out
+}

@@ -22,7 +22,7 @@ func TestJoinBoundTrue(t *testing.T) {
 			t.Fatal(err)
 		}
 		var total, bound uint64
-		for _, task := range p.tasks {
+		for _, task := range p.allTasks() {
 			r, err := task.CountContext(t.Context())
 			if err != nil {
 				t.Fatal(err)
@@ -100,7 +100,7 @@ func TestCheckResultJoin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, tk := range p.tasks {
+		for _, tk := range p.allTasks() {
 			r, err := tk.CountContext(t.Context())
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +111,7 @@ func TestCheckResultJoin(t *testing.T) {
 			forged := []count.Result{r, r, r}
 			forged[0].RowSets++
 			forged[1].HalfTurn, forged[1].Solutions = r.HalfTurn+1, r.Solutions+1
-			forged[2].ID = len(p.tasks)
+			forged[2].ID = len(p.allTasks())
 			if tk.Join.Sub < 0 {
 				forged[0].RowSets, forged[0].Solutions = 0, 1
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
+	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -74,10 +76,64 @@ func newJoinPlan(n int) (*plan, error) {
 		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinJoinN, MaxJoinN, n)
 	}
 	p := &plan{n: n}
-	subs := joinSubs(n)
+	m, bound := planBound(n)
+	var top, open uint64 // open: the Cost of the last task while it takes row sets, else 0
+	for sub := range joinSubs(n) {
+		j := newJoinSub(n, sub)
+		open = 0
+		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+			if w, _ := j.rowSetWeight(e); w == 0 {
+				continue
+			}
+			c := m.cost(&j, e)
+			if open != 0 && open+c > bound {
+				open = 0
+			}
+			if open == 0 {
+				p.first = append(p.first, e)
+				p.cost = append(p.cost, 0)
+				p.rowSets = append(p.rowSets, 0)
+			}
+			last := len(p.cost) - 1
+			p.rowSets[last]++
+			p.cost[last] += c
+			open = p.cost[last]
+			top = max(top, open)
+		}
+		p.subEnd = append(p.subEnd, int32(len(p.cost)))
+	}
+	// The symmetric-solution search is one task that cannot be split, about as long as
+	// a row-set task at n = 18–20 (12 ms at n = 18, 0.3 s at n = 20 on one core) and far
+	// shorter beyond (0.9 s at n = 22, 9 s at 24); it gets a Cost above every other
+	// task's so that a pool starts it first (tasks go out by decreasing Cost) instead of
+	// leaving it as a tail that one worker runs alone.
+	p.first = append(p.first, 0)
+	p.cost = append(p.cost, top+1)
+	p.rowSets = append(p.rowSets, 0)
+	p.first, p.cost, p.rowSets = slices.Clip(p.first), slices.Clip(p.cost), slices.Clip(p.rowSets)
+	return p, nil
+}
+
+// planBounds caches planBound by n: a worker checks every task it gets against the bound.
+var planBounds sync.Map // int → boundOf
+
+type boundOf struct {
+	m     rowSetModel
+	bound uint64
+}
+
+// planBound returns the row-set cost model of n and the bound on a task's Cost that cuts
+// the plan's row sets into tasks: the plan's total cost over the larger of
+// joinTasksTarget and the modelled time over joinTaskSeconds, or a single row set's cost
+// where one is larger. It walks all row sets once (C(2h, h) per sub-problem: a second or
+// two at n = 26–27), once per process and n.
+func planBound(n int) (rowSetModel, uint64) {
+	if b, ok := planBounds.Load(n); ok {
+		return b.(boundOf).m, b.(boundOf).bound
+	}
 	m := newRowSetModel(n)
 	var total, top uint64
-	for sub := range subs {
+	for sub := range joinSubs(n) {
 		j := newJoinSub(n, sub)
 		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
 			if w, _ := j.rowSetWeight(e); w != 0 {
@@ -89,38 +145,53 @@ func newJoinPlan(n int) (*plan, error) {
 	}
 	tasks := max(joinTasksTarget, int(joinModelSeconds(n)/joinTaskSeconds))
 	bound := max(top, total/uint64(tasks))
-	for sub := range subs {
-		j := newJoinSub(n, sub)
-		open := false
-		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
-			if w, _ := j.rowSetWeight(e); w == 0 {
-				continue
+	planBounds.Store(n, boundOf{m, bound})
+	return m, bound
+}
+
+// checkRun returns an error unless t's row sets are a run the plan could cut: First a
+// counted row set of the sub-problem, RowSets counted row sets from it, their modelled
+// costs summing to t.Cost, within the plan's bound unless the run is one row set, and the
+// next counted row set (if any) overflowing it, as the plan cuts a task only then. It walks
+// the task's row sets (microseconds each) and, once per process, all of n's (planBound).
+func (t task) checkRun() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("task %d of N=%d is not a task of the join's plan: %s", t.ID, t.N, fmt.Sprintf(format, args...))
+	}
+	j := newJoinSub(t.N, t.Join.Sub)
+	e := t.Join.First
+	if w, _ := j.rowSetWeight(e); w == 0 || bits.OnesCount64(e) != j.k {
+		return bad("%#x is not a counted row set of sub-problem %d", e, t.Join.Sub)
+	}
+	m, bound := planBound(t.N)
+	var cost uint64
+	for k := 0; ; e = j.nextRowSet(e) {
+		if e == 0 {
+			if k < t.Join.RowSets {
+				return bad("sub-problem %d has only %d counted row sets from %#x, not %d", t.Join.Sub, k, t.Join.First, t.Join.RowSets)
 			}
-			c := m.cost(&j, e)
-			if open && p.tasks[len(p.tasks)-1].Cost+c > bound {
-				open = false
-			}
-			if !open {
-				p.tasks = append(p.tasks, task{N: n, ID: len(p.tasks), Weight: 1,
-					Join: joinTask{Sub: sub, First: e}})
-				open = true
-			}
-			t := &p.tasks[len(p.tasks)-1]
-			t.Join.RowSets++
-			t.Cost += c
+			break
 		}
+		if w, _ := j.rowSetWeight(e); w == 0 {
+			continue
+		}
+		c := m.cost(&j, e)
+		if k == t.Join.RowSets {
+			if cost+c <= bound {
+				return bad("the plan would add the next row set to it (cost %d + %d within the bound %d)", cost, c, bound)
+			}
+			break
+		}
+		cost += c
+		k++
 	}
-	// The symmetric-solution search is one task that cannot be split, about as long as
-	// a row-set task at n = 18–20 (12 ms at n = 18, 0.3 s at n = 20 on one core) and far
-	// shorter beyond (0.9 s at n = 22, 9 s at 24); it gets a Cost above every other
-	// task's so that a pool starts it first (tasks go out by decreasing Cost) instead of
-	// leaving it as a tail that one worker runs alone.
-	top = 0
-	for _, t := range p.tasks {
-		top = max(top, t.Cost)
+	switch {
+	case cost != t.Cost:
+		return bad("cost %d, but its row sets cost %d", t.Cost, cost)
+	case t.Join.RowSets > 1 && cost > bound:
+		return bad("cost %d is over the plan's bound %d", cost, bound)
 	}
-	p.tasks = append(p.tasks, task{N: n, ID: len(p.tasks), Weight: 1, Join: joinTask{Sub: -1}, Cost: top + 1})
-	return p, nil
+	return nil
 }
 
 // rowSetModel holds what the cost of a row set is modelled from: the mean number of

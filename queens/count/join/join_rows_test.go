@@ -75,7 +75,7 @@ func TestRowTableCounts(t *testing.T) {
 		}
 		step := 1
 		if n > 16 || n > 13 && !long {
-			step = len(p.tasks) / 6
+			step = len(p.allTasks()) / 6
 		}
 		for _, budget := range []uint64{0, 6 * maxRowBytes(n/2)} {
 			part, err := newRowTable(n/2, budget)
@@ -85,8 +85,8 @@ func TestRowTableCounts(t *testing.T) {
 			var wg sync.WaitGroup
 			for g := range 2 {
 				wg.Go(func() {
-					for i := g * step; i < len(p.tasks)-1; i += 2 * step {
-						task := p.tasks[i]
+					for i := g * step; i < len(p.allTasks())-1; i += 2 * step {
+						task := p.allTasks()[i]
 						want, err1 := task.countJoinTable(context.Background(), whole)
 						got, err2 := task.countJoinTable(context.Background(), part)
 						if err1 != nil || err2 != nil || got != want {
@@ -169,7 +169,7 @@ func TestJoinPlanTasks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tasks := p.tasks[:len(p.tasks)-1]
+		tasks := p.allTasks()[:len(p.allTasks())-1]
 		var total, top uint64
 		rowSets := 0
 		for _, task := range tasks {
