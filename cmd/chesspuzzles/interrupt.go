@@ -12,8 +12,7 @@ import (
 )
 
 // This file holds what lets a long step of a command end at once on Ctrl-C (exit 130)
-// when the engine call it makes takes no context (ctxWriter, for writers, is in
-// queens_one.go).
+// when the engine call it makes takes no context.
 
 // newPlan is newMethodPlan(n, method, version) that returns ctx.Err() as soon as ctx is done. Building the
 // plan of N = 32 takes seconds and NewPlan takes no context: it runs aside, and is left to
@@ -130,4 +129,18 @@ func aside(ctx context.Context, f func() error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// ctxWriter fails every write once ctx is done, so that Ctrl-C stops a stream of a billion
+// queens within one buffer (WriteColumns writes 64 KB at a time).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -118,17 +118,3 @@ func oneError(err error) error {
 	}
 	return err
 }
-
-// ctxWriter fails every write once ctx is done, so that Ctrl-C stops a stream of a billion
-// queens within one buffer (WriteColumns writes 64 KB at a time).
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
-}
