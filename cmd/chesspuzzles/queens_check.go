@@ -88,6 +88,12 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
 	cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if p := parsePictureFormat(opts.format); cmd.Flags().Changed("output") && p != pictureSVG && p != picturePNG {
+			return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
+		}
+		return nil
+	}
 	return cmd
 }
 
