@@ -60,26 +60,18 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 			return usageError(err)
 		}
 	}
-	var opts knight.Options
-	opts.Closed = o.closed
-	switch o.method {
-	case "auto":
-		opts.Method = knight.Auto
-	case "warnsdorff":
-		opts.Method = knight.Warnsdorff
-	case "article":
-		opts.Method = knight.Article
-	default:
+	opts := knight.Options{Closed: o.closed}
+	if opts.Method, err = knight.ParseMethod(o.method); err != nil {
 		return usageErrorf("--method must be auto, warnsdorff or article, got %q", board.Clip(o.method))
 	}
 	write, err := tourWriter(o.format)
 	if err != nil {
 		return err
 	}
-	if o.format == "png" && o.output == "" && isTerminal(stdout) {
-		// Checked here, before the search: tourPicture's own check sees only the
-		// writer it is given, which for a tour is a ctxWriter, never the terminal.
-		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	// Checked here, before the search: tourPicture's own check sees only the writer it
+	// is given, which for a tour is a ctxWriter, never the terminal.
+	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+		return err
 	}
 	if (o.format == "svg" || o.format == "png") && (sz.Rows > maxPictureN || sz.Cols > maxPictureN) {
 		// Refused before the tour is found: a tour of 11585×11585 takes gigabytes.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,8 +74,8 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 	if err != nil {
 		return err
 	}
-	if o.format == "png" && o.output == "" && isTerminal(stdout) {
-		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+		return err
 	}
 	p, err := regions.Generate(ctx, o.n, o.seed, level)
 	if err != nil {
@@ -125,20 +124,12 @@ func regionsBoard(p *regions.Puzzle, sol []int) string {
 	return b.String()
 }
 
+// writeRegionsPicture writes the SVG or PNG picture of p's grid, with queens on it, to the
+// file output (atomically) or, when output is "", to stdout.
 func writeRegionsPicture(p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
-	var b bytes.Buffer
-	pic := render.Regions{Region: p.Rows(), Queens: queens}
-	var err error
-	if png {
-		err = render.RegionsPNG(&b, pic, render.Options{})
-	} else {
-		err = render.RegionsSVG(&b, pic, render.Options{})
-	}
+	b, err := draw(render.Regions{Region: p.Rows(), Queens: queens}, png, render.RegionsSVG, render.RegionsPNG)
 	if err != nil {
 		return err
 	}
-	return writeTo(output, stdout, func(w io.Writer) error {
-		_, err := w.Write(b.Bytes())
-		return err
-	})
+	return writeBytes(output, stdout, b)
 }

@@ -84,8 +84,8 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 		return err
 	}
 	if o.format != "text" {
-		if o.format == "png" && o.output == "" && isTerminal(stdout) {
-			return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+		if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+			return err
 		}
 		return writeRegionsPicture(p, sol, o.format == "png", o.output, stdout)
 	}
