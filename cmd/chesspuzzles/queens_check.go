@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -61,14 +60,9 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 			if opts.n < 0 || opts.n > queens.MaxParseN {
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
 			}
-			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCheckInput, "position on standard input")
-				if err != nil {
-					return err
-				}
-				opts.position = in
-			} else {
-				opts.position = strings.Join(args, " ")
+			var err error
+			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCheckInput); err != nil {
+				return err
 			}
 			switch opts.format {
 			case "text", "unicode", "svg", "png":

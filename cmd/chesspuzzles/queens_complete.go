@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -59,14 +58,8 @@ input that cannot be read; 3 when undecided within --timeout; 130 when interrupt
 			if opts.format, err = queens.ParseNotation(format); err != nil {
 				return usageError(err)
 			}
-			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCompleteInput, "position on standard input")
-				if err != nil {
-					return err
-				}
-				opts.position = in
-			} else {
-				opts.position = strings.Join(args, " ")
+			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCompleteInput); err != nil {
+				return err
 			}
 			return runComplete(cmd.Context(), opts, cmd.OutOrStdout())
 		},
