@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 )
@@ -39,7 +38,7 @@ func newPlan(ctx context.Context, n int, method string, version int) (*queens.Pl
 
 // aside runs f on another goroutine and returns its error, or ctx.Err() as soon as ctx is
 // done; f is then left to finish on its own (the command is ending), so whatever it writes
-// to must stand that: a ctxWriter, or a file the caller removes.
+// to must stand that: a ctxio.Writer, or a file the caller removes.
 func aside(ctx context.Context, f func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- f() }()
@@ -49,18 +48,4 @@ func aside(ctx context.Context, f func() error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// ctxWriter fails every write once ctx is done, so that Ctrl-C stops a stream of a billion
-// queens within one buffer (WriteColumns writes 64 KB at a time).
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/spf13/cobra"
 )
@@ -69,7 +70,7 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 		return err
 	}
 	// Checked here, before the search: tourPicture's own check sees only the writer it
-	// is given, which for a tour is a ctxWriter, never the terminal.
+	// is given, which for a tour is a ctxio.Writer, never the terminal.
 	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	// Writing a tour of a hundred million squares takes a while, and WriteBoard first
 	// inverts the tour, writing nothing for seconds: Ctrl-C stops it at once.
 	return writeTo(o.output, stdout, func(w io.Writer) error {
-		return aside(ctx, func() error { return write(ctxWriter{ctx, w}, t) })
+		return aside(ctx, func() error { return write(ctxio.Writer{Ctx: ctx, W: w}, t) })
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -148,7 +149,7 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	}
 	sz := board.SquareBoard(rep.N)
 	// Output of a huge report stops at the next buffer on Ctrl-C.
-	w := bufio.NewWriter(ctxWriter{ctx, stdout})
+	w := bufio.NewWriter(ctxio.Writer{Ctx: ctx, W: stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
 		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -100,7 +101,7 @@ func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) erro
 		return oneError(err)
 	}
 	return writeTo(opts.output, stdout, func(out io.Writer) error {
-		if err := write(ctxWriter{ctx, out}); err != nil {
+		if err := write(ctxio.Writer{Ctx: ctx, W: out}); err != nil {
 			return fmt.Errorf("writing the solution: %w", err)
 		}
 		if _, err := io.WriteString(out, "\n"); err != nil {
