@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -235,20 +234,7 @@ func (s *Server) knightPicture(png bool) apiFunc {
 				return badRequest("%v", err)
 			}
 		}
-		var b bytes.Buffer
-		if png {
-			err = render.TourPNGContext(r.Context(), &b, t, opts)
-			if ctxErr := r.Context().Err(); ctxErr != nil {
-				return ctxErr
-			}
-		} else {
-			err = render.TourSVG(&b, t, render.Options{Square: sq})
-		}
-		if err != nil {
-			return badRequest("%v", err)
-		}
-		writePicture(w, b.Bytes(), png)
-		return nil
+		return writePicture(w, r, t, png, render.Options{Square: sq})
 	}
 }
 

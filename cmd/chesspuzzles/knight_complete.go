@@ -76,7 +76,7 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if _, err := knight.Accessibility(sz, path); err != nil {
 		return usageErrorf("the path: %v", err)
 	}
-	write, err := tourWriter(o.format)
+	write, err := tourWriter(ctx, o.format)
 	if err != nil {
 		return err
 	}

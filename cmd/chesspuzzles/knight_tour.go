@@ -65,7 +65,7 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if opts.Method, err = knight.ParseMethod(o.method); err != nil {
 		return usageErrorf("--method must be auto, warnsdorff or article, got %q", board.Clip(o.method))
 	}
-	write, err := tourWriter(o.format)
+	write, err := tourWriter(ctx, o.format)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	})
 }
 
-func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
+func tourWriter(ctx context.Context, format string) (func(io.Writer, knight.Tour) error, error) {
 	switch format {
 	case "board":
 		return knight.WriteBoard, nil
@@ -106,7 +106,7 @@ func tourWriter(format string) (func(io.Writer, knight.Tour) error, error) {
 	case "none":
 		return func(io.Writer, knight.Tour) error { return nil }, nil
 	case "svg", "png":
-		return tourPicture(format == "png"), nil
+		return tourPicture(ctx, format == "png"), nil
 	}
 	return nil, usageErrorf("--format must be board, squares, json, svg, png or none, got %q", board.Clip(format))
 }

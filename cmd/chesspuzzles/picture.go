@@ -54,14 +54,16 @@ func refusePNGOnTerminal(png bool, output string, stdout io.Writer) error {
 	return nil
 }
 
-// draw renders pic into memory by svg, or by asPNG when png is set, so that a picture is
-// written whole or not at all.
-func draw[P any](pic P, png bool, svg, asPNG func(io.Writer, P, render.Options) error) ([]byte, error) {
-	if png {
-		svg = asPNG
-	}
+// draw renders pic into memory as SVG, or as PNG when png is set, so that a picture is
+// written whole or not at all. A PNG stops once ctx is done.
+func draw(ctx context.Context, pic render.Picture, png bool) ([]byte, error) {
 	var b bytes.Buffer
-	err := svg(&b, pic, render.Options{})
+	var err error
+	if png {
+		err = render.PNG(ctx, &b, pic, render.Options{})
+	} else {
+		err = render.SVG(&b, pic, render.Options{})
+	}
 	return b.Bytes(), err
 }
 
@@ -75,14 +77,14 @@ func writeBytes(output string, stdout io.Writer, b []byte) error {
 
 // writeQueensPicture writes the SVG or PNG picture of pos, with the given conflicts marked,
 // to the file output (atomically) or, when output is "", to stdout; PNG never to a terminal.
-func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pictureFormat, output string, stdout io.Writer) error {
+func writeQueensPicture(ctx context.Context, pos queens.Position, attacks []queens.Attack, format pictureFormat, output string, stdout io.Writer) error {
 	if pos.N > maxPictureN {
 		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %d×%d", maxPictureN, maxPictureN, pos.N, pos.N)
 	}
 	if err := refusePNGOnTerminal(format == picturePNG, output, stdout); err != nil {
 		return err
 	}
-	b, err := draw(render.Queens{N: pos.N, Queens: pos.Queens, Attacks: attacks}, format == picturePNG, render.QueensSVG, render.QueensPNG)
+	b, err := draw(ctx, render.Queens{N: pos.N, Queens: pos.Queens, Attacks: attacks}, format == picturePNG)
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pic
 // there is none.
 func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
 	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
-		return writeQueensPicture(p.Position(), nil, opts.picture, opts.output, stdout)
+		return writeQueensPicture(ctx, p.Position(), nil, opts.picture, opts.output, stdout)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -104,7 +106,7 @@ func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) e
 
 // tourPicture returns a writer of the tour as an SVG or PNG picture (package render): the
 // path with move numbers, start and end marked, the closing move of a closed tour.
-func tourPicture(png bool) func(io.Writer, knight.Tour) error {
+func tourPicture(ctx context.Context, png bool) func(io.Writer, knight.Tour) error {
 	return func(w io.Writer, t knight.Tour) error {
 		if err := refusePNGOnTerminal(png, "", w); err != nil {
 			return err
@@ -113,7 +115,7 @@ func tourPicture(png bool) func(io.Writer, knight.Tour) error {
 		for i := range pic.Path {
 			pic.Path[i] = t.Square(i)
 		}
-		b, err := draw(pic, png, render.TourSVG, render.TourPNG)
+		b, err := draw(ctx, pic, png)
 		if err != nil {
 			return usageErrorf("cannot draw the tour: %v", err)
 		}

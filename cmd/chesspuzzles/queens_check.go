@@ -151,7 +151,7 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	// Output of a huge report stops at the next buffer on Ctrl-C.
 	w := bufio.NewWriter(ctxio.Writer{Ctx: ctx, W: stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
-		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
+		if err := writeQueensPicture(ctx, pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err
 		}
 	} else if opts.json {

@@ -95,7 +95,7 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 		if o.solution {
 			queens = sol
 		}
-		return writeRegionsPicture(p, queens, o.format == "png", o.output, stdout)
+		return writeRegionsPicture(ctx, p, queens, o.format == "png", o.output, stdout)
 	}
 	return writeTo(o.output, stdout, func(w io.Writer) error {
 		text := p.String()
@@ -126,8 +126,8 @@ func regionsBoard(p *regions.Puzzle, sol []int) string {
 
 // writeRegionsPicture writes the SVG or PNG picture of p's grid, with queens on it, to the
 // file output (atomically) or, when output is "", to stdout.
-func writeRegionsPicture(p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
-	b, err := draw(render.Regions{Region: p.Rows(), Queens: queens}, png, render.RegionsSVG, render.RegionsPNG)
+func writeRegionsPicture(ctx context.Context, p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
+	b, err := draw(ctx, render.Regions{Region: p.Rows(), Queens: queens}, png)
 	if err != nil {
 		return err
 	}

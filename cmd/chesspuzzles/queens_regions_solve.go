@@ -87,7 +87,7 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 		if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
 			return err
 		}
-		return writeRegionsPicture(p, sol, o.format == "png", o.output, stdout)
+		return writeRegionsPicture(ctx, p, sol, o.format == "png", o.output, stdout)
 	}
 	var b strings.Builder
 	if count == 1 {
