@@ -153,10 +153,11 @@ type Figure struct {
 
 func (f Figure) String() string { return f.Number + " " + f.Unit }
 
-// figureRE matches a number (digits, with thousands commas, a decimal point, or ·10 and a
-// superscript power) and, after optional space or hyphen, a unit of time or memory. The
-// longer spellings come first so that "CPU-seconds" is not read as "CPU-s".
-var figureRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.,^])(\d[\d,]*(?:\.\d+)?(?:·10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)[ -]?` +
+// figureRE matches a number (digits, with commas between thousands, a decimal point, or
+// ·10 and a superscript power) and, after a space or hyphen, a unit of time or memory. The
+// separator is required, so that "10s" (a flag's default) and "2h" (algebra) are not read
+// as figures. The longer spellings come first so that "CPU-seconds" is not read as "CPU-s".
+var figureRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}.,^])(\d+(?:,\d{3})*(?:\.\d+)?(?:·10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)[ -]` +
 	`(CPU[- ]seconds|CPU[- ]minutes|CPU[- ]hours|CPU[- ]s|core-hours|core-years|seconds|minutes|hours|days|years|min|ms|µs|s|h|KiB|MiB|GiB|MB|GB)\b`)
 
 // unitSpelling maps each spelling of a unit that figureRE reads to the one Figure uses.

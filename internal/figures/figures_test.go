@@ -90,8 +90,8 @@ func TestQuoted(t *testing.T) {
 	text := `Run it (111 CPU-s); about 7
 minutes; 255 CPU-seconds, 108 MiB; 0.4 s and 4 s; 2.1·10⁵ core-hours (235 core-years);
 N=17 at 46.3%, 10000×10000, 2^27 squares, 1,000 cores, ETA 6s, 8×8 closed in 42 min.
-v1.10.x and 3.2GiB and 1.5 CPU hours`
-	want := "111 CPU-s|7 min|255 CPU-s|108 MiB|0.4 s|4 s|2.1·10⁵ core-hours|235 core-years|6 s|42 min|3.2 GiB|1.5 CPU-h"
+v1.10.x, 2h−1 bits, (0, s) and 3.2GiB; 1.5 CPU hours; 2,177 core-hours`
+	want := "111 CPU-s|7 min|255 CPU-s|108 MiB|0.4 s|4 s|2.1·10⁵ core-hours|235 core-years|42 min|1.5 CPU-h|2,177 core-hours"
 	var got []string
 	for _, f := range Quoted(text) {
 		got = append(got, fmt.Sprint(f))
