@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,16 +10,6 @@ import (
 
 // benchReadme is the one home of the project's measured figures (issue 26).
 const benchReadme = "bench/README.md"
-
-// readDoc returns a document of the repository, named from the module root.
-func readDoc(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(moduleRoot, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestFigureBlocks holds README.md's tables of measured figures to bench/README.md: each
 // is a figure block (internal/figures) whose lines must be those of the block of the same
