@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // This file holds what lets a long step of a command end at once on Ctrl-C (exit 130)
@@ -12,12 +12,12 @@ import (
 // newPlan is newMethodPlan(n, method, version) that returns ctx.Err() as soon as ctx is done. Building the
 // plan of N = 32 takes seconds and NewPlan takes no context: it runs aside, and is left to
 // finish on its own when ctx ends first (the command is ending then).
-func newPlan(ctx context.Context, n int, method string, version int) (*queens.Plan, error) {
+func newPlan(ctx context.Context, n int, method string, version int) (count.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	type result struct {
-		p   *queens.Plan
+		p   count.Plan
 		err error
 	}
 	done := make(chan result, 1)
