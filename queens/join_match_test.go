@@ -46,7 +46,7 @@ func TestMatchKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
-		for _, size := range []int{0, 1, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
+		for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
 			for _, width := range []uint{20, 34, 50} {
 				var m matcher
 				m.sigs = make([]uint64, size)
@@ -60,7 +60,6 @@ func TestMatchKernels(t *testing.T) {
 					a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
 					qs[i] = a & b & c & (1<<width - 1)
 				}
-				m.build()
 				var want uint64
 				for _, q := range qs {
 					for _, s := range m.sigs {
@@ -69,12 +68,20 @@ func TestMatchKernels(t *testing.T) {
 						}
 					}
 				}
-				if got := m.countAll(qs); got != want {
-					t.Errorf("%d words, store %d, width %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, got, want, haveMatchAVX512, haveMatchAVX2)
-				}
-				if !m.raw {
-					if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, qs); got != want {
-						t.Errorf("%d words, store %d, width %d: countBatchesGo = %d, want %d", bw, size, width, got, want)
+				// Built for no queries (a raw scan), as many as come, and very
+				// many (batches from 9 signatures up).
+				for _, nq := range []int{0, len(qs), 1 << 30} {
+					m.build(nq)
+					if raw := size*nq < rawBuildPairs+rawQueryPairs*nq; m.raw != raw {
+						t.Errorf("%d words, store %d, built for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
+					}
+					if got := m.countAll(qs); got != want {
+						t.Errorf("%d words, store %d, width %d, built for %d queries: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, nq, got, want, haveMatchAVX512, haveMatchAVX2)
+					}
+					if !m.raw {
+						if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, qs); got != want {
+							t.Errorf("%d words, store %d, width %d: countBatchesGo = %d, want %d", bw, size, width, got, want)
+						}
 					}
 				}
 			}

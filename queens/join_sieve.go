@@ -123,7 +123,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			extractAll(s.packed, sigs, &s.keep)
 			m.sigs = s.packed
 		}
-		m.build()
+		m.built = false // built by countAll, which knows the queries
 		return
 	}
 	s.squeeze = true
@@ -152,9 +152,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	for i := range nsub {
 		m := &s.subs[i]
 		m.sigs = s.sorted[start[i]:start[i+1]]
-		if len(m.sigs) > 0 {
-			m.build()
-		}
+		m.built = false
 	}
 }
 
@@ -164,12 +162,16 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		return 0
 	}
 	if s.k == 0 {
+		m := &s.subs[0]
+		if !m.built {
+			m.build(len(qs))
+		}
 		if !s.squeeze {
-			return s.subs[0].countAll(qs)
+			return m.countAll(qs)
 		}
 		s.qc = grow(s.qc, len(qs))
 		extractAll(s.qc, qs, &s.keep)
-		return s.subs[0].countAll(s.qc)
+		return m.countAll(s.qc)
 	}
 	nsub := 1 << s.k
 	s.qx = grow(s.qx, len(qs))
@@ -191,12 +193,23 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		s.qbuf[pos[y]] = s.qc[i]
 		pos[y]++
 	}
-	// Sub-store i meets the queries of every bucket y ⊆ i.
+	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
+	// visit, for as many queries as it meets then.
 	var n uint64
 	for i := range nsub {
 		m := &s.subs[i]
 		if len(m.sigs) == 0 {
 			continue
+		}
+		if !m.built {
+			nq := 0
+			for y := i; ; y = (y - 1) & i {
+				nq += s.qoff[y+1] - s.qoff[y]
+				if y == 0 {
+					break
+				}
+			}
+			m.build(nq)
 		}
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
