@@ -152,8 +152,10 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 }
 
 // countAll returns the number of (stored, query) pairs over the queries qs whose
-// signatures are disjoint: the sum of the per-query counts.
-func (m *matcher) countAll(qs []uint64) uint64 {
+// signatures are disjoint: the sum of the per-query counts. offs, if not nil, holds the
+// queries' chunk offsets (chunkOffsets, stride slots a query, stride ≥ m.nch) for the
+// kernels that want them (matchOffsets).
+func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	if len(qs) == 0 {
 		return 0
 	}
@@ -166,7 +168,25 @@ func (m *matcher) countAll(qs []uint64) uint64 {
 		}
 		return n
 	}
-	return countBatches(m.tab, m.bs, m.bw, m.nch, qs)
+	return countBatches(m.tab, m.bs, m.bw, m.nch, qs, offs, stride)
+}
+
+// chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
+// is the byte offset in a batch's table (of bw-word rows) of the row chunk j of the query
+// names, (j·2^chunkBits + its j-th 5 bits)·8·bw. A query meets many batches (every batch
+// of every sub-store its cut bits allow), and the kernel then loads each row's offset
+// instead of computing it: two instructions a chunk instead of six.
+func chunkOffsets(dst []uint32, qs []uint64, stride, bw int) []uint32 {
+	dst = grow(dst, len(qs)*stride)
+	row := uint32(8 * bw)
+	for i, q := range qs {
+		o := dst[i*stride : (i+1)*stride]
+		for j := range o {
+			o[j] = (uint32(j)<<chunkBits + uint32(q&(1<<chunkBits-1))) * row
+			q >>= chunkBits
+		}
+	}
+	return dst
 }
 
 // countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw.

@@ -47,7 +47,7 @@ func TestMatchKernels(t *testing.T) {
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
 		for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
-			for _, width := range []uint{20, 34, 50} {
+			for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
 				var m matcher
 				m.sigs = make([]uint64, size)
 				for i := range m.sigs {
@@ -75,8 +75,16 @@ func TestMatchKernels(t *testing.T) {
 					if raw := size*nq < rawBuildPairs+rawQueryPairs*nq; m.raw != raw {
 						t.Errorf("%d words, store %d, built for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
 					}
-					if got := m.countAll(qs); got != want {
-						t.Errorf("%d words, store %d, width %d, built for %d queries: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, nq, got, want, haveMatchAVX512, haveMatchAVX2)
+					// The chunk offsets, one slot a chunk or two more.
+					for extra := range 3 {
+						stride := (int(width)+chunkBits-1)/chunkBits + extra
+						offs := chunkOffsets(nil, qs, stride, bw)
+						if got := m.countAll(qs, offs, stride); got != want {
+							t.Errorf("%d words, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+						}
+					}
+					if got := m.countAll(qs, nil, 0); got != want {
+						t.Errorf("%d words, store %d, width %d, built for %d queries, no offsets: countAll = %d, want %d", bw, size, width, nq, got, want)
 					}
 					if !m.raw {
 						if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, qs); got != want {

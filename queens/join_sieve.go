@@ -76,6 +76,8 @@ type sieveMatcher struct {
 	qoff       []int    // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
 	qbuf       []uint64
 	qx, qc     []uint64
+	stride     int      // chunks of the widest matched word
+	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -110,6 +112,11 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	keep := kept &^ cut
 	// Squeeze when it saves a chunk.
 	s.squeeze = (bits.OnesCount64(keep)+chunkBits-1)/chunkBits < (bits.Len64(kept)+chunkBits-1)/chunkBits
+	if s.squeeze || k > 0 {
+		s.stride = max(1, (bits.OnesCount64(keep)+chunkBits-1)/chunkBits)
+	} else {
+		s.stride = max(1, (bits.Len64(kept)+chunkBits-1)/chunkBits)
+	}
 	nsub := 1 << k
 	if len(s.subs) < nsub {
 		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
@@ -166,12 +173,17 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		if !m.built {
 			m.build(len(qs))
 		}
-		if !s.squeeze {
-			return m.countAll(qs)
+		if s.squeeze {
+			s.qc = grow(s.qc, len(qs))
+			extractAll(s.qc, qs, &s.keep)
+			qs = s.qc
 		}
-		s.qc = grow(s.qc, len(qs))
-		extractAll(s.qc, qs, &s.keep)
-		return m.countAll(s.qc)
+		var offs []uint32
+		if !m.raw && matchOffsets(m.bw) {
+			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw)
+			offs = s.offs
+		}
+		return m.countAll(qs, offs, s.stride)
 	}
 	nsub := 1 << s.k
 	s.qx = grow(s.qx, len(qs))
@@ -193,6 +205,11 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		s.qbuf[pos[y]] = s.qc[i]
 		pos[y]++
 	}
+	var offs []uint32
+	if matchOffsets(matchWords) {
+		s.offs = chunkOffsets(s.offs, s.qbuf, s.stride, matchWords)
+		offs = s.offs
+	}
 	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
 	// visit, for as many queries as it meets then.
 	var n uint64
@@ -213,7 +230,11 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		}
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
-				n += m.countAll(s.qbuf[lo:hi])
+				var o []uint32
+				if offs != nil {
+					o = offs[lo*s.stride : hi*s.stride]
+				}
+				n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 			}
 			if y == 0 {
 				break
