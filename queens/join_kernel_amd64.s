@@ -117,10 +117,19 @@ GLOBL lowNibbles<>(SB), RODATA|NOPTR, $32
 // AND the 32-byte rows at tab[batch] + offs[query·stride + j] for chunks j < nch and add the
 // popcount of the result: nibbles looked up with VPSHUFB, bytes summed into the four
 // quadword accumulators of Y2 by VPSADBW. The query loop is unrolled for each nch from 1
-// to 8 (two instructions a chunk); more chunks take a loop.
+// to 8 (two instructions a chunk) and runs two batches at a time (one offset load for two
+// row ANDs), then the odd last batch alone; more than 8 chunks take a loop.
 
 // ROW(o) ANDs into Y0 the row whose offset is the uint32 at o(DI).
 #define ROW(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y0, Y0
+
+// ROW2(o) ANDs into Y0 and Y6 the rows of two batches (at SI and DX) whose offset is the
+// uint32 at o(DI): one offset load for two ANDs.
+#define ROW2(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y0, Y0; VPAND (DX)(BX*1), Y6, Y6
+
+// POPADD2 adds the popcounts of Y0's and Y6's quadwords to Y2's (byte counts of at most 16
+// summed before one VPSADBW).
+#define POPADD2 VPSRLW $4, Y0, Y1; VPAND Y4, Y0, Y0; VPAND Y4, Y1, Y1; VPSHUFB Y0, Y3, Y0; VPSHUFB Y1, Y3, Y1; VPADDB Y0, Y1, Y0; VPSRLW $4, Y6, Y7; VPAND Y4, Y6, Y6; VPAND Y4, Y7, Y7; VPSHUFB Y6, Y3, Y6; VPSHUFB Y7, Y3, Y7; VPADDB Y6, Y7, Y6; VPADDB Y6, Y0, Y0; VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
 
 // POPADD adds the popcount of Y0's four quadwords to Y2's.
 #define POPADD VPSRLW $4, Y0, Y1; VPAND Y4, Y0, Y0; VPAND Y4, Y1, Y1; VPSHUFB Y0, Y3, Y0; VPSHUFB Y1, Y3, Y1; VPADDB Y0, Y1, Y0; VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
@@ -184,6 +193,25 @@ avx2cn:
 	JMP   avx2bn
 
 avx2b1:
+	CMPQ R8, $2
+	JLT  avx2s1
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p1:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p1
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b1
+
+avx2s1:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -196,11 +224,29 @@ avx2q1:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q1
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b1
+	JMP  avx2done
 
 avx2b2:
+	CMPQ R8, $2
+	JLT  avx2s2
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p2:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p2
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b2
+
+avx2s2:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -214,11 +260,30 @@ avx2q2:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q2
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b2
+	JMP  avx2done
 
 avx2b3:
+	CMPQ R8, $2
+	JLT  avx2s3
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p3:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p3
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b3
+
+avx2s3:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -233,11 +298,31 @@ avx2q3:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q3
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b3
+	JMP  avx2done
 
 avx2b4:
+	CMPQ R8, $2
+	JLT  avx2s4
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p4:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	ROW2(12)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p4
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b4
+
+avx2s4:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -253,11 +338,32 @@ avx2q4:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q4
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b4
+	JMP  avx2done
 
 avx2b5:
+	CMPQ R8, $2
+	JLT  avx2s5
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p5:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	ROW2(12)
+	ROW2(16)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p5
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b5
+
+avx2s5:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -274,11 +380,33 @@ avx2q5:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q5
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b5
+	JMP  avx2done
 
 avx2b6:
+	CMPQ R8, $2
+	JLT  avx2s6
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p6:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	ROW2(12)
+	ROW2(16)
+	ROW2(20)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p6
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b6
+
+avx2s6:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -296,11 +424,34 @@ avx2q6:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q6
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b6
+	JMP  avx2done
 
 avx2b7:
+	CMPQ R8, $2
+	JLT  avx2s7
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p7:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	ROW2(12)
+	ROW2(16)
+	ROW2(20)
+	ROW2(24)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p7
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b7
+
+avx2s7:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -319,11 +470,35 @@ avx2q7:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q7
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b7
+	JMP  avx2done
 
 avx2b8:
+	CMPQ R8, $2
+	JLT  avx2s8
+	MOVQ R11, DI
+	MOVQ R12, CX
+	LEAQ (SI)(R9*1), DX
+
+avx2p8:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU (DX)(BX*1), Y6
+	ROW2(4)
+	ROW2(8)
+	ROW2(12)
+	ROW2(16)
+	ROW2(20)
+	ROW2(24)
+	ROW2(28)
+	POPADD2
+	ADDQ R14, DI
+	DECQ CX
+	JNZ  avx2p8
+	LEAQ (SI)(R9*2), SI
+	SUBQ $2, R8
+	JMP  avx2b8
+
+avx2s8:
 	TESTQ R8, R8
 	JZ    avx2done
 	MOVQ  R11, DI
@@ -343,10 +518,7 @@ avx2q8:
 	ADDQ R14, DI
 	DECQ CX
 	JNZ  avx2q8
-	ADDQ R9, SI
-	DECQ R8
-	JMP  avx2b8
-
+	JMP  avx2done
 avx2done:
 	VEXTRACTI128 $1, Y2, X1
 	VPADDQ       X1, X2, X2

@@ -2,6 +2,7 @@ package queens
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -96,3 +97,33 @@ func TestMatchKernels(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMatchKernel times the matcher's query kernel on stores of 1 to 4 batches, 7
+// chunks (N = 22's squeezed width) and 2,000 queries, per (batch, query) pair.
+func BenchmarkMatchKernel(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{256, 600, 1024} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			var m matcher
+			m.sigs = make([]uint64, size)
+			for i := range m.sigs {
+				a, b := rng.Uint64(), rng.Uint64()
+				m.sigs[i] = a & b & (1<<34 - 1)
+			}
+			qs := make([]uint64, 2000)
+			for i := range qs {
+				a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+				qs[i] = a & b & c & (1<<34 - 1)
+			}
+			m.build(len(qs))
+			stride := m.nch
+			offs := chunkOffsets(nil, qs, stride, m.bw)
+			for b.Loop() {
+				matchSink += m.countAll(qs, offs, stride)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*m.nb*len(qs)), "ns/batch-query")
+		})
+	}
+}
+
+var matchSink uint64

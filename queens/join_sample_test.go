@@ -12,7 +12,7 @@ import (
 )
 
 // TestJoinSample is a measuring harness, not a check: with CHESSPUZZLES_JOINSAMPLE=N:M
-// (optionally :SEED) it counts M row sets of the join's plan for N drawn uniformly (seed 1
+// (optionally :SEED, and CHESSPUZZLES_JOINSIEVE=k to force k cut bits) it counts M row sets of the join's plan for N drawn uniformly (seed 1
 // unless given), after building the quarter table, and logs the process CPU time per row
 // set, the whole count it extrapolates to and a checksum of the sampled results (the same
 // sample must give the same checksum before and after a change to the join). Run it with
@@ -38,6 +38,12 @@ func TestJoinSample(t *testing.T) {
 	}
 	if len(f) < 2 || err1 != nil || err2 != nil || m < 1 {
 		t.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: want N:M or N:M:SEED", spec)
+	}
+	if k := os.Getenv("CHESSPUZZLES_JOINSIEVE"); k != "" {
+		defer func(f int) { joinSieveForce = f }(joinSieveForce)
+		if joinSieveForce, err1 = strconv.Atoi(k); err1 != nil {
+			t.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
+		}
 	}
 	p, err := NewJoinPlan(n)
 	if err != nil {
