@@ -205,10 +205,11 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		s.qbuf[pos[y]] = s.qc[i]
 		pos[y]++
 	}
-	var offs []uint32
-	if matchOffsets(matchWords) {
-		s.offs = chunkOffsets(s.offs, s.qbuf, s.stride, matchWords)
-		offs = s.offs
+	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
+	useOffs := matchOffsets(matchWords)
+	var made [1 << maxSieveBits]bool
+	if useOffs {
+		s.offs = grow(s.offs, len(s.qbuf)*s.stride)
 	}
 	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
 	// visit, for as many queries as it meets then.
@@ -231,8 +232,12 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
 				var o []uint32
-				if offs != nil {
-					o = offs[lo*s.stride : hi*s.stride]
+				if useOffs && !m.raw {
+					o = s.offs[lo*s.stride : hi*s.stride]
+					if !made[y] {
+						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords)
+						made[y] = true
+					}
 				}
 				n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 			}
