@@ -45,6 +45,12 @@ func TestJoinSample(t *testing.T) {
 			t.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
 		}
 	}
+	if v := os.Getenv("CHESSPUZZLES_JOINSUBMIN"); v != "" {
+		defer func(m int) { sieveMinPerSub = m }(sieveMinPerSub)
+		if sieveMinPerSub, err1 = strconv.Atoi(v); err1 != nil {
+			t.Fatalf("CHESSPUZZLES_JOINSUBMIN=%q: want a number of patterns", v)
+		}
+	}
 	p, err := NewJoinPlan(n)
 	if err != nil {
 		t.Fatal(err)

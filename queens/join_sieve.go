@@ -88,11 +88,12 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		kept |= x
 	}
 	// Cut bits: from the middle of each direction outwards, alternating, among the bits
-	// some stored pattern has (a hole would send every pattern to one sub-store). Small
-	// stores are not split: they are a single batch or a raw scan already.
+	// some stored pattern has (a hole would send every pattern to one sub-store). A store
+	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
+	// for a smaller store, none for one that is a single batch or a raw scan already).
 	var cut uint64
-	if len(sigs) < sieveMinPerSub<<k {
-		k = 0
+	for k > 0 && len(sigs) < sieveMinPerSub<<k {
+		k--
 	}
 	mid := W / 2
 	for d, got := 0, 0; got < k && d < W; d++ {
