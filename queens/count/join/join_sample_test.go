@@ -1,4 +1,4 @@
-package queens
+package join
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // sample must give the same checksum before and after a change to the join). Run it with
 // -cpuprofile to see where N's time goes:
 //
-//	CHESSPUZZLES_JOINSAMPLE=22:200 go test -run TestJoinSample -cpuprofile cpu.out ./queens
+//	CHESSPUZZLES_JOINSAMPLE=22:200 go test -run TestJoinSample -cpuprofile cpu.out ./queens/count/join
 func TestJoinSample(t *testing.T) {
 	spec := os.Getenv("CHESSPUZZLES_JOINSAMPLE")
 	if spec == "" {
@@ -51,22 +51,23 @@ func TestJoinSample(t *testing.T) {
 			t.Fatalf("CHESSPUZZLES_JOINSUBMIN=%q: want a number of patterns", v)
 		}
 	}
-	p, err := NewJoinPlan(n)
+	p, err := newJoinPlan(n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := p.Tasks[:len(p.Tasks)-1] // without the symmetric-solution task
+	tasks := make([]task, p.Len()-1) // without the symmetric-solution task
 	var total int
-	for _, task := range tasks {
-		total += task.Join.RowSets
+	for id := range tasks {
+		tasks[id] = p.taskAt(id)
+		total += tasks[id].Join.RowSets
 	}
 	rng := rand.New(rand.NewPCG(seed, 0))
-	sample := make([]Task, m)
+	sample := make([]task, m)
 	for i := range sample {
 		r := rng.IntN(total)
 		for _, task := range tasks {
 			if r < task.Join.RowSets {
-				if sample[i], err = task.RowSet(r); err != nil {
+				if sample[i], err = task.rowSet(r); err != nil {
 					t.Fatal(err)
 				}
 				break
@@ -81,7 +82,7 @@ func TestJoinSample(t *testing.T) {
 	c1 := cpuTime()
 	var sum, pairs uint64
 	for _, s := range sample {
-		r, err := s.CountContext(context.Background())
+		r, err := s.countJoin(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
