@@ -12,12 +12,10 @@
 #
 # Usage: bench/beyond.sh [SAMPLES]   (SAMPLES positions a board size for complete, default 20)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 samples=${1:-20}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+build cmd/chesspuzzles chesspuzzles
 bin=$tmp/chesspuzzles
-go build -o "$bin" ./cmd/chesspuzzles
 
 # secs CMD...: run CMD, print its wall time in seconds (3 decimals).
 secs() {
@@ -30,7 +28,7 @@ secs() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }'; }
 row() { printf '%-44s %9ss   %-34s %9ss   %6s×\n' "$1" "$2" "$3" "$4" "$(ratio "$2" "$4")"; }
 
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(go version | cut -d' ' -f3)"
+machine "$(go version | cut -d' ' -f3)"
 printf '%-44s %10s   %-34s %10s   %7s\n' "command" "time" "baseline" "time" "ratio"
 
 # 1. A hundred million queens, streamed to a file.

@@ -15,12 +15,11 @@ while getopts "p:c:n:b:w:" opt; do
 	*) echo "usage: $0 [-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]" >&2; exit 2 ;;
 	esac
 done
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-go build -o "$tmp/cb" ./bench/coordbench
+build bench/coordbench cb
 port=$((20000 + RANDOM % 20000))
 token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 url="nats://127.0.0.1:$port"
@@ -32,7 +31,7 @@ for i in $(seq "$procs"); do
 	"$tmp/cb" -role worker -nats "$url" -token "$token" -cores "$cores" -n "$n" -bound "$bound" 2>"$tmp/worker$i.err" &
 	pids+=($!)
 done
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $procs worker processes × $cores goroutines"
+machine "$procs worker processes × $cores goroutines"
 /usr/bin/time -f "coordinator: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
 	"$tmp/cb" -role coordinator -nats "$url" -token "$token" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
 grep -E "coordinator:|queued now|assigning the rest" "$tmp/coord.err" || tail -3 "$tmp/coord.err"

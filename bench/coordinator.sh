@@ -25,13 +25,11 @@ done
 shift $((OPTIND - 1))
 n=${1:-14}
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+. "$(dirname "$0")/lib.sh"
+build cmd/chesspuzzles chesspuzzles
 tasks=$("$tmp/chesspuzzles" queens plan "$n" --json | sed 's/.*"tasks":\([0-9]*\).*/\1/')
 
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); N=$n, $tasks tasks (frames, plan version 1)"
+machine "N=$n, $tasks tasks (frames, plan version 1)"
 for w in $workers; do
 	rm -rf "$tmp/state"
 	start=$(date +%s.%N)

@@ -32,11 +32,9 @@ shift $((OPTIND - 1))
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(16 17 18)
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/baseline" ./bench/baseline
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+. "$(dirname "$0")/lib.sh"
+build bench/baseline baseline
+build cmd/chesspuzzles chesspuzzles
 [ -x /usr/bin/time ] || { echo "count.sh needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 
 # run LABEL CMD...: runs CMD, appends "wall cpu maxrss_kb" to $tmp/LABEL, prints them with
@@ -55,10 +53,7 @@ run() {
 	printf '  %-20s %8.3f s wall %8.3f s cpu %7.1f MiB  load %s  %s\n' "$label" "$wall" "$cpu" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" "$(cut -d' ' -f1 /proc/loadavg)" "$(head -c 60 "$tmp/out" | head -1)"
 }
 
-# median FILE COLUMN
-median() { awk -v c="$2" '{ print $c }' "$1" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 for n in "${sizes[@]}"; do
 	echo "N=$n, $rounds rounds:"
 	for r in $(seq "$rounds"); do

@@ -22,10 +22,8 @@ shift $((OPTIND - 1))
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(16)
 
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+. "$(dirname "$0")/lib.sh"
+build cmd/chesspuzzles chesspuzzles
 
 # run LABEL CMD...: runs CMD, appends its wall time to $tmp/LABEL, prints it.
 run() {
@@ -40,9 +38,7 @@ run() {
 	printf '  %-24s %7.2f s   %s\n' "$label" "$wall" "$(head -1 "$tmp/out")"
 }
 
-median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 for n in "${sizes[@]}"; do
 	echo "N=$n, --workers $workers, $rounds rounds:"
 	for r in $(seq "$rounds"); do

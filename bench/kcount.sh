@@ -22,10 +22,8 @@ while getopts "r:8" opt; do
 	*) echo "usage: $0 [-r ROUNDS] [-8]" >&2; exit 2 ;;
 	esac
 done
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+. "$(dirname "$0")/lib.sh"
+build cmd/chesspuzzles chesspuzzles
 
 # NAME:METHODS:ARGS
 cases=("6x6 open:dp search:--size 6" "6x6 closed:dp search:--size 6 --closed" "6x8 closed:dp join search:--board 6x8 --closed")
@@ -39,7 +37,7 @@ run() {
 	echo "$name $method $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $m $(cut -d' ' -f1 "$tmp/count")" | tee -a "$tmp/out"
 }
 
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo "board method cpu-s peak-KiB count"
 for r in $(seq "$rounds"); do
 	for c in "${cases[@]}"; do
@@ -55,21 +53,18 @@ for r in $(seq "$rounds"); do
 	done
 done
 
-# median NAME METHOD: the median CPU seconds of that board and method.
-median() {
-	awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | sort -g |
-		awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
+# cpu NAME METHOD: the median CPU seconds of that board and method.
+cpu() { awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | median; }
 echo
 for c in "${cases[@]}"; do
 	name=${c%%:*}
 	n=${name// /_}
-	dp=$(median "$n" dp)
-	se=$(median "$n" search)
+	dp=$(cpu "$n" dp)
+	se=$(cpu "$n" search)
 	awk -v n="$name" -v dp="$dp" -v se="$se" \
 		'BEGIN { printf "%-11s dp %7.2f s CPU, search %7.2f s CPU, search/dp %.2f\n", n, dp, se, (dp > 0 ? se / dp : 0) }'
 	if [[ $c == *join* ]]; then
-		jo=$(median "$n" join)
+		jo=$(cpu "$n" join)
 		awk -v n="$name" -v dp="$dp" -v jo="$jo" \
 			'BEGIN { printf "%-11s join %7.2f s CPU, dp/join %.2f\n", n, jo, (jo > 0 ? dp / jo : 0) }'
 	fi

@@ -2,7 +2,7 @@
 # bench/regions.sh [-s SEEDS] [N ...]: CPU time (user + sys) of "queens regions" making
 # one puzzle, per size and level, over seeds 1…SEEDS (default 9): median, slowest and the
 # largest peak RSS, with the load average. Then the time to count (up to 2) the solutions
-# of generated puzzles, from "go test -bench Count". Run from the module root.
+# of generated puzzles, from "go test -bench Count".
 set -eu
 seeds=9
 while getopts s: o; do
@@ -13,9 +13,8 @@ while getopts s: o; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 8 10 15 20
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+. "$(dirname "$0")/lib.sh"
+build cmd/chesspuzzles chesspuzzles
 printf '%-4s %-7s %10s %10s %9s   %s\n' N level median_s max_s rss_KiB load
 for n in "$@"; do
 	for level in easy medium hard; do

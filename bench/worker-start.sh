@@ -21,12 +21,11 @@ if [ $# -eq 0 ]; then
 	echo "usage: $0 [-n N] BINARY..." >&2
 	exit 2
 fi
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-go build -o "$tmp/chesspuzzles" ./cmd/chesspuzzles
+build cmd/chesspuzzles chesspuzzles
 port=$((20000 + RANDOM % 20000))
 "$tmp/chesspuzzles" queens count "$n" --distributed --workers 0 --quiet --state "$tmp/state" \
 	--nats-listen "127.0.0.1:$port" >/dev/null 2>"$tmp/coordinator.err" &

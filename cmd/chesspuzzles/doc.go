@@ -80,7 +80,7 @@ exactly; FROM-TO prints a Markdown table, one row per N as it is done, and the t
 took goes to standard error after it. --method join (half-boards joined from a table of
 quarter-boards; fastest where the table fits --max-memory, default half the machine's) or
 frames (border queens, then a search; any N, tiny memory); auto, the default, takes the
-join to N = 23 and frames beyond, and names its choice on standard error. The count is a
+join to N = 25 and frames beyond, and names its choice on standard error. The count is a
 plan of independent tasks (--plan-version picks one of a method's plans) that --workers
 goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.
@@ -91,11 +91,10 @@ the plan's own tasks for about a second, and prints the nodes, solutions and tim
 for precision; --seed makes it repeatable; --json.
 
 	$ chesspuzzles queens estimate 24
-	N=24: a plan of 22462 tasks, sampled with 300000 random probes (± is two standard errors)
-	nodes:      4.17e+14 ± 0.9%
-	solutions:  2.28e+14 ± 2.6%
-	speed:      2.1e+07 nodes/s on one core here (timed for a second on this plan's tasks)
-	time:       230 days on 1 worker, 115 days on 2 (± 1%)
+	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
+	time:       90.7 days on 1 worker, 45.4 days on 2 (the cost model: a row set of N=24 takes too long to time here)
+	memory:     about 5.14 GiB on 2 workers
+	model:      frames 93.2 days, join 90.7 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
 cost and balance; --method and --plan-version as for count; --json.

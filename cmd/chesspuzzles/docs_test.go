@@ -36,6 +36,16 @@ func docFiles(t *testing.T) []string {
 // moduleRoot is the module root seen from this package's directory, where tests run.
 const moduleRoot = "../.."
 
+// readDoc returns a document of the repository, named from the module root.
+func readDoc(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(moduleRoot, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // A consoleStep is one "$ command" line of a ```console block and the output printed under
 // it, up to the next "$" line or the end of the block.
 type consoleStep struct {
@@ -123,12 +133,9 @@ var envAssign = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`)
 func TestDocExamples(t *testing.T) {
 	n := 0
 	for _, file := range docFiles(t) {
-		text, err := os.ReadFile(filepath.Join(moduleRoot, file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		text := readDoc(t, file)
 		code := -1
-		for _, st := range consoleSteps(file, string(text)) {
+		for _, st := range consoleSteps(file, text) {
 			n++
 			where := fmt.Sprintf("%s:%d: %s", st.file, st.line, st.cmd)
 			if st.cmd == "echo $?" {
@@ -226,11 +233,8 @@ var mdLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)\)`)
 func TestDocLinks(t *testing.T) {
 	n := 0
 	for _, file := range docFiles(t) {
-		text, err := os.ReadFile(filepath.Join(moduleRoot, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range proseLines(string(text)) {
+		text := readDoc(t, file)
+		for i, line := range proseLines(text) {
 			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
 				target := m[1]
 				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
@@ -258,11 +262,7 @@ func TestDocLinks(t *testing.T) {
 					t.Errorf("%s: anchors are checked only in Markdown files", where)
 					continue
 				}
-				body, err := os.ReadFile(filepath.Join(moduleRoot, resolved))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !headingAnchors(string(body))[anchor] {
+				if !headingAnchors(readDoc(t, resolved))[anchor] {
 					t.Errorf("%s: %s has no heading with anchor #%s", where, resolved, anchor)
 				}
 			}

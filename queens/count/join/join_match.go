@@ -18,10 +18,20 @@ var matchWords = defaultMatchWords()
 // (6 doubles the tables and leaves L1; 4 adds a chunk at N = 18).
 const chunkBits = 5
 
-// rawMatchMax is the store size below which a query scans the raw signatures (one AND and
-// compare a pattern) instead of building batches: building a batch costs about as much as
-// a few dozen raw queries.
+// rawMatchMax is the store size below which the sieve does not split a store (a mean
+// sub-store smaller than this is a single batch or a raw scan already).
 const rawMatchMax = 48
+
+// rawBuildPairs and rawQueryPairs price a batch in raw pair tests (one AND and compare
+// each): building one costs about as much as rawBuildPairs of them, and matching one query
+// against it about rawQueryPairs. A store of S signatures met by Q queries is scanned raw
+// when S·Q < rawBuildPairs + rawQueryPairs·Q, so a small sub-store that many queries meet
+// is batched (at N = 22 raw scans of stores under 48 were 15 % of the run), and a store
+// that few queries meet is not.
+const (
+	rawBuildPairs = 4096
+	rawQueryPairs = 8
+)
 
 // A matcher counts, for a query signature q, the stored signatures s with s AND q = 0: the
 // half-boards of the other side that share no diagonal with the query's. It is built once
@@ -34,8 +44,9 @@ const rawMatchMax = 48
 // about 60 word operations. All buffers are kept across rows sets: no allocation once
 // they have grown to the largest store.
 type matcher struct {
-	sigs []uint64 // the store, raw
-	raw  bool     // small store: scan sigs
+	sigs  []uint64 // the store, raw
+	raw   bool     // small store: scan sigs
+	built bool     // build has run for sigs
 
 	kept uint64 // OR of the store: the bits that can clash
 	bw   int    // words per row of a batch: matchWords when built
@@ -47,14 +58,16 @@ type matcher struct {
 	rows [64 + chunkBits][8]uint64
 }
 
-// build prepares the matcher for the store in m.sigs.
-func (m *matcher) build() {
+// build prepares the matcher for the store in m.sigs and about nq queries (which decide
+// between a raw scan and batches; the count is the same either way).
+func (m *matcher) build(nq int) {
 	var or uint64
 	for _, s := range m.sigs {
 		or |= s
 	}
 	m.kept = or
-	if len(m.sigs) < rawMatchMax {
+	m.built = true
+	if len(m.sigs)*nq < rawBuildPairs+rawQueryPairs*nq {
 		m.raw = true
 		return
 	}
@@ -139,8 +152,10 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 }
 
 // countAll returns the number of (stored, query) pairs over the queries qs whose
-// signatures are disjoint: the sum of the per-query counts.
-func (m *matcher) countAll(qs []uint64) uint64 {
+// signatures are disjoint: the sum of the per-query counts. offs, if not nil, holds the
+// queries' chunk offsets (chunkOffsets, stride slots a query, stride ≥ m.nch) for the
+// kernels that want them (matchOffsets).
+func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	if len(qs) == 0 {
 		return 0
 	}
@@ -153,7 +168,25 @@ func (m *matcher) countAll(qs []uint64) uint64 {
 		}
 		return n
 	}
-	return countBatches(m.tab, m.bs, m.bw, m.nch, qs)
+	return countBatches(m.tab, m.bs, m.bw, m.nch, qs, offs, stride)
+}
+
+// chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
+// is the byte offset in a batch's table (of bw-word rows) of the row chunk j of the query
+// names, (j·2^chunkBits + its j-th 5 bits)·8·bw. A query meets many batches (every batch
+// of every sub-store its cut bits allow), and the kernel then loads each row's offset
+// instead of computing it: two instructions a chunk instead of six.
+func chunkOffsets(dst []uint32, qs []uint64, stride, bw int) []uint32 {
+	dst = grow(dst, len(qs)*stride)
+	row := uint32(8 * bw)
+	for i, q := range qs {
+		o := dst[i*stride : (i+1)*stride]
+		for j := range o {
+			o[j] = (uint32(j)<<chunkBits + uint32(q&(1<<chunkBits-1))) * row
+			q >>= chunkBits
+		}
+	}
+	return dst
 }
 
 // countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw.

@@ -76,6 +76,8 @@ type sieveMatcher struct {
 	qoff       []int    // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
 	qbuf       []uint64
 	qx, qc     []uint64
+	stride     int      // chunks of the widest matched word
+	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -86,11 +88,12 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		kept |= x
 	}
 	// Cut bits: from the middle of each direction outwards, alternating, among the bits
-	// some stored pattern has (a hole would send every pattern to one sub-store). Small
-	// stores are not split: they are a single batch or a raw scan already.
+	// some stored pattern has (a hole would send every pattern to one sub-store). A store
+	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
+	// for a smaller store, none for one that is a single batch or a raw scan already).
 	var cut uint64
-	if len(sigs) < sieveMinPerSub<<k {
-		k = 0
+	for k > 0 && len(sigs) < sieveMinPerSub<<k {
+		k--
 	}
 	mid := W / 2
 	for d, got := 0, 0; got < k && d < W; d++ {
@@ -110,6 +113,11 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	keep := kept &^ cut
 	// Squeeze when it saves a chunk.
 	s.squeeze = (bits.OnesCount64(keep)+chunkBits-1)/chunkBits < (bits.Len64(kept)+chunkBits-1)/chunkBits
+	if s.squeeze || k > 0 {
+		s.stride = max(1, (bits.OnesCount64(keep)+chunkBits-1)/chunkBits)
+	} else {
+		s.stride = max(1, (bits.Len64(kept)+chunkBits-1)/chunkBits)
+	}
 	nsub := 1 << k
 	if len(s.subs) < nsub {
 		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
@@ -123,7 +131,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			extractAll(s.packed, sigs, &s.keep)
 			m.sigs = s.packed
 		}
-		m.build()
+		m.built = false // built by countAll, which knows the queries
 		return
 	}
 	s.squeeze = true
@@ -152,9 +160,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	for i := range nsub {
 		m := &s.subs[i]
 		m.sigs = s.sorted[start[i]:start[i+1]]
-		if len(m.sigs) > 0 {
-			m.build()
-		}
+		m.built = false
 	}
 }
 
@@ -164,12 +170,21 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		return 0
 	}
 	if s.k == 0 {
-		if !s.squeeze {
-			return s.subs[0].countAll(qs)
+		m := &s.subs[0]
+		if !m.built {
+			m.build(len(qs))
 		}
-		s.qc = grow(s.qc, len(qs))
-		extractAll(s.qc, qs, &s.keep)
-		return s.subs[0].countAll(s.qc)
+		if s.squeeze {
+			s.qc = grow(s.qc, len(qs))
+			extractAll(s.qc, qs, &s.keep)
+			qs = s.qc
+		}
+		var offs []uint32
+		if !m.raw && matchOffsets(m.bw) {
+			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw)
+			offs = s.offs
+		}
+		return m.countAll(qs, offs, s.stride)
 	}
 	nsub := 1 << s.k
 	s.qx = grow(s.qx, len(qs))
@@ -191,16 +206,41 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		s.qbuf[pos[y]] = s.qc[i]
 		pos[y]++
 	}
-	// Sub-store i meets the queries of every bucket y ⊆ i.
+	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
+	useOffs := matchOffsets(matchWords)
+	var made [1 << maxSieveBits]bool
+	if useOffs {
+		s.offs = grow(s.offs, len(s.qbuf)*s.stride)
+	}
+	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
+	// visit, for as many queries as it meets then.
 	var n uint64
 	for i := range nsub {
 		m := &s.subs[i]
 		if len(m.sigs) == 0 {
 			continue
 		}
+		if !m.built {
+			nq := 0
+			for y := i; ; y = (y - 1) & i {
+				nq += s.qoff[y+1] - s.qoff[y]
+				if y == 0 {
+					break
+				}
+			}
+			m.build(nq)
+		}
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
-				n += m.countAll(s.qbuf[lo:hi])
+				var o []uint32
+				if useOffs && !m.raw {
+					o = s.offs[lo*s.stride : hi*s.stride]
+					if !made[y] {
+						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords)
+						made[y] = true
+					}
+				}
+				n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 			}
 			if y == 0 {
 				break
