@@ -76,7 +76,7 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if _, err := knight.Accessibility(sz, path); err != nil {
 		return usageErrorf("the path: %v", err)
 	}
-	write, err := tourWriter(ctx, o.format)
+	write, err := tourWriter(o.format)
 	if err != nil {
 		return err
 	}
@@ -90,5 +90,5 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if err := searchEnd(ctx, err, knight.ErrNoTour, o.timeout, "no tour found and none ruled out"); err != nil {
 		return err
 	}
-	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctx, w, t) })
 }

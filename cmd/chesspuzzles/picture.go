@@ -106,8 +106,8 @@ func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) e
 
 // tourPicture returns a writer of the tour as an SVG or PNG picture (package render): the
 // path with move numbers, start and end marked, the closing move of a closed tour.
-func tourPicture(ctx context.Context, png bool) func(io.Writer, knight.Tour) error {
-	return func(w io.Writer, t knight.Tour) error {
+func tourPicture(png bool) func(context.Context, io.Writer, knight.Tour) error {
+	return func(ctx context.Context, w io.Writer, t knight.Tour) error {
 		if err := refusePNGOnTerminal(png, "", w); err != nil {
 			return err
 		}
