@@ -44,6 +44,7 @@ not a knight's move); 3 when not decided within --timeout.`,
 	o.sizes.add(cmd, "8")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
+	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	addTimeoutFlag(cmd, &o.timeout)
 	return cmd

@@ -45,6 +45,8 @@ stuck and says so. Exit 1 when no tour exists, with the reason.`,
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
+	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png", "none")
+	flagChoices(cmd, "method", "auto", "warnsdorff", "article")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	return cmd
 }

@@ -69,6 +69,7 @@ interrupted run never leaves a truncated file behind.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json; or a picture: unicode, or svg or png (the first solution listed)")
+	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json", "unicode", "svg", "png")
 	f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
 	f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
 	f.StringVar(&after, "after", "", "list only solutions after this one (in any notation)")
