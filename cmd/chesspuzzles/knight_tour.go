@@ -92,20 +92,3 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	// a millisecond of Ctrl-C.
 	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctx, w, t) })
 }
-
-// tourWriter returns the writer of a tour in format, a --format value.
-func tourWriter(format string) (func(context.Context, io.Writer, knight.Tour) error, error) {
-	switch format {
-	case "board":
-		return knight.WriteBoard, nil
-	case "squares":
-		return knight.WriteSquares, nil
-	case "json":
-		return knight.WriteJSON, nil
-	case "none":
-		return func(context.Context, io.Writer, knight.Tour) error { return nil }, nil
-	case "svg", "png":
-		return tourPicture(format == "png"), nil
-	}
-	return nil, usageErrorf("--format must be board, squares, json, svg, png or none, got %q", board.Clip(format))
-}

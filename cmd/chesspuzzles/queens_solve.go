@@ -186,3 +186,16 @@ func followSolve(stderr io.Writer, opts solveOptions, pr *queens.Progress, listi
 		m.Finish()
 	}
 }
+
+// runSolvePicture draws the first solution the listing of opts yields (after --after, only
+// fundamental ones with --unique) as an SVG or PNG picture. It answers "no" (exit 1) when
+// there is none.
+func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
+	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
+		return writeQueensPicture(ctx, p.Position(), nil, opts.picture, opts.output, stdout)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return answerNo(nil)
+}
