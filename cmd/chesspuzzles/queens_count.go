@@ -109,6 +109,7 @@ tells how long.`,
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
 	addDistFlags(cmd, &opts.dist)
 	addMethodFlags(cmd, &opts.method)
+	flagChoices(cmd, "method", "auto", queens.MethodJoin, queens.MethodFrames)
 	// The flags each way of counting reads; any other of these would be ignored, so it is refused.
 	return withModes(cmd,
 		flagMode{"--status", "status", []string{"status", "nats", "state", "token", "json"}},

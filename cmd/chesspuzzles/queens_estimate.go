@@ -71,6 +71,7 @@ not the machine's other load.`,
 	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
+	modelledWorkers(cmd, "workers")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
 	addMethodFlags(cmd, &opts.method)
 	return cmd
