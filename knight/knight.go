@@ -39,6 +39,17 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
+// ParseMethod returns the Method that String names "auto", "warnsdorff" or "article", and
+// an error for any other name.
+func ParseMethod(name string) (Method, error) {
+	for _, m := range []Method{Auto, Warnsdorff, Article} {
+		if m.String() == name {
+			return m, nil
+		}
+	}
+	return Auto, fmt.Errorf("method %q: the methods are auto, warnsdorff and article", name)
+}
+
 // Options are the choices for Tour. The zero value asks for an open tour by the Auto method.
 type Options struct {
 	Closed bool   // the last square must be a knight's move from the first

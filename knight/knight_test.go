@@ -262,3 +262,18 @@ func TestNarrowExhaustive(t *testing.T) {
 		})
 	}
 }
+
+// TestParseMethod holds ParseMethod to the names String gives, and to refusing others.
+func TestParseMethod(t *testing.T) {
+	for _, m := range []Method{Auto, Warnsdorff, Article} {
+		got, err := ParseMethod(m.String())
+		if err != nil || got != m {
+			t.Errorf("ParseMethod(%q) = %v, %v, want %v", m.String(), got, err, m)
+		}
+	}
+	for _, name := range []string{"", "greedy", "Auto", "warnsdorff "} {
+		if m, err := ParseMethod(name); err == nil {
+			t.Errorf("ParseMethod(%q) = %v, want an error", name, m)
+		}
+	}
+}

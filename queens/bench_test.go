@@ -16,7 +16,7 @@ var (
 
 func BenchmarkCount12(b *testing.B) {
 	for b.Loop() {
-		c, err := queens.Count(context.Background(), 12)
+		c, err := queens.Count(context.Background(), 12, queens.CountOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 
 func checkCount(t *testing.T, kv map[int]known, n int) {
 	t.Helper()
-	got, err := queens.Count(context.Background(), n)
+	got, err := queens.Count(context.Background(), n, queens.CountOptions{})
 	if err != nil {
 		t.Fatalf("Count(%d) error: %v", n, err)
 	}
@@ -67,7 +67,7 @@ func TestCountSymmetric(t *testing.T) {
 				quarter++
 			}
 		}
-		got, err := queens.Count(context.Background(), n)
+		got, err := queens.Count(context.Background(), n, queens.CountOptions{})
 		if err != nil {
 			t.Fatalf("Count(%d) error: %v", n, err)
 		}
@@ -91,7 +91,7 @@ func TestCountBadN(t *testing.T) {
 		{"huge", 1 << 30},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got, err := queens.Count(context.Background(), tc.n); err == nil {
+			if got, err := queens.Count(context.Background(), tc.n, queens.CountOptions{}); err == nil {
 				t.Errorf("Count(%d) = %+v, nil; want an error", tc.n, got)
 			}
 		})
@@ -103,14 +103,14 @@ func TestCountBadN(t *testing.T) {
 func TestCountCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := queens.Count(ctx, 20)
+	_, err := queens.Count(ctx, 20, queens.CountOptions{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Count(cancelled ctx, 20) error = %v, want %v", err, context.Canceled)
 	}
 
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = queens.Count(ctx, 24)
+	_, err = queens.Count(ctx, 24, queens.CountOptions{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Count(ctx with 50ms timeout, 24) error = %v, want %v", err, context.DeadlineExceeded)
 	}
@@ -122,7 +122,7 @@ func TestCountCancelledSmallN(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, n := range []int{1, 8} {
-		got, err := queens.Count(ctx, n)
+		got, err := queens.Count(ctx, n, queens.CountOptions{})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Count(cancelled ctx, %d) = Total %v, error %v; want error %v", n, got.Total, err, context.Canceled)
 		}

@@ -47,62 +47,20 @@
 // [CheckContext] and [Placement.CheckContext] keep a bounded part of the report of a huge
 // position.
 //
-// # Counting by frames
+// # Counting
 //
 // [Count] counts all solutions and the fundamental ones exactly, in arbitrary precision
-// (Q(27) > 2^57; Q(29) overflows uint64). It runs a [Plan], which [NewPlan] builds:
-//
-// Every solution has exactly one queen on each border line (the top and bottom rows, the
-// left and right columns), its frame. A symmetry of the square maps a solution's frame onto
-// its image's frame, so the plan keeps one frame per symmetry class as a [Task] weighted by
-// the class size (8, 4, 2 or 1), and the total is the weighted sum: 3206 tasks for N = 16,
-// 9522 for N = 20, 83190 for N = 32 (between n⁴/20 and n⁴/12 in that range). The solutions
-// that a half turn or a quarter turn fixes are counted in the same tasks, which gives U(N)
-// exactly by Burnside's lemma, U = (Q + P + 2R)/8 (see [Counts]).
-//
-// A task pre-places its frame and fills the other rows with an iterative bitboard search (no
-// recursion, no allocation). At every node it scans the open squares of every empty row: it
-// backtracks at once if a row or a free column has none left (forward checking), places
-// forced queens without branching (the only open square of a row, or the only row a column
-// is still open on), counts the last two rows in closed form, and otherwise branches on the
-// most constrained line: the row with the fewest open squares (ties to rows near the
-// middle), or a column open on just two rows when every row has three or more. The scan and
-// the chains of forced queens (about half of all nodes only place a forced queen) run in
-// amd64 assembly, with BMI2 where the processor has it (scan_amd64.s); elsewhere, or built
-// with -tags purego, the same Go loop runs, and tests hold the two to the same answers and
-// the same search tree. Memory is flat: a few hundred kilobytes for the plan, nothing per
-// node.
-//
-// Tasks have stable ids and the plan is a pure function of N and [PlanVersion], so a task
-// can be run anywhere ([Task.Count], [Task.CountContext]) and a [Tally] sums results once
-// per id: the same plan runs on all cores, with checkpoints, sharded ([Plan.Shard]) or over
-// a network (internal/work runs it; the engine has no goroutines). [EstimatePlan] predicts a
-// count's nodes and solutions by Knuth's random probes down random tasks' search trees
-// ([Task.Probe]). [Known] holds the published Q, U, P and R (OEIS A000170, A002562, A032522,
-// A033148) that tests and the web page check against.
-//
-// For N ≥ 25 the frames differ too much in size for a cluster (at N = 27 each is days of
-// one core). [NewFinePlan] ([FinePlanVersion] 2, also NewPlanVersion(n, 2)) splits every
-// frame estimated above [FineBound] (about one core-hour) where its search first
-// branches, each child a task with extra pre-placed queens (Task.Prefix) and the frame's
-// weight, so that its tasks partition the v1 plan's work exactly, node for node.
-// Counts use it from [FineFromN] = 25 on ([FramesPlanVersion]); below, its tasks are v1's.
-// At N = 27 it has 1.1·10⁷ tasks: [NewCompactPlan] holds them in about 27 bytes each (290
-// MB with the hand-out order, against about 4 GB as a Tasks slice), and [Plan.Len],
-// [Plan.Task], [Plan.Order] and [Plan.All] read either form.
-//
-// # Counting by joining half-boards
-//
-// [CountJoin] and [NewJoinPlan] count the same numbers by a second method (join.go): every
-// half-board of the left and right halves is built from a table of quarter-board pieces, and
-// the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher. It is
-// several times faster than the frame search for N = 16…23 (bench/README.md). It reads a
-// quarter table, whole where it fits the process's memory limit ([JoinMemory]: 8 MiB at
-// N = 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23, 5 GiB at 24–25), else a row at a time as its
-// row sets need them ([Plan.Memory]: any N ≤ 27 in 2 GiB). [ChooseMethod] picks the faster
-// method by the measured cost model ([Plan.CoreSeconds]). [SymmetricCounts] gives P(N) and R(N), the solutions fixed by a half and
-// a quarter turn, by a search that places only half or a quarter of the queens, so the join's
-// plan gives the fundamental count exactly too.
+// (Q(27) > 2^57; Q(29) overflows uint64), by the method [ChooseMethod] takes: whichever the
+// measured cost model says is faster at N within the memory allowed. A long count is a
+// plan of independent tasks with stable ids: [NewPlan] returns the plan of (N, method,
+// version) as a count.Plan (package queens/count: the seam, with Tally, Shard and the
+// cost model), whose two implementations are the methods, each in its own package:
+// queens/count/frames (border queens pre-placed, the rest by a bitboard search: any N, tiny
+// memory) and queens/count/join (half-boards built from a quarter-board table, joined by
+// their diagonal signatures: far faster where its table fits). internal/work runs a plan on
+// all cores, with checkpoints, or in slices; internal/work/dist over NATS. [Known] holds the
+// published Q, U, P and R (OEIS A000170, A002562, A032522, A033148) that tests, Tally and
+// the web page check against.
 //
 // # Teaching
 //

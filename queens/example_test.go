@@ -55,7 +55,7 @@ func ExampleList() {
 }
 
 func ExampleCount() {
-	c, err := queens.Count(context.Background(), 8)
+	c, err := queens.Count(context.Background(), 8, queens.CountOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -47,7 +47,7 @@ func TestKnownTable(t *testing.T) {
 // TestCountMatchesKnown holds Count to the published Q, U, P and R where it is quick.
 func TestCountMatchesKnown(t *testing.T) {
 	for n := 1; n <= 11; n++ {
-		got, err := queens.Count(t.Context(), n)
+		got, err := queens.Count(t.Context(), n, queens.CountOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

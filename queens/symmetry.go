@@ -1,6 +1,9 @@
 package queens
 
-import "github.com/chesspuzzles/chesspuzzles/board"
+import (
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/turn"
+)
 
 // Image returns the image of the solution p under the board symmetry s. The image of a
 // solution is a solution. p must be a permutation.
@@ -88,31 +91,11 @@ func ClassSize(p Placement) int {
 	if n == 1 {
 		return 1
 	}
-	if symmetricQuarter(p) {
+	if turn.Quarter(p) {
 		return 2
 	}
-	if symmetricHalf(p) {
+	if turn.Half(p) {
 		return 4
 	}
 	return 8
-}
-
-func symmetricHalf(p Placement) bool {
-	m := len(p) - 1
-	for r := 0; r <= m/2; r++ {
-		if p[m-r] != int32(m)-p[r] {
-			return false
-		}
-	}
-	return true
-}
-
-func symmetricQuarter(p Placement) bool {
-	m := len(p) - 1
-	for r, c := range p {
-		if int(p[c]) != m-r {
-			return false
-		}
-	}
-	return true
 }

@@ -28,17 +28,17 @@ func TestPNGDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := TourPNGContext(ctx, io.Discard, tour, Options{Square: 14, MaxPixels: 8 << 20})
+	err := PNG(ctx, io.Discard, tour, Options{Square: 14, MaxPixels: 8 << 20})
 	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("TourPNGContext past its deadline = %v, want context.DeadlineExceeded", err)
+		t.Errorf("PNG past its deadline = %v, want context.DeadlineExceeded", err)
 	}
 	if d := time.Since(start); d > 700*time.Millisecond {
-		t.Errorf("TourPNGContext returned %v after the start, deadline 30 ms", d)
+		t.Errorf("PNG returned %v after the start, deadline 30 ms", d)
 	}
 	start = time.Now()
-	err = TourPNGContext(context.Background(), io.Discard, tour, Options{Square: 128, MaxPixels: 8 << 20})
+	err = PNG(context.Background(), io.Discard, tour, Options{Square: 128, MaxPixels: 8 << 20})
 	if err == nil || time.Since(start) > 300*time.Millisecond {
-		t.Errorf("TourPNGContext of 25,632² pixels with MaxPixels 8 Mi = %v after %v, want an error at once", err, time.Since(start))
+		t.Errorf("PNG of 25,632² pixels with MaxPixels 8 Mi = %v after %v, want an error at once", err, time.Since(start))
 	}
 	if err := CheckPNG(sz, Options{Square: 14, MaxPixels: 8 << 20}); err != nil {
 		t.Errorf("CheckPNG(200×200 at 14) = %v, want nil (7.9 M pixels)", err)

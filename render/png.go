@@ -17,6 +17,8 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 )
 
 // writePNG rasterizes the scene with golang.org/x/image/vector (anti-aliased, non-zero
@@ -29,20 +31,7 @@ func writePNG(ctx context.Context, w io.Writer, s *scene) error {
 		return err
 	}
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	return enc.Encode(ctxWriter{ctx, w}, img)
-}
-
-// ctxWriter fails its writes once ctx is done, which ends an encoding under way.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
+	return enc.Encode(ctxio.Writer{Ctx: ctx, W: w}, img) // stops at a write once ctx is done
 }
 
 func rasterize(ctx context.Context, s *scene) (*image.RGBA, error) {

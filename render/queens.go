@@ -1,9 +1,7 @@
 package render
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -35,37 +33,18 @@ func PlacementQueens(p queens.Placement) Queens {
 	return Queens{N: pos.N, Queens: pos.Queens}
 }
 
-// QueensSVG writes the picture q as an SVG document. It fails only when q is out of range
-// (N from 1 to [MaxSide], queens on the board) or w fails.
-func QueensSVG(w io.Writer, q Queens, opts Options) error {
-	s, err := queensScene(q, opts)
-	if err != nil {
-		return err
+// checkPNG refuses a PNG of q above opts.MaxPixels; an N out of range is left to draw to
+// refuse.
+func (q Queens) checkPNG(opts Options) error {
+	if q.N < 1 || q.N > MaxSide {
+		return nil
 	}
-	return writeSVG(w, s)
+	return checkPixels(board.SquareBoard(q.N), opts, q.N <= MaxDetailed)
 }
 
-// QueensPNG writes the picture q as a PNG image, in time proportional to its pixels.
-func QueensPNG(w io.Writer, q Queens, opts Options) error {
-	return QueensPNGContext(context.Background(), w, q, opts)
-}
-
-// QueensPNGContext is QueensPNG that refuses a picture above opts.MaxPixels before any work
-// and returns ctx.Err() soon after ctx is done (see TourPNGContext).
-func QueensPNGContext(ctx context.Context, w io.Writer, q Queens, opts Options) error {
-	if q.N >= 1 && q.N <= MaxSide {
-		if err := checkPixels(board.SquareBoard(q.N), opts, q.N <= MaxDetailed); err != nil {
-			return err
-		}
-	}
-	s, err := queensScene(q, opts)
-	if err != nil {
-		return err
-	}
-	return writePNG(ctx, w, s)
-}
-
-func queensScene(q Queens, opts Options) (*scene, error) {
+// draw lays q out. It fails only when q is out of range (N from 1 to [MaxSide], queens on
+// the board).
+func (q Queens) draw(opts Options) (*scene, error) {
 	sz := board.SquareBoard(q.N)
 	detailed := q.N <= MaxDetailed
 	l, err := newLayout(sz, opts, detailed)

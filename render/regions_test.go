@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"image/png"
 	"io"
@@ -16,7 +17,7 @@ var threeRegions = [][]int{{0, 0, 1}, {2, 0, 1}, {2, 2, 1}}
 
 func TestRegionsSVG(t *testing.T) {
 	var b bytes.Buffer
-	if err := RegionsSVG(&b, Regions{Region: threeRegions, Queens: []int{0, 2, -1}}, Options{}); err != nil {
+	if err := SVG(&b, Regions{Region: threeRegions, Queens: []int{0, 2, -1}}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	svg := b.String()
@@ -45,7 +46,7 @@ func TestRegionsSVG(t *testing.T) {
 
 func TestRegionsPNG(t *testing.T) {
 	var b bytes.Buffer
-	if err := RegionsPNG(&b, Regions{Region: threeRegions}, Options{Square: 20}); err != nil {
+	if err := PNG(context.Background(), &b, Regions{Region: threeRegions}, Options{Square: 20}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&b)
@@ -69,8 +70,8 @@ func TestRegionsBad(t *testing.T) {
 		{"queens count", Regions{Region: threeRegions, Queens: []int{0}}},
 		{"queen off the grid", Regions{Region: threeRegions, Queens: []int{0, 3, 1}}},
 	} {
-		if err := RegionsSVG(io.Discard, tc.g, Options{}); err == nil {
-			t.Errorf("%s: RegionsSVG succeeded", tc.name)
+		if err := SVG(io.Discard, tc.g, Options{}); err == nil {
+			t.Errorf("%s: SVG succeeded", tc.name)
 		}
 	}
 }

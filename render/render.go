@@ -4,8 +4,8 @@
 // Usage:
 //
 //	pos, _ := queens.Parse("15863724", 0)
-//	render.QueensSVG(w, render.CheckedQueens(pos), render.Options{})
-//	render.TourPNG(w, render.Tour{Size: board.SquareBoard(5), Path: path}, render.Options{})
+//	render.SVG(w, render.CheckedQueens(pos), render.Options{})
+//	render.PNG(ctx, w, render.Tour{Size: board.SquareBoard(5), Path: path}, render.Options{})
 //	render.QueensText(w, pos, render.TextOptions{Unicode: true, Color: true})
 //
 // Queens. A [Queens] picture is a board with light and dark squares, file letters along the
@@ -21,7 +21,7 @@
 // data (a board size and a list of squares), so this package does not depend on how tours
 // are found. Up to [MaxDetailed] squares a side every part is drawn; beyond, the path alone.
 //
-// Formats. SVG is written as text, rounded to two decimals, and parses as XML; queens are
+// Formats. [SVG] and [PNG] draw any [Picture]. SVG is written as text, rounded to two decimals, and parses as XML; queens are
 // one <use> of a figure defined once. PNG is rasterized with golang.org/x/image/vector and
 // set in the Go fonts, so it needs no system fonts. Both come from one list of shapes, so
 // they show the same picture. Drawing takes time proportional to the number of squares.
@@ -31,7 +31,9 @@
 package render
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -43,6 +45,41 @@ const MaxDetailed = 32
 
 // MaxSide is the largest number of rows or columns any picture may have.
 const MaxSide = 1000
+
+// A Picture is what this package draws: a [Queens] placement, a knight's [Tour] or a
+// [Regions] grid.
+type Picture interface {
+	// checkPNG refuses, before any work, a PNG above opts.MaxPixels.
+	checkPNG(opts Options) error
+	// draw lays the picture out, or says why it cannot be drawn.
+	draw(opts Options) (*scene, error)
+}
+
+// SVG writes p as an SVG document, in time proportional to what it draws. It fails when p
+// is out of range (a side from 1 to [MaxSide], pieces on the board; see each picture's
+// type) or w fails.
+func SVG(w io.Writer, p Picture, opts Options) error {
+	s, err := p.draw(opts)
+	if err != nil {
+		return err
+	}
+	return writeSVG(w, s)
+}
+
+// PNG writes p as a PNG image, in time proportional to its pixels. It fails as SVG does,
+// and refuses a picture above opts.MaxPixels before any work. It returns ctx.Err() soon
+// after ctx is done: it looks between shapes, every 1024 segments of a path, and between
+// writes of the encoded image.
+func PNG(ctx context.Context, w io.Writer, p Picture, opts Options) error {
+	if err := p.checkPNG(opts); err != nil {
+		return err
+	}
+	s, err := p.draw(opts)
+	if err != nil {
+		return err
+	}
+	return writePNG(ctx, w, s)
+}
 
 // Options sets the size of a picture.
 type Options struct {
@@ -136,7 +173,7 @@ func (l layout) board(s *scene) {
 // bottom is rows-1-r.
 func isDark(rows, r, c int) bool { return (rows-1-r+c)%2 == 0 }
 
-// CheckPNG returns the error TourPNG or QueensPNG would return for a board of sz at
+// CheckPNG returns the error PNG would return for a Tour or Queens for a board of sz at
 // opts because of its size (a side out of range, a square size out of range, more than
 // opts.MaxPixels pixels), or nil: so that a server refuses a picture before it does the
 // work of finding what to draw. It takes no time.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -58,21 +59,21 @@ func svgCases(t testing.TB) []struct {
 		draw func(io.Writer) error
 	}{
 		{"queens4.svg", func(w io.Writer) error {
-			return QueensSVG(w, CheckedQueens(mustParse(t, "2413", 0)), Options{Square: 20})
+			return SVG(w, CheckedQueens(mustParse(t, "2413", 0)), Options{Square: 20})
 		}},
 		{"conflict3.svg", func(w io.Writer) error {
-			return QueensSVG(w, CheckedQueens(mustParse(t, "a3 c3", 3)), Options{Square: 20})
+			return SVG(w, CheckedQueens(mustParse(t, "a3 c3", 3)), Options{Square: 20})
 		}},
 		{"attacked3.svg", func(w io.Writer) error {
 			q := CheckedQueens(mustParse(t, "b2", 3))
 			q.Attacked = true
-			return QueensSVG(w, q, Options{Square: 20})
+			return SVG(w, q, Options{Square: 20})
 		}},
 		{"tour5.svg", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.SquareBoard(5), Path: knight5[:4], Closed: true}, Options{Square: 20})
+			return SVG(w, Tour{Size: board.SquareBoard(5), Path: knight5[:4], Closed: true}, Options{Square: 20})
 		}},
 		{"path40.svg", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.SquareBoard(40), Path: sqs(0, 0, 1, 2, 0, 4)}, Options{Square: 4})
+			return SVG(w, Tour{Size: board.SquareBoard(40), Path: sqs(0, 0, 1, 2, 0, 4)}, Options{Square: 4})
 		}},
 	}
 }
@@ -153,23 +154,23 @@ func TestSVGContents(t *testing.T) {
 		want map[string]int
 	}{
 		{"8 queens, solution", func(w io.Writer) error {
-			return QueensSVG(w, CheckedQueens(mustParse(t, "15863724", 0)), Options{})
+			return SVG(w, CheckedQueens(mustParse(t, "15863724", 0)), Options{})
 		}, map[string]int{"queen": 8, "conflict": 0, "attack": 0, "dark": 32, "file": 8, "rank": 8}},
 		{"row and diagonal conflicts", func(w io.Writer) error {
 			// a8 and e8 share a row; a8 and h1 a diagonal.
-			return QueensSVG(w, CheckedQueens(mustParse(t, "a8 e8 h1", 8)), Options{})
+			return SVG(w, CheckedQueens(mustParse(t, "a8 e8 h1", 8)), Options{})
 		}, map[string]int{"queen": 3, "conflict": 3, "attack": 2}},
 		{"tour of 8 moves, closed", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.SquareBoard(5), Path: knight5, Closed: true}, Options{})
+			return SVG(w, Tour{Size: board.SquareBoard(5), Path: knight5, Closed: true}, Options{})
 		}, map[string]int{"move": 8, "start": 1, "end": 1, "closing": 1, "path": 1, "dark": 13}},
 		{"tour open", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.Size{Rows: 5, Cols: 5}, Path: knight5}, Options{})
+			return SVG(w, Tour{Size: board.Size{Rows: 5, Cols: 5}, Path: knight5}, Options{})
 		}, map[string]int{"move": 8, "closing": 0}},
 		{"large board: path alone", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.SquareBoard(33), Path: knight5}, Options{})
+			return SVG(w, Tour{Size: board.SquareBoard(33), Path: knight5}, Options{})
 		}, map[string]int{"move": 0, "dark": 0, "file": 0, "path": 1, "start": 1, "end": 1}},
 		{"large queens board: dots", func(w io.Writer) error {
-			return QueensSVG(w, CheckedQueens(mustParse(t, "1,3", 40)), Options{})
+			return SVG(w, CheckedQueens(mustParse(t, "1,3", 40)), Options{})
 		}, map[string]int{"queen": 2, "<use>": 0, "file": 0}},
 		{"text is escaped", func(w io.Writer) error {
 			s := &scene{w: 10, h: 10}
@@ -198,17 +199,17 @@ func TestErrors(t *testing.T) {
 		name string
 		draw func(io.Writer) error
 	}{
-		{"N zero", func(w io.Writer) error { return QueensSVG(w, Queens{N: 0}, Options{}) }},
-		{"N too large", func(w io.Writer) error { return QueensPNG(w, Queens{N: MaxSide + 1}, Options{}) }},
+		{"N zero", func(w io.Writer) error { return SVG(w, Queens{N: 0}, Options{}) }},
+		{"N too large", func(w io.Writer) error { return PNG(context.Background(), w, Queens{N: MaxSide + 1}, Options{}) }},
 		{"queen off board", func(w io.Writer) error {
-			return QueensSVG(w, Queens{N: 4, Queens: sqs(4, 0)}, Options{})
+			return SVG(w, Queens{N: 4, Queens: sqs(4, 0)}, Options{})
 		}},
-		{"square too large", func(w io.Writer) error { return QueensSVG(w, Queens{N: 4}, Options{Square: 1000}) }},
+		{"square too large", func(w io.Writer) error { return SVG(w, Queens{N: 4}, Options{Square: 1000}) }},
 		{"path off board", func(w io.Writer) error {
-			return TourSVG(w, Tour{Size: board.SquareBoard(3), Path: sqs(0, 0, 3, 1)}, Options{})
+			return SVG(w, Tour{Size: board.SquareBoard(3), Path: sqs(0, 0, 3, 1)}, Options{})
 		}},
 		{"path too long", func(w io.Writer) error {
-			return TourPNG(w, Tour{Size: board.SquareBoard(1), Path: sqs(0, 0, 0, 0)}, Options{})
+			return PNG(context.Background(), w, Tour{Size: board.SquareBoard(1), Path: sqs(0, 0, 0, 0)}, Options{})
 		}},
 	}
 	for _, tt := range tests {
@@ -251,7 +252,7 @@ func TestPNGQueens(t *testing.T) {
 	const sq = 40
 	// 2413 on 4×4: queens b4, d3, a2, c1.
 	img := decodePNG(t, func(w io.Writer) error {
-		return QueensPNG(w, CheckedQueens(mustParse(t, "2413", 0)), Options{Square: sq})
+		return PNG(context.Background(), w, CheckedQueens(mustParse(t, "2413", 0)), Options{Square: sq})
 	})
 	margin, pad := sq*3/5, sq/8
 	if got, want := img.Bounds().Size(), image.Pt(margin+4*sq+pad, pad+4*sq+margin); got != want {
@@ -288,7 +289,7 @@ func TestPNGConflict(t *testing.T) {
 	const sq = 40
 	// a3 and c3 attack along the top row of a 3×3 board: red queens, a red line between.
 	img := decodePNG(t, func(w io.Writer) error {
-		return QueensPNG(w, CheckedQueens(mustParse(t, "a3 c3", 3)), Options{Square: sq})
+		return PNG(context.Background(), w, CheckedQueens(mustParse(t, "a3 c3", 3)), Options{Square: sq})
 	})
 	margin, pad := sq*3/5, sq/8
 	midLine := img.At(margin+sq+sq/2, pad+sq/2) // centre of b3, on the line
@@ -304,7 +305,7 @@ func TestPNGConflict(t *testing.T) {
 func TestPNGTour(t *testing.T) {
 	const sq = 40
 	img := decodePNG(t, func(w io.Writer) error {
-		return TourPNG(w, Tour{Size: board.Size{Rows: 5, Cols: 5}, Path: knight5}, Options{Square: sq})
+		return PNG(context.Background(), w, Tour{Size: board.Size{Rows: 5, Cols: 5}, Path: knight5}, Options{Square: sq})
 	})
 	margin, pad := sq*3/5, sq/8
 	// The start ring crosses the middle of a5's left edge region; the end ring b3's.
@@ -334,7 +335,7 @@ func TestPNGTour(t *testing.T) {
 
 func TestPNGLarge(t *testing.T) {
 	img := decodePNG(t, func(w io.Writer) error {
-		return TourPNG(w, Tour{Size: board.SquareBoard(100), Path: knight5}, Options{})
+		return PNG(context.Background(), w, Tour{Size: board.SquareBoard(100), Path: knight5}, Options{})
 	})
 	if w := img.Bounds().Dx(); w < 100 || w > 2000 {
 		t.Errorf("100×100 picture is %d pixels wide, want 100 to 2000", w)
@@ -394,7 +395,7 @@ func BenchmarkQueensPNG8(b *testing.B) {
 	pos, _ := queens.Parse("15863724", 0)
 	q := CheckedQueens(pos)
 	for b.Loop() {
-		if err := QueensPNG(io.Discard, q, Options{}); err != nil {
+		if err := PNG(context.Background(), io.Discard, q, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -411,10 +412,10 @@ func ExampleQueensText() {
 	//   a b c d
 }
 
-func ExampleQueensSVG() {
+func ExampleSVG() {
 	pos, _ := queens.Parse("2413", 0)
 	var b bytes.Buffer
-	QueensSVG(&b, CheckedQueens(pos), Options{})
+	SVG(&b, CheckedQueens(pos), Options{})
 	fmt.Println(strings.Count(b.String(), `class="queen"`), "queens")
 	// Output: 4 queens
 }

@@ -1,9 +1,7 @@
 package render
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -18,37 +16,15 @@ type Tour struct {
 	Closed bool
 }
 
-// TourSVG writes the picture t as an SVG document. It fails when the board is out of range
-// (1 to [MaxSide] a side), a square of the path is off the board, or w fails. It does not
-// check that the moves are knight's moves: it draws what it is given.
-func TourSVG(w io.Writer, t Tour, opts Options) error {
-	s, err := tourScene(t, opts)
-	if err != nil {
-		return err
-	}
-	return writeSVG(w, s)
+// checkPNG refuses a PNG of t above opts.MaxPixels, or of a board out of range.
+func (t Tour) checkPNG(opts Options) error {
+	return checkPixels(t.Size, opts, t.Size.Rows <= MaxDetailed && t.Size.Cols <= MaxDetailed)
 }
 
-// TourPNG writes the picture t as a PNG image, in time proportional to its pixels.
-func TourPNG(w io.Writer, t Tour, opts Options) error {
-	return TourPNGContext(context.Background(), w, t, opts)
-}
-
-// TourPNGContext is TourPNG that refuses a picture above opts.MaxPixels before any work and
-// returns ctx.Err() soon after ctx is done (it looks between shapes, every 1024 segments of
-// the path, and between writes of the encoded image).
-func TourPNGContext(ctx context.Context, w io.Writer, t Tour, opts Options) error {
-	if err := checkPixels(t.Size, opts, t.Size.Rows <= MaxDetailed && t.Size.Cols <= MaxDetailed); err != nil {
-		return err
-	}
-	s, err := tourScene(t, opts)
-	if err != nil {
-		return err
-	}
-	return writePNG(ctx, w, s)
-}
-
-func tourScene(t Tour, opts Options) (*scene, error) {
+// draw lays t out. It fails when the board is out of range (1 to [MaxSide] a side) or a
+// square of the path is off the board. It does not check that the moves are knight's
+// moves: it draws what it is given.
+func (t Tour) draw(opts Options) (*scene, error) {
 	detailed := t.Size.Rows <= MaxDetailed && t.Size.Cols <= MaxDetailed
 	l, err := newLayout(t.Size, opts, detailed)
 	if err != nil {

@@ -77,7 +77,7 @@ func TestCountTable(t *testing.T) {
 	getJSON(t, h, "/api/queens/count?n="+itoa(queens.MaxKnownN+1), 400)
 	// The engine agrees with the published table where it is quick.
 	for n := 1; n <= 10; n++ {
-		c, err := queens.Count(context.Background(), n)
+		c, err := queens.Count(context.Background(), n, queens.CountOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

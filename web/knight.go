@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -117,6 +116,27 @@ func readStart(r *http.Request, sz board.Size) (board.Square, error) {
 	return sq, nil
 }
 
+// readSizeStart reads the board, sides up to maxSide, and start= on it.
+func readSizeStart(r *http.Request, maxSide int) (board.Size, board.Square, error) {
+	sz, err := readSize(r, maxSide)
+	if err != nil {
+		return sz, board.Square{}, err
+	}
+	start, err := readStart(r, sz)
+	return sz, start, err
+}
+
+// readSizeSquares reads the board, sides up to maxSide, and the squares on it that the
+// parameter name lists.
+func readSizeSquares(r *http.Request, maxSide int, name string) (board.Size, []board.Square, error) {
+	sz, err := readSize(r, maxSide)
+	if err != nil {
+		return sz, nil, err
+	}
+	sqs, err := readSquares(r, name, sz)
+	return sz, sqs, err
+}
+
 // tourRequest reads what a tour needs and finds it; found is false when none exists. The
 // board may have sides up to maxSide and at most maxSquares squares.
 func tourRequest(r *http.Request, maxSide, maxSquares int) (sz board.Size, start board.Square, closed bool, path []board.Square, err error) {
@@ -141,37 +161,42 @@ func tourRequest(r *http.Request, maxSide, maxSquares int) (sz board.Size, start
 func (s *Server) knightTour(w http.ResponseWriter, r *http.Request) error {
 	sz, start, closed, path, err := tourRequest(r, maxTourSquares, maxTourSquares)
 	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "start": sz.Name(start), "closed": closed}
+	return writeTourAnswer(w, out, err, "", func() {
+		names := make([]string, len(path))
+		squares := make([][2]int, len(path))
+		for i, sq := range path {
+			names[i] = sz.Name(sq)
+			squares[i] = [2]int{sq.Row, sq.Col}
+		}
+		out["path"] = names
+		out["squares"] = squares
+	})
+}
+
+// writeTourAnswer answers a search for a tour, given out and the search's error: found
+// true and what found adds to out; found false and the reason when no tour exists
+// (knight.ErrNoTour), with status 200 as well; a search ended by its time limit or by the
+// client as it is; any other error as a bad request, its message after prefix.
+func writeTourAnswer(w http.ResponseWriter, out map[string]any, err error, prefix string, found func()) error {
 	switch {
 	case errors.Is(err, knight.ErrNoTour):
 		out["found"] = false
 		out["reason"] = err.Error()
-		writeJSON(w, http.StatusOK, out)
-		return nil
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return err
 	case err != nil:
-		return badRequest("%v", err)
+		return badRequest("%s%v", prefix, err)
+	default:
+		out["found"] = true
+		found()
 	}
-	names := make([]string, len(path))
-	squares := make([][2]int, len(path))
-	for i, sq := range path {
-		names[i] = sz.Name(sq)
-		squares[i] = [2]int{sq.Row, sq.Col}
-	}
-	out["found"] = true
-	out["path"] = names
-	out["squares"] = squares
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
 // knightAccessibility answers GET /api/knight/accessibility?size=&visited=.
 func (s *Server) knightAccessibility(w http.ResponseWriter, r *http.Request) error {
-	sz, err := readSize(r, maxPictureSide)
-	if err != nil {
-		return err
-	}
-	visited, err := readSquares(r, "visited", sz)
+	sz, visited, err := readSizeSquares(r, maxPictureSide, "visited")
 	if err != nil {
 		return err
 	}
@@ -204,10 +229,7 @@ func (s *Server) knightPicture(png bool) apiFunc {
 		}
 		var t render.Tour
 		if r.URL.Query().Has("path") {
-			if t.Size, err = readSize(r, maxPictureSide); err != nil {
-				return err
-			}
-			if t.Path, err = readSquares(r, "path", t.Size); err != nil {
+			if t.Size, t.Path, err = readSizeSquares(r, maxPictureSide, "path"); err != nil {
 				return err
 			}
 			if t.Closed, err = boolParam(r, "closed", false); err != nil {
@@ -235,20 +257,7 @@ func (s *Server) knightPicture(png bool) apiFunc {
 				return badRequest("%v", err)
 			}
 		}
-		var b bytes.Buffer
-		if png {
-			err = render.TourPNGContext(r.Context(), &b, t, opts)
-			if ctxErr := r.Context().Err(); ctxErr != nil {
-				return ctxErr
-			}
-		} else {
-			err = render.TourSVG(&b, t, render.Options{Square: sq})
-		}
-		if err != nil {
-			return badRequest("%v", err)
-		}
-		writePicture(w, b.Bytes(), png)
-		return nil
+		return writePicture(w, r, t, png, render.Options{Square: sq})
 	}
 }
 

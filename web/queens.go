@@ -219,28 +219,32 @@ func (s *Server) queensPicture(png bool) apiFunc {
 			pic = render.CheckedQueens(pos)
 			pic.Attacked = attacked
 		}
-		var b bytes.Buffer
-		if png {
-			err = render.QueensPNGContext(r.Context(), &b, pic, render.Options{Square: sq, MaxPixels: maxPNGPixels})
-			if ctxErr := r.Context().Err(); ctxErr != nil {
-				return ctxErr
-			}
-		} else {
-			err = render.QueensSVG(&b, pic, render.Options{Square: sq})
-		}
-		if err != nil {
-			return badRequest("%v", err)
-		}
-		writePicture(w, b.Bytes(), png)
-		return nil
+		return writePicture(w, r, pic, png, render.Options{Square: sq})
 	}
 }
 
-func writePicture(w http.ResponseWriter, data []byte, png bool) {
+// writePicture answers with pic drawn at opts: as PNG, at most maxPNGPixels and stopping
+// when the request ends, or as SVG. A picture that cannot be drawn is a bad request.
+func writePicture(w http.ResponseWriter, r *http.Request, pic render.Picture, png bool, opts render.Options) error {
+	var b bytes.Buffer
+	var err error
+	if png {
+		opts.MaxPixels = maxPNGPixels
+		err = render.PNG(r.Context(), &b, pic, opts)
+		if ctxErr := r.Context().Err(); ctxErr != nil {
+			return ctxErr
+		}
+	} else {
+		err = render.SVG(&b, pic, opts)
+	}
+	if err != nil {
+		return badRequest("%v", err)
+	}
 	if png {
 		w.Header().Set("Content-Type", "image/png")
 	} else {
 		w.Header().Set("Content-Type", "image/svg+xml")
 	}
-	w.Write(data)
+	w.Write(b.Bytes())
+	return nil
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -247,17 +246,7 @@ func (s *Server) regionsPicture(png bool) apiFunc {
 				pic.Queens[q.Row] = q.Col
 			}
 		}
-		var b bytes.Buffer
-		if png {
-			err = render.RegionsPNG(&b, pic, render.Options{MaxPixels: maxPNGPixels})
-		} else {
-			err = render.RegionsSVG(&b, pic, render.Options{})
-		}
-		if err != nil {
-			return badRequest("%v", err)
-		}
-		writePicture(w, b.Bytes(), png)
-		return nil
+		return writePicture(w, r, pic, png, render.Options{})
 	}
 }
 

@@ -150,11 +150,7 @@ func stepOut(sz board.Size, st knight.Step) stepJSON {
 // knightExplain answers GET /api/knight/explain?size=&start=: every step of Warnsdorff's
 // rule with its candidates; stuck and message when it gets stuck.
 func (s *Server) knightExplain(w http.ResponseWriter, r *http.Request) error {
-	sz, err := readSize(r, maxTeachSide)
-	if err != nil {
-		return err
-	}
-	start, err := readStart(r, sz)
+	sz, start, err := readSizeStart(r, maxTeachSide)
 	if err != nil {
 		return err
 	}
@@ -179,11 +175,7 @@ func (s *Server) knightExplain(w http.ResponseWriter, r *http.Request) error {
 // knightNext answers GET /api/knight/next?size=&path=: the knight's candidates from the end
 // of path with their accessibility numbers and Warnsdorff's choice, and whether it is stuck.
 func (s *Server) knightNext(w http.ResponseWriter, r *http.Request) error {
-	sz, err := readSize(r, maxTeachSide)
-	if err != nil {
-		return err
-	}
-	path, err := readSquares(r, "path", sz)
+	sz, path, err := readSizeSquares(r, maxTeachSide, "path")
 	if err != nil {
 		return err
 	}
@@ -219,21 +211,7 @@ func (s *Server) knightComplete(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, err := knight.Complete(r.Context(), sz.Rows, sz.Cols, path, closed)
 	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "closed": closed}
-	switch {
-	case errors.Is(err, knight.ErrNoTour):
-		out["found"] = false
-		out["reason"] = err.Error()
-		writeJSON(w, http.StatusOK, out)
-		return nil
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return err
-	case err != nil:
-		return badRequest("path: %v", err)
-	}
-	out["found"] = true
-	out["squares"] = tourSquares(t)
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeTourAnswer(w, out, err, "path: ", func() { out["squares"] = tourSquares(t) })
 }
 
 func tourSquares(t knight.Tour) [][2]int {
@@ -248,11 +226,7 @@ func tourSquares(t knight.Tour) [][2]int {
 // knightReplay answers GET /api/knight/replay?size=&start=&method=warnsdorff|article: the
 // squares the method visits, all of them, or up to where it got stuck (stuck and message).
 func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
-	sz, err := readSize(r, maxTeachSide)
-	if err != nil {
-		return err
-	}
-	start, err := readStart(r, sz)
+	sz, start, err := readSizeStart(r, maxTeachSide)
 	if err != nil {
 		return err
 	}

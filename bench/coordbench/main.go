@@ -1,5 +1,5 @@
 // Command coordbench measures one distributed-count coordinator on a plan of many tiny
-// tasks: the fine plan of a small N cut with a tiny bound (queens.NewFinePlanBound), which
+// tasks: the fine plan of a small N cut with a tiny bound (frames.NewBound), which
 // "queens count" cannot select, so this program plays each part in its own process:
 //
 //	coordbench -role server -listen 127.0.0.1:4333 -state DIR -token T
@@ -22,6 +22,8 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
 func main() {
@@ -58,7 +60,7 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 	default:
 		return fmt.Errorf("-role must be server, worker or coordinator, got %q", role)
 	}
-	plan, err := queens.NewFinePlanBound(n, bound)
+	plan, err := frames.NewBound(n, bound)
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 		defer nc.Close()
 		host, _ := os.Hostname()
 		w := &dist.Worker{Conn: nc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
-			Plans: func(int, int) (*queens.Plan, error) { return plan, nil }}
+			Plans: func(int, int) (count.Plan, error) { return plan, nil }}
 		return w.Run(ctx)
 	}
 	co := dist.ConnectOptions{URL: url, Name: "coordbench " + role}

@@ -42,6 +42,8 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 )
 
 // run is one child's report.
@@ -64,8 +66,8 @@ func main() {
 	var ns []int
 	for _, a := range flag.Args() {
 		n, err := strconv.Atoi(a)
-		if err != nil || n < queens.MinJoinN || n > 21 {
-			fmt.Fprintf(os.Stderr, "scale: N must be a whole number from %d to 21, got %q\n", queens.MinJoinN, a)
+		if err != nil || n < join.MinJoinN || n > 21 {
+			fmt.Fprintf(os.Stderr, "scale: N must be a whole number from %d to 21, got %q\n", join.MinJoinN, a)
 			os.Exit(2)
 		}
 		ns = append(ns, n)
@@ -153,13 +155,13 @@ func measure(n, w int) (run, error) {
 	runtime.LockOSThread() // cpu() reads this thread's CPU time
 	start := time.Now()
 	c0 := cpu()
-	p, err := queens.NewJoinPlan(n)
+	p, err := queens.NewPlan(n, count.MethodJoin, 0)
 	if err != nil {
 		return run{}, err
 	}
 	order := slices.Collect(p.Order())
 	r := run{Serial: cpu() - c0, Worker: make([]float64, w), Task: make([]float64, len(order))}
-	tally := p.NewTally()
+	tally := count.NewTally(p)
 	var mu sync.Mutex
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -175,7 +177,7 @@ func measure(n, w int) (run, error) {
 				}
 				t, _ := p.Task(order[i])
 				ct := cpu()
-				res, err := t.CountContext(context.Background())
+				res, err := p.CountTask(context.Background(), t)
 				r.Task[i] = cpu() - ct
 				if err == nil {
 					mu.Lock()

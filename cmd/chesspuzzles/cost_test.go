@@ -12,7 +12,7 @@ import (
 // before any long wait, and stop with exit 130.
 func TestCountSaysCost(t *testing.T) {
 	p := start(t, "count", "queens", "count", "23", "--method", "frames", "--workers", "2", "--quiet")
-	p.waitFor(`(?m)^N = 23: about [0-9.]+ (days|years) on 2 workers \(estimated; "queens estimate 23" for more\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
+	p.waitFor(`(?m)^N = 23: about [0-9.]+ (days|years) on 2 workers by the frames method \(estimated; "queens estimate 23" for more\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
 	p.signal(syscall.SIGINT)
 	if code := p.wait(30 * time.Second); code != exitInterrupted {
 		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
@@ -23,11 +23,11 @@ func TestCountSaysCost(t *testing.T) {
 }
 
 // TestCountSaysCostCheckpoint: with --checkpoint, the line says the same command resumes
-// (here by the frames method; the join says "by the join", TestCountSaysCostJoin).
+// (here by the frames method; the join says "by the join method", TestCountSaysCostJoin).
 func TestCountSaysCostCheckpoint(t *testing.T) {
 	ckpt := t.TempDir() + "/q22.ckpt"
 	p := start(t, "count", "queens", "count", "22", "--method", "frames", "--workers", "1", "--quiet", "--checkpoint", ckpt)
-	p.waitFor(`(?m)^N = 22: about .* on 1 worker \(estimated; .*\); Ctrl-C stops, the same command resumes from `+ckpt+`$`, 2*time.Minute)
+	p.waitFor(`(?m)^N = 22: about .* on 1 worker by the frames method \(estimated; .*\); Ctrl-C stops, the same command resumes from `+ckpt+`$`, 2*time.Minute)
 	p.signal(syscall.SIGINT)
 	if code := p.wait(30 * time.Second); code != exitInterrupted {
 		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)
@@ -38,7 +38,7 @@ func TestCountSaysCostCheckpoint(t *testing.T) {
 // own row sets (N = 20 on one worker takes minutes; its quarter table is 74 MiB).
 func TestCountSaysCostJoin(t *testing.T) {
 	p := start(t, "count", "queens", "count", "20", "--method", "join", "--workers", "1", "--quiet")
-	p.waitFor(`(?m)^N = 20: about .* on 1 worker by the join \(estimated; .*\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
+	p.waitFor(`(?m)^N = 20: about .* on 1 worker by the join method \(estimated; .*\); Ctrl-C stops, --checkpoint FILE resumes$`, 2*time.Minute)
 	p.signal(syscall.SIGINT)
 	if code := p.wait(30 * time.Second); code != exitInterrupted {
 		t.Errorf("count exited %d after Ctrl-C, want %d", code, exitInterrupted)

@@ -23,6 +23,8 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -424,12 +426,12 @@ func TestDistributedStatus(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	plan, _ := queens.NewPlan(n)
-	if done, _ := strconv.Atoi(m[1]); done < 10 || done >= len(plan.Tasks) {
-		t.Errorf("status says %s tasks done, want from 10 to %d", m[1], len(plan.Tasks)-1)
+	plan, _ := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
+	if done, _ := strconv.Atoi(m[1]); done < 10 || done >= plan.Len() {
+		t.Errorf("status says %s tasks done, want from 10 to %d", m[1], plan.Len()-1)
 	}
-	if m[2] != strconv.Itoa(len(plan.Tasks)) {
-		t.Errorf("status says %s tasks, want %d", m[2], len(plan.Tasks))
+	if m[2] != strconv.Itoa(plan.Len()) {
+		t.Errorf("status says %s tasks, want %d", m[2], plan.Len())
 	}
 	w.signal(syscall.SIGINT)
 	if code := w.wait(30 * time.Second); code != 130 {
@@ -448,7 +450,7 @@ func TestDistributedStatus(t *testing.T) {
 	}
 	st := start(t, "status", "queens", "status", "12", "--nats", url, "--state", state) // the command of its own, one N
 	st.wait(time.Minute)
-	want := "q12v1  N=12  " + strconv.Itoa(len(plan.Tasks)) + "/" + strconv.Itoa(len(plan.Tasks)) + " tasks  finished "
+	want := "q12v1  N=12  " + strconv.Itoa(plan.Len()) + "/" + strconv.Itoa(plan.Len()) + " tasks  finished "
 	if !strings.HasPrefix(st.stdout.String(), want) || !strings.HasSuffix(st.stdout.String(), "Q(12) = "+knownQ(t, n)+"\n") {
 		t.Errorf("status of a finished job = %q, want %q… Q(12) = %s", st.stdout.String(), want, knownQ(t, n))
 	}

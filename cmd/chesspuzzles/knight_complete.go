@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -47,7 +45,7 @@ not a knight's move); 3 when not decided within --timeout.`,
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up, undecided (exit 3), after this long; 0 for no limit")
+	addTimeoutFlag(cmd, &o.timeout)
 	return cmd
 }
 
@@ -59,8 +57,8 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if sz.Squares() > knight.MaxCompleteSquares {
 		return usageErrorf("complete takes boards of at most %d squares, got %s", knight.MaxCompleteSquares, sz)
 	}
-	if o.timeout < 0 {
-		return usageErrorf("--timeout must be 0 (no limit) or more, got %v", o.timeout)
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
 	var path []board.Square
 	for _, a := range args {
@@ -78,27 +76,18 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if _, err := knight.Accessibility(sz, path); err != nil {
 		return usageErrorf("the path: %v", err)
 	}
-	write, err := tourWriter(o.format)
+	write, err := tourWriter(ctx, o.format)
 	if err != nil {
 		return err
 	}
-	if o.format == "png" && o.output == "" && isTerminal(stdout) {
-		// Refused before the search, not after it (tourPicture checks only when writing).
-		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	// Refused before the search, not after it (tourPicture checks only when writing).
+	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+		return err
 	}
-	limit := ctx
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		limit, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
+	limit, cancel := withTimeout(ctx, o.timeout)
+	defer cancel()
 	t, err := knight.Complete(limit, sz.Rows, sz.Cols, path, o.closed)
-	switch {
-	case errors.Is(err, knight.ErrNoTour):
-		return answerNo(err)
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		return &exitError{code: exitUndecided, err: fmt.Errorf("undecided within %v: no tour found and none ruled out (more time may decide it: --timeout)", o.timeout)}
-	case err != nil:
+	if err := searchEnd(ctx, err, knight.ErrNoTour, o.timeout, "no tour found and none ruled out"); err != nil {
 		return err
 	}
 	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })

@@ -1,58 +1,184 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/progress"
+	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/spf13/cobra"
 )
 
-// countProgress shows the progress of a knight count through internal/progress, as every
-// long command does: a bar on a terminal, a plain line every 5 seconds otherwise:
-// "knight count: 20/36 cells, 55.6%, 4.5 cells/s, ETA 3s, 10433 states, 1.2 MiB".
-type countProgress struct {
-	w   io.Writer
-	tty bool
-	t0  time.Time
-	m   *progress.Meter // made at the first status, which names the method's unit
+// knightCountFlags are the flags "knight count" and "knight estimate" share: which tours of
+// which board, by which method, in how much memory.
+type knightCountFlags struct {
+	sizes     sizeFlags
+	start     string
+	closed    bool
+	method    string
+	maxMemory string
 }
 
-func newCountProgress(w io.Writer, tty bool) *countProgress {
-	return &countProgress{w: w, tty: tty, t0: time.Now()}
-}
-
-func (p *countProgress) update(s knight.CountStatus) {
-	if p.m == nil {
-		unit := "shares"
-		if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
-			unit = "cells"
+// options reads the flags: the board and the count's options, MaxMemory set (half this
+// machine's memory unless --max-memory says otherwise). Errors are usage errors.
+func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
+	sz, _, err := f.sizes.get()
+	if err != nil {
+		return sz, knight.CountOptions{}, err
+	}
+	opts := knight.CountOptions{Closed: f.closed, Method: f.method, MaxMemory: int64(halfMemory())}
+	if f.start != "" {
+		if f.closed {
+			return sz, opts, usageErrorf("--start counts open tours; a closed tour passes every square")
 		}
-		p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty})
+		sq, err := sz.ParseSquare(f.start)
+		if err != nil {
+			return sz, opts, usageError(err)
+		}
+		opts.Start = &sq
 	}
-	el := time.Since(p.t0)
-	st := progress.Status{Done: int64(s.Done), Total: int64(s.Total), Rate: float64(s.Done) / el.Seconds()}
-	// The cells of a sweep differ in cost by orders of magnitude (the states of the middle
-	// columns dwarf those of the first ones), so dp and join take the engine's forecast,
-	// refitted after each cell (CountStatus.ETA); the shares of the search are alike enough
-	// for an average.
-	switch {
-	case s.Done <= 0 || s.Done >= s.Total:
-	case s.Method == knight.MethodSearch:
-		st.ETA = time.Duration(float64(el) / float64(s.Done) * float64(s.Total-s.Done))
-	default:
-		st.ETA = s.ETA
+	if f.maxMemory != "" {
+		size, err := parseSize(f.maxMemory)
+		if err != nil {
+			return sz, opts, usageErrorf("--max-memory: %v", err)
+		}
+		opts.MaxMemory = int64(min(size, 1<<62))
 	}
-	if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
-		st.Note = fmt.Sprintf("%d states, %s", s.States, knight.FormatBytes(s.Bytes))
-	}
-	p.m.Update(st)
+	return sz, opts, nil
 }
 
-// finish erases the bar, if any; p may be nil (a quiet count).
-func (p *countProgress) finish() {
-	if p != nil && p.m != nil {
-		p.m.Finish()
+type knightCountOpts struct {
+	knightCountFlags
+	quiet bool
+	json  bool
+}
+
+func newKnightCountCmd() *cobra.Command {
+	var o knightCountOpts
+	cmd := &cobra.Command{
+		Use:   "count",
+		Short: "Count knight's tours exactly",
+		Long: `Count the knight's tours of a board exactly: directed open tours (every start and both
+directions counted), those from --start, or with --closed the undirected closed tours.
+
+Three methods (--method):
+  dp      frontier dynamic programming: sweeps the board cell by cell, column by column
+          along the long side, keeping every distinct picture of the last 2R+1 cells
+          (R the short side, at most 8) with the number of ways to reach it. Time and
+          memory grow with R, hardly with the number of tours: 6×8 closed takes about 4 s
+          of CPU. Boards past 64 squares are allowed (5×30, 8×12, …); counts past 2^64
+          print exactly.
+  join    closed tours, long side even: the dp sweep of one half, which by the mirror is
+          the other half too, joined at the middle (6×8 closed in about 1.4 s of CPU).
+  search  backtracking through every tour, meeting in the middle: 6×6 open in about 2 s,
+          at most 64 squares, time growing with the number of tours.
+  auto    (the default) search on boards of at most 42 squares (there it is faster), else
+          join for closed tours where it applies, else dp.
+8×8 closed (13,267,364,410,532 tours) holds hundreds of millions of states in its middle
+columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a count will
+need before it starts).
+The method is named on stderr before the count starts, then progress: a line rewritten on a
+terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
+(default: half this machine's memory) bounds the state store of dp (sorted runs) and join
+(hash tables): a count its estimate says cannot fit is refused before it starts, and one
+that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
+		Example: `  chesspuzzles knight count --size 5
+  chesspuzzles knight count --size 5 --start a1
+  chesspuzzles knight count --size 6 --closed
+  chesspuzzles knight count --board 7x8 --closed --max-memory 4GiB`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightCount(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
 	}
+	o.sizes.add(cmd, "5")
+	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
+	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)")
+	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
+	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
+	return cmd
+}
+
+// maxQuickCountSquares is the largest board a knight count runs without estimating its
+// memory first: counts of up to 42 squares take seconds (the search method's boards).
+const maxQuickCountSquares = 42
+
+func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	sz, opts, err := o.options()
+	if err != nil {
+		return err
+	}
+	method, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts)
+	if err != nil {
+		return usageError(err)
+	}
+	opts.Method = method
+	if (method == knight.MethodDP || method == knight.MethodJoin) && sz.Squares() > maxQuickCountSquares {
+		// Refuse up front a count that its estimate says cannot fit, instead of sweeping
+		// until the tables outgrow --max-memory (7 minutes for 8×8 closed). The estimate
+		// runs the first cells for at most about 3 seconds; on small boards the count
+		// itself is as quick, and stops as soon as its tables outgrow the limit.
+		est, err := knight.Estimate(ctx, sz.Rows, sz.Cols, opts)
+		if err != nil {
+			return err
+		}
+		if est.PeakBytes > opts.MaxMemory {
+			return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, knight.FormatBytes(est.PeakBytes), knight.FormatBytes(opts.MaxMemory))
+		}
+	}
+	var p *countProgress
+	if !o.quiet {
+		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodJoin: "frontier dynamic programming of two mirror halves, joined", knight.MethodSearch: "backtracking, meeting in the middle"}[method]
+		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
+		p = newCountProgress(stderr, isTerminal(stderr))
+		opts.Status = p.update
+	}
+	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
+	// The bar is erased before anything else is written: redrawn after the answer, it
+	// would wipe it off the screen.
+	p.finish()
+	var me *knight.MemoryError
+	if errors.As(err, &me) {
+		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, knight.FormatBytes(max(me.Need, me.Limit)), knight.FormatBytes(me.Limit))
+	}
+	if err != nil {
+		return err
+	}
+	what := "directed open tours"
+	switch {
+	case o.closed:
+		what = "closed tours"
+	case opts.Start != nil:
+		what = "directed open tours from " + sz.Name(*opts.Start)
+	}
+	if o.json {
+		var start *string
+		if opts.Start != nil {
+			name := sz.Name(*opts.Start)
+			start = &name
+		}
+		line, err := json.Marshal(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", line)
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
+	return err
+}
+
+// knightCountRecord is the --json output of knight count.
+type knightCountRecord struct {
+	Rows   int     `json:"rows"`
+	Cols   int     `json:"cols"`
+	Closed bool    `json:"closed"`
+	Start  *string `json:"start"`
+	Tours  any     `json:"tours"`
+	Counts string  `json:"counts"` // what was counted, in words
 }

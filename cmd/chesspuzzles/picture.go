@@ -45,30 +45,50 @@ func unicodeBoard(out io.Writer, pos queens.Position, attacks []queens.Attack) s
 	return b.String()
 }
 
+// refusePNGOnTerminal refuses a PNG picture bound for a terminal (output "" and stdout a
+// terminal), which it would fill with binary; commands call it before any work.
+func refusePNGOnTerminal(png bool, output string, stdout io.Writer) error {
+	if png && output == "" && isTerminal(stdout) {
+		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	}
+	return nil
+}
+
+// draw renders pic into memory as SVG, or as PNG when png is set, so that a picture is
+// written whole or not at all. A PNG stops once ctx is done.
+func draw(ctx context.Context, pic render.Picture, png bool) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	if png {
+		err = render.PNG(ctx, &b, pic, render.Options{})
+	} else {
+		err = render.SVG(&b, pic, render.Options{})
+	}
+	return b.Bytes(), err
+}
+
+// writeBytes writes b to the file output (atomically) or, when output is "", to stdout.
+func writeBytes(output string, stdout io.Writer, b []byte) error {
+	return writeTo(output, stdout, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
 // writeQueensPicture writes the SVG or PNG picture of pos, with the given conflicts marked,
 // to the file output (atomically) or, when output is "", to stdout; PNG never to a terminal.
-func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pictureFormat, output string, stdout io.Writer) error {
+func writeQueensPicture(ctx context.Context, pos queens.Position, attacks []queens.Attack, format pictureFormat, output string, stdout io.Writer) error {
 	if pos.N > maxPictureN {
 		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %d×%d", maxPictureN, maxPictureN, pos.N, pos.N)
 	}
-	if format == picturePNG && output == "" && isTerminal(stdout) {
-		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	if err := refusePNGOnTerminal(format == picturePNG, output, stdout); err != nil {
+		return err
 	}
-	var b bytes.Buffer
-	pic := render.Queens{N: pos.N, Queens: pos.Queens, Attacks: attacks}
-	var err error
-	if format == picturePNG {
-		err = render.QueensPNG(&b, pic, render.Options{})
-	} else {
-		err = render.QueensSVG(&b, pic, render.Options{})
-	}
+	b, err := draw(ctx, render.Queens{N: pos.N, Queens: pos.Queens, Attacks: attacks}, format == picturePNG)
 	if err != nil {
 		return err
 	}
-	return writeTo(output, stdout, func(w io.Writer) error {
-		_, err := w.Write(b.Bytes())
-		return err
-	})
+	return writeBytes(output, stdout, b)
 }
 
 // runSolvePicture draws the first solution the listing of opts yields (after --after, only
@@ -76,7 +96,7 @@ func writeQueensPicture(pos queens.Position, attacks []queens.Attack, format pic
 // there is none.
 func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
 	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
-		return writeQueensPicture(p.Position(), nil, opts.picture, opts.output, stdout)
+		return writeQueensPicture(ctx, p.Position(), nil, opts.picture, opts.output, stdout)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -86,26 +106,20 @@ func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) e
 
 // tourPicture returns a writer of the tour as an SVG or PNG picture (package render): the
 // path with move numbers, start and end marked, the closing move of a closed tour.
-func tourPicture(png bool) func(io.Writer, knight.Tour) error {
+func tourPicture(ctx context.Context, png bool) func(io.Writer, knight.Tour) error {
 	return func(w io.Writer, t knight.Tour) error {
-		if png && isTerminal(w) {
-			return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+		if err := refusePNGOnTerminal(png, "", w); err != nil {
+			return err
 		}
 		pic := render.Tour{Size: t.Size(), Path: make([]board.Square, t.Len()), Closed: t.Closed()}
 		for i := range pic.Path {
 			pic.Path[i] = t.Square(i)
 		}
-		var b bytes.Buffer
-		var err error
-		if png {
-			err = render.TourPNG(&b, pic, render.Options{})
-		} else {
-			err = render.TourSVG(&b, pic, render.Options{})
-		}
+		b, err := draw(ctx, pic, png)
 		if err != nil {
 			return usageErrorf("cannot draw the tour: %v", err)
 		}
-		_, err = w.Write(b.Bytes())
+		_, err = w.Write(b)
 		return err
 	}
 }

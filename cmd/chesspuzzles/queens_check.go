@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -61,14 +61,9 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 			if opts.n < 0 || opts.n > queens.MaxParseN {
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
 			}
-			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCheckInput, "position on standard input")
-				if err != nil {
-					return err
-				}
-				opts.position = in
-			} else {
-				opts.position = strings.Join(args, " ")
+			var err error
+			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCheckInput); err != nil {
+				return err
 			}
 			switch opts.format {
 			case "text", "unicode", "svg", "png":
@@ -88,6 +83,12 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
 	cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		if p := parsePictureFormat(opts.format); cmd.Flags().Changed("output") && p != pictureSVG && p != picturePNG {
+			return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
+		}
+		return nil
+	}
 	return cmd
 }
 
@@ -148,9 +149,9 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	}
 	sz := board.SquareBoard(rep.N)
 	// Output of a huge report stops at the next buffer on Ctrl-C.
-	w := bufio.NewWriter(ctxWriter{ctx, stdout})
+	w := bufio.NewWriter(ctxio.Writer{Ctx: ctx, W: stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
-		if err := writeQueensPicture(pos, rep.Attacks, pf, opts.output, stdout); err != nil {
+		if err := writeQueensPicture(ctx, pos, rep.Attacks, pf, opts.output, stdout); err != nil {
 			return err
 		}
 	} else if opts.json {

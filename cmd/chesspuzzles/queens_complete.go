@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -54,27 +52,21 @@ input that cannot be read; 3 when undecided within --timeout; 130 when interrupt
 			if opts.n < 0 || opts.n > queens.MaxCompleteN {
 				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxCompleteN, opts.n)
 			}
-			if opts.timeout < 0 {
-				return usageErrorf("--timeout must be 0 (no limit) or more, got %v", opts.timeout)
+			if err := checkTimeout(opts.timeout); err != nil {
+				return err
 			}
 			if opts.format, err = queens.ParseNotation(format); err != nil {
 				return usageError(err)
 			}
-			if len(args) == 0 || len(args) == 1 && args[0] == "-" {
-				in, err := readAllContext(cmd.Context(), cmd.InOrStdin(), maxCompleteInput, "position on standard input")
-				if err != nil {
-					return err
-				}
-				opts.position = in
-			} else {
-				opts.position = strings.Join(args, " ")
+			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCompleteInput); err != nil {
+				return err
 			}
 			return runComplete(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
-	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "give up, undecided (exit 3), after this long; 0 for no limit")
+	addTimeoutFlag(cmd, &opts.timeout)
 	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
 	return cmd
 }
@@ -90,19 +82,10 @@ func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) er
 	if opts.format == queens.Board && pos.N > maxDrawnOne {
 		return usageErrorf("--format board draws boards of up to %d×%d, got N = %d: use code or perm", maxDrawnOne, maxDrawnOne, pos.N)
 	}
-	limit := ctx
-	if opts.timeout > 0 {
-		var cancel context.CancelFunc
-		limit, cancel = context.WithTimeout(ctx, opts.timeout)
-		defer cancel()
-	}
+	limit, cancel := withTimeout(ctx, opts.timeout)
+	defer cancel()
 	p, err := queens.Complete(limit, pos)
-	switch {
-	case errors.Is(err, queens.ErrNoCompletion):
-		return answerNo(err)
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		return &exitError{code: exitUndecided, err: fmt.Errorf("undecided within %v: no completion found, and none ruled out (more time may decide it: --timeout)", opts.timeout)}
-	case err != nil:
+	if err := searchEnd(ctx, err, queens.ErrNoCompletion, opts.timeout, "no completion found, and none ruled out"); err != nil {
 		return err
 	}
 	if err := p.WriteFormat(stdout, opts.format); err != nil {

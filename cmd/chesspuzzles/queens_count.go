@@ -109,7 +109,14 @@ tells how long.`,
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
 	addDistFlags(cmd, &opts.dist)
 	addMethodFlags(cmd, &opts.method)
-	return cmd
+	// The flags each way of counting reads; any other of these would be ignored, so it is refused.
+	return withModes(cmd,
+		flagMode{"--status", "status", []string{"status", "nats", "state", "token", "json"}},
+		flagMode{"--shard", "shard", []string{"shard", "workers", "quiet", "json"}},
+		flagMode{"--nats", "nats", []string{"nats", "state", "token", "ack-wait", "workers", "quiet", "json"}},
+		flagMode{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
+		flagMode{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
+	)
 }
 
 // parseRange reads "N" or "FROM-TO", each from 1 to most, FROM ≤ TO.

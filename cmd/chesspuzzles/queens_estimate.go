@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
 )
 
@@ -80,15 +81,15 @@ type estimateRecord struct {
 	N           int    `json:"n"`
 	Method      string `json:"method"`
 	PlanVersion int    `json:"plan_version"`
-	Tasks       int    `json:"tasks"` // the count's plan's tasks; 0 if not built (fine plans past maxBuiltFineN)
-	Frames      int    `json:"frames,omitempty"`
-	Probes      int    `json:"probes"`
+	Tasks       int    `json:"tasks"` // the count's plan's tasks; 0 if not built (fine plans past N = 26)
+	// TasksSampled is the number of tasks estimated by sampling where Tasks is 0.
+	TasksSampled float64 `json:"tasks_sampled,omitempty"`
+	Probes       int     `json:"probes"`
 	// Frames only: Knuth's estimates.
-	Nodes          float64 `json:"nodes,omitempty"`
-	NodesErr       float64 `json:"nodes_err,omitempty"`
-	Solutions      float64 `json:"solutions,omitempty"`
-	SolutionsErr   float64 `json:"solutions_err,omitempty"`
-	NodesPerSecond float64 `json:"nodes_per_second,omitempty"`
+	Nodes        float64 `json:"nodes,omitempty"`
+	NodesErr     float64 `json:"nodes_err,omitempty"`
+	Solutions    float64 `json:"solutions,omitempty"`
+	SolutionsErr float64 `json:"solutions_err,omitempty"`
 	// The time by the method taken, on one worker and on Workers, and its relative ± (0
 	// when it comes from the model alone).
 	Seconds1   float64 `json:"seconds_1_worker"`
@@ -96,6 +97,8 @@ type estimateRecord struct {
 	SecondsW   float64 `json:"seconds_workers"`
 	SecondsErr float64 `json:"seconds_err_fraction"`
 	Timed      bool    `json:"timed"`
+	// TimedProbes is the number of timed parts of tasks.
+	TimedProbes int `json:"timed_probes,omitempty"`
 	// The cost model of both methods (Plan.CoreSeconds) that chose the method; 0 where a
 	// method does not count N.
 	ModelFrames float64 `json:"model_frames_core_seconds"`
@@ -107,13 +110,6 @@ type estimateRecord struct {
 // set of N = 22–23 takes a fraction of a second, of 24 seconds, beyond minutes.
 const maxTimedJoinN = 23
 
-// maxWholeJoinTaskN is the largest N whose join the estimate times by whole tasks.
-const maxWholeJoinTaskN = 21
-
-// maxBuiltFineN is the largest N whose fine frame plan the estimate builds to count its
-// tasks: seconds at 25 and 26, minutes at 27.
-const maxBuiltFineN = 26
-
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	method, err := opts.method.choose(opts.n, opts.workers)
 	if err != nil {
@@ -123,55 +119,38 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	if err != nil {
 		return err
 	}
+	plan, err := queens.NewPlan(opts.n, method, v)
+	if err != nil {
+		return err
+	}
 	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers}
-	var plan *queens.Plan
-	if method == queens.MethodJoin || v == queens.PlanVersion || opts.n <= maxBuiltFineN {
-		if plan, err = newPlan(ctx, opts.n, method, v); err != nil {
-			return err
-		}
-		rec.Tasks = plan.Len()
-	}
 	limit, _ := opts.method.memoryLimit()
-	rec.ModelFrames = (&queens.Plan{N: opts.n, Method: queens.MethodFrames}).CoreSeconds()
-	if opts.n >= queens.MinJoinN && opts.n <= queens.MaxJoinN {
-		rec.ModelJoin = (&queens.Plan{N: opts.n, Method: queens.MethodJoin}).CoreSeconds()
-	}
-	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-	rel := func(v, se float64) float64 {
-		if v == 0 {
-			return 0
+	rec.Memory, _ = plan.Memory(opts.workers, limit)
+	for _, m := range []struct {
+		method string
+		dst    *float64
+	}{{count.MethodFrames, &rec.ModelFrames}, {count.MethodJoin, &rec.ModelJoin}} {
+		if mp, err := queens.NewPlan(opts.n, m.method, 0); err == nil {
+			*m.dst = mp.CoreSeconds()
 		}
-		return 2 * se / v
 	}
-	var e queens.Estimate
-	if method == queens.MethodFrames {
-		rec.Memory, _ = (&queens.Plan{N: opts.n, Method: method}).Memory(opts.workers, limit)
-		// A probe walks a whole frame's tree, so the fine plan (whose tasks partition the
-		// frames') is sampled through its frames.
-		frames, err := newPlan(ctx, opts.n, queens.MethodFrames, queens.PlanVersion)
+	var e count.Estimate
+	if method == count.MethodJoin && opts.n > maxTimedJoinN {
+		rec.Tasks = plan.Len()
+		rec.Seconds1 = plan.CoreSeconds()
+	} else {
+		rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
+		e, err = plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: time.Second, MinProbes: 20, Probes: opts.probes})
 		if err != nil {
 			return err
 		}
-		rec.Frames = frames.Len()
-		if e, err = queens.EstimatePlanContext(ctx, frames, opts.probes, rng); err != nil {
-			return err
-		}
-		speed, err := timeTasks(ctx, frames, rng, time.Second)
-		if err != nil {
-			return err
+		if e.TasksExact {
+			rec.Tasks = int(e.Tasks)
+		} else {
+			rec.TasksSampled = e.Tasks
 		}
 		rec.Nodes, rec.NodesErr, rec.Solutions, rec.SolutionsErr = e.Nodes, 2*e.NodesErr, e.Solutions, 2*e.SolutionsErr
-		rec.NodesPerSecond, rec.Seconds1, rec.SecondsErr, rec.Timed = speed, e.Nodes/speed, rel(e.Nodes, e.NodesErr), true
-	} else {
-		rec.Memory, _ = plan.Memory(opts.workers, limit)
-		rec.Seconds1 = plan.CoreSeconds()
-		if opts.n <= maxTimedJoinN {
-			secs, errFrac, err := measureJoin(ctx, opts.n, rng, time.Second, 20, true)
-			if err != nil {
-				return err
-			}
-			rec.Seconds1, rec.SecondsErr, rec.Timed = secs, errFrac, true
-		}
+		rec.Seconds1, rec.SecondsErr, rec.Timed, rec.TimedProbes = e.Seconds, e.SecondsErr, true, e.Probes
 	}
 	rec.SecondsW = rec.Seconds1 / float64(opts.workers)
 	if opts.json {
@@ -184,23 +163,23 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	}
 	tasks := fmt.Sprintf("%d tasks", rec.Tasks)
 	if rec.Tasks == 0 {
-		tasks = fmt.Sprintf("its tasks split %d frames (\"queens plan %d\" counts them: minutes)", rec.Frames, opts.n)
+		tasks = fmt.Sprintf("about %.3g tasks (sampled; \"queens plan %d\" counts them: minutes)", rec.TasksSampled, opts.n)
 	}
 	fmt.Fprintf(stdout, "N=%d: method %s, plan version %d: %s, as \"queens count %d\" runs it\n", opts.n, method, v, tasks, opts.n)
-	switch {
-	case method == queens.MethodFrames:
-		fmt.Fprintf(stdout, "sampled:    %d random probes of its %d frames (± is two standard errors)\n", opts.probes, rec.Frames)
+	rel := func(v, se float64) float64 {
+		if v == 0 {
+			return 0
+		}
+		return 2 * se / v
+	}
+	if e.Nodes > 0 {
+		fmt.Fprintf(stdout, "sampled:    %d random probes of its frames (± is two standard errors)\n", opts.probes)
 		fmt.Fprintf(stdout, "nodes:      %.3g ± %.1f%%\n", e.Nodes, 100*rel(e.Nodes, e.NodesErr))
 		fmt.Fprintf(stdout, "solutions:  %.3g ± %.1f%%\n", e.Solutions, 100*rel(e.Solutions, e.SolutionsErr))
-		fmt.Fprintf(stdout, "speed:      %.3g nodes/s on one core here (timed for a second on this plan's tasks)\n", rec.NodesPerSecond)
-		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr)
-	case rec.Timed:
-		what := "row sets"
-		if opts.n <= maxWholeJoinTaskN {
-			what = "tasks"
-		}
-		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on sampled %s)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr, what)
-	default:
+	}
+	if rec.Timed {
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on %d sampled parts of its tasks)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr, rec.TimedProbes)
+	} else {
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a row set of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
 	}
 	fmt.Fprintf(stdout, "memory:     about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
@@ -211,116 +190,6 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
 		humanDuration(rec.ModelFrames), join)
 	return nil
-}
-
-// measureJoin times the join of n on this goroutine and returns its seconds on one worker
-// and their relative uncertainty (two standard errors). It builds the quarter table and,
-// with sym, runs the symmetric-solution task whole (each is done once in a count, so each
-// is timed once: 0.9 s at N = 22, 9 s at N = 24), then times random row sets for about
-// budget and at least minProbes (each 1–10 s at N = 24): a task is
-// picked with probability proportional to its Cost and one of its row sets uniformly
-// (Task.RowSet), and a row set's time over the probability of picking it is an unbiased
-// estimate of the rest of the plan.
-func measureJoin(ctx context.Context, n int, rng *rand.Rand, budget time.Duration, minProbes int, sym bool) (secs, errFrac float64, err error) {
-	plan, err := queens.NewJoinPlan(n)
-	if err != nil {
-		return 0, 0, err
-	}
-	last := len(plan.Tasks) - 1
-	tasks := plan.Tasks[:last]
-	// A task of no row sets only builds the table.
-	start := time.Now()
-	warm := tasks[0]
-	warm.Join.RowSets = 0
-	if _, err := warm.CountContext(ctx); err != nil {
-		return 0, 0, err
-	}
-	if sym {
-		if _, err := plan.Tasks[last].CountContext(ctx); err != nil {
-			return 0, 0, err
-		}
-	}
-	fixed := time.Since(start).Seconds()
-	start = time.Now()
-	more := func(k int) bool { return k < max(minProbes, 2) || time.Since(start) < budget }
-	// To N = 21 a task takes under a second: time whole tasks, as the count runs them (a
-	// lone row set there costs more in preparing its south rows, which consecutive row
-	// sets share, than in counting).
-	mean, se, err := sampleRowSets(ctx, tasks, rng, n > maxWholeJoinTaskN, more, func(_ queens.TaskResult, d time.Duration) float64 { return d.Seconds() })
-	if err != nil {
-		return 0, 0, err
-	}
-	return fixed + mean, 2 * se / (fixed + mean), nil
-}
-
-// sampleRowSets estimates the sum over tasks (a join plan's row-set tasks) of a measure of
-// their row sets, measure(result, time) of one row set's count: while more(probes so far),
-// it picks a task with probability proportional to its Cost and one of its row sets
-// uniformly (Task.RowSet), counts it, and takes the measure over the probability of that
-// pick (unbiased, and sharp where Cost predicts the measure). It returns the mean of these
-// and its standard error.
-//
-// With rowSets false it counts the picked task whole instead (the measure over the
-// probability of the task).
-func sampleRowSets(ctx context.Context, tasks []queens.Task, rng *rand.Rand, rowSets bool, more func(k int) bool, measure func(queens.TaskResult, time.Duration) float64) (mean, se float64, err error) {
-	var total uint64
-	for _, t := range tasks {
-		total += t.Cost
-	}
-	var sum, sumsq float64
-	k := 0
-	for ; more(k); k++ {
-		x := rng.Uint64N(total)
-		var t queens.Task
-		for _, t = range tasks {
-			if x < t.Cost {
-				break
-			}
-			x -= t.Cost
-		}
-		rs, scale := t, 1.0
-		if rowSets {
-			if rs, err = t.RowSet(rng.IntN(t.Join.RowSets)); err != nil {
-				return 0, 0, err
-			}
-			scale = float64(t.Join.RowSets)
-		}
-		t0 := time.Now()
-		r, err := rs.CountContext(ctx)
-		if err != nil {
-			return 0, 0, err
-		}
-		e := measure(r, time.Since(t0)) * float64(total) / float64(t.Cost) * scale
-		sum += e
-		sumsq += e * e
-	}
-	if k < 2 {
-		return 0, 0, fmt.Errorf("sampleRowSets: %d probes, at least 2 are needed", k)
-	}
-	mean = sum / float64(k)
-	return mean, math.Sqrt(math.Max(sumsq/float64(k)-mean*mean, 0) / float64(k-1)), nil
-}
-
-// timeTasks runs random tasks of the plan for about budget on this goroutine, each for at
-// most a quarter of budget, and returns the nodes visited per second. Timing the plan's
-// own tasks matters: a node of a larger board scans more rows and costs more.
-func timeTasks(ctx context.Context, plan *queens.Plan, rng *rand.Rand, budget time.Duration) (float64, error) {
-	slice := budget / 4
-	var nodes uint64
-	start := time.Now()
-	for time.Since(start) < budget {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		tctx, cancel := context.WithTimeout(ctx, slice)
-		r, err := plan.Tasks[rng.IntN(len(plan.Tasks))].CountContext(tctx)
-		cancel()
-		if err != nil && ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		nodes += r.Nodes
-	}
-	return float64(nodes) / time.Since(start).Seconds(), nil
 }
 
 // humanDuration writes seconds in the largest unit that keeps the number at least 1.

@@ -13,7 +13,9 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +45,7 @@ a missing slice, a slice given twice, a slice of another N, of another K or of a
 plan version, or a file whose tasks are not the ones its slice holds. It refuses as well
 a file changed since it was written: one whose checksum does not match its content, with
 data after its JSON object, whose totals are not the sums of its tasks' results, or with a
-task result impossible for its task (see the queens package's Plan.CheckResult).
+task result impossible for its task (see count.Plan.CheckResult).
 
 What a checksum proves: the SHA-256 in each file finds accidents (a cut copy, a flipped
 bit, a hand edit that forgot it); it is no signature, since anyone can compute it again
@@ -126,16 +128,16 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		shards = append(shards, shardFile{name, s})
 	}
 	first := shards[0]
-	method, version := queens.MethodFrames, first.s.PlanVersion
+	method, version := count.MethodFrames, first.s.PlanVersion
 	switch first.s.Method {
 	case "":
-		if version != queens.PlanVersion && version != queens.FinePlanVersion {
-			return usageErrorf("%q has plan version %d, but this build counts by method frames with plan version %d or %d", first.name, version, queens.PlanVersion, queens.FinePlanVersion)
+		if version != frames.PlanVersion && version != frames.FinePlanVersion {
+			return usageErrorf("%q has plan version %d, but this build counts by method frames with plan version %d or %d", first.name, version, frames.PlanVersion, frames.FinePlanVersion)
 		}
-	case queens.MethodJoin:
-		method = queens.MethodJoin
-		if version != queens.JoinPlanVersion {
-			return usageErrorf("%q has plan version %d, but this build counts by method join with plan version %d", first.name, version, queens.JoinPlanVersion)
+	case count.MethodJoin:
+		method = count.MethodJoin
+		if version != join.JoinPlanVersion {
+			return usageErrorf("%q has plan version %d, but this build counts by method join with plan version %d", first.name, version, join.JoinPlanVersion)
 		}
 	default:
 		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
@@ -180,19 +182,16 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 	if err != nil {
 		return usageError(err)
 	}
-	var all []queens.TaskResult
-	from := map[int]string{}               // task id → file
-	replica := map[int]queens.TaskResult{} // task id → the first replica's result
+	var all []count.Result
+	from := map[int]string{}          // task id → file
+	replica := map[int]count.Result{} // task id → the first replica's result
 	secs := 0.0
 	for _, f := range shards {
-		tasks, err := plan.Shard(f.s.Shard, f.s.Shards)
+		tasks, err := count.Shard(plan, f.s.Shard, f.s.Shards)
 		if err != nil {
 			return usageError(err)
 		}
-		want := make([]int, len(tasks))
-		for j, t := range tasks {
-			want[j] = t.ID
-		}
+		want := tasks
 		got := make([]int, len(f.s.Results))
 		for j, r := range f.s.Results {
 			got[j] = r.ID
@@ -203,7 +202,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 			return usageErrorf("%q does not hold the tasks of slice %d/%d of N=%d", f.name, f.s.Shard, f.s.Shards, f.s.N)
 		}
 		for _, r := range f.s.Results {
-			if err := plan.CheckResult(r); err != nil {
+			if err := count.Check(plan, r); err != nil {
 				return usageErrorf("%q: %v", f.name, err)
 			}
 		}
@@ -236,7 +235,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 	if err := verifyResults(ctx, plan, all, dist.VerifySample(opts.verify, len(all)), from); err != nil {
 		return err
 	}
-	counts, err := plan.Sum(all)
+	counts, err := count.Sum(plan, all)
 	if err != nil {
 		return usageError(err)
 	}
@@ -246,7 +245,7 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 // verifyResults recomputes k of the results, chosen at random, on all cores, and returns an
 // error (exit 1) naming the first task whose result differs; from names each task's file.
 // It takes k tasks' time.
-func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.TaskResult, k int, from map[int]string) error {
+func verifyResults(ctx context.Context, plan count.Plan, results []count.Result, k int, from map[int]string) error {
 	if k == 0 {
 		return nil
 	}
@@ -264,7 +263,7 @@ func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.Task
 	for j, i := range pick {
 		if r := results[i]; r != again[j] {
 			return answerNo(fmt.Errorf("task %d of N=%d in %q: the file says %d solutions (%d, %d fixed by turns, %d nodes), recomputed %d (%d, %d, %d nodes); the total is refused",
-				r.ID, plan.N, from[r.ID], r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, again[j].Solutions, again[j].HalfTurn, again[j].QuarterTurn, again[j].Nodes))
+				r.ID, plan.N(), from[r.ID], r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, again[j].Solutions, again[j].HalfTurn, again[j].QuarterTurn, again[j].Nodes))
 		}
 	}
 	return nil
@@ -273,7 +272,7 @@ func verifyResults(ctx context.Context, plan *queens.Plan, results []queens.Task
 // methodName names a shard file's method.
 func methodName(m string) string {
 	if m == "" {
-		return queens.MethodFrames
+		return count.MethodFrames
 	}
 	return m
 }

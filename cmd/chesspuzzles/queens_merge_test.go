@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
 // runCLI runs the command line in this process and returns its exit code and output.
@@ -30,7 +32,7 @@ func writeShards(t *testing.T, dir string, n, k int) []string {
 	var files []string
 	for i := range k {
 		var out bytes.Buffer
-		if err := runShard(context.Background(), n, queens.MethodFrames, 0, i, k, 2, true, &out, io.Discard); err != nil {
+		if err := runShard(context.Background(), n, count.MethodFrames, 0, i, k, 2, true, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, "s"+strconv.Itoa(i)+".json")
@@ -66,13 +68,13 @@ func editShard(t *testing.T, name string, f func(m map[string]any)) {
 }
 
 // weightEight returns the index in a shard's results of a task of weight 8 with solutions.
-func weightEight(t *testing.T, plan *queens.Plan, m map[string]any) int {
+func weightEight(t *testing.T, plan count.Plan, m map[string]any) int {
 	t.Helper()
 	for j, r := range m["results"].([]any) {
 		r := r.(map[string]any)
 		id, _ := r["id"].(json.Number).Int64()
 		s, _ := r["solutions"].(json.Number).Int64()
-		if plan.Tasks[id].Weight == 8 && s > 0 {
+		if mustTask(plan, int(id)).Weight == 8 && s > 0 {
 			return j
 		}
 	}
@@ -83,7 +85,7 @@ func weightEight(t *testing.T, plan *queens.Plan, m map[string]any) int {
 // TestMergeIssueRepro is the issue's probe: a shard file of Q(12) whose one task count was
 // edited (merge printed 14,208), and one with garbage after its JSON (merge accepted it).
 func TestMergeIssueRepro(t *testing.T) {
-	plan, _ := queens.NewPlan(12)
+	plan, _ := queens.NewPlan(12, count.MethodFrames, frames.PlanVersion)
 	t.Run("edited task count", func(t *testing.T) {
 		files := writeShards(t, t.TempDir(), 12, 1)
 		editShard(t, files[0], func(m map[string]any) {
@@ -144,7 +146,7 @@ func addSolutions(j int, d int64, total bool) func(m map[string]any) {
 // one line that says what is wrong.
 func TestMergeRefuses(t *testing.T) {
 	const n = 12
-	plan, _ := queens.NewPlan(n)
+	plan, _ := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	tests := []struct {
 		name  string
 		k     int
@@ -239,7 +241,7 @@ func TestMergeRefuses(t *testing.T) {
 // changed together) passes every check of the file; recomputing its task finds it.
 func TestMergeVerify(t *testing.T) {
 	const n = 12
-	plan, _ := queens.NewPlan(n)
+	plan, _ := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	files := writeShards(t, t.TempDir(), n, 2)
 	var liar int64
 	editShard(t, files[1], func(m map[string]any) {

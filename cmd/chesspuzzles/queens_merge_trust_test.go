@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 )
 
 // TestMergeReplicas: two independent runs of each slice merge to Q(12) = 14200 (OEIS
@@ -25,7 +28,7 @@ import (
 // and a slice given too few or too many times, or one file given twice, with exit 2.
 func TestMergeReplicas(t *testing.T) {
 	const n = 12
-	plan, _ := queens.NewPlan(n)
+	plan, _ := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	a := writeShards(t, t.TempDir(), n, 2)
 	b := writeShards(t, t.TempDir(), n, 2)
 	merge := func(args ...string) (int, string, string) {
@@ -74,7 +77,7 @@ func TestMergeJoinBound(t *testing.T) {
 	const n = 14
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := runShard(context.Background(), n, queens.MethodJoin, queens.JoinPlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
+	if err := runShard(context.Background(), n, count.MethodJoin, join.JoinPlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(dir, "s0.json")

@@ -8,6 +8,9 @@ import (
 	"runtime/debug"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 	"github.com/spf13/cobra"
 )
 
@@ -23,25 +26,25 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 27), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
-	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", queens.PlanVersion, queens.FinePlanVersion, queens.FineFromN, queens.JoinPlanVersion))
+	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.JoinPlanVersion))
 }
 
 // planVersionFor returns the plan version of a count of n by method: v if not 0 (checked
-// against the method), else the method's default (frames: queens.FramesPlanVersion, the
+// against the method), else the method's default (frames: frames.DefaultVersion, the
 // fine plan from N = 25, where it differs from version 1).
 func planVersionFor(n int, method string, v int) (int, error) {
 	switch method {
-	case queens.MethodJoin:
-		if v != 0 && v != queens.JoinPlanVersion {
-			return 0, usageErrorf("--plan-version of the join method must be %d, got %d", queens.JoinPlanVersion, v)
+	case count.MethodJoin:
+		if v != 0 && v != join.JoinPlanVersion {
+			return 0, usageErrorf("--plan-version of the join method must be %d, got %d", join.JoinPlanVersion, v)
 		}
-		return queens.JoinPlanVersion, nil
+		return join.JoinPlanVersion, nil
 	default:
 		if v == 0 {
-			return queens.FramesPlanVersion(n), nil
+			return frames.DefaultVersion(n), nil
 		}
-		if v != queens.PlanVersion && v != queens.FinePlanVersion {
-			return 0, usageErrorf("--plan-version of the frames method must be %d or %d, got %d", queens.PlanVersion, queens.FinePlanVersion, v)
+		if v != frames.PlanVersion && v != frames.FinePlanVersion {
+			return 0, usageErrorf("--plan-version of the frames method must be %d or %d, got %d", frames.PlanVersion, frames.FinePlanVersion, v)
 		}
 		return v, nil
 	}
@@ -71,14 +74,14 @@ func (o *methodOptions) memoryLimit() (uint64, error) {
 // validate checks --method and --max-memory whatever N is.
 func (o *methodOptions) validate() error {
 	switch o.method {
-	case "auto", queens.MethodJoin, queens.MethodFrames:
+	case "auto", count.MethodJoin, count.MethodFrames:
 	default:
 		return usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
 	switch o.planVersion {
-	case 0, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion:
+	case 0, frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion:
 	default:
-		return usageErrorf("--plan-version must be %d or %d (frames) or %d (join), got %d", queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion, o.planVersion)
+		return usageErrorf("--plan-version must be %d or %d (frames) or %d (join), got %d", frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion, o.planVersion)
 	}
 	_, err := o.memoryLimit()
 	return err
@@ -102,9 +105,9 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 	method := o.method
 	if method == "auto" && o.planVersion != 0 {
 		// A plan version names its method.
-		method = queens.MethodFrames
-		if o.planVersion == queens.JoinPlanVersion {
-			method = queens.MethodJoin
+		method = count.MethodFrames
+		if o.planVersion == join.JoinPlanVersion {
+			method = count.MethodJoin
 		}
 	}
 	got, err := queens.ChooseMethod(n, method, workers, limit)
@@ -113,41 +116,46 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 	case errors.As(err, &me):
 		return "", usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
 			n, humanBytes(me.Need), plural(uint64(max(workers, 1)), "worker", "workers"), humanBytes(limit))
-	case err != nil && method == queens.MethodJoin:
-		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", queens.MinJoinN, queens.MaxJoinN, n)
+	case err != nil && method == count.MethodJoin:
+		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinJoinN, join.MaxJoinN, n)
 	case err != nil:
 		return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
-	if got == queens.MethodJoin {
+	if got == count.MethodJoin {
 		debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
 	}
 	return got, nil
 }
 
 // newMethodPlan returns the plan of n by method with plan version v (0: the method's
-// default for n, see planVersionFor). A fine plan (version 2) is held compactly
-// (queens.NewCompactPlan): about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27.
-func newMethodPlan(n int, method string, v int) (*queens.Plan, error) {
+// default for n, see planVersionFor), its tasks built (a fine plan of version 2 is held
+// compactly: about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27).
+func newMethodPlan(n int, method string, v int) (count.Plan, error) {
 	v, err := planVersionFor(n, method, v)
 	if err != nil {
 		return nil, err
 	}
-	return queens.NewCompactPlan(n, v)
+	p, err := queens.NewPlan(n, method, v)
+	if err != nil {
+		return nil, err
+	}
+	p.Len() // builds the tasks
+	return p, nil
 }
 
 // describeMethod writes the line "count" prints before starting: the method and its memory.
-func describeMethod(w io.Writer, plan *queens.Plan, workers int, limit uint64) {
-	if plan.Method == queens.MethodJoin {
+func describeMethod(w io.Writer, plan count.Plan, workers int, limit uint64) {
+	if plan.Method() == count.MethodJoin {
 		need, _ := plan.Memory(workers, limit)
-		table, _ := queens.JoinMemory(plan.N)
-		how := fmt.Sprintf("quarter table %s, shared by %s", humanBytes(table), plural(uint64(workers), "worker", "workers"))
-		if need < table {
-			how = fmt.Sprintf("the rows of its %s quarter table that the tasks read, within --max-memory", humanBytes(table))
+		whole, _ := plan.Memory(workers, 0)
+		how := fmt.Sprintf("quarter table shared by %s", plural(uint64(workers), "worker", "workers"))
+		if need < whole {
+			how = fmt.Sprintf("the rows of its quarter table that the tasks read, within --max-memory; %s with the whole table", humanBytes(whole))
 		}
-		fmt.Fprintf(w, "N=%d: method join, plan version %d, memory about %s (%s)\n", plan.N, plan.Version, humanBytes(need), how)
+		fmt.Fprintf(w, "N=%d: method join, plan version %d, memory about %s (%s)\n", plan.N(), plan.Version(), humanBytes(need), how)
 		return
 	}
-	fmt.Fprintf(w, "N=%d: method frames, plan version %d, memory under 1 MB a worker\n", plan.N, plan.Version)
+	fmt.Fprintf(w, "N=%d: method frames, plan version %d, memory under 1 MB a worker\n", plan.N(), plan.Version())
 }
 
 // humanBytes writes a byte count in binary units.

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // TestChooseMethod checks which method auto takes and when join is refused.
@@ -14,20 +14,20 @@ func TestChooseMethod(t *testing.T) {
 		n, workers     int
 		want           string // "" for an error
 	}{
-		{"auto small", "auto", "64MiB", 12, 2, queens.MethodJoin},
-		{"auto fits", "auto", "1GiB", 21, 2, queens.MethodJoin},
-		{"auto too big", "auto", "16MiB", 22, 2, queens.MethodFrames},
-		{"auto below join", "auto", "64MiB", 3, 2, queens.MethodFrames},
-		{"auto above join", "auto", "1TiB", 28, 2, queens.MethodFrames},
+		{"auto small", "auto", "64MiB", 12, 2, count.MethodJoin},
+		{"auto fits", "auto", "1GiB", 21, 2, count.MethodJoin},
+		{"auto too big", "auto", "16MiB", 22, 2, count.MethodFrames},
+		{"auto below join", "auto", "64MiB", 3, 2, count.MethodFrames},
+		{"auto above join", "auto", "1TiB", 28, 2, count.MethodFrames},
 		// bench/cost.sh: join 2,177 against frames 2,237 core-hours at N = 24, 15,307
 		// against 20,640 at 25; frames 2.05·10⁵ at 26, where the join extrapolates to 2.4·10⁵.
-		{"auto join faster", "auto", "1TiB", 24, 2, queens.MethodJoin},
-		{"auto join faster in 2GiB", "auto", "2GiB", 25, 2, queens.MethodJoin},
-		{"auto frames faster", "auto", "1TiB", 26, 2, queens.MethodFrames},
-		{"join past auto", "join", "1TiB", 26, 2, queens.MethodJoin},
-		{"join 27 in 2GiB", "join", "2GiB", 27, 2, queens.MethodJoin},
-		{"frames", "frames", "16MiB", 25, 2, queens.MethodFrames},
-		{"join fits", "join", "100MB", 20, 1, queens.MethodJoin},
+		{"auto join faster", "auto", "1TiB", 24, 2, count.MethodJoin},
+		{"auto join faster in 2GiB", "auto", "2GiB", 25, 2, count.MethodJoin},
+		{"auto frames faster", "auto", "1TiB", 26, 2, count.MethodFrames},
+		{"join past auto", "join", "1TiB", 26, 2, count.MethodJoin},
+		{"join 27 in 2GiB", "join", "2GiB", 27, 2, count.MethodJoin},
+		{"frames", "frames", "16MiB", 25, 2, count.MethodFrames},
+		{"join fits", "join", "100MB", 20, 1, count.MethodJoin},
 		{"join too big", "join", "16MiB", 22, 1, ""},
 		{"join too small N", "join", "64MiB", 2, 1, ""},
 		{"bad method", "fastest", "64MiB", 12, 1, ""},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -100,7 +101,7 @@ func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) erro
 		return oneError(err)
 	}
 	return writeTo(opts.output, stdout, func(out io.Writer) error {
-		if err := write(ctxWriter{ctx, out}); err != nil {
+		if err := write(ctxio.Writer{Ctx: ctx, W: out}); err != nil {
 			return fmt.Errorf("writing the solution: %w", err)
 		}
 		if _, err := io.WriteString(out, "\n"); err != nil {
@@ -117,18 +118,4 @@ func oneError(err error) error {
 		return answerNo(err)
 	}
 	return err
-}
-
-// ctxWriter fails every write once ctx is done, so that Ctrl-C stops a stream of a billion
-// queens within one buffer (WriteColumns writes 64 KB at a time).
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
 )
 
@@ -95,17 +96,18 @@ type planRecord struct {
 
 // summarizePlan returns the cost distribution of p. Percentiles are of tasks by count: the
 // cost below which that share of the tasks lie (nearest rank).
-func summarizePlan(p *queens.Plan) planRecord {
-	rec := planRecord{N: p.N, Method: p.Method, PlanVersion: p.Version, Tasks: p.Len(), MaxTask: -1}
+func summarizePlan(p count.Plan) planRecord {
+	rec := planRecord{N: p.N(), Method: p.Method(), PlanVersion: p.Version(), Tasks: p.Len(), MaxTask: -1}
 	if p.Len() == 0 {
 		return rec
 	}
 	costs := make([]uint64, p.Len())
-	for t := range p.All() {
-		costs[t.ID] = t.Cost
-		rec.TotalCost += t.Cost
-		if t.Cost > rec.MaxCost || rec.MaxTask < 0 {
-			rec.MaxCost, rec.MaxTask = t.Cost, t.ID
+	for id := range costs {
+		c := p.Cost(id)
+		costs[id] = c
+		rec.TotalCost += c
+		if c > rec.MaxCost || rec.MaxTask < 0 {
+			rec.MaxCost, rec.MaxTask = c, id
 		}
 	}
 	slices.Sort(costs)

@@ -95,9 +95,9 @@ func runQueensPuzzle(ctx context.Context, o queensPuzzleOpts, stdout io.Writer) 
 	given := p.Given.Position()
 	switch o.format {
 	case "svg":
-		return writeQueensPicture(given, nil, pictureSVG, o.output, stdout)
+		return writeQueensPicture(ctx, given, nil, pictureSVG, o.output, stdout)
 	case "png":
-		return writeQueensPicture(given, nil, picturePNG, o.output, stdout)
+		return writeQueensPicture(ctx, given, nil, picturePNG, o.output, stdout)
 	case "json":
 		return writeTo(o.output, stdout, func(w io.Writer) error { return json.NewEncoder(w).Encode(p) })
 	}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 	"github.com/chesspuzzles/chesspuzzles/render"
 	"github.com/spf13/cobra"
@@ -77,8 +74,8 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 	if err != nil {
 		return err
 	}
-	if o.format == "png" && o.output == "" && isTerminal(stdout) {
-		return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
+	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+		return err
 	}
 	p, err := regions.Generate(ctx, o.n, o.seed, level)
 	if err != nil {
@@ -98,7 +95,7 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 		if o.solution {
 			queens = sol
 		}
-		return writeRegionsPicture(p, queens, o.format == "png", o.output, stdout)
+		return writeRegionsPicture(ctx, p, queens, o.format == "png", o.output, stdout)
 	}
 	return writeTo(o.output, stdout, func(w io.Writer) error {
 		text := p.String()
@@ -127,129 +124,12 @@ func regionsBoard(p *regions.Puzzle, sol []int) string {
 	return b.String()
 }
 
-func writeRegionsPicture(p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
-	var b bytes.Buffer
-	pic := render.Regions{Region: p.Rows(), Queens: queens}
-	var err error
-	if png {
-		err = render.RegionsPNG(&b, pic, render.Options{})
-	} else {
-		err = render.RegionsSVG(&b, pic, render.Options{})
-	}
+// writeRegionsPicture writes the SVG or PNG picture of p's grid, with queens on it, to the
+// file output (atomically) or, when output is "", to stdout.
+func writeRegionsPicture(ctx context.Context, p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
+	b, err := draw(ctx, render.Regions{Region: p.Rows(), Queens: queens}, png)
 	if err != nil {
 		return err
 	}
-	return writeTo(output, stdout, func(w io.Writer) error {
-		_, err := w.Write(b.Bytes())
-		return err
-	})
-}
-
-type queensRegionsSolveOpts struct {
-	explain bool
-	format  string
-	output  string
-}
-
-func newQueensRegionsSolveCmd() *cobra.Command {
-	var o queensRegionsSolveOpts
-	cmd := &cobra.Command{
-		Use:   "solve FILE|-",
-		Short: "Solve a region-queens grid: how many solutions, one of them, and how",
-		Long: `Read a grid of region letters (A, B, …; one row a line; - for standard input) and print
-the number of its solutions (0, 1 or "more than one"), then a solution drawn over the grid
-(Q a queen, the region letter in lower case elsewhere). With --explain, the steps a person
-would take, each with its technique, and the puzzle's level; a puzzle the techniques cannot
-finish is said to need guessing. --format svg or png draws the solved grid instead.
-
-A grid that is not square, lacks a region (an N×N grid has regions A to the N-th letter) or
-has a region in two pieces is refused with exit 2; a grid without a solution exits 1.`,
-		Example: `  chesspuzzles queens regions solve puzzle.txt
-  chesspuzzles queens regions --n 8 --seed 7 | chesspuzzles queens regions solve --explain -`,
-		Args: exactArgs(1, "one grid file (or - for standard input)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runQueensRegionsSolve(cmd.Context(), o, args[0], cmd.InOrStdin(), cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.BoolVar(&o.explain, "explain", false, "print the steps of a solution by human techniques")
-	f.StringVar(&o.format, "format", "text", "text, svg or png")
-	f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	return cmd
-}
-
-// maxRegionsInput bounds what regions solve reads: more than the 64 KiB regions.Parse
-// accepts, so that Parse's own message says a grid is too long.
-const maxRegionsInput = 1 << 20
-
-func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file string, stdin io.Reader, stdout io.Writer) error {
-	switch o.format {
-	case "text", "svg", "png":
-	default:
-		return usageErrorf("--format must be text, svg or png, got %q", board.Clip(o.format))
-	}
-	name, what := "standard input", "grid on standard input"
-	if file != "-" {
-		name, what = fmt.Sprintf("%q", file), fmt.Sprintf("grid %q", file)
-	}
-	// Read aside, bounded, stopping on Ctrl-C: opening a FIFO with no writer, or a
-	// terminal's standard input, blocks; Parse bounds the grid itself to 64 KiB.
-	data, err := readFileContext(ctx, file, stdin, maxRegionsInput, what)
-	if err != nil {
-		return err
-	}
-	p, err := regions.Parse(strings.NewReader(data))
-	if err != nil {
-		if errors.Is(err, regions.ErrBadGrid) {
-			return usageErrorf("%s: %v", name, err)
-		}
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	count := regions.Count(p, 2)
-	if count == 0 {
-		return answerNo(fmt.Errorf("the %d×%d grid has no solution", p.N(), p.N()))
-	}
-	sol, err := regions.Solve(p)
-	if err != nil {
-		return err
-	}
-	if o.format != "text" {
-		if o.format == "png" && o.output == "" && isTerminal(stdout) {
-			return usageErrorf("will not write a PNG image to a terminal: give -o FILE or redirect standard output")
-		}
-		return writeRegionsPicture(p, sol, o.format == "png", o.output, stdout)
-	}
-	var b strings.Builder
-	if count == 1 {
-		b.WriteString("solutions: 1\n")
-	} else {
-		b.WriteString("solutions: more than one\n")
-	}
-	b.WriteString(regionsBoard(p, sol))
-	if o.explain {
-		steps, err := regions.Explain(p)
-		b.WriteString("\n")
-		for i, st := range steps {
-			fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, st.Technique, st.Text)
-		}
-		switch {
-		case err == nil:
-			level := regions.Easy
-			for _, st := range steps {
-				level = max(level, st.Technique.Level())
-			}
-			fmt.Fprintf(&b, "level: %s (%d steps, no guessing)\n", level, len(steps))
-		case errors.Is(err, regions.ErrStuck):
-			fmt.Fprintf(&b, "stuck after %d steps: no technique applies; the rest needs guessing\n", len(steps))
-		default:
-			fmt.Fprintf(&b, "stopped after %d steps: %v\n", len(steps), err)
-		}
-	}
-	return writeTo(o.output, stdout, func(w io.Writer) error {
-		_, err := io.WriteString(w, b.String())
-		return err
-	})
+	return writeBytes(output, stdout, b)
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // shardResult is what "queens count N --shard I/K" prints: one slice of a count plan with
@@ -26,19 +26,19 @@ import (
 // is no signature, since anyone can compute it again, which is why merge also checks each
 // task's result against its task and recomputes a share of them (--verify).
 type shardResult struct {
-	N           int                 `json:"n"`
-	Method      string              `json:"method,omitempty"` // "" for frames, as before methods
-	PlanVersion int                 `json:"plan_version"`
-	Shard       int                 `json:"shard"`
-	Shards      int                 `json:"shards"`
-	Tasks       int                 `json:"tasks"`
-	Solutions   string              `json:"solutions"`
-	HalfTurn    string              `json:"half_turn"`
-	QuarterTurn string              `json:"quarter_turn"`
-	Nodes       uint64              `json:"nodes"`
-	Seconds     float64             `json:"seconds"` // the slice's wall time
-	Results     []queens.TaskResult `json:"results"`
-	Checksum    string              `json:"checksum"`
+	N           int            `json:"n"`
+	Method      string         `json:"method,omitempty"` // "" for frames, as before methods
+	PlanVersion int            `json:"plan_version"`
+	Shard       int            `json:"shard"`
+	Shards      int            `json:"shards"`
+	Tasks       int            `json:"tasks"`
+	Solutions   string         `json:"solutions"`
+	HalfTurn    string         `json:"half_turn"`
+	QuarterTurn string         `json:"quarter_turn"`
+	Nodes       uint64         `json:"nodes"`
+	Seconds     float64        `json:"seconds"` // the slice's wall time
+	Results     []count.Result `json:"results"`
+	Checksum    string         `json:"checksum"`
 }
 
 // shardChecksum returns the checksum s should carry (see shardResult).
@@ -55,7 +55,7 @@ func shardChecksum(s shardResult) string {
 // shardMethod is the method as a shard file names it: empty for frames, so that files
 // of the frames method read as they did before there were two methods.
 func shardMethod(m string) string {
-	if m == queens.MethodFrames {
+	if m == count.MethodFrames {
 		return ""
 	}
 	return m
@@ -82,18 +82,18 @@ func runShard(ctx context.Context, n int, method string, version, i, k, workers 
 	if err != nil {
 		return err
 	}
-	tasks, err := plan.Shard(i, k)
+	tasks, err := count.Shard(plan, i, k)
 	if err != nil {
 		return usageError(err)
 	}
 	start := time.Now()
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d slice %d/%d", n, i, k), quiet)
-	res, err := work.Run(ctx, plan, work.Options{Workers: workers, Tasks: work.IDs(tasks), Progress: m.update})
+	res, err := work.Run(ctx, plan, work.Options{Workers: workers, Tasks: tasks, Progress: m.update})
 	m.Finish()
 	if err != nil {
 		return err
 	}
-	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version, Shard: i, Shards: k, Tasks: len(tasks), Results: res.Results,
+	out := shardResult{N: n, Method: shardMethod(method), PlanVersion: plan.Version(), Shard: i, Shards: k, Tasks: len(tasks), Results: res.Results,
 		Seconds: roundSeconds(time.Since(start).Seconds())}
 	out.Solutions, out.HalfTurn, out.QuarterTurn, out.Nodes = res.Counts.Total.String(), res.Counts.HalfTurn.String(), res.Counts.QuarterTurn.String(), res.Nodes
 	out.Checksum = shardChecksum(out)

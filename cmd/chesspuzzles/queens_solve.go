@@ -5,13 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 type solveOptions struct {
@@ -186,10 +184,4 @@ func followSolve(stderr io.Writer, opts solveOptions, pr *queens.Progress, listi
 		stopFollow()
 		m.Finish()
 	}
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

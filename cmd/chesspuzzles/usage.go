@@ -207,22 +207,73 @@ func editDistance(a, b string) int {
 	return d[len(a)][len(b)]
 }
 
-// countModes are the flags "queens count" reads in each of its modes; any other flag of
-// the command given in that mode would be ignored, so it is refused.
-var countModes = []struct {
-	mode  string // how the mode is named in the error
-	flag  string // the flag that selects it ("" for a local count)
-	reads []string
-}{
-	{"--status", "status", []string{"status", "nats", "state", "token", "json"}},
-	{"--shard", "shard", []string{"shard", "workers", "quiet", "json"}},
-	{"--nats", "nats", []string{"nats", "state", "token", "ack-wait", "workers", "quiet", "json"}},
-	{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
-	{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
+// flagMode is one way a command runs, chosen by a flag, and the flags it reads. A command
+// with modes declares them in its own file, with withModes; a flag that the mode chosen
+// would ignore is then refused before the command runs.
+type flagMode struct {
+	name  string   // how the mode is named in errors: "--shard", "a local count"
+	flag  string   // the flag that selects it; "" for the mode of none of the others (last)
+	reads []string // the flags it reads
 }
 
-// countFlags are the flags countModes knows; flags added later are not judged here.
-var countFlags = []string{"status", "shard", "nats", "distributed", "nats-listen", "state", "token", "ack-wait", "workers", "checkpoint", "quiet", "json"}
+// withModes makes cmd refuse, before it runs, a flag set that the mode chosen does not
+// read: the first mode whose flag is set is chosen, else the last, whose flag is "". Flags
+// no mode reads are not judged. It returns cmd.
+func withModes(cmd *cobra.Command, modes ...flagMode) *cobra.Command {
+	next := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkModes(cmd.Flags(), modes); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(cmd, args)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// checkModes is the check of withModes. Of the flags set that the chosen mode does not
+// read, the first named is refused: the modes' own flags first, then the flags they read
+// in the order the modes name them.
+func checkModes(f *pflag.FlagSet, modes []flagMode) error {
+	set := func(name string) bool { return f.Lookup(name) != nil && f.Changed(name) }
+	var judged []string // the modes' own flags, then the flags they read
+	for _, m := range modes {
+		if m.flag != "" {
+			judged = append(judged, m.flag)
+		}
+	}
+	for _, m := range modes {
+		for _, name := range m.reads {
+			if !slices.Contains(judged, name) {
+				judged = append(judged, name)
+			}
+		}
+	}
+	for _, m := range modes {
+		if m.flag != "" && !set(m.flag) {
+			continue
+		}
+		for _, name := range judged {
+			if !set(name) || slices.Contains(m.reads, name) {
+				continue
+			}
+			var readers []string
+			for _, r := range modes {
+				if slices.Contains(r.reads, name) {
+					readers = append(readers, r.name)
+				}
+			}
+			if m.flag == "" {
+				return usageErrorf("--%s is read only with %s, not by %s", name, strings.Join(readers, " or "), m.name)
+			}
+			return usageErrorf("%s cannot go with --%s (which is read only with %s)", m.name, name, strings.Join(readers, " or "))
+		}
+		return nil
+	}
+	return nil
+}
 
 // checkFlags refuses, before cmd runs, flag combinations cmd would silently ignore, and an
 // output or checkpoint file that cannot be created because its directory is missing.
@@ -236,34 +287,6 @@ func checkFlags(cmd *cobra.Command) error {
 	}
 	if set("size") && set("board") {
 		return usageErrorf("--size %s and --board %s both give the board: give one (--size N for N×N, --board RxC)", clipArg(value("size")), clipArg(value("board")))
-	}
-	if cmd.CommandPath() == cmd.Root().Name()+" queens check" && set("output") {
-		if p := parsePictureFormat(value("format")); p != pictureSVG && p != picturePNG {
-			return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
-		}
-	}
-	if cmd.CommandPath() == cmd.Root().Name()+" queens count" {
-		for _, m := range countModes {
-			if m.flag != "" && !set(m.flag) {
-				continue
-			}
-			for _, name := range countFlags {
-				if !set(name) || slices.Contains(m.reads, name) {
-					continue
-				}
-				var readers []string
-				for _, r := range countModes {
-					if slices.Contains(r.reads, name) {
-						readers = append(readers, r.mode)
-					}
-				}
-				if m.flag == "" {
-					return usageErrorf("--%s is read only with %s, not by a local count", name, strings.Join(readers, " or "))
-				}
-				return usageErrorf("%s cannot go with --%s (which is read only with %s)", m.mode, name, strings.Join(readers, " or "))
-			}
-			break
-		}
 	}
 	// Goroutines started: (queens estimate's --workers is the machine it estimates for.)
 	for _, name := range []string{"workers", "cores"} {

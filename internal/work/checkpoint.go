@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // A checkpoint is an append-only text file: one header line naming the plan, then one line
@@ -83,19 +83,19 @@ func checkLine(line string) (string, bool) {
 	return line[:i], true
 }
 
-func header(p *queens.Plan) string {
-	if p.Method == queens.MethodJoin {
-		return fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Method, p.Version, p.Len())
+func header(p count.Plan) string {
+	if p.Method() == count.MethodJoin {
+		return fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N(), p.Method(), p.Version(), p.Len())
 	}
-	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N, p.Version, p.Len())
+	return fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", checkpointMagic, checkpointFormat, p.N(), p.Version(), p.Len())
 }
 
 // planMethod names p's method for messages ("frames" for plans that leave it empty).
-func planMethod(p *queens.Plan) string {
-	if p.Method == "" {
-		return queens.MethodFrames
+func planMethod(p count.Plan) string {
+	if p.Method() == "" {
+		return count.MethodFrames
 	}
-	return p.Method
+	return p.Method()
 }
 
 // maxCheckpointLine bounds a checkpoint line: the longest a count writes is the header or a
@@ -103,20 +103,20 @@ func planMethod(p *queens.Plan) string {
 const maxCheckpointLine = 512
 
 // OpenCheckpoint is OpenCheckpointContext without a context.
-func OpenCheckpoint(path string, p *queens.Plan) (*Checkpoint, []queens.TaskResult, error) {
+func OpenCheckpoint(path string, p count.Plan) (*Checkpoint, []count.Result, error) {
 	return OpenCheckpointContext(context.Background(), path, p)
 }
 
 // OpenCheckpointContext opens the checkpoint at path for plan p, creating it if it does
 // not exist, and returns the results it already holds, each checked against its task (see
-// queens.Plan.CheckResult: a line edited with its CRC recomputed still cannot add more than
+// count.Plan.CheckResult: a line edited with its CRC recomputed still cannot add more than
 // its task can hold). It returns a *CheckpointError if the file is not a regular file, is
 // not a checkpoint, is damaged, holds a result impossible for its task or two different
 // results of one task, or belongs to another N or plan version, and ctx.Err() if ctx ends
 // while it reads or checks. Reading takes time linear in the file, whose lines are at most
 // maxCheckpointLine bytes; checking is CheckResult's cost per line (for the join at N = 23
 // about 0.1 s a task).
-func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*Checkpoint, []queens.TaskResult, error) {
+func OpenCheckpointContext(ctx context.Context, path string, p count.Plan) (*Checkpoint, []count.Result, error) {
 	bad := func(format string, args ...any) error {
 		return &CheckpointError{Path: path, Err: fmt.Errorf(format, args...)}
 	}
@@ -141,8 +141,8 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 		return nil, nil, bad("is not a regular file; a checkpoint must be one")
 	}
 	r := bufio.NewReaderSize(f, maxCheckpointLine)
-	var results []queens.TaskResult
-	seen := map[int]queens.TaskResult{}
+	var results []count.Result
+	seen := map[int]count.Result{}
 	var good int64 // offset after the last complete line
 	for lineNo := 1; ; lineNo++ {
 		if err := ctx.Err(); err != nil {
@@ -170,7 +170,7 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 			}
 			if want := header(p); body != want {
 				var format, n, version, tasks int
-				method := queens.MethodFrames
+				method := count.MethodFrames
 				what := "another count"
 				rest := strings.TrimPrefix(body, checkpointMagic+" ")
 				if k, _ := fmt.Sscanf(rest, "%d n=%d plan=%d tasks=%d", &format, &n, &version, &tasks); k == 4 {
@@ -182,15 +182,15 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 				if method != planMethod(p) {
 					return nil, nil, bad("records a count by method %s, not %s; use another file, delete it or count with --method %s", method, planMethod(p), method)
 				}
-				if n == p.N && version != p.Version {
-					return nil, nil, bad("records a count of N=%d with plan version %d, not %d; count with --plan-version %d, or use another file or delete it", n, version, p.Version, version)
+				if n == p.N() && version != p.Version() {
+					return nil, nil, bad("records a count of N=%d with plan version %d, not %d; count with --plan-version %d, or use another file or delete it", n, version, p.Version(), version)
 				}
-				return nil, nil, bad("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N, p.Version)
+				return nil, nil, bad("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N(), p.Version())
 			}
 		} else {
-			var res queens.TaskResult
+			var res count.Result
 			fields := []any{&res.ID, &res.Solutions, &res.HalfTurn, &res.QuarterTurn, &res.Nodes}
-			if p.Method == queens.MethodJoin {
+			if p.Method() == count.MethodJoin {
 				fields = append(fields, &res.RowSets, &res.Stored, &res.PairTests)
 			}
 			n, err := fmt.Sscan(body, fields...)
@@ -198,7 +198,7 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 				f.Close()
 				return nil, nil, bad("line %d is damaged: %.60q", lineNo, strings.TrimSpace(line))
 			}
-			if err := p.CheckResult(res); err != nil {
+			if err := count.Check(p, res); err != nil {
 				f.Close()
 				return nil, nil, bad("line %d: %v", lineNo, err)
 			}
@@ -228,7 +228,7 @@ func OpenCheckpointContext(ctx context.Context, path string, p *queens.Plan) (*C
 		f.Close()
 		return nil, nil, &CheckpointError{Path: path, Err: err}
 	}
-	return &Checkpoint{path: path, f: f, lastSync: time.Now(), join: p.Method == queens.MethodJoin}, results, nil
+	return &Checkpoint{path: path, f: f, lastSync: time.Now(), join: p.Method() == count.MethodJoin}, results, nil
 }
 
 // fileKind names what a mode that is not a regular file's is.
@@ -247,7 +247,7 @@ func fileKind(m os.FileMode) string {
 }
 
 // create writes a new checkpoint holding only the header, atomically.
-func create(path string, p *queens.Plan) error {
+func create(path string, p count.Plan) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -275,7 +275,7 @@ func create(path string, p *queens.Plan) error {
 }
 
 // Record appends r with a single write and fsyncs if the last fsync is SyncEvery old.
-func (c *Checkpoint) Record(r queens.TaskResult) error {
+func (c *Checkpoint) Record(r count.Result) error {
 	text := fmt.Sprintf("%d %d %d %d %d", r.ID, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes)
 	if c.join {
 		text += fmt.Sprintf(" %d %d %d", r.RowSets, r.Stored, r.PairTests)

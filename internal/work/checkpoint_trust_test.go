@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // TestCheckpointForgedLine is issue 25's probe: a result line edited and its CRC computed
@@ -19,12 +20,12 @@ import (
 // a second line of one task with another result.
 func TestCheckpointForgedLine(t *testing.T) {
 	frames := plan(t, 12)
-	join, err := queens.NewJoinPlan(12)
+	join, err := queens.NewPlan(12, count.MethodJoin, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []*queens.Plan{frames, join} {
-		t.Run(p.Method, func(t *testing.T) {
+	for _, p := range []count.Plan{frames, join} {
+		t.Run(p.Method(), func(t *testing.T) {
 			dir := t.TempDir()
 			good := filepath.Join(dir, "good.ckpt")
 			if _, err := Run(context.Background(), p, Options{Checkpoint: good}); err != nil {

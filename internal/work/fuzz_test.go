@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
 // FuzzOpenCheckpoint feeds arbitrary files to OpenCheckpoint: it must never panic, must
 // either refuse the file with a *CheckpointError or return results whose ids are tasks of
 // the plan, and a file it accepted must read back the same after it dropped any torn tail.
 func FuzzOpenCheckpoint(f *testing.F) {
-	p, err := queens.NewPlan(6)
+	p, err := queens.NewPlan(6, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -38,8 +40,8 @@ func FuzzOpenCheckpoint(f *testing.F) {
 		}
 		c.Close()
 		for _, r := range results {
-			if r.ID < 0 || r.ID >= len(p.Tasks) {
-				t.Fatalf("OpenCheckpoint returned a result for task %d of %d", r.ID, len(p.Tasks))
+			if r.ID < 0 || r.ID >= p.Len() {
+				t.Fatalf("OpenCheckpoint returned a result for task %d of %d", r.ID, p.Len())
 			}
 		}
 		c2, again, err := OpenCheckpoint(path, p)

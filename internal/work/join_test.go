@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
-func joinPlan(t *testing.T, n int) *queens.Plan {
+func joinPlan(t *testing.T, n int) count.Plan {
 	t.Helper()
-	p, err := queens.NewJoinPlan(n)
+	p, err := queens.NewPlan(n, count.MethodJoin, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,18 +24,18 @@ func joinPlan(t *testing.T, n int) *queens.Plan {
 }
 
 // collect runs p on workers goroutines and returns the counts and every task's result by id.
-func collect(t *testing.T, p *queens.Plan, workers int, ckpt string) (queens.Counts, []queens.TaskResult) {
+func collect(t *testing.T, p count.Plan, workers int, ckpt string) (queens.Counts, []count.Result) {
 	t.Helper()
 	c, err := Run(context.Background(), p, Options{Workers: workers, Checkpoint: ckpt})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	results := make([]queens.TaskResult, len(p.Tasks))
+	results := make([]count.Result, p.Len())
 	var wg sync.WaitGroup
-	for _, task := range p.Tasks {
+	for id := range p.Len() {
 		wg.Go(func() {
-			r := task.Count()
+			r := runTask(p, id)
 			mu.Lock()
 			results[r.ID] = r
 			mu.Unlock()
@@ -48,7 +49,7 @@ func collect(t *testing.T, p *queens.Plan, workers int, ckpt string) (queens.Cou
 // task's partial sum and counters the same on every run.
 func TestRunJoin(t *testing.T) {
 	for _, n := range []int{10, 11, 12} {
-		var first []queens.TaskResult
+		var first []count.Result
 		for _, workers := range []int{1, 2, 5} {
 			c, results := collect(t, joinPlan(t, n), workers, "")
 			checkCounts(t, c, n)
@@ -85,11 +86,11 @@ func TestCheckpointJoin(t *testing.T) {
 		t.Fatalf("interrupted run: error %v, want context.Canceled", err)
 	}
 	_, saved, err := OpenCheckpoint(path, p)
-	if err != nil || len(saved) < 5 || len(saved) == len(p.Tasks) {
-		t.Fatalf("checkpoint after interrupt holds %d results (%v), want 5 to %d", len(saved), err, len(p.Tasks)-1)
+	if err != nil || len(saved) < 5 || len(saved) == p.Len() {
+		t.Fatalf("checkpoint after interrupt holds %d results (%v), want 5 to %d", len(saved), err, p.Len()-1)
 	}
 	for _, r := range saved {
-		if want := p.Tasks[r.ID].Count(); r != want {
+		if want := runTask(p, r.ID); r != want {
 			t.Errorf("checkpoint line for task %d = %+v, recomputed %+v", r.ID, r, want)
 		}
 	}

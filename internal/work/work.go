@@ -1,4 +1,4 @@
-// Package work runs a count plan (queens.Plan), or any part of one, on this machine: on a
+// Package work runs a count plan (count.Plan), or any part of one, on this machine: on a
 // pool of goroutines, optionally recording every finished task in a checkpoint file so that
 // an interrupted or killed run resumes where it stopped, and reporting its progress as plain
 // [Status] values. Package dist runs a plan on many machines through NATS; drawing progress
@@ -6,21 +6,21 @@
 //
 // Usage:
 //
-//	plan, _ := queens.NewPlan(17)
+//	plan, _ := queens.NewPlan(17, count.MethodFrames, 0)
 //	res, err := work.Run(ctx, plan, work.Options{Workers: 2, Checkpoint: "q17.ckpt"})
 //	… res.Counts.Total
 //
 // and one slice of it, as "queens count 17 --shard 0/4" runs it:
 //
-//	tasks, _ := plan.Shard(0, 4)
-//	res, err := work.Run(ctx, plan, work.Options{Tasks: work.IDs(tasks)})
+//	ids, _ := count.Shard(plan, 0, 4)
+//	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 //	… res.Results, res.Counts.Total (the slice's share)
 //
 // Tasks are handed out one at a time, in order of decreasing estimated cost (Task.Cost), to
 // whichever worker is free, so the run does not end with one core working alone on a big
 // task. Results come back to one goroutine (each worker hands over what it finished in the
 // last 20 ms at once, see resultDelay), which records them in the checkpoint, sums them with
-// a queens.Tally (each task id once) and calls the progress function for each.
+// a count.Tally (each task id once) and calls the progress function for each.
 //
 // When ctx is done, Run stops the workers, drops the tasks in flight, syncs the checkpoint
 // and returns ctx.Err(); running it again with the same checkpoint resumes.
@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // resultDelay is how long a worker may keep finished results before handing them to Run's
@@ -54,7 +55,7 @@ type Options struct {
 	// different parts of one plan may share it.
 	Checkpoint string
 	// Tasks, if not nil, are the ids of the tasks to run, each once (a slice of the plan:
-	// IDs(plan.Shard(i, k))); nil runs every task of the plan.
+	// count.Shard(plan, i, k)); nil runs every task of the plan.
 	Tasks []int
 	// Progress, if not nil, is called from Run's goroutine after every finished task and
 	// once at the start (with the resumed tasks); it must return quickly.
@@ -120,31 +121,16 @@ type Result struct {
 	// Results holds the result of each task of Options.Tasks, in that order, resumed ones
 	// included. It is nil when Options.Tasks is nil: once summed, a whole plan's results
 	// (up to hundreds of thousands) are needed by nobody.
-	Results []queens.TaskResult
-}
-
-// IDs returns the ids of tasks, in their order: the Options.Tasks of a run of just these.
-func IDs(tasks []queens.Task) []int {
-	ids := make([]int, len(tasks))
-	for i, t := range tasks {
-		ids[i] = t.ID
-	}
-	return ids
+	Results []count.Result
 }
 
 // Sum adds up results of distinct tasks of p (a slice of the plan, or all of it) with a
-// queens.Tally, as Run does; Result.Results is results. It returns an error if a result's
+// count.Tally, as Run does; Result.Results is results. It returns an error if a result's
 // id is not a task of p or is given twice. It takes time linear in len(results).
-func Sum(p *queens.Plan, results []queens.TaskResult) (Result, error) {
-	t := p.NewTally()
-	for _, r := range results {
-		added, err := t.Add(r)
-		if err != nil {
-			return Result{}, err
-		}
-		if !added {
-			return Result{}, fmt.Errorf("task %d given twice", r.ID)
-		}
+func Sum(p count.Plan, results []count.Result) (Result, error) {
+	t := count.NewTally(p)
+	if err := t.AddAll(results); err != nil {
+		return Result{}, err
 	}
 	res, err := result(t)
 	if err != nil {
@@ -156,8 +142,8 @@ func Sum(p *queens.Plan, results []queens.TaskResult) (Result, error) {
 
 // result is the Result of what t holds, without the list of results: a slice's sums, or
 // the board's counts once t is complete, checked against the published ones
-// (queens.Tally.Final).
-func result(t *queens.Tally) (Result, error) {
+// (count.Tally.Final).
+func result(t *count.Tally) (Result, error) {
 	c := t.Counts()
 	if t.Complete() {
 		var err error
@@ -176,7 +162,7 @@ func result(t *queens.Tally) (Result, error) {
 // of opts.Tasks, ctx.Err() when interrupted (after recording what finished), or an error
 // writing the checkpoint. It takes the tasks' time divided among the workers, and memory
 // for one result per task of the plan.
-func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
+func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -192,7 +178,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 		order = make(map[int]int, len(opts.Tasks))
 		for j, id := range opts.Tasks {
 			if id < 0 || id >= p.Len() {
-				return Result{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N, id)
+				return Result{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N(), id)
 			}
 			if inRun[id] {
 				return Result{}, fmt.Errorf("task %d is named twice", id)
@@ -201,31 +187,31 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 			order[id] = j
 		}
 	}
-	var results []queens.TaskResult
+	var results []count.Result
 	if order != nil {
-		results = make([]queens.TaskResult, len(opts.Tasks))
+		results = make([]count.Result, len(opts.Tasks))
 	}
-	st := Status{N: p.N, Workers: workers}
+	st := Status{N: p.N(), Workers: workers}
 	for id, in := range inRun {
 		if in {
 			st.Tasks++
-			st.CostTotal += p.TaskCost(id)
+			st.CostTotal += p.Cost(id)
 		}
 	}
 	st.CostLeft = st.CostTotal
-	tally := p.NewTally()
+	tally := count.NewTally(p)
 	// add sums r, a result of one of the run's tasks not summed yet.
-	add := func(r queens.TaskResult, resumed bool) {
+	add := func(r count.Result, resumed bool) {
 		tally.Add(r) // the id is the plan's: it cannot fail
 		if order != nil {
 			results[order[r.ID]] = r
 		}
 		st.Done++
-		st.CostLeft -= p.TaskCost(r.ID)
+		st.CostLeft -= p.Cost(r.ID)
 		if resumed {
 			st.Resumed++
 		} else {
-			st.CostRun += p.TaskCost(r.ID)
+			st.CostRun += p.Cost(r.ID)
 			st.NodesRun += r.Nodes
 		}
 	}
@@ -239,7 +225,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 		defer ckpt.Close()
 		for _, r := range done {
 			if r.ID < 0 || r.ID >= p.Len() {
-				return Result{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N, p.Len()-1)}
+				return Result{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N(), p.Len()-1)}
 			}
 			if inRun[r.ID] && !tally.Has(r.ID) {
 				add(r, true)
@@ -271,11 +257,11 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 	// hold its tables. (With a task channel and a result per send, a one-worker count at
 	// N = 16, 513 tasks, took 1,300 thread switches and 20 % more CPU.)
 	var next atomic.Int64
-	done := make(chan []queens.TaskResult, workers)
+	done := make(chan []count.Result, workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var batch []queens.TaskResult
+			var batch []count.Result
 			last := time.Now()
 			// Results that are done are handed over even when the run is interrupted, so
 			// that the checkpoint records them; Run's loop reads until every worker is out.
@@ -290,7 +276,7 @@ func Run(ctx context.Context, p *queens.Plan, opts Options) (Result, error) {
 					return
 				}
 				t, _ := p.Task(pending[i]) // a compact plan builds its tasks as they go
-				r, err := t.CountContext(ctx)
+				r, err := p.CountTask(ctx, t)
 				if err != nil {
 					return // interrupted: the task is in flight and is dropped
 				}

@@ -11,14 +11,16 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
 // Q(n) and U(n) from the literature (OEIS A000170, A002562).
 var known = map[int][2]int64{8: {92, 12}, 10: {724, 92}, 11: {2680, 341}, 12: {14200, 1787}}
 
-func plan(t *testing.T, n int) *queens.Plan {
+func plan(t *testing.T, n int) count.Plan {
 	t.Helper()
-	p, err := queens.NewPlan(n)
+	p, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +78,8 @@ func TestProgressEveryTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCounts(t, c.Counts, 12)
-	if calls != len(p.Tasks)+1 || last.Done != len(p.Tasks) {
-		t.Errorf("%d progress calls, the last with %d tasks done; want %d calls and %d tasks", calls, last.Done, len(p.Tasks)+1, len(p.Tasks))
+	if calls != p.Len()+1 || last.Done != p.Len() {
+		t.Errorf("%d progress calls, the last with %d tasks done; want %d calls and %d tasks", calls, last.Done, p.Len()+1, p.Len())
 	}
 }
 
@@ -94,7 +96,7 @@ func TestCheckpointResume(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := 0
 	_, err := Run(ctx, p, Options{Workers: 2, Checkpoint: path, Progress: func(s Status) {
-		if s.Done >= len(p.Tasks)/3 {
+		if s.Done >= p.Len()/3 {
 			stopped = s.Done
 			cancel()
 		}
@@ -112,13 +114,13 @@ func TestCheckpointResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCounts(t, c.Counts, n)
-	if first.Resumed < stopped || first.Resumed >= len(p.Tasks) {
-		t.Errorf("resumed run started with %d tasks from the checkpoint, want at least %d of %d", first.Resumed, stopped, len(p.Tasks))
+	if first.Resumed < stopped || first.Resumed >= p.Len() {
+		t.Errorf("resumed run started with %d tasks from the checkpoint, want at least %d of %d", first.Resumed, stopped, p.Len())
 	}
 	// A third run finds every task recorded and computes nothing.
 	c, err = Run(context.Background(), p, Options{Checkpoint: path, Progress: func(s Status) {
-		if s.Resumed != len(p.Tasks) {
-			t.Errorf("complete checkpoint resumed %d of %d tasks", s.Resumed, len(p.Tasks))
+		if s.Resumed != p.Len() {
+			t.Errorf("complete checkpoint resumed %d of %d tasks", s.Resumed, p.Len())
 		}
 	}})
 	if err != nil {
@@ -150,7 +152,7 @@ func TestCheckpointRefused(t *testing.T) {
 	tests := []struct {
 		name string
 		path string
-		plan *queens.Plan
+		plan count.Plan
 		want string
 	}{
 		{"another N", good, plan(t, 11), "records N=10 with plan version 1, not N=11"},
@@ -191,8 +193,8 @@ func TestCheckpointTornTail(t *testing.T) {
 	}
 	checkCounts(t, c.Counts, 10)
 	_, results, err := OpenCheckpoint(path, p)
-	if err != nil || len(results) != len(p.Tasks) {
-		t.Errorf("after resuming, the checkpoint holds %d results (%v), want %d", len(results), err, len(p.Tasks))
+	if err != nil || len(results) != p.Len() {
+		t.Errorf("after resuming, the checkpoint holds %d results (%v), want %d", len(results), err, p.Len())
 	}
 }
 
@@ -202,15 +204,15 @@ func TestCheckpointTornTail(t *testing.T) {
 func TestRunTasks(t *testing.T) {
 	const n, k = 11, 3
 	p := plan(t, n)
-	var all []queens.TaskResult
+	var all []count.Result
 	total := new(big.Int)
 	for i := range k {
-		tasks, err := p.Shard(i, k)
+		tasks, err := count.Shard(p, i, k)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var last Status
-		res, err := Run(context.Background(), p, Options{Workers: 2, Tasks: IDs(tasks), Progress: func(s Status) { last = s }})
+		res, err := Run(context.Background(), p, Options{Workers: 2, Tasks: tasks, Progress: func(s Status) { last = s }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,8 +220,8 @@ func TestRunTasks(t *testing.T) {
 			t.Fatalf("slice %d/%d: %d results for %d tasks", i, k, len(res.Results), len(tasks))
 		}
 		for j, r := range res.Results {
-			if want := tasks[j].Count(); r != want {
-				t.Errorf("slice %d/%d result %d = %+v, want task %d alone: %+v", i, k, j, r, tasks[j].ID, want)
+			if want := runTask(p, tasks[j]); r != want {
+				t.Errorf("slice %d/%d result %d = %+v, want task %d alone: %+v", i, k, j, r, tasks[j], want)
 			}
 		}
 		sum, err := Sum(p, res.Results)
@@ -247,7 +249,7 @@ func TestRunTasks(t *testing.T) {
 	if _, err := Sum(p, append(all, all[0])); err == nil {
 		t.Error("Sum accepted a task given twice")
 	}
-	for _, ids := range [][]int{{0, 0}, {-1}, {len(p.Tasks)}} {
+	for _, ids := range [][]int{{0, 0}, {-1}, {p.Len()}} {
 		if _, err := Run(context.Background(), p, Options{Tasks: ids}); err == nil {
 			t.Errorf("Run with Tasks %v: no error", ids)
 		}
@@ -264,13 +266,13 @@ func TestRunTasks(t *testing.T) {
 func TestRunTasksCheckpoint(t *testing.T) {
 	p := plan(t, 10)
 	path := filepath.Join(t.TempDir(), "q10.ckpt")
-	first, _ := p.Shard(0, 2)
-	if _, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: IDs(first)}); err != nil {
+	first, _ := count.Shard(p, 0, 2)
+	if _, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: first}); err != nil {
 		t.Fatal(err)
 	}
-	second, _ := p.Shard(1, 2)
+	second, _ := count.Shard(p, 1, 2)
 	var start Status
-	res, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: IDs(second[:5]), Progress: func(s Status) {
+	res, err := Run(context.Background(), p, Options{Checkpoint: path, Tasks: second[:5], Progress: func(s Status) {
 		if start.Tasks == 0 {
 			start = s
 		}
@@ -282,8 +284,8 @@ func TestRunTasksCheckpoint(t *testing.T) {
 		t.Errorf("second slice started with %d of %d tasks resumed, want 0 of 5", start.Resumed, start.Tasks)
 	}
 	for j, r := range res.Results {
-		if r != second[j].Count() {
-			t.Errorf("result %d = %+v, want task %d's", j, r, second[j].ID)
+		if r != runTask(p, second[j]) {
+			t.Errorf("result %d = %+v, want task %d's", j, r, second[j])
 		}
 	}
 	// The whole plan now resumes every task of the first slice and five of the second.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -34,10 +35,10 @@ type Coordinator struct {
 	// result.
 	Logf func(format string, args ...any)
 	// Progress, if not nil, is called after each new result with the tally so far.
-	Progress func(t *queens.Tally)
+	Progress func(t *count.Tally)
 	// CaughtUp, if not nil, is called once, when the run has read the results stored
 	// before it started (from its snapshot and the bucket), with the tally then.
-	CaughtUp func(t *queens.Tally)
+	CaughtUp func(t *count.Tally)
 	// Verify is the share of tasks, chosen at random, that are computed a second time, by
 	// an identity other than the first's, as soon as the first result is in; the count is
 	// refused with a [DisagreeError] if the two differ. Zero verifies none; the command
@@ -149,8 +150,8 @@ func checkNonce(s *Sealer, n, user, job string, id int) (verify, ok bool) {
 // workers need, plus a moment per thousand tasks to hand them out, and, on a start
 // without a snapshot (see StateDir), a moment per thousand results already stored to read
 // them.
-func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts, Stats, error) {
-	job := JobID(plan.N, plan.Version)
+func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, Stats, error) {
+	job := JobID(plan.N(), plan.Version())
 	stats := Stats{Job: job, ByIdentities: map[int]int{}}
 	sealer := c.Sealer
 	if sealer == nil {
@@ -175,7 +176,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 	if c.Replicas >= 2 {
 		share = 1
 	}
-	rec := JobRecord{Job: job, N: plan.N, PlanVersion: plan.Version, Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(c.Replicas, 1), Verify: share}
+	rec := JobRecord{Job: job, N: plan.N(), PlanVersion: plan.Version(), Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(c.Replicas, 1), Verify: share}
 	if e, err := jobs.Get(ctx, job); err == nil {
 		var old JobRecord
 		if _, err := openValue(sealer, job, e.Value(), &old); err == nil && !old.Started.IsZero() {
@@ -188,7 +189,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 
 	sample := VerifySample(share, plan.Len())
 	var (
-		tally   *queens.Tally
+		tally   *count.Tally
 		ver     *verifier
 		lastRev uint64 // every entry of the job up to this revision is in tally and ver
 		snap    = c.snapshotter(ctx, js, plan)
@@ -207,7 +208,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		}
 	}
 	if tally == nil {
-		tally, ver = plan.NewTally(), newVerifier(plan, sample)
+		tally, ver = count.NewTally(plan), newVerifier(plan, sample)
 	}
 	wrote := &revision{} // what this run stored: in tally and ver before it was written
 	save := func(force bool) {
@@ -266,7 +267,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 		if strings.HasSuffix(e.Key(), ".v") {
 			return ver.addSecond(id, r)
 		}
-		added, err := tally.Add(r.TaskResult)
+		added, err := tally.Add(r.Result)
 		if err != nil {
 			return err
 		}
@@ -406,7 +407,7 @@ func (c *Coordinator) Run(ctx context.Context, plan *queens.Plan) (queens.Counts
 			return false, err
 		}
 		for j, id := range pending {
-			r := Result{Job: job, N: plan.N, PlanVersion: plan.Version, TaskResult: again[j], Worker: Here}
+			r := Result{Job: job, N: plan.N(), PlanVersion: plan.Version(), Result: again[j], Worker: Here}
 			if err := ver.addSecond(id, r); err != nil {
 				return false, err
 			}
@@ -547,11 +548,11 @@ const verifyScan = 64
 // use: Run's loop alone calls it.
 type dispatch struct {
 	c           *Coordinator
-	plan        *queens.Plan
+	plan        count.Plan
 	job         string
 	sealer      *Sealer
 	results     jetstream.KeyValue
-	tally       *queens.Tally
+	tally       *count.Tally
 	ver         *verifier
 	stats       *Stats
 	js          jetstream.JetStream
@@ -578,7 +579,7 @@ func (d *dispatch) want(m *nats.Msg) {
 	var w WantMsg
 	_ = json.Unmarshal(m.Data, &w)
 	a := Assignment{Wait: 0.1}
-	if slices.Contains(w.PlanVersions, d.plan.Version) {
+	if slices.Contains(w.PlanVersions, d.plan.Version()) {
 		if l := d.assign(user); l != nil {
 			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Nonce: l.nonce, Lease: d.ackWait.Seconds()}
 			a.Verify = l.verify
@@ -806,7 +807,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 		if !d.ver.sameAsFirst(id, *r) {
 			f, ok := d.ver.first[id]
 			if !ok {
-				f = Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(an earlier result)"}
+				f = Result{Result: count.Result{ID: id}, Worker: "(an earlier result)"}
 			}
 			return false, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r}
 		}
@@ -815,7 +816,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if err := d.store(resultKey(d.job, id), r); err != nil {
 		return false, err
 	}
-	if _, err := d.tally.Add(r.TaskResult); err != nil {
+	if _, err := d.tally.Add(r.Result); err != nil {
 		return false, err
 	}
 	if l != nil {
@@ -914,7 +915,7 @@ type snapshotter struct {
 
 // snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
 // or cannot read the results bucket's stream (said in the log).
-func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan *queens.Plan) *snapshotter {
+func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan count.Plan) *snapshotter {
 	if c.StateDir == "" {
 		return nil
 	}
@@ -943,8 +944,8 @@ func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, jo
 }
 
 // taskMsg returns the message of task id of plan, with the task's description.
-func taskMsg(plan *queens.Plan, id int) TaskMsg {
-	m := TaskMsg{Job: JobID(plan.N, plan.Version), N: plan.N, PlanVersion: plan.Version, ID: id}
+func taskMsg(plan count.Plan, id int) TaskMsg {
+	m := TaskMsg{Job: JobID(plan.N(), plan.Version()), N: plan.N(), PlanVersion: plan.Version(), ID: id}
 	if t, err := plan.Task(id); err == nil {
 		m.Task = &t
 	}
@@ -975,12 +976,12 @@ func (c *Coordinator) firstFromHistory(ctx context.Context, sealer *Sealer, resu
 	hist, err := results.History(ctx, key)
 	if err == nil {
 		for _, e := range hist {
-			if _, _, r, err := decodeResult(sealer, key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.TaskResult) == ver.fp[id] {
+			if _, _, r, err := decodeResult(sealer, key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.Result) == ver.fp[id] {
 				return r
 			}
 		}
 	}
-	return Result{TaskResult: queens.TaskResult{ID: id}, Worker: "(a first result no longer stored)"}
+	return Result{Result: count.Result{ID: id}, Worker: "(a first result no longer stored)"}
 }
 
 // sleep waits d or until ctx is done.

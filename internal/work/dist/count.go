@@ -11,6 +11,7 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // CountOptions say how [Count] runs a plan. The zero value counts through an embedded
@@ -60,7 +61,7 @@ type CountOptions struct {
 // task's two computations differ. Its Stats say how many tasks were computed by how many
 // distinct identities. It takes as long as the workers need; its own cost is a moment per
 // thousand tasks and one goroutine.
-func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Counts, Stats, error) {
+func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Counts, Stats, error) {
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -108,9 +109,9 @@ func Count(ctx context.Context, plan *queens.Plan, opts CountOptions) (queens.Co
 		Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
 	if opts.Progress != nil {
 		p := &jobProgress{plan: plan, workers: opts.Workers}
-		opts.Progress(p.status(plan.NewTally()))
-		c.Progress = func(t *queens.Tally) { opts.Progress(p.status(t)) }
-		c.CaughtUp = func(t *queens.Tally) {
+		opts.Progress(p.status(count.NewTally(plan)))
+		c.Progress = func(t *count.Tally) { opts.Progress(p.status(t)) }
+		c.CaughtUp = func(t *count.Tally) {
 			p.caughtUp(t)
 			opts.Progress(p.status(t))
 		}
@@ -171,7 +172,7 @@ func startEmbedded(opts CountOptions, admin string, logf func(string, ...any)) (
 // as fast as the server sends them; they are this run's resumed tasks, and its rate and
 // ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {
-	plan    *queens.Plan
+	plan    count.Plan
 	workers int
 	base    struct {
 		set   bool
@@ -183,17 +184,17 @@ type jobProgress struct {
 }
 
 // caughtUp sets the base of the rate: the tally once the stored results are read.
-func (p *jobProgress) caughtUp(t *queens.Tally) {
+func (p *jobProgress) caughtUp(t *count.Tally) {
 	costDone, _ := t.CostDone()
 	p.base.set = true
 	p.base.at, p.base.done, p.base.nodes, p.base.cost = time.Now(), t.Done(), t.Nodes(), costDone
 }
 
-func (p *jobProgress) status(t *queens.Tally) work.Status {
+func (p *jobProgress) status(t *count.Tally) work.Status {
 	costDone, costLeft := t.CostDone()
 	now := time.Now()
 	s := work.Status{
-		N: p.plan.N, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
+		N: p.plan.N(), Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
 		Solutions: t.Solutions(), Nodes: t.Nodes(), Workers: p.workers,
 		CostTotal: costDone + costLeft, CostLeft: costLeft,
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
 // TestCount runs Count as the command does: an embedded server with a token it makes and
@@ -19,7 +21,7 @@ func TestCount(t *testing.T) {
 	const n = 11
 	want := known(t)[n]
 	dir := t.TempDir()
-	plan, err := queens.NewPlan(n)
+	plan, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestCount(t *testing.T) {
 	}
 	// One identity, the local worker's, computed every task; the sampled ones were
 	// computed again here.
-	if st.Identities != 1 || st.ByIdentities[2] != st.Verified || st.ByIdentities[1]+st.ByIdentities[2] != len(plan.Tasks) || st.VerifiedHere != st.Verified {
+	if st.Identities != 1 || st.ByIdentities[2] != st.Verified || st.ByIdentities[1]+st.ByIdentities[2] != plan.Len() || st.VerifiedHere != st.Verified {
 		t.Errorf("stats %+v: want 1 identity, every task by 1 identity but the %d verified here", st, st.Verified)
 	}
 	if c.Total.String() != want[0] || c.Unique.String() != want[1] {
@@ -53,10 +55,10 @@ func TestCount(t *testing.T) {
 		}
 	}
 	first, last := statuses[0], statuses[len(statuses)-1]
-	if first.Done != 0 || first.Resumed != 0 || first.Tasks != len(plan.Tasks) {
-		t.Errorf("first status %d/%d tasks, %d resumed; want 0/%d, 0", first.Done, first.Tasks, first.Resumed, len(plan.Tasks))
+	if first.Done != 0 || first.Resumed != 0 || first.Tasks != plan.Len() {
+		t.Errorf("first status %d/%d tasks, %d resumed; want 0/%d, 0", first.Done, first.Tasks, first.Resumed, plan.Len())
 	}
-	if last.Done != len(plan.Tasks) || last.Solutions.String() != want[0] || last.Fraction() != 1 || last.CostRun == 0 || last.NodesRun == 0 {
+	if last.Done != plan.Len() || last.Solutions.String() != want[0] || last.Fraction() != 1 || last.CostRun == 0 || last.NodesRun == 0 {
 		t.Errorf("last status %d/%d tasks, %v solutions, fraction %v, cost run %d, nodes run %d; want all, %s, 1, > 0", last.Done, last.Tasks, last.Solutions, last.Fraction(), last.CostRun, last.NodesRun, want[0])
 	}
 
@@ -66,15 +68,15 @@ func TestCount(t *testing.T) {
 		t.Fatalf("second Count = %v, %v; want %s", c.Total, err, want[0])
 	}
 	last = statuses[len(statuses)-1]
-	if last.Resumed != len(plan.Tasks) || last.CostRun != 0 || last.NodesRun != 0 {
-		t.Errorf("second Count: last status resumed %d of %d, cost run %d, nodes run %d; want all resumed, nothing run", last.Resumed, len(plan.Tasks), last.CostRun, last.NodesRun)
+	if last.Resumed != plan.Len() || last.CostRun != 0 || last.NodesRun != 0 {
+		t.Errorf("second Count: last status resumed %d of %d, cost run %d, nodes run %d; want all resumed, nothing run", last.Resumed, plan.Len(), last.CostRun, last.NodesRun)
 	}
 }
 
 // TestCountRefused: a server that wants another token refuses Count with ErrRefused.
 func TestCountRefused(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "right")
-	plan, _ := queens.NewPlan(6)
+	plan, _ := queens.NewPlan(6, count.MethodFrames, frames.PlanVersion)
 	_, _, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong", StoreDir: t.TempDir()})
 	if !errors.Is(err, ErrRefused) {
 		t.Errorf("Count with a wrong token: %v, want ErrRefused", err)

@@ -4,7 +4,7 @@
 // costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
 // each worker computes its tasks on all its cores and hands each result in; the
 // coordinator checks it, stores it in a key-value bucket under its job and task id, and
-// sums the results once per task id with a queens.Tally, so that a task computed twice
+// sums the results once per task id with a count.Tally, so that a task computed twice
 // never changes the total.
 //
 // Usage, in one process (the command line runs each part in its own):
@@ -14,7 +14,7 @@
 //	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL(), User: dist.AdminUser, Password: secret})
 //	wc, id, _ := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: srv.URL(), Token: token})
 //	go (&dist.Worker{Conn: wc, Identity: id, Name: "local"}).Run(ctx) // and on other machines
-//	plan, _ := queens.NewPlan(20)
+//	plan, _ := queens.NewPlan(20, count.MethodFrames, 0)
 //	counts, stats, err := (&dist.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
 //
 // Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
@@ -46,7 +46,7 @@
 // deadline while it computes, so a live worker keeps its task however long it takes; the
 // task of a worker silent for the deadline is assigned again. A result whose N, plan
 // version, job or task does not match its assignment, or whose counters are impossible
-// for its task (queens.Plan.CheckResult), is refused and its task assigned again. Started
+// for its task (count.Plan.CheckResult), is refused and its task assigned again. Started
 // again against the same server (the same --state directory for the embedded one) a
 // coordinator takes what it had counted from its snapshot (Coordinator.StateDir: the
 // tally, the verifier's state and the results bucket's revision they were read up to,
@@ -56,12 +56,12 @@
 // its earlier run's assignments. Clients reconnect for ever after losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// by the coordinator (queens.NewCompactPlan, about 27 bytes a task), the tally holds a byte
+// by the coordinator (the fine frames plan holds about 27 bytes a task), the tally holds a byte
 // a task and the verifier a 4-byte fingerprint of each result (whole results only for the
 // sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
 // its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
 // each assignment carries its task, which the worker checks against the plan's rules
-// (queens.CheckFineTask) and names by its digest in its result.
+// (count.Plan.CheckTask) and names by its digest in its result.
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with
@@ -80,7 +80,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -142,16 +142,16 @@ func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) 
 //
 // Task, when set, is the task itself, so that a worker need not build the plan to know it
 // (the fine plan of N = 27 takes minutes and 290 MB, of 28 gigabytes): a worker checks
-// that it is a task of the plan (queens.CheckFineTask), runs it, and names it in its
+// that it is a task of the plan (count.Plan.CheckTask), runs it, and names it in its
 // result by its digest (Result.Task), which the coordinator compares with its own plan's
 // task of that id.
 type TaskMsg struct {
-	Job         string       `json:"job"`
-	N           int          `json:"n"`
-	PlanVersion int          `json:"plan_version"`
-	ID          int          `json:"id"`
-	Verify      bool         `json:"verify,omitempty"`
-	Task        *queens.Task `json:"task,omitempty"`
+	Job         string      `json:"job"`
+	N           int         `json:"n"`
+	PlanVersion int         `json:"plan_version"`
+	ID          int         `json:"id"`
+	Verify      bool        `json:"verify,omitempty"`
+	Task        *count.Task `json:"task,omitempty"`
 }
 
 // WantMsg is a worker's request for a task: its self-chosen name (for logs only: the
@@ -188,20 +188,20 @@ type Receipt struct {
 
 // taskDigest returns 16 hex digits of the SHA-256 of the task's JSON encoding: what a
 // result says of the task it counted.
-func taskDigest(t queens.Task) string {
+func taskDigest(t count.Task) string {
 	data, _ := json.Marshal(t)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }
 
-// Result is the value stored for one task: what queens.Task.Count found, and who found it.
+// Result is the value stored for one task: what count.Plan.CountTask found, and who found it.
 // Task, if not empty, is the digest of the task the worker counted (see [TaskMsg]); a
 // result whose digest is not that of its task in the coordinator's plan is rejected.
 type Result struct {
 	Job         string `json:"job"`
 	N           int    `json:"n"`
 	PlanVersion int    `json:"plan_version"`
-	queens.TaskResult
+	count.Result
 	// Worker is the identity that computed it: the coordinator sets it from the subject
 	// the result came on, whatever the worker wrote. Name is the name the worker gave
 	// itself, for logs only.
@@ -314,7 +314,7 @@ const (
 
 // progress sets the record's progress to the tally's at time now, keeping a sample every
 // sampleEvery over the last sampleSpan.
-func (r *JobRecord) progress(t *queens.Tally, now time.Time) {
+func (r *JobRecord) progress(t *count.Tally, now time.Time) {
 	done, left := t.CostDone()
 	if len(r.Samples) == 0 || now.Sub(r.Samples[len(r.Samples)-1].At) >= sampleEvery {
 		r.Samples = append(r.Samples, Sample{At: now.UTC(), Done: t.Done(), CostDone: done})

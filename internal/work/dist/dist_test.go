@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats.go"
 )
 
@@ -141,16 +143,16 @@ func TestInProcess(t *testing.T) {
 			if st.Rejected != 0 {
 				t.Errorf("rejected %d results, want 0", st.Rejected)
 			}
-			if st.Verified != len(plan.Tasks) {
-				t.Errorf("verified %d tasks, want all %d", st.Verified, len(plan.Tasks))
+			if st.Verified != plan.Len() {
+				t.Errorf("verified %d tasks, want all %d", st.Verified, plan.Len())
 			}
 		})
 	}
 }
 
-func mustPlan(t *testing.T, n int) *queens.Plan {
+func mustPlan(t *testing.T, n int) count.Plan {
 	t.Helper()
-	p, err := queens.NewPlan(n)
+	p, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,14 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
 // bone (14,725 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
-func largeCase(t *testing.T) (*queens.Plan, int) {
+func largeCase(t *testing.T) (count.Plan, int) {
 	t.Helper()
 	n, bound, least := 12, uint64(1), 10_000
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
@@ -27,9 +29,9 @@ func largeCase(t *testing.T) (*queens.Plan, int) {
 }
 
 // finePlan returns the fine plan of n cut with bound, which must have at least least tasks.
-func finePlan(t *testing.T, n int, bound uint64, least int) *queens.Plan {
+func finePlan(t *testing.T, n int, bound uint64, least int) count.Plan {
 	t.Helper()
-	plan, err := queens.NewFinePlanBound(n, bound)
+	plan, err := frames.NewBound(n, bound)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ type workerPool struct {
 	workers []*Worker
 }
 
-func startWorkers(t *testing.T, ctx context.Context, url string, plan *queens.Plan, k, cores int, prefix string) *workerPool {
+func startWorkers(t *testing.T, ctx context.Context, url string, plan count.Plan, k, cores int, prefix string) *workerPool {
 	t.Helper()
 	p := &workerPool{}
 	for i := range k {
@@ -57,8 +59,8 @@ func startWorkers(t *testing.T, ctx context.Context, url string, plan *queens.Pl
 		}
 		wctx, cancel := context.WithCancel(ctx)
 		w := &Worker{Conn: wc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s%d", prefix, i), Every: time.Hour,
-			Plans: func(n, v int) (*queens.Plan, error) {
-				if n != plan.N || v != plan.Version {
+			Plans: func(n, v int) (count.Plan, error) {
+				if n != plan.N() || v != plan.Version() {
 					return nil, fmt.Errorf("no plan for N=%d v%d in this test", n, v)
 				}
 				return plan, nil
@@ -109,7 +111,7 @@ func TestLargePlanKilledWorker(t *testing.T) {
 	var mu sync.Mutex
 	done := 0
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 2000, Verify: 0.0005, VerifyWait: 5 * time.Second, Logf: lg.Logf,
-		Progress: func(t *queens.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
+		Progress: func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
 	killed := make(chan int, 1)
 	go func() {
 		for {
@@ -179,7 +181,7 @@ func TestLargePlanResume(t *testing.T) {
 		defer pool.stop()
 		rctx, rcancel := context.WithCancel(ctx)
 		defer rcancel()
-		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *queens.Tally) {
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *count.Tally) {
 			if stopAt > 0 && t.Done() >= stopAt {
 				rcancel()
 			}
@@ -246,12 +248,12 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tally, ver := plan.NewTally(), newVerifier(plan, VerifySample(c.Verify, plan.Len()))
+	tally, ver := count.NewTally(plan), newVerifier(plan, VerifySample(c.Verify, plan.Len()))
 	for _, r := range res.Results {
 		if _, err := tally.Add(r); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ver.addFirst(r.ID, Result{Job: JobID(n, plan.Version), N: n, PlanVersion: plan.Version, TaskResult: r, Worker: "an earlier worker"}); err != nil {
+		if _, err := ver.addFirst(r.ID, Result{Job: JobID(n, plan.Version()), N: n, PlanVersion: plan.Version(), Result: r, Worker: "an earlier worker"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -269,7 +271,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	c.Logf = lg.Logf
 	var mu sync.Mutex
 	done := 0
-	c.Progress = func(t *queens.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }
+	c.Progress = func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }
 	killed := make(chan int, 1)
 	go func() {
 		for ctx.Err() == nil {

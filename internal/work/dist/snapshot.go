@@ -14,7 +14,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // A coordinator's snapshot is what it knows of a job, kept in its state directory so that a
@@ -45,7 +45,7 @@ type snapshot struct {
 	// read into Tally and the verifier's state.
 	Revision uint64
 	Written  time.Time
-	Tally    queens.TallyState
+	Tally    count.TallyState
 	// Sample is the tasks this job verifies; First and Second their accepted first results
 	// and the second computations seen; Agreed those whose two computations agree.
 	Sample  []int
@@ -65,28 +65,28 @@ func snapshotPath(dir, job string) string { return filepath.Join(dir, job+".snap
 // planDigest returns a 64-bit FNV-1a hash of the plan's identity: N, method, version, the
 // number of tasks and every task's Cost in id order (the Costs of plans cut differently
 // differ). It takes a pass over the tasks: a fraction of a second for 10⁷.
-func planDigest(p *queens.Plan) uint64 {
+func planDigest(p count.Plan) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	put := func(x uint64) {
 		binary.LittleEndian.PutUint64(b[:], x)
 		h.Write(b[:])
 	}
-	h.Write([]byte(p.Method))
-	put(uint64(p.N))
-	put(uint64(p.Version))
+	h.Write([]byte(p.Method()))
+	put(uint64(p.N()))
+	put(uint64(p.Version()))
 	put(uint64(p.Len()))
 	for id := range p.Len() {
-		put(p.TaskCost(id))
+		put(p.Cost(id))
 	}
 	return h.Sum64()
 }
 
 // takeSnapshot returns the snapshot of a job's tally and verifier, read up to revision rev
 // of the results bucket whose stream was created at stream.
-func takeSnapshot(plan *queens.Plan, digest uint64, stream int64, rev uint64, tally *queens.Tally, ver *verifier) *snapshot {
+func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tally *count.Tally, ver *verifier) *snapshot {
 	s := &snapshot{
-		Job: JobID(plan.N, plan.Version), N: plan.N, Method: plan.Method, PlanVersion: plan.Version, Tasks: plan.Len(),
+		Job: JobID(plan.N(), plan.Version()), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: tally.State(), FP: ver.fp,
 		Sample: slices.Sorted(maps.Keys(ver.sample)), Agreed: slices.Sorted(maps.Keys(ver.agreed)),
@@ -148,8 +148,8 @@ var errNoSnapshot = errors.New("no snapshot")
 // stream was created at stream and has lastSeq as its last revision. It returns the tally
 // and the verifier it holds and the revision up to which they were read, or why the
 // snapshot cannot be trusted (errNoSnapshot if there is none).
-func loadSnapshot(dir string, plan *queens.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*queens.Tally, *verifier, uint64, error) {
-	job := JobID(plan.N, plan.Version)
+func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*count.Tally, *verifier, uint64, error) {
+	job := JobID(plan.N(), plan.Version())
 	data, err := os.ReadFile(snapshotPath(dir, job))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, errNoSnapshot
@@ -170,9 +170,9 @@ func loadSnapshot(dir string, plan *queens.Plan, digest uint64, stream int64, la
 		return nil, nil, 0, fmt.Errorf("decoding it: %v", err)
 	}
 	switch {
-	case s.Job != job || s.N != plan.N || s.Method != plan.Method || s.PlanVersion != plan.Version || s.Tasks != plan.Len() || s.PlanDigest != digest:
+	case s.Job != job || s.N != plan.N() || s.Method != plan.Method() || s.PlanVersion != plan.Version() || s.Tasks != plan.Len() || s.PlanDigest != digest:
 		return nil, nil, 0, fmt.Errorf("it is of job %s (N=%d, %s, plan version %d, %d tasks, plan digest %x), not of this plan (N=%d, %s, plan version %d, %d tasks, plan digest %x)",
-			s.Job, s.N, s.Method, s.PlanVersion, s.Tasks, s.PlanDigest, plan.N, plan.Method, plan.Version, plan.Len(), digest)
+			s.Job, s.N, s.Method, s.PlanVersion, s.Tasks, s.PlanDigest, plan.N(), plan.Method(), plan.Version(), plan.Len(), digest)
 	case s.Stream != stream:
 		return nil, nil, 0, fmt.Errorf("it was taken of a results bucket created at %v, but the server's was created at %v", time.Unix(0, s.Stream).UTC(), time.Unix(0, stream).UTC())
 	case s.Revision > lastSeq:
@@ -182,7 +182,7 @@ func loadSnapshot(dir string, plan *queens.Plan, digest uint64, stream int64, la
 	case len(s.FP) != plan.Len():
 		return nil, nil, 0, fmt.Errorf("it has %d fingerprints for %d tasks", len(s.FP), plan.Len())
 	}
-	tally, err := plan.RestoreTally(s.Tally)
+	tally, err := count.RestoreTally(plan, s.Tally)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -202,7 +202,7 @@ func loadSnapshot(dir string, plan *queens.Plan, digest uint64, stream int64, la
 		}
 	}
 	for _, r := range s.First {
-		if !ver.sample[r.ID] || !tally.Has(r.ID) || fingerprint(r.TaskResult) != ver.fp[r.ID] {
+		if !ver.sample[r.ID] || !tally.Has(r.ID) || fingerprint(r.Result) != ver.fp[r.ID] {
 			return nil, nil, 0, fmt.Errorf("its first result of task %d is not that of a sampled task it counted", r.ID)
 		}
 		ver.first[r.ID] = r
@@ -216,7 +216,7 @@ func loadSnapshot(dir string, plan *queens.Plan, digest uint64, stream int64, la
 	for _, id := range s.Agreed {
 		f, ok1 := ver.first[id]
 		g, ok2 := ver.second[id]
-		if !ok1 || !ok2 || f.TaskResult != g.TaskResult || f.Worker == g.Worker {
+		if !ok1 || !ok2 || f.Result != g.Result || f.Worker == g.Worker {
 			return nil, nil, 0, fmt.Errorf("it says task %d was verified, but holds no two agreeing results of it", id)
 		}
 		ver.agreed[id] = true

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -25,12 +27,12 @@ func TestSnapshotCrash(t *testing.T) {
 	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
 	defer pool.stop()
 
-	path, old := snapshotPath(dir, JobID(n, plan.Version)), filepath.Join(dir, "old")
+	path, old := snapshotPath(dir, JobID(n, plan.Version())), filepath.Join(dir, "old")
 	rctx, rcancel := context.WithCancel(ctx)
 	var lg logger
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 200, Verify: 0.02, VerifyWait: 200 * time.Millisecond,
 		StateDir: dir, SnapshotEvery: time.Millisecond, Logf: lg.Logf}
-	c.Progress = func(tl *queens.Tally) {
+	c.Progress = func(tl *count.Tally) {
 		if _, err := os.Stat(old); err != nil && tl.Done() >= plan.Len()/4 {
 			if data, err := os.ReadFile(path); err == nil {
 				_ = os.WriteFile(old, data, 0o600)
@@ -66,7 +68,7 @@ func TestSnapshotCrash(t *testing.T) {
 			break
 		}
 	}
-	e, err := results.Get(ctx, resultKey(JobID(n, plan.Version), dup))
+	e, err := results.Get(ctx, resultKey(JobID(n, plan.Version()), dup))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func TestSnapshotCrash(t *testing.T) {
 	if err != nil || r <= rev {
 		t.Fatalf("storing task %d again: revision %d, %v; want one after the snapshot's %d", dup, r, err, rev)
 	}
-	if last, err := lastJobRevision(ctx, js, JobID(n, plan.Version)); err != nil || last < r {
+	if last, err := lastJobRevision(ctx, js, JobID(n, plan.Version())); err != nil || last < r {
 		t.Fatalf("lastJobRevision = %d, %v; want at least %d", last, err, r)
 	}
 
@@ -101,10 +103,10 @@ func TestSnapshotIgnored(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	path := snapshotPath(dir, JobID(n, plan.Version))
+	path := snapshotPath(dir, JobID(n, plan.Version()))
 
 	// count runs plan through a server on store with two workers, or none.
-	count := func(t *testing.T, plan *queens.Plan, store string, workers int, verify float64) (Stats, *logger) {
+	runCount := func(t *testing.T, plan count.Plan, store string, workers int, verify float64) (Stats, *logger) {
 		t.Helper()
 		s := startServer(t, store, "")
 		defer s.Shutdown()
@@ -124,21 +126,21 @@ func TestSnapshotIgnored(t *testing.T) {
 		return st, lg
 	}
 	store := filepath.Join(dir, "store")
-	if st, _ := count(t, plan, store, 2, 0.05); st.Snapshots == 0 {
+	if st, _ := runCount(t, plan, store, 2, 0.05); st.Snapshots == 0 {
 		t.Fatal("the first count wrote no snapshot")
 	}
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, lg := count(t, plan, store, 0, 0.05); st.Snapshot != plan.Len() || st.Read > 2*VerifySample(0.05, plan.Len()) {
+	if st, lg := runCount(t, plan, store, 0, 0.05); st.Snapshot != plan.Len() || st.Read > 2*VerifySample(0.05, plan.Len()) {
 		t.Fatalf("a count of a finished job with its snapshot took %d tasks from it and read %d results, want %d and hardly any; log %q", st.Snapshot, st.Read, plan.Len(), lg.lines)
 	}
 	other := finePlan(t, n, 2, 100)
 	for _, tc := range []struct {
 		name    string
 		data    []byte
-		plan    *queens.Plan
+		plan    count.Plan
 		store   string
 		workers int
 		verify  float64
@@ -155,7 +157,7 @@ func TestSnapshotIgnored(t *testing.T) {
 			if err := os.WriteFile(path, tc.data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			st, lg := count(t, tc.plan, tc.store, tc.workers, tc.verify)
+			st, lg := runCount(t, tc.plan, tc.store, tc.workers, tc.verify)
 			if st.Snapshot != 0 || (tc.workers == 0 && st.Read < tc.plan.Len()) || !lg.contains("ignoring the snapshot") || !lg.contains(tc.why) {
 				t.Errorf("stats %+v, log %q: want the snapshot ignored (%q) and every result read", st, lg.lines, tc.why)
 			}
@@ -168,7 +170,7 @@ func TestSnapshotIgnored(t *testing.T) {
 // the plan is refused; the count is exact.
 func TestWorkerWithoutPlan(t *testing.T) {
 	const n = 11
-	plan, err := queens.NewCompactPlan(n, queens.FinePlanVersion)
+	plan, err := queens.NewPlan(n, count.MethodFrames, frames.FinePlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +185,7 @@ func TestWorkerWithoutPlan(t *testing.T) {
 	forged := *m.Task
 	forged.Cost++
 	m.Task = &forged
-	if _, err := w.task(m); err == nil {
+	if _, _, err := w.task(m); err == nil {
 		t.Errorf("the worker took a forged description of task 3")
 	}
 

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -149,14 +151,14 @@ func TestForgeries(t *testing.T) {
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
 	plan := mustPlan(t, n)
-	job := JobID(n, queens.PlanVersion)
+	job := JobID(n, frames.PlanVersion)
 	h := newHostile(t, s.URL())
 	honest := newWorker(t, ctx, s.URL(), "honest", 2)
 
 	lie := func(id int) Result {
-		r := plan.Tasks[id].Count()
+		r := runTask(plan, id)
 		r.Solutions += 8 // the issue's forgery: Q(14) printed 365604, true 365596
-		return Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: r, Worker: honest.Identity, Name: "honest"}
+		return Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: r, Worker: honest.Identity, Name: "honest"}
 	}
 	// Before the coordinator starts: a result written for a task before anyone takes it,
 	// straight into the results bucket, and a job record with a total.
@@ -204,9 +206,9 @@ func TestForgeries(t *testing.T) {
 	forged := []Result{lie(other), lie(a.ID), lie(a.ID), lie(a.ID)}
 	forged[0].Nonce = a.Nonce
 	forged[1].Nonce = "v" + a.Nonce[1:]
-	forged[2].Nonce, forged[2].Job = a.Nonce, JobID(n+1, queens.PlanVersion)
-	forged[3].Nonce, forged[3].TaskResult = a.Nonce, plan.Tasks[a.ID].Count()
-	forged[3].Task = taskDigest(plan.Tasks[other])
+	forged[2].Nonce, forged[2].Job = a.Nonce, JobID(n+1, frames.PlanVersion)
+	forged[3].Nonce, forged[3].Result = a.Nonce, runTask(plan, a.ID)
+	forged[3].Task = taskDigest(mustTask(plan, other))
 	for i, f := range forged {
 		data, _ := json.Marshal(f)
 		m, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, job), data)
@@ -252,7 +254,7 @@ func TestForgeries(t *testing.T) {
 // weight 8, so possible for the task) whenever lie says so. It also tries to hand in a
 // second computation of each of its lies by turning its nonce into one of a second
 // computation, which must be refused. It reports the tasks it lied about.
-func liar(ctx context.Context, t *testing.T, h *hostile, plan *queens.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
+func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
 	for ctx.Err() == nil {
 		want, _ := json.Marshal(WantMsg{Name: "liar", PlanVersions: PlanVersions})
 		m, err := h.nc.RequestWithContext(ctx, wantSubject(h.user), want)
@@ -265,13 +267,13 @@ func liar(ctx context.Context, t *testing.T, h *hostile, plan *queens.Plan, lie 
 			_ = sleep(ctx, 20*time.Millisecond)
 			continue
 		}
-		task := plan.Tasks[a.ID]
-		r := task.Count()
+		task := mustTask(plan, a.ID)
+		r := runTask(plan, a.ID)
 		lies := task.Weight == 8 && r.Solutions > 0 && lie(a.ID, a.Verify)
 		if lies {
 			r.Solutions += 2
 		}
-		res := Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, TaskResult: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
+		res := Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, Result: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
 		data, _ := json.Marshal(res)
 		rm, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, a.Job), data)
 		if err != nil {
@@ -350,7 +352,7 @@ func TestVerifyCatchesLiar(t *testing.T) {
 			}
 			results, _ := jetstream.New(nc)
 			kvr, _ := results.KeyValue(ctx, ResultsBucket)
-			if _, err := kvr.Get(ctx, resultKey(JobID(n, queens.PlanVersion), dis.ID)); !errors.Is(err, jetstream.ErrKeyNotFound) {
+			if _, err := kvr.Get(ctx, resultKey(JobID(n, frames.PlanVersion), dis.ID)); !errors.Is(err, jetstream.ErrKeyNotFound) {
 				t.Errorf("a result of the disputed task %d is still stored (%v)", dis.ID, err)
 			}
 		})
@@ -370,7 +372,7 @@ func TestOverwriteAfterFinish(t *testing.T) {
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
 	plan := mustPlan(t, n)
-	job := JobID(n, queens.PlanVersion)
+	job := JobID(n, frames.PlanVersion)
 	sealer := NewSealer("the coordinator's secret")
 	stop := runWorkers(ctx, newWorker(t, ctx, s.URL(), "honest", 2))
 	defer stop()
@@ -394,10 +396,10 @@ func TestOverwriteAfterFinish(t *testing.T) {
 	js, _ := jetstream.New(nc)
 	results, _ := js.KeyValue(ctx, ResultsBucket)
 	jobs, _ := js.KeyValue(ctx, JobsBucket)
-	forged := plan.Tasks[0].Count()
+	forged := runTask(plan, 0)
 	forged.Solutions += 8
-	plain, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: forged, Worker: "forger"})
-	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, N: n, PlanVersion: queens.PlanVersion, TaskResult: plan.Tasks[1].Count(), Worker: "forger"})
+	plain, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: forged, Worker: "forger"})
+	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: runTask(plan, 1), Worker: "forger"})
 	e2, err := results.Get(ctx, resultKey(job, 2))
 	if err != nil {
 		t.Fatal(err)
@@ -556,7 +558,7 @@ func TestOperatorIdentities(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer spy.Close()
-	_ = spy.Publish(resultSubject("w1", JobID(n, queens.PlanVersion)), []byte(`{}`))
+	_ = spy.Publish(resultSubject("w1", JobID(n, frames.PlanVersion)), []byte(`{}`))
 	_ = spy.Flush()
 	select {
 	case err := <-violations:

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // DefaultVerify is the share of a job's tasks that a coordinator has computed a second time
@@ -21,10 +21,10 @@ func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
 
 // checkResult returns why r, stored under task id, cannot be a result of that task of
 // plan: it belongs to another job or plan, or its counters are impossible for the task
-// (see queens.Plan.CheckResult). A second counting method plugs in here, through its
+// (see count.Plan.CheckResult). A second counting method plugs in here, through its
 // plan's own check.
-func checkResult(plan *queens.Plan, id int, r *Result) error {
-	if err := r.check(plan.N, plan.Version, id); err != nil {
+func checkResult(plan count.Plan, id int, r *Result) error {
+	if err := r.check(plan.N(), plan.Version(), id); err != nil {
 		return err
 	}
 	if r.Task != "" {
@@ -36,7 +36,7 @@ func checkResult(plan *queens.Plan, id int, r *Result) error {
 			return fmt.Errorf("task %d: the worker counted a task with digest %s, but task %d of the plan has digest %s", id, r.Task, id, d)
 		}
 	}
-	return plan.CheckResult(r.TaskResult)
+	return count.Check(plan, r.Result)
 }
 
 // VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least
@@ -65,9 +65,9 @@ type verifier struct {
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
 // of the whole plan).
-func newVerifier(plan *queens.Plan, k int) *verifier {
+func newVerifier(plan count.Plan, k int) *verifier {
 	v := &verifier{
-		job:    JobID(plan.N, plan.Version),
+		job:    JobID(plan.N(), plan.Version()),
 		sample: map[int]bool{}, first: map[int]Result{}, second: map[int]Result{},
 		agreed: map[int]bool{}, asked: map[int]bool{}, workers: map[string]bool{},
 		fp: make([]uint32, plan.Len()),
@@ -86,7 +86,7 @@ func newVerifier(plan *queens.Plan, k int) *verifier {
 }
 
 // fingerprint returns a nonzero 32-bit FNV-1a hash of r's counters.
-func fingerprint(r queens.TaskResult) uint32 {
+func fingerprint(r count.Result) uint32 {
 	h := uint32(2166136261)
 	for _, x := range [...]uint64{r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, r.RowSets, r.Stored, r.PairTests} {
 		for range 8 {
@@ -102,15 +102,15 @@ func fingerprint(r queens.TaskResult) uint32 {
 // has that result's counters (as far as its fingerprint tells, for unsampled tasks).
 func (v *verifier) sameAsFirst(id int, r Result) bool {
 	if f, ok := v.first[id]; ok {
-		return f.TaskResult == r.TaskResult
+		return f.Result == r.Result
 	}
-	return id < 0 || id >= len(v.fp) || v.fp[id] == 0 || v.fp[id] == fingerprint(r.TaskResult)
+	return id < 0 || id >= len(v.fp) || v.fp[id] == 0 || v.fp[id] == fingerprint(r.Result)
 }
 
 // addFirst records an accepted first result. It reports whether the task is one to verify
 // whose second computation has not been asked for yet.
 func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
-	v.fp[id] = fingerprint(r.TaskResult)
+	v.fp[id] = fingerprint(r.Result)
 	v.workers[r.Worker] = true
 	if !v.sample[id] {
 		return false, nil
@@ -142,7 +142,7 @@ func (v *verifier) compare(id int, s Result) error {
 	if f.Worker == s.Worker {
 		return nil
 	}
-	if f.TaskResult != s.TaskResult {
+	if f.Result != s.Result {
 		return &DisagreeError{Job: v.job, ID: id, First: f, Second: s}
 	}
 	v.agreed[id] = true
@@ -183,7 +183,7 @@ func (e *DisagreeError) Error() string {
 
 // countLocally runs tasks on all cores (work.Run) and returns their results in the order
 // of ids.
-func countLocally(ctx context.Context, plan *queens.Plan, ids []int) ([]queens.TaskResult, error) {
+func countLocally(ctx context.Context, plan count.Plan, ids []int) ([]count.Result, error) {
 	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 	return res.Results, err
 }

@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 	"github.com/nats-io/nats.go"
 )
 
@@ -39,19 +43,18 @@ type Worker struct {
 	// Plans, if not nil, builds the plan of a job from its N and plan version, and the
 	// worker takes every task from it by id (checking the message's description against
 	// it): a hook for tests and benchmarks that run a plan of their own cut
-	// (queens.NewFinePlanBound). Leave it nil.
-	Plans func(n, version int) (*queens.Plan, error)
+	// (a fine plan with a tiny bound). Leave it nil.
+	Plans func(n, version int) (count.Plan, error)
 
 	done     atomic.Int64
 	mu       sync.Mutex
-	plans    map[[2]int]*queens.Plan // by (N, plan version)
-	bounds   map[int]uint64          // queens.FineBound by N
+	plans    map[[2]int]count.Plan // by (N, plan version)
 	waitOnce sync.Once
 }
 
 // PlanVersions are the plan versions this build's workers run: a version number names
-// the method (queens.NewPlanVersion).
-var PlanVersions = []int{queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion}
+// the method (queens.NewPlan).
+var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion}
 
 // Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
@@ -157,12 +160,9 @@ func (w *Worker) beat(n string, back bool) {
 	_ = w.Conn.Publish(beatSubject(w.Identity), data)
 }
 
-// plan returns the plan of (n, v), built once: the plan of a task message that does not
-// describe its task, or of any task with the Plans hook. Without the hook it is
-// queens.NewCompactPlan's, which the worker needs only for plan version 1 and the join
-// (milliseconds to build) or for a message of a coordinator that does not describe its
-// tasks.
-func (w *Worker) plan(n, v int) (*queens.Plan, error) {
+// plan returns the plan of (n, v), built once, to take tasks from by id (see task):
+// queens.NewPlan's, or the Plans hook's.
+func (w *Worker) plan(n, v int) (count.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if p := w.plans[[2]int{n, v}]; p != nil {
@@ -170,70 +170,61 @@ func (w *Worker) plan(n, v int) (*queens.Plan, error) {
 	}
 	build := w.Plans
 	if build == nil {
-		build = queens.NewCompactPlan
+		build = func(n, v int) (count.Plan, error) { return queens.NewPlan(n, "", v) }
 	}
 	p, err := build(n, v)
 	if err != nil {
 		return nil, err
 	}
 	if w.plans == nil {
-		w.plans = map[[2]int]*queens.Plan{}
+		w.plans = map[[2]int]count.Plan{}
 	}
 	w.plans[[2]int{n, v}] = p
 	return p, nil
 }
 
-// fineBound returns queens.FineBound(n), computed once per n (a fraction of a second).
-func (w *Worker) fineBound(n int) uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if b, ok := w.bounds[n]; ok {
-		return b
-	}
-	if w.bounds == nil {
-		w.bounds = map[int]uint64{}
-	}
-	w.bounds[n] = queens.FineBound(n)
-	return w.bounds[n]
-}
-
-// task returns the task a message names, or why the message is not one
-// this build can run. A task of the fine plan described in the message is rebuilt from
-// its description (queens.CheckFineTask: its frame, its splits and its Cost must be the
-// plan's), so that the worker never builds that plan: its memory and start do not grow
-// with the plan. Other tasks come from their plan, and a description must match them.
-func (w *Worker) task(m TaskMsg) (queens.Task, error) {
-	if m.PlanVersion != queens.PlanVersion && m.PlanVersion != queens.FinePlanVersion && m.PlanVersion != queens.JoinPlanVersion {
-		return queens.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, queens.PlanVersion, queens.FinePlanVersion, queens.JoinPlanVersion)
+// task returns the task a message names and its plan, or why the message is not one this
+// build can run. A task described in the message is rebuilt from its description
+// (count.Plan.CheckTask: for the fine plan its frame, its splits and its Cost must be the
+// plan's; for the join its row sets must be a run of its sub-problem's), so that the
+// worker never builds the plan: its memory and start do not grow with the plan. With the
+// Plans hook, or a message without a description, the task comes from the plan by id, and
+// a description must match it.
+func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
+	if !slices.Contains(PlanVersions, m.PlanVersion) {
+		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion)
 	}
 	if m.Job != JobID(m.N, m.PlanVersion) {
-		return queens.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
+		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
 	}
 	if m.Task != nil && (m.Task.N != m.N || m.Task.ID != m.ID) {
-		return queens.Task{}, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
+		return nil, count.Task{}, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
 	}
-	if m.Task != nil && m.PlanVersion == queens.FinePlanVersion && w.Plans == nil {
-		if m.N < 1 || m.N > queens.MaxCountN {
-			return queens.Task{}, fmt.Errorf("task of N=%d, but N must be from 1 to %d", m.N, queens.MaxCountN)
+	if m.Task != nil && w.Plans == nil {
+		// A plan made afresh, never built: it checks and counts the task from its
+		// description (costs that it caches, such as the fine plan's bound, are per process).
+		p, err := queens.NewPlan(m.N, "", m.PlanVersion)
+		if err != nil {
+			return nil, count.Task{}, err
 		}
-		t, err := queens.CheckFineTask(*m.Task, w.fineBound(m.N))
-		return t, err
+		t, err := p.CheckTask(*m.Task)
+		return p, t, err
 	}
 	p, err := w.plan(m.N, m.PlanVersion)
 	if err != nil {
-		return queens.Task{}, err
+		return nil, count.Task{}, err
 	}
 	t, err := p.Task(m.ID)
 	if err == nil && m.Task != nil && *m.Task != t {
 		err = fmt.Errorf("the message describes task %d otherwise than the plan of N=%d, version %d", m.ID, m.N, m.PlanVersion)
 	}
-	return t, err
+	return p, t, err
 }
 
 // handle runs one assignment: compute (with a heartbeat every third of the lease), then
 // hand the result in until the coordinator answers.
 func (w *Worker) handle(ctx context.Context, a Assignment) {
-	task, err := w.task(a.TaskMsg)
+	plan, task, err := w.task(a.TaskMsg)
 	if err != nil {
 		w.logf("refused task %d of job %q: %v", a.ID, a.Job, err)
 		w.beat(a.Nonce, true)
@@ -254,12 +245,12 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type outcome struct {
-		r   queens.TaskResult
+		r   count.Result
 		err error
 	}
 	out := make(chan outcome, 1)
 	go func() {
-		r, err := task.CountContext(cctx)
+		r, err := plan.CountTask(cctx, task)
 		if err == nil && w.Stall > 0 && !a.Verify {
 			err = sleep(cctx, w.Stall-time.Since(start))
 		}
@@ -267,7 +258,7 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 	}()
 	beat := time.NewTicker(every)
 	defer beat.Stop()
-	var res queens.TaskResult
+	var res count.Result
 wait:
 	for {
 		select {
@@ -286,7 +277,7 @@ wait:
 			break wait
 		}
 	}
-	r := Result{Job: job, N: task.N, PlanVersion: version, TaskResult: res, Worker: w.Identity, Name: w.Name,
+	r := Result{Job: job, N: task.N, PlanVersion: version, Result: res, Worker: w.Identity, Name: w.Name,
 		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
 	data, _ := json.Marshal(r)
 	said := false // that the coordinator did not answer

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
+	"github.com/chesspuzzles/chesspuzzles/knight"
+	"github.com/spf13/cobra"
+)
+
+type knightTourOpts struct {
+	sizes  sizeFlags
+	start  string
+	closed bool
+	method string
+	format string
+	output string // -o FILE
+}
+
+func newKnightTourCmd() *cobra.Command {
+	var o knightTourOpts
+	cmd := &cobra.Command{
+		Use:   "tour",
+		Short: "Find a knight's tour from a start square",
+		Long: `Find a knight's tour of the board from the start square (default a1, bottom left).
+
+--method auto (the default) finds a tour wherever one exists; --method warnsdorff follows
+Warnsdorff's rule (fewest onward moves, ties by one move of look-ahead) and says so when it
+gets stuck; --method article follows the rule of the classic article's program (its move
+order, an accessibility table never reset, its own tie-break), which from b5 on 8×8 gets
+stuck and says so. Exit 1 when no tour exists, with the reason.`,
+		Example: `  chesspuzzles knight tour --size 8 --start e4
+  chesspuzzles knight tour --board 6x9 --closed --format squares
+  chesspuzzles knight tour --size 1000 --format json > tour.json
+  chesspuzzles knight tour --size 8 --closed --format svg -o tour.svg`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKnightTour(cmd.Context(), o, cmd.OutOrStdout())
+		},
+	}
+	o.sizes.add(cmd, "8")
+	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
+	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
+	cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
+	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	return cmd
+}
+
+func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) error {
+	sz, _, err := o.sizes.get()
+	if err != nil {
+		return err
+	}
+	start := board.Square{Row: sz.Rows - 1, Col: 0}
+	if o.start != "" {
+		if start, err = sz.ParseSquare(o.start); err != nil {
+			return usageError(err)
+		}
+	}
+	opts := knight.Options{Closed: o.closed}
+	if opts.Method, err = knight.ParseMethod(o.method); err != nil {
+		return usageErrorf("--method must be auto, warnsdorff or article, got %q", board.Clip(o.method))
+	}
+	write, err := tourWriter(ctx, o.format)
+	if err != nil {
+		return err
+	}
+	// Checked here, before the search: tourPicture's own check sees only the writer it
+	// is given, which for a tour is a ctxio.Writer, never the terminal.
+	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
+		return err
+	}
+	if (o.format == "svg" || o.format == "png") && (sz.Rows > maxPictureN || sz.Cols > maxPictureN) {
+		// Refused before the tour is found: a tour of 11585×11585 takes gigabytes.
+		return usageErrorf("pictures are drawn for boards of up to %d×%d, got %s: use --format board, squares or json", maxPictureN, maxPictureN, sz)
+	}
+	t, err := knight.Find(ctx, sz, start, opts)
+	if ctxErr := ctx.Err(); ctxErr != nil && err != nil {
+		return ctxErr
+	}
+	if errors.Is(err, knight.ErrNoTour) || errors.Is(err, knight.ErrDeadEnd) {
+		return answerNo(err)
+	}
+	if err != nil {
+		return err
+	}
+	// Writing a tour of a hundred million squares takes a while, and WriteBoard first
+	// inverts the tour, writing nothing for seconds: Ctrl-C stops it at once.
+	return writeTo(o.output, stdout, func(w io.Writer) error {
+		return aside(ctx, func() error { return write(ctxio.Writer{Ctx: ctx, W: w}, t) })
+	})
+}
+
+func tourWriter(ctx context.Context, format string) (func(io.Writer, knight.Tour) error, error) {
+	switch format {
+	case "board":
+		return knight.WriteBoard, nil
+	case "squares":
+		return knight.WriteSquares, nil
+	case "json":
+		return knight.WriteJSON, nil
+	case "none":
+		return func(io.Writer, knight.Tour) error { return nil }, nil
+	case "svg", "png":
+		return tourPicture(ctx, format == "png"), nil
+	}
+	return nil, usageErrorf("--format must be board, squares, json, svg, png or none, got %q", board.Clip(format))
+}

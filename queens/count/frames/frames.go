@@ -1,0 +1,159 @@
+package frames
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+)
+
+// New returns the frames plan of the n×n board, 1 ≤ n ≤ count.MaxN, for plan version v:
+// PlanVersion (a task per class of frames) or, for n ≤ MaxFineN, FinePlanVersion (frames
+// whose estimated cost exceeds FineBound(n) split by the queens of their next rows, so that
+// no task is much over a core-hour). It returns at once: the task list is built on first use (a fraction
+// of a second for version 1; for version 2 seconds at n = 25–26, about 4.5 minutes and
+// 290 MB at n = 27, held compactly), so a worker counts and checks tasks without it.
+func New(n, v int) (count.Plan, error) {
+	if n < 1 || n > count.MaxN {
+		return nil, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", count.MaxN, n)
+	}
+	if v != PlanVersion && v != FinePlanVersion {
+		return nil, fmt.Errorf("frames plan version must be %d or %d, got %d", PlanVersion, FinePlanVersion, v)
+	}
+	if v == FinePlanVersion && n > MaxFineN {
+		return nil, fmt.Errorf("the fine frames plan (version %d) is made for N up to %d, got %d: its billions of tasks would not fit; use version %d", FinePlanVersion, MaxFineN, n, PlanVersion)
+	}
+	return &plan{n: n, version: v}, nil
+}
+
+// build builds the plan's tasks, once, unless a constructor of this package did.
+func (p *plan) build() {
+	p.once.Do(func() {
+		if p.tasks != nil || p.compact != nil {
+			return
+		}
+		var q *plan
+		var err error
+		if p.version == FinePlanVersion {
+			q, err = newCompactFinePlan(p.n, 0)
+		} else {
+			q, err = newPlan(p.n)
+		}
+		if err != nil {
+			// New checked n and v; the only error left is a fine plan of more than 2³²
+			// tasks, which New refuses (MaxFineN).
+			panic(fmt.Sprintf("frames: %v", err))
+		}
+		p.tasks, p.compact = q.tasks, q.compact
+	})
+}
+
+// N returns the board size.
+func (p *plan) N() int { return p.n }
+
+// Method returns count.MethodFrames.
+func (p *plan) Method() string { return count.MethodFrames }
+
+// Version returns PlanVersion or FinePlanVersion.
+func (p *plan) Version() int { return p.version }
+
+// Task returns task id as a count.Task, or an error if there is none.
+func (p *plan) Task(id int) (count.Task, error) {
+	if id < 0 || id >= p.Len() {
+		return count.Task{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.n, id)
+	}
+	return p.taskAt(id).public(), nil
+}
+
+// CountTask counts the task t describes (see task.CountContext), after parsing its
+// description; a description that names no frame is an error.
+func (p *plan) CountTask(ctx context.Context, t count.Task) (count.Result, error) {
+	ft, err := p.parse(t)
+	if err != nil {
+		return count.Result{ID: t.ID}, err
+	}
+	return ft.CountContext(ctx)
+}
+
+// CheckTask returns t rebuilt as a task of this plan from its frame, Weight, prefix and
+// Cost (see checkFineTask), or an error if the plan has no such task. Cost: one estimate
+// per child of each split on the way (about a hundred microseconds at n = 27), and, once
+// per process for version 2, FineBound (a fraction of a second).
+func (p *plan) CheckTask(t count.Task) (count.Task, error) {
+	ft, err := p.parse(t)
+	if err != nil {
+		return count.Task{}, err
+	}
+	bound := uint64(math.MaxUint64) // version 1 splits nothing
+	switch {
+	case p.bound != 0:
+		bound = p.bound
+	case p.version == FinePlanVersion:
+		bound = fineBoundCached(p.n)
+	}
+	c, err := checkFineTask(ft, bound)
+	if err != nil {
+		return count.Task{}, err
+	}
+	return c.public(), nil
+}
+
+// CheckResult returns why r cannot be the result of task t (see task.CheckResult).
+func (p *plan) CheckResult(t count.Task, r count.Result) error {
+	ft, err := p.parse(t)
+	if err != nil {
+		return err
+	}
+	return ft.CheckResult(r)
+}
+
+// parse returns the frames task that t describes, or an error if t is not a task of a
+// frames plan of this N: its description is "top,bottom,left,right", then, for a task of
+// the fine plan with a prefix, "/" and the prefix ("row:col" pairs, comma-separated).
+func (p *plan) parse(t count.Task) (task, error) {
+	bad := func(why string) (task, error) {
+		return task{}, fmt.Errorf("task %d of N=%d is not a task of the frames plan: %s", t.ID, t.N, why)
+	}
+	if t.N != p.n {
+		return bad(fmt.Sprintf("the plan is of N=%d", p.n))
+	}
+	if t.Method != count.MethodFrames {
+		return bad(fmt.Sprintf("method %q", t.Method))
+	}
+	frame, prefix, _ := strings.Cut(t.Desc, "/")
+	parts := strings.Split(frame, ",")
+	if len(parts) != 4 || len(t.Desc) > 8*count.MaxN {
+		return bad(fmt.Sprintf("description %q is not top,bottom,left,right[/prefix]", t.Desc))
+	}
+	var v [4]int
+	for i, s := range parts {
+		x, err := strconv.Atoi(s)
+		if err != nil || x < 0 || x >= p.n {
+			return bad(fmt.Sprintf("description %q names a line outside the board", t.Desc))
+		}
+		v[i] = x
+	}
+	return task{N: t.N, ID: t.ID, Weight: t.Weight, Top: v[0], Bottom: v[1], Left: v[2], Right: v[3], Prefix: prefix, Cost: t.Cost}, nil
+}
+
+// public returns t as a count.Task, its frame and prefix in Desc (see plan.parse).
+func (t task) public() count.Task {
+	d := strconv.Itoa(t.Top) + "," + strconv.Itoa(t.Bottom) + "," + strconv.Itoa(t.Left) + "," + strconv.Itoa(t.Right)
+	if t.Prefix != "" {
+		d += "/" + t.Prefix
+	}
+	return count.Task{N: t.N, ID: t.ID, Method: count.MethodFrames, Weight: t.Weight, Cost: t.Cost, Desc: d}
+}
+
+// NewBound returns the fine plan of n cut with the given bound on Cost instead of
+// FineBound(n), built and held compactly: a plan of many small tasks for tests and
+// benchmarks of the machinery that runs plans (a bound of 1 cuts n = 14 into about 4·10⁵
+// tasks of microseconds). Its Version is FinePlanVersion but, unless bound is
+// FineBound(n), its ids are not those of the fine plan: its results must never be mixed
+// with a real count's (run it on a server, checkpoint or shard files of its own).
+func NewBound(n int, bound uint64) (count.Plan, error) {
+	return newCompactFinePlan(n, max(bound, 1))
+}

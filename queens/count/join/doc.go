@@ -1,0 +1,18 @@
+// Package join is the join method of counting the n-queens solutions: one of the two
+// implementations of count.Plan (queens.NewPlan hands them out). Get a plan with [New].
+//
+// It counts the same numbers as package frames by a second method (join.go): every
+// half-board of the left and right halves is built from a table of quarter-board pieces,
+// and the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher.
+// It is several times faster than the frame search for N = 16…23 (bench/README.md). It
+// reads a quarter table, whole where it fits the process's memory limit (joinMemory:
+// 8 MiB at N = 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23, 5 GiB at 24–25), else a row at a
+// time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB).
+// queens.ChooseMethod picks the faster method by the measured cost model (the plan's
+// CoreSeconds). The plan's last task counts P(N) and R(N), the solutions fixed by a half
+// and a quarter turn, by a search that places only half or a quarter of the queens, so the
+// join's plan gives the fundamental count exactly too.
+//
+// A task travels as a count.Task whose description is its run of row sets,
+// "sub:first:rowsets" (see joinTask), or "-1:0:0" for the symmetric task.
+package join

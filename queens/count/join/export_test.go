@@ -1,0 +1,110 @@
+package join
+
+import (
+	"context"
+	"math/big"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+)
+
+// Count runs the task to its end.
+func (t task) Count() count.Result {
+	r, _ := t.countJoin(context.Background())
+	return r
+}
+
+// CountContext runs the task, or stops when ctx is done.
+func (t task) CountContext(ctx context.Context) (count.Result, error) { return t.countJoin(ctx) }
+
+// CheckResult checks r against the task (as the plan's CheckResult does).
+func (t task) CheckResult(r count.Result) error { return (&plan{n: t.N}).CheckResult(t.public(), r) }
+
+// CountJoin counts n by the join's plan on the calling goroutine.
+func CountJoin(ctx context.Context, n int) (count.Counts, error) {
+	p, err := New(n)
+	if err != nil {
+		return count.Counts{}, err
+	}
+	return count.Here(ctx, p)
+}
+
+// known holds Q(n) and U(n) as published (count.Known).
+type known struct{ total, unique *big.Int }
+
+// loadKnown returns the published Q(n) and U(n) for n = 1…27.
+func loadKnown(t testing.TB) map[int]known {
+	t.Helper()
+	m := map[int]known{}
+	for n := 1; n <= count.MaxKnownN; n++ {
+		c, _ := count.Known(n)
+		m[n] = known{c.Total, c.Unique}
+	}
+	return m
+}
+
+// checkPlansKnown checks Q(n) and U(n) of the plans newPlan makes for each n against the
+// published values, counting each plan's tasks on two goroutines (CI machines have two cores).
+// It is for the long checks of the default run: skipped with -short; under -race it runs
+// test (its own name) again in a child "go test" without -race and requires the child to
+// report that it passed (not skipped).
+func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*plan, error)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("n = %v take tens of seconds; runs without -short (as in CI)", ns)
+	}
+	if raceEnabled {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Fatalf("running the n = %v check without -race needs the go command: %v", ns, err)
+		}
+		cmd := exec.Command(goBin, "test", "-count=1", "-timeout=30m", "-v", "-run", "^"+test+"$", ".")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go test -run %s (without -race): %v\n%s", test, err, out)
+		}
+		if !strings.Contains(string(out), "--- PASS: "+test) {
+			t.Fatalf("go test -run %s (without -race) did not pass:\n%s", test, out)
+		}
+		return
+	}
+	known := loadKnown(t)
+	for _, n := range ns {
+		p, err := newPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := make([]count.Result, len(p.allTasks()))
+		var wg sync.WaitGroup
+		for g := range 2 {
+			wg.Go(func() {
+				for i := g; i < len(p.allTasks()); i += 2 {
+					results[i] = p.allTasks()[i].Count()
+				}
+			})
+		}
+		wg.Wait()
+		c, err := count.Sum(p, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Total.Cmp(known[n].total) != 0 || c.Unique.Cmp(known[n].unique) != 0 {
+			t.Errorf("%s plan for n=%d: total %v, unique %v; want %v, %v", p.Method(), n, c.Total, c.Unique, known[n].total, known[n].unique)
+		}
+	}
+}
+
+// NewJoinPlan is newJoinPlan, under the name the tests knew in package queens.
+var NewJoinPlan = newJoinPlan
+
+// allTasks returns the plan's tasks in id order.
+func (p *plan) allTasks() []task {
+	out := make([]task, p.Len())
+	for id := range out {
+		out[id] = p.taskAt(id)
+	}
+	return out
+}

@@ -1,0 +1,572 @@
+package join
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"sync"
+	"unsafe"
+)
+
+// The join method counts Q(N) by joining half-boards instead of searching whole boards.
+//
+// Cut the board into a left half A (columns 0…h−1, h = ⌊N/2⌋) and a right half B (the last h
+// columns; for odd N the middle column is neither). Every row has one queen, so the set E of
+// rows whose queen is in A fixes everything rows and columns can say: once E is chosen, a
+// half-board of A on rows E and one of B on the other rows only clash on diagonals. So
+//
+//	Q(N) = Σ over E of #{(a, b): a a half-board of A on rows E, b one of B on the rest,
+//	                          no diagonal used by both}.
+//
+// A half-board is a north quarter piece joined with a south one from the same table (see
+// quarterTable): for every column set c of the half with |c| = |E ∩ north rows| the south
+// piece must use exactly the rest of the half's columns, so the pair of cells is forced and
+// the join is a product of two short lists filtered by a north–south diagonal test. Its
+// signature is the set of diagonals that also cross the other half: 2h−1 in each direction,
+// one 64-bit word, so "compatible" is sig(a) AND sig(b) = 0, counted 512 stored signatures
+// at a time by the bit-sliced matcher.
+//
+// Coordinates. Rows of the four quarters are numbered in one 2h-bit "row set" word: bits
+// 0…h−1 the north rows from the top, bits h…2h−1 the south rows (for odd N the middle row
+// is left out). s = N−h is the offset of the south and east quarters (h, or h+1 for odd N).
+// With diagonals numbered down = col−row+N−1 and up = row+col over the whole board, a
+// piece's local masks shift into place by: NW (down s, up 0), SW (0, s), NE (2s, s),
+// SE (s, 2s); the signature frame is bits s…s+2h−2 of both.
+//
+// Symmetry, even N (weights; total count only).
+//  1. A north–south flip maps row set E to reverse(E): only E ≤ reverse(E) is counted,
+//     weight 2 (1 for a palindrome).
+//  2. The board's long diagonals: D1 (row = col) crosses NW and SE, D2 (row+col = N−1) NE
+//     and SW. Reflecting in D1 maps a D2 queen between NE and SW and keeps D1's; reflecting
+//     in D2 maps a D1 queen between NW and SE. So A's half-boards are kept only with both
+//     segments empty, and each B half-board is weighted 2^(its occupied segments).
+//  3. With both long diagonals empty, the half turn maps E to reverse(NOT E), which is
+//     canonical under (1) when E is: weight 2 if E < that image, 0 if greater, 1 if equal.
+//
+// Odd N = 2h+1: the middle row and middle column each hold one queen. Either one queen
+// is in the centre (it blocks both long diagonals; rules 1 and 3 apply to the whole row
+// set), or the middle row's queen is at column h+a and the middle column's at row h+b with
+// a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
+// weight 8 covers them. The crosses with the same b share the row sets and half A (see
+// newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
+// what keeps odd N from drowning in tiny stores. For the centre both halves have the same
+// weight, so each row set stores whichever side has fewer half-boards.
+
+// Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
+// 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
+// MiB at N = 16–17, 8.3 MiB at 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23 (joinMemory). It is
+// built once per process and shared read-only by every worker; a worker's own buffers
+// (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
+// enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
+// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
+// one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
+// (join_sieve.go) lets each query meet only the stored half-boards that agree with it on
+// the k middle diagonals, and squeezes unused bits out of the matched words.
+// South pieces are prepared (clash bits, signature part) a whole table row at a time and
+// kept while consecutive row sets share their south rows; the north × south product runs
+// in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
+// EPYC (Zen 4, AVX-512), CPU seconds of "chesspuzzles queens count N --workers 1", frames
+// and join alternated, on a shared machine (load 6–16; bench/README.md has the runs):
+//
+//	N    frames   join    frames ÷ join       join peak RSS
+//	16     1.35    0.22      6.1× (median of 3)     20 MiB
+//	17     6.34    1.12      5.7× (median of 3)     20 MiB
+//	18    44.7     3.19     14×   (median of 3)     31 MiB
+//	19       –    24.0      (11× the 268 s issue 13 measured for frames)   32 MiB
+//	20       –   255.0      (2 workers, CPU total)                        108 MiB
+//
+// Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
+// its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).
+
+// joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
+// even N).
+type joinSub struct {
+	n, h, s int
+	kind    int    // subEven, subCentre or subCross
+	a, b    int    // cross: middle-row queen at column h+a, middle-column queen at row h+b
+	free    uint64 // row-set bits that may hold a queen of A or B
+	k       int    // |E|: queens of half A
+	colsA   uint32 // free local columns of A and of B
+	colsB   uint32
+	weight  uint64 // 8 for a cross, else 1 (row-set weights come on top)
+	sieve   int    // cut bits of the matcher's sieve (sieveBitsFor)
+	// crosses: the middle-column queen's forbidden global diagonals, and the frame bits of
+	// the middle-row queen's (set by setCross).
+	fdB, fuB  uint64
+	crossBits uint64
+	// forbidden local diagonal masks per quarter (NW, SW, NE, SE) for pieces.
+	fd, fu [4]uint32
+}
+
+const (
+	subEven = iota
+	subCentre
+	subCross
+)
+
+// quarters, in the order of joinSub.fd: NW, SW (half A), NE, SE (half B).
+const (
+	qNW = iota
+	qSW
+	qNE
+	qSE
+)
+
+// newJoinSub returns sub-problem number sub of the n×n board: 0 is the whole board (even
+// n) or the centre queen (odd n); sub = 1…h−1 are the crosses with the middle column's
+// queen at row h+b, b = sub+1, and every a = 1…b−1 (set by setCross).
+//
+// The crosses of one b share their row sets and their half A: the middle-row queen at
+// (h, h+a) is in half B, and its diagonals that reach A are inside the signature frame
+// (|a| < h), so instead of forbidding them to A's pieces they are added to B's query
+// signatures (crossBits), and one store of A serves all b−1 values of a. Only the
+// middle-column queen's diagonals are forbidden to A's pieces (for b = h one of them leaves
+// the frame, so they must be).
+func newJoinSub(n, sub int) joinSub {
+	h := n / 2
+	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1, sieve: sieveBitsFor(n)}
+	long := uint64(1) << (n - 1) // D1's down index and D2's up index
+	switch {
+	case n%2 == 0:
+		// Rule 2: half A keeps only half-boards off both long diagonals; B's are
+		// weighted instead.
+		j.kind = subEven
+		j.forbid(qNW, qSW, long, long)
+	case sub == 0:
+		j.kind = subCentre
+		j.forbid(qNW, qSE, long, long)
+	default:
+		j.kind = subCross
+		j.b = sub + 1
+		j.weight = 8
+		mr := h + j.b // queen at (mr, h)
+		j.free &^= 1 << (h + j.b - 1)
+		j.fdB, j.fuB = 1<<(h-mr+n-1), 1<<(mr+h)
+		j.forbid(qNW, qSW, j.fdB, j.fuB)
+	}
+	return j
+}
+
+// forbid sets the forbidden local masks of quarters q0…q1 from global diagonal masks.
+func (j *joinSub) forbid(q0, q1 int, fdG, fuG uint64) {
+	s := uint(j.s)
+	lm := uint64(1)<<(2*j.h-1) - 1
+	shifts := [4][2]uint{{s, 0}, {0, s}, {2 * s, s}, {s, 2 * s}}
+	for q := q0; q <= q1; q++ {
+		j.fd[q] = uint32(fdG >> shifts[q][0] & lm)
+		j.fu[q] = uint32(fuG >> shifts[q][1] & lm)
+	}
+}
+
+// setCross sets a cross's middle-row queen at (h, h+a): half B loses column a−1 and
+// both queens' diagonals, and crossBits holds the frame bits of that queen's diagonals.
+func (j *joinSub) setCross(a int) {
+	h, n := j.h, j.n
+	mc := h + a
+	j.a = a
+	j.colsB = (1<<h - 1) &^ (1 << (a - 1))
+	j.forbid(qNE, qSE, j.fdB|1<<(mc-h+n-1), j.fuB|1<<(h+mc))
+	W := uint(2*h - 1)
+	j.crossBits = 1<<(a+h-1) | 1<<(W+uint(h+a-1))
+}
+
+// joinSubs returns the number of sub-problems of n: 1 for even n, h for odd (the centre
+// and b = 2…h).
+func joinSubs(n int) int {
+	if n%2 == 0 {
+		return 1
+	}
+	return n / 2
+}
+
+// reverseRows maps a row set to its north–south mirror image.
+func (j *joinSub) reverseRows(e uint64) uint64 {
+	return bits.Reverse64(e) >> (64 - 2*j.h)
+}
+
+// rowSetWeight returns E's weight from the row-set rules, or 0 if E is not counted: for
+// crosses 1 for every E inside the free rows; otherwise rule 1 (E ≤ reverse(E)), and
+// w180 the half-turn weight of rule 3 (for the centre it multiplies the whole row set;
+// for even N only B half-boards without long-diagonal queens).
+func (j *joinSub) rowSetWeight(e uint64) (w, w180 uint64) {
+	if e&^j.free != 0 {
+		return 0, 0
+	}
+	if j.kind == subCross {
+		return 1, 1
+	}
+	r := j.reverseRows(e)
+	switch {
+	case e > r:
+		return 0, 0
+	case e == r:
+		w = 1
+	default:
+		w = 2
+	}
+	img := j.reverseRows(^e & j.free)
+	switch {
+	case e < img:
+		w180 = 2
+	case e == img:
+		w180 = 1
+	}
+	if j.kind == subCentre {
+		return w * w180, 1
+	}
+	return w, w180
+}
+
+// nextRowSet returns the next k-subset after e of 2h bits in colex order (Gosper's hack),
+// or 0 when there is none.
+func (j *joinSub) nextRowSet(e uint64) uint64 {
+	c := e & -e
+	r := e + c
+	e = ((r^e)>>2)/c | r
+	if e >= 1<<(2*j.h) {
+		return 0
+	}
+	return e
+}
+
+// firstRowSet is the first k-subset in colex order.
+func (j *joinSub) firstRowSet() uint64 { return 1<<j.k - 1 }
+
+// joinWorker holds one goroutine's buffers for the join: the store, the queries and the
+// matcher, kept across row sets and tasks (a sync.Pool hands them out).
+type joinWorker struct {
+	t       *quarterTable
+	m       sieveMatcher
+	sideA   []uint64
+	sideB   []uint64
+	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
+	scratch []southPiece
+	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
+	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
+	southA southRow
+	southB [2]southRow
+}
+
+// southRow holds the south pieces of one row mask of the table (every column set),
+// prepared by prepareSouth for one quarter, class ranges and forbidden masks. Consecutive
+// row sets in colex order share their south rows (the high bits change slowest), so a
+// worker prepares each south piece about once per sub-problem instead of once per row
+// set that uses it: at N = 16 that is 0.1 M pieces instead of 8 M.
+type southRow struct {
+	ok     bool
+	t      *quarterTable
+	rs     uint32
+	r      [2][2]int
+	nr     int
+	fd, fu uint32
+	s, W   uint
+	isB    bool
+	off    []int32 // by column mask, 2^h+1 entries
+	buf    []southPiece
+}
+
+// ensure makes r hold the row rs prepared for the given class ranges, forbidden masks and
+// frame, filling it if its key differs from the last one.
+func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	if !r.ok || r.t != t || r.rs != rs || r.r != rng || r.nr != nr || r.fd != fd || r.fu != fu || r.s != s || r.W != W || r.isB != isB {
+		r.fill(t, rs, rng, nr, fd, fu, s, W, isB)
+	}
+}
+
+// cell returns the prepared south pieces of columns cols in the row ensure set.
+func (r *southRow) cell(cols uint32) []southPiece {
+	return r.buf[r.off[cols]:r.off[cols+1]]
+}
+
+func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf[:0]}
+	n := 1 << t.h
+	if cap(r.off) < n+1 {
+		r.off = make([]int32, n+1)
+	}
+	r.off = r.off[:n+1]
+	k := bits.OnesCount32(rs)
+	for c := range n {
+		r.off[c] = int32(len(r.buf))
+		if bits.OnesCount(uint(c)) != k {
+			continue
+		}
+		for i := range nr {
+			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
+		}
+	}
+	r.off[n] = int32(len(r.buf))
+}
+
+var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
+
+// joinCounters are the deterministic counters of a join task.
+type joinCounters struct {
+	rowSets, stored, queries, pairTests uint64
+}
+
+// countRowSets counts n counted row sets of sub-problem j starting at (and including) the
+// counted row set e0. It returns the weighted partial sum.
+func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n int, c *joinCounters) (uint64, error) {
+	var sum uint64
+	e := e0
+	for done := 0; done < n; e = j.nextRowSet(e) {
+		if e == 0 {
+			break
+		}
+		wE, w180 := j.rowSetWeight(e)
+		if wE == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		done++
+		c.rowSets++
+		sum += j.weight * w.countRowSet(j, e, wE, w180, c)
+	}
+	return sum, nil
+}
+
+// countRowSet counts the pairs of row set e, weighted by the row-set weights.
+func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) uint64 {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	if j.kind == subEven {
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
+		w.m.build(w.sideA, 2*j.h-1, j.sieve)
+		w.evenB(j, bn, bs, w180 != 0)
+		var n [3]uint64
+		for k := range 3 {
+			n[k] = w.m.countAll(w.q[k])
+			c.queries += uint64(len(w.q[k]))
+			c.pairTests += uint64(len(w.q[k])) * uint64(len(w.sideA))
+		}
+		c.stored += uint64(len(w.sideA))
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
+	}
+	if j.kind == subCross {
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
+		w.m.build(w.sideA, 2*j.h-1, j.sieve)
+		// Half B forbids only the middle-column queen's diagonals to its pieces, the
+		// same for every a, so its south pieces come from the row cache; the
+		// middle-row queen's diagonals are all inside the frame (a < h), so a half-board
+		// avoids them iff its signature does, tested on the signature below.
+		jb := *j
+		jb.forbid(qNE, qSE, j.fdB, j.fuB)
+		var n uint64
+		for a := 1; a < j.b; a++ {
+			j.setCross(a)
+			w.sideB = w.half(&jb, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
+			k := 0
+			for _, sig := range w.sideB {
+				w.sideB[k] = sig | j.crossBits
+				k += int((sig&j.crossBits - 1) >> 63)
+			}
+			w.sideB = w.sideB[:k]
+			n += w.m.countAll(w.sideB)
+			c.queries += uint64(len(w.sideB))
+			c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
+		}
+		c.stored += uint64(len(w.sideA))
+		return wE * n
+	}
+	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
+	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
+	store, query := w.sideA, w.sideB
+	if len(query) < len(store) {
+		store, query = query, store
+	}
+	w.m.build(store, 2*j.h-1, j.sieve)
+	n := w.m.countAll(query)
+	c.stored += uint64(len(store))
+	c.queries += uint64(len(query))
+	c.pairTests += uint64(len(store)) * uint64(len(query))
+	return wE * n
+}
+
+// classRanges returns the class runs [from, to) of a cell that a quarter with forbidden
+// local masks fd, fu may use, as up to two ranges (one for a north quarter: see
+// quarterTable), and the forbidden bits left to test.
+func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
+	long := uint32(1) << (h - 1)
+	noDown, noUp := fd&long != 0, fu&long != 0
+	switch {
+	case noDown && noUp:
+		r[0], nr = [2]int{1, 2}, 1
+	case noDown:
+		r[0], nr = [2]int{1, 3}, 1
+	case noUp:
+		r[0], nr = [2]int{0, 2}, 1
+	default:
+		r[0], nr = [2]int{0, 4}, 1
+	}
+	return r, nr, fd &^ long, fu &^ long
+}
+
+// southPiece is a south piece prepared for the join: clash holds the bits a north piece
+// must not share with it (down diagonals in the low half, up diagonals shifted to the north
+// frame in the high half) and sig its part of the signature, already in the frame.
+type southPiece struct{ clash, sig uint64 }
+
+// prepareSouth appends the south pieces of p (filtered by the forbidden masks fd, fu) in
+// the form joinPairs wants.
+func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB bool) []southPiece {
+	m := uint64(1)<<W - 1
+	for _, p := range ps {
+		ds, us := uint64(uint32(p)), p>>32
+		if uint32(ds)&fd|uint32(us)&fu != 0 {
+			continue
+		}
+		sp := southPiece{clash: ds | (us<<s&m)<<32}
+		if isB {
+			sp.sig = ds&m | (us<<s&m)<<W
+		} else {
+			sp.sig = ds>>s&m | (us&m)<<W
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// half appends to out the signatures of the half-boards of one half (north quarter qn,
+// south quarter qn+1) on north rows rn and south rows rs using the columns cols. With sr
+// non-nil the south pieces come from that row cache; else they are prepared cell by cell
+// (the crosses' half B, whose forbidden masks change with every a).
+func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	k := bits.OnesCount32(rn)
+	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
+	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
+	f := newPairFrame(fdN, fuN, s, W, isB)
+	if sr != nil {
+		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
+	}
+	for _, c := range t.colsByPop[k] {
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var sc []southPiece
+		if sr != nil {
+			sc = sr.cell(cols &^ c)
+		} else {
+			sc = w.scratch[:0]
+			for i := range nrS {
+				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
+			}
+			w.scratch = sc
+		}
+		if len(sc) > 0 {
+			for i := range nrN {
+				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, &f)
+			}
+		}
+	}
+	return out
+}
+
+// pairFrame holds what joinPairs needs besides the pieces: the north pieces' forbidden
+// masks fd, fu, the south offset s, the frame width W and its mask m, and the shifts that
+// put a north piece's down and up masks into the signature frame (half A: down masks as
+// they are, up masks shifted down by s; B: down masks shifted up by s, up masks as they
+// are).
+type pairFrame struct {
+	fd, fu       uint32
+	s, W, dl, ur uint
+	m            uint64
+}
+
+func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
+	f := pairFrame{fd: fd, fu: fu, s: s, W: W, m: uint64(1)<<W - 1, ur: s}
+	if isB {
+		f.dl, f.ur = s, 0
+	}
+	return f
+}
+
+// joinPairs returns out with the signatures of every compatible (north, south) pair
+// appended, north pieces filtered by f's forbidden masks. It only makes room: for the
+// whole product, or a block of north pieces at a time (at most joinBlock candidates) when
+// the product does not fit the capacity left; joinCell does the work.
+func joinPairs(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
+	if len(out)+len(north)*len(south) <= cap(out) {
+		return joinCell(out, north, south, f)
+	}
+	block := max(1, joinBlock/max(1, len(south)))
+	for len(north) > 0 {
+		nb := north[:min(block, len(north))]
+		north = north[len(nb):]
+		if need := len(out) + len(nb)*len(south); cap(out) < need {
+			out = slices.Grow(out, need-len(out)+len(out)/2)
+		}
+		out = joinCell(out, nb, south, f)
+	}
+	return out
+}
+
+// joinCell appends to out, for every north piece p off the forbidden masks and every
+// south piece, sig(p) | sig(south) if the two share no diagonal. The inner loop is
+// branch-free: it writes every candidate and advances only past the compatible ones, so
+// out must have room for len(north)·len(south) more words (written through a pointer,
+// without the bounds check the compiler cannot drop). It is a function of its own, its
+// parameters behind one pointer and no call in it, so that its loops keep everything in
+// registers: one call per pair of cells.
+//
+//go:noinline
+func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
+	fd, fu, s, W, dl, ur, m := f.fd, f.fu, f.s&63, f.W&63, f.dl&63, f.ur&63, f.m
+	dst := unsafe.Pointer(unsafe.SliceData(out))
+	i := uintptr(len(out))
+	for _, p := range north {
+		dn, un := uint64(uint32(p)), p>>32
+		if uint32(dn)&fd|uint32(un)&fu != 0 {
+			continue
+		}
+		nc := dn<<s&m | (un&m)<<32
+		ns := dn<<dl&m | (un>>ur&m)<<W
+		for _, sp := range south {
+			*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
+			i += uintptr((nc&sp.clash - 1) >> 63)
+		}
+	}
+	return out[:i]
+}
+
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
+
+// evenB fills w.q with half B's signatures for even N by the number of occupied
+// long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
+// with zero false the B half-boards with neither are not needed (their weight is 0).
+func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	for k := range w.q {
+		w.q[k] = w.q[k][:0]
+	}
+	k := bits.OnesCount32(rn)
+	cols := j.colsB
+	f := newPairFrame(0, 0, s, W, true)
+	w.southB[0].ensure(t, rs, [2][2]int{{1, 3}}, 1, 0, 0, s, W, true)         // SE off D1
+	w.southB[1].ensure(t, rs, [2][2]int{{0, 1}, {3, 4}}, 2, 0, 0, s, W, true) // SE on D1
+	for _, c := range t.colsByPop[k] {
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		s0, s1 := w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		if zero {
+			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+		}
+		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+	}
+}

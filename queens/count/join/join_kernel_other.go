@@ -1,0 +1,20 @@
+//go:build !amd64 || purego
+
+package join
+
+// haveMatchAVX512 is false without assembly.
+const haveMatchAVX512 = false
+
+// haveMatchAVX2 is false without assembly.
+const haveMatchAVX2 = false
+
+// defaultMatchWords is the batch width without assembly: 8 words.
+func defaultMatchWords() int { return 8 }
+
+// matchOffsets is false: countBatchesGo computes the chunk rows from the queries.
+func matchOffsets(int) bool { return false }
+
+// countBatches is the query kernel the matcher uses: countBatchesGo.
+func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, _ []uint32, _ int) uint64 {
+	return countBatchesGo(tab, bs, bw, nch, cq)
+}

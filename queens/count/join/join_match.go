@@ -1,0 +1,286 @@
+package join
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// matchWords is the number of 64-lane words a bit-sliced batch holds per row: 8 (512
+// stored signatures, one 64-byte cache line a row) where the processor has the AVX-512
+// kernel or none at all, 4 (256, one 32-byte AVX2 register a row) with the AVX2 kernel. A
+// smaller batch wastes fewer lanes on the partly filled last batch of the sieve's small
+// sub-stores; per lane the work is the same.
+var matchWords = defaultMatchWords()
+
+// chunkBits is the four-Russians chunk width: per batch and chunk, the ANDs of all 2^5
+// subsets of the chunk's 5 rows are precomputed (32 rows of 64 bytes, 2 KB), so a query
+// ANDs exactly one row per chunk whatever its popcount. 5 measured fastest of 4, 5 and 6
+// (6 doubles the tables and leaves L1; 4 adds a chunk at N = 18).
+const chunkBits = 5
+
+// rawMatchMax is the store size below which the sieve does not split a store (a mean
+// sub-store smaller than this is a single batch or a raw scan already).
+const rawMatchMax = 48
+
+// rawBuildPairs and rawQueryPairs price a batch in raw pair tests (one AND and compare
+// each): building one costs about as much as rawBuildPairs of them, and matching one query
+// against it about rawQueryPairs. A store of S signatures met by Q queries is scanned raw
+// when S·Q < rawBuildPairs + rawQueryPairs·Q, so a small sub-store that many queries meet
+// is batched (at N = 22 raw scans of stores under 48 were 15 % of the run), and a store
+// that few queries meet is not.
+const (
+	rawBuildPairs = 4096
+	rawQueryPairs = 8
+)
+
+// A matcher counts, for a query signature q, the stored signatures s with s AND q = 0: the
+// half-boards of the other side that share no diagonal with the query's. It is built once
+// per row set from the store and queried once per half-board of the other side.
+//
+// Build complements and bit-transposes the store in
+// batches of 512 so that row b of a batch is a 512-bit vector of "pattern leaves diagonal b
+// free", and precomputes four-Russians tables over chunks of 5 rows. A query then costs
+// ⌈K/5⌉ row ANDs of 8 words and 8 popcounts per batch, K the highest stored bit + 1: 512 pair tests for
+// about 60 word operations. All buffers are kept across rows sets: no allocation once
+// they have grown to the largest store.
+type matcher struct {
+	sigs  []uint64 // the store, raw
+	raw   bool     // small store: scan sigs
+	built bool     // build has run for sigs
+
+	kept uint64 // OR of the store: the bits that can clash
+	bw   int    // words per row of a batch: matchWords when built
+	nch  int    // chunks
+	bs   int    // words per batch: nch·32·bw
+	nb   int    // batches
+	buf  []uint64
+	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
+	rows [64 + chunkBits][8]uint64
+}
+
+// build prepares the matcher for the store in m.sigs and about nq queries (which decide
+// between a raw scan and batches; the count is the same either way).
+func (m *matcher) build(nq int) {
+	var or uint64
+	for _, s := range m.sigs {
+		or |= s
+	}
+	m.kept = or
+	m.built = true
+	if len(m.sigs)*nq < rawBuildPairs+rawQueryPairs*nq {
+		m.raw = true
+		return
+	}
+	m.raw = false
+	m.bw = matchWords
+	batch := 64 * m.bw
+	// Chunks cover the signature up to its highest stored bit. The sieve in front
+	// (sieveMatcher) squeezes out holes and cut bits first where that saves a chunk.
+	k := bits.Len64(or)
+	m.nch = max(1, (k+chunkBits-1)/chunkBits)
+	m.bs = m.nch << chunkBits * m.bw
+	m.nb = (len(m.sigs) + batch - 1) / batch
+	need := m.nb*m.bs + 8
+	if cap(m.buf) < need {
+		m.buf = make([]uint64, need+need/4)
+	}
+	m.buf = m.buf[:cap(m.buf)]
+	a := int(uintptr(unsafe.Pointer(&m.buf[0]))&63) / 8
+	if a != 0 {
+		a = 8 - a
+	}
+	m.tab = m.buf[a : a+m.nb*m.bs]
+	for b := range m.nb {
+		lo := b * batch
+		hi := min(lo+batch, len(m.sigs))
+		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi])
+	}
+}
+
+// buildBatch fills one batch's chunk tables from up to 64·bw signatures.
+func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
+	bw := m.bw
+	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
+	// the store keep stale rows: the valid-lanes mask below clears those lanes.
+	for w := range bw {
+		lo := w * 64
+		if lo >= len(sigs) {
+			break
+		}
+		var blk [64]uint64
+		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
+		if m.kept < 1<<32 {
+			transpose64Low(&blk) // N ≤ 17: half the work
+		} else {
+			transpose64(&blk)
+		}
+		for b := range 64 {
+			m.rows[b][w] = ^blk[b]
+		}
+	}
+	for b := 64; b < len(m.rows); b++ {
+		m.rows[b] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	}
+	// Lanes past the store hold no pattern: chunk 0's empty subset is the valid-lanes mask,
+	// and every table entry is an AND that starts from it.
+	var valid [8]uint64
+	for w := range bw {
+		n := len(sigs) - w*64
+		switch {
+		case n >= 64:
+			valid[w] = ^uint64(0)
+		case n > 0:
+			valid[w] = 1<<n - 1
+		}
+	}
+	for j := range m.nch {
+		ch := t[j<<chunkBits*bw : (j+1)<<chunkBits*bw]
+		if j == 0 {
+			copy(ch[:bw], valid[:])
+		} else {
+			copy(ch[:bw], m.rows[63+chunkBits][:]) // all ones
+		}
+		for x := 1; x < 1<<chunkBits; x++ {
+			prev := ch[(x&(x-1))*bw:][:bw]
+			row := m.rows[j*chunkBits+bits.TrailingZeros(uint(x))][:bw]
+			dst := ch[x*bw:][:bw]
+			for w := range dst {
+				dst[w] = prev[w] & row[w]
+			}
+		}
+	}
+}
+
+// countAll returns the number of (stored, query) pairs over the queries qs whose
+// signatures are disjoint: the sum of the per-query counts. offs, if not nil, holds the
+// queries' chunk offsets (chunkOffsets, stride slots a query, stride ≥ m.nch) for the
+// kernels that want them (matchOffsets).
+func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
+	if len(qs) == 0 {
+		return 0
+	}
+	if m.raw {
+		var n uint64
+		for _, q := range qs {
+			for _, s := range m.sigs {
+				n += (s&q - 1) >> 63 // 1 iff s&q = 0: signatures leave bit 63 clear
+			}
+		}
+		return n
+	}
+	return countBatches(m.tab, m.bs, m.bw, m.nch, qs, offs, stride)
+}
+
+// chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
+// is the byte offset in a batch's table (of bw-word rows) of the row chunk j of the query
+// names, (j·2^chunkBits + its j-th 5 bits)·8·bw. A query meets many batches (every batch
+// of every sub-store its cut bits allow), and the kernel then loads each row's offset
+// instead of computing it: two instructions a chunk instead of six.
+func chunkOffsets(dst []uint32, qs []uint64, stride, bw int) []uint32 {
+	dst = grow(dst, len(qs)*stride)
+	row := uint32(8 * bw)
+	for i, q := range qs {
+		o := dst[i*stride : (i+1)*stride]
+		for j := range o {
+			o[j] = (uint32(j)<<chunkBits + uint32(q&(1<<chunkBits-1))) * row
+			q >>= chunkBits
+		}
+	}
+	return dst
+}
+
+// countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw.
+func countBatchesGo(tab []uint64, bs, bw, nch int, qs []uint64) uint64 {
+	if bw == 4 {
+		return countBatchesGo4(tab, bs, nch, qs)
+	}
+	return countBatchesGo8(tab, bs, nch, qs)
+}
+
+// countBatchesGo4 is countBatchesGo8 for batches of 4 words a row.
+func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
+	var n int
+	for base := 0; base+bs <= len(tab); base += bs {
+		t := tab[base : base+bs]
+		for _, c := range qs {
+			r := (*[4]uint64)(t[(c&(1<<chunkBits-1))*4:])
+			a0, a1, a2, a3 := r[0], r[1], r[2], r[3]
+			o := 0
+			for j := 1; j < nch; j++ {
+				c >>= chunkBits
+				o += 4 << chunkBits
+				r = (*[4]uint64)(t[o+int(c&(1<<chunkBits-1))*4:])
+				a0 &= r[0]
+				a1 &= r[1]
+				a2 &= r[2]
+				a3 &= r[3]
+			}
+			n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3)
+		}
+	}
+	return uint64(n)
+}
+
+// countBatchesGo8 is the portable query kernel: for each batch and each compressed query,
+// AND the rows its chunks name and count the lanes left. Batches are the outer loop so
+// that one batch's tables (nch·2 KB) stay in the first-level cache while the queries
+// stream past.
+func countBatchesGo8(tab []uint64, bs, nch int, qs []uint64) uint64 {
+	var n int
+	for base := 0; base+bs <= len(tab); base += bs {
+		t := tab[base : base+bs]
+		for _, c := range qs {
+			r := (*[8]uint64)(t[(c&(1<<chunkBits-1))*8:])
+			a0, a1, a2, a3, a4, a5, a6, a7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+			o := 0
+			for j := 1; j < nch; j++ {
+				c >>= chunkBits
+				o += 8 << chunkBits
+				r = (*[8]uint64)(t[o+int(c&(1<<chunkBits-1))*8:])
+				a0 &= r[0]
+				a1 &= r[1]
+				a2 &= r[2]
+				a3 &= r[3]
+				a4 &= r[4]
+				a5 &= r[5]
+				a6 &= r[6]
+				a7 &= r[7]
+			}
+			n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3) +
+				bits.OnesCount64(a4) + bits.OnesCount64(a5) + bits.OnesCount64(a6) + bits.OnesCount64(a7)
+		}
+	}
+	return uint64(n)
+}
+
+// transpose64Low is transpose64 for a matrix whose words are all below 2^32: the first
+// round's swap becomes an OR into the low rows and leaves the high rows zero, and the
+// later rounds, which pair rows inside one 32-row block, need only the low block.
+func transpose64Low(a *[64]uint64) {
+	for k := range 32 {
+		a[k] |= a[k+32] << 32
+		a[k+32] = 0
+	}
+	m := uint64(0x0000ffff0000ffff)
+	for j := 16; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < 32; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
+}
+
+// transpose64 transposes a 64×64 bit matrix in place: afterwards bit i of a[b] is what bit
+// b of a[i] was. Six rounds of block swaps (32×32 blocks, then 16×16, …), 192 word
+// operations a round.
+func transpose64(a *[64]uint64) {
+	m := uint64(0x00000000ffffffff)
+	for j := 32; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (a[k]>>j ^ a[k+j]) & m
+			a[k] ^= t << j
+			a[k+j] ^= t
+		}
+	}
+}

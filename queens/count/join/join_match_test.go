@@ -1,0 +1,129 @@
+package join
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// TestTranspose64 checks the block-swap transpose against the bit-by-bit definition.
+func TestTranspose64(t *testing.T) {
+	var a, want [64]uint64
+	for i := range a {
+		a[i] = rand.Uint64()
+	}
+	for i := range 64 {
+		for b := range 64 {
+			if a[i]>>b&1 != 0 {
+				want[b] |= 1 << i
+			}
+		}
+	}
+	got := a
+	transpose64(&got)
+	if got != want {
+		t.Fatalf("mismatch")
+	}
+	// transpose64Low: the same on words below 2^32.
+	for i := range a {
+		a[i] &= 1<<32 - 1
+	}
+	want = a
+	transpose64(&want)
+	got = a
+	transpose64Low(&got)
+	if got != want {
+		t.Fatalf("transpose64Low mismatch")
+	}
+}
+
+// TestMatchKernels holds the matcher (with the assembly kernel where this machine has it)
+// to the definition: for random stores and queries of several sizes, the count of stored
+// signatures disjoint from each query, computed pair by pair, with batches of 8 words (the
+// AVX-512 kernel's) and of 4 (the AVX2 kernel's). countBatchesGo and the kernel in use must
+// both agree.
+func TestMatchKernels(t *testing.T) {
+	defer func(w int) { matchWords = w }(matchWords)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, bw := range []int{8, 4} {
+		matchWords = bw
+		for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
+			for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
+				var m matcher
+				m.sigs = make([]uint64, size)
+				for i := range m.sigs {
+					// Sparse signatures, as half-boards have: about a quarter of the bits.
+					a, b := rng.Uint64(), rng.Uint64()
+					m.sigs[i] = a & b & (1<<width - 1)
+				}
+				qs := make([]uint64, 300)
+				for i := range qs {
+					a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+					qs[i] = a & b & c & (1<<width - 1)
+				}
+				var want uint64
+				for _, q := range qs {
+					for _, s := range m.sigs {
+						if s&q == 0 {
+							want++
+						}
+					}
+				}
+				// Built for no queries (a raw scan), as many as come, and very
+				// many (batches from 9 signatures up).
+				for _, nq := range []int{0, len(qs), 1 << 30} {
+					m.build(nq)
+					if raw := size*nq < rawBuildPairs+rawQueryPairs*nq; m.raw != raw {
+						t.Errorf("%d words, store %d, built for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
+					}
+					// The chunk offsets, one slot a chunk or two more.
+					for extra := range 3 {
+						stride := (int(width)+chunkBits-1)/chunkBits + extra
+						offs := chunkOffsets(nil, qs, stride, bw)
+						if got := m.countAll(qs, offs, stride); got != want {
+							t.Errorf("%d words, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+						}
+					}
+					if got := m.countAll(qs, nil, 0); got != want {
+						t.Errorf("%d words, store %d, width %d, built for %d queries, no offsets: countAll = %d, want %d", bw, size, width, nq, got, want)
+					}
+					if !m.raw {
+						if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, qs); got != want {
+							t.Errorf("%d words, store %d, width %d: countBatchesGo = %d, want %d", bw, size, width, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMatchKernel times the matcher's query kernel on stores of 1 to 4 batches, 7
+// chunks (N = 22's squeezed width) and 2,000 queries, per (batch, query) pair.
+func BenchmarkMatchKernel(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{256, 600, 1024} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			var m matcher
+			m.sigs = make([]uint64, size)
+			for i := range m.sigs {
+				a, b := rng.Uint64(), rng.Uint64()
+				m.sigs[i] = a & b & (1<<34 - 1)
+			}
+			qs := make([]uint64, 2000)
+			for i := range qs {
+				a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+				qs[i] = a & b & c & (1<<34 - 1)
+			}
+			m.build(len(qs))
+			stride := m.nch
+			offs := chunkOffsets(nil, qs, stride, m.bw)
+			for b.Loop() {
+				matchSink += m.countAll(qs, offs, stride)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*m.nb*len(qs)), "ns/batch-query")
+		})
+	}
+}
+
+var matchSink uint64

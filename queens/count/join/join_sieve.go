@@ -1,0 +1,259 @@
+package join
+
+import "math/bits"
+
+// The sieve in front of the matcher. A row set's store is split by k "cut" signature
+// bits, the diagonals nearest the middle of each direction (the longest ones, which
+// half-boards occupy most often): a stored pattern whose cut bits are x goes to sub-store
+// NOT x (within the k bits), and a query whose cut bits are y needs only the sub-stores
+// whose index contains y; the others clash on a cut bit with every pattern they hold. So a
+// query meets only the patterns that agree with it on the cut bits, about (1 − p²)^k of the
+// store for cut bits occupied with probability p on both sides, instead of all of it.
+//
+// Holes. After the cut, the cut bits of a pattern and a query in a visited sub-store are
+// known disjoint, and a bit that no stored pattern has (a long diagonal that half A keeps
+// empty at even N, a pre-placed queen's diagonal at odd N) can never clash. Both are
+// squeezed out of the matched words by a bit-extract (bitExtract, PEXT where the processor
+// has BMI2), so the matcher works on fewer chunks of 5 bits.
+//
+// The counters of a task (stored patterns, queries, pair tests) are defined before the
+// sieve (store size × queries), so they do not depend on k.
+
+// maxSieveBits bounds the cut bits.
+const maxSieveBits = 8
+
+// joinSieveBits is k, the cut bits, for each N (index), 0 where the sieve does not pay.
+// Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel, no AVX-512), thread CPU
+// seconds of the same uniformly sampled row sets (80–6,000 of them, through task.RowSet)
+// counted with each k in turn, the fastest k taken (bench/README.md, "Join sieve"):
+//
+//	N    k tried     s per row set at each k (ms)             k
+//	16   0 1 2       0.041 0.041 0.043                        0
+//	17   0 1 2       0.045 0.043 0.035                        2
+//	18   0 1 2 3     0.30 0.26 0.26 0.27                      2
+//	19   0 1 2 3     0.24 0.26 0.20 0.21                      2
+//	20   0 2 3 4 5 6 7.7 4.7 3.9 3.5 3.6 5.0                   4
+//	21   5 6 7 8     2.6 2.4 3.2 4.4                          6
+//	22   4 5 6 7 8   92 72 62 57 62                           7
+//	23   6 7 8       60 51 47                                 8
+//
+// Odd N takes more cut bits than its even neighbour: a cross's store of half A answers
+// the queries of every a. From 24 on k is the largest, not measured.
+var joinSieveBits = [...]int{
+	16: 0, 17: 2, 18: 2, 19: 2,
+	20: 4, 21: 6, 22: 7, 23: 8,
+	24: 8, 25: 8, 26: 8, 27: 8,
+}
+
+// joinSieveForce, when ≥ 0, overrides joinSieveBits (tests use it to run the sieve at
+// small N, where counting is fast).
+var joinSieveForce = -1
+
+// sieveMinPerSub is the least mean sub-store size the sieve splits a store into; tests set
+// it to 0 to run the sieve on the small stores of small N.
+var sieveMinPerSub = rawMatchMax
+
+// sieveBitsFor returns k for n.
+func sieveBitsFor(n int) int {
+	if joinSieveForce >= 0 {
+		return min(joinSieveForce, maxSieveBits)
+	}
+	if n < len(joinSieveBits) {
+		return joinSieveBits[n]
+	}
+	return joinSieveBits[len(joinSieveBits)-1]
+}
+
+// sieveMatcher counts disjoint (stored, query) pairs like matcher, behind a sieve of k cut
+// bits and a squeeze of the holes. Its buffers are kept across row sets.
+type sieveMatcher struct {
+	k          int
+	cut, keep  bitExtract
+	squeeze    bool // matched words are extracted by keep (else used as they are)
+	subs       []matcher
+	xs, packed []uint64 // per stored pattern: its cut bits, its matched word
+	sorted     []uint64 // matched words by sub-store
+	qoff       []int    // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
+	qbuf       []uint64
+	qx, qc     []uint64
+	stride     int      // chunks of the widest matched word
+	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
+}
+
+// build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
+// diagonals in bits 0…W−1, up in W…2W−1) with k cut bits.
+func (s *sieveMatcher) build(sigs []uint64, W, k int) {
+	var kept uint64
+	for _, x := range sigs {
+		kept |= x
+	}
+	// Cut bits: from the middle of each direction outwards, alternating, among the bits
+	// some stored pattern has (a hole would send every pattern to one sub-store). A store
+	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
+	// for a smaller store, none for one that is a single batch or a raw scan already).
+	var cut uint64
+	for k > 0 && len(sigs) < sieveMinPerSub<<k {
+		k--
+	}
+	mid := W / 2
+	for d, got := 0, 0; got < k && d < W; d++ {
+		off := mid + (d+1)/2*(1-2*(d&1)) // mid, mid+1, mid−1, mid+2, …
+		if off < 0 || off >= W {
+			continue
+		}
+		for _, b := range [2]int{off, W + off} {
+			if got < k && kept>>b&1 != 0 {
+				cut |= 1 << b
+				got++
+			}
+		}
+	}
+	k = bits.OnesCount64(cut)
+	s.k = k
+	keep := kept &^ cut
+	// Squeeze when it saves a chunk.
+	s.squeeze = (bits.OnesCount64(keep)+chunkBits-1)/chunkBits < (bits.Len64(kept)+chunkBits-1)/chunkBits
+	if s.squeeze || k > 0 {
+		s.stride = max(1, (bits.OnesCount64(keep)+chunkBits-1)/chunkBits)
+	} else {
+		s.stride = max(1, (bits.Len64(kept)+chunkBits-1)/chunkBits)
+	}
+	nsub := 1 << k
+	if len(s.subs) < nsub {
+		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
+	}
+	if k == 0 {
+		m := &s.subs[0]
+		m.sigs = sigs
+		if s.squeeze {
+			s.keep.set(keep)
+			s.packed = grow(s.packed, len(sigs))
+			extractAll(s.packed, sigs, &s.keep)
+			m.sigs = s.packed
+		}
+		m.built = false // built by countAll, which knows the queries
+		return
+	}
+	s.squeeze = true
+	s.cut.set(cut)
+	s.keep.set(keep)
+	s.xs = grow(s.xs, len(sigs))
+	s.packed = grow(s.packed, len(sigs))
+	s.sorted = grow(s.sorted, len(sigs))
+	extractAll(s.xs, sigs, &s.cut)
+	extractAll(s.packed, sigs, &s.keep)
+	// Counting sort into sub-store NOT x.
+	var off [1<<maxSieveBits + 1]int
+	mask := uint64(nsub - 1)
+	for _, x := range s.xs {
+		off[^x&mask+1]++
+	}
+	for i := 1; i <= nsub; i++ {
+		off[i] += off[i-1]
+	}
+	start := off
+	for i, x := range s.xs {
+		j := ^x & mask
+		s.sorted[off[j]] = s.packed[i]
+		off[j]++
+	}
+	for i := range nsub {
+		m := &s.subs[i]
+		m.sigs = s.sorted[start[i]:start[i+1]]
+		m.built = false
+	}
+}
+
+// countAll returns the number of disjoint (stored, query) pairs over the queries qs.
+func (s *sieveMatcher) countAll(qs []uint64) uint64 {
+	if len(qs) == 0 {
+		return 0
+	}
+	if s.k == 0 {
+		m := &s.subs[0]
+		if !m.built {
+			m.build(len(qs))
+		}
+		if s.squeeze {
+			s.qc = grow(s.qc, len(qs))
+			extractAll(s.qc, qs, &s.keep)
+			qs = s.qc
+		}
+		var offs []uint32
+		if !m.raw && matchOffsets(m.bw) {
+			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw)
+			offs = s.offs
+		}
+		return m.countAll(qs, offs, s.stride)
+	}
+	nsub := 1 << s.k
+	s.qx = grow(s.qx, len(qs))
+	s.qc = grow(s.qc, len(qs))
+	s.qbuf = grow(s.qbuf, len(qs))
+	extractAll(s.qx, qs, &s.cut)
+	extractAll(s.qc, qs, &s.keep)
+	s.qoff = grow(s.qoff, nsub+1)
+	clear(s.qoff)
+	for _, y := range s.qx {
+		s.qoff[y+1]++
+	}
+	for i := 1; i <= nsub; i++ {
+		s.qoff[i] += s.qoff[i-1]
+	}
+	var pos [1 << maxSieveBits]int
+	copy(pos[:nsub], s.qoff)
+	for i, y := range s.qx {
+		s.qbuf[pos[y]] = s.qc[i]
+		pos[y]++
+	}
+	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
+	useOffs := matchOffsets(matchWords)
+	var made [1 << maxSieveBits]bool
+	if useOffs {
+		s.offs = grow(s.offs, len(s.qbuf)*s.stride)
+	}
+	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
+	// visit, for as many queries as it meets then.
+	var n uint64
+	for i := range nsub {
+		m := &s.subs[i]
+		if len(m.sigs) == 0 {
+			continue
+		}
+		if !m.built {
+			nq := 0
+			for y := i; ; y = (y - 1) & i {
+				nq += s.qoff[y+1] - s.qoff[y]
+				if y == 0 {
+					break
+				}
+			}
+			m.build(nq)
+		}
+		for y := i; ; y = (y - 1) & i {
+			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
+				var o []uint32
+				if useOffs && !m.raw {
+					o = s.offs[lo*s.stride : hi*s.stride]
+					if !made[y] {
+						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords)
+						made[y] = true
+					}
+				}
+				n += m.countAll(s.qbuf[lo:hi], o, s.stride)
+			}
+			if y == 0 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// grow returns b resliced to length n, reallocated if its capacity is short.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n, n+n/4)
+	}
+	return b[:n]
+}

@@ -1,0 +1,245 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestQuarterTable checks the quarter table against an independent enumeration: for small
+// h every subset of cells of the h×h square is tried, the non-attacking ones are grouped
+// by (rows, columns, long-diagonal class) with their diagonal masks computed from the
+// coordinates, and each cell run of the table must hold exactly those pieces. For h = 8
+// and 9 the piece counts must be the published P(h) of the reference file (118,969 and
+// 915,442), and the closure-based walk must agree with the build's.
+func TestQuarterTable(t *testing.T) {
+	for h := 1; h <= 4; h++ {
+		tab, err := buildQuarterTable(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[uint32][]uint64{}
+		cells := h * h
+		for set := uint64(0); set < 1<<cells; set++ {
+			var rows, cols, down, up uint32
+			ok := true
+			for i := range cells {
+				if set>>i&1 == 0 {
+					continue
+				}
+				r, c := i/h, i%h
+				d, u := uint32(1)<<(c-r+h-1), uint32(1)<<(c+r)
+				if rows>>r&1 != 0 || cols>>c&1 != 0 || down&d != 0 || up&u != 0 {
+					ok = false
+					break
+				}
+				rows, cols, down, up = rows|1<<r, cols|1<<c, down|d, up|u
+			}
+			if !ok {
+				continue
+			}
+			long := uint32(1) << (h - 1)
+			class := uint32(1) // neither
+			switch {
+			case down&long != 0 && up&long != 0:
+				class = 3
+			case down&long != 0:
+				class = 0
+			case up&long != 0:
+				class = 2
+			}
+			key := (rows<<h|cols)<<2 | class
+			want[key] = append(want[key], uint64(down)|uint64(up)<<32)
+		}
+		total := 0
+		for key := uint32(0); key < 4<<(2*h); key++ {
+			rows, cols, class := key>>(2+h), key>>2&(1<<h-1), int(key&3)
+			got := slices.Clone(tab.run(rows, cols, class, class+1))
+			w := want[key]
+			slices.Sort(got)
+			slices.Sort(w)
+			if !slices.Equal(got, w) {
+				t.Fatalf("h=%d cell rows %b cols %b class %d: table %x, want %x", h, rows, cols, class, got, w)
+			}
+			total += len(w)
+		}
+		if len(tab.pieces) != total || uint64(total) != quarterPieceCount(h) {
+			t.Errorf("h=%d: %d pieces in the table, %d enumerated, quarterPieceCount %d", h, len(tab.pieces), total, quarterPieceCount(h))
+		}
+	}
+	for h, want := range map[int]int{8: 118969, 9: 915442} {
+		tab, err := buildQuarterTable(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walked quarterTable
+		walked.h = h
+		if len(tab.pieces) != want || walked.count(nil) != uint64(want) {
+			t.Errorf("h=%d: %d pieces built, %d walked; want %d", h, len(tab.pieces), walked.count(nil), want)
+		}
+		if int(tab.off[len(tab.off)-1]) != want {
+			t.Errorf("h=%d: offsets end at %d, want %d", h, tab.off[len(tab.off)-1], want)
+		}
+	}
+}
+
+// walkedTable lays out the pieces of the h×h square as the table must hold them, from the
+// closure-based walk and a stable sort by key: offsets and pieces.
+func walkedTable(h int) ([]uint32, []uint64) {
+	type keyed struct {
+		key   uint32
+		piece uint64
+	}
+	var all []keyed
+	w := quarterTable{h: h}
+	w.walk(0, 0, 0, 0, 0, func(key uint32, piece uint64) { all = append(all, keyed{key, piece}) })
+	slices.SortStableFunc(all, func(a, b keyed) int { return int(a.key) - int(b.key) })
+	off := make([]uint32, 4<<(2*h)+1)
+	pieces := make([]uint64, len(all))
+	for i, x := range all {
+		off[x.key+1]++
+		pieces[i] = x.piece
+	}
+	for k := 1; k < len(off); k++ {
+		off[k] += off[k-1]
+	}
+	return off, pieces
+}
+
+// TestQuarterTableParallel checks that the table is the same, byte for byte, whether one
+// goroutine builds it, several build it at once, or its parts finish in another order:
+// each must equal the walk's layout (pieces in enumeration order inside each run).
+func TestQuarterTableParallel(t *testing.T) {
+	for _, h := range []int{1, 3, 5, 8, 9} {
+		wantOff, wantPieces := walkedTable(h)
+		check := func(name string, tab *quarterTable) {
+			t.Helper()
+			if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
+				t.Errorf("h=%d, %s: the table differs from the walk's layout (%d pieces, want %d)", h, name, len(tab.pieces), len(wantPieces))
+			}
+			if len(tab.colsByPop) != h+1 {
+				t.Errorf("h=%d, %s: %d column lists, want %d", h, name, len(tab.colsByPop), h+1)
+			}
+		}
+		tab, err := buildQuarterTable(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("one goroutine", tab)
+
+		for _, workers := range []int{2, 5} {
+			b, err := newTableBuild(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tabs := make([]*quarterTable, workers)
+			var wg sync.WaitGroup
+			for i := range workers {
+				wg.Go(func() {
+					tab, err := b.help(context.Background())
+					if err != nil {
+						t.Error(err)
+					}
+					tabs[i] = tab
+				})
+			}
+			wg.Wait()
+			for i, got := range tabs {
+				if got != tabs[0] {
+					t.Errorf("h=%d: goroutine %d got another table than goroutine 0", h, i)
+				}
+			}
+			check(fmt.Sprintf("%d goroutines", workers), tabs[0])
+		}
+
+		// Parts in reverse order for the count and interleaved from both ends for the
+		// scatter, as goroutines of very different speeds would finish them.
+		b, err := newTableBuild(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		np := len(b.parts)
+		for i := np - 1; i >= 0; i-- {
+			b.runPart(0, i)
+		}
+		for i := range np {
+			j := i / 2
+			if i%2 == 1 {
+				j = np - 1 - i/2
+			}
+			b.runPart(1, j)
+		}
+		select {
+		case <-b.done:
+		default:
+			t.Fatalf("h=%d: the build is not done after every part of both passes", h)
+		}
+		check("parts in another order", b.t)
+	}
+}
+
+// TestSharedQuarterTableConcurrent asks for one table from several goroutines at once:
+// all must get the same, complete table.
+func TestSharedQuarterTableConcurrent(t *testing.T) {
+	const h = 7
+	wantOff, wantPieces := walkedTable(h)
+	// Forget a table another test built, so that the goroutines below build it together.
+	quarterTables.Lock()
+	delete(quarterTables.byH, h)
+	quarterTables.Unlock()
+	tabs := make([]*quarterTable, 4)
+	var wg sync.WaitGroup
+	for i := range tabs {
+		wg.Go(func() {
+			tab, err := sharedQuarterTable(context.Background(), h)
+			if err != nil {
+				t.Error(err)
+			}
+			tabs[i] = tab
+		})
+	}
+	wg.Wait()
+	for i, tab := range tabs {
+		if tab != tabs[0] {
+			t.Fatalf("goroutine %d got another table than goroutine 0", i)
+		}
+	}
+	if !slices.Equal(tabs[0].off, wantOff) || !slices.Equal(tabs[0].pieces, wantPieces) {
+		t.Errorf("h=%d: the shared table differs from the walk's layout", h)
+	}
+}
+
+// TestQuarterTableCancel checks that a build whose context ends returns its error, and that
+// the build interrupted that way is finished whole by the next caller.
+func TestQuarterTableCancel(t *testing.T) {
+	const h = 9
+	b, err := newTableBuild(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if tab, err := b.help(ctx); tab != nil || err != context.Canceled {
+		t.Fatalf("help with a done context = %v, %v; want nil, context.Canceled", tab, err)
+	}
+	// Stop after a few parts: the next caller claims the rest.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		for b.next[0].Load() < 3 {
+			time.Sleep(time.Microsecond)
+		}
+		cancel()
+	}()
+	_, _ = b.help(ctx)
+	tab, err := b.help(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOff, wantPieces := walkedTable(h)
+	if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
+		t.Errorf("h=%d: the table finished after a cancel differs from the walked layout", h)
+	}
+}

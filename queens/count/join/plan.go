@@ -1,0 +1,211 @@
+package join
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+)
+
+// plan is the join's count.Plan: runs of consecutive counted row sets of each
+// sub-problem, then one task that counts the symmetric solutions (see newJoinPlan). It
+// holds its tasks compactly, in id order, 20 bytes a task (8.35·10⁶ tasks at n = 27: about
+// 170 MB, where task structs took gigabytes), and makes a task on demand (taskAt).
+type plan struct {
+	n       int
+	first   []uint64 // each task's first row set (0 for the symmetric task)
+	cost    []uint64 // each task's Cost
+	rowSets []uint32 // each task's number of row sets (0 for the symmetric task)
+	subEnd  []int32  // subEnd[s]: the first id after sub-problem s's tasks
+
+	once  sync.Once // builds the task arrays on first use (see build)
+	order struct {
+		sync.Once
+		ids []uint32 // ids costliest first, ties by id
+	}
+}
+
+// task is one task of the join's plan: the row sets of Join, or the symmetric search.
+type task struct {
+	N, ID  int
+	Weight int // always 1: the symmetry weights are inside each task's sum
+	Cost   uint64
+	Join   joinTask
+}
+
+// New returns the join's plan of the n×n board, MinJoinN ≤ n ≤ MaxJoinN, of plan version
+// JoinPlanVersion. It returns at once: the task list is built on first use (walking all
+// row sets twice: milliseconds at n = 20, a few seconds at n = 26–27), so a worker counts
+// and checks tasks without it. Memory of a count: see the plan's Memory.
+func New(n int) (count.Plan, error) {
+	if n < MinJoinN || n > MaxJoinN {
+		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinJoinN, MaxJoinN, n)
+	}
+	return &plan{n: n}, nil
+}
+
+// build builds the plan's tasks, once, unless newJoinPlan did.
+func (p *plan) build() {
+	p.once.Do(func() {
+		if p.cost != nil {
+			return
+		}
+		q, _ := newJoinPlan(p.n) // New checked n, the only error
+		p.first, p.cost, p.rowSets, p.subEnd = q.first, q.cost, q.rowSets, q.subEnd
+	})
+}
+
+// N returns the board size.
+func (p *plan) N() int { return p.n }
+
+// Method returns count.MethodJoin.
+func (p *plan) Method() string { return count.MethodJoin }
+
+// Version returns JoinPlanVersion.
+func (p *plan) Version() int { return JoinPlanVersion }
+
+// Len returns the number of tasks.
+func (p *plan) Len() int {
+	p.build()
+	return len(p.cost)
+}
+
+// taskAt returns task id, 0 ≤ id < Len().
+func (p *plan) taskAt(id int) task {
+	p.build()
+	t := task{N: p.n, ID: id, Weight: 1, Cost: p.cost[id], Join: joinTask{Sub: -1}}
+	if id < len(p.cost)-1 {
+		sub, _ := slices.BinarySearch(p.subEnd, int32(id+1))
+		t.Join = joinTask{Sub: sub, First: p.first[id], RowSets: int(p.rowSets[id])}
+	}
+	return t
+}
+
+// Task returns task id as a count.Task, or an error if there is none.
+func (p *plan) Task(id int) (count.Task, error) {
+	if id < 0 || id >= p.Len() {
+		return count.Task{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.n, id)
+	}
+	return p.taskAt(id).public(), nil
+}
+
+// Weight returns 1: every task of the join has weight 1.
+func (p *plan) Weight(id int) int { return 1 }
+
+// Cost returns the Cost of task id, 0 ≤ id < Len().
+func (p *plan) Cost(id int) uint64 {
+	p.build()
+	return p.cost[id]
+}
+
+// Order yields the ids by decreasing Cost, ties by id. The first call sorts the ids (4
+// bytes a task, n log n).
+func (p *plan) Order() iter.Seq[int] {
+	p.build()
+	p.order.Do(func() {
+		p.order.ids = make([]uint32, len(p.cost))
+		for i := range p.order.ids {
+			p.order.ids[i] = uint32(i)
+		}
+		slices.SortStableFunc(p.order.ids, func(a, b uint32) int { return cmp.Compare(p.cost[b], p.cost[a]) })
+	})
+	return func(yield func(int) bool) {
+		for _, id := range p.order.ids {
+			if !yield(int(id)) {
+				return
+			}
+		}
+	}
+}
+
+// CountTask counts the task t describes (see task.countJoin).
+func (p *plan) CountTask(ctx context.Context, t count.Task) (count.Result, error) {
+	jt, err := p.parse(t)
+	if err != nil {
+		return count.Result{ID: t.ID}, err
+	}
+	return jt.countJoin(ctx)
+}
+
+// CheckTask returns t if its description names a run of row sets that the plan of n could
+// have cut (task.checkRun: its row sets exist, their modelled costs sum to its Cost within
+// the plan's bound, and the plan would have ended the task where it ends), or the
+// symmetric search; else an error. It never builds the plan: it walks the task's row sets
+// and, once per process, all of n's row sets for the bound (a second or two at n = 27).
+func (p *plan) CheckTask(t count.Task) (count.Task, error) {
+	jt, err := p.parse(t)
+	if err != nil {
+		return count.Task{}, err
+	}
+	if jt.Join.Sub >= 0 {
+		if err := jt.checkRun(); err != nil {
+			return count.Task{}, err
+		}
+		if _, err := jt.joinBound(); err != nil {
+			return count.Task{}, err
+		}
+	}
+	return jt.public(), nil
+}
+
+// CheckResult returns why r cannot be the result of task t (see checkJoinResult).
+func (p *plan) CheckResult(t count.Task, r count.Result) error {
+	jt, err := p.parse(t)
+	if err != nil {
+		return err
+	}
+	if r.ID != jt.ID {
+		return fmt.Errorf("result for task %d, but the task is %d", r.ID, jt.ID)
+	}
+	return jt.checkJoinResult(r)
+}
+
+// parse returns the join task that t describes, or an error if t is not a task of a join
+// plan of this N: its description is "sub:first:rowsets" (see joinTask), sub −1 for the
+// symmetric search ("-1:0:0").
+func (p *plan) parse(t count.Task) (task, error) {
+	bad := func(why string) (task, error) {
+		return task{}, fmt.Errorf("task %d of N=%d is not a task of the join's plan: %s", t.ID, t.N, why)
+	}
+	if t.N != p.n {
+		return bad(fmt.Sprintf("the plan is of N=%d", p.n))
+	}
+	if t.Method != count.MethodJoin {
+		return bad(fmt.Sprintf("method %q", t.Method))
+	}
+	if t.Weight != 1 {
+		return bad(fmt.Sprintf("weight %d, want 1", t.Weight))
+	}
+	parts := strings.Split(t.Desc, ":")
+	if len(parts) != 3 {
+		return bad(fmt.Sprintf("description %q is not sub:first:rowsets", t.Desc))
+	}
+	sub, err1 := strconv.Atoi(parts[0])
+	first, err2 := strconv.ParseUint(parts[1], 10, 64)
+	k, err3 := strconv.Atoi(parts[2])
+	switch {
+	case err1 != nil || err2 != nil || err3 != nil:
+		return bad(fmt.Sprintf("description %q is not sub:first:rowsets", t.Desc))
+	case sub < -1 || sub >= joinSubs(p.n):
+		return bad(fmt.Sprintf("sub-problem %d, want -1 to %d", sub, joinSubs(p.n)-1))
+	case sub == -1 && (first != 0 || k != 0):
+		return bad("the symmetric task names row sets")
+	case sub >= 0 && k < 1:
+		return bad(fmt.Sprintf("%d row sets", k))
+	}
+	return task{N: t.N, ID: t.ID, Weight: 1, Cost: t.Cost, Join: joinTask{Sub: sub, First: first, RowSets: k}}, nil
+}
+
+// public returns t as a count.Task, its row sets in Desc (see plan.parse).
+func (t task) public() count.Task {
+	d := strconv.Itoa(t.Join.Sub) + ":" + strconv.FormatUint(t.Join.First, 10) + ":" + strconv.Itoa(t.Join.RowSets)
+	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
+}
+
+var _ count.Plan = (*plan)(nil)

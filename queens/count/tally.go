@@ -1,0 +1,188 @@
+package count
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+)
+
+// A Tally sums task results as they arrive, each task id once: a second result for the
+// same id is ignored, so a duplicate delivery never changes the total. It is not safe for
+// concurrent use.
+type Tally struct {
+	plan                    Plan
+	seen                    []bool
+	done                    int
+	total, half, quarter    big.Int
+	nodes                   uint64
+	doneCost, remainingCost uint64
+}
+
+// NewTally returns an empty tally for the plan. It costs a pass over the plan's costs.
+func NewTally(p Plan) *Tally {
+	t := &Tally{plan: p, seen: make([]bool, p.Len())}
+	for id := range p.Len() {
+		t.remainingCost += p.Cost(id)
+	}
+	return t
+}
+
+// Add records r. It reports false, changing nothing, if the tally already holds a result for
+// r.ID, and returns an error if r.ID is not a task of the plan.
+func (t *Tally) Add(r Result) (bool, error) {
+	if r.ID < 0 || r.ID >= len(t.seen) {
+		return false, fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, t.plan.N(), len(t.seen)-1)
+	}
+	if t.seen[r.ID] {
+		return false, nil
+	}
+	t.seen[r.ID] = true
+	t.done++
+	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
+	var x big.Int
+	t.total.Add(&t.total, x.Mul(w, x.SetUint64(r.Solutions)))
+	t.half.Add(&t.half, x.Mul(w, x.SetUint64(r.HalfTurn)))
+	t.quarter.Add(&t.quarter, x.Mul(w, x.SetUint64(r.QuarterTurn)))
+	t.nodes += r.Nodes
+	c := t.plan.Cost(r.ID)
+	t.doneCost += c
+	t.remainingCost -= c
+	return true, nil
+}
+
+// AddAll records results of distinct tasks, or returns an error if one's id is not a task
+// of the plan or is already in the tally (given twice).
+func (t *Tally) AddAll(results []Result) error {
+	for _, r := range results {
+		added, err := t.Add(r)
+		if err != nil {
+			return err
+		}
+		if !added {
+			return fmt.Errorf("task %d given twice", r.ID)
+		}
+	}
+	return nil
+}
+
+// Has reports whether the tally holds a result for task id.
+func (t *Tally) Has(id int) bool { return id >= 0 && id < len(t.seen) && t.seen[id] }
+
+// Done returns the number of tasks with a result.
+func (t *Tally) Done() int { return t.done }
+
+// Complete reports whether every task of the plan has a result.
+func (t *Tally) Complete() bool { return t.done == len(t.seen) }
+
+// Nodes returns the search-tree nodes of the results so far.
+func (t *Tally) Nodes() uint64 { return t.nodes }
+
+// CostDone returns the summed Cost of the tasks with a result and of those without.
+func (t *Tally) CostDone() (done, remaining uint64) { return t.doneCost, t.remainingCost }
+
+// Solutions returns the weighted number of solutions found so far: the total once complete.
+func (t *Tally) Solutions() *big.Int { return new(big.Int).Set(&t.total) }
+
+// Counts returns the counts summed so far; they are the board's counts once Complete.
+func (t *Tally) Counts() Counts {
+	n := t.plan.N()
+	c := Counts{
+		N:           n,
+		Total:       new(big.Int).Set(&t.total),
+		HalfTurn:    new(big.Int).Set(&t.half),
+		QuarterTurn: new(big.Int).Set(&t.quarter),
+	}
+	c.Unique = uniqueFrom(n, c.Total, c.HalfTurn, c.QuarterTurn)
+	return c
+}
+
+// Final returns the board's counts once every task of the plan has a result, checked
+// against the published counts where they exist (N ≤ MaxKnownN): a total that disagrees
+// means that some result is wrong — a fault, or a forged result that no other check caught
+// — and Final refuses it with an error naming both values. Past MaxKnownN nothing is
+// published and the counts are returned as summed. It errs too while tasks lack a result.
+func (t *Tally) Final() (Counts, error) {
+	if !t.Complete() {
+		return Counts{}, fmt.Errorf("%d of %d tasks have no result", len(t.seen)-t.done, len(t.seen))
+	}
+	c := t.Counts()
+	k, ok := Known(c.N)
+	if !ok {
+		return c, nil
+	}
+	for _, v := range []struct {
+		name, oeis string
+		got, want  *big.Int
+	}{
+		{"Q", "A000170", c.Total, k.Total},
+		{"U", "A002562", c.Unique, k.Unique},
+	} {
+		if v.got.Cmp(v.want) != 0 {
+			return Counts{}, fmt.Errorf("%s(%d) summed to %s, but the published value is %s (OEIS %s): some task's result is wrong; the total is refused", v.name, c.N, v.got, v.want, v.oeis)
+		}
+	}
+	return c, nil
+}
+
+// A TallyState is the whole of a [Tally] in a form to store: which tasks have a result and
+// the exact sums of their results. [RestoreTally] turns it back into a tally.
+type TallyState struct {
+	// Seen holds a bit per task, task id in bit id%8 of byte id/8.
+	Seen []byte
+	Done int
+	// Total, HalfTurn and QuarterTurn are the weighted sums so far, in decimal.
+	Total, HalfTurn, QuarterTurn string
+	Nodes                        uint64
+}
+
+// State returns the tally's state. It costs a bit per task of the plan.
+func (t *Tally) State() TallyState {
+	s := TallyState{
+		Seen: make([]byte, (len(t.seen)+7)/8), Done: t.done,
+		Total: t.total.String(), HalfTurn: t.half.String(), QuarterTurn: t.quarter.String(),
+		Nodes: t.nodes,
+	}
+	for id, ok := range t.seen {
+		if ok {
+			s.Seen[id/8] |= 1 << (id % 8)
+		}
+	}
+	return s
+}
+
+// RestoreTally returns a tally of p in state s, as [Tally.State] gave it for a tally of
+// this plan, or an error if s cannot be one: its bits do not fit the plan's tasks, Done is
+// not their number, or a sum is not a whole number from 0 up. It cannot tell a state of
+// another plan with as many tasks: the caller names the plan beside the state. It costs a
+// pass over the plan's tasks.
+func RestoreTally(p Plan, s TallyState) (*Tally, error) {
+	t := NewTally(p)
+	if len(s.Seen) != (len(t.seen)+7)/8 {
+		return nil, fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N(), len(t.seen))
+	}
+	for id := range t.seen {
+		if s.Seen[id/8]&(1<<(id%8)) != 0 {
+			t.seen[id] = true
+			t.done++
+			c := p.Cost(id)
+			t.doneCost += c
+			t.remainingCost -= c
+		}
+	}
+	if extra := len(t.seen) % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
+		return nil, errors.New("tally state marks tasks beyond the plan's last")
+	}
+	if t.done != s.Done {
+		return nil, fmt.Errorf("tally state says %d tasks are done, but marks %d", s.Done, t.done)
+	}
+	for _, x := range []struct {
+		dst *big.Int
+		src string
+	}{{&t.total, s.Total}, {&t.half, s.HalfTurn}, {&t.quarter, s.QuarterTurn}} {
+		if _, ok := x.dst.SetString(x.src, 10); !ok || x.dst.Sign() < 0 {
+			return nil, fmt.Errorf("tally state has the sum %q, want a whole number from 0 up", x.src)
+		}
+	}
+	t.nodes = s.Nodes
+	return t, nil
+}
