@@ -11,7 +11,7 @@ import (
 )
 
 // New returns the frames plan of the n×n board, 1 ≤ n ≤ count.MaxN, for plan version v:
-// PlanVersion (a task per class of frames) or, for n ≤ MaxFineN, FinePlanVersion (frames
+// PlanVersion (a task per class of frames) or, for n ≤ maxFineN, FinePlanVersion (frames
 // whose estimated cost exceeds fineBound(n) split by the queens of their next rows, so that
 // no task is much over a core-hour). It returns at once: the task list is built on first use (a fraction
 // of a second for version 1; for version 2 seconds at n = 25–26, about 4.5 minutes and
@@ -23,8 +23,8 @@ func New(n, v int) (count.Plan, error) {
 	if v != PlanVersion && v != FinePlanVersion {
 		return nil, fmt.Errorf("frames plan version must be %d or %d, got %d", PlanVersion, FinePlanVersion, v)
 	}
-	if v == FinePlanVersion && n > MaxFineN {
-		return nil, fmt.Errorf("the fine frames plan (version %d) is made for N up to %d, got %d: its billions of tasks would not fit; use version %d", FinePlanVersion, MaxFineN, n, PlanVersion)
+	if v == FinePlanVersion && n > maxFineN {
+		return nil, fmt.Errorf("the fine frames plan (version %d) is made for N up to %d, got %d: its billions of tasks would not fit; use version %d", FinePlanVersion, maxFineN, n, PlanVersion)
 	}
 	return &plan{n: n, version: v}, nil
 }
@@ -44,7 +44,7 @@ func (p *plan) build() {
 		}
 		if err != nil {
 			// New checked n and v; the only error left is a fine plan of more than 2³²
-			// tasks, which New refuses (MaxFineN).
+			// tasks, which New refuses (maxFineN).
 			panic(fmt.Sprintf("frames: %v", err))
 		}
 		p.tasks, p.compact = q.tasks, q.compact

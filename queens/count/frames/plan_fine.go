@@ -440,18 +440,18 @@ func checkNodes(r count.Result, empty int) error {
 // Cost exceeds fineBound(n), so version 2 has version 1's tasks (TestFineFromN).
 const FineFromN = 25
 
-// MaxFineN is the largest n whose fine plan New makes: about 2·10⁸ tasks at n = 28 by
+// maxFineN is the largest n whose fine plan New makes: about 2·10⁸ tasks at n = 28 by
 // the plan's sampled estimate (some 6 GB held compactly), and billions beyond, more than
 // the 2³² ids a compact plan holds.
-const MaxFineN = 28
+const maxFineN = 28
 
 // DefaultVersion returns the plan version a count of n by the frames method uses unless
-// told otherwise: FinePlanVersion from FineFromN to MaxFineN, where it splits v1's frames
+// told otherwise: FinePlanVersion from FineFromN to maxFineN, where it splits v1's frames
 // of days into tasks of at most about a core-hour, and PlanVersion elsewhere: below, both
 // versions have the same tasks, so that checkpoints, shard files and jobs of version 1
 // stay valid there; beyond, the fine plan is too large to hold.
 func DefaultVersion(n int) int {
-	if n >= FineFromN && n <= MaxFineN {
+	if n >= FineFromN && n <= maxFineN {
 		return FinePlanVersion
 	}
 	return PlanVersion
