@@ -213,32 +213,26 @@ func searchBlockPath(k blockKey) *blockPath {
 func exitTarget(k blockKey, r, c int) int {
 	for i, m := range moves {
 		rr, cc := r+m[0], c+m[1]
-		var corner bool
+		// The move lands along the shared edge (of length n) and out lines past it into
+		// the next block: 0 for the first line, 1 for the second; a corner of the next
+		// block is on its first line, at an end of the edge.
+		var along, out, n int
 		switch {
 		case k.dc == 1:
-			if rr < 0 || rr >= k.h || cc < k.w || cc > k.w+1 {
-				continue
-			}
-			corner = cc == k.w && (rr == 0 || rr == k.h-1)
+			along, out, n = rr, cc-k.w, k.h
 		case k.dc == -1:
-			if rr < 0 || rr >= k.h || cc >= 0 || cc < -2 {
-				continue
-			}
-			corner = cc == -1 && (rr == 0 || rr == k.h-1)
+			along, out, n = rr, -1-cc, k.h
 		case k.dr == 1:
-			if cc < 0 || cc >= k.w || rr < k.h || rr > k.h+1 {
-				continue
-			}
-			corner = rr == k.h && (cc == 0 || cc == k.w-1)
+			along, out, n = cc, rr-k.h, k.w
 		case k.dr == -1:
-			if cc < 0 || cc >= k.w || rr >= 0 || rr < -2 {
-				continue
-			}
-			corner = rr == -1 && (cc == 0 || cc == k.w-1)
+			along, out, n = cc, -1-rr, k.w
 		default:
 			return -1
 		}
-		if corner {
+		if along < 0 || along >= n || out < 0 || out > 1 {
+			continue
+		}
+		if out == 0 && (along == 0 || along == n-1) {
 			continue
 		}
 		if k.nextOdd && (rr+cc+k.par)%2 != 0 {

@@ -13,7 +13,8 @@ import (
 
 // CountOptions are the choices for Count.
 type CountOptions struct {
-	// Start, if not nil, counts only the tours that begin on this square.
+	// Start, if not nil, counts only the open tours that begin on this square; it must be
+	// nil when Closed is set (a closed tour passes every square).
 	Start *board.Square
 	// Closed counts closed tours, undirected (each cycle once, wherever it starts).
 	Closed bool
@@ -65,7 +66,8 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // would need more than 12 GiB, where dp counts it in 3.2 GiB. Boards the dp method cannot
 // take (a short side over DPMaxRows) go to the search. The measured figures are in
 // bench/README.md ("Counting knight's tours"). It returns an error if the board is not one
-// the method can count.
+// the method can count, or opts are not a count (a start off the board, or a start with
+// Closed).
 func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 {
@@ -73,6 +75,9 @@ func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 	}
 	if opts.Start != nil && !sz.Contains(*opts.Start) {
 		return "", fmt.Errorf("start %s is off the %s board", sz.Numeric(*opts.Start), sz)
+	}
+	if opts.Start != nil && opts.Closed {
+		return "", errors.New("a start square counts open tours; a closed tour passes every square")
 	}
 	m := opts.Method
 	switch m {

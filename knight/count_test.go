@@ -332,6 +332,8 @@ func TestCountBadInput(t *testing.T) {
 		{"search too big", 9, 8, CountOptions{Method: MethodSearch}},
 		{"no such method", 5, 5, CountOptions{Method: "fast"}},
 		{"start off board", 5, 5, CountOptions{Start: &off}},
+		{"start of a closed tour", 6, 6, CountOptions{Start: &board.Square{}, Closed: true}},
+		{"start of a closed tour by dp", 6, 6, CountOptions{Start: &board.Square{}, Closed: true, Method: MethodDP}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, err := Count(context.Background(), tt.rows, tt.cols, tt.opts); err == nil {

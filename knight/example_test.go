@@ -17,7 +17,7 @@ func ExampleFind() {
 		return
 	}
 	fmt.Println(t.Valid(), t.Len(), t.Size().Name(t.Square(0)))
-	knight.WriteBoard(os.Stdout, t)
+	knight.WriteBoard(context.Background(), os.Stdout, t)
 	// Output:
 	// true 25 a1
 	//  3 24 19 14  5

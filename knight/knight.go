@@ -83,10 +83,16 @@ func (t Tour) Square(i int) board.Square {
 // Closed reports whether the tour is a valid tour whose last square is a knight's move from
 // its first. It takes time and memory linear in the number of squares.
 func (t Tour) Closed() bool {
-	if t.Check() != nil || len(t.Path) < 2 {
-		return false
+	closed, _ := t.closed(context.Background())
+	return closed
+}
+
+// closed is Closed that returns ctx.Err() once ctx is done (see check).
+func (t Tour) closed(ctx context.Context) (bool, error) {
+	if err := t.check(ctx); err != nil || len(t.Path) < 2 {
+		return false, ctx.Err()
 	}
-	return t.isMove(t.Path[len(t.Path)-1], t.Path[0])
+	return t.isMove(t.Path[len(t.Path)-1], t.Path[0]), nil
 }
 
 // Valid reports whether the tour visits every square of the board exactly once, each step a
@@ -118,7 +124,10 @@ func (e *StepError) Error() string { return fmt.Sprintf("step %d: %s", e.Step, e
 // Check returns nil when t is a tour: Rows·Cols squares, each on the board, none twice, each a
 // knight's move from the one before. Otherwise it returns a *StepError naming the first bad
 // step (or an error about the length). It takes linear time and one bit per square.
-func (t Tour) Check() error {
+func (t Tour) Check() error { return t.check(context.Background()) }
+
+// check is Check that returns ctx.Err() once ctx is done, looking every 64 Ki squares.
+func (t Tour) check(ctx context.Context) error {
 	if t.Rows < 1 || t.Cols < 1 {
 		return fmt.Errorf("bad board %d×%d", t.Rows, t.Cols)
 	}
@@ -128,6 +137,11 @@ func (t Tour) Check() error {
 		return t.Size().Name(board.Square{Row: int(v) / t.Cols, Col: int(v) % t.Cols})
 	}
 	for i, v := range t.Path {
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if v < 0 || int(v) >= n {
 			return &StepError{Step: i + 1, Why: "square off the board"}
 		}

@@ -2,6 +2,7 @@ package knight
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,14 +18,24 @@ import (
 // not a tour, which Tour.Check reports).
 var ErrSyntax = errors.New("cannot read tour")
 
+// ctxStride is how many squares the writers and the check handle between two looks at
+// their context: about a millisecond's work.
+const ctxStride = 1 << 16
+
 // WriteSquares writes the tour as square names separated by spaces, Cols names to a line:
 // algebraic names ("a1 c2 …") on boards of at most 26 files, "file,rank" otherwise. It
 // streams through a buffer, so huge tours take no extra memory, and stops at the first
-// write that fails, returning its error (as WriteJSON and WriteBoard do).
-func WriteSquares(w io.Writer, t Tour) error {
+// write that fails, returning its error, or with ctx.Err() once ctx is done (looking every
+// 64 Ki squares), as WriteJSON and WriteBoard do.
+func WriteSquares(ctx context.Context, w io.Writer, t Tour) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	sz := t.Size()
 	for i := range t.Path {
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if i > 0 {
 			if i%t.Cols == 0 {
 				bw.WriteByte('\n')
@@ -32,8 +43,8 @@ func WriteSquares(w io.Writer, t Tour) error {
 				bw.WriteByte(' ')
 			}
 		}
-		// The first failed write ends the loop: a closed pipe, or a writer that stops on
-		// Ctrl-C, must not wait for the rest of a tour of millions of squares.
+		// The first failed write ends the loop: a closed pipe must not wait for the rest of
+		// a tour of millions of squares.
 		if _, err := bw.WriteString(sz.Name(t.Square(i))); err != nil {
 			return err
 		}
@@ -51,16 +62,25 @@ func WriteSquares(w io.Writer, t Tour) error {
 // "file,rank" beyond), squares the same squares as 0-based (row, col) pairs, row 0 at the
 // top; start is the first square and closed tells whether the last square is a knight's
 // move from it. It streams, so huge tours take no extra memory; Closed is checked in linear
-// time.
-func WriteJSON(w io.Writer, t Tour) error {
+// time. It stops as WriteSquares does.
+func WriteJSON(ctx context.Context, w io.Writer, t Tour) error {
+	closed, err := t.closed(ctx)
+	if err != nil {
+		return err
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	sz := t.Size()
 	start := ""
 	if len(t.Path) > 0 {
 		start = sz.Name(t.Square(0))
 	}
-	fmt.Fprintf(bw, `{"rows":%d,"cols":%d,"start":%q,"closed":%v,"found":true,"path":[`, t.Rows, t.Cols, start, t.Closed())
+	fmt.Fprintf(bw, `{"rows":%d,"cols":%d,"start":%q,"closed":%v,"found":true,"path":[`, t.Rows, t.Cols, start, closed)
 	for i := range t.Path {
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if i > 0 {
 			bw.WriteByte(',')
 		}
@@ -72,6 +92,11 @@ func WriteJSON(w io.Writer, t Tour) error {
 	bw.WriteString(`],"squares":[`)
 	var buf []byte
 	for i, v := range t.Path {
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		buf = buf[:0]
 		if i > 0 {
 			buf = append(buf, ',')
@@ -89,62 +114,68 @@ func WriteJSON(w io.Writer, t Tour) error {
 	return bw.Flush()
 }
 
+// boardBand is how many squares' move numbers WriteBoard holds at once: 64 MiB of int32.
+const boardBand = 1 << 24
+
 // WriteBoard writes the board with move numbers 1…R·C, one board row per line, numbers
-// right-aligned in columns, the classic printout of a tour. t must be a valid tour. It turns
-// t.Path into its inverse permutation in place (so no second 400 MB array is needed for a
-// 10^8-square board) and back again before returning; it is not safe to use t meanwhile.
-func WriteBoard(w io.Writer, t Tour) error {
-	if err := t.Check(); err != nil {
+// right-aligned in columns, the classic printout of a tour. t must be a valid tour; it is
+// only read. The move numbers of a band of rows, at most 2^24 squares (64 MiB), are found
+// by one pass over the path; a board of 10^8 squares takes 6 passes, and no second 400 MB
+// array. It stops as WriteSquares does, looking at ctx every 64 Ki squares of a pass and
+// every row written.
+func WriteBoard(ctx context.Context, w io.Writer, t Tour) error {
+	return writeBoard(ctx, w, t, boardBand)
+}
+
+// writeBoard is WriteBoard holding the move numbers of band squares at once (at least a
+// row's).
+func writeBoard(ctx context.Context, w io.Writer, t Tour, band int) error {
+	if err := t.check(ctx); err != nil {
 		return err
 	}
-	invert(t.Path)
-	defer invert(t.Path)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	width := len(strconv.Itoa(len(t.Path)))
+	bandRows := max(1, band/t.Cols)
+	move := make([]int32, min(bandRows, t.Rows)*t.Cols) // move[i]: the move on square lo+i
 	var buf []byte
-	for r := 0; r < t.Rows; r++ {
-		buf = buf[:0]
-		for c := 0; c < t.Cols; c++ {
-			if c > 0 {
-				buf = append(buf, ' ')
+	for r0 := 0; r0 < t.Rows; r0 += bandRows {
+		r1 := min(r0+bandRows, t.Rows)
+		lo, n := int32(r0*t.Cols), uint32((r1-r0)*t.Cols)
+		for k, v := range t.Path {
+			if k%ctxStride == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
-			k := strconv.Itoa(int(t.Path[r*t.Cols+c]) + 1)
-			for range width - len(k) {
-				buf = append(buf, ' ')
+			if i := uint32(v - lo); i < n {
+				move[i] = int32(k)
 			}
-			buf = append(buf, k...)
 		}
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err // as in WriteSquares
-		}
-		if len(buf) > 1<<16 {
-			buf = nil
+		for r := r0; r < r1; r++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			buf = buf[:0]
+			for c, k := range move[(r-r0)*t.Cols : (r-r0+1)*t.Cols] {
+				if c > 0 {
+					buf = append(buf, ' ')
+				}
+				num := strconv.Itoa(int(k) + 1)
+				for range width - len(num) {
+					buf = append(buf, ' ')
+				}
+				buf = append(buf, num...)
+			}
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return err // as in WriteSquares
+			}
+			if len(buf) > 1<<16 {
+				buf = nil
+			}
 		}
 	}
 	return bw.Flush()
-}
-
-// invert replaces the permutation p of 0…len(p)-1 by its inverse, in place, following each
-// cycle once and marking done entries with the sign bit.
-func invert(p []int32) {
-	const mark = math.MinInt32
-	for i := range p {
-		if p[i] < 0 {
-			continue
-		}
-		// Cycle i → p[i] → …: set inv[p[j]] = j along it.
-		prev := int32(i)
-		j := p[i]
-		for j >= 0 {
-			next := p[j]
-			p[j] = prev | mark
-			prev, j = j, next
-		}
-	}
-	for i := range p {
-		p[i] &^= mark
-	}
 }
 
 // ParseTour reads a claimed tour in any of three forms: square names separated by spaces,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,9 +35,9 @@ func TestRoundTrip(t *testing.T) {
 				name  string
 				write func(*bytes.Buffer, Tour) error
 			}{
-				{"squares", func(b *bytes.Buffer, t Tour) error { return WriteSquares(b, t) }},
-				{"json", func(b *bytes.Buffer, t Tour) error { return WriteJSON(b, t) }},
-				{"board", func(b *bytes.Buffer, t Tour) error { return WriteBoard(b, t) }},
+				{"squares", func(b *bytes.Buffer, t Tour) error { return WriteSquares(context.Background(), b, t) }},
+				{"json", func(b *bytes.Buffer, t Tour) error { return WriteJSON(context.Background(), b, t) }},
+				{"board", func(b *bytes.Buffer, t Tour) error { return WriteBoard(context.Background(), b, t) }},
 			} {
 				var buf bytes.Buffer
 				if err := w.write(&buf, tour); err != nil {
@@ -114,7 +115,7 @@ func FuzzParseTour(f *testing.F) {
 		}
 		if tour.Check() == nil {
 			var buf bytes.Buffer
-			if err := WriteSquares(&buf, tour); err != nil {
+			if err := WriteSquares(t.Context(), &buf, tour); err != nil {
 				t.Fatal(err)
 			}
 			back, err := ParseTour(buf.String(), tour.Size())
@@ -174,12 +175,12 @@ func TestWritersStopAtFailedWrite(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		write  func(io.Writer, Tour) error
+		write  func(context.Context, io.Writer, Tour) error
 		allocs bool // whether writing allocates a square, which shows going on
 	}{{"squares", WriteSquares, true}, {"json", WriteJSON, false}, {"board", WriteBoard, true}} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &failAfter{n: 1 << 16}
-			if err := tt.write(w, tour); !errors.Is(err, errWriteFailed) {
+			if err := tt.write(t.Context(), w, tour); !errors.Is(err, errWriteFailed) {
 				t.Fatalf("error %v, want %v", err, errWriteFailed)
 			}
 			if !tt.allocs {
@@ -188,11 +189,58 @@ func TestWritersStopAtFailedWrite(t *testing.T) {
 			// Going on after the failure formats the rest of the 90,000 squares, allocating
 			// as much as writing them all; stopping after the first 64 KB allocates a
 			// small part of that.
-			failed := testing.AllocsPerRun(1, func() { tt.write(&failAfter{n: 1 << 16}, tour) })
-			all := testing.AllocsPerRun(1, func() { tt.write(io.Discard, tour) })
+			failed := testing.AllocsPerRun(1, func() { tt.write(t.Context(), &failAfter{n: 1 << 16}, tour) })
+			all := testing.AllocsPerRun(1, func() { tt.write(t.Context(), io.Discard, tour) })
 			if failed > all/2 {
 				t.Errorf("%.0f allocations after a failed write, %.0f writing it all: it went on after the write failed", failed, all)
 			}
 		})
+	}
+}
+
+// TestWritersStopWhenCancelled holds each writer of a tour to returning ctx.Err(), having
+// written nothing, when its context is done before it starts.
+func TestWritersStopWhenCancelled(t *testing.T) {
+	tour, err := Find(t.Context(), board.Size{Rows: 300, Cols: 300}, board.Square{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tt := range []struct {
+		name  string
+		write func(context.Context, io.Writer, Tour) error
+	}{{"squares", WriteSquares}, {"json", WriteJSON}, {"board", WriteBoard}} {
+		var b bytes.Buffer
+		if err := tt.write(ctx, &b, tour); !errors.Is(err, context.Canceled) || b.Len() > 0 {
+			t.Errorf("%s with a cancelled context: error %v after %d bytes, want context.Canceled after none", tt.name, err, b.Len())
+		}
+	}
+}
+
+// TestWriteBoardBands holds writeBoard to the same board whether it finds the move numbers
+// in one pass or in bands of rows (as a board of more than 2^24 squares is written), down
+// to a band of one row, and to a board that reads back as the tour.
+func TestWriteBoardBands(t *testing.T) {
+	tour, err := Find(t.Context(), board.Size{Rows: 13, Cols: 17}, board.Square{Row: 4, Col: 6}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	if err := writeBoard(t.Context(), &whole, tour, boardBand); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseTour(whole.String(), board.Size{})
+	if err != nil || !slices.Equal(back.Path, tour.Path) {
+		t.Fatalf("the board written in one pass reads back as %v, %v, want the tour", back.Path, err)
+	}
+	for _, band := range []int{1, 17, 18, 40, 13*17 - 1} {
+		var b bytes.Buffer
+		if err := writeBoard(t.Context(), &b, tour, band); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != whole.String() {
+			t.Errorf("writeBoard in bands of %d squares wrote\n%s\nwant\n%s", band, b.String(), whole.String())
+		}
 	}
 }

@@ -77,23 +77,8 @@ func Check(pos Position) Report {
 		Diagonals:     make([]int, max(2*n-1, 0)),
 		AntiDiagonals: make([]int, max(2*n-1, 0)),
 	}
-	qs := make([]board.Square, 0, len(pos.Queens))
-	for _, q := range pos.Queens {
-		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
-			rep.OffBoard = append(rep.OffBoard, q)
-			continue
-		}
-		qs = append(qs, q)
-		rep.Rows[q.Row]++
-		rep.Columns[q.Col]++
-		rep.Diagonals[q.Col-q.Row+n-1]++
-		rep.AntiDiagonals[q.Row+q.Col]++
-	}
-	// Queens sorted top to bottom, left to right: on each line, consecutive queens in this
-	// order are the attacking pairs.
-	slices.SortFunc(qs, func(a, b board.Square) int {
-		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
-	})
+	// On each line, consecutive queens in the order of onBoard are the attacking pairs.
+	qs := rep.onBoard(pos)
 	lines := []struct {
 		kind   Line
 		counts []int
@@ -152,23 +137,7 @@ func CheckContext(ctx context.Context, pos Position, lim CheckLimits) (rep Repor
 		rep.Rows, rep.Columns = make([]int, n), make([]int, n)
 		rep.Diagonals, rep.AntiDiagonals = make([]int, max(2*n-1, 0)), make([]int, max(2*n-1, 0))
 	}
-	qs := make([]board.Square, 0, len(pos.Queens))
-	for _, q := range pos.Queens {
-		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
-			rep.OffBoard = append(rep.OffBoard, q)
-			continue
-		}
-		qs = append(qs, q)
-		if lim.Lines {
-			rep.Rows[q.Row]++
-			rep.Columns[q.Col]++
-			rep.Diagonals[q.Col-q.Row+n-1]++
-			rep.AntiDiagonals[q.Row+q.Col]++
-		}
-	}
-	slices.SortFunc(qs, func(a, b board.Square) int {
-		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
-	})
+	qs := rep.onBoard(pos)
 	// As in Check, consecutive queens of one line in this order are its attacking pairs:
 	// here the queens are sorted by line, stably, instead of met through an array as long
 	// as the board. Kept are the smallest pairs in Check's order (see attackHeap).
@@ -208,4 +177,29 @@ func CheckContext(ctx context.Context, pos Position, lim CheckLimits) (rep Repor
 	slices.SortStableFunc(rep.Attacks, attackOrder)
 	rep.Solved = n > 0 && rep.Queens == n && len(rep.OffBoard) == 0 && attacks == 0
 	return rep, attacks, nil
+}
+
+// onBoard returns pos's queens that stand on the rep.N×rep.N board, sorted top to bottom
+// and left to right, appends the others to rep.OffBoard, and counts the queens on each line
+// when rep holds the per-line counts (Rows non-nil). It takes time O(q log q) for q queens.
+func (rep *Report) onBoard(pos Position) []board.Square {
+	n := rep.N
+	qs := make([]board.Square, 0, len(pos.Queens))
+	for _, q := range pos.Queens {
+		if q.Row < 0 || q.Row >= n || q.Col < 0 || q.Col >= n {
+			rep.OffBoard = append(rep.OffBoard, q)
+			continue
+		}
+		qs = append(qs, q)
+		if rep.Rows != nil {
+			rep.Rows[q.Row]++
+			rep.Columns[q.Col]++
+			rep.Diagonals[q.Col-q.Row+n-1]++
+			rep.AntiDiagonals[q.Row+q.Col]++
+		}
+	}
+	slices.SortFunc(qs, func(a, b board.Square) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
+	})
+	return qs
 }

@@ -30,3 +30,40 @@ func TestChooseMethodModel(t *testing.T) {
 		t.Error("queens.ChooseMethod(22, join, 16 MiB) accepted")
 	}
 }
+
+// TestNewPlan: the one plan getter resolves a method's default version and a version's
+// method, and refuses a version of another method, an unknown version or method, and a
+// board size a method does not count.
+func TestNewPlan(t *testing.T) {
+	for _, tt := range []struct {
+		n       int
+		method  string
+		version int
+		want    string
+		wantV   int
+	}{
+		{12, count.MethodFrames, 0, count.MethodFrames, 1},
+		{25, count.MethodFrames, 0, count.MethodFrames, 2},
+		{30, count.MethodFrames, 0, count.MethodFrames, 1},
+		{12, count.MethodJoin, 0, count.MethodJoin, 102},
+		{12, "", 2, count.MethodFrames, 2},
+		{12, "", 102, count.MethodJoin, 102},
+	} {
+		p, err := queens.NewPlan(tt.n, tt.method, tt.version)
+		if err != nil || p.Method() != tt.want || p.Version() != tt.wantV || p.N() != tt.n {
+			t.Errorf("NewPlan(%d, %q, %d) = %v, %v; want method %s version %d", tt.n, tt.method, tt.version, p, err, tt.want, tt.wantV)
+		}
+	}
+	for _, tt := range []struct {
+		n       int
+		method  string
+		version int
+	}{
+		{12, count.MethodJoin, 1}, {12, count.MethodFrames, 102}, {12, "", 7}, {12, "magic", 0},
+		{28, count.MethodJoin, 0}, {3, count.MethodJoin, 0}, {33, count.MethodFrames, 0}, {30, count.MethodFrames, 2},
+	} {
+		if p, err := queens.NewPlan(tt.n, tt.method, tt.version); err == nil {
+			t.Errorf("NewPlan(%d, %q, %d) = plan of %s version %d, want an error", tt.n, tt.method, tt.version, p.Method(), p.Version())
+		}
+	}
+}

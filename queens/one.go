@@ -17,10 +17,11 @@ var ErrNoSolution = errors.New("no solution exists")
 // queens, about 10 GB written out, where every size still fits an int32.
 const MaxOneN = 1_000_000_000
 
-// checkOneN reports a board size outside 1…MaxOneN, or one with no solution.
-func checkOneN(n int) error {
-	if n < 1 || n > MaxOneN {
-		return fmt.Errorf("board size must be a whole number from 1 to %d, got %d", MaxOneN, n)
+// checkSolvableN reports a board size outside 1…most (what names the request in the
+// message, "" for none), or one with no solution.
+func checkSolvableN(n, most int, what string) error {
+	if n < 1 || n > most {
+		return fmt.Errorf("board size must be a whole number from 1 to %d%s, got %d", most, what, n)
 	}
 	if n == 2 || n == 3 {
 		return fmt.Errorf("%w: %d queens cannot be placed on a %d×%d board without attacks", ErrNoSolution, n, n, n)
@@ -35,7 +36,7 @@ func checkOneN(n int) error {
 // millions of queens, [WriteColumns] with [OneColumn] streams the same solution in constant
 // memory.
 func One(n int) (Placement, error) {
-	if err := checkOneN(n); err != nil {
+	if err := checkSolvableN(n, MaxOneN, ""); err != nil {
 		return nil, err
 	}
 	p := make(Placement, n)

@@ -2,7 +2,6 @@ package queens
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 )
 
@@ -27,7 +26,7 @@ const MaxRandomN = 100_000_000
 // for the start, and a few dozen swaps to finish — and the memory 4.5 bytes a queen: the
 // Placement returned and a bit for each diagonal.
 func Random(ctx context.Context, n int, rng *rand.Rand) (Placement, error) {
-	if err := checkRandomN(n); err != nil {
+	if err := checkSolvableN(n, MaxRandomN, " for a random solution"); err != nil {
 		return nil, err
 	}
 	if rng == nil {
@@ -49,17 +48,6 @@ func Random(ctx context.Context, n int, rng *rand.Rand) (Placement, error) {
 		return nil, err
 	}
 	return Placement(s.cols), nil
-}
-
-// checkRandomN reports a board size outside 1…MaxRandomN, or one with no solution.
-func checkRandomN(n int) error {
-	if n < 1 || n > MaxRandomN {
-		return fmt.Errorf("board size must be a whole number from 1 to %d for a random solution, got %d", MaxRandomN, n)
-	}
-	if n == 2 || n == 3 {
-		return fmt.Errorf("%w: %d queens cannot be placed on a %d×%d board without attacks", ErrNoSolution, n, n, n)
-	}
-	return nil
 }
 
 // swapSearch is the local search behind [Random] and, for large boards, [Complete]:

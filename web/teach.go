@@ -234,11 +234,17 @@ func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "method": m, "stuck": false}
+	if m == "" {
+		m = knight.Warnsdorff.String()
+	}
+	method, err := knight.ParseMethod(m)
+	if err != nil || method == knight.Auto {
+		return badRequest("method must be warnsdorff or article, got %q", clip(m))
+	}
+	out := map[string]any{"rows": sz.Rows, "cols": sz.Cols, "method": method.String(), "stuck": false}
 	var squares [][2]int
-	switch m {
-	case "warnsdorff", "":
-		out["method"] = "warnsdorff"
+	switch method {
+	case knight.Warnsdorff:
 		steps, err := knight.Explain(sz.Rows, sz.Cols, start)
 		if err != nil && !errors.Is(err, knight.ErrDeadEnd) {
 			return badRequest("%v", err)
@@ -249,7 +255,7 @@ func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
 		for _, st := range steps {
 			squares = append(squares, [2]int{st.Knight.Row, st.Knight.Col})
 		}
-	case "article":
+	case knight.Article:
 		t, err := knight.Find(r.Context(), sz, start, knight.Options{Method: knight.Article})
 		var de *knight.DeadEndError
 		switch {
@@ -262,8 +268,6 @@ func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("%v", err)
 		}
 		squares = tourSquares(t)
-	default:
-		return badRequest("method must be warnsdorff or article, got %q", clip(m))
 	}
 	out["squares"] = squares
 	writeJSON(w, http.StatusOK, out)

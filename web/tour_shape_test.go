@@ -41,7 +41,7 @@ func TestTourShapeMatchesCLI(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := knight.WriteJSON(&b, tour); err != nil {
+			if err := knight.WriteJSON(t.Context(), &b, tour); err != nil {
 				t.Fatal(err)
 			}
 			var cli map[string]any

@@ -44,6 +44,7 @@ not a knight's move); 3 when not decided within --timeout.`,
 	o.sizes.add(cmd, "8")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
+	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	addTimeoutFlag(cmd, &o.timeout)
 	return cmd
@@ -76,7 +77,7 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if _, err := knight.Accessibility(sz, path); err != nil {
 		return usageErrorf("the path: %v", err)
 	}
-	write, err := tourWriter(ctx, o.format)
+	write, err := tourWriter(o.format)
 	if err != nil {
 		return err
 	}
@@ -90,5 +91,5 @@ func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string,
 	if err := searchEnd(ctx, err, knight.ErrNoTour, o.timeout, "no tour found and none ruled out"); err != nil {
 		return err
 	}
-	return writeTo(o.output, stdout, func(w io.Writer) error { return write(w, t) })
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctx, w, t) })
 }

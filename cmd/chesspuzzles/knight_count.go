@@ -98,6 +98,7 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
 	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)")
+	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
 	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)

@@ -39,6 +39,7 @@ the count would stop, and how much memory it would need.`,
 	cmd.Flags().StringVar(&o.start, "start", "", "estimate the count of open tours from this square")
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "closed tours")
 	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp, join or search")
+	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
 	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 8GiB (default: half of this machine's)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
 	return cmd

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
-	"github.com/chesspuzzles/chesspuzzles/internal/ctxio"
 	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/spf13/cobra"
 )
@@ -46,6 +45,8 @@ stuck and says so. Exit 1 when no tour exists, with the reason.`,
 	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
 	cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
 	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
+	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png", "none")
+	flagChoices(cmd, "method", "auto", "warnsdorff", "article")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	return cmd
 }
@@ -65,12 +66,11 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if opts.Method, err = knight.ParseMethod(o.method); err != nil {
 		return usageErrorf("--method must be auto, warnsdorff or article, got %q", board.Clip(o.method))
 	}
-	write, err := tourWriter(ctx, o.format)
+	write, err := tourWriter(o.format)
 	if err != nil {
 		return err
 	}
-	// Checked here, before the search: tourPicture's own check sees only the writer it
-	// is given, which for a tour is a ctxio.Writer, never the terminal.
+	// Checked here, before the search, not after it (tourPicture checks only when writing).
 	if err := refusePNGOnTerminal(o.format == "png", o.output, stdout); err != nil {
 		return err
 	}
@@ -88,25 +88,7 @@ func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	// Writing a tour of a hundred million squares takes a while, and WriteBoard first
-	// inverts the tour, writing nothing for seconds: Ctrl-C stops it at once.
-	return writeTo(o.output, stdout, func(w io.Writer) error {
-		return aside(ctx, func() error { return write(ctxio.Writer{Ctx: ctx, W: w}, t) })
-	})
-}
-
-func tourWriter(ctx context.Context, format string) (func(io.Writer, knight.Tour) error, error) {
-	switch format {
-	case "board":
-		return knight.WriteBoard, nil
-	case "squares":
-		return knight.WriteSquares, nil
-	case "json":
-		return knight.WriteJSON, nil
-	case "none":
-		return func(io.Writer, knight.Tour) error { return nil }, nil
-	case "svg", "png":
-		return tourPicture(ctx, format == "png"), nil
-	}
-	return nil, usageErrorf("--format must be board, squares, json, svg, png or none, got %q", board.Clip(format))
+	// Writing a tour of a hundred million squares takes seconds; the writers stop within
+	// a millisecond of Ctrl-C.
+	return writeTo(o.output, stdout, func(w io.Writer) error { return write(ctx, w, t) })
 }

@@ -2,40 +2,28 @@ package main
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// flagValues are the values of the flags that take one of a fixed list, by command and
-// flag: shell completion offers them.
-var flagValues = map[string][]string{
-	"queens solve format":    {"code", "perm", "coords", "algebraic", "board", "json", "unicode", "svg", "png"},
-	"queens one format":      {"code", "perm", "coords", "algebraic", "board", "json"},
-	"queens complete format": {"code", "perm", "coords", "algebraic", "board", "json"},
-	"queens check format":    {"text", "json", "unicode", "svg", "png"},
-	"knight tour format":     {"board", "squares", "json", "svg", "png", "none"},
-	"knight complete format": {"board", "squares", "json", "svg", "png"},
-	"queens puzzle format":   {"text", "svg", "png", "json"},
-	"knight tour method":     {"auto", "warnsdorff", "article"},
-	"queens count method":    {"auto", "join", "frames"},
-	"knight count method":    {"auto", "dp", "join", "search"},
-	"knight estimate method": {"auto", "dp", "join", "search"},
+// choicesKey annotates a flag with the values it takes from a fixed list (flagChoices).
+const choicesKey = "chesspuzzles_choices"
+
+// flagChoices declares, in the file of the command that has it, that cmd's flag takes one
+// of values: shell completion offers them, and a --format whose values list json gets
+// --json beside it (machineReadable).
+func flagChoices(cmd *cobra.Command, flag string, values ...string) {
+	_ = cmd.Flags().SetAnnotation(flag, choicesKey, values)
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // machineReadable walks the command tree under root once it is built: every command whose
-// --format lists json but that has no --json of its own gets --json as a short form of
-// --format json, and every flag in flagValues gets its values as shell completions.
+// --format lists json (flagChoices) but that has no --json of its own gets --json as a
+// short form of --format json.
 func machineReadable(root *cobra.Command) {
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
-		path := strings.TrimPrefix(cmd.CommandPath(), root.Name()+" ")
-		for key, values := range flagValues {
-			if flag, ok := strings.CutPrefix(key, path+" "); ok && !strings.Contains(flag, " ") {
-				_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
-			}
-		}
-		if slices.Contains(flagValues[path+" format"], "json") && cmd.Flags().Lookup("json") == nil {
+		if f := cmd.Flags().Lookup("format"); f != nil && slices.Contains(f.Annotations[choicesKey], "json") && cmd.Flags().Lookup("json") == nil {
 			addJSONAlias(cmd)
 		}
 		for _, c := range cmd.Commands() {

@@ -13,8 +13,10 @@ import (
 // package comment, which "chesspuzzles --help" shows) misses a command or a flag: every
 // command that is not hidden has its line in the list of commands, with its path ("queens
 // trace"; a shell's name in the line of completion), and every flag that is not hidden
-// is named, as --name, somewhere in the manual. A command or flag added without a word in
-// the manual fails here (issue 26.3: six commands were missing).
+// is named, as --name, somewhere in the manual; and back: every command the list names and
+// every --flag the manual names exists. A command or flag added without a word in the
+// manual, or removed with its word left behind, fails here (issue 26.3: six commands were
+// missing).
 func TestManualNamesEveryCommand(t *testing.T) {
 	m := manual()
 	list := commandList(t, m)
@@ -48,7 +50,30 @@ func TestManualNamesEveryCommand(t *testing.T) {
 			walk(s)
 		}
 	}
-	walk(newRootCmd(nil, nil, nil))
+	root := newRootCmd(nil, nil, nil)
+	walk(root)
+	// Nothing stale: every command the list names exists, and every --flag the manual
+	// names is a flag of some command.
+	for path := range list {
+		if c, rest, err := root.Find(strings.Fields(path)); err != nil || len(rest) > 0 || c == root {
+			t.Errorf("the manual's list of commands names %q, which is no command", path)
+		}
+	}
+	flags := map[string]bool{"help": true, "version": true}
+	var all func(c *cobra.Command)
+	all = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { flags[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { flags[f.Name] = true })
+		for _, s := range c.Commands() {
+			all(s)
+		}
+	}
+	all(root)
+	for _, m := range regexp.MustCompile(`(?:^|[\s(\[,"])--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(m, -1) {
+		if !flags[m[1]] {
+			t.Errorf("the manual names --%s, which no command has", m[1])
+		}
+	}
 	for _, stale := range []string{"out of reach"} {
 		if strings.Contains(m, stale) {
 			t.Errorf("the manual still says %q", stale)

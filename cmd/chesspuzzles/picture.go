@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/chesspuzzles/chesspuzzles/board"
-	"github.com/chesspuzzles/chesspuzzles/knight"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/render"
 )
@@ -89,37 +87,4 @@ func writeQueensPicture(ctx context.Context, pos queens.Position, attacks []quee
 		return err
 	}
 	return writeBytes(output, stdout, b)
-}
-
-// runSolvePicture draws the first solution the listing of opts yields (after --after, only
-// fundamental ones with --unique) as an SVG or PNG picture. It answers "no" (exit 1) when
-// there is none.
-func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
-	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
-		return writeQueensPicture(ctx, p.Position(), nil, opts.picture, opts.output, stdout)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return answerNo(nil)
-}
-
-// tourPicture returns a writer of the tour as an SVG or PNG picture (package render): the
-// path with move numbers, start and end marked, the closing move of a closed tour.
-func tourPicture(ctx context.Context, png bool) func(io.Writer, knight.Tour) error {
-	return func(w io.Writer, t knight.Tour) error {
-		if err := refusePNGOnTerminal(png, "", w); err != nil {
-			return err
-		}
-		pic := render.Tour{Size: t.Size(), Path: make([]board.Square, t.Len()), Closed: t.Closed()}
-		for i := range pic.Path {
-			pic.Path[i] = t.Square(i)
-		}
-		b, err := draw(ctx, pic, png)
-		if err != nil {
-			return usageErrorf("cannot draw the tour: %v", err)
-		}
-		_, err = w.Write(b)
-		return err
-	}
 }

@@ -81,6 +81,7 @@ column list of ten million queens takes about 0.4 GB and a few seconds.`,
 	cmd.Flags().IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
+	flagChoices(cmd, "format", "text", "json", "unicode", "svg", "png")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
 	cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
 	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {

@@ -68,6 +68,7 @@ input that cannot be read; 3 when undecided within --timeout; 130 when interrupt
 	f.IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
 	addTimeoutFlag(cmd, &opts.timeout)
 	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
 	return cmd
 }
 

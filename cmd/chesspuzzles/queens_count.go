@@ -14,6 +14,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
 )
 
@@ -109,6 +110,7 @@ tells how long.`,
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
 	addDistFlags(cmd, &opts.dist)
 	addMethodFlags(cmd, &opts.method)
+	flagChoices(cmd, "method", "auto", count.MethodJoin, count.MethodFrames)
 	// The flags each way of counting reads; any other of these would be ignored, so it is refused.
 	return withModes(cmd,
 		flagMode{"--status", "status", []string{"status", "nats", "state", "token", "json"}},

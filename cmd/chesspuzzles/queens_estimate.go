@@ -71,6 +71,7 @@ not the machine's other load.`,
 	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
 	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
+	modelledWorkers(cmd, "workers")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
 	addMethodFlags(cmd, &opts.method)
 	return cmd
@@ -106,10 +107,6 @@ type estimateRecord struct {
 	Memory      uint64  `json:"memory_bytes"`
 }
 
-// maxTimedJoinN is the largest N whose join the estimate times on sampled row sets: a row
-// set of N = 22–23 takes a fraction of a second, of 24 seconds, beyond minutes.
-const maxTimedJoinN = 23
-
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	method, err := opts.method.choose(opts.n, opts.workers)
 	if err != nil {
@@ -134,24 +131,18 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 			*m.dst = mp.CoreSeconds()
 		}
 	}
-	var e count.Estimate
-	if method == count.MethodJoin && opts.n > maxTimedJoinN {
-		rec.Tasks = plan.Len()
-		rec.Seconds1 = plan.CoreSeconds()
-	} else {
-		rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-		e, err = plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: time.Second, MinProbes: 20, Probes: opts.probes})
-		if err != nil {
-			return err
-		}
-		if e.TasksExact {
-			rec.Tasks = int(e.Tasks)
-		} else {
-			rec.TasksSampled = e.Tasks
-		}
-		rec.Nodes, rec.NodesErr, rec.Solutions, rec.SolutionsErr = e.Nodes, 2*e.NodesErr, e.Solutions, 2*e.SolutionsErr
-		rec.Seconds1, rec.SecondsErr, rec.Timed, rec.TimedProbes = e.Seconds, e.SecondsErr, true, e.Probes
+	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
+	e, err := plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: time.Second, MinProbes: 20, Probes: opts.probes})
+	if err != nil {
+		return err
 	}
+	if e.TasksExact {
+		rec.Tasks = int(e.Tasks)
+	} else {
+		rec.TasksSampled = e.Tasks
+	}
+	rec.Nodes, rec.NodesErr, rec.Solutions, rec.SolutionsErr = e.Nodes, 2*e.NodesErr, e.Solutions, 2*e.SolutionsErr
+	rec.Seconds1, rec.SecondsErr, rec.Timed, rec.TimedProbes = e.Seconds, e.SecondsErr, e.Probes > 0, e.Probes
 	rec.SecondsW = rec.Seconds1 / float64(opts.workers)
 	if opts.json {
 		line, err := json.Marshal(rec)
@@ -180,7 +171,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	if rec.Timed {
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on %d sampled parts of its tasks)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr, rec.TimedProbes)
 	} else {
-		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a row set of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a part of a task of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
 	}
 	fmt.Fprintf(stdout, "memory:     about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
 	join := "does not count N=" + strconv.Itoa(opts.n)

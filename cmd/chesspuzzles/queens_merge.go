@@ -13,9 +13,8 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 	"github.com/spf13/cobra"
 )
 
@@ -128,19 +127,9 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		shards = append(shards, shardFile{name, s})
 	}
 	first := shards[0]
-	method, version := count.MethodFrames, first.s.PlanVersion
-	switch first.s.Method {
-	case "":
-		if version != frames.PlanVersion && version != frames.FinePlanVersion {
-			return usageErrorf("%q has plan version %d, but this build counts by method frames with plan version %d or %d", first.name, version, frames.PlanVersion, frames.FinePlanVersion)
-		}
-	case count.MethodJoin:
-		method = count.MethodJoin
-		if version != join.JoinPlanVersion {
-			return usageErrorf("%q has plan version %d, but this build counts by method join with plan version %d", first.name, version, join.JoinPlanVersion)
-		}
-	default:
-		return usageErrorf("%q is a slice of a count by method %q, which this build does not know", first.name, first.s.Method)
+	method, version := methodName(first.s.Method), first.s.PlanVersion
+	if _, err := queens.NewPlan(first.s.N, method, version); err != nil {
+		return usageErrorf("%q: a slice this build cannot plan: %v", first.name, err)
 	}
 	byIndex := make([][]string, first.s.Shards)
 	for _, f := range shards {

@@ -218,7 +218,7 @@ func TestMergeRefuses(t *testing.T) {
 			editShard(t, f[0], func(m map[string]any) { m["plan_version"] = 99 })
 			reseal(t, f[0])
 			return f
-		}, "has plan version 99, but this build counts by method frames with plan version 1 or 2"},
+		}, "a slice this build cannot plan: plan version of the frames method must be 1 or 2, got 99"},
 		{"foreign N", 2, func(t *testing.T, f []string) []string {
 			editShard(t, f[1], func(m map[string]any) { m["n"] = n + 1 })
 			reseal(t, f[1])

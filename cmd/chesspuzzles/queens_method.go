@@ -30,24 +30,13 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 }
 
 // planVersionFor returns the plan version of a count of n by method: v if not 0 (checked
-// against the method), else the method's default (frames: frames.DefaultVersion, the
-// fine plan from N = 25, where it differs from version 1).
+// against the method by queens.NewPlan), else the method's default for n.
 func planVersionFor(n int, method string, v int) (int, error) {
-	switch method {
-	case count.MethodJoin:
-		if v != 0 && v != join.JoinPlanVersion {
-			return 0, usageErrorf("--plan-version of the join method must be %d, got %d", join.JoinPlanVersion, v)
-		}
-		return join.JoinPlanVersion, nil
-	default:
-		if v == 0 {
-			return frames.DefaultVersion(n), nil
-		}
-		if v != frames.PlanVersion && v != frames.FinePlanVersion {
-			return 0, usageErrorf("--plan-version of the frames method must be %d or %d, got %d", frames.PlanVersion, frames.FinePlanVersion, v)
-		}
-		return v, nil
+	p, err := queens.NewPlan(n, method, v)
+	if err != nil {
+		return 0, usageErrorf("--plan-version: %v", err)
 	}
+	return p.Version(), nil
 }
 
 // minMaxMemory is the smallest --max-memory accepted: below it not even the frames
@@ -78,10 +67,11 @@ func (o *methodOptions) validate() error {
 	default:
 		return usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
-	switch o.planVersion {
-	case 0, frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion:
-	default:
-		return usageErrorf("--plan-version must be %d or %d (frames) or %d (join), got %d", frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion, o.planVersion)
+	if o.planVersion != 0 {
+		// N = 12 is a board that every plan version plans: only the version is checked.
+		if _, err := queens.NewPlan(12, "", o.planVersion); err != nil {
+			return usageErrorf("--plan-version: %v", err)
+		}
 	}
 	_, err := o.memoryLimit()
 	return err
@@ -105,10 +95,11 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 	method := o.method
 	if method == "auto" && o.planVersion != 0 {
 		// A plan version names its method.
-		method = count.MethodFrames
-		if o.planVersion == join.JoinPlanVersion {
-			method = count.MethodJoin
+		p, err := queens.NewPlan(n, "", o.planVersion)
+		if err != nil {
+			return "", usageErrorf("--plan-version: %v", err)
 		}
+		method = p.Method()
 	}
 	got, err := queens.ChooseMethod(n, method, workers, limit)
 	var me *queens.MemoryError

@@ -73,6 +73,7 @@ For N = 2 and 3, which have no solution, it says so and exits 1.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
 	f.BoolVar(&opts.random, "random", false, "a random solution, by local search")
 	f.Uint64Var(&opts.seed, "seed", 0, "seed of --random, for a reproducible solution")
 	f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")

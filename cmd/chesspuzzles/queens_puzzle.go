@@ -60,6 +60,7 @@ The board size is N, or --n N (8 if neither is given).`,
 	f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
 	f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
 	f.StringVar(&o.format, "format", "text", "text, svg, png or json")
+	flagChoices(cmd, "format", "text", "svg", "png", "json")
 	f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 	f.BoolVar(&o.solution, "solution", false, "with text: print the solution after the puzzle")
 	return cmd

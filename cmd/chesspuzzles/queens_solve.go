@@ -69,6 +69,7 @@ interrupted run never leaves a truncated file behind.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json; or a picture: unicode, or svg or png (the first solution listed)")
+	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json", "unicode", "svg", "png")
 	f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
 	f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
 	f.StringVar(&after, "after", "", "list only solutions after this one (in any notation)")
@@ -184,4 +185,17 @@ func followSolve(stderr io.Writer, opts solveOptions, pr *queens.Progress, listi
 		stopFollow()
 		m.Finish()
 	}
+}
+
+// runSolvePicture draws the first solution the listing of opts yields (after --after, only
+// fundamental ones with --unique) as an SVG or PNG picture. It answers "no" (exit 1) when
+// there is none.
+func runSolvePicture(ctx context.Context, opts solveOptions, stdout io.Writer) error {
+	for p := range queens.List(ctx, opts.n, queens.ListOptions{After: opts.after, Fundamental: opts.unique}) {
+		return writeQueensPicture(ctx, p.Position(), nil, opts.picture, opts.output, stdout)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return answerNo(nil)
 }

@@ -288,9 +288,9 @@ func checkFlags(cmd *cobra.Command) error {
 	if set("size") && set("board") {
 		return usageErrorf("--size %s and --board %s both give the board: give one (--size N for N×N, --board RxC)", clipArg(value("size")), clipArg(value("board")))
 	}
-	// Goroutines started: (queens estimate's --workers is the machine it estimates for.)
+	// Goroutines started, unless the command declares that it only models them.
 	for _, name := range []string{"workers", "cores"} {
-		if !set(name) || cmd.Name() == "estimate" {
+		if !set(name) || f.Lookup(name).Annotations[modelledKey] != nil {
 			continue
 		}
 		if v, err := strconv.Atoi(value(name)); err == nil && v > maxWorkers() {
@@ -306,6 +306,15 @@ func checkFlags(cmd *cobra.Command) error {
 		}
 	}
 	return nil
+}
+
+// modelledKey annotates a --workers flag that counts the workers of a machine the command
+// only models (queens estimate's), not goroutines it starts: checkFlags does not bound it.
+const modelledKey = "chesspuzzles_modelled"
+
+// modelledWorkers declares that cmd's flag name counts modelled workers (modelledKey).
+func modelledWorkers(cmd *cobra.Command, name string) {
+	_ = cmd.Flags().SetAnnotation(name, modelledKey, []string{"true"})
 }
 
 // maxWorkers bounds --workers and --cores: goroutines beyond a few a core add memory, not

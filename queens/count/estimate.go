@@ -41,7 +41,8 @@ type Estimate struct {
 	// fine frames plan too large to build for an estimate).
 	Tasks      float64
 	TasksExact bool
-	// Probes is the number of timed probes.
+	// Probes is the number of timed probes: 0 where one probe would take longer than the
+	// budget, and Seconds is the cost model's (Plan.CoreSeconds).
 	Probes int
 	// Nodes and Solutions are Knuth's estimates of the frames method's search-tree nodes
 	// and solutions with their standard errors (zero for the join, or without Probes).

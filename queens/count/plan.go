@@ -1,11 +1,9 @@
 package count
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 )
 
 // A Plan is an exact count of the n×n board cut into independent tasks by one method. It
@@ -173,21 +171,4 @@ func Here(ctx context.Context, p Plan) (Counts, error) {
 		}
 	}
 	return t.Final()
-}
-
-// SortedOrder is the Order of a plan that holds its costs in a slice, cost[id]: ids by
-// decreasing cost, ties by id. It sorts a copy of the ids (n log n).
-func SortedOrder(n int, cost func(id int) uint64) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		ids := make([]int, n)
-		for i := range ids {
-			ids[i] = i
-		}
-		slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(cost(b), cost(a)) })
-		for _, id := range ids {
-			if !yield(id) {
-				return
-			}
-		}
-	}
 }

@@ -3,6 +3,7 @@ package regions
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math/bits"
 	"strings"
 
@@ -358,22 +359,19 @@ func (p *Puzzle) confineStep(s *state, k, a, b int, ids []int, sets []cellSet, p
 
 // wouldEmpty finds a free cell whose queen would leave an open unit with no free cell.
 func (p *Puzzle) wouldEmpty(s *state) (Step, bool) {
-	for r := range p.n {
-		for m := s.cand[r]; m != 0; m &= m - 1 {
-			c := bits.TrailingZeros32(m)
-			t := *s
-			p.place(&t, r, c)
-			kind, idx, ok := p.empty(&t)
-			if !ok {
-				continue
-			}
-			cs := p.free(s, kind, idx)
-			q := board.Square{Row: r, Col: c}
-			st := Step{Technique: WouldEmpty, Ruled: []board.Square{q}, Because: p.squares(&cs)}
-			st.Text = fmt.Sprintf("A queen on %s would take every free cell of %s (%s), so %s is ruled out.",
-				CellName(q), unitName(kind, idx), names(st.Because), CellName(q))
-			return st, true
+	for r, c := range p.trials(s) {
+		t := *s
+		p.place(&t, r, c)
+		kind, idx, ok := p.empty(&t)
+		if !ok {
+			continue
 		}
+		cs := p.free(s, kind, idx)
+		q := board.Square{Row: r, Col: c}
+		st := Step{Technique: WouldEmpty, Ruled: []board.Square{q}, Because: p.squares(&cs)}
+		st.Text = fmt.Sprintf("A queen on %s would take every free cell of %s (%s), so %s is ruled out.",
+			CellName(q), unitName(kind, idx), names(st.Because), CellName(q))
+		return st, true
 	}
 	return Step{}, false
 }
@@ -389,37 +387,34 @@ func (p *Puzzle) easyStep(s *state) (Step, bool) {
 // chain finds a free cell whose queen leads, by easy steps alone, to an open unit with no
 // free cell.
 func (p *Puzzle) chain(s *state) (Step, bool) {
-	for r := range p.n {
-		for m := s.cand[r]; m != 0; m &= m - 1 {
-			c := bits.TrailingZeros32(m)
-			t := *s
-			p.place(&t, r, c)
-			var forced []board.Square
-			for {
-				if kind, idx, ok := p.empty(&t); ok {
-					q := board.Square{Row: r, Col: c}
-					st := Step{Technique: Chain, Ruled: []board.Square{q}, Because: append([]board.Square{q}, forced...)}
-					text := fmt.Sprintf("Suppose a queen on %s.", CellName(q))
-					if len(forced) > 0 {
-						text += fmt.Sprintf(" Then last free cells and confinements force queens on %s,", names(forced))
-						text += fmt.Sprintf(" and %s is left with no free cell.", unitName(kind, idx))
-					} else {
-						text += fmt.Sprintf(" Then confinements leave %s with no free cell.", unitName(kind, idx))
-					}
-					st.Text = text + fmt.Sprintf(" So %s is ruled out.", CellName(q))
-					return st, true
+	for r, c := range p.trials(s) {
+		t := *s
+		p.place(&t, r, c)
+		var forced []board.Square
+		for {
+			if kind, idx, ok := p.empty(&t); ok {
+				q := board.Square{Row: r, Col: c}
+				st := Step{Technique: Chain, Ruled: []board.Square{q}, Because: append([]board.Square{q}, forced...)}
+				text := fmt.Sprintf("Suppose a queen on %s.", CellName(q))
+				if len(forced) > 0 {
+					text += fmt.Sprintf(" Then last free cells and confinements force queens on %s,", names(forced))
+					text += fmt.Sprintf(" and %s is left with no free cell.", unitName(kind, idx))
+				} else {
+					text += fmt.Sprintf(" Then confinements leave %s with no free cell.", unitName(kind, idx))
 				}
-				if t.rows == p.full() {
-					break
-				}
-				st, ok := p.easyStep(&t)
-				if !ok {
-					break
-				}
-				apply(p, &t, st)
-				if st.Placed {
-					forced = append(forced, st.Queen)
-				}
+				st.Text = text + fmt.Sprintf(" So %s is ruled out.", CellName(q))
+				return st, true
+			}
+			if t.rows == p.full() {
+				break
+			}
+			st, ok := p.easyStep(&t)
+			if !ok {
+				break
+			}
+			apply(p, &t, st)
+			if st.Placed {
+				forced = append(forced, st.Queen)
 			}
 		}
 	}
@@ -528,4 +523,18 @@ func Hint(p *Puzzle, queens []board.Square) (Step, error) {
 		p.place(&s, q.Row, q.Col)
 	}
 	return p.next(&s)
+}
+
+// trials yields the free cells of s, row by row and left to right, as (row, column): the
+// cells a technique tries a queen on.
+func (p *Puzzle) trials(s *state) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for r := range p.n {
+			for m := s.cand[r]; m != 0; m &= m - 1 {
+				if !yield(r, bits.TrailingZeros32(m)) {
+					return
+				}
+			}
+		}
+	}
 }

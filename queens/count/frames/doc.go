@@ -31,7 +31,7 @@
 //
 // For N ≥ 25 the frames differ too much in size for a cluster (at N = 27 each is days of
 // one core). The fine plan ([FinePlanVersion] 2) splits every frame estimated above
-// FineBound (about one core-hour) where its search first branches, each child a task
+// fineBound (about one core-hour) where its search first branches, each child a task
 // with extra pre-placed queens (its prefix) and the frame's weight, so that its tasks
 // partition the v1 plan's work exactly, node for node. Counts use it from [FineFromN] = 25
 // on ([DefaultVersion]); below, its tasks are v1's. At N = 27 it has 1.1·10⁷ tasks, held

@@ -11,8 +11,8 @@ import (
 )
 
 // New returns the frames plan of the n×n board, 1 ≤ n ≤ count.MaxN, for plan version v:
-// PlanVersion (a task per class of frames) or, for n ≤ MaxFineN, FinePlanVersion (frames
-// whose estimated cost exceeds FineBound(n) split by the queens of their next rows, so that
+// PlanVersion (a task per class of frames) or, for n ≤ maxFineN, FinePlanVersion (frames
+// whose estimated cost exceeds fineBound(n) split by the queens of their next rows, so that
 // no task is much over a core-hour). It returns at once: the task list is built on first use (a fraction
 // of a second for version 1; for version 2 seconds at n = 25–26, about 4.5 minutes and
 // 290 MB at n = 27, held compactly), so a worker counts and checks tasks without it.
@@ -23,8 +23,8 @@ func New(n, v int) (count.Plan, error) {
 	if v != PlanVersion && v != FinePlanVersion {
 		return nil, fmt.Errorf("frames plan version must be %d or %d, got %d", PlanVersion, FinePlanVersion, v)
 	}
-	if v == FinePlanVersion && n > MaxFineN {
-		return nil, fmt.Errorf("the fine frames plan (version %d) is made for N up to %d, got %d: its billions of tasks would not fit; use version %d", FinePlanVersion, MaxFineN, n, PlanVersion)
+	if v == FinePlanVersion && n > maxFineN {
+		return nil, fmt.Errorf("the fine frames plan (version %d) is made for N up to %d, got %d: its billions of tasks would not fit; use version %d", FinePlanVersion, maxFineN, n, PlanVersion)
 	}
 	return &plan{n: n, version: v}, nil
 }
@@ -44,7 +44,7 @@ func (p *plan) build() {
 		}
 		if err != nil {
 			// New checked n and v; the only error left is a fine plan of more than 2³²
-			// tasks, which New refuses (MaxFineN).
+			// tasks, which New refuses (maxFineN).
 			panic(fmt.Sprintf("frames: %v", err))
 		}
 		p.tasks, p.compact = q.tasks, q.compact
@@ -81,7 +81,7 @@ func (p *plan) CountTask(ctx context.Context, t count.Task) (count.Result, error
 // CheckTask returns t rebuilt as a task of this plan from its frame, Weight, prefix and
 // Cost (see checkFineTask), or an error if the plan has no such task. Cost: one estimate
 // per child of each split on the way (about a hundred microseconds at n = 27), and, once
-// per process for version 2, FineBound (a fraction of a second).
+// per process for version 2, fineBound (a fraction of a second).
 func (p *plan) CheckTask(t count.Task) (count.Task, error) {
 	ft, err := p.parse(t)
 	if err != nil {
@@ -149,10 +149,10 @@ func (t task) public() count.Task {
 }
 
 // NewBound returns the fine plan of n cut with the given bound on Cost instead of
-// FineBound(n), built and held compactly: a plan of many small tasks for tests and
+// fineBound(n), built and held compactly: a plan of many small tasks for tests and
 // benchmarks of the machinery that runs plans (a bound of 1 cuts n = 14 into about 4·10⁵
 // tasks of microseconds). Its Version is FinePlanVersion but, unless bound is
-// FineBound(n), its ids are not those of the fine plan: its results must never be mixed
+// fineBound(n), its ids are not those of the fine plan: its results must never be mixed
 // with a real count's (run it on a server, checkpoint or shard files of its own).
 func NewBound(n int, bound uint64) (count.Plan, error) {
 	return newCompactFinePlan(n, max(bound, 1))

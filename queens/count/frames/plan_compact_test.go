@@ -96,10 +96,10 @@ func TestFineFromN(t *testing.T) {
 	ns = append(ns, FineFromN-1)
 	for _, n := range ns {
 		v1, _ := newPlan(n)
-		b := FineBound(n)
+		b := fineBound(n)
 		for _, tk := range v1.tasks {
 			if tk.Cost > b {
-				t.Fatalf("N=%d < FineFromN: frame %d costs %d > FineBound %d, so v2 differs from v1", n, tk.ID, tk.Cost, b)
+				t.Fatalf("N=%d < FineFromN: frame %d costs %d > fineBound %d, so v2 differs from v1", n, tk.ID, tk.Cost, b)
 			}
 		}
 		if DefaultVersion(n) != PlanVersion {
@@ -107,7 +107,7 @@ func TestFineFromN(t *testing.T) {
 		}
 	}
 	v1, _ := newPlan(FineFromN)
-	b := FineBound(FineFromN)
+	b := fineBound(FineFromN)
 	if !slices.ContainsFunc(v1.tasks, func(tk task) bool { return tk.Cost > b }) {
 		t.Fatalf("N=%d: no frame above the bound %d: FineFromN is too small", FineFromN, b)
 	}

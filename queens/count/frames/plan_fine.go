@@ -14,11 +14,11 @@ import (
 )
 
 // FinePlanVersion identifies the fine frame plan of [NewFinePlan]: the frames of
-// [PlanVersion] 1, with every frame whose estimated cost exceeds [FineBound] split by the
+// [PlanVersion] 1, with every frame whose estimated cost exceeds fineBound split by the
 // queens of its next empty rows. Like every plan version it pins the tasks and their ids.
 const FinePlanVersion = 2
 
-// FineBound returns the largest task.Cost a task of the fine plan of n may have, unless it
+// fineBound returns the largest task.Cost a task of the fine plan of n may have, unless it
 // can no longer be split (it has at most fineMinEmpty empty rows, or its search has no
 // branch). It builds the v1 plan of n to know its total cost (a fraction of a second).
 //
@@ -47,7 +47,7 @@ const FinePlanVersion = 2
 // Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
 // beyond it). It is 876 at n = 27 (frames cost up to 147,456), and larger than every
 // frame's cost up to n = 24, where the fine plan is the v1 plan.
-func FineBound(n int) uint64 {
+func fineBound(n int) uint64 {
 	p, err := newPlan(n)
 	if err != nil {
 		return 1
@@ -62,7 +62,7 @@ func FineBound(n int) uint64 {
 const (
 	// fineTargetSeconds is the time, on one core, that no task should exceed by much.
 	fineTargetSeconds = 3600.0
-	// fineSecondsPerNode is the measured time of a search node (see FineBound).
+	// fineSecondsPerNode is the measured time of a search node (see fineBound).
 	fineSecondsPerNode = 27e-9
 	// fineNodesPerSolution is the measured number of nodes a v1 plan visits per solution.
 	fineNodesPerSolution = 2.1
@@ -72,7 +72,7 @@ const (
 
 // frameSecondsPerCost returns the estimated seconds, on one core of the development
 // machine, of one unit of task.Cost in a frames plan (version 1 or 2) of n whose v1 plan
-// costs total: the model of FineBound (2.1·Q(n) nodes in all, 27 ns a node) divided by
+// costs total: the model of fineBound (2.1·Q(n) nodes in all, 27 ns a node) divided by
 // the plan's total Cost. A measured model, good to a factor of about 1.5 on one machine;
 // another machine scales it by its speed.
 func frameSecondsPerCost(n int, total uint64) float64 {
@@ -93,7 +93,7 @@ func knownOrExtrapolated(n int) float64 {
 	return q
 }
 
-// fineBoundFor is FineBound given the v1 plan's total Cost.
+// fineBoundFor is fineBound given the v1 plan's total Cost.
 func fineBoundFor(n int, total uint64) uint64 {
 	nodesPerCost := fineNodesPerSolution * knownOrExtrapolated(n) / float64(max(total, 1))
 	b := fineTargetSeconds / fineSecondsPerNode / nodesPerCost
@@ -107,7 +107,7 @@ func fineBoundFor(n int, total uint64) uint64 {
 }
 
 // fineBase returns the frame plan (version 1) a fine plan of n splits, and the bound it
-// splits by: bound itself, or FineBound's for the frames' total cost if bound is 0.
+// splits by: bound itself, or fineBound's for the frames' total cost if bound is 0.
 func fineBase(n int, bound uint64) (*plan, uint64, error) {
 	base, err := newPlan(n)
 	if err != nil {
@@ -124,7 +124,7 @@ func fineBase(n int, bound uint64) (*plan, uint64, error) {
 }
 
 // The fine frame plan of n (version [FinePlanVersion]), 1 ≤ n ≤ count.MaxN: its tasks partition the work of [NewPlan]'s: each v1 frame is a task as it is,
-// or, when its Cost exceeds FineBound(n), it is split where its search first branches
+// or, when its Cost exceeds fineBound(n), it is split where its search first branches
 // (after the forced queens: a row's open columns, or the open rows of a column that only
 // two rows can take, see search), each child a task with that queen added to
 // task.Prefix, and the children that still exceed the bound are split in turn. The children of a frame keep its Weight: the solutions of a frame are the
@@ -136,7 +136,7 @@ func fineBase(n int, bound uint64) (*plan, uint64, error) {
 // branching line's squares, depth first: a pure function of n. Building costs the v1 plan plus one
 // Cost estimate per child (microseconds each).
 //
-// newFinePlan returns it cut with bound (0: FineBound(n)), its tasks in a slice: the tests
+// newFinePlan returns it cut with bound (0: fineBound(n)), its tasks in a slice: the tests
 // cut small boards finely with it; New holds it compactly (newCompactFinePlan).
 func newFinePlan(n int, bound uint64) (*plan, error) {
 	base, bound, err := fineBase(n, bound)
@@ -201,7 +201,7 @@ func fineChildren(t task, bound uint64) []task {
 	return out
 }
 
-// checkFineTask returns the task of the fine plan of t.N cut with bound ([FineBound](t.N)
+// checkFineTask returns the task of the fine plan of t.N cut with bound (fineBound(t.N)
 // for the plan of [FinePlanVersion]) that t describes by its frame (Top, Bottom, Left,
 // Right), Weight, Prefix and Cost, with t's ID, or an error if no task of that plan has
 // this description. It is how a worker rebuilds the task a message carries without
@@ -437,21 +437,21 @@ func checkNodes(r count.Result, empty int) error {
 }
 
 // FineFromN is the smallest n whose fine plan differs from the v1 plan: below it no frame's
-// Cost exceeds FineBound(n), so version 2 has version 1's tasks (TestFineFromN).
+// Cost exceeds fineBound(n), so version 2 has version 1's tasks (TestFineFromN).
 const FineFromN = 25
 
-// MaxFineN is the largest n whose fine plan New makes: about 2·10⁸ tasks at n = 28 by
+// maxFineN is the largest n whose fine plan New makes: about 2·10⁸ tasks at n = 28 by
 // the plan's sampled estimate (some 6 GB held compactly), and billions beyond, more than
 // the 2³² ids a compact plan holds.
-const MaxFineN = 28
+const maxFineN = 28
 
 // DefaultVersion returns the plan version a count of n by the frames method uses unless
-// told otherwise: FinePlanVersion from FineFromN to MaxFineN, where it splits v1's frames
+// told otherwise: FinePlanVersion from FineFromN to maxFineN, where it splits v1's frames
 // of days into tasks of at most about a core-hour, and PlanVersion elsewhere: below, both
 // versions have the same tasks, so that checkpoints, shard files and jobs of version 1
 // stay valid there; beyond, the fine plan is too large to hold.
 func DefaultVersion(n int) int {
-	if n >= FineFromN && n <= MaxFineN {
+	if n >= FineFromN && n <= maxFineN {
 		return FinePlanVersion
 	}
 	return PlanVersion
@@ -484,15 +484,15 @@ func (t task) children() []task {
 	return out
 }
 
-// fineBounds caches FineBound by n: a worker checks every task of version 2 against it.
+// fineBounds caches fineBound by n: a worker checks every task of version 2 against it.
 var fineBounds sync.Map // int → uint64
 
-// fineBoundCached is FineBound(n), computed once per process and n.
+// fineBoundCached is fineBound(n), computed once per process and n.
 func fineBoundCached(n int) uint64 {
 	if b, ok := fineBounds.Load(n); ok {
 		return b.(uint64)
 	}
-	b := FineBound(n)
+	b := fineBound(n)
 	fineBounds.Store(n, b)
 	return b
 }

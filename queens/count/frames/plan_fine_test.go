@@ -178,8 +178,8 @@ func TestFinePlanStable(t *testing.T) {
 	for _, tk := range p.tasks {
 		var s search
 		tk.initSearch(&s)
-		if tk.Cost > FineBound(27) && s.freeRows > fineMinEmpty {
-			t.Fatalf("N=27: task %d costs %d > bound %d", tk.ID, tk.Cost, FineBound(27))
+		if tk.Cost > fineBound(27) && s.freeRows > fineMinEmpty {
+			t.Fatalf("N=27: task %d costs %d > bound %d", tk.ID, tk.Cost, fineBound(27))
 		}
 	}
 }

@@ -20,19 +20,32 @@ const maxWholeTaskN = 21
 // task with probability proportional to its Cost and, from N = 22, one of its row sets
 // uniformly (task.rowSet), counts it, and takes its time over the probability of that
 // pick. A row set takes milliseconds at N = 20, a fraction of a second at 22–23, seconds
-// at 24, minutes beyond.
+// at 24, minutes beyond: where one is expected (by the cost model) to take longer than
+// opts.Budget, nothing is timed and the estimate is the model's, with Probes 0.
 func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {
 	p.build()
+	// A probe expected (by the cost model) to take longer than the whole budget is not
+	// run: the estimate is the model's (Probes 0). A row set takes a fraction of a second
+	// to N = 23, seconds at 24, minutes beyond.
+	var total, top, rows uint64
+	for id := range p.Len() - 1 {
+		total += p.cost[id]
+		top = max(top, p.cost[id])
+		rows += uint64(p.rowSets[id])
+	}
+	perProbe := p.CoreSeconds() / float64(p.Len()-1)
+	if p.n > maxWholeTaskN {
+		perProbe = p.CoreSeconds() / float64(max(rows, 1))
+	}
+	if perProbe > opts.Budget.Seconds() {
+		return count.Estimate{Seconds: p.CoreSeconds(), Tasks: float64(p.Len()), TasksExact: true,
+			Largest: p.CoreSeconds() * float64(top) / float64(max(total, 1))}, nil
+	}
 	tasks := make([]task, p.Len()-1)
 	for id := range tasks {
 		tasks[id] = p.taskAt(id)
 	}
 	sym := p.taskAt(p.Len() - 1)
-	var total, top uint64
-	for _, t := range tasks {
-		total += t.Cost
-		top = max(top, t.Cost)
-	}
 	tm := sample.NewTimer(opts.Budget, opts.MinProbes, opts.Clock)
 	start := tm.Now()
 	warm := tasks[0]

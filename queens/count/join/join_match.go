@@ -24,10 +24,12 @@ const rawMatchMax = 48
 
 // rawBuildPairs and rawQueryPairs price a batch in raw pair tests (one AND and compare
 // each): building one costs about as much as rawBuildPairs of them, and matching one query
-// against it about rawQueryPairs. A store of S signatures met by Q queries is scanned raw
-// when S·Q < rawBuildPairs + rawQueryPairs·Q, so a small sub-store that many queries meet
-// is batched (at N = 22 raw scans of stores under 48 were 15 % of the run), and a store
-// that few queries meet is not.
+// against it about rawQueryPairs. A store is scanned raw while the raw pair tests it has
+// done stay under the price of building it (see use: the renter's rule, never more than
+// twice the better choice in hindsight, whatever queries come later), and always when it
+// holds at most rawQueryPairs signatures. So a small sub-store that many queries meet is
+// batched (at N = 22 raw scans of stores under 48 were 15 % of the run), and one that few
+// queries meet is not.
 const (
 	rawBuildPairs = 4096
 	rawQueryPairs = 8
@@ -44,9 +46,10 @@ const (
 // about 60 word operations. All buffers are kept across rows sets: no allocation once
 // they have grown to the largest store.
 type matcher struct {
-	sigs  []uint64 // the store, raw
-	raw   bool     // small store: scan sigs
-	built bool     // build has run for sigs
+	sigs    []uint64 // the store, raw
+	raw     bool     // the queries of the last use are scanned raw
+	built   bool     // the batches of sigs are built
+	rawWork int      // raw pair tests done on sigs so far
 
 	kept uint64 // OR of the store: the bits that can clash
 	bw   int    // words per row of a batch: matchWords when built
@@ -58,20 +61,34 @@ type matcher struct {
 	rows [64 + chunkBits][8]uint64
 }
 
-// build prepares the matcher for the store in m.sigs and about nq queries (which decide
-// between a raw scan and batches; the count is the same either way).
-func (m *matcher) build(nq int) {
+// reset makes sigs the store, not yet built.
+func (m *matcher) reset(sigs []uint64) {
+	m.sigs, m.raw, m.built, m.rawWork = sigs, true, false, 0
+}
+
+// use prepares the matcher for nq queries: a raw scan while that stays cheaper than
+// building the batches (rawBuildPairs), else the batches, built once. The count is the
+// same either way.
+func (m *matcher) use(nq int) {
+	if m.built {
+		return
+	}
+	if s := len(m.sigs); s <= rawQueryPairs || m.rawWork+s*nq < rawBuildPairs {
+		m.raw = true
+		m.rawWork += s * nq
+		return
+	}
+	m.build()
+}
+
+// build prepares the batches of the store in m.sigs.
+func (m *matcher) build() {
 	var or uint64
 	for _, s := range m.sigs {
 		or |= s
 	}
 	m.kept = or
-	m.built = true
-	if len(m.sigs)*nq < rawBuildPairs+rawQueryPairs*nq {
-		m.raw = true
-		return
-	}
-	m.raw = false
+	m.built, m.raw = true, false
 	m.bw = matchWords
 	batch := 64 * m.bw
 	// Chunks cover the signature up to its highest stored bit. The sieve in front

@@ -69,12 +69,13 @@ func TestMatchKernels(t *testing.T) {
 						}
 					}
 				}
-				// Built for no queries (a raw scan), as many as come, and very
+				// Used for no queries (a raw scan), as many as come, and very
 				// many (batches from 9 signatures up).
 				for _, nq := range []int{0, len(qs), 1 << 30} {
-					m.build(nq)
-					if raw := size*nq < rawBuildPairs+rawQueryPairs*nq; m.raw != raw {
-						t.Errorf("%d words, store %d, built for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
+					m.reset(m.sigs)
+					m.use(nq)
+					if raw := size <= rawQueryPairs || size*nq < rawBuildPairs; m.raw != raw {
+						t.Errorf("%d words, store %d, used for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
 					}
 					// The chunk offsets, one slot a chunk or two more.
 					for extra := range 3 {
@@ -115,7 +116,8 @@ func BenchmarkMatchKernel(b *testing.B) {
 				a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
 				qs[i] = a & b & c & (1<<34 - 1)
 			}
-			m.build(len(qs))
+			m.reset(m.sigs)
+			m.build()
 			stride := m.nch
 			offs := chunkOffsets(nil, qs, stride, m.bw)
 			for b.Loop() {

@@ -131,7 +131,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			extractAll(s.packed, sigs, &s.keep)
 			m.sigs = s.packed
 		}
-		m.built = false // built by countAll, which knows the queries
+		m.reset(m.sigs) // built by countAll, which knows the queries
 		return
 	}
 	s.squeeze = true
@@ -159,8 +159,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 	for i := range nsub {
 		m := &s.subs[i]
-		m.sigs = s.sorted[start[i]:start[i+1]]
-		m.built = false
+		m.reset(s.sorted[start[i]:start[i+1]])
 	}
 }
 
@@ -171,9 +170,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	}
 	if s.k == 0 {
 		m := &s.subs[0]
-		if !m.built {
-			m.build(len(qs))
-		}
+		m.use(len(qs))
 		if s.squeeze {
 			s.qc = grow(s.qc, len(qs))
 			extractAll(s.qc, qs, &s.keep)
@@ -212,8 +209,8 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	if useOffs {
 		s.offs = grow(s.offs, len(s.qbuf)*s.stride)
 	}
-	// Sub-store i meets the queries of every bucket y ⊆ i; it is built on its first
-	// visit, for as many queries as it meets then.
+	// Sub-store i meets the queries of every bucket y ⊆ i; whether they are scanned raw
+	// or through batches is decided (matcher.use) by how many they are.
 	var n uint64
 	for i := range nsub {
 		m := &s.subs[i]
@@ -228,7 +225,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 					break
 				}
 			}
-			m.build(nq)
+			m.use(nq)
 		}
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {

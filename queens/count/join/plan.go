@@ -1,7 +1,6 @@
 package join
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"iter"
@@ -11,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/order"
 )
 
 // plan is the join's count.Plan: runs of consecutive counted row sets of each
@@ -108,13 +108,7 @@ func (p *plan) Cost(id int) uint64 {
 // bytes a task, n log n).
 func (p *plan) Order() iter.Seq[int] {
 	p.build()
-	p.order.Do(func() {
-		p.order.ids = make([]uint32, len(p.cost))
-		for i := range p.order.ids {
-			p.order.ids[i] = uint32(i)
-		}
-		slices.SortStableFunc(p.order.ids, func(a, b uint32) int { return cmp.Compare(p.cost[b], p.cost[a]) })
-	})
+	p.order.Do(func() { p.order.ids = order.ByCost(len(p.cost), p.Cost) })
 	return func(yield func(int) bool) {
 		for _, id := range p.order.ids {
 			if !yield(int(id)) {
