@@ -6,7 +6,7 @@
 // and the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher.
 // It is several times faster than the frame search for N = 16…23 (bench/README.md). It
 // reads a quarter table, whole where it fits the process's memory limit (joinMemory:
-// 8 MiB at N = 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23, 5 GiB at 24–25), else a row at a
+// 11 MiB at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 5 GiB at 24–25), else a row at a
 // time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB).
 // queens.ChooseMethod picks the faster method by the measured cost model (the plan's
 // CoreSeconds). The plan's last task counts P(N) and R(N), the solutions fixed by a half

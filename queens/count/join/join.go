@@ -54,7 +54,7 @@ import (
 
 // Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
 // 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
-// MiB at N = 16–17, 8.3 MiB at 18–19, 77 MiB at 20–21, 0.6 GiB at 22–23 (joinMemory). It is
+// MiB at N = 16–17, 11 MiB at 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23 (joinMemory). It is
 // built once per process and shared read-only by every worker; a worker's own buffers
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
@@ -65,16 +65,9 @@ import (
 // the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
-// in a small function whose loop stays in registers. Measured on one core of a 2-core AMD
-// EPYC (Zen 4, AVX-512), CPU seconds of "chesspuzzles queens count N --workers 1", frames
-// and join alternated, on a shared machine (load 6–16; bench/README.md has the runs):
-//
-//	N    frames   join    frames ÷ join       join peak RSS
-//	16     1.35    0.22      6.1× (median of 3)     20 MiB
-//	17     6.34    1.12      5.7× (median of 3)     20 MiB
-//	18    44.7     3.19     14×   (median of 3)     31 MiB
-//	19       –    24.0      (11× the 268 s issue 13 measured for frames)   32 MiB
-//	20       –   255.0      (2 workers, CPU total)                        108 MiB
+// in a small function whose loop stays in registers. The measured times, against frames,
+// are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
+// N = 20…28 on paper" beyond); the cost model (join_cost.go) holds them.
 //
 // Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
 // its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).

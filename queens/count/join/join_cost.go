@@ -4,9 +4,11 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
 // measuredCoreHours holds the core-hours of the join's whole count of N, measured by
 // bench/cost.sh (timed random samples of the real plans' tasks on one core, the plan
-// extrapolated; ± two standard errors in bench/README.md) on the 2-core Intel Xeon VM of
-// 24 November 2026 for N = 20–25, and for N = 16–19 by whole counts on one worker
-// (bench/count.sh, CPU seconds, the medians of bench/README.md).
+// extrapolated; ± two standard errors in bench/README.md, "The cost of N = 20…28 on
+// paper") on the 2-core Intel Xeon VM of 24 November 2026 for N = 20–25 (the AMD EPYC run
+// of 25 November there, after the join's sieve, is not the model yet), and for N = 16–19
+// by whole counts on one worker (bench/count.sh, CPU seconds, the medians of
+// bench/README.md).
 var measuredCoreHours = map[int]float64{
 	16: 0.111 / 3600, 17: 0.873 / 3600, 18: 2.699 / 3600, 19: 23.0 / 3600,
 	20: 0.0597, 21: 0.405, 22: 9.12, 23: 61.4, 24: 2177, 25: 15307,

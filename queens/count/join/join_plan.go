@@ -346,8 +346,8 @@ func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Resu
 }
 
 // joinMemory returns the bytes of the join's quarter table for n, whole (8 bytes a
-// quarter piece plus 16 bytes per cell of 4^h cells: about 1.3 MB for n = 16–17, 8.3 MB
-// for 18–19, 77 MB for 20–21, 0.6 GB for 22–23, 5.4 GB for 24–25 and 50 GB for 26–27),
+// quarter piece plus 16 bytes per cell of 4^h cells: 1.9 MiB for n = 16–17, 11 MiB
+// for 18–19, 73.5 MiB for 20–21, 574 MiB for 22–23, 4.97 GiB for 24–25, 48.3 GiB for 26–27),
 // and of one worker's buffers (store, queries, matcher, prepared south pieces), which grow
 // with the largest row set. A process holds the whole table, shared by its workers, only
 // where it fits the memory limit; else it holds some of the table's rows (see

@@ -43,7 +43,7 @@ import (
 // table's memory budget (see rowTable). pieces and off are then nil. A join task needs
 // only the four rows of each of its row sets (see joinSub.tableRows), so a partial table
 // holds the join of any N ≤ 27 in a few hundred MiB where the whole one takes 5 GiB
-// (N = 24–25) or 46 GiB (26–27).
+// (N = 24–25) or 48 GiB (26–27).
 type quarterTable struct {
 	h      int
 	pieces []uint64
