@@ -26,7 +26,8 @@ func matchOffsets(bw int) bool { return bw == 4 && haveMatchAVX2 }
 
 // countBatches is the query kernel the matcher uses: AVX-512 for batches of 8 words where
 // the processor has it, AVX2 for batches of 4 given the queries' chunk offsets offs
-// (stride slots a query), else countBatchesGo. All give the same count (TestMatchKernels).
+// (stride slots a query) or without them, else countBatchesGo. All give the same count
+// (TestMatchKernels).
 func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, offs []uint32, stride int) uint64 {
 	if len(tab) > 0 && len(cq) > 0 {
 		switch {
@@ -34,6 +35,8 @@ func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, offs []uint32, str
 			return countBatchesAVX512(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
 		case bw == 4 && haveMatchAVX2 && stride >= nch && len(offs) >= len(cq)*stride:
 			return countBatchesAVX2(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
+		case bw == 4 && haveMatchAVX2:
+			return countBatchesAVX2Index(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
 		}
 	}
 	return countBatchesGo(tab, bs, bw, nch, cq)
@@ -46,6 +49,13 @@ func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, offs []uint32, str
 //
 //go:noescape
 func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
+
+// countBatchesAVX2Index is countBatchesAVX2 computing each row's offset from the query
+// (six instructions a chunk): for a store of one or two batches, where making the offsets
+// first would cost as much as the matching.
+//
+//go:noescape
+func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 
 // cpuHasAVX2 reports AVX2 in CPUID leaf 7 and the YMM state enabled in XCR0.
 func cpuHasAVX2() bool

@@ -529,6 +529,81 @@ avx2done:
 	MOVQ         AX, ret+56(FP)
 	RET
 
+// func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
+//
+// The loops of countBatchesGo4 (join_match.go), each row's offset computed from the query
+// (for stores of one or two batches, where making the offsets first costs as much as the
+// matching): for each of nb batches of bs words, for
+// each of nq queries, AND the 32-byte rows tab[batch + j·1024 + (c>>5j & 31)·32] of
+// chunks j < nch and add the popcount of the result: nibbles looked up with VPSHUFB, bytes
+// summed into the four quadword accumulators of Y2 by VPSADBW.
+TEXT ·countBatchesAVX2Index(SB), NOSPLIT, $0-56
+	MOVQ    tab+0(FP), SI
+	MOVQ    nb+8(FP), R8
+	MOVQ    bs+16(FP), R9
+	SHLQ    $3, R9
+	MOVQ    nch+24(FP), R10
+	DECQ    R10
+	MOVQ    cq+32(FP), R11
+	MOVQ    nq+40(FP), R12
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU popcntNibbles<>(SB), Y3
+	VMOVDQU lowNibbles<>(SB), Y4
+	VPXOR   Y5, Y5, Y5
+
+idxBatch:
+	TESTQ R8, R8
+	JZ    idxDone
+	MOVQ  R11, DI
+	MOVQ  R12, CX
+
+idxQuery:
+	MOVQ    (DI), AX
+	MOVQ    AX, BX
+	ANDQ    $31, BX
+	SHLQ    $5, BX
+	VMOVDQU (SI)(BX*1), Y0
+	MOVQ    SI, DX
+	MOVQ    R10, R13
+	TESTQ   R13, R13
+	JZ      idxChunksDone
+
+idxChunk:
+	SHRQ  $5, AX
+	ADDQ  $1024, DX
+	MOVQ  AX, BX
+	ANDQ  $31, BX
+	SHLQ  $5, BX
+	VPAND (DX)(BX*1), Y0, Y0
+	DECQ  R13
+	JNZ   idxChunk
+
+idxChunksDone:
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y4, Y0, Y0
+	VPAND   Y4, Y1, Y1
+	VPSHUFB Y0, Y3, Y0
+	VPSHUFB Y1, Y3, Y1
+	VPADDB  Y0, Y1, Y0
+	VPSADBW Y5, Y0, Y0
+	VPADDQ  Y0, Y2, Y2
+	ADDQ    $8, DI
+	DECQ    CX
+	JNZ     idxQuery
+	ADDQ    R9, SI
+	DECQ    R8
+	JMP     idxBatch
+
+idxDone:
+	VEXTRACTI128 $1, Y2, X1
+	VPADDQ       X1, X2, X2
+	VPSHUFD      $0x4e, X2, X1
+	VPADDQ       X1, X2, X2
+	VMOVQ        X2, AX
+	VZEROUPPER
+	MOVQ         AX, ret+48(FP)
+	RET
+
 // func cpuHasAVX2() bool
 TEXT ·cpuHasAVX2(SB), NOSPLIT, $0-1
 	XORL AX, AX

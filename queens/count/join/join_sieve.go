@@ -177,7 +177,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 			qs = s.qc
 		}
 		var offs []uint32
-		if !m.raw && matchOffsets(m.bw) {
+		if !m.raw && m.nb > 2 && matchOffsets(m.bw) { // else the offsets cost what they save
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw)
 			offs = s.offs
 		}
