@@ -222,3 +222,37 @@ func TestSignalKnightTourWriting(t *testing.T) {
 		t.Errorf("left behind: %s", e.Name())
 	}
 }
+
+// TestSignalKnightCheckHuge interrupts "knight check" once it has read a JSON tour of four
+// million squares (24 MB; seconds to parse), while it parses it: exit 130, not the answer 1
+// that the tour (all on a8) would get.
+func TestSignalKnightCheckHuge(t *testing.T) {
+	const squares = 2048 * 2048
+	var b strings.Builder
+	b.WriteString(`{"rows":2048,"cols":2048,"squares":[[0,0]`)
+	for range squares - 1 {
+		b.WriteString(",[0,0]")
+	}
+	b.WriteString("]}")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	written := make(chan struct{})
+	go func() {
+		io.WriteString(w, b.String()) // returns once the command has read all but the last 64 KB
+		w.Close()
+		close(written)
+	}()
+	read := func(string) bool {
+		select {
+		case <-written:
+			return true
+		default:
+			return false
+		}
+	}
+	code, _, stderr := interrupt(t, r, read, "knight", "check")
+	wantInterrupted(t, code, stderr, "knight check")
+}
