@@ -264,10 +264,22 @@ func parseNames(ctx context.Context, names iter.Seq[string], count int, sz board
 // square names). Keys match without regard to case, as encoding/json matches them.
 type jsonTour struct {
 	rows, cols   int
-	squares      [][]int
-	pathPairs    [][]int
+	squares      pairList
+	pathPairs    pairList
 	pathNames    []string
 	pathAreNames bool
+}
+
+// pairList is a JSON array of [row, col] pairs as decodePairs reads it: flat holds the two
+// numbers of each pair in turn, up to the first element that is not two numbers, which is
+// kept in bad (and its 0-based index in badAt) when hasBad. given is false when there was
+// no array.
+type pairList struct {
+	given  bool
+	flat   []int
+	hasBad bool
+	bad    []int
+	badAt  int
 }
 
 // parseJSON reads the JSON object t streaming, element by element, so that it can look at
@@ -315,20 +327,24 @@ func parseJSON(ctx context.Context, t string) (Tour, error) {
 	}
 	tour := Tour{Rows: v.rows, Cols: v.cols}
 	pairs := v.squares
-	if pairs == nil && v.pathAreNames {
+	if !pairs.given && v.pathAreNames {
 		path, err := parseNames(ctx, slices.Values(v.pathNames), len(v.pathNames), tour.Size(), "path entry")
 		tour.Path = path
 		return tour, err
 	}
-	if pairs == nil {
+	if !pairs.given {
 		pairs = v.pathPairs
 	}
-	tour.Path = make([]int32, 0, len(pairs))
-	for i, p := range pairs {
-		if len(p) != 2 || p[0] < 0 || p[0] >= v.rows || p[1] < 0 || p[1] >= v.cols {
-			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i+1, p, v.rows, v.cols)
+	tour.Path = make([]int32, 0, len(pairs.flat)/2)
+	for i := 0; i < len(pairs.flat); i += 2 {
+		r, c := pairs.flat[i], pairs.flat[i+1]
+		if r < 0 || r >= v.rows || c < 0 || c >= v.cols {
+			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i/2+1, []int{r, c}, v.rows, v.cols)
 		}
-		tour.Path = append(tour.Path, int32(p[0]*v.cols+p[1]))
+		tour.Path = append(tour.Path, int32(r*v.cols+c))
+	}
+	if pairs.hasBad {
+		return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, pairs.badAt+1, pairs.bad, v.rows, v.cols)
 	}
 	return tour, nil
 }
@@ -336,31 +352,42 @@ func parseJSON(ctx context.Context, t string) (Tour, error) {
 // decodePairs reads a JSON array of [row, col] pairs (or null: none) from dec, looking at
 // ctx every 64 Ki pairs. When first is not nil it is the array's first element, already
 // read.
-func decodePairs(ctx context.Context, dec *json.Decoder, first json.RawMessage) ([][]int, error) {
-	var pairs [][]int
-	if first != nil {
-		var p []int
-		if err := json.Unmarshal(first, &p); err != nil {
-			return nil, err
+func decodePairs(ctx context.Context, dec *json.Decoder, first json.RawMessage) (pairList, error) {
+	var pl pairList
+	var p []int // reused: Decode sets its length and keeps its array
+	add := func(i int) {
+		switch {
+		case pl.hasBad:
+		case len(p) == 2:
+			pl.flat = append(pl.flat, p[0], p[1])
+		default:
+			pl.hasBad, pl.bad, pl.badAt = true, slices.Clone(p), i
 		}
-		pairs = append(pairs, p)
-	} else if ok, err := openArray(dec); !ok {
-		return nil, err
 	}
-	for dec.More() {
-		if len(pairs)%ctxStride == 0 {
+	i := 0
+	if first != nil {
+		if err := json.Unmarshal(first, &p); err != nil {
+			return pl, err
+		}
+		add(i)
+		i++
+	} else if ok, err := openArray(dec); !ok {
+		return pl, err
+	}
+	pl.given = true
+	for ; dec.More(); i++ {
+		if i%ctxStride == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return pl, err
 			}
 		}
-		var p []int
 		if err := dec.Decode(&p); err != nil {
-			return nil, err
+			return pl, err
 		}
-		pairs = append(pairs, p)
+		add(i)
 	}
 	_, err := dec.Token() // the closing ']'
-	return pairs, err
+	return pl, err
 }
 
 // openArray reads the '[' that opens an array from dec: false with no error for null.
@@ -381,7 +408,7 @@ func openArray(dec *json.Decoder) (bool, error) {
 // decodePath reads the "path" array: square names or [row, col] pairs, as its first element
 // says.
 func (v *jsonTour) decodePath(ctx context.Context, dec *json.Decoder) error {
-	v.pathPairs, v.pathNames, v.pathAreNames = nil, nil, false
+	v.pathPairs, v.pathNames, v.pathAreNames = pairList{}, nil, false
 	if ok, err := openArray(dec); !ok {
 		return err
 	}

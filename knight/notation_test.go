@@ -100,9 +100,30 @@ func TestCheckErrors(t *testing.T) {
 
 // TestParseErrors checks that unreadable input gives ErrSyntax.
 func TestParseErrors(t *testing.T) {
-	for _, text := range []string{"", "hello", "a1 b2 c3", "{", `{"rows":0,"cols":3}`, `{"rows":3,"cols":3,"path":[[5,5]]}`, "1 2\n3", "1 2\n3 9", "z9 a1 a2 a3"} {
+	for _, text := range []string{"", "hello", "a1 b2 c3", "{", `{"rows":0,"cols":3}`, `{"rows":3,"cols":3,"path":[[5,5]]}`, "1 2\n3", "1 2\n3 9", "z9 a1 a2 a3",
+		`{"rows":2,"cols":2,"squares":[[0,0],[1]]}`, `{"rows":2,"cols":2,"squares":[[0,0],[1,1,1],[0,1]]}`, `{"rows":2,"cols":2,"path":["a1",[0,1]]}`,
+		`{"rows":2,"cols":2,"squares":[[0,0],[1,1]`} {
 		if _, err := ParseTour(context.Background(), text, board.Size{}); !errors.Is(err, ErrSyntax) {
 			t.Errorf("ParseTour(%q) = %v, want ErrSyntax", text, err)
+		}
+	}
+}
+
+// TestParseJSONSquaresFirst checks that "squares", even empty, is read in place of "path",
+// and that the keys may come in any order and any case.
+func TestParseJSONSquaresFirst(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []int32
+	}{
+		{`{"path":["a1","b3"],"squares":[],"rows":3,"cols":2}`, []int32{}},
+		{`{"Squares":[[2,0],[0,1]],"path":["a2"],"ROWS":3,"cols":2}`, []int32{4, 1}},
+		{`{"rows":3,"cols":2,"squares":null,"path":[[2,0],[0,1]]}`, []int32{4, 1}},
+		{`{"rows":3,"cols":2,"path":["a1","b3"]}`, []int32{4, 1}},
+	} {
+		got, err := ParseTour(context.Background(), tc.text, board.Size{})
+		if err != nil || got.Rows != 3 || got.Cols != 2 || !equal(got.Path, tc.want) {
+			t.Errorf("ParseTour(%s) = %v, %v; want 3×2 path %v", tc.text, got, err, tc.want)
 		}
 	}
 }
