@@ -126,7 +126,11 @@ func (e *StepError) Error() string { return fmt.Sprintf("step %d: %s", e.Step, e
 // step (or an error about the length). It takes linear time and one bit per square.
 func (t Tour) Check() error { return t.check(context.Background()) }
 
-// check is Check that returns ctx.Err() once ctx is done, looking every 64 Ki squares.
+// CheckContext is Check that returns ctx.Err() once ctx is done, looking every 64 Ki
+// squares (about a millisecond's work).
+func (t Tour) CheckContext(ctx context.Context) error { return t.check(ctx) }
+
+// check is CheckContext.
 func (t Tour) check(ctx context.Context) error {
 	if t.Rows < 1 || t.Cols < 1 {
 		return fmt.Errorf("bad board %d×%d", t.Rows, t.Cols)

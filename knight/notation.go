@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -184,111 +186,293 @@ func writeBoard(ctx context.Context, w io.Writer, t Tour, band int) error {
 // the numbered board; for square names it is sz if sz.Rows > 0, else n×n when there are n²
 // names. ParseTour does not check that the result is a tour (see Tour.Check); it returns an
 // error wrapping ErrSyntax when the text cannot be read, quoting the offending piece. It
-// reads the whole input into memory and takes linear time.
-func ParseTour(text string, sz board.Size) (Tour, error) {
+// takes time and memory linear in the length of text, and returns ctx.Err() once ctx is
+// done (looking every 64 Ki squares, about a millisecond's work).
+func ParseTour(ctx context.Context, text string, sz board.Size) (Tour, error) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return Tour{}, fmt.Errorf("%w: empty input", ErrSyntax)
 	}
 	if t[0] == '{' {
-		return parseJSON(t)
+		return parseJSON(ctx, t)
 	}
-	fields := strings.Fields(t)
-	numeric := true
-	for _, f := range fields {
-		if _, err := strconv.Atoi(f); err != nil {
-			numeric = false
-			break
+	numeric, count := true, 0
+	for f := range strings.FieldsSeq(t) {
+		if count%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return Tour{}, err
+			}
+		}
+		count++
+		if numeric {
+			_, err := strconv.Atoi(f)
+			numeric = err == nil
 		}
 	}
 	if numeric {
-		return parseNumbered(t)
+		return parseNumbered(ctx, t)
 	}
 	if sz.Rows <= 0 {
-		n := int(math.Sqrt(float64(len(fields))))
-		for n*n > len(fields) {
+		n := int(math.Sqrt(float64(count)))
+		for n*n > count {
 			n--
 		}
-		for (n+1)*(n+1) <= len(fields) {
+		for (n+1)*(n+1) <= count {
 			n++
 		}
-		if n*n != len(fields) {
-			return Tour{}, fmt.Errorf("%w: %d squares is not a square board; give the board size", ErrSyntax, len(fields))
+		if n*n != count {
+			return Tour{}, fmt.Errorf("%w: %d squares is not a square board; give the board size", ErrSyntax, count)
 		}
 		sz = board.SquareBoard(n)
 	}
 	if sz.Rows*sz.Cols > MaxSquares {
 		return Tour{}, fmt.Errorf("%w: board %s is too large", ErrSyntax, sz)
 	}
-	tour := Tour{Rows: sz.Rows, Cols: sz.Cols, Path: make([]int32, 0, len(fields))}
-	for _, f := range fields {
-		sq, err := sz.ParseSquare(f)
-		if err != nil {
-			return Tour{}, fmt.Errorf("%w: %w", ErrSyntax, err)
+	path, err := parseNames(ctx, strings.FieldsSeq(t), count, sz, "")
+	if err != nil {
+		return Tour{}, err
+	}
+	return Tour{Rows: sz.Rows, Cols: sz.Cols, Path: path}, nil
+}
+
+// parseNames reads count square names of a board of size sz into square numbers; what,
+// when not empty, names the list in an error ("path entry 3: …").
+func parseNames(ctx context.Context, names iter.Seq[string], count int, sz board.Size, what string) ([]int32, error) {
+	path := make([]int32, 0, count)
+	i := 0
+	for name := range names {
+		i++
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
-		tour.Path = append(tour.Path, int32(sq.Row*sz.Cols+sq.Col))
+		sq, err := sz.ParseSquare(name)
+		if err != nil && what != "" {
+			return nil, fmt.Errorf("%w: %s %d: %w", ErrSyntax, what, i, err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSyntax, err)
+		}
+		path = append(path, int32(sq.Row*sz.Cols+sq.Col))
+	}
+	return path, nil
+}
+
+// jsonTour is what parseJSON reads from a tour's JSON object: the board size, the
+// "squares" ([row, col] pairs) and the "path" (pairs, the shape before squares existed, or
+// square names). Keys match without regard to case, as encoding/json matches them.
+type jsonTour struct {
+	rows, cols   int
+	squares      pairList
+	pathPairs    pairList
+	pathNames    []string
+	pathAreNames bool
+}
+
+// pairList is a JSON array of [row, col] pairs as decodePairs reads it: flat holds the two
+// numbers of each pair in turn, up to the first element that is not two numbers, which is
+// kept in bad (and its 0-based index in badAt) when hasBad. given is false when there was
+// no array.
+type pairList struct {
+	given  bool
+	flat   []int
+	hasBad bool
+	bad    []int
+	badAt  int
+}
+
+// parseJSON reads the JSON object t streaming, element by element, so that it can look at
+// ctx while it reads a huge path.
+func parseJSON(ctx context.Context, t string) (Tour, error) {
+	dec := json.NewDecoder(strings.NewReader(t))
+	bad := func(err error) (Tour, error) {
+		if ctx.Err() != nil {
+			return Tour{}, ctx.Err()
+		}
+		return Tour{}, fmt.Errorf("%w: bad JSON: %v", ErrSyntax, err)
+	}
+	var v jsonTour
+	if _, err := dec.Token(); err != nil { // the '{' that ParseTour saw
+		return bad(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		key, _ := tok.(string)
+		switch {
+		case strings.EqualFold(key, "rows"):
+			err = dec.Decode(&v.rows)
+		case strings.EqualFold(key, "cols"):
+			err = dec.Decode(&v.cols)
+		case strings.EqualFold(key, "squares"):
+			v.squares, err = decodePairs(ctx, dec, nil)
+		case strings.EqualFold(key, "path"):
+			err = v.decodePath(ctx, dec)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return bad(err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return bad(err)
+	}
+	if v.rows < 1 || v.cols < 1 || v.rows > board.MaxSide || v.cols > board.MaxSide || v.rows*v.cols > MaxSquares {
+		return Tour{}, fmt.Errorf("%w: JSON rows and cols must be from 1 to %d, got %d and %d", ErrSyntax, board.MaxSide, v.rows, v.cols)
+	}
+	tour := Tour{Rows: v.rows, Cols: v.cols}
+	pairs := v.squares
+	if !pairs.given && v.pathAreNames {
+		path, err := parseNames(ctx, slices.Values(v.pathNames), len(v.pathNames), tour.Size(), "path entry")
+		tour.Path = path
+		return tour, err
+	}
+	if !pairs.given {
+		pairs = v.pathPairs
+	}
+	tour.Path = make([]int32, 0, len(pairs.flat)/2)
+	for i := 0; i < len(pairs.flat); i += 2 {
+		r, c := pairs.flat[i], pairs.flat[i+1]
+		if r < 0 || r >= v.rows || c < 0 || c >= v.cols {
+			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i/2+1, []int{r, c}, v.rows, v.cols)
+		}
+		tour.Path = append(tour.Path, int32(r*v.cols+c))
+	}
+	if pairs.hasBad {
+		return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, pairs.badAt+1, pairs.bad, v.rows, v.cols)
 	}
 	return tour, nil
 }
 
-func parseJSON(t string) (Tour, error) {
-	var v struct {
-		Rows, Cols int
-		Path       json.RawMessage
-		Squares    [][]int
-	}
-	dec := json.NewDecoder(strings.NewReader(t))
-	if err := dec.Decode(&v); err != nil {
-		return Tour{}, fmt.Errorf("%w: bad JSON: %v", ErrSyntax, err)
-	}
-	if v.Rows < 1 || v.Cols < 1 || v.Rows > board.MaxSide || v.Cols > board.MaxSide || v.Rows*v.Cols > MaxSquares {
-		return Tour{}, fmt.Errorf("%w: JSON rows and cols must be from 1 to %d, got %d and %d", ErrSyntax, board.MaxSide, v.Rows, v.Cols)
-	}
-	// squares ([row, col] pairs) when given; else path, as pairs (the shape before squares
-	// existed) or as square names.
-	pairs := v.Squares
-	if pairs == nil && len(v.Path) > 0 {
-		if err := json.Unmarshal(v.Path, &pairs); err != nil {
-			var names []string
-			if err := json.Unmarshal(v.Path, &names); err != nil {
-				return Tour{}, fmt.Errorf("%w: JSON path must be square names or [row, col] pairs", ErrSyntax)
-			}
-			sz := board.Size{Rows: v.Rows, Cols: v.Cols}
-			tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(names))}
-			for i, name := range names {
-				sq, err := sz.ParseSquare(name)
-				if err != nil {
-					return Tour{}, fmt.Errorf("%w: path entry %d: %w", ErrSyntax, i+1, err)
-				}
-				tour.Path = append(tour.Path, int32(sq.Row*v.Cols+sq.Col))
-			}
-			return tour, nil
+// decodePairs reads a JSON array of [row, col] pairs (or null: none) from dec, looking at
+// ctx every 64 Ki pairs. When first is not nil it is the array's first element, already
+// read.
+func decodePairs(ctx context.Context, dec *json.Decoder, first json.RawMessage) (pairList, error) {
+	var pl pairList
+	var p []int // reused: Decode sets its length and keeps its array
+	add := func(i int) {
+		switch {
+		case pl.hasBad:
+		case len(p) == 2:
+			pl.flat = append(pl.flat, p[0], p[1])
+		default:
+			pl.hasBad, pl.bad, pl.badAt = true, slices.Clone(p), i
 		}
 	}
-	tour := Tour{Rows: v.Rows, Cols: v.Cols, Path: make([]int32, 0, len(pairs))}
-	for i, p := range pairs {
-		if len(p) != 2 || p[0] < 0 || p[0] >= v.Rows || p[1] < 0 || p[1] >= v.Cols {
-			return Tour{}, fmt.Errorf("%w: path entry %d is %v, want [row, col] on the %d×%d board", ErrSyntax, i+1, p, v.Rows, v.Cols)
+	i := 0
+	if first != nil {
+		if err := json.Unmarshal(first, &p); err != nil {
+			return pl, err
 		}
-		tour.Path = append(tour.Path, int32(p[0]*v.Cols+p[1]))
+		add(i)
+		i++
+	} else if ok, err := openArray(dec); !ok {
+		return pl, err
 	}
-	return tour, nil
+	pl.given = true
+	for ; dec.More(); i++ {
+		if i%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return pl, err
+			}
+		}
+		if err := dec.Decode(&p); err != nil {
+			return pl, err
+		}
+		add(i)
+	}
+	_, err := dec.Token() // the closing ']'
+	return pl, err
+}
+
+// openArray reads the '[' that opens an array from dec: false with no error for null.
+func openArray(dec *json.Decoder) (bool, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return false, err
+	}
+	if tok == nil {
+		return false, nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return false, errors.New("want an array")
+	}
+	return true, nil
+}
+
+// decodePath reads the "path" array: square names or [row, col] pairs, as its first element
+// says.
+func (v *jsonTour) decodePath(ctx context.Context, dec *json.Decoder) error {
+	v.pathPairs, v.pathNames, v.pathAreNames = pairList{}, nil, false
+	if ok, err := openArray(dec); !ok {
+		return err
+	}
+	if !dec.More() {
+		_, err := dec.Token()
+		return err
+	}
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return err
+	}
+	if len(first) == 0 || first[0] != '"' {
+		pairs, err := decodePairs(ctx, dec, first)
+		if err != nil {
+			return errors.New("path must be square names or [row, col] pairs")
+		}
+		v.pathPairs = pairs
+		return nil
+	}
+	v.pathAreNames = true
+	var name string
+	for err := json.Unmarshal(first, &name); ; err = dec.Decode(&name) {
+		if err != nil {
+			return errors.New("path must be square names or [row, col] pairs")
+		}
+		if len(v.pathNames)%ctxStride == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		v.pathNames = append(v.pathNames, name)
+		if !dec.More() {
+			break
+		}
+	}
+	_, err := dec.Token()
+	return err
 }
 
 // parseNumbered reads a board of move numbers: each line a board row, each number the move
 // at which the knight visits that square. Numbers outside 1…R·C cannot be read; a number
 // used twice or missing makes a StepError, since the text is a readable board but no tour.
-func parseNumbered(t string) (Tour, error) {
-	var rows [][]string
-	for _, line := range strings.Split(t, "\n") {
-		if f := strings.Fields(line); len(f) > 0 {
-			rows = append(rows, f)
+// It reads t twice (the board's size, then its numbers), looking at ctx every 64 Ki numbers.
+func parseNumbered(ctx context.Context, t string) (Tour, error) {
+	r, c, seen := 0, 0, 0
+	for line := range strings.Lines(t) {
+		k := 0
+		for range strings.FieldsSeq(line) {
+			if seen%ctxStride == 0 {
+				if err := ctx.Err(); err != nil {
+					return Tour{}, err
+				}
+			}
+			seen++
+			k++
 		}
-	}
-	r, c := len(rows), len(rows[0])
-	for i, row := range rows {
-		if len(row) != c {
-			return Tour{}, fmt.Errorf("%w: board row %d has %d numbers, row 1 has %d", ErrSyntax, i+1, len(row), c)
+		if k == 0 {
+			continue
+		}
+		if r++; r == 1 {
+			c = k
+		}
+		if k != c {
+			return Tour{}, fmt.Errorf("%w: board row %d has %d numbers, row 1 has %d", ErrSyntax, r, k, c)
 		}
 	}
 	if r > board.MaxSide || c > board.MaxSide || r*c > MaxSquares {
@@ -300,8 +484,16 @@ func parseNumbered(t string) (Tour, error) {
 		path[i] = -1
 	}
 	var dup *StepError
-	for i, row := range rows {
-		for j, f := range row {
+	i, seen := 0, 0
+	for line := range strings.Lines(t) {
+		j := 0
+		for f := range strings.FieldsSeq(line) {
+			if seen%ctxStride == 0 {
+				if err := ctx.Err(); err != nil {
+					return Tour{}, err
+				}
+			}
+			seen++
 			k, err := strconv.Atoi(f)
 			if err != nil || k < 1 || k > n {
 				return Tour{}, fmt.Errorf("%w: board row %d has %q, want move numbers from 1 to %d", ErrSyntax, i+1, board.Clip(f), n)
@@ -310,6 +502,10 @@ func parseNumbered(t string) (Tour, error) {
 				dup = &StepError{Step: k, Why: fmt.Sprintf("move number %d appears twice", k)}
 			}
 			path[k-1] = int32(i*c + j)
+			j++
+		}
+		if j > 0 {
+			i++
 		}
 	}
 	if dup != nil {

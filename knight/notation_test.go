@@ -43,12 +43,17 @@ func TestRoundTrip(t *testing.T) {
 				if err := w.write(&buf, tour); err != nil {
 					t.Fatalf("%s: %v", w.name, err)
 				}
-				got, err := ParseTour(buf.String(), tour.Size())
+				got, err := ParseTour(context.Background(), buf.String(), tour.Size())
 				if err != nil {
 					t.Fatalf("ParseTour(%s) = %v", w.name, err)
 				}
 				if got.Rows != tour.Rows || got.Cols != tour.Cols || !equal(got.Path, tour.Path) {
 					t.Errorf("ParseTour(Write%s(tour)) differs from tour", w.name)
+				}
+				cancelled, cancel := context.WithCancel(context.Background())
+				cancel()
+				if _, err := ParseTour(cancelled, buf.String(), tour.Size()); !errors.Is(err, context.Canceled) {
+					t.Errorf("ParseTour(cancelled, %s) = %v, want context.Canceled", w.name, err)
 				}
 			}
 		})
@@ -82,7 +87,7 @@ func TestCheckErrors(t *testing.T) {
 			if tc.name != "short" {
 				sz = board.Size{Rows: 4, Cols: 4}
 			}
-			tour, err := ParseTour(tc.text, sz)
+			tour, err := ParseTour(context.Background(), tc.text, sz)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,9 +100,30 @@ func TestCheckErrors(t *testing.T) {
 
 // TestParseErrors checks that unreadable input gives ErrSyntax.
 func TestParseErrors(t *testing.T) {
-	for _, text := range []string{"", "hello", "a1 b2 c3", "{", `{"rows":0,"cols":3}`, `{"rows":3,"cols":3,"path":[[5,5]]}`, "1 2\n3", "1 2\n3 9", "z9 a1 a2 a3"} {
-		if _, err := ParseTour(text, board.Size{}); !errors.Is(err, ErrSyntax) {
+	for _, text := range []string{"", "hello", "a1 b2 c3", "{", `{"rows":0,"cols":3}`, `{"rows":3,"cols":3,"path":[[5,5]]}`, "1 2\n3", "1 2\n3 9", "z9 a1 a2 a3",
+		`{"rows":2,"cols":2,"squares":[[0,0],[1]]}`, `{"rows":2,"cols":2,"squares":[[0,0],[1,1,1],[0,1]]}`, `{"rows":2,"cols":2,"path":["a1",[0,1]]}`,
+		`{"rows":2,"cols":2,"squares":[[0,0],[1,1]`} {
+		if _, err := ParseTour(context.Background(), text, board.Size{}); !errors.Is(err, ErrSyntax) {
 			t.Errorf("ParseTour(%q) = %v, want ErrSyntax", text, err)
+		}
+	}
+}
+
+// TestParseJSONSquaresFirst checks that "squares", even empty, is read in place of "path",
+// and that the keys may come in any order and any case.
+func TestParseJSONSquaresFirst(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []int32
+	}{
+		{`{"path":["a1","b3"],"squares":[],"rows":3,"cols":2}`, []int32{}},
+		{`{"Squares":[[2,0],[0,1]],"path":["a2"],"ROWS":3,"cols":2}`, []int32{4, 1}},
+		{`{"rows":3,"cols":2,"squares":null,"path":[[2,0],[0,1]]}`, []int32{4, 1}},
+		{`{"rows":3,"cols":2,"path":["a1","b3"]}`, []int32{4, 1}},
+	} {
+		got, err := ParseTour(context.Background(), tc.text, board.Size{})
+		if err != nil || got.Rows != 3 || got.Cols != 2 || !equal(got.Path, tc.want) {
+			t.Errorf("ParseTour(%s) = %v, %v; want 3×2 path %v", tc.text, got, err, tc.want)
 		}
 	}
 }
@@ -109,7 +135,7 @@ func FuzzParseTour(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		tour, err := ParseTour(s, board.Size{})
+		tour, err := ParseTour(context.Background(), s, board.Size{})
 		if err != nil {
 			return
 		}
@@ -118,7 +144,7 @@ func FuzzParseTour(f *testing.F) {
 			if err := WriteSquares(t.Context(), &buf, tour); err != nil {
 				t.Fatal(err)
 			}
-			back, err := ParseTour(buf.String(), tour.Size())
+			back, err := ParseTour(context.Background(), buf.String(), tour.Size())
 			if err != nil || !equal(back.Path, tour.Path) {
 				t.Fatalf("round trip of %q failed: %v", s, err)
 			}
@@ -230,7 +256,7 @@ func TestWriteBoardBands(t *testing.T) {
 	if err := writeBoard(t.Context(), &whole, tour, boardBand); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseTour(whole.String(), board.Size{})
+	back, err := ParseTour(context.Background(), whole.String(), board.Size{})
 	if err != nil || !slices.Equal(back.Path, tour.Path) {
 		t.Fatalf("the board written in one pass reads back as %v, %v, want the tour", back.Path, err)
 	}

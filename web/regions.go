@@ -53,15 +53,6 @@ func heavyRegionsHint(r *http.Request) bool {
 // heavyRegionsPicture: pictures of a puzzle that must be generated first.
 func heavyRegionsPicture(r *http.Request) bool { return r.URL.Query().Get("grid") == "" }
 
-// regionsJSON is a puzzle as the page and the CLI's --format json write it.
-type regionsJSON struct {
-	N        int     `json:"n"`
-	Level    string  `json:"level"`
-	Seed     uint64  `json:"seed"`
-	Regions  [][]int `json:"regions"`
-	Solution []int   `json:"solution,omitempty"`
-}
-
 // readRegionsSpec reads n, seed and level, with their defaults 8, 1 and easy.
 func readRegionsSpec(r *http.Request) (n int, seed uint64, level regions.Level, err error) {
 	if n, err = intParam(r, "n", minRegionsN, maxRegionsN, defRegionsN); err != nil {
@@ -115,7 +106,7 @@ func (s *Server) regionsPuzzle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := regionsJSON{N: n, Level: level.String(), Seed: seed, Regions: p.Rows()}
+	out := p.Record(level, seed, nil)
 	if withSol {
 		sol, err := regions.Solve(p)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 )
 
 func regionsGet(t *testing.T, h http.Handler, u string) (int, map[string]any, string) {
@@ -22,14 +24,14 @@ func regionsGet(t *testing.T, h http.Handler, u string) (int, map[string]any, st
 }
 
 // regionsPuzzleOf fetches a puzzle with its solution.
-func regionsPuzzleOf(t *testing.T, h http.Handler, q string) regionsJSON {
+func regionsPuzzleOf(t *testing.T, h http.Handler, q string) regions.Record {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/regions?"+q+"&solution=1", nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("GET /api/regions?%s: %d %s", q, rec.Code, rec.Body)
 	}
-	var p regionsJSON
+	var p regions.Record
 	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func regionsPuzzleOf(t *testing.T, h http.Handler, q string) regionsJSON {
 
 // checkRegionsAnswer checks the rules of the game on its own: n regions, each in one
 // piece, and one queen in every row, column and region, no two touching.
-func checkRegionsAnswer(t *testing.T, p regionsJSON) {
+func checkRegionsAnswer(t *testing.T, p regions.Record) {
 	t.Helper()
 	n := p.N
 	if len(p.Regions) != n || len(p.Solution) != n {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/figures"
+	"github.com/spf13/cobra"
 )
 
 // benchReadme is the one home of the project's measured figures (issue 26).
@@ -40,8 +42,8 @@ func TestFigureBlocks(t *testing.T) {
 	t.Fatalf("README.md's figure blocks differ in length from %s's: edit them there, then run go run ./scripts/figures", benchReadme)
 }
 
-// TestQuotedFigures holds the figures quoted in prose, in README.md and in the manual
-// (doc.go, "chesspuzzles --help"), to bench/README.md: each number with a unit of time or
+// TestQuotedFigures holds the figures quoted in prose, in README.md, in the manual
+// (doc.go, "chesspuzzles --help") and in every command's --help, to bench/README.md: each number with a unit of time or
 // memory ("42 min", "3.2 GiB", "255 CPU-seconds") must be written, the same number in the
 // same unit, somewhere in bench/README.md. It cannot tell which of bench's figures a
 // sentence means, so an edit there fails here only when the old figure is left nowhere in
@@ -54,6 +56,7 @@ func TestQuotedFigures(t *testing.T) {
 	for _, doc := range []struct{ name, text string }{
 		{"README.md", readDoc(t, "README.md")},
 		{"the manual (doc.go)", manual()},
+		{"the commands' --help", commandHelp()},
 	} {
 		quoted := figures.Quoted(doc.text)
 		if len(quoted) == 0 {
@@ -65,6 +68,22 @@ func TestQuotedFigures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// commandHelp returns the long help and the flags' usage of every command under the root,
+// one after another.
+func commandHelp() string {
+	var b strings.Builder
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		b.WriteString(c.Long + "\n" + c.Example + "\n")
+		b.WriteString(c.LocalFlags().FlagUsages())
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(nil, io.Discard, io.Discard))
+	return b.String()
 }
 
 // TestReadmeSize holds README.md to its budget: short enough to read at one sitting, the

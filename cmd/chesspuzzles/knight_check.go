@@ -96,7 +96,10 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
-	t, err := knight.ParseTour(data, sz)
+	t, err := knight.ParseTour(ctx, data, sz)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	var se *knight.StepError
 	if errors.As(err, &se) {
 		return notATour(o, stdout, fmt.Errorf("not a tour: %w", err))
@@ -104,7 +107,10 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 	if err != nil {
 		return usageError(err)
 	}
-	if err := t.Check(); err != nil {
+	if err := t.CheckContext(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return notATour(o, stdout, fmt.Errorf("not a tour of %s: %w", t.Size(), err))
 	}
 	if o.json {

@@ -68,11 +68,11 @@ Three methods (--method):
   dp      frontier dynamic programming: sweeps the board cell by cell, column by column
           along the long side, keeping every distinct picture of the last 2R+1 cells
           (R the short side, at most 8) with the number of ways to reach it. Time and
-          memory grow with R, hardly with the number of tours: 6×8 closed takes about 4 s
+          memory grow with R, hardly with the number of tours: 6×8 closed takes about 4.4 s
           of CPU. Boards past 64 squares are allowed (5×30, 8×12, …); counts past 2^64
           print exactly.
   join    closed tours, long side even: the dp sweep of one half, which by the mirror is
-          the other half too, joined at the middle (6×8 closed in about 1.4 s of CPU).
+          the other half too, joined at the middle (6×8 closed in 1.2–2.5 s of CPU).
   search  backtracking through every tour, meeting in the middle: 6×6 open in about 2 s,
           at most 64 squares, time growing with the number of tours.
   auto    (the default) search on boards of at most 42 squares (there it is faster), else

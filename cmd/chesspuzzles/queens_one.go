@@ -37,7 +37,7 @@ func newQueensOneCmd() *cobra.Command {
 Without --random the solution is built by an explicit construction (even columns, then
 odd ones, adjusted when N mod 6 is 2 or 3): it streams out row by row in constant
 memory, so even a billion queens only take the time to write them (a hundred million
-queens, about 900 MB in code notation, take seconds).
+queens, 888,888,898 bytes in code notation, take seconds).
 
 With --random it is a random solution, found by the conflict-minimising local search of
 Sosić and Gu: about a second for a million queens, ten seconds for ten million, and 4.5

@@ -60,15 +60,6 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
 	return cmd
 }
 
-// regionsJSON is the JSON form of a generated puzzle.
-type regionsJSON struct {
-	N        int     `json:"n"`
-	Level    string  `json:"level"`
-	Seed     uint64  `json:"seed"`
-	Regions  [][]int `json:"regions"`
-	Solution []int   `json:"solution"`
-}
-
 func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer) error {
 	level, err := puzzleFlags(o.n, regions.MinGenerateN, regions.MaxGenerateN, o.level, o.format)
 	if err != nil {
@@ -88,7 +79,7 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 	switch o.format {
 	case "json":
 		return writeTo(o.output, stdout, func(w io.Writer) error {
-			return json.NewEncoder(w).Encode(regionsJSON{N: p.N(), Level: level.String(), Seed: o.seed, Regions: p.Rows(), Solution: sol})
+			return json.NewEncoder(w).Encode(p.Record(level, o.seed, sol))
 		})
 	case "svg", "png":
 		var queens []int

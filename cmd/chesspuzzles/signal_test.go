@@ -161,6 +161,14 @@ func TestSignalCheckHuge(t *testing.T) {
 	for r := range 5_000_000 {
 		fmt.Fprintf(&b, "%d,", r)
 	}
+	code, stderr := interruptOnceRead(t, b.String(), "queens", "check", "--json")
+	wantInterrupted(t, code, stderr, "queens check")
+}
+
+// interruptOnceRead runs chesspuzzles with args and input on its standard input (a pipe),
+// and interrupts it once it has read all but the pipe's last 64 KB of input.
+func interruptOnceRead(t *testing.T, input string, args ...string) (code int, stderr string) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +176,7 @@ func TestSignalCheckHuge(t *testing.T) {
 	defer r.Close()
 	written := make(chan struct{})
 	go func() {
-		io.WriteString(w, b.String()) // returns once the command has read all but the last 64 KB
+		io.WriteString(w, input) // returns once the command has read all but the last 64 KB
 		w.Close()
 		close(written)
 	}()
@@ -180,8 +188,8 @@ func TestSignalCheckHuge(t *testing.T) {
 			return false
 		}
 	}
-	code, _, stderr := interrupt(t, r, read, "queens", "check", "--json")
-	wantInterrupted(t, code, stderr, "queens check")
+	code, _, stderr = interrupt(t, r, read, args...)
+	return code, stderr
 }
 
 // TestSignalEstimate interrupts an estimate asked for a million million probes.
@@ -221,4 +229,19 @@ func TestSignalKnightTourWriting(t *testing.T) {
 	for _, e := range entries {
 		t.Errorf("left behind: %s", e.Name())
 	}
+}
+
+// TestSignalKnightCheckHuge interrupts "knight check" once it has read a JSON tour of four
+// million squares (24 MB; seconds to parse), while it parses it: exit 130, not the answer 1
+// that the tour (all on a8) would get.
+func TestSignalKnightCheckHuge(t *testing.T) {
+	const squares = 2048 * 2048
+	var b strings.Builder
+	b.WriteString(`{"rows":2048,"cols":2048,"squares":[[0,0]`)
+	for range squares - 1 {
+		b.WriteString(",[0,0]")
+	}
+	b.WriteString("]}")
+	code, stderr := interruptOnceRead(t, b.String(), "knight", "check")
+	wantInterrupted(t, code, stderr, "knight check")
 }

@@ -79,6 +79,26 @@ func (p *Puzzle) Rows() [][]int {
 	return rows
 }
 
+// Record is a generated puzzle in its JSON form, the one the CLI's "queens regions
+// --format json" and the web API's /api/regions write:
+//
+//	{"n":5,"level":"easy","seed":1,"regions":[[0,0,0,1,1],[2,0,0,0,0],…],"solution":[4,2,0,3,1]}
+//
+// Regions is Rows; Solution, each row's queen's column (0-based), is left out when nil.
+type Record struct {
+	N        int     `json:"n"`
+	Level    string  `json:"level"`
+	Seed     uint64  `json:"seed"`
+	Regions  [][]int `json:"regions"`
+	Solution []int   `json:"solution,omitempty"`
+}
+
+// Record returns p's Record for the level and seed it was generated with, holding solution
+// (nil: none). It takes time and memory O(N²).
+func (p *Puzzle) Record(level Level, seed uint64, solution []int) Record {
+	return Record{N: p.n, Level: level.String(), Seed: seed, Regions: p.Rows(), Solution: solution}
+}
+
 // Letter returns the name of region k: 'A' for 0, 'B' for 1, and so on.
 func Letter(k int) string { return string(rune('A' + k)) }
 

@@ -2,6 +2,7 @@ package regions
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -382,4 +383,46 @@ func FuzzExplain(f *testing.F) {
 			t.Fatalf("Explain: %v", err)
 		}
 	})
+}
+
+// TestRecordJSON checks the JSON form that the CLI and the web API share: the keys named in
+// Record's comment, the grid as Rows, and no "solution" key when there is none.
+func TestRecordJSON(t *testing.T) {
+	p, err := Generate(context.Background(), 6, 3, Easy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withSol := range []bool{false, true} {
+		var s []int
+		if withSol {
+			s = sol
+		}
+		data, err := json.Marshal(p.Record(Easy, 3, s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			N        *int
+			Level    *string
+			Seed     *uint64
+			Regions  [][]int
+			Solution []int
+		}
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.N == nil || *got.N != 6 || got.Level == nil || *got.Level != "easy" || got.Seed == nil || *got.Seed != 3 {
+			t.Errorf("%s: want n 6, level easy, seed 3", data)
+		}
+		if fmt.Sprint(got.Regions) != fmt.Sprint(p.Rows()) {
+			t.Errorf("%s: regions are not the puzzle's rows %v", data, p.Rows())
+		}
+		if hasSol := strings.Contains(string(data), `"solution"`); hasSol != withSol || withSol && !IsSolution(p, got.Solution) {
+			t.Errorf("%s: solution key %v, want %v and a solution", data, hasSol, withSol)
+		}
+	}
 }
