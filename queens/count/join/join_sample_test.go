@@ -11,18 +11,19 @@ import (
 	"time"
 )
 
-// TestJoinSample is a measuring harness, not a check: with CHESSPUZZLES_JOINSAMPLE=N:M
+// BenchmarkJoinSample is a measuring harness, not a check (a benchmark, so no test run
+// skips it): with CHESSPUZZLES_JOINSAMPLE=N:M
 // (optionally :SEED, and CHESSPUZZLES_JOINSIEVE=k to force k cut bits) it counts M row sets of the join's plan for N drawn uniformly (seed 1
 // unless given), after building the quarter table, and logs the process CPU time per row
 // set, the whole count it extrapolates to and a checksum of the sampled results (the same
 // sample must give the same checksum before and after a change to the join). Run it with
 // -cpuprofile to see where N's time goes:
 //
-//	CHESSPUZZLES_JOINSAMPLE=22:200 go test -run TestJoinSample -cpuprofile cpu.out ./queens/count/join
-func TestJoinSample(t *testing.T) {
+//	CHESSPUZZLES_JOINSAMPLE=22:200 go test -run '^$' -bench JoinSample -benchtime 1x -cpuprofile cpu.out ./queens/count/join
+func BenchmarkJoinSample(b *testing.B) {
 	spec := os.Getenv("CHESSPUZZLES_JOINSAMPLE")
 	if spec == "" {
-		t.Skip("set CHESSPUZZLES_JOINSAMPLE=N:M to run")
+		b.Skip("set CHESSPUZZLES_JOINSAMPLE=N:M to run")
 	}
 	f := strings.Split(spec, ":")
 	n, err1 := strconv.Atoi(f[0])
@@ -32,28 +33,28 @@ func TestJoinSample(t *testing.T) {
 		m, err2 = strconv.Atoi(f[1])
 		s, err3 := strconv.Atoi(f[2])
 		if err3 != nil {
-			t.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: seed must be a number", spec)
+			b.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: seed must be a number", spec)
 		}
 		seed = uint64(s)
 	}
 	if len(f) < 2 || err1 != nil || err2 != nil || m < 1 {
-		t.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: want N:M or N:M:SEED", spec)
+		b.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: want N:M or N:M:SEED", spec)
 	}
 	if k := os.Getenv("CHESSPUZZLES_JOINSIEVE"); k != "" {
 		defer func(f int) { joinSieveForce = f }(joinSieveForce)
 		if joinSieveForce, err1 = strconv.Atoi(k); err1 != nil {
-			t.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
+			b.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
 		}
 	}
 	if v := os.Getenv("CHESSPUZZLES_JOINSUBMIN"); v != "" {
 		defer func(m int) { sieveMinPerSub = m }(sieveMinPerSub)
 		if sieveMinPerSub, err1 = strconv.Atoi(v); err1 != nil {
-			t.Fatalf("CHESSPUZZLES_JOINSUBMIN=%q: want a number of patterns", v)
+			b.Fatalf("CHESSPUZZLES_JOINSUBMIN=%q: want a number of patterns", v)
 		}
 	}
 	p, err := newJoinPlan(n)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	tasks := make([]task, p.Len()-1) // without the symmetric-solution task
 	var total int
@@ -68,7 +69,7 @@ func TestJoinSample(t *testing.T) {
 		for _, task := range tasks {
 			if r < task.Join.RowSets {
 				if sample[i], err = task.rowSet(r); err != nil {
-					t.Fatal(err)
+					b.Fatal(err)
 				}
 				break
 			}
@@ -77,21 +78,21 @@ func TestJoinSample(t *testing.T) {
 	}
 	c0 := cpuTime()
 	if _, err := joinTable(context.Background(), n); err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	c1 := cpuTime()
 	var sum, pairs uint64
 	for _, s := range sample {
 		r, err := s.countJoin(context.Background())
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
 		sum = sum*31 + r.Solutions
 		pairs += r.PairTests
 	}
 	c2 := cpuTime()
 	per := (c2 - c1) / time.Duration(m)
-	t.Logf("N=%d: %d of %d row sets (seed %d): table %.2f CPU-s, %.3f ms a row set, whole %.0f CPU-s; checksum %x, pair tests %d",
+	b.Logf("N=%d: %d of %d row sets (seed %d): table %.2f CPU-s, %.3f ms a row set, whole %.0f CPU-s; checksum %x, pair tests %d",
 		n, m, total, seed, (c1 - c0).Seconds(), per.Seconds()*1e3, per.Seconds()*float64(total), sum, pairs)
 }
 
