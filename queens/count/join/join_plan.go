@@ -369,6 +369,10 @@ func joinMemory(n int) (table, perWorker uint64) {
 		}
 	}
 	perWorker = uint64(patterns*(8+16+8*8+64)) + 1<<20
+	// The queries' chunk offsets, where the AVX2 kernel takes them: 4 bytes a chunk of
+	// 5 signature bits, for up to twice the store's patterns.
+	chunks := float64(2*(2*h-1)+4) / 5
+	perWorker += uint64(patterns * 2 * 4 * chunks)
 	// Three prepared south rows (16 bytes a piece) of at most the largest table row.
 	perWorker += 3 * 16 * maxRowPieces(h)
 	return table, perWorker
