@@ -149,10 +149,13 @@ func checkNonce(s *Sealer, n, user, job string, id int) (verify, ok bool) {
 // accepted stays on the server: running again resumes it). It takes as long as the
 // workers need, plus a moment per thousand tasks to hand them out, and, on a start
 // without a snapshot (see StateDir), a moment per thousand results already stored to read
-// them.
+// them. It builds the plan first (plan.Build).
 func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, Stats, error) {
 	job := JobID(plan.N(), plan.Version())
 	stats := Stats{Job: job, ByIdentities: map[int]int{}}
+	if err := plan.Build(ctx); err != nil {
+		return queens.Counts{}, stats, err
+	}
 	sealer := c.Sealer
 	if sealer == nil {
 		admin := NewToken()

@@ -97,6 +97,9 @@ func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*pl
 	}
 }
 
+// newJoinPlan is buildJoinPlan without a context.
+func newJoinPlan(n int) (*plan, error) { return buildJoinPlan(context.Background(), n) }
+
 // NewJoinPlan is newJoinPlan, under the name the tests knew in package queens.
 var NewJoinPlan = newJoinPlan
 
