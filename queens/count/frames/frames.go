@@ -34,15 +34,10 @@ func New(n, v int) (count.Plan, error) {
 // frame is split (milliseconds apart). Cost: a fraction of a second for version 1; for
 // version 2 seconds at n = 25–26 and about 4.5 minutes and 290 MB at n = 27.
 func (p *plan) Build(ctx context.Context) error {
-	if p.built.Load() {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.built.Load() {
-		return nil
-	}
-	if p.tasks == nil && p.compact == nil {
+	return p.once.Do(func() error {
+		if p.tasks != nil || p.compact != nil {
+			return nil // a constructor of this package built it
+		}
 		var q *plan
 		var err error
 		if p.version == FinePlanVersion {
@@ -54,9 +49,8 @@ func (p *plan) Build(ctx context.Context) error {
 			return err
 		}
 		p.tasks, p.compact = q.tasks, q.compact
-	}
-	p.built.Store(true)
-	return nil
+		return nil
+	})
 }
 
 // build is Build without a context, for the methods that build on first use.

@@ -3,11 +3,10 @@ package frames
 import (
 	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/lazy"
 )
 
 // PlanVersion identifies the plan of a task per frame (see [New]). A plan is a pure
@@ -42,8 +41,7 @@ type plan struct {
 	compact *compactTasks // the tasks of a compact plan, else nil
 	bound   uint64        // the fine plan's bound on Cost if not fineBound(n) (NewBound), else 0
 
-	built atomic.Bool // tasks or compact is set (see Build)
-	mu    sync.Mutex  // held while Build builds
+	once lazy.Once // builds tasks or compact (see Build)
 }
 
 // A task is one frame of a [Plan]: queens pre-placed at (0, Top), (N-1, Bottom), (Left, 0)

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/lazy"
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/order"
 )
 
@@ -25,8 +25,7 @@ type plan struct {
 	rowSets []uint32 // each task's number of row sets (0 for the symmetric task)
 	subEnd  []int32  // subEnd[s]: the first id after sub-problem s's tasks
 
-	built atomic.Bool // the task arrays are set (see Build)
-	mu    sync.Mutex  // held while Build builds
+	once  lazy.Once // builds the task arrays (see Build)
 	order struct {
 		sync.Once
 		ids []uint32 // ids costliest first, ties by id
@@ -57,23 +56,17 @@ func New(n int) (count.Plan, error) {
 // (milliseconds at n = 20, a few seconds at n = 26–27), looking at ctx every 2¹⁶ row sets
 // (a millisecond or so).
 func (p *plan) Build(ctx context.Context) error {
-	if p.built.Load() {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.built.Load() {
-		return nil
-	}
-	if p.cost == nil {
+	return p.once.Do(func() error {
+		if p.cost != nil {
+			return nil // newJoinPlan built it
+		}
 		q, err := buildJoinPlan(ctx, p.n)
 		if err != nil {
 			return err
 		}
 		p.first, p.cost, p.rowSets, p.subEnd = q.first, q.cost, q.rowSets, q.subEnd
-	}
-	p.built.Store(true)
-	return nil
+		return nil
+	})
 }
 
 // build is Build without a context, for the methods that build on first use.
