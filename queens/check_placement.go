@@ -24,15 +24,26 @@ import (
 // million queens (79 MB of text) take well under a second, where Parse builds a string and a
 // Square for every queen.
 func ParseColumns(text string, n int) (p Placement, ok bool) {
+	p, ok, _ = ParseColumnsContext(context.Background(), text, n)
+	return p, ok
+}
+
+// ParseColumnsContext is [ParseColumns] that stops early, returning ctx.Err() (and no
+// placement), when ctx is done. It looks at ctx every mebibyte of text (a millisecond or
+// so), so a command ends a read of a hundred million columns at once on Ctrl-C.
+func ParseColumnsContext(ctx context.Context, text string, n int) (p Placement, ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	if n < 0 || n > MaxParseN {
-		return nil, false
+		return nil, false, nil
 	}
 	// As Parse does: around the text, white space is ignored; without a separator inside,
 	// it is a run of code digits; and it is perm only when a field is "0" and a separator
 	// Parse's detection knows (not ';' or '\r') is there.
 	t := strings.TrimSpace(text)
 	if !strings.ContainsAny(t, ", \t\n\r;") {
-		return nil, false
+		return nil, false, nil
 	}
 	cols := make(Placement, 0, len(t)/4+1)
 	var (
@@ -71,6 +82,11 @@ func ParseColumns(text string, n int) (p Placement, ok bool) {
 		return true
 	}
 	for i := 0; i < len(t); i++ {
+		if i%(1<<20) == 0 && i > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		b := t[i]
 		switch {
 		case b >= '0' && b <= '9':
@@ -87,7 +103,7 @@ func ParseColumns(text string, n int) (p Placement, ok bool) {
 			}
 		case b == ',' || b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ';':
 			if !end() {
-				return nil, false
+				return nil, false, nil
 			}
 			switch {
 			case b == ' ' || b == '\t' || b == '\n' || b == '\r':
@@ -98,26 +114,26 @@ func ParseColumns(text string, n int) (p Placement, ok bool) {
 				field = fieldOther
 			}
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 	}
 	endField()
 	if !end() || len(cols) == 0 || zero && !strings.ContainsAny(t, ", \t\n") || squares && fields >= 2 {
-		return nil, false
+		return nil, false, nil
 	}
 	rows := len(cols)
 	if n == 0 {
 		n = rows
 	}
 	if rows > n {
-		return nil, false
+		return nil, false, nil
 	}
 	base := int64(1)
 	if zero {
 		base = 0
 	}
 	if lo < base || hi-base >= int64(n) {
-		return nil, false
+		return nil, false, nil
 	}
 	if base == 1 {
 		for i := range cols {
@@ -127,7 +143,7 @@ func ParseColumns(text string, n int) (p Placement, ok bool) {
 	for range n - rows {
 		cols = append(cols, -1)
 	}
-	return cols, true
+	return cols, true, nil
 }
 
 // The shapes of a white-space-separated field, as ParseColumns meets its bytes.

@@ -3,6 +3,7 @@ package queens
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -427,4 +428,53 @@ func FuzzCheckContext(f *testing.F) {
 			t.Fatalf("%v.CheckContext(max %d) =\n%+v (%d attacks)\nCheckContext of %v gives\n%+v (%d)", p, k, onePass, onePassCount, pos, got, count)
 		}
 	})
+}
+
+// endsAfter is a context whose Err is nil for its first calls, then context.Canceled: a
+// context that ends while a function runs, at a point the test knows.
+type endsAfter struct {
+	context.Context
+	calls int
+}
+
+func (c *endsAfter) Err() error {
+	if c.calls--; c.calls < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestParseColumnsContext checks that ParseColumnsContext returns ctx.Err() and no
+// placement when ctx is done before it starts, and when it ends during a read of 3 MiB of
+// columns (it looks at ctx every mebibyte), and reads the text as ParseColumns does when
+// ctx stays alive.
+func TestParseColumnsContext(t *testing.T) {
+	text := strings.Repeat("1,", 3<<19-1) + "1" // 3 MiB: one queen per row on column 1 (not a solution; still read)
+	tests := []struct {
+		name  string
+		calls int // the calls of Err that return nil
+		want  error
+	}{
+		{"done before", 0, context.Canceled},
+		{"ends while reading", 1, context.Canceled},
+		{"alive", 1 << 30, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := &endsAfter{Context: context.Background(), calls: tt.calls}
+			p, ok, err := ParseColumnsContext(ctx, text, 0)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("ParseColumnsContext: error %v, want %v", err, tt.want)
+			}
+			if tt.want != nil {
+				if p != nil || ok {
+					t.Errorf("ParseColumnsContext ended early with ok %v and %d rows, want none", ok, len(p))
+				}
+				return
+			}
+			if !ok || len(p) != 3<<19 || p[0] != 0 || p[len(p)-1] != 0 {
+				t.Errorf("ParseColumnsContext: ok %v, %d rows, want %d rows on column 0", ok, len(p), 3<<19)
+			}
+		})
+	}
 }

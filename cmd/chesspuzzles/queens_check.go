@@ -120,12 +120,8 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 		err     error
 	)
 	lim := queens.CheckLimits{MaxAttacks: opts.maxAttacks}
-	var (
-		p  queens.Placement
-		ok bool
-	)
-	// ParseColumns takes no context: a second for 79 MB on a busy machine.
-	if err := aside(ctx, func() error { p, ok = queens.ParseColumns(opts.position, opts.n); return nil }); err != nil {
+	p, ok, err := queens.ParseColumnsContext(ctx, opts.position, opts.n)
+	if err != nil {
 		return err
 	}
 	if ok {

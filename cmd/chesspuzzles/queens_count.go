@@ -200,7 +200,7 @@ func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.W
 	if err != nil {
 		return queens.Counts{}, err
 	}
-	plan, err := newPlan(ctx, n, method, opts.method.planVersion)
+	plan, err := newMethodPlan(ctx, n, method, opts.method.planVersion)
 	if err != nil {
 		return queens.Counts{}, err
 	}

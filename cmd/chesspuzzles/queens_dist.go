@@ -134,7 +134,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	plan, err := newPlan(ctx, n, method, o.method.planVersion)
+	plan, err := newMethodPlan(ctx, n, method, o.method.planVersion)
 	if err != nil {
 		return err
 	}

@@ -167,9 +167,9 @@ func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writ
 		return usageErrorf("slices %s of N=%d are missing: compute them with \"queens count %d --shard I/%d\"", strings.Join(missing, ", "), first.s.N, first.s.N, first.s.Shards)
 	}
 
-	plan, err := newMethodPlan(first.s.N, method, version)
+	plan, err := newMethodPlan(ctx, first.s.N, method, version)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	var all []count.Result
 	from := map[int]string{}          // task id → file

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -120,17 +121,20 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 
 // newMethodPlan returns the plan of n by method with plan version v (0: the method's
 // default for n, see planVersionFor), its tasks built (a fine plan of version 2 is held
-// compactly: about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27).
-func newMethodPlan(n int, method string, v int) (count.Plan, error) {
+// compactly: about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27), or ctx.Err()
+// within milliseconds of ctx's end (the build takes seconds to minutes from N = 26).
+func newMethodPlan(ctx context.Context, n int, method string, v int) (count.Plan, error) {
 	v, err := planVersionFor(n, method, v)
 	if err != nil {
-		return nil, err
+		return nil, usageError(err)
 	}
 	p, err := queens.NewPlan(n, method, v)
 	if err != nil {
+		return nil, usageError(err)
+	}
+	if err := p.Build(ctx); err != nil {
 		return nil, err
 	}
-	p.Len() // builds the tasks
 	return p, nil
 }
 

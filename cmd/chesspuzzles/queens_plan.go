@@ -121,7 +121,7 @@ func summarizePlan(p count.Plan) planRecord {
 }
 
 func runPlan(ctx context.Context, opts planOptions, method string, stdout io.Writer) error {
-	p, err := newPlan(ctx, opts.n, method, opts.method.planVersion)
+	p, err := newMethodPlan(ctx, opts.n, method, opts.method.planVersion)
 	if err != nil {
 		return err
 	}

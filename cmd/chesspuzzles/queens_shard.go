@@ -78,7 +78,7 @@ func parseShard(s string) (i, k int, err error) {
 // runShard computes the i-th of k slices of the plan for n on workers goroutines (all
 // cores if 0), showing progress on stderr unless quiet, and writes one JSON line to stdout.
 func runShard(ctx context.Context, n int, method string, version, i, k, workers int, quiet bool, stdout, stderr io.Writer) error {
-	plan, err := newPlan(ctx, n, method, version)
+	plan, err := newMethodPlan(ctx, n, method, version)
 	if err != nil {
 		return err
 	}

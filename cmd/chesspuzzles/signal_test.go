@@ -205,6 +205,17 @@ func TestSignalCountPlan(t *testing.T) {
 	wantInterrupted(t, code, stderr, "queens count")
 }
 
+// TestSignalPlanJoin interrupts "queens plan 27 --method join" while its plan (about 3.5
+// s of work on one core, many times that race-built) is being built: the build looks at
+// its context every few milliseconds, so the exit comes within a second.
+func TestSignalPlanJoin(t *testing.T) {
+	code, reaction, stderr := interrupt(t, nil, after(signalSetup), "queens", "plan", "27", "--method", "join")
+	wantInterrupted(t, code, stderr, "queens plan")
+	if reaction > time.Second {
+		t.Errorf("exit %v after SIGINT, want within a second", reaction)
+	}
+}
+
 // TestSignalKnightTourWriting interrupts a tour of 3000×3000 while it is being written (72 MB
 // of board; the signal goes once the first bytes are in a file of the output's directory):
 // exit 130, and no output file is left, finished or not.

@@ -160,9 +160,12 @@ func result(t *count.Tally) (Result, error) {
 // results summed (Result.Counts: the board's exact counts when the run is the whole plan).
 // Errors: a *CheckpointError when the checkpoint cannot be used, an error naming a bad id
 // of opts.Tasks, ctx.Err() when interrupted (after recording what finished), or an error
-// writing the checkpoint. It takes the tasks' time divided among the workers, and memory
-// for one result per task of the plan.
+// writing the checkpoint. It takes the plan's build (p.Build) and the tasks' time divided
+// among the workers, and memory for one result per task of the plan.
 func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
+	if err := p.Build(ctx); err != nil {
+		return Result{}, err
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -13,6 +13,9 @@
 // slices ([Shard]), internal/work/dist over NATS, bench — uses only this package:
 //
 //	p, _ := queens.NewPlan(20, count.MethodJoin, 0)
+//	if err := p.Build(ctx); err != nil { // the task list: seconds to minutes at N = 27
+//		return err
+//	}
 //	tally := count.NewTally(p)
 //	for id := range p.Order() {
 //		t, _ := p.Task(id)                  // travels to a worker as JSON

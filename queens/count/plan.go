@@ -15,9 +15,10 @@ import (
 //
 // A plan is built lazily: N, Method, Version, CountTask, CheckTask, CheckResult, Memory
 // and CoreSeconds never build its task list, so a worker that received a task counts and
-// checks it without the plan (minutes and gigabytes at N = 27). Len, Task, Weight, Cost and
-// Order build it on first use, once (a fraction of a second to minutes; see each
-// implementation). A Plan is safe for concurrent use.
+// checks it without the plan (minutes and gigabytes at N = 27). Build builds it under a
+// context; Len, Task, Weight, Cost and Order build it on first use if Build has not (a
+// fraction of a second to minutes; see each implementation), without a way to stop, so a
+// runner calls Build first. A Plan is safe for concurrent use.
 type Plan interface {
 	// N returns the board size.
 	N() int
@@ -26,6 +27,10 @@ type Plan interface {
 	// Version returns the plan version: it pins the tasks, their ids and their counters.
 	Version() int
 
+	// Build builds the task list unless it is built, or returns ctx.Err() promptly
+	// (within milliseconds) if ctx is done first; a later call starts again. Every
+	// runner of a plan calls it before Len, Task, Weight, Cost or Order.
+	Build(ctx context.Context) error
 	// Len returns the number of tasks: their ids are 0 to Len()−1.
 	Len() int
 	// Task returns task id, or an error if the plan has none.
@@ -154,8 +159,11 @@ func Sum(p Plan, results []Result) (Counts, error) {
 }
 
 // Here runs every task of p one after another on the calling goroutine and sums them, or
-// returns ctx.Err() if ctx is done first: the plan's whole cost on one core.
+// returns ctx.Err() if ctx is done first: the plan's build and whole cost on one core.
 func Here(ctx context.Context, p Plan) (Counts, error) {
+	if err := p.Build(ctx); err != nil {
+		return Counts{}, err
+	}
 	t := NewTally(p)
 	for id := range p.Len() {
 		task, err := p.Task(id)

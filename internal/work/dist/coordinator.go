@@ -149,10 +149,13 @@ func checkNonce(s *Sealer, n, user, job string, id int) (verify, ok bool) {
 // accepted stays on the server: running again resumes it). It takes as long as the
 // workers need, plus a moment per thousand tasks to hand them out, and, on a start
 // without a snapshot (see StateDir), a moment per thousand results already stored to read
-// them.
+// them. It builds the plan first (plan.Build).
 func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, Stats, error) {
 	job := JobID(plan.N(), plan.Version())
 	stats := Stats{Job: job, ByIdentities: map[int]int{}}
+	if err := plan.Build(ctx); err != nil {
+		return queens.Counts{}, stats, err
+	}
 	sealer := c.Sealer
 	if sealer == nil {
 		admin := NewToken()
@@ -333,7 +336,7 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 		// Answer what came too late, so that no worker waits out its request: ask
 		// again later; and a result of a finished job is not wanted. A result of a job
 		// interrupted gets no answer: the worker holds it for the next coordinator.
-		wait, _ := json.Marshal(Assignment{Wait: 0.1})
+		wait, _ := json.Marshal(Assignment{Wait: 0.1, Messages: MessageVersion})
 		done, _ := json.Marshal(Receipt{Refused: "the job is finished"})
 		for {
 			select {
@@ -548,6 +551,7 @@ const verifyScan = 64
 // use: Run's loop alone calls it.
 type dispatch struct {
 	c           *Coordinator
+	otherBuild  sync.Map // identities of workers of another MessageVersion, named once
 	plan        count.Plan
 	job         string
 	sealer      *Sealer
@@ -578,10 +582,17 @@ func (d *dispatch) want(m *nats.Msg) {
 	}
 	var w WantMsg
 	_ = json.Unmarshal(m.Data, &w)
-	a := Assignment{Wait: 0.1}
-	if slices.Contains(w.PlanVersions, d.plan.Version()) {
+	a := Assignment{Wait: 0.1, Messages: MessageVersion}
+	if w.Messages != MessageVersion {
+		// Another build: it would read no task of ours (nor we its results). It gets
+		// none, and is named once; a worker of version 2 or later stops on our answer.
+		if _, named := d.otherBuild.LoadOrStore(user, true); !named {
+			d.c.logf("worker %s (%q) speaks task messages of version %d, this coordinator %d: it gets no tasks; run the same build on both", user, w.Name, w.Messages, MessageVersion)
+		}
+		a.Wait = 10
+	} else if slices.Contains(w.PlanVersions, d.plan.Version()) {
 		if l := d.assign(user); l != nil {
-			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Nonce: l.nonce, Lease: d.ackWait.Seconds()}
+			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds()}
 			a.Verify = l.verify
 		}
 	}

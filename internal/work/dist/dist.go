@@ -154,10 +154,18 @@ type TaskMsg struct {
 	Task        *count.Task `json:"task,omitempty"`
 }
 
+// MessageVersion names the shape of the messages between a coordinator and its workers:
+// a worker's WantMsg and a coordinator's every Assignment carry it, and each side refuses
+// the other's version if it is not its own, in one line, instead of taking tasks it cannot
+// read. Version 2: a task travels as a count.Task with its method's description (Desc);
+// version 1 (no field: builds before it) carried the frames' and join's own fields.
+const MessageVersion = 2
+
 // WantMsg is a worker's request for a task: its self-chosen name (for logs only: the
-// identity is the subject's) and the plan versions its build can run.
+// identity is the subject's), its MessageVersion and the plan versions its build can run.
 type WantMsg struct {
 	Name         string `json:"name,omitempty"`
+	Messages     int    `json:"messages,omitempty"`
 	PlanVersions []int  `json:"plan_versions"`
 }
 
@@ -167,9 +175,10 @@ type WantMsg struct {
 // seconds after which to ask again.
 type Assignment struct {
 	TaskMsg
-	Nonce string  `json:"nonce,omitempty"`
-	Lease float64 `json:"lease,omitempty"`
-	Wait  float64 `json:"wait,omitempty"`
+	Messages int     `json:"messages,omitempty"` // the coordinator's MessageVersion
+	Nonce    string  `json:"nonce,omitempty"`
+	Lease    float64 `json:"lease,omitempty"`
+	Wait     float64 `json:"wait,omitempty"`
 }
 
 // BeatMsg is a worker's heartbeat: the nonces of the assignments it still works on, and

@@ -77,7 +77,7 @@ func (h *hostile) refused(want string) {
 // ask asks the coordinator for a task as a worker does, until it gets one.
 func (h *hostile) ask(ctx context.Context) Assignment {
 	h.t.Helper()
-	want, _ := json.Marshal(WantMsg{Name: "hostile", PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: "hostile", Messages: MessageVersion, PlanVersions: PlanVersions})
 	for ctx.Err() == nil {
 		m, err := h.nc.RequestWithContext(ctx, wantSubject(h.user), want)
 		if err != nil {
@@ -256,7 +256,7 @@ func TestForgeries(t *testing.T) {
 // computation, which must be refused. It reports the tasks it lied about.
 func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
 	for ctx.Err() == nil {
-		want, _ := json.Marshal(WantMsg{Name: "liar", PlanVersions: PlanVersions})
+		want, _ := json.Marshal(WantMsg{Name: "liar", Messages: MessageVersion, PlanVersions: PlanVersions})
 		m, err := h.nc.RequestWithContext(ctx, wantSubject(h.user), want)
 		if err != nil {
 			_ = sleep(ctx, 20*time.Millisecond)

@@ -86,6 +86,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	if every <= 0 {
 		every = 30 * time.Second
 	}
+	ctx, stopAll := context.WithCancelCause(ctx) // stopAll(ErrOtherBuild…) ends every core
+	defer stopAll(nil)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		t := time.NewTicker(every)
@@ -103,7 +105,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 	})
-	want, _ := json.Marshal(WantMsg{Name: w.Name, PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions})
 	for range cores {
 		wg.Go(func() {
 			idle := 0 // answers without a task in a row
@@ -115,6 +117,10 @@ func (w *Worker) Run(ctx context.Context) error {
 						_ = sleep(ctx, 500*time.Millisecond)
 					}
 					continue
+				}
+				if a.Messages != MessageVersion {
+					stopAll(fmt.Errorf("%w: the coordinator speaks task messages of version %d, this worker %d; run the same build on both", ErrOtherBuild, a.Messages, MessageVersion))
+					return
 				}
 				if a.Nonce == "" {
 					// Wait as told, twice as long each time up to 2 s: an idle fleet
@@ -131,8 +137,15 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	wg.Wait()
 	w.logf("worker %s: %d tasks done; stopped", w.Identity, w.done.Load())
+	if err := context.Cause(ctx); errors.Is(err, ErrOtherBuild) {
+		return err
+	}
 	return ctx.Err()
 }
+
+// ErrOtherBuild is what Worker.Run returns, wrapped, when the coordinator is of another
+// build (another MessageVersion): its tasks would be unreadable.
+var ErrOtherBuild = errors.New("coordinator of another build")
 
 // ask requests one assignment.
 func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {

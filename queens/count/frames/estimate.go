@@ -84,7 +84,7 @@ const maxBuiltFineN = 26
 // frames.
 func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {
 	var e count.Estimate
-	v1, err := newPlan(p.n)
+	v1, err := buildPlan(ctx, p.n)
 	if err != nil {
 		return e, err
 	}
@@ -104,6 +104,9 @@ func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.
 			top = max(top, t.Cost)
 		}
 	case p.n <= maxBuiltFineN:
+		if err := p.Build(ctx); err != nil {
+			return e, err
+		}
 		e.Tasks = float64(p.Len())
 		for id := range p.Len() {
 			top = max(top, p.Cost(id))

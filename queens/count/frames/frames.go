@@ -29,26 +29,37 @@ func New(n, v int) (count.Plan, error) {
 	return &plan{n: n, version: v}, nil
 }
 
-// build builds the plan's tasks, once, unless a constructor of this package did.
-func (p *plan) build() {
-	p.once.Do(func() {
+// Build builds the plan's task list unless it is built, or returns ctx.Err() if ctx is
+// done first; a later call builds it again from the start. It looks at ctx after each
+// frame is split (milliseconds apart). Cost: a fraction of a second for version 1; for
+// version 2 seconds at n = 25–26 and about 4.5 minutes and 290 MB at n = 27.
+func (p *plan) Build(ctx context.Context) error {
+	return p.once.Do(func() error {
 		if p.tasks != nil || p.compact != nil {
-			return
+			return nil // a constructor of this package built it
 		}
 		var q *plan
 		var err error
 		if p.version == FinePlanVersion {
-			q, err = newCompactFinePlan(p.n, 0)
+			q, err = newCompactFinePlan(ctx, p.n, 0)
 		} else {
-			q, err = newPlan(p.n)
+			q, err = buildPlan(ctx, p.n)
 		}
 		if err != nil {
-			// New checked n and v; the only error left is a fine plan of more than 2³²
-			// tasks, which New refuses (maxFineN).
-			panic(fmt.Sprintf("frames: %v", err))
+			return err
 		}
 		p.tasks, p.compact = q.tasks, q.compact
+		return nil
 	})
+}
+
+// build is Build without a context, for the methods that build on first use.
+func (p *plan) build() {
+	if err := p.Build(context.Background()); err != nil {
+		// New checked n and v; the only error left is a fine plan of more than 2³²
+		// tasks, which New refuses (maxFineN).
+		panic(fmt.Sprintf("frames: %v", err))
+	}
 }
 
 // N returns the board size.
@@ -155,5 +166,5 @@ func (t task) public() count.Task {
 // fineBound(n), its ids are not those of the fine plan: its results must never be mixed
 // with a real count's (run it on a server, checkpoint or shard files of its own).
 func NewBound(n int, bound uint64) (count.Plan, error) {
-	return newCompactFinePlan(n, max(bound, 1))
+	return newCompactFinePlan(context.Background(), n, max(bound, 1))
 }

@@ -3,10 +3,10 @@ package frames
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/lazy"
 )
 
 // PlanVersion identifies the plan of a task per frame (see [New]). A plan is a pure
@@ -41,7 +41,7 @@ type plan struct {
 	compact *compactTasks // the tasks of a compact plan, else nil
 	bound   uint64        // the fine plan's bound on Cost if not fineBound(n) (NewBound), else 0
 
-	once sync.Once // builds tasks or compact on first use (see build)
+	once lazy.Once // builds tasks or compact (see Build)
 }
 
 // A task is one frame of a [Plan]: queens pre-placed at (0, Top), (N-1, Bottom), (Left, 0)
@@ -73,7 +73,11 @@ type task struct {
 // newPlan returns the plan of version 1 for the n×n board, 1 ≤ n ≤ count.MaxN. It enumerates all n⁴
 // candidate frames with their eight images, a fraction of a second for n = 32, and keeps
 // one per class.
-func newPlan(n int) (*plan, error) {
+func newPlan(n int) (*plan, error) { return buildPlan(context.Background(), n) }
+
+// buildPlan is newPlan that returns ctx.Err() if ctx is done first, looking at it every n²
+// candidates (well under a millisecond).
+func buildPlan(ctx context.Context, n int) (*plan, error) {
 	if n < 1 || n > count.MaxN {
 		return nil, fmt.Errorf("board size must be a whole number from 1 to %d, got %d", count.MaxN, n)
 	}
@@ -84,6 +88,9 @@ func newPlan(n int) (*plan, error) {
 	}
 	for t := range n {
 		for b := range n {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			for l := range n {
 				for r := range n {
 					f := frame{n, t, b, l, r}

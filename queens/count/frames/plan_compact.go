@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"math"
@@ -29,16 +30,20 @@ type compactTasks struct {
 // its Cost, its prefix squares and its place in the hand-out order), so that a coordinator
 // can hold the fine plan of n = 27 (1.1·10⁷ tasks) in about 290 MB. Building costs what
 // newFinePlan's does (about 4.5 minutes on one core at n = 27, seconds at 25 and 26), plus
-// sorting the ids by cost.
-func newCompactFinePlan(n int, bound uint64) (*plan, error) {
+// sorting the ids by cost. It returns ctx.Err() if ctx is done first, looking at it
+// after each frame is split (milliseconds apart).
+func newCompactFinePlan(ctx context.Context, n int, bound uint64) (*plan, error) {
 	given := bound
-	base, bound, err := fineBase(n, bound)
+	base, bound, err := fineBase(ctx, n, bound)
 	if err != nil {
 		return nil, err
 	}
 	c := &compactTasks{frames: base.tasks, off: []uint32{0}}
 	var ferr error
 	for fi, f := range base.tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		splitFrame(f, bound, func(t task) {
 			if ferr != nil {
 				return

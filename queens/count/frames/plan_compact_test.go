@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestCompactPlanSame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := newCompactFinePlan(tc.n, tc.bound)
+			got, err := newCompactFinePlan(context.Background(), tc.n, tc.bound)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func TestCompactPlanSame(t *testing.T) {
 // compares with the published counts.
 func TestCompactPlanCounts(t *testing.T) {
 	for _, n := range []int{9, 12} {
-		p, err := newCompactFinePlan(n, max(1, 1))
+		p, err := newCompactFinePlan(context.Background(), n, max(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"math/bits"
@@ -107,9 +108,10 @@ func fineBoundFor(n int, total uint64) uint64 {
 }
 
 // fineBase returns the frame plan (version 1) a fine plan of n splits, and the bound it
-// splits by: bound itself, or fineBound's for the frames' total cost if bound is 0.
-func fineBase(n int, bound uint64) (*plan, uint64, error) {
-	base, err := newPlan(n)
+// splits by: bound itself, or fineBound's for the frames' total cost if bound is 0; or
+// ctx.Err() if ctx is done first.
+func fineBase(ctx context.Context, n int, bound uint64) (*plan, uint64, error) {
+	base, err := buildPlan(ctx, n)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -139,7 +141,7 @@ func fineBase(n int, bound uint64) (*plan, uint64, error) {
 // newFinePlan returns it cut with bound (0: fineBound(n)), its tasks in a slice: the tests
 // cut small boards finely with it; New holds it compactly (newCompactFinePlan).
 func newFinePlan(n int, bound uint64) (*plan, error) {
-	base, bound, err := fineBase(n, bound)
+	base, bound, err := fineBase(context.Background(), n, bound)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -428,5 +429,45 @@ func TestRestoreTally(t *testing.T) {
 				t.Errorf("RestoreTally accepted a state %s", tc.name)
 			}
 		})
+	}
+}
+
+// TestBuildCancel checks that Build of the fine plan of N = 27 (minutes of splitting)
+// returns ctx.Err() within a second of ctx's end, and that a plan whose build was
+// cancelled builds in full on the next call.
+func TestBuildCancel(t *testing.T) {
+	p, err := New(27, FinePlanVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	const after = 200 * time.Millisecond
+	time.AfterFunc(after, cancel)
+	start := time.Now()
+	if err := p.Build(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Build(N=27) with a context cancelled after %v = %v, want %v", after, err, context.Canceled)
+	}
+	if late := time.Since(start) - after; late > time.Second {
+		t.Errorf("Build(N=27) returned %v after its context ended, want within a second", late)
+	}
+
+	small, err := New(16, FinePlanVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if err := small.Build(done); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Build(N=16) with a cancelled context = %v, want %v", err, context.Canceled)
+	}
+	if err := small.Build(context.Background()); err != nil {
+		t.Fatalf("Build(N=16) after a cancelled build: %v", err)
+	}
+	want, err := newFinePlan(16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Len() != len(want.tasks) {
+		t.Errorf("N=16 after a cancelled build: %d tasks, want %d", small.Len(), len(want.tasks))
 	}
 }

@@ -23,7 +23,9 @@ const maxWholeTaskN = 21
 // at 24, minutes beyond: where one is expected (by the cost model) to take longer than
 // opts.Budget, nothing is timed and the estimate is the model's, with Probes 0.
 func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {
-	p.build()
+	if err := p.Build(ctx); err != nil {
+		return count.Estimate{}, err
+	}
 	// A probe expected (by the cost model) to take longer than the whole budget is not
 	// run: the estimate is the model's (Probes 0). A row set takes a fraction of a second
 	// to N = 23, seconds at 24, minutes beyond.

@@ -57,18 +57,7 @@ func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*pl
 		t.Skipf("n = %v take tens of seconds; runs without -short (as in CI)", ns)
 	}
 	if raceEnabled {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			t.Fatalf("running the n = %v check without -race needs the go command: %v", ns, err)
-		}
-		cmd := exec.Command(goBin, "test", "-count=1", "-timeout=30m", "-v", "-run", "^"+test+"$", ".")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go test -run %s (without -race): %v\n%s", test, err, out)
-		}
-		if !strings.Contains(string(out), "--- PASS: "+test) {
-			t.Fatalf("go test -run %s (without -race) did not pass:\n%s", test, out)
-		}
+		runWithoutRace(t, test)
 		return
 	}
 	known := loadKnown(t)
@@ -94,6 +83,29 @@ func checkPlansKnown(t *testing.T, test string, ns []int, newPlan func(int) (*pl
 		if c.Total.Cmp(known[n].total) != 0 || c.Unique.Cmp(known[n].unique) != 0 {
 			t.Errorf("%s plan for n=%d: total %v, unique %v; want %v, %v", p.Method(), n, c.Total, c.Unique, known[n].total, known[n].unique)
 		}
+	}
+}
+
+// newJoinPlan is buildJoinPlan without a context.
+func newJoinPlan(n int) (*plan, error) { return buildJoinPlan(context.Background(), n) }
+
+// runWithoutRace runs test in a child "go test" without the race detector and fails
+// unless the child reports that it passed: how a test under -race keeps a check of
+// arithmetic that the detector would make ten times slower (a built test binary is
+// cached, so the child costs its run and, once per change, a build).
+func runWithoutRace(t *testing.T, test string) {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("running %s without -race needs the go command: %v", test, err)
+	}
+	cmd := exec.Command(goBin, "test", "-count=1", "-timeout=30m", "-v", "-run", "^"+test+"$", ".")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test -run %s (without -race): %v\n%s", test, err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+test) {
+		t.Fatalf("go test -run %s (without -race) did not pass:\n%s", test, out)
 	}
 }
 

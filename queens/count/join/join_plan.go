@@ -54,7 +54,7 @@ type joinTask struct {
 	RowSets int    `json:"row_sets"`
 }
 
-// newJoinPlan returns the join's plan for the n×n board, MinJoinN ≤ n ≤ MaxJoinN: runs of
+// buildJoinPlan returns the join's plan for the n×n board, MinJoinN ≤ n ≤ MaxJoinN: runs of
 // consecutive counted row sets of each sub-problem, then one task (the last id) that counts
 // the solutions fixed by a half turn and by a quarter turn (see SymmetricCounts), so that the
 // plan's sum holds Q, P and R and gives U exactly. Every task has Weight 1: the symmetry
@@ -71,17 +71,25 @@ type joinTask struct {
 // about a core-hour. Building the plan walks all row sets twice (C(2h, h) per
 // sub-problem: milliseconds at n = 20, a few seconds at n = 26–27); the quarter table is
 // built by the tasks that run (see Plan.Memory).
-func newJoinPlan(n int) (*plan, error) {
+//
+// It returns ctx.Err() if ctx is done first, looking at it every 2¹⁶ row sets.
+func buildJoinPlan(ctx context.Context, n int) (*plan, error) {
 	if n < MinJoinN || n > MaxJoinN {
 		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinJoinN, MaxJoinN, n)
 	}
 	p := &plan{n: n}
-	m, bound := planBound(n)
+	m, bound, err := planBound(ctx, n)
+	if err != nil {
+		return nil, err
+	}
 	var top, open uint64 // open: the Cost of the last task while it takes row sets, else 0
 	for sub := range joinSubs(n) {
 		j := newJoinSub(n, sub)
 		open = 0
-		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
+			if i%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			if w, _ := j.rowSetWeight(e); w == 0 {
 				continue
 			}
@@ -126,16 +134,20 @@ type boundOf struct {
 // the plan's row sets into tasks: the plan's total cost over the larger of
 // joinTasksTarget and the modelled time over joinTaskSeconds, or a single row set's cost
 // where one is larger. It walks all row sets once (C(2h, h) per sub-problem: a second or
-// two at n = 26–27), once per process and n.
-func planBound(n int) (rowSetModel, uint64) {
+// two at n = 26–27), once per process and n, or returns ctx.Err() if ctx is done first,
+// looking at it every 2¹⁶ row sets.
+func planBound(ctx context.Context, n int) (rowSetModel, uint64, error) {
 	if b, ok := planBounds.Load(n); ok {
-		return b.(boundOf).m, b.(boundOf).bound
+		return b.(boundOf).m, b.(boundOf).bound, nil
 	}
 	m := newRowSetModel(n)
 	var total, top uint64
 	for sub := range joinSubs(n) {
 		j := newJoinSub(n, sub)
-		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
+			if i%ctxEvery == 0 && ctx.Err() != nil {
+				return rowSetModel{}, 0, ctx.Err()
+			}
 			if w, _ := j.rowSetWeight(e); w != 0 {
 				c := m.cost(&j, e)
 				total += c
@@ -146,8 +158,12 @@ func planBound(n int) (rowSetModel, uint64) {
 	tasks := max(joinTasksTarget, int(joinModelSeconds(n)/joinTaskSeconds))
 	bound := max(top, total/uint64(tasks))
 	planBounds.Store(n, boundOf{m, bound})
-	return m, bound
+	return m, bound, nil
 }
+
+// ctxEvery is how many row sets the plan's walks take between looks at their context:
+// 2¹⁶, a millisecond or so.
+const ctxEvery = 1 << 16
 
 // checkRun returns an error unless t's row sets are a run the plan could cut: First a
 // counted row set of the sub-problem, RowSets counted row sets from it, their modelled
@@ -163,7 +179,7 @@ func (t task) checkRun() error {
 	if w, _ := j.rowSetWeight(e); w == 0 || bits.OnesCount64(e) != j.k {
 		return bad("%#x is not a counted row set of sub-problem %d", e, t.Join.Sub)
 	}
-	m, bound := planBound(t.N)
+	m, bound, _ := planBound(context.Background(), t.N) // no error without a context's end
 	var cost uint64
 	for k := 0; ; e = j.nextRowSet(e) {
 		if e == 0 {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/lazy"
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/order"
 )
 
@@ -24,7 +25,7 @@ type plan struct {
 	rowSets []uint32 // each task's number of row sets (0 for the symmetric task)
 	subEnd  []int32  // subEnd[s]: the first id after sub-problem s's tasks
 
-	once  sync.Once // builds the task arrays on first use (see build)
+	once  lazy.Once // builds the task arrays (see Build)
 	order struct {
 		sync.Once
 		ids []uint32 // ids costliest first, ties by id
@@ -50,15 +51,29 @@ func New(n int) (count.Plan, error) {
 	return &plan{n: n}, nil
 }
 
-// build builds the plan's tasks, once, unless newJoinPlan did.
-func (p *plan) build() {
-	p.once.Do(func() {
+// Build builds the plan's task list unless it is built, or returns ctx.Err() if ctx is
+// done first; a later call builds it again from the start. It walks all row sets twice
+// (milliseconds at n = 20, a few seconds at n = 26–27), looking at ctx every 2¹⁶ row sets
+// (a millisecond or so).
+func (p *plan) Build(ctx context.Context) error {
+	return p.once.Do(func() error {
 		if p.cost != nil {
-			return
+			return nil // newJoinPlan built it
 		}
-		q, _ := newJoinPlan(p.n) // New checked n, the only error
+		q, err := buildJoinPlan(ctx, p.n)
+		if err != nil {
+			return err
+		}
 		p.first, p.cost, p.rowSets, p.subEnd = q.first, q.cost, q.rowSets, q.subEnd
+		return nil
 	})
+}
+
+// build is Build without a context, for the methods that build on first use.
+func (p *plan) build() {
+	if err := p.Build(context.Background()); err != nil {
+		panic(fmt.Sprintf("join: %v", err)) // New checked n, the only other error
+	}
 }
 
 // N returns the board size.

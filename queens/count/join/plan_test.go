@@ -1,7 +1,10 @@
 package join
 
 import (
+	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -76,5 +79,42 @@ func TestCompactPlan(t *testing.T) {
 	}
 	if prev.Join.Sub != joinSubs(15)-1 {
 		t.Errorf("the last row-set task is of sub-problem %d, want %d", prev.Join.Sub, joinSubs(15)-1)
+	}
+}
+
+// TestBuildCancel checks that Build of the join's plan of N = 27 (seconds of walking row
+// sets) returns ctx.Err() within a second of ctx's end, and that a plan whose build was
+// cancelled builds in full on the next call.
+func TestBuildCancel(t *testing.T) {
+	p, err := New(27)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	const after = 100 * time.Millisecond
+	time.AfterFunc(after, cancel)
+	start := time.Now()
+	if err := p.Build(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Build(N=27) with a context cancelled after %v = %v, want %v", after, err, context.Canceled)
+	}
+	if late := time.Since(start) - after; late > time.Second {
+		t.Errorf("Build(N=27) returned %v after its context ended, want within a second", late)
+	}
+
+	small, _ := New(15)
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if err := small.Build(done); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Build(N=15) with a cancelled context = %v, want %v", err, context.Canceled)
+	}
+	if err := small.Build(context.Background()); err != nil {
+		t.Fatalf("Build(N=15) after a cancelled build: %v", err)
+	}
+	want, err := newJoinPlan(15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Len() != want.Len() {
+		t.Errorf("N=15 after a cancelled build: %d tasks, want %d", small.Len(), want.Len())
 	}
 }
