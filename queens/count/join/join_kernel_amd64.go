@@ -2,14 +2,16 @@
 
 package join
 
+import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
+
 // haveMatchAVX512 reports whether countBatchesAVX512 may run: it needs AVX-512 F and
 // VPOPCNTDQ (Intel Ice Lake and later, AMD Zen 4 and later) and an operating system that
 // saves the 512-bit registers.
-var haveMatchAVX512 = cpuHasAVX512Popcnt()
+var haveMatchAVX512 = cpuid.AVX512POPCNT
 
 // haveMatchAVX2 reports whether countBatchesAVX2 may run: AVX2 and an operating system
 // that saves the 256-bit registers.
-var haveMatchAVX2 = cpuHasAVX2()
+var haveMatchAVX2 = cpuid.AVX2
 
 // defaultMatchWords is the batch width the kernel in use wants: 8 words for AVX-512, 4
 // for AVX2, else 8.
@@ -57,15 +59,8 @@ func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int
 //go:noescape
 func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 
-// cpuHasAVX2 reports AVX2 in CPUID leaf 7 and the YMM state enabled in XCR0.
-func cpuHasAVX2() bool
-
 // countBatchesAVX512 is countBatchesGo in assembly (join_kernel_amd64.s): one 512-bit
 // row AND per chunk and one VPOPCNTQ per (batch, query).
 //
 //go:noescape
 func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
-
-// cpuHasAVX512Popcnt reports AVX-512 F and VPOPCNTDQ in CPUID leaf 7 and the ZMM state
-// enabled in XCR0.
-func cpuHasAVX512Popcnt() bool

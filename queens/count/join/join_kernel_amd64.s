@@ -67,36 +67,6 @@ done:
 	MOVQ          AX, ret+48(FP)
 	RET
 
-// func cpuHasAVX512Popcnt() bool
-TEXT ·cpuHasAVX512Popcnt(SB), NOSPLIT, $0-1
-	XORL AX, AX
-	CPUID
-	CMPL AX, $7
-	JLT  no
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	BTL  $27, CX // OSXSAVE
-	JCC  no
-	XORL CX, CX
-	XGETBV
-	ANDL $0xe6, AX // SSE, AVX, opmask, ZMM upper halves, ZMM16-31
-	CMPL AX, $0xe6
-	JNE  no
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	BTL  $16, BX // AVX512F
-	JCC  no
-	BTL  $14, CX // AVX512_VPOPCNTDQ
-	JCC  no
-	MOVB $1, ret+0(FP)
-	RET
-
-no:
-	MOVB $0, ret+0(FP)
-	RET
-
 // Nibble popcounts (0…15), once per 128-bit lane, and the low-nibble mask.
 DATA popcntNibbles<>+0(SB)/8, $0x0302020102010100
 DATA popcntNibbles<>+8(SB)/8, $0x0403030203020201
@@ -602,34 +572,4 @@ idxDone:
 	VMOVQ        X2, AX
 	VZEROUPPER
 	MOVQ         AX, ret+48(FP)
-	RET
-
-// func cpuHasAVX2() bool
-TEXT ·cpuHasAVX2(SB), NOSPLIT, $0-1
-	XORL AX, AX
-	CPUID
-	CMPL AX, $7
-	JLT  no2
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	BTL  $27, CX // OSXSAVE
-	JCC  no2
-	BTL  $28, CX // AVX
-	JCC  no2
-	XORL CX, CX
-	XGETBV
-	ANDL $6, AX // SSE and AVX state
-	CMPL AX, $6
-	JNE  no2
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	BTL  $5, BX // AVX2
-	JCC  no2
-	MOVB $1, ret+0(FP)
-	RET
-
-no2:
-	MOVB $0, ret+0(FP)
 	RET
