@@ -335,13 +335,18 @@ func (b *tableBuild) runPart(pass, i int) {
 // allocates the pieces: scattering then advances off[k+1] to the end of run k, which is
 // the start of run k+1, so the layout comes out right without a second offset array.
 func (t *quarterTable) finishCount() {
-	cnt := t.off[1:]
+	t.pieces = make([]uint64, runStarts(t.off[1:]))
+}
+
+// runStarts turns the run lengths in cnt into their starts (cnt[k] = the sum of the
+// lengths before run k) and returns the sum of them all: the counting sort's prefix sum.
+func runStarts(cnt []uint32) uint32 {
 	var sum uint32
 	for k, c := range cnt {
 		cnt[k] = sum
 		sum += c
 	}
-	t.pieces = make([]uint64, sum)
+	return sum
 }
 
 // finishScatter completes the table after the scatter pass.
@@ -461,13 +466,7 @@ func (r *tableRow) bytes() uint64 { return 8*uint64(len(r.pieces)) + 4*uint64(le
 func (t *quarterTable) buildRow(rows uint32) tableRow {
 	r := tableRow{off: make([]uint32, 4<<t.h+1)}
 	t.fillRow(&r, 0, rows, 0, 0, 0)
-	cnt := r.off[1:]
-	var sum uint32
-	for k, c := range cnt {
-		cnt[k] = sum
-		sum += c
-	}
-	r.pieces = make([]uint64, sum)
+	r.pieces = make([]uint64, runStarts(r.off[1:]))
 	t.fillRow(&r, 0, rows, 0, 0, 0)
 	r.off[0] = 0
 	return r

@@ -102,14 +102,10 @@ func (s *symSearch) tick() bool {
 // m−c of row m−r's open mask reversed; the two attack each other only for c = r or
 // c = m−r.
 func (s *symSearch) half() {
-	if s.rows == s.full {
-		s.count++
+	r, ok := s.nextRow()
+	if !ok {
 		return
 	}
-	if !s.tick() {
-		return
-	}
-	r := lowestZero(s.rows)
 	n, m := s.n, s.n-1
 	open := s.open(r) & (bits.Reverse64(s.open(m-r)) >> (64 - n))
 	open &^= 1<<r | 1<<(m-r)
@@ -121,6 +117,19 @@ func (s *symSearch) half() {
 		s.set(m-r, m-c)
 		s.set(r, c)
 	}
+}
+
+// nextRow returns the top free row, or false when there is none (every row is full: one
+// more solution counted) or the search must stop (tick).
+func (s *symSearch) nextRow() (int, bool) {
+	if s.rows == s.full {
+		s.count++
+		return 0, false
+	}
+	if !s.tick() {
+		return 0, false
+	}
+	return lowestZero(s.rows), true
 }
 
 // open returns the columns of row r that no queen attacks, as an n-bit mask.
@@ -140,14 +149,10 @@ func (s *symSearch) set(r, c int) {
 // free row until every row is full, trying only the open columns of that row (nodes are
 // counted as by half).
 func (s *symSearch) quarter() {
-	if s.rows == s.full {
-		s.count++
+	r, ok := s.nextRow()
+	if !ok {
 		return
 	}
-	if !s.tick() {
-		return
-	}
-	r := lowestZero(s.rows)
 	m := s.n - 1
 	for open := s.open(r); open != 0 && s.err == nil; open &= open - 1 {
 		c := bits.TrailingZeros64(open)
