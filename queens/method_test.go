@@ -8,8 +8,9 @@ import (
 )
 
 // TestChooseMethodModel checks the choice against the measured model: the join where it
-// was measured faster (N = 16–25) and fits, frames at N = 26–28 and where the join's
-// memory does not fit, frames for tasks run elsewhere (workers 0).
+// was measured faster (N = 16–25, and 26–27 by its extrapolation) and fits, frames at N = 28
+// (past the join) and where the join's memory does not fit, frames for tasks run elsewhere
+// (workers 0).
 func TestChooseMethodModel(t *testing.T) {
 	tests := []struct {
 		n, workers int
@@ -18,7 +19,7 @@ func TestChooseMethodModel(t *testing.T) {
 	}{
 		{16, 2, 0, count.MethodJoin}, {19, 2, 0, count.MethodJoin}, {23, 2, 0, count.MethodJoin},
 		{24, 2, 2 << 30, count.MethodJoin}, {25, 64, 0, count.MethodJoin},
-		{26, 2, 0, count.MethodFrames}, {27, 2, 0, count.MethodFrames}, {28, 2, 0, count.MethodFrames},
+		{26, 2, 0, count.MethodJoin}, {27, 2, 0, count.MethodJoin}, {28, 2, 0, count.MethodFrames},
 		{22, 2, 16 << 20, count.MethodFrames}, {20, 0, 0, count.MethodFrames}, {3, 1, 0, count.MethodFrames},
 	}
 	for _, tt := range tests {

@@ -4,15 +4,15 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 )
 
-// measuredCoreHours holds the core-hours of the frames method's whole count of N,
-// measured by bench/cost.sh (timed random samples of the real plans' tasks on one core,
-// the plan extrapolated; ± two standard errors in bench/README.md, "The cost of N = 20…28
-// on paper") on the 2-core Intel Xeon VM of 24 November 2026 for N = 20–28 (the AMD EPYC
-// run of 25 November there, 1.6–1.8× these, is not the model), and for N = 16–19 by
-// whole counts on one worker (bench/count.sh, CPU seconds, the medians of bench/README.md).
+// measuredCoreHours holds the core-hours of the frames method's whole count of N, measured
+// by bench/cost.sh (timed random samples of the real plans' tasks on one core, the plan
+// extrapolated; ± two standard errors in bench/README.md, "Run of 25 November after the
+// join's kernel work") on the 2-core AMD EPYC (Zen 3) of 25 November 2026 for N = 20–28, in
+// the same run as the join's model, and for N = 16–19 by whole counts on one worker there
+// (bench/count.sh, the medians of bench/README.md, "The merged tree on this machine").
 var measuredCoreHours = map[int]float64{
-	16: 0.795 / 3600, 17: 4.915 / 3600, 18: 32.6 / 3600, 19: 222.0 / 3600,
-	20: 0.439, 21: 3.51, 22: 29.2, 23: 237, 24: 2237, 25: 20640, 26: 205275, 27: 2.06e6, 28: 2.12e7,
+	16: 1.312 / 3600, 17: 8.122 / 3600, 18: 53.0 / 3600, 19: 374.3 / 3600,
+	20: 0.789, 21: 6.7, 22: 48.3, 23: 436, 24: 4066, 25: 40324, 26: 358884, 27: 3.55e6, 28: 3.57e7,
 }
 
 // CoreSeconds returns the modelled time of the whole plan on one core of the machine the

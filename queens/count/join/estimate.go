@@ -20,15 +20,16 @@ const maxWholeTaskN = 21
 // task with probability proportional to its Cost and, from N = 22, one of its row sets
 // uniformly (task.rowSet), counts it, and takes its time over the probability of that
 // pick. A row set takes milliseconds at N = 20, a fraction of a second at 22–23, seconds
-// at 24, minutes beyond: where one is expected (by the cost model) to take longer than
-// opts.Budget, nothing is timed and the estimate is the model's, with Probes 0.
+// at 24, minutes beyond: where the fewest probes it must take (opts.MinProbes) are expected
+// (by the cost model) to take more than ten budgets, nothing is timed and the estimate is
+// the model's, with Probes 0.
 func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {
 	if err := p.Build(ctx); err != nil {
 		return count.Estimate{}, err
 	}
-	// A probe expected (by the cost model) to take longer than the whole budget is not
-	// run: the estimate is the model's (Probes 0). A row set takes a fraction of a second
-	// to N = 23, seconds at 24, minutes beyond.
+	// Probes expected (by the cost model) to take more than ten budgets are not run: the
+	// estimate is the model's (Probes 0). A row set takes a fraction of a second to N = 23,
+	// about a second at 24, minutes beyond.
 	var total, top, rows uint64
 	for id := range p.Len() - 1 {
 		total += p.cost[id]
@@ -39,7 +40,7 @@ func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.
 	if p.n > maxWholeTaskN {
 		perProbe = p.CoreSeconds() / float64(max(rows, 1))
 	}
-	if perProbe > opts.Budget.Seconds() {
+	if perProbe*float64(max(opts.MinProbes, 1)) > 10*opts.Budget.Seconds() {
 		return count.Estimate{Seconds: p.CoreSeconds(), Tasks: float64(p.Len()), TasksExact: true,
 			Largest: p.CoreSeconds() * float64(top) / float64(max(total, 1))}, nil
 	}

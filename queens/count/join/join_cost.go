@@ -2,21 +2,36 @@ package join
 
 import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
-// measuredCoreHours holds the core-hours of the join's whole count of N, measured by
-// bench/cost.sh (timed random samples of the real plans' tasks on one core, the plan
-// extrapolated; ± two standard errors in bench/README.md, "The cost of N = 20…28 on
-// paper") on the 2-core Intel Xeon VM of 24 November 2026 for N = 20–25 (the AMD EPYC run
-// of 25 November there, after the join's sieve, is not the model yet), and for N = 16–19
-// by whole counts on one worker (bench/count.sh, CPU seconds, the medians of
-// bench/README.md).
+// measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–25 (and
+// 26–27 by fewer, longer probes) bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25
+// November 2026, after the sieve and the AVX2 kernel's chunk offsets (timed random samples of
+// the real plan's row sets on one core, the plan extrapolated; ± two standard errors in
+// bench/README.md, "Run of 25 November after the join's kernel work"); for N = 16–19 whole
+// counts on one worker there (bench/README.md, "Join at scale, session of 25 Nov", medians).
+// It is the model CoreSeconds and the choice of method read; frames' model was measured in
+// the same run.
 var measuredCoreHours = map[int]float64{
+	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 338, 25: 2478,
+}
+
+// cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
+// Intel Xeon VM of 24 November 2026, before the sieve): the number of tasks is this model's
+// time over joinTaskSeconds, so the figures are frozen with JoinPlanVersion (a new model
+// for the cut is a new version). The join has since become 2–6 times faster than these from
+// N = 20, so its tasks take well under half a core-hour (about 12 minutes at N = 24–25).
+var cutCoreHours = map[int]float64{
 	16: 0.111 / 3600, 17: 0.873 / 3600, 18: 2.699 / 3600, 19: 23.0 / 3600,
 	20: 0.0597, 21: 0.405, 22: 9.12, 23: 61.4, 24: 2177, 25: 15307,
 }
 
 // joinModelSeconds is the modelled core-seconds of the join's whole count of n (see
-// model.Seconds, which extrapolates beyond N = 25).
+// model.Seconds, which extrapolates beyond the last N measured).
 func joinModelSeconds(n int) float64 { return model.Seconds(measuredCoreHours, n) }
+
+// cutModelSeconds is the core-seconds plan version 102 takes the join's count of n for when
+// it cuts it into tasks (cutCoreHours).
+func cutModelSeconds(n int) float64 { return model.Seconds(cutCoreHours, n) }
 
 // CoreSeconds returns the modelled time of the whole plan on one core of the machine the
 // model was measured on (see measuredCoreHours). Another machine scales it by its speed;

@@ -155,7 +155,7 @@ func planBound(ctx context.Context, n int) (rowSetModel, uint64, error) {
 			}
 		}
 	}
-	tasks := max(joinTasksTarget, int(joinModelSeconds(n)/joinTaskSeconds))
+	tasks := max(joinTasksTarget, int(cutModelSeconds(n)/joinTaskSeconds))
 	bound := max(top, total/uint64(tasks))
 	planBounds.Store(n, boundOf{m, bound})
 	return m, bound, nil
