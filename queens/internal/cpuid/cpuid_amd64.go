@@ -2,26 +2,45 @@
 
 package cpuid
 
-// POPCNT reports the POPCNT bit of CPUID leaf 1 (every x86-64 processor since 2008).
-var POPCNT = hasPOPCNT()
+// The features, read once at start-up from CPUID leaves 1 and 7 and, for the vector
+// registers, from XCR0 (what the operating system saves on a context switch).
+var (
+	// POPCNT reports the POPCNT bit of CPUID leaf 1 (every x86-64 processor since 2008).
+	POPCNT bool
+	// BMI2 reports both the BMI1 and BMI2 instructions (Intel since 2013, AMD since
+	// 2015): CPUID leaf 7, EBX bits 3 and 8.
+	BMI2 bool
+	// AVX2 reports AVX2 (CPUID leaf 7, EBX bit 5) and an operating system that saves the
+	// 256-bit registers (XCR0 bits 1 and 2).
+	AVX2 bool
+	// AVX512POPCNT reports AVX-512 F and VPOPCNTDQ (CPUID leaf 7, EBX bit 16 and ECX
+	// bit 14: Intel Ice Lake and later, AMD Zen 4 and later) and an operating system that
+	// saves the 512-bit registers (XCR0 bits 1, 2 and 5–7).
+	AVX512POPCNT bool
+)
 
-// BMI2 reports whether the processor has both the BMI1 and BMI2 instructions (Intel
-// since 2013, AMD since 2015): CPUID leaf 7, EBX bits 3 and 8.
-var BMI2 = hasBMI2()
+func init() {
+	bit := func(x uint32, i uint) bool { return x>>i&1 == 1 }
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	_, _, ecx1, _ := cpuid(1, 0)
+	POPCNT = bit(ecx1, 23)
+	if maxLeaf < 7 {
+		return
+	}
+	_, ebx7, ecx7, _ := cpuid(7, 0)
+	BMI2 = bit(ebx7, 3) && bit(ebx7, 8)
+	// OSXSAVE (leaf 1, ECX bit 27) says that XGETBV may be asked; AVX (bit 28) is the
+	// base of AVX2.
+	if !bit(ecx1, 27) || !bit(ecx1, 28) {
+		return
+	}
+	xcr0 := xgetbv()
+	AVX2 = bit(ebx7, 5) && xcr0&0x6 == 0x6
+	AVX512POPCNT = bit(ebx7, 16) && bit(ecx7, 14) && xcr0&0xe6 == 0xe6
+}
 
-func hasPOPCNT() bool
+// cpuid returns the four registers CPUID leaves in leaf, subleaf sub.
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
-func hasBMI2() bool
-
-// AVX2 reports AVX2 (CPUID leaf 7) and an operating system that saves the 256-bit
-// registers (the YMM state enabled in XCR0).
-var AVX2 = hasAVX2()
-
-// AVX512POPCNT reports AVX-512 F and VPOPCNTDQ (CPUID leaf 7: Intel Ice Lake and later,
-// AMD Zen 4 and later) and an operating system that saves the 512-bit registers (the ZMM
-// state enabled in XCR0).
-var AVX512POPCNT = hasAVX512Popcnt()
-
-func hasAVX2() bool
-
-func hasAVX512Popcnt() bool
+// xgetbv returns the low half of XCR0; only when CPUID says OSXSAVE.
+func xgetbv() (eax uint32)
