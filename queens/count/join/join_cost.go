@@ -3,7 +3,7 @@ package join
 import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
 // measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–25 (and
-// 26–27 by fewer, longer probes) bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25
+// 26 by 20 probes of minutes each, ± 16 %) bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25
 // November 2026, after the sieve and the AVX2 kernel's chunk offsets (timed random samples of
 // the real plan's row sets on one core, the plan extrapolated; ± two standard errors in
 // bench/README.md, "Run of 25 November after the join's kernel work"); for N = 16–19 whole
@@ -12,7 +12,7 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // the same run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 338, 25: 2478,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 338, 25: 2478, 26: 65621,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
