@@ -283,7 +283,14 @@ wait:
 			w.beat(a.Nonce, false)
 		case o := <-out:
 			if o.err != nil {
+				// Cancelled with ctx (the count saw it first: both cases were ready), or
+				// failed: either way the task goes back to be assigned again.
 				w.beat(a.Nonce, true)
+				if ctx.Err() != nil {
+					w.logf("task %s handed back", key)
+				} else {
+					w.logf("task %s handed back: %v", key, o.err)
+				}
 				return
 			}
 			res = o.r
