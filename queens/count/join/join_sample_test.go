@@ -16,7 +16,9 @@ import (
 // (optionally :SEED, and CHESSPUZZLES_JOINSIEVE=k to force k cut bits) it counts M row sets of the join's plan for N drawn uniformly (seed 1
 // unless given), after building the quarter table, and logs the process CPU time per row
 // set, the whole count it extrapolates to and a checksum of the sampled results (the same
-// sample must give the same checksum before and after a change to the join). Run it with
+// sample must give the same checksum before and after a change to the join), with the
+// sample's task counters (pair tests, stored patterns, queries: the work, which no sieve
+// setting changes) and the pair tests of the whole count they extrapolate to. Run it with
 // -cpuprofile to see where N's time goes:
 //
 //	CHESSPUZZLES_JOINSAMPLE=22:200 go test -run '^$' -bench JoinSample -benchtime 1x -cpuprofile cpu.out ./queens/count/join
@@ -81,7 +83,7 @@ func BenchmarkJoinSample(b *testing.B) {
 		b.Fatal(err)
 	}
 	c1 := cpuTime()
-	var sum, pairs uint64
+	var sum, pairs, stored, nodes uint64
 	for _, s := range sample {
 		r, err := s.countJoin(context.Background())
 		if err != nil {
@@ -89,11 +91,14 @@ func BenchmarkJoinSample(b *testing.B) {
 		}
 		sum = sum*31 + r.Solutions
 		pairs += r.PairTests
+		stored += r.Stored
+		nodes += r.Nodes
 	}
 	c2 := cpuTime()
 	per := (c2 - c1) / time.Duration(m)
-	b.Logf("N=%d: %d of %d row sets (seed %d): table %.2f CPU-s, %.3f ms a row set, whole %.0f CPU-s; checksum %x, pair tests %d",
-		n, m, total, seed, (c1 - c0).Seconds(), per.Seconds()*1e3, per.Seconds()*float64(total), sum, pairs)
+	b.Logf("N=%d: %d of %d row sets (seed %d): table %.2f CPU-s, %.3f ms a row set, whole %.0f CPU-s; checksum %x, pair tests %d, stored %d, queries %d (whole: %.3g pair tests)",
+		n, m, total, seed, (c1 - c0).Seconds(), per.Seconds()*1e3, per.Seconds()*float64(total), sum, pairs, stored, nodes-stored,
+		float64(pairs)/float64(m)*float64(total))
 }
 
 // cpuTime returns the process's user + system CPU time.

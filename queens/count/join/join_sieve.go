@@ -20,7 +20,7 @@ import "math/bits"
 // sieve (store size × queries), so they do not depend on k.
 
 // maxSieveBits bounds the cut bits.
-const maxSieveBits = 8
+const maxSieveBits = 14
 
 // joinSieveBits is k, the cut bits, for each N (index), 0 where the sieve does not pay.
 // Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel, no AVX-512), thread CPU
@@ -78,6 +78,8 @@ type sieveMatcher struct {
 	qx, qc     []uint64
 	stride     int      // chunks of the widest matched word
 	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
+	start, pos []int    // per sub-store: where its patterns start (build), scatter positions
+	made       []bool   // per bucket of queries: its chunk offsets are made (countAll)
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -143,7 +145,10 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	extractAll(s.xs, sigs, &s.cut)
 	extractAll(s.packed, sigs, &s.keep)
 	// Counting sort into sub-store NOT x.
-	var off [1<<maxSieveBits + 1]int
+	s.start = grow(s.start, nsub+1)
+	s.pos = grow(s.pos, nsub+1)
+	off, start := s.pos, s.start
+	clear(off)
 	mask := uint64(nsub - 1)
 	for _, x := range s.xs {
 		off[^x&mask+1]++
@@ -151,7 +156,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	for i := 1; i <= nsub; i++ {
 		off[i] += off[i-1]
 	}
-	start := off
+	copy(start, off)
 	for i, x := range s.xs {
 		j := ^x & mask
 		s.sorted[off[j]] = s.packed[i]
@@ -197,7 +202,8 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	for i := 1; i <= nsub; i++ {
 		s.qoff[i] += s.qoff[i-1]
 	}
-	var pos [1 << maxSieveBits]int
+	s.pos = grow(s.pos, nsub+1)
+	pos := s.pos
 	copy(pos[:nsub], s.qoff)
 	for i, y := range s.qx {
 		s.qbuf[pos[y]] = s.qc[i]
@@ -205,7 +211,9 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	}
 	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
 	useOffs := matchOffsets(matchWords)
-	var made [1 << maxSieveBits]bool
+	s.made = grow(s.made, nsub)
+	made := s.made
+	clear(made)
 	if useOffs {
 		s.offs = grow(s.offs, len(s.qbuf)*s.stride)
 	}
