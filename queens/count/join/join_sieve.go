@@ -36,13 +36,21 @@ const maxSieveBits = 14
 //	21   5 6 7 8     2.6 2.4 3.2 4.4                          6
 //	22   4 5 6 7 8   92 72 62 57 62                           7
 //	23   6 7 8       60 51 47                                 8
+//	24   8 9 10 11 12   664 539 569 579 771; 735 610 632 691  9
+//	25   8 9 10 11 12   483 388 339 348 387; 400 357 360 432  10
+//	26   8 10 12 13 14  30797 19598 10688 9359 11407; 22524 22939 (12, 13)  13
+//	27   8 10 12 13 14  6150 3366 2273 1801 2044                 13
 //
+// (24–27: 20, 12, 2 and 2 row sets of seed 7, then of seed 8 after the ";" (24, 25: k = 8 9
+// 10 11); loaded machine, load 3–12;
+// bench/README.md, "Run of 25 November: the join at N = 24–27, sieve retuned".)
 // Odd N takes more cut bits than its even neighbour: a cross's store of half A answers
-// the queries of every a. From 24 on k is the largest, not measured.
+// the queries of every a. The larger the stores, the more cut bits pay: at N = 26 eight
+// cut bits (the old largest) took 3.3 times the time of 13.
 var joinSieveBits = [...]int{
 	16: 0, 17: 2, 18: 2, 19: 2,
 	20: 4, 21: 6, 22: 7, 23: 8,
-	24: 8, 25: 8, 26: 8, 27: 8,
+	24: 9, 25: 10, 26: 13, 27: 13,
 }
 
 // joinSieveForce, when ≥ 0, overrides joinSieveBits (tests use it to run the sieve at
