@@ -32,7 +32,8 @@ const maxSieveBits = 8
 //	16   0 1 2       0.030 0.043 0.045                                0
 //	17   0 1 2 3 4   0.034 0.042 0.045 0.052 0.058                    0
 //	18   0 1 2 3 4   0.190 0.224 0.217 0.222 0.234                    0
-//	19   1 2 3 4 5   0.199 0.194 0.196 0.207 0.235                    2
+//	19   0 1 2 3 4   0.160 0.188 0.183 0.185 0.195 (one run each,     0
+//	                 crosses storing the smaller side)
 //	20   2 3 4 5 6   2.31 1.99 1.79 1.79 2.02                         4
 //	21   4 5 6 7 8   1.41 1.39 1.35 1.56 2.03                         6
 //	22   5 6 7 8     32.9 28.6 26.6 27.9                              7
@@ -41,7 +42,7 @@ const maxSieveBits = 8
 // Odd N from 21 on takes more cut bits than its even neighbour: a cross's store of half A answers
 // the queries of every a. From 24 on k is the largest, not measured.
 var joinSieveBits = [...]int{
-	16: 0, 17: 0, 18: 0, 19: 2,
+	16: 0, 17: 0, 18: 0, 19: 0,
 	20: 4, 21: 6, 22: 7, 23: 8,
 	24: 8, 25: 8, 26: 8, 27: 8,
 }
