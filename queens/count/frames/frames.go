@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/taskdesc"
 )
@@ -148,12 +149,12 @@ func (t task) public() count.Task {
 	return count.Task{N: t.N, ID: t.ID, Method: count.MethodFrames, Weight: t.Weight, Cost: t.Cost, Desc: d}
 }
 
-// NewBound returns the fine plan of n cut with the given bound on Cost instead of
-// fineBound(n), built and held compactly: a plan of many small tasks for tests and
-// benchmarks of the machinery that runs plans (a bound of 1 cuts n = 14 into about 4·10⁵
-// tasks of microseconds). Its Version is FinePlanVersion but, unless bound is
-// fineBound(n), its ids are not those of the fine plan: its results must never be mixed
-// with a real count's (run it on a server, checkpoint or shard files of its own).
-func NewBound(n int, bound uint64) (count.Plan, error) {
+func init() { boundplan.Register(newBoundPlan) }
+
+// newBoundPlan returns the fine plan of n cut with the given bound on Cost instead of
+// fineBound(n), built and held compactly: a plan of many small tasks for the tests and
+// benchmarks of what runs plans, reached through internal/boundplan only, since its ids
+// are not those of the fine plan unless bound is fineBound(n) (see that package).
+func newBoundPlan(n int, bound uint64) (count.Plan, error) {
 	return newCompactFinePlan(context.Background(), n, max(bound, 1))
 }
