@@ -14,15 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightAccessOpts struct {
-	sizes sizeFlags
-	after string
-	json  bool
-}
-
 func newKnightAccessCmd() *cobra.Command {
-	var o knightAccessOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "accessibility",
 		Short: "Print how many knight moves reach each square",
 		Long: `Print the accessibility table: for each square, how many knight moves reach it from
@@ -33,14 +26,20 @@ hand (move to the neighbour of N with the smallest number).`,
 		Example: `  chesspuzzles knight accessibility --size 8
   chesspuzzles knight accessibility --size 8 --after "a1 b3 c5"`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightAccess(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "8")
-	cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
-	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object, as the web API answers: {"rows":R,"cols":C,"counts":[[…],…]} (-1 visited, -2 the knight)`)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightAccessOpts) {
+		o.sizes.add(cmd, "8")
+		cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object, as the web API answers: {"rows":R,"cols":C,"counts":[[…],…]} (-1 visited, -2 the knight)`)
+	}, func(cmd *cobra.Command, o *knightAccessOpts, _ []string) error {
+		return runKnightAccess(cmd.Context(), *o, cmd.OutOrStdout())
+	})
+}
+
+// knightAccessOpts are the options of "knight accessibility".
+type knightAccessOpts struct {
+	sizes sizeFlags
+	after string
+	json  bool
 }
 
 // maxAccessSide bounds the accessibility table: it is for reading, not for huge boards.

@@ -50,15 +50,8 @@ func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
 	return sz, opts, nil
 }
 
-type knightCountOpts struct {
-	knightCountFlags
-	quiet bool
-	json  bool
-}
-
 func newKnightCountCmd() *cobra.Command {
-	var o knightCountOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "count",
 		Short: "Count knight's tours exactly",
 		Long: `Count the knight's tours of a board exactly: directed open tours (every start and both
@@ -90,19 +83,25 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
   chesspuzzles knight count --size 6 --closed
   chesspuzzles knight count --board 7x8 --closed --max-memory 4GiB`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightCount(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	o.sizes.add(cmd, "5")
-	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
-	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
-	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)")
-	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
-	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
-	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
-	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightCountOpts) {
+		o.sizes.add(cmd, "5")
+		cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
+		cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
+		cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)")
+		flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
+		cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
+		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
+	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
+		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+}
+
+// knightCountOpts are the options of "knight count".
+type knightCountOpts struct {
+	knightCountFlags
+	quiet bool
+	json  bool
 }
 
 // maxQuickCountSquares is the largest board a knight count runs without estimating its
