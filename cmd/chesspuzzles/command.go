@@ -12,3 +12,9 @@ func command[O any](c *cobra.Command, flags func(*cobra.Command, *O), run func(*
 	c.RunE = func(cmd *cobra.Command, args []string) error { return run(cmd, o, args) }
 	return c
 }
+
+// group makes c, a group's help, the parent of the commands subs.
+func group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	c.AddCommand(subs...)
+	return c
+}

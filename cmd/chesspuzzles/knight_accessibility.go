@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -71,12 +70,7 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 		for r := range counts {
 			counts[r] = table[r*sz.Cols : (r+1)*sz.Cols]
 		}
-		line, err := json.Marshal(map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
+		return json.NewEncoder(stdout).Encode(map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
 	}
 	return render.Grid(stdout, sz, func(sq board.Square) string {
 		switch v := table[sq.Row*sz.Cols+sq.Col]; v {

@@ -58,8 +58,7 @@ func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
 	if !o.json {
 		return answerNo(err)
 	}
-	line, _ := json.Marshal(knightCheckRecord{Reason: err.Error()})
-	fmt.Fprintf(stdout, "%s\n", line)
+	json.NewEncoder(stdout).Encode(knightCheckRecord{Reason: err.Error()})
 	return answerNo(nil)
 }
 
@@ -113,13 +112,8 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 		return notATour(o, stdout, fmt.Errorf("not a tour of %s: %w", t.Size(), err))
 	}
 	if o.json {
-		line, err := json.Marshal(knightCheckRecord{Valid: true, Closed: t.Closed(), Rows: t.Rows, Cols: t.Cols,
+		return json.NewEncoder(stdout).Encode(knightCheckRecord{Valid: true, Closed: t.Closed(), Rows: t.Rows, Cols: t.Cols,
 			From: t.Size().Name(t.Square(0)), To: t.Size().Name(t.Square(t.Len() - 1))})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
 	}
 	kind := "open"
 	if t.Closed() {

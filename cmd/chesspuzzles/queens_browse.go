@@ -16,14 +16,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxBrowseN is the largest board the browser shows: its Unicode board must fit a terminal.
-const maxBrowseN = 32
-
-// browsePage is how many solutions the browser lists at a time. Each page starts right
-// after the last solution shown (queens.ListOptions.After), so it costs the same at any
-// depth and N = 16 opens at once.
-const browsePage = 200
-
 func newQueensBrowseCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "browse N",
@@ -53,6 +45,14 @@ type browseOptions struct {
 	n      int
 	unique bool
 }
+
+// maxBrowseN is the largest board the browser shows: its Unicode board must fit a terminal.
+const maxBrowseN = 32
+
+// browsePage is how many solutions the browser lists at a time. Each page starts right
+// after the last solution shown (queens.ListOptions.After), so it costs the same at any
+// depth and N = 16 opens at once.
+const browsePage = 200
 
 func runBrowse(ctx context.Context, opts browseOptions, stdin io.Reader, stdout io.Writer) error {
 	if !isTerminal(stdout) {

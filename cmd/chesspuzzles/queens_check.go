@@ -13,17 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxCheckInput bounds what check reads from standard input: enough for a permutation of
-// a hundred million queens.
-const maxCheckInput = 1 << 30
-
-// maxSumsN is the largest board whose per-line counts check prints in full.
-const maxSumsN = 32
-
-// maxLinesN is the largest board whose per-line counts the JSON report holds: past it they
-// would be tens of megabytes of numbers.
-const maxLinesN = 10_000
-
 func newQueensCheckCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "check [POSITION...]",
@@ -91,6 +80,17 @@ type checkOptions struct {
 	// maxAttacks is how many attacking pairs are listed; all are counted.
 	maxAttacks int
 }
+
+// maxCheckInput bounds what check reads from standard input: enough for a permutation of
+// a hundred million queens.
+const maxCheckInput = 1 << 30
+
+// maxSumsN is the largest board whose per-line counts check prints in full.
+const maxSumsN = 32
+
+// maxLinesN is the largest board whose per-line counts the JSON report holds: past it they
+// would be tens of megabytes of numbers.
+const maxLinesN = 10_000
 
 // checkJSON is the --json form of a report.
 type checkJSON struct {

@@ -10,9 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxCompleteInput bounds what complete reads from standard input.
-const maxCompleteInput = 64 << 20
-
 func newQueensCompleteCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "complete [POSITION...]",
@@ -68,6 +65,9 @@ type completeOptions struct {
 	format     queens.Notation
 	formatFlag string // --format, read into format
 }
+
+// maxCompleteInput bounds what complete reads from standard input.
+const maxCompleteInput = 64 << 20
 
 func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) error {
 	pos, err := queens.Parse(opts.position, opts.n)

@@ -16,11 +16,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxEstimateWorkers bounds queens estimate's --workers: a million cores is more than
-// any cluster a count would run on, and the join's memory per worker multiplied by more
-// stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
-const maxEstimateWorkers = 1 << 20
-
 func newQueensEstimateCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "estimate N",
@@ -75,6 +70,11 @@ type estimateOptions struct {
 	json    bool
 	method  methodOptions // --method, --max-memory, --plan-version: as for "queens count"
 }
+
+// maxEstimateWorkers bounds queens estimate's --workers: a million cores is more than
+// any cluster a count would run on, and the join's memory per worker multiplied by more
+// stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
+const maxEstimateWorkers = 1 << 20
 
 // estimateRecord is the --json output.
 type estimateRecord struct {
@@ -144,12 +144,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	rec.Seconds1, rec.SecondsErr, rec.Timed, rec.TimedProbes = e.Seconds, e.SecondsErr, e.Probes > 0, e.Probes
 	rec.SecondsW = rec.Seconds1 / float64(opts.workers)
 	if opts.json {
-		line, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
+		return json.NewEncoder(stdout).Encode(rec)
 	}
 	tasks := fmt.Sprintf("%d tasks", rec.Tasks)
 	if rec.Tasks == 0 {

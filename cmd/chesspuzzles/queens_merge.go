@@ -18,11 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxShardBytes bounds what merge reads, all files together: a shard file holds a JSON
-// result of about 200 bytes per task, and no plan of this build has near five million
-// tasks.
-const maxShardBytes = 1 << 30
-
 func newQueensMergeCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "merge FILE...",
@@ -79,6 +74,11 @@ type queensMergeOptions struct {
 	verify   float64
 	replicas int
 }
+
+// maxShardBytes bounds what merge reads, all files together: a shard file holds a JSON
+// result of about 200 bytes per task, and no plan of this build has near five million
+// tasks.
+const maxShardBytes = 1 << 30
 
 // defaultVerify is the share of tasks "queens merge" and a distributed count recompute
 // unless --verify says otherwise: enough to catch a machine that lies often, a few

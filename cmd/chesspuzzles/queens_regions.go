@@ -13,7 +13,7 @@ import (
 )
 
 func newQueensRegionsCmd() *cobra.Command {
-	return command(&cobra.Command{
+	return group(command(&cobra.Command{
 		Use:   "regions",
 		Short: `Make a region-queens puzzle (the daily "Queens" game) with exactly one answer`,
 		Long: `Make a region-queens puzzle: an N×N grid cut into N regions; place N queens, one in
@@ -43,10 +43,9 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
 		f.StringVar(&o.format, "format", "text", "text, svg, png or json")
 		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 		f.BoolVar(&o.solution, "solution", false, "show the solution too")
-		cmd.AddCommand(newQueensRegionsSolveCmd())
 	}, func(cmd *cobra.Command, o *queensRegionsOpts, _ []string) error {
 		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
-	})
+	}), newQueensRegionsSolveCmd())
 }
 
 // queensRegionsOpts are the options of "queens regions".
