@@ -37,7 +37,7 @@ hand (move to the neighbour of N with the smallest number).`,
 // knightAccessOpts are the options of "knight accessibility".
 type knightAccessOpts struct {
 	sizes sizeFlags
-	after string
+	after string // --after: the squares the knight has visited, in order
 	json  bool
 }
 

@@ -26,13 +26,13 @@ the count would stop, and how much memory it would need.`,
   chesspuzzles knight estimate --size 8 --closed`,
 		Args: cobra.NoArgs,
 	}, func(cmd *cobra.Command, o *knightEstimateOpts) {
+		cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
 		o.add(cmd, knightCountHelp{
 			start:     "estimate the count of open tours from this square",
 			closed:    "closed tours",
 			method:    "counting method: auto, dp, join or search",
 			maxMemory: "memory the count may use, e.g. 8GiB (default: half of this machine's)",
 		})
-		cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
 	}, func(cmd *cobra.Command, o *knightEstimateOpts, _ []string) error {
 		return runKnightEstimate(cmd.Context(), *o, cmd.OutOrStdout())
 	})

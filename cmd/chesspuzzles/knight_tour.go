@@ -43,7 +43,7 @@ stuck and says so. Exit 1 when no tour exists, with the reason.`,
 // knightTourOpts are the options of "knight tour".
 type knightTourOpts struct {
 	sizes  sizeFlags
-	start  string
+	start  string // --start; "" for a1
 	closed bool
 	method string
 	format string

@@ -13,6 +13,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// maxCheckInput bounds what check reads from standard input: enough for a permutation of
+// a hundred million queens.
+const maxCheckInput = 1 << 30
+
+// maxSumsN is the largest board whose per-line counts check prints in full.
+const maxSumsN = 32
+
+// maxLinesN is the largest board whose per-line counts the JSON report holds: past it they
+// would be tens of megabytes of numbers.
+const maxLinesN = 10_000
+
 func newQueensCheckCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "check [POSITION...]",
@@ -72,7 +83,7 @@ column list of ten million queens takes about 311 MB and 0.93 s of CPU.`,
 
 // checkOptions are the options of "queens check".
 type checkOptions struct {
-	position string
+	position string // the arguments, or standard input
 	n        int
 	json     bool
 	format   string // text, json, unicode, svg or png
@@ -80,17 +91,6 @@ type checkOptions struct {
 	// maxAttacks is how many attacking pairs are listed; all are counted.
 	maxAttacks int
 }
-
-// maxCheckInput bounds what check reads from standard input: enough for a permutation of
-// a hundred million queens.
-const maxCheckInput = 1 << 30
-
-// maxSumsN is the largest board whose per-line counts check prints in full.
-const maxSumsN = 32
-
-// maxLinesN is the largest board whose per-line counts the JSON report holds: past it they
-// would be tens of megabytes of numbers.
-const maxLinesN = 10_000
 
 // checkJSON is the --json form of a report.
 type checkJSON struct {
@@ -180,24 +180,19 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 // parseContext is queens.Parse, run aside so that Ctrl-C ends a parse of a hundred million
 // squares at once; an unreadable position is a usage error.
 func parseContext(ctx context.Context, text string, n int) (queens.Position, error) {
-	type result struct {
-		pos queens.Position
-		err error
+	var pos queens.Position
+	err := aside(ctx, func() (err error) {
+		pos, err = queens.Parse(text, n)
+		return err
+	})
+	switch {
+	case err == nil:
+		return pos, nil
+	case err == ctx.Err():
+		// pos is not read: the parse may still be writing it.
+		return queens.Position{}, err
 	}
-	done := make(chan result, 1)
-	go func() {
-		pos, err := queens.Parse(text, n)
-		done <- result{pos, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return queens.Position{}, usageError(r.err)
-		}
-		return r.pos, nil
-	case <-ctx.Done():
-		return queens.Position{}, ctx.Err()
-	}
+	return queens.Position{}, usageError(err)
 }
 
 // writeReport writes rep as text; attacks is the number of attacking pairs, of which

@@ -16,6 +16,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// maxEstimateWorkers bounds queens estimate's --workers: a million cores is more than
+// any cluster a count would run on, and the join's memory per worker multiplied by more
+// stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
+const maxEstimateWorkers = 1 << 20
+
 func newQueensEstimateCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "estimate N",
@@ -37,17 +42,18 @@ not the machine's other load.`,
   chesspuzzles queens estimate 27 --probes 2000000 --json`,
 		Args: exactArgs(1, "one argument, N"),
 	}, func(cmd *cobra.Command, opts *estimateOptions) {
+		addMethodFlags(cmd, &opts.method)
 		cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
 		cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
 		cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
 		modelledWorkers(cmd, "workers")
 		cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
-		addMethodFlags(cmd, &opts.method)
 	}, func(cmd *cobra.Command, opts *estimateOptions, args []string) error {
-		var err error
-		if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
+		n, err := parseN(args[0], queens.MaxCountN)
+		if err != nil {
 			return err
 		}
+		opts.n = n
 		if opts.probes < 100 {
 			return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
 		}
@@ -70,11 +76,6 @@ type estimateOptions struct {
 	json    bool
 	method  methodOptions // --method, --max-memory, --plan-version: as for "queens count"
 }
-
-// maxEstimateWorkers bounds queens estimate's --workers: a million cores is more than
-// any cluster a count would run on, and the join's memory per worker multiplied by more
-// stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
-const maxEstimateWorkers = 1 << 20
 
 // estimateRecord is the --json output.
 type estimateRecord struct {
