@@ -259,7 +259,11 @@ func TestLargeStateKilledWorker(t *testing.T) {
 		}
 	}
 	snap := c.snapshotter(ctx, js, plan)
-	if err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver).save(dir); err != nil {
+	shot, err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := shot.save(dir); err != nil {
 		t.Fatal(err)
 	}
 	left := plan.Len() - len(had)
