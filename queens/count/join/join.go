@@ -71,7 +71,7 @@ import (
 // N = 20…28 on paper" beyond); the cost model (join_cost.go) holds them.
 //
 // Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
-// its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).
+// its place between its even neighbours (N = 17 ≈ 0.27 of N = 18, N = 19 ≈ 0.18 of N = 20).
 
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).

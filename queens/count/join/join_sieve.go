@@ -29,7 +29,7 @@ const maxSieveBits = 8
 // the fastest k taken (bench/README.md, "Session of 25 Nov (second)"):
 //
 //	N    k tried     ms per row set at each k (mean of two runs)      k
-//	16   0 1 2       0.030 0.043 0.045                                0
+//	16   0 1 2       0.031 0.043 0.045                                0
 //	17   0 1 2 3 4   0.034 0.042 0.045 0.052 0.058                    0
 //	18   0 1 2 3 4   0.190 0.224 0.217 0.222 0.234                    0
 //	19   0 1 2 3 4   0.160 0.188 0.183 0.185 0.195 (one run each,     0

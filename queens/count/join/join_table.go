@@ -383,7 +383,8 @@ func runStarts(cnt []uint32) uint32 {
 }
 
 // buildQuarterTable builds the table for the h×h square, 1 ≤ h ≤ 13, on the calling
-// goroutine. It takes about 15 ns a piece (1 s at h = 11, the table of N = 22 and 23);
+// goroutine. It takes about 20 ns of CPU a piece with the page faults of its memory (1.3
+// CPU-s at h = 11, the table of N = 22 and 23; bench/README.md);
 // sharedQuarterTable shares the work among the goroutines that need the table.
 func buildQuarterTable(h int) (*quarterTable, error) {
 	b, err := newTableBuild(h)
