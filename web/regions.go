@@ -105,9 +105,9 @@ func (s *Server) regionsPuzzle(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := p.Record(level, seed, nil)
 	if withSol {
-		sol, err := regions.Solve(p)
+		sol, err := regions.SolveContext(r.Context(), p)
 		if err != nil {
-			return err // cannot happen: Generate proved one solution
+			return err // out of time: Generate proved one solution
 		}
 		out.Solution = sol
 	}
@@ -218,8 +218,12 @@ func (s *Server) regionsPicture(png bool) apiFunc {
 		}
 		pic := render.Regions{Region: p.Rows()}
 		if withSol {
-			if pic.Queens, err = regions.Solve(p); err != nil {
+			pic.Queens, err = regions.SolveContext(r.Context(), p)
+			if errors.Is(err, regions.ErrNoSolution) {
 				return badRequest("%v", err)
+			}
+			if err != nil {
+				return err // out of time
 			}
 		} else if len(qs) > 0 {
 			pic.Queens = make([]int, p.N())

@@ -70,7 +70,7 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 	if err != nil {
 		return err
 	}
-	sol, err := regions.Solve(p)
+	sol, err := regions.SolveContext(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -71,14 +71,14 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 		}
 		return err
 	}
-	if err := ctx.Err(); err != nil {
+	count, err := regions.CountContext(ctx, p, 2)
+	if err != nil {
 		return err
 	}
-	count := regions.Count(p, 2)
 	if count == 0 {
 		return answerNo(fmt.Errorf("the %d×%d grid has no solution", p.N(), p.N()))
 	}
-	sol, err := regions.Solve(p)
+	sol, err := regions.SolveContext(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,10 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 	}
 	b.WriteString(regionsBoard(p, sol))
 	if o.explain {
-		steps, err := regions.Explain(p)
+		steps, err := regions.ExplainContext(ctx, p)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		b.WriteString("\n")
 		for i, st := range steps {
 			fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, st.Technique, st.Text)
