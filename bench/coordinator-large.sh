@@ -8,14 +8,9 @@
 # Usage: bench/coordinator-large.sh [-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]
 #        (defaults: 8 processes × 4 goroutines = 32 workers, N = 14, bound 12)
 set -euo pipefail
-procs=8 cores=4 n=14 bound=12 window=0
-while getopts "p:c:n:b:w:" opt; do
-	case $opt in
-	p) procs=$OPTARG ;; c) cores=$OPTARG ;; n) n=$OPTARG ;; b) bound=$OPTARG ;; w) window=$OPTARG ;;
-	*) echo "usage: $0 [-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]" >&2; exit 2 ;;
-	esac
-done
 . "$(dirname "$0")/lib.sh"
+procs=8 cores=4 n=14 bound=12 window=0
+flags "[-p PROCS] [-c CORES] [-n N] [-b BOUND] [-w WINDOW]" p:procs c:cores n:n b:bound w:window -- "$@"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

@@ -15,17 +15,12 @@
 # "count --distributed" runs at most 4 worker goroutines a core (16 on this 2-core machine);
 # bench/coordinator-large.sh runs 32 and more in separate processes.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 workers="4 16"
-while getopts "w:" opt; do
-	case $opt in
-	w) workers=$OPTARG ;;
-	*) echo "usage: $0 [-w \"W1 W2 ...\"] [N]" >&2; exit 2 ;;
-	esac
-done
+flags '[-w "W1 W2 ..."] [N]' w:workers -- "$@"
 shift $((OPTIND - 1))
 n=${1:-14}
 
-. "$(dirname "$0")/lib.sh"
 build cmd/chesspuzzles chesspuzzles
 tasks=$("$tmp/chesspuzzles" queens plan "$n" --json | sed 's/.*"tasks":\([0-9]*\).*/\1/')
 

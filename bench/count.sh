@@ -15,24 +15,14 @@
 # time, and only ratios within this run mean anything. The 1 → 2 workers ratio is of wall
 # time, so it needs two otherwise idle cores.
 set -euo pipefail
-rounds=3
-scales="18 19"
-framesmax=18
-basemax=17
-while getopts "r:s:f:b:" opt; do
-	case $opt in
-	r) rounds=$OPTARG ;;
-	s) scales=$OPTARG ;;
-	f) framesmax=$OPTARG ;;
-	b) basemax=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-s \"SCALE_N ...\"] [-f FRAMES_MAX] [-b BASELINE_MAX] [N ...]" >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(16 17 18)
-
 . "$(dirname "$0")/lib.sh"
+rounds=3 scales="18 19" framesmax=18 basemax=17
+flags '[-r ROUNDS] [-s "SCALE_N ..."] [-f FRAMES_MAX] [-b BASELINE_MAX] [N ...]' \
+	r:rounds s:scales f:framesmax b:basemax -- "$@"
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- 16 17 18
+sizes=("$@")
+
 build bench/baseline baseline
 build cmd/chesspuzzles chesspuzzles
 [ -x /usr/bin/time ] || { echo "count.sh needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }

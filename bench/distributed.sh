@@ -9,20 +9,13 @@
 #
 # Usage: bench/distributed.sh [-r ROUNDS] [-w WORKERS] [N ...]   (defaults: -r 3 -w 2, N = 16)
 set -euo pipefail
-rounds=3
-workers=2
-while getopts "r:w:" opt; do
-	case $opt in
-	r) rounds=$OPTARG ;;
-	w) workers=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-w WORKERS] [N ...]" >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(16)
-
 . "$(dirname "$0")/lib.sh"
+rounds=3 workers=2
+flags "[-r ROUNDS] [-w WORKERS] [N ...]" r:rounds w:workers -- "$@"
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- 16
+sizes=("$@")
+
 build cmd/chesspuzzles chesspuzzles
 
 # run LABEL CMD...: runs CMD, appends its wall time to $tmp/LABEL, prints it.

@@ -13,16 +13,9 @@
 #              --max-memory 8GiB: 42 CPU-minutes and 3.2 GiB measured, see bench/README.md) and
 #              print its CPU time and peak memory
 set -euo pipefail
-rounds=3
-big=0
-while getopts "r:8" opt; do
-	case $opt in
-	r) rounds=$OPTARG ;;
-	8) big=1 ;;
-	*) echo "usage: $0 [-r ROUNDS] [-8]" >&2; exit 2 ;;
-	esac
-done
 . "$(dirname "$0")/lib.sh"
+rounds=3 big=0
+flags "[-r ROUNDS] [-8]" r:rounds 8+big -- "$@"
 build cmd/chesspuzzles chesspuzzles
 
 # NAME:METHODS:ARGS

@@ -4,16 +4,11 @@
 # largest peak RSS, with the load average. Then the time to count (up to 2) the solutions
 # of generated puzzles, from "go test -bench Count".
 set -eu
+. "$(dirname "$0")/lib.sh"
 seeds=9
-while getopts s: o; do
-	case $o in
-	s) seeds=$OPTARG ;;
-	*) echo "usage: bench/regions.sh [-s SEEDS] [N ...]" >&2; exit 2 ;;
-	esac
-done
+flags "[-s SEEDS] [N ...]" s:seeds -- "$@"
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 8 10 15 20
-. "$(dirname "$0")/lib.sh"
 build cmd/chesspuzzles chesspuzzles
 printf '%-4s %-7s %10s %10s %9s   %s\n' N level median_s max_s rss_KiB load
 for n in "$@"; do

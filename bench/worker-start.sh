@@ -9,19 +9,12 @@
 # Usage: bench/worker-start.sh [-n N] BINARY...
 #        (default N = 26; e.g. a build of main as the "before" and this tree's as "after")
 set -euo pipefail
-n=26
-while getopts "n:" opt; do
-	case $opt in
-	n) n=$OPTARG ;;
-	*) echo "usage: $0 [-n N] BINARY..." >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-if [ $# -eq 0 ]; then
-	echo "usage: $0 [-n N] BINARY..." >&2
-	exit 2
-fi
 . "$(dirname "$0")/lib.sh"
+n=26
+usage="[-n N] BINARY..."
+flags "$usage" n:n -- "$@"
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 $usage" >&2; exit 2; }
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

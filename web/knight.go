@@ -190,8 +190,7 @@ func writeTourAnswer(w http.ResponseWriter, out map[string]any, err error, prefi
 		out["found"] = true
 		found()
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return respond(w, out)
 }
 
 // knightAccessibility answers GET /api/knight/accessibility?size=&visited=.
@@ -204,8 +203,7 @@ func (s *Server) knightAccessibility(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
-	return nil
+	return respond(w, map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
 }
 
 // knightPicture answers GET /api/knight/picture.svg|.png: path= draws the given squares;

@@ -51,8 +51,7 @@ func (s *Server) queensCount(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("n = %d: the number of solutions is known only up to n = %d (Q(27), 2016); count smaller boards with chesspuzzles queens count", n, queens.MaxKnownN)
 	}
 	// Strings, not numbers: Q(27) > 2^53 and JSON numbers are doubles in browsers.
-	writeJSON(w, http.StatusOK, map[string]any{"n": n, "total": c.Total.String(), "unique": c.Unique.String()})
-	return nil
+	return respond(w, map[string]any{"n": n, "total": c.Total.String(), "unique": c.Unique.String()})
 }
 
 // queensSolutions answers GET /api/queens/solutions?n=&after=&limit=&unique=: up to limit
@@ -114,8 +113,7 @@ func (s *Server) queensSolutions(w http.ResponseWriter, r *http.Request) error {
 		next = &code
 		truncated = true
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"n": n, "unique": unique, "solutions": page, "next": next, "truncated": truncated})
-	return nil
+	return respond(w, map[string]any{"n": n, "unique": unique, "solutions": page, "next": next, "truncated": truncated})
 }
 
 // readPosition reads the position and n query values, n inferred when absent; an empty
@@ -162,11 +160,10 @@ func (s *Server) queensCheck(w http.ResponseWriter, r *http.Request) error {
 	for _, a := range rep.Attacks {
 		attacks = append(attacks, attackJSON{A: sz.Name(a.A), B: sz.Name(a.B), Line: a.Line.String()})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	return respond(w, map[string]any{
 		"n": rep.N, "queens": rep.Queens, "solved": rep.Solved, "attacks": attacks,
 		"rows": rep.Rows, "columns": rep.Columns, "diagonals": rep.Diagonals, "anti_diagonals": rep.AntiDiagonals,
 	})
-	return nil
 }
 
 // queensComplete answers GET /api/queens/complete?n=&position=: a solution that keeps
@@ -179,15 +176,14 @@ func (s *Server) queensComplete(w http.ResponseWriter, r *http.Request) error {
 	p, err := completeQueens(r.Context(), pos)
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, map[string]any{"n": pos.N, "completable": true, "solution": solutionOf(p)})
+		return respond(w, map[string]any{"n": pos.N, "completable": true, "solution": solutionOf(p)})
 	case errors.Is(err, queens.ErrNoCompletion):
-		writeJSON(w, http.StatusOK, map[string]any{"n": pos.N, "completable": false, "reason": err.Error()})
+		return respond(w, map[string]any{"n": pos.N, "completable": false, "reason": err.Error()})
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return err
 	default:
 		return badRequest("%v", err)
 	}
-	return nil
 }
 
 // completeQueens is the hint: queens.Complete of the beyond branch.

@@ -63,12 +63,9 @@ func readRegionsSpec(r *http.Request) (n int, seed uint64, level regions.Level, 
 		return
 	}
 	seed = uint64(sd)
-	lv, err := param(r, "level")
+	lv, err := paramOr(r, "level", "easy")
 	if err != nil {
 		return
-	}
-	if lv == "" {
-		lv = "easy"
 	}
 	if level, err = regions.ParseLevel(lv); err != nil {
 		err = badRequest("level must be easy, medium or hard, got %q", clip(lv))
@@ -108,14 +105,13 @@ func (s *Server) regionsPuzzle(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := p.Record(level, seed, nil)
 	if withSol {
-		sol, err := regions.Solve(p)
+		sol, err := regions.SolveContext(r.Context(), p)
 		if err != nil {
-			return err // cannot happen: Generate proved one solution
+			return err // out of time: Generate proved one solution
 		}
 		out.Solution = sol
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return respond(w, out)
 }
 
 // readRegionsGrid reads the grid parameter: rows of region letters separated by "/" (or
@@ -222,8 +218,12 @@ func (s *Server) regionsPicture(png bool) apiFunc {
 		}
 		pic := render.Regions{Region: p.Rows()}
 		if withSol {
-			if pic.Queens, err = regions.Solve(p); err != nil {
+			pic.Queens, err = regions.SolveContext(r.Context(), p)
+			if errors.Is(err, regions.ErrNoSolution) {
 				return badRequest("%v", err)
+			}
+			if err != nil {
+				return err // out of time
 			}
 		} else if len(qs) > 0 {
 			pic.Queens = make([]int, p.N())
@@ -262,14 +262,11 @@ func (s *Server) regionsHint(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case err == nil:
 	case errors.Is(err, regions.ErrSolved):
-		writeJSON(w, http.StatusOK, map[string]any{"status": "solved", "text": "The puzzle is solved: every row, column and region has its queen."})
-		return nil
+		return respond(w, map[string]any{"status": "solved", "text": "The puzzle is solved: every row, column and region has its queen."})
 	case errors.Is(err, regions.ErrNoSolution):
-		writeJSON(w, http.StatusOK, map[string]any{"status": "wrong", "text": "Some of your queens are not in the solution: no way to complete them exists. Undo back to where you were sure."})
-		return nil
+		return respond(w, map[string]any{"status": "wrong", "text": "Some of your queens are not in the solution: no way to complete them exists. Undo back to where you were sure."})
 	case errors.Is(err, regions.ErrStuck):
-		writeJSON(w, http.StatusOK, map[string]any{"status": "stuck", "text": "No technique applies from here: " + err.Error() + "."})
-		return nil
+		return respond(w, map[string]any{"status": "stuck", "text": "No technique applies from here: " + err.Error() + "."})
 	default:
 		return badRequest("queens: %v", err)
 	}
@@ -280,6 +277,5 @@ func (s *Server) regionsHint(w http.ResponseWriter, r *http.Request) error {
 	if step.Placed {
 		out.Queen = &[2]int{step.Queen.Row, step.Queen.Col}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "step", "step": out})
-	return nil
+	return respond(w, map[string]any{"status": "step", "step": out})
 }

@@ -75,12 +75,11 @@ func (s *Server) queensTrace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	nv, _ := queens.NaiveCount(n)
-	writeJSON(w, http.StatusOK, map[string]any{
+	return respond(w, map[string]any{
 		"n": n, "from": from, "events": events, "done": done,
 		"kinds": []string{queens.Try.String(), queens.Attacked.String(), queens.Place.String(), queens.DeadEnd.String(), queens.Remove.String(), queens.Solution.String()},
 		"naive": nv,
 	})
-	return nil
 }
 
 // queensPuzzle answers GET /api/queens/puzzle?n=&level=&seed=.
@@ -89,12 +88,9 @@ func (s *Server) queensPuzzle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lv, err := param(r, "level")
+	lv, err := paramOr(r, "level", "easy")
 	if err != nil {
 		return err
-	}
-	if lv == "" {
-		lv = "easy"
 	}
 	level, err := queens.ParseLevel(lv)
 	if err != nil {
@@ -111,8 +107,7 @@ func (s *Server) queensPuzzle(w http.ResponseWriter, r *http.Request) error {
 		}
 		return badRequest("%v", err)
 	}
-	writeJSON(w, http.StatusOK, p)
-	return nil
+	return respond(w, p)
 }
 
 // squareJSON is a square as the page uses it: [row, col] and its name.
@@ -168,8 +163,7 @@ func (s *Server) knightExplain(w http.ResponseWriter, r *http.Request) error {
 		js[i] = stepOut(sz, st)
 	}
 	out["steps"] = js
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return respond(w, out)
 }
 
 // knightNext answers GET /api/knight/next?size=&path=: the knight's candidates from the end
@@ -184,26 +178,21 @@ func (s *Server) knightNext(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("path: %v", err)
 	}
 	left := sz.Squares() - len(path)
-	writeJSON(w, http.StatusOK, map[string]any{
+	return respond(w, map[string]any{
 		"rows": sz.Rows, "cols": sz.Cols, "step": stepOut(sz, st),
 		"left": left, "done": left == 0, "stuck": left > 0 && len(st.Candidates) == 0,
 	})
-	return nil
 }
 
 // knightComplete answers GET /api/knight/complete?size=&path=&closed=: found and the whole
 // tour, or found false and why (no tour begins with path).
 func (s *Server) knightComplete(w http.ResponseWriter, r *http.Request) error {
-	sz, err := readSize(r, maxTeachSide)
+	sz, path, err := readSizeSquares(r, maxTeachSide, "path")
 	if err != nil {
 		return err
 	}
 	if sz.Squares() > maxCompleteLen {
 		return badRequest("size: completing a tour takes boards of at most %d squares, got %s", maxCompleteLen, sz)
-	}
-	path, err := readSquares(r, "path", sz)
-	if err != nil {
-		return err
 	}
 	closed, err := boolParam(r, "closed", false)
 	if err != nil {
@@ -230,12 +219,9 @@ func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := param(r, "method")
+	m, err := paramOr(r, "method", knight.Warnsdorff.String())
 	if err != nil {
 		return err
-	}
-	if m == "" {
-		m = knight.Warnsdorff.String()
 	}
 	method, err := knight.ParseMethod(m)
 	if err != nil || method == knight.Auto {
@@ -270,6 +256,5 @@ func (s *Server) knightReplay(w http.ResponseWriter, r *http.Request) error {
 		squares = tourSquares(t)
 	}
 	out["squares"] = squares
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return respond(w, out)
 }

@@ -329,6 +329,13 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	enc.Encode(v) // a failed write means the client went away
 }
 
+// respond writes v as the JSON answer of a request that succeeded (200), and returns nil,
+// so that a handler ends with "return respond(w, v)".
+func respond(w http.ResponseWriter, v any) error {
+	writeJSON(w, http.StatusOK, v)
+	return nil
+}
+
 // onceEach refuses a query that gives a parameter more than once (n=8&n=9): which one
 // would count is a guess, so none does.
 func onceEach(r *http.Request) *httpError {
@@ -357,6 +364,15 @@ func param(r *http.Request, name string) (string, error) {
 		return "", badRequest("%s is longer than %d bytes", name, maxParam)
 	}
 	return v, nil
+}
+
+// paramOr is param, with def when the value is absent or empty.
+func paramOr(r *http.Request, name, def string) (string, error) {
+	v, err := param(r, name)
+	if v == "" && err == nil {
+		v = def
+	}
+	return v, err
 }
 
 // intParam reads a whole number from lo to hi; def when absent.

@@ -1,5 +1,5 @@
 // Command coordbench measures one distributed-count coordinator on a plan of many tiny
-// tasks: the fine plan of a small N cut with a tiny bound (frames.NewBound), which
+// tasks: the fine plan of a small N cut with a tiny bound (internal/boundplan), which
 // "queens count" cannot select, so this program plays each part in its own process:
 //
 //	coordbench -role server -listen 127.0.0.1:4333 -state DIR -token T
@@ -20,10 +20,11 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
 )
 
 func main() {
@@ -60,7 +61,7 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 	default:
 		return fmt.Errorf("-role must be server, worker or coordinator, got %q", role)
 	}
-	plan, err := frames.NewBound(n, bound)
+	plan, err := boundplan.New(n, bound)
 	if err != nil {
 		return err
 	}

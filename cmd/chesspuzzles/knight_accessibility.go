@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -14,15 +13,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightAccessOpts struct {
-	sizes sizeFlags
-	after string
-	json  bool
-}
-
 func newKnightAccessCmd() *cobra.Command {
-	var o knightAccessOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "accessibility",
 		Short: "Print how many knight moves reach each square",
 		Long: `Print the accessibility table: for each square, how many knight moves reach it from
@@ -33,14 +25,20 @@ hand (move to the neighbour of N with the smallest number).`,
 		Example: `  chesspuzzles knight accessibility --size 8
   chesspuzzles knight accessibility --size 8 --after "a1 b3 c5"`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightAccess(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "8")
-	cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
-	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object, as the web API answers: {"rows":R,"cols":C,"counts":[[…],…]} (-1 visited, -2 the knight)`)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightAccessOpts) {
+		o.sizes.add(cmd, "8")
+		cmd.Flags().StringVar(&o.after, "after", "", "squares the knight has visited, in order, e.g. \"a1 b3 c5\"")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object, as the web API answers: {"rows":R,"cols":C,"counts":[[…],…]} (-1 visited, -2 the knight)`)
+	}, func(cmd *cobra.Command, o *knightAccessOpts, _ []string) error {
+		return runKnightAccess(cmd.Context(), *o, cmd.OutOrStdout())
+	})
+}
+
+// knightAccessOpts are the options of "knight accessibility".
+type knightAccessOpts struct {
+	sizes sizeFlags
+	after string // --after: the squares the knight has visited, in order
+	json  bool
 }
 
 // maxAccessSide bounds the accessibility table: it is for reading, not for huge boards.
@@ -72,12 +70,7 @@ func runKnightAccess(_ context.Context, o knightAccessOpts, stdout io.Writer) er
 		for r := range counts {
 			counts[r] = table[r*sz.Cols : (r+1)*sz.Cols]
 		}
-		line, err := json.Marshal(map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
+		return json.NewEncoder(stdout).Encode(map[string]any{"rows": sz.Rows, "cols": sz.Cols, "counts": counts})
 	}
 	return render.Grid(stdout, sz, func(sq board.Square) string {
 		switch v := table[sq.Row*sz.Cols+sq.Col]; v {

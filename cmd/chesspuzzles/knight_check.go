@@ -12,15 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightCheckOpts struct {
-	sizes sizeFlags
-	file  string
-	json  bool
-}
-
 func newKnightCheckCmd() *cobra.Command {
-	var o knightCheckOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "check [FILE]",
 		Short: "Check a knight's tour given as squares, JSON or a numbered board",
 		Long: `Check a knight's tour read from FILE, or from standard input when there is none.
@@ -30,16 +23,22 @@ the JSON that "tour --format json" writes, or a board of move numbers. Exit 0 wh
 tour (open or closed, said on stdout), 1 when it is not (naming the first bad step), 2 when
 it cannot be read.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				o.file = args[0]
-			}
-			return runKnightCheck(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "")
-	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"valid":true,"closed":…,"rows":…,"cols":…,"from":"a1","to":…} or {"valid":false,"reason":…}`)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightCheckOpts) {
+		o.sizes.add(cmd, "")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"valid":true,"closed":…,"rows":…,"cols":…,"from":"a1","to":…} or {"valid":false,"reason":…}`)
+	}, func(cmd *cobra.Command, o *knightCheckOpts, args []string) error {
+		if len(args) == 1 {
+			o.file = args[0]
+		}
+		return runKnightCheck(cmd.Context(), *o, cmd.InOrStdin(), cmd.OutOrStdout())
+	})
+}
+
+// knightCheckOpts are the options of "knight check".
+type knightCheckOpts struct {
+	sizes sizeFlags
+	file  string
+	json  bool
 }
 
 // knightCheckRecord is the --json output of knight check.
@@ -59,8 +58,7 @@ func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
 	if !o.json {
 		return answerNo(err)
 	}
-	line, _ := json.Marshal(knightCheckRecord{Reason: err.Error()})
-	fmt.Fprintf(stdout, "%s\n", line)
+	json.NewEncoder(stdout).Encode(knightCheckRecord{Reason: err.Error()})
 	return answerNo(nil)
 }
 
@@ -114,13 +112,8 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 		return notATour(o, stdout, fmt.Errorf("not a tour of %s: %w", t.Size(), err))
 	}
 	if o.json {
-		line, err := json.Marshal(knightCheckRecord{Valid: true, Closed: t.Closed(), Rows: t.Rows, Cols: t.Cols,
+		return json.NewEncoder(stdout).Encode(knightCheckRecord{Valid: true, Closed: t.Closed(), Rows: t.Rows, Cols: t.Cols,
 			From: t.Size().Name(t.Square(0)), To: t.Size().Name(t.Square(t.Len() - 1))})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
 	}
 	kind := "open"
 	if t.Closed() {

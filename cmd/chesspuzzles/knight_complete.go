@@ -11,17 +11,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightCompleteOpts struct {
-	sizes   sizeFlags
-	closed  bool
-	format  string
-	output  string
-	timeout time.Duration
-}
-
 func newKnightCompleteCmd() *cobra.Command {
-	var o knightCompleteOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "complete SQUARES...",
 		Short: "Finish a knight's tour from the squares visited so far",
 		Long: `Finish a knight's tour that begins with the given squares, in order: the path you made by
@@ -37,17 +28,25 @@ not a knight's move); 3 when not decided within --timeout.`,
   chesspuzzles knight complete "a1 c2 e1" --closed --format squares
   chesspuzzles knight complete 1,1 2,3 --board 5x6`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runKnightComplete(cmd.Context(), o, args, cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "8")
-	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
-	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
-	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	addTimeoutFlag(cmd, &o.timeout)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightCompleteOpts) {
+		o.sizes.add(cmd, "8")
+		cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
+		cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png")
+		flagChoices(cmd, "format", "board", "squares", "json", "svg", "png")
+		cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+		addTimeoutFlag(cmd, &o.timeout)
+	}, func(cmd *cobra.Command, o *knightCompleteOpts, args []string) error {
+		return runKnightComplete(cmd.Context(), *o, args, cmd.OutOrStdout())
+	})
+}
+
+// knightCompleteOpts are the options of "knight complete".
+type knightCompleteOpts struct {
+	sizes   sizeFlags
+	closed  bool
+	format  string
+	output  string
+	timeout time.Duration
 }
 
 func runKnightComplete(ctx context.Context, o knightCompleteOpts, args []string, stdout io.Writer) error {

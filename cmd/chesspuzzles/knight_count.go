@@ -22,6 +22,22 @@ type knightCountFlags struct {
 	maxMemory string
 }
 
+// knightCountHelp is the help of the flags of knightCountFlags, in the words of the
+// command that has them.
+type knightCountHelp struct {
+	start, closed, method, maxMemory string
+}
+
+// add binds the flags to cmd (--size 5 by default), with help.
+func (f *knightCountFlags) add(cmd *cobra.Command, help knightCountHelp) {
+	f.sizes.add(cmd, "5")
+	cmd.Flags().StringVar(&f.start, "start", "", help.start)
+	cmd.Flags().BoolVar(&f.closed, "closed", false, help.closed)
+	cmd.Flags().StringVar(&f.method, "method", knight.MethodAuto, help.method)
+	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
+	cmd.Flags().StringVar(&f.maxMemory, "max-memory", "", help.maxMemory)
+}
+
 // options reads the flags: the board and the count's options, MaxMemory set (half this
 // machine's memory unless --max-memory says otherwise). Errors are usage errors.
 func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
@@ -50,15 +66,8 @@ func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
 	return sz, opts, nil
 }
 
-type knightCountOpts struct {
-	knightCountFlags
-	quiet bool
-	json  bool
-}
-
 func newKnightCountCmd() *cobra.Command {
-	var o knightCountOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "count",
 		Short: "Count knight's tours exactly",
 		Long: `Count the knight's tours of a board exactly: directed open tours (every start and both
@@ -90,19 +99,25 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
   chesspuzzles knight count --size 6 --closed
   chesspuzzles knight count --board 7x8 --closed --max-memory 4GiB`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightCount(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	o.sizes.add(cmd, "5")
-	cmd.Flags().StringVar(&o.start, "start", "", "count only the open tours from this square")
-	cmd.Flags().BoolVar(&o.closed, "closed", false, "count closed tours (undirected)")
-	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)")
-	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
-	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)")
-	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
-	cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
-	return cmd
+	}, func(cmd *cobra.Command, o *knightCountOpts) {
+		o.add(cmd, knightCountHelp{
+			start:     "count only the open tours from this square",
+			closed:    "count closed tours (undirected)",
+			method:    "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)",
+			maxMemory: "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)",
+		})
+		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
+	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
+		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+}
+
+// knightCountOpts are the options of "knight count".
+type knightCountOpts struct {
+	knightCountFlags
+	quiet bool
+	json  bool
 }
 
 // maxQuickCountSquares is the largest board a knight count runs without estimating its
@@ -163,12 +178,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			name := sz.Name(*opts.Start)
 			start = &name
 		}
-		line, err := json.Marshal(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
+		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
 	}
 	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
 	return err

@@ -11,14 +11,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightEstimateOpts struct {
-	knightCountFlags
-	json bool
-}
-
 func newKnightEstimateCmd() *cobra.Command {
-	var o knightEstimateOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "estimate",
 		Short: "Estimate what a knight count will cost (states, memory, time)",
 		Long: `Estimate the peak states, memory and one-core time of "knight count" with the same
@@ -31,18 +25,23 @@ the count would stop, and how much memory it would need.`,
 		Example: `  chesspuzzles knight estimate --board 6x8 --closed
   chesspuzzles knight estimate --size 8 --closed`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightEstimate(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "5")
-	cmd.Flags().StringVar(&o.start, "start", "", "estimate the count of open tours from this square")
-	cmd.Flags().BoolVar(&o.closed, "closed", false, "closed tours")
-	cmd.Flags().StringVar(&o.method, "method", knight.MethodAuto, "counting method: auto, dp, join or search")
-	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
-	cmd.Flags().StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 8GiB (default: half of this machine's)")
-	cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
-	return cmd
+	}, func(cmd *cobra.Command, o *knightEstimateOpts) {
+		cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object")
+		o.add(cmd, knightCountHelp{
+			start:     "estimate the count of open tours from this square",
+			closed:    "closed tours",
+			method:    "counting method: auto, dp, join or search",
+			maxMemory: "memory the count may use, e.g. 8GiB (default: half of this machine's)",
+		})
+	}, func(cmd *cobra.Command, o *knightEstimateOpts, _ []string) error {
+		return runKnightEstimate(cmd.Context(), *o, cmd.OutOrStdout())
+	})
+}
+
+// knightEstimateOpts are the options of "knight estimate".
+type knightEstimateOpts struct {
+	knightCountFlags
+	json bool
 }
 
 func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writer) error {
@@ -60,17 +59,12 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 	}
 	fits := est.PeakBytes <= limit
 	if o.json {
-		line, err := json.Marshal(map[string]any{
+		return json.NewEncoder(stdout).Encode(map[string]any{
 			"rows": sz.Rows, "cols": sz.Cols, "closed": o.closed, "method": est.Method,
 			"cells": est.Cells, "measured_cells": est.Measured, "exact": est.Exact,
 			"peak_states": int64(est.PeakStates), "peak_bytes": est.PeakBytes,
 			"cpu_seconds": est.CPU.Seconds(), "fits_max_memory": fits, "how": est.How,
 		})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
 	}
 	fmt.Fprintf(stdout, "board:        %s, %s, method %s\n", sz, map[bool]string{true: "closed tours", false: "open tours"}[o.closed], est.Method)
 	if est.Cells > 0 {

@@ -10,18 +10,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type knightTourOpts struct {
-	sizes  sizeFlags
-	start  string
-	closed bool
-	method string
-	format string
-	output string // -o FILE
-}
-
 func newKnightTourCmd() *cobra.Command {
-	var o knightTourOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "tour",
 		Short: "Find a knight's tour from a start square",
 		Long: `Find a knight's tour of the board from the start square (default a1, bottom left).
@@ -36,19 +26,28 @@ stuck and says so. Exit 1 when no tour exists, with the reason.`,
   chesspuzzles knight tour --size 1000 --format json > tour.json
   chesspuzzles knight tour --size 8 --closed --format svg -o tour.svg`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runKnightTour(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	o.sizes.add(cmd, "8")
-	cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
-	cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
-	cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
-	cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
-	flagChoices(cmd, "format", "board", "squares", "json", "svg", "png", "none")
-	flagChoices(cmd, "method", "auto", "warnsdorff", "article")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	return cmd
+	}, func(cmd *cobra.Command, o *knightTourOpts) {
+		o.sizes.add(cmd, "8")
+		cmd.Flags().StringVar(&o.start, "start", "", "start square, e.g. e4 or 5,4 (default a1)")
+		cmd.Flags().BoolVar(&o.closed, "closed", false, "the tour must end a knight's move from its start")
+		cmd.Flags().StringVar(&o.method, "method", "auto", "auto, warnsdorff or article")
+		cmd.Flags().StringVar(&o.format, "format", "board", "board, squares, json, svg or png (a picture of the path), or none (find the tour, print nothing: for timing)")
+		flagChoices(cmd, "format", "board", "squares", "json", "svg", "png", "none")
+		flagChoices(cmd, "method", "auto", "warnsdorff", "article")
+		cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	}, func(cmd *cobra.Command, o *knightTourOpts, _ []string) error {
+		return runKnightTour(cmd.Context(), *o, cmd.OutOrStdout())
+	})
+}
+
+// knightTourOpts are the options of "knight tour".
+type knightTourOpts struct {
+	sizes  sizeFlags
+	start  string // --start; "" for a1
+	closed bool
+	method string
+	format string
+	output string // -o FILE
 }
 
 func runKnightTour(ctx context.Context, o knightTourOpts, stdout io.Writer) error {

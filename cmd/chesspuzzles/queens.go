@@ -10,7 +10,7 @@ import (
 )
 
 func newQueensCmd() *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "queens",
 		Short: "The N-queens problem: list, count and check placements",
 		Long: `The N-queens problem: place N queens on an N×N board so that none attacks another.
@@ -22,16 +22,21 @@ Placements are written in any of these notations (--format on output; detected o
   algebraic  chess squares: a8 e7 h6 f5 c4 g3 b2 d1
   board      a drawn board, Q and .
   json       one JSON object a line`,
-	}
-	cmd.AddCommand(newQueensSolveCmd(), newQueensCountCmd(), newQueensCheckCmd(), newQueensEstimateCmd())
-	cmd.AddCommand(newQueensOneCmd())
-	cmd.AddCommand(newQueensCompleteCmd())
-	cmd.AddCommand(newQueensBrowseCmd())
-	cmd.AddCommand(newQueensMergeCmd(), newQueensStatusCmd())
-	cmd.AddCommand(newQueensPuzzleCmd(), newQueensTraceCmd())
-	cmd.AddCommand(newQueensPlanCmd())
-	cmd.AddCommand(newQueensRegionsCmd())
-	return cmd
+	},
+		newQueensSolveCmd(),
+		newQueensCountCmd(),
+		newQueensCheckCmd(),
+		newQueensEstimateCmd(),
+		newQueensOneCmd(),
+		newQueensCompleteCmd(),
+		newQueensBrowseCmd(),
+		newQueensMergeCmd(),
+		newQueensStatusCmd(),
+		newQueensPuzzleCmd(),
+		newQueensTraceCmd(),
+		newQueensPlanCmd(),
+		newQueensRegionsCmd(),
+	)
 }
 
 // parseN reads a board size N from a command-line argument: a whole number from 1 to most.

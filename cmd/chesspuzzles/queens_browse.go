@@ -16,22 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxBrowseN is the largest board the browser shows: its Unicode board must fit a terminal.
-const maxBrowseN = 32
-
-// browsePage is how many solutions the browser lists at a time. Each page starts right
-// after the last solution shown (queens.ListOptions.After), so it costs the same at any
-// depth and N = 16 opens at once.
-const browsePage = 200
-
-type browseOptions struct {
-	n      int
-	unique bool
-}
-
 func newQueensBrowseCmd() *cobra.Command {
-	var opts browseOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "browse N",
 		Short: "Browse the solutions of the N×N board in the terminal",
 		Long: `Browse the solutions of the N×N board in the terminal: the list on the left, the
@@ -43,17 +29,30 @@ page at a time, so even N = 16 opens at once. Colours follow NO_COLOR.`,
 		Example: `  chesspuzzles queens browse 8
   chesspuzzles queens browse 16 --unique`,
 		Args: exactArgs(1, "one argument, the board size N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n, err = parseN(args[0], maxBrowseN); err != nil {
-				return err
-			}
-			return runBrowse(cmd.Context(), opts, cmd.InOrStdin(), cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().BoolVar(&opts.unique, "unique", false, "start with only the fundamental solutions")
-	return cmd
+	}, func(cmd *cobra.Command, opts *browseOptions) {
+		cmd.Flags().BoolVar(&opts.unique, "unique", false, "start with only the fundamental solutions")
+	}, func(cmd *cobra.Command, opts *browseOptions, args []string) error {
+		var err error
+		if opts.n, err = parseN(args[0], maxBrowseN); err != nil {
+			return err
+		}
+		return runBrowse(cmd.Context(), *opts, cmd.InOrStdin(), cmd.OutOrStdout())
+	})
 }
+
+// browseOptions are the options of "queens browse".
+type browseOptions struct {
+	n      int
+	unique bool
+}
+
+// maxBrowseN is the largest board the browser shows: its Unicode board must fit a terminal.
+const maxBrowseN = 32
+
+// browsePage is how many solutions the browser lists at a time. Each page starts right
+// after the last solution shown (queens.ListOptions.After), so it costs the same at any
+// depth and N = 16 opens at once.
+const browsePage = 200
 
 func runBrowse(ctx context.Context, opts browseOptions, stdin io.Reader, stdout io.Writer) error {
 	if !isTerminal(stdout) {

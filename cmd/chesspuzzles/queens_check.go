@@ -13,16 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type checkOptions struct {
-	position string
-	n        int
-	json     bool
-	format   string // text, json, unicode, svg or png
-	output   string // file for svg and png, "" for stdout
-	// maxAttacks is how many attacking pairs are listed; all are counted.
-	maxAttacks int
-}
-
 // maxCheckInput bounds what check reads from standard input: enough for a permutation of
 // a hundred million queens.
 const maxCheckInput = 1 << 30
@@ -35,8 +25,7 @@ const maxSumsN = 32
 const maxLinesN = 10_000
 
 func newQueensCheckCmd() *cobra.Command {
-	var opts checkOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "check [POSITION...]",
 		Short: "Check a position: is it a solution, which queens attack which",
 		Long: `Check a placement of queens, given in any notation (code, perm, coords, algebraic or a
@@ -57,40 +46,50 @@ column list of ten million queens takes about 311 MB and 0.93 s of CPU.`,
   chesspuzzles queens check a8 e7 h6 --n 8
   echo '0,4,7,5,2,6,1,3' | chesspuzzles queens check --json
   chesspuzzles queens check a8 e8 h1 --n 8 --format svg -o conflicts.svg`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.n < 0 || opts.n > queens.MaxParseN {
-				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
+	}, func(cmd *cobra.Command, opts *checkOptions) {
+		cmd.Flags().IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
+		cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as one JSON object")
+		cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
+		flagChoices(cmd, "format", "text", "json", "unicode", "svg", "png")
+		cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
+		cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
+		cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+			if p := parsePictureFormat(opts.format); cmd.Flags().Changed("output") && p != pictureSVG && p != picturePNG {
+				return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
 			}
-			var err error
-			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCheckInput); err != nil {
-				return err
-			}
-			switch opts.format {
-			case "text", "unicode", "svg", "png":
-			case "json":
-				opts.json = true
-			default:
-				return usageErrorf("unknown format %q: want text, json, unicode, svg or png", opts.format)
-			}
-			if opts.maxAttacks < 0 {
-				return usageErrorf("--max-attacks must be 0 (count only) or more, got %d", opts.maxAttacks)
-			}
-			return runCheck(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the report as one JSON object")
-	cmd.Flags().StringVar(&opts.format, "format", "text", "text, json, unicode (the board, then the report), or a picture with the conflicts in red: svg or png")
-	flagChoices(cmd, "format", "text", "json", "unicode", "svg", "png")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the svg or png picture to this file")
-	cmd.Flags().IntVar(&opts.maxAttacks, "max-attacks", 1000, "list at most `K` attacking pairs, the first from the top (all are counted)")
-	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
-		if p := parsePictureFormat(opts.format); cmd.Flags().Changed("output") && p != pictureSVG && p != picturePNG {
-			return usageErrorf("-o writes the picture of --format svg or png; the report goes to stdout (redirect it with >)")
+			return nil
 		}
-		return nil
-	}
-	return cmd
+	}, func(cmd *cobra.Command, opts *checkOptions, args []string) error {
+		if opts.n < 0 || opts.n > queens.MaxParseN {
+			return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxParseN, opts.n)
+		}
+		var err error
+		if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCheckInput); err != nil {
+			return err
+		}
+		switch opts.format {
+		case "text", "unicode", "svg", "png":
+		case "json":
+			opts.json = true
+		default:
+			return usageErrorf("unknown format %q: want text, json, unicode, svg or png", opts.format)
+		}
+		if opts.maxAttacks < 0 {
+			return usageErrorf("--max-attacks must be 0 (count only) or more, got %d", opts.maxAttacks)
+		}
+		return runCheck(cmd.Context(), *opts, cmd.OutOrStdout())
+	})
+}
+
+// checkOptions are the options of "queens check".
+type checkOptions struct {
+	position string // the arguments, or standard input
+	n        int
+	json     bool
+	format   string // text, json, unicode, svg or png
+	output   string // file for svg and png, "" for stdout
+	// maxAttacks is how many attacking pairs are listed; all are counted.
+	maxAttacks int
 }
 
 // checkJSON is the --json form of a report.
@@ -181,24 +180,19 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 // parseContext is queens.Parse, run aside so that Ctrl-C ends a parse of a hundred million
 // squares at once; an unreadable position is a usage error.
 func parseContext(ctx context.Context, text string, n int) (queens.Position, error) {
-	type result struct {
-		pos queens.Position
-		err error
+	var pos queens.Position
+	err := aside(ctx, func() (err error) {
+		pos, err = queens.Parse(text, n)
+		return err
+	})
+	switch {
+	case err == nil:
+		return pos, nil
+	case err == ctx.Err():
+		// pos is not read: the parse may still be writing it.
+		return queens.Position{}, err
 	}
-	done := make(chan result, 1)
-	go func() {
-		pos, err := queens.Parse(text, n)
-		done <- result{pos, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return queens.Position{}, usageError(r.err)
-		}
-		return r.pos, nil
-	case <-ctx.Done():
-		return queens.Position{}, ctx.Err()
-	}
+	return queens.Position{}, usageError(err)
 }
 
 // writeReport writes rep as text; attacks is the number of attacking pairs, of which

@@ -10,22 +10,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type completeOptions struct {
-	position string
-	n        int
-	timeout  time.Duration
-	format   queens.Notation
-}
-
-// maxCompleteInput bounds what complete reads from standard input.
-const maxCompleteInput = 64 << 20
-
 func newQueensCompleteCmd() *cobra.Command {
-	var (
-		format string
-		opts   completeOptions
-	)
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "complete [POSITION...]",
 		Short: "Extend a partial placement to a solution, or prove that none exists",
 		Long: `Extend a placement of some queens, on any rows and in any notation (code with "."
@@ -47,30 +33,41 @@ input that cannot be read; 3 when undecided within --timeout; 130 when interrupt
   chesspuzzles queens complete 1....... --format board
   chesspuzzles queens complete "(1,1) (2,3)" --n 8
   chesspuzzles queens complete 3,1,.,.,.,.,.,.,.,. --timeout 2s`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n < 0 || opts.n > queens.MaxCompleteN {
-				return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxCompleteN, opts.n)
-			}
-			if err := checkTimeout(opts.timeout); err != nil {
-				return err
-			}
-			if opts.format, err = queens.ParseNotation(format); err != nil {
-				return usageError(err)
-			}
-			if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCompleteInput); err != nil {
-				return err
-			}
-			return runComplete(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
-	addTimeoutFlag(cmd, &opts.timeout)
-	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
-	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
-	return cmd
+	}, func(cmd *cobra.Command, opts *completeOptions) {
+		f := cmd.Flags()
+		f.IntVar(&opts.n, "n", 0, "board size (default: inferred from the position)")
+		addTimeoutFlag(cmd, &opts.timeout)
+		f.StringVar(&opts.formatFlag, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+		flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
+	}, func(cmd *cobra.Command, opts *completeOptions, args []string) error {
+		var err error
+		if opts.n < 0 || opts.n > queens.MaxCompleteN {
+			return usageErrorf("--n must be from 1 to %d, got %d", queens.MaxCompleteN, opts.n)
+		}
+		if err := checkTimeout(opts.timeout); err != nil {
+			return err
+		}
+		if opts.format, err = queens.ParseNotation(opts.formatFlag); err != nil {
+			return usageError(err)
+		}
+		if opts.position, err = positionArgs(cmd.Context(), args, cmd.InOrStdin(), maxCompleteInput); err != nil {
+			return err
+		}
+		return runComplete(cmd.Context(), *opts, cmd.OutOrStdout())
+	})
 }
+
+// completeOptions are the options of "queens complete".
+type completeOptions struct {
+	position   string
+	n          int
+	timeout    time.Duration
+	format     queens.Notation
+	formatFlag string // --format, read into format
+}
+
+// maxCompleteInput bounds what complete reads from standard input.
+const maxCompleteInput = 64 << 20
 
 func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) error {
 	pos, err := queens.Parse(opts.position, opts.n)

@@ -18,20 +18,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type countOptions struct {
-	from, to   int // the range of N, inclusive
-	json       bool
-	workers    int    // goroutines counting; runtime.GOMAXPROCS(0) by default
-	checkpoint string // file recording finished tasks, to resume from; one N only
-	quiet      bool   // no progress on stderr
-	output     string // -o FILE: where a --shard result goes (atomically), for images without a shell
-	dist       distOptions
-	method     methodOptions
-}
-
 func newQueensCountCmd() *cobra.Command {
-	var opts countOptions
-	cmd := &cobra.Command{
+	cmd := command(&cobra.Command{
 		Use:   "count N|FROM-TO",
 		Short: "Count the solutions of the N×N board exactly: total and fundamental",
 		Long: `Count the solutions of the N×N board exactly: Q(N), all solutions, and U(N), the
@@ -66,51 +54,52 @@ tells how long.`,
   chesspuzzles queens count 1-14
   chesspuzzles queens count 12 --json
   chesspuzzles queens count 18 --checkpoint q18.ckpt`,
-		Args: distArgs(&opts.dist, exactArgs(1, "one argument, N or a range FROM-TO")),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.method.validate(); err != nil {
-				return err
-			}
-			opts.dist.method = &opts.method
-			opts.dist.quiet = opts.quiet
-			if opts.output != "" && opts.dist.shard == "" {
-				return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
-			}
-			if opts.dist.shard != "" && opts.output != "" {
-				stdout := cmd.OutOrStdout()
-				defer cmd.SetOut(stdout)
-				return writeTo(opts.output, stdout, func(w io.Writer) error {
-					cmd.SetOut(w)
-					return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
-				})
-			}
-			if opts.dist.active() {
+		Args: exactArgs(1, "one argument, N or a range FROM-TO"),
+	}, func(cmd *cobra.Command, opts *countOptions) {
+		cmd.Flags().BoolVar(&opts.json, "json", false, `one JSON object per N: {"n":8,"total":92,"unique":12,"seconds":…}`)
+		cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting (default: the cores this process may use, runtime.GOMAXPROCS)")
+		cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
+		cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
+		cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
+		addDistFlags(cmd, &opts.dist)
+		cmd.Args = distArgs(&opts.dist, cmd.Args) // --status takes no argument, or N
+		addMethodFlags(cmd, &opts.method)
+		flagChoices(cmd, "method", "auto", count.MethodJoin, count.MethodFrames)
+	}, func(cmd *cobra.Command, opts *countOptions, args []string) error {
+		if err := opts.method.validate(); err != nil {
+			return err
+		}
+		opts.dist.method = &opts.method
+		opts.dist.quiet = opts.quiet
+		if opts.output != "" && opts.dist.shard == "" {
+			return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
+		}
+		if opts.dist.shard != "" && opts.output != "" {
+			stdout := cmd.OutOrStdout()
+			defer cmd.SetOut(stdout)
+			return writeTo(opts.output, stdout, func(w io.Writer) error {
+				cmd.SetOut(w)
 				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
-			}
-			if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
-				return usageErrorf("--verify goes with --distributed or --nats: a local count computes every task itself (slices are verified by \"queens merge --verify FRACTION\")")
-			}
-			var err error
-			if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
-				return err
-			}
-			if opts.workers < 1 {
-				return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
-			}
-			if opts.checkpoint != "" && opts.from != opts.to {
-				return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
-			}
-			return runCount(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, `one JSON object per N: {"n":8,"total":92,"unique":12,"seconds":…}`)
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting (default: the cores this process may use, runtime.GOMAXPROCS)")
-	cmd.Flags().StringVar(&opts.checkpoint, "checkpoint", "", "record finished tasks in `FILE` and resume from it")
-	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress on stderr")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "with --shard: write the slice's JSON to `FILE` (atomically) instead of stdout")
-	addDistFlags(cmd, &opts.dist)
-	addMethodFlags(cmd, &opts.method)
-	flagChoices(cmd, "method", "auto", count.MethodJoin, count.MethodFrames)
+			})
+		}
+		if opts.dist.active() {
+			return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
+		}
+		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+			return usageErrorf("--verify goes with --distributed or --nats: a local count computes every task itself (slices are verified by \"queens merge --verify FRACTION\")")
+		}
+		var err error
+		if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
+			return err
+		}
+		if opts.workers < 1 {
+			return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
+		}
+		if opts.checkpoint != "" && opts.from != opts.to {
+			return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
+		}
+		return runCount(cmd.Context(), *opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
 	// The flags each way of counting reads; any other of these would be ignored, so it is refused.
 	return withModes(cmd,
 		flagMode{"--status", "status", []string{"status", "nats", "state", "token", "json"}},
@@ -119,6 +108,18 @@ tells how long.`,
 		flagMode{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
 		flagMode{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
 	)
+}
+
+// countOptions are the options of "queens count".
+type countOptions struct {
+	from, to   int // the range of N, inclusive
+	json       bool
+	workers    int    // goroutines counting; runtime.GOMAXPROCS(0) by default
+	checkpoint string // file recording finished tasks, to resume from; one N only
+	quiet      bool   // no progress on stderr
+	output     string // -o FILE: where a --shard result goes (atomically), for images without a shell
+	dist       distOptions
+	method     methodOptions
 }
 
 // parseRange reads "N" or "FROM-TO", each from 1 to most, FROM ≤ TO.

@@ -173,13 +173,8 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	}
 	m.Finish()
 	if jsonOut {
-		line, err := json.Marshal(distRecord{N: counts.N, Total: counts.Total, Unique: counts.Unique, Seconds: roundSeconds(time.Since(start).Seconds()),
+		return json.NewEncoder(stdout).Encode(distRecord{N: counts.N, Total: counts.Total, Unique: counts.Unique, Seconds: roundSeconds(time.Since(start).Seconds()),
 			Verified: stats.Verified, Identities: stats.Identities, ByIdentities: stats.ByIdentities})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
 	}
 	return printCounts(stdout, counts, false, 0)
 }
@@ -206,12 +201,7 @@ func validPort(s string) bool {
 // printCounts writes one count as "queens count N" does.
 func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
 	if jsonOut {
-		line, err := json.Marshal(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", line)
-		return err
+		return json.NewEncoder(w).Encode(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
 	}
 	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
 	return err

@@ -21,18 +21,8 @@ import (
 // stops meaning anything (issue 25: 99,999,999,999 workers gave 1.16e+08 GiB).
 const maxEstimateWorkers = 1 << 20
 
-type estimateOptions struct {
-	n       int
-	probes  int
-	seed    uint64
-	workers int
-	json    bool
-	method  methodOptions // --method, --max-memory, --plan-version: as for "queens count"
-}
-
 func newQueensEstimateCmd() *cobra.Command {
-	var opts estimateOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "estimate N",
 		Short: "Estimate how long counting the N×N board would take, and its count",
 		Long: `Estimate the work of "chesspuzzles queens count N" before starting it: the method and
@@ -51,30 +41,40 @@ not the machine's other load.`,
 		Example: `  chesspuzzles queens estimate 20
   chesspuzzles queens estimate 27 --probes 2000000 --json`,
 		Args: exactArgs(1, "one argument, N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
-				return err
-			}
-			if opts.probes < 100 {
-				return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
-			}
-			if opts.workers < 1 || opts.workers > maxEstimateWorkers {
-				return usageErrorf("--workers must be a whole number from 1 to %d, the workers of the machines estimated for (default: %d, the cores this process may use), got %d", maxEstimateWorkers, runtime.GOMAXPROCS(0), opts.workers)
-			}
-			if err := opts.method.validate(); err != nil {
-				return err
-			}
-			return runEstimate(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
-	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
-	modelledWorkers(cmd, "workers")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
-	addMethodFlags(cmd, &opts.method)
-	return cmd
+	}, func(cmd *cobra.Command, opts *estimateOptions) {
+		addMethodFlags(cmd, &opts.method)
+		cmd.Flags().IntVar(&opts.probes, "probes", 300000, "random paths to sample (more: slower, tighter)")
+		cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed; the same seed gives the same estimate")
+		cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers to estimate the time for")
+		modelledWorkers(cmd, "workers")
+		cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+	}, func(cmd *cobra.Command, opts *estimateOptions, args []string) error {
+		n, err := parseN(args[0], queens.MaxCountN)
+		if err != nil {
+			return err
+		}
+		opts.n = n
+		if opts.probes < 100 {
+			return usageErrorf("--probes must be a whole number from 100 up, got %d", opts.probes)
+		}
+		if opts.workers < 1 || opts.workers > maxEstimateWorkers {
+			return usageErrorf("--workers must be a whole number from 1 to %d, the workers of the machines estimated for (default: %d, the cores this process may use), got %d", maxEstimateWorkers, runtime.GOMAXPROCS(0), opts.workers)
+		}
+		if err := opts.method.validate(); err != nil {
+			return err
+		}
+		return runEstimate(cmd.Context(), *opts, cmd.OutOrStdout())
+	})
+}
+
+// estimateOptions are the options of "queens estimate".
+type estimateOptions struct {
+	n       int
+	probes  int
+	seed    uint64
+	workers int
+	json    bool
+	method  methodOptions // --method, --max-memory, --plan-version: as for "queens count"
 }
 
 // estimateRecord is the --json output.
@@ -145,12 +145,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	rec.Seconds1, rec.SecondsErr, rec.Timed, rec.TimedProbes = e.Seconds, e.SecondsErr, e.Probes > 0, e.Probes
 	rec.SecondsW = rec.Seconds1 / float64(opts.workers)
 	if opts.json {
-		line, err := json.Marshal(rec)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", line)
-		return err
+		return json.NewEncoder(stdout).Encode(rec)
 	}
 	tasks := fmt.Sprintf("%d tasks", rec.Tasks)
 	if rec.Tasks == 0 {

@@ -18,21 +18,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type queensMergeOptions struct {
-	files    []string
-	json     bool
-	verify   float64
-	replicas int
-}
-
-// maxShardBytes bounds what merge reads, all files together: a shard file holds a JSON
-// result of about 200 bytes per task, and no plan of this build has near five million
-// tasks.
-const maxShardBytes = 1 << 30
-
 func newQueensMergeCmd() *cobra.Command {
-	var opts queensMergeOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "merge FILE...",
 		Short: "Sum the results of 'queens count N --shard I/K' into the exact count",
 		Long: `Merge sums the JSON results that "queens count N --shard I/K" printed for
@@ -70,16 +57,28 @@ twice is refused.
   chesspuzzles queens merge s*.json
   chesspuzzles queens merge --replicas 2 siteA/s*.json siteB/s*.json`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.files = args
-			return runQueensMerge(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts as one JSON object")
-	cmd.Flags().IntVar(&opts.replicas, "replicas", 1, "want every slice `R` times, from independent runs, and refuse any task whose results differ")
-	cmd.Flags().Float64Var(&opts.verify, "verify", defaultVerify, "recompute this `FRACTION` of the tasks, chosen at random, and refuse the total if any differs (0: none)")
-	return cmd
+	}, func(cmd *cobra.Command, opts *queensMergeOptions) {
+		cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts as one JSON object")
+		cmd.Flags().IntVar(&opts.replicas, "replicas", 1, "want every slice `R` times, from independent runs, and refuse any task whose results differ")
+		cmd.Flags().Float64Var(&opts.verify, "verify", defaultVerify, "recompute this `FRACTION` of the tasks, chosen at random, and refuse the total if any differs (0: none)")
+	}, func(cmd *cobra.Command, opts *queensMergeOptions, args []string) error {
+		opts.files = args
+		return runQueensMerge(cmd.Context(), *opts, cmd.OutOrStdout())
+	})
 }
+
+// queensMergeOptions are the options of "queens merge".
+type queensMergeOptions struct {
+	files    []string
+	json     bool
+	verify   float64
+	replicas int
+}
+
+// maxShardBytes bounds what merge reads, all files together: a shard file holds a JSON
+// result of about 200 bytes per task, and no plan of this build has near five million
+// tasks.
+const maxShardBytes = 1 << 30
 
 // defaultVerify is the share of tasks "queens merge" and a distributed count recompute
 // unless --verify says otherwise: enough to catch a machine that lies often, a few

@@ -155,13 +155,11 @@ func describeMethod(w io.Writer, plan count.Plan, workers int, limit uint64) {
 
 // humanBytes writes a byte count in binary units.
 func humanBytes(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.3g GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.3g MiB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.3g KiB", float64(b)/(1<<10))
+	units := []string{"KiB", "MiB", "GiB"}
+	for i := len(units) - 1; i >= 0; i-- {
+		if shift := 10 * (i + 1); b >= 1<<shift {
+			return fmt.Sprintf("%.3g %s", float64(b)/float64(uint64(1)<<shift), units[i])
+		}
 	}
 	return fmt.Sprintf("%d B", b)
 }

@@ -12,24 +12,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type oneOptions struct {
-	n       int
-	format  queens.Notation
-	random  bool
-	seed    uint64
-	seedSet bool
-	output  string // file to write, "" for stdout
-}
-
 // maxDrawnOne is the largest board "one --format board" draws.
 const maxDrawnOne = 1000
 
 func newQueensOneCmd() *cobra.Command {
-	var (
-		format string
-		opts   oneOptions
-	)
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "one N",
 		Short: "Print one solution of the N×N board, for N up to a billion",
 		Long: `Print one solution of the N×N board, for every N that has one (N = 1 and N ≥ 4).
@@ -50,34 +37,44 @@ For N = 2 and 3, which have no solution, it says so and exits 1.`,
   chesspuzzles queens one 1000 --random --seed 42
   chesspuzzles queens one 3`,
 		Args: exactArgs(1, "one argument, the board size N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n, err = parseN(args[0], queens.MaxOneN); err != nil {
-				return err
-			}
-			if opts.format, err = queens.ParseNotation(format); err != nil {
-				return usageError(err)
-			}
-			if opts.format == queens.Board && opts.n > maxDrawnOne {
-				return usageErrorf("--format board draws boards of up to %d×%d, got N = %d: use code or perm", maxDrawnOne, maxDrawnOne, opts.n)
-			}
-			if opts.random && opts.n > queens.MaxRandomN {
-				return usageErrorf("N must be a whole number from 1 to %d with --random, got %q", queens.MaxRandomN, args[0])
-			}
-			opts.seedSet = cmd.Flags().Changed("seed")
-			if opts.seedSet && !opts.random {
-				return usageErrorf("--seed goes with --random")
-			}
-			return runOne(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json")
-	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
-	f.BoolVar(&opts.random, "random", false, "a random solution, by local search")
-	f.Uint64Var(&opts.seed, "seed", 0, "seed of --random, for a reproducible solution")
-	f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	return cmd
+	}, func(cmd *cobra.Command, opts *oneOptions) {
+		f := cmd.Flags()
+		f.StringVar(&opts.formatFlag, "format", "code", "notation: code, perm, coords, algebraic, board or json")
+		flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json")
+		f.BoolVar(&opts.random, "random", false, "a random solution, by local search")
+		f.Uint64Var(&opts.seed, "seed", 0, "seed of --random, for a reproducible solution")
+		f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	}, func(cmd *cobra.Command, opts *oneOptions, args []string) error {
+		var err error
+		if opts.n, err = parseN(args[0], queens.MaxOneN); err != nil {
+			return err
+		}
+		if opts.format, err = queens.ParseNotation(opts.formatFlag); err != nil {
+			return usageError(err)
+		}
+		if opts.format == queens.Board && opts.n > maxDrawnOne {
+			return usageErrorf("--format board draws boards of up to %d×%d, got N = %d: use code or perm", maxDrawnOne, maxDrawnOne, opts.n)
+		}
+		if opts.random && opts.n > queens.MaxRandomN {
+			return usageErrorf("N must be a whole number from 1 to %d with --random, got %q", queens.MaxRandomN, args[0])
+		}
+		opts.seedSet = cmd.Flags().Changed("seed")
+		if opts.seedSet && !opts.random {
+			return usageErrorf("--seed goes with --random")
+		}
+		return runOne(cmd.Context(), *opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+}
+
+// oneOptions are the options of "queens one".
+type oneOptions struct {
+	n          int
+	format     queens.Notation
+	random     bool
+	seed       uint64
+	seedSet    bool
+	output     string // file to write, "" for stdout
+	formatFlag string // --format, read into format
 }
 
 func runOne(ctx context.Context, opts oneOptions, stdout, stderr io.Writer) error {

@@ -14,16 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type planOptions struct {
-	n       int
-	method  methodOptions
-	workers int
-	json    bool
-}
-
 func newQueensPlanCmd() *cobra.Command {
-	var opts planOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "plan N",
 		Short: "Show how a count of the N×N board is cut into tasks, and their costs",
 		Long: `Show the plan of "chesspuzzles queens count N" without running it: the method and
@@ -44,31 +36,38 @@ join: version 102 (row sets grouped by modelled cost, none above about a core-ho
   chesspuzzles queens plan 24 --method frames --plan-version 2
   chesspuzzles queens plan 16 --method join --json`,
 		Args: exactArgs(1, "one argument, N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
-				return err
-			}
-			if opts.workers < 1 {
-				return usageErrorf("--workers must be a whole number from 1 up, got %d", opts.workers)
-			}
-			if err := opts.method.validate(); err != nil {
-				return err
-			}
-			method, err := opts.method.choose(opts.n, opts.workers)
-			if err != nil {
-				return err
-			}
-			if _, err := planVersionFor(opts.n, method, opts.method.planVersion); err != nil {
-				return err
-			}
-			return runPlan(cmd.Context(), opts, method, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers the count would run on (for its memory)")
-	cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
-	addMethodFlags(cmd, &opts.method)
-	return cmd
+	}, func(cmd *cobra.Command, opts *planOptions) {
+		cmd.Flags().IntVar(&opts.workers, "workers", runtime.GOMAXPROCS(0), "workers the count would run on (for its memory)")
+		cmd.Flags().BoolVar(&opts.json, "json", false, "one JSON object")
+		addMethodFlags(cmd, &opts.method)
+	}, func(cmd *cobra.Command, opts *planOptions, args []string) error {
+		var err error
+		if opts.n, err = parseN(args[0], queens.MaxCountN); err != nil {
+			return err
+		}
+		if opts.workers < 1 {
+			return usageErrorf("--workers must be a whole number from 1 up, got %d", opts.workers)
+		}
+		if err := opts.method.validate(); err != nil {
+			return err
+		}
+		method, err := opts.method.choose(opts.n, opts.workers)
+		if err != nil {
+			return err
+		}
+		if _, err := planVersionFor(opts.n, method, opts.method.planVersion); err != nil {
+			return err
+		}
+		return runPlan(cmd.Context(), *opts, method, cmd.OutOrStdout())
+	})
+}
+
+// planOptions are the options of "queens plan".
+type planOptions struct {
+	n       int
+	method  methodOptions
+	workers int
+	json    bool
 }
 
 // planRecord is the summary of a plan: the --json output.

@@ -14,18 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type queensPuzzleOpts struct {
-	n        int
-	level    string
-	seed     uint64
-	format   string
-	output   string
-	solution bool
-}
-
 func newQueensPuzzleCmd() *cobra.Command {
-	var o queensPuzzleOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "puzzle [N]",
 		Short: "Make a puzzle: some queens given, place the rest; exactly one answer",
 		Long: `Make a "place the remaining queens" puzzle for an N×N board, N from 6 to 20, whose
@@ -41,29 +31,38 @@ The board size is N, or --n N (8 if neither is given).`,
 		Example: `  chesspuzzles queens puzzle 10 --level hard --seed 7
   chesspuzzles queens puzzle --n 8 --level easy --seed 1 --format svg -o puzzle.svg`,
 		Args: maxArgs(1, "at most one argument, the board size N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				n, err := strconv.Atoi(args[0])
-				if err != nil || n < queens.MinPuzzleN || n > queens.MaxPuzzleN {
-					return usageErrorf("N must be a whole number from %d to %d, got %q", queens.MinPuzzleN, queens.MaxPuzzleN, board.Clip(args[0]))
-				}
-				if cmd.Flags().Changed("n") && n != o.n {
-					return usageErrorf("the board size is given twice, as %d and as --n %d: give one", n, o.n)
-				}
-				o.n = n
+	}, func(cmd *cobra.Command, o *queensPuzzleOpts) {
+		f := cmd.Flags()
+		f.IntVar(&o.n, "n", 8, "board size N, from 6 to 20 (or give N as the argument)")
+		f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
+		f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
+		f.StringVar(&o.format, "format", "text", "text, svg, png or json")
+		flagChoices(cmd, "format", "text", "svg", "png", "json")
+		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+		f.BoolVar(&o.solution, "solution", false, "with text: print the solution after the puzzle")
+	}, func(cmd *cobra.Command, o *queensPuzzleOpts, args []string) error {
+		if len(args) == 1 {
+			n, err := strconv.Atoi(args[0])
+			if err != nil || n < queens.MinPuzzleN || n > queens.MaxPuzzleN {
+				return usageErrorf("N must be a whole number from %d to %d, got %q", queens.MinPuzzleN, queens.MaxPuzzleN, board.Clip(args[0]))
 			}
-			return runQueensPuzzle(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.IntVar(&o.n, "n", 8, "board size N, from 6 to 20 (or give N as the argument)")
-	f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
-	f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
-	f.StringVar(&o.format, "format", "text", "text, svg, png or json")
-	flagChoices(cmd, "format", "text", "svg", "png", "json")
-	f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	f.BoolVar(&o.solution, "solution", false, "with text: print the solution after the puzzle")
-	return cmd
+			if cmd.Flags().Changed("n") && n != o.n {
+				return usageErrorf("the board size is given twice, as %d and as --n %d: give one", n, o.n)
+			}
+			o.n = n
+		}
+		return runQueensPuzzle(cmd.Context(), *o, cmd.OutOrStdout())
+	})
+}
+
+// queensPuzzleOpts are the options of "queens puzzle".
+type queensPuzzleOpts struct {
+	n        int
+	level    string
+	seed     uint64
+	format   string
+	output   string
+	solution bool
 }
 
 // puzzleFlags checks the flags the two puzzle commands (puzzle, regions) share: --n from

@@ -12,18 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type queensRegionsOpts struct {
-	n        int
-	seed     uint64
-	level    string
-	format   string
-	output   string
-	solution bool
-}
-
 func newQueensRegionsCmd() *cobra.Command {
-	var o queensRegionsOpts
-	cmd := &cobra.Command{
+	return group(command(&cobra.Command{
 		Use:   "regions",
 		Short: `Make a region-queens puzzle (the daily "Queens" game) with exactly one answer`,
 		Long: `Make a region-queens puzzle: an N×N grid cut into N regions; place N queens, one in
@@ -45,19 +35,27 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
   chesspuzzles queens regions --n 10 --level hard --format png -o puzzle.png
   chesspuzzles queens regions --n 8 --seed 7 | chesspuzzles queens regions solve --explain -`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runQueensRegions(cmd.Context(), o, cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.IntVar(&o.n, "n", 8, fmt.Sprintf("grid size N, from %d to %d", regions.MinGenerateN, regions.MaxGenerateN))
-	f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
-	f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
-	f.StringVar(&o.format, "format", "text", "text, svg, png or json")
-	f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	f.BoolVar(&o.solution, "solution", false, "show the solution too")
-	cmd.AddCommand(newQueensRegionsSolveCmd())
-	return cmd
+	}, func(cmd *cobra.Command, o *queensRegionsOpts) {
+		f := cmd.Flags()
+		f.IntVar(&o.n, "n", 8, fmt.Sprintf("grid size N, from %d to %d", regions.MinGenerateN, regions.MaxGenerateN))
+		f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
+		f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
+		f.StringVar(&o.format, "format", "text", "text, svg, png or json")
+		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+		f.BoolVar(&o.solution, "solution", false, "show the solution too")
+	}, func(cmd *cobra.Command, o *queensRegionsOpts, _ []string) error {
+		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
+	}), newQueensRegionsSolveCmd())
+}
+
+// queensRegionsOpts are the options of "queens regions".
+type queensRegionsOpts struct {
+	n        int
+	seed     uint64
+	level    string
+	format   string
+	output   string
+	solution bool
 }
 
 func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer) error {
@@ -72,7 +70,7 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 	if err != nil {
 		return err
 	}
-	sol, err := regions.Solve(p)
+	sol, err := regions.SolveContext(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -12,15 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type queensRegionsSolveOpts struct {
-	explain bool
-	format  string
-	output  string
-}
-
 func newQueensRegionsSolveCmd() *cobra.Command {
-	var o queensRegionsSolveOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "solve FILE|-",
 		Short: "Solve a region-queens grid: how many solutions, one of them, and how",
 		Long: `Read a grid of region letters (A, B, …; one row a line; - for standard input) and print
@@ -34,15 +27,21 @@ has a region in two pieces is refused with exit 2; a grid without a solution exi
 		Example: `  chesspuzzles queens regions solve puzzle.txt
   chesspuzzles queens regions --n 8 --seed 7 | chesspuzzles queens regions solve --explain -`,
 		Args: exactArgs(1, "one grid file (or - for standard input)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runQueensRegionsSolve(cmd.Context(), o, args[0], cmd.InOrStdin(), cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.BoolVar(&o.explain, "explain", false, "print the steps of a solution by human techniques")
-	f.StringVar(&o.format, "format", "text", "text, svg or png")
-	f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	return cmd
+	}, func(cmd *cobra.Command, o *queensRegionsSolveOpts) {
+		f := cmd.Flags()
+		f.BoolVar(&o.explain, "explain", false, "print the steps of a solution by human techniques")
+		f.StringVar(&o.format, "format", "text", "text, svg or png")
+		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+	}, func(cmd *cobra.Command, o *queensRegionsSolveOpts, args []string) error {
+		return runQueensRegionsSolve(cmd.Context(), *o, args[0], cmd.InOrStdin(), cmd.OutOrStdout())
+	})
+}
+
+// queensRegionsSolveOpts are the options of "queens regions solve".
+type queensRegionsSolveOpts struct {
+	explain bool
+	format  string
+	output  string
 }
 
 // maxRegionsInput bounds what regions solve reads: more than the 64 KiB regions.Parse
@@ -72,14 +71,14 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 		}
 		return err
 	}
-	if err := ctx.Err(); err != nil {
+	count, err := regions.CountContext(ctx, p, 2)
+	if err != nil {
 		return err
 	}
-	count := regions.Count(p, 2)
 	if count == 0 {
 		return answerNo(fmt.Errorf("the %d×%d grid has no solution", p.N(), p.N()))
 	}
-	sol, err := regions.Solve(p)
+	sol, err := regions.SolveContext(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -97,7 +96,10 @@ func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file s
 	}
 	b.WriteString(regionsBoard(p, sol))
 	if o.explain {
-		steps, err := regions.Explain(p)
+		steps, err := regions.ExplainContext(ctx, p)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		b.WriteString("\n")
 		for i, st := range steps {
 			fmt.Fprintf(&b, "%d. [%s] %s\n", i+1, st.Technique, st.Text)

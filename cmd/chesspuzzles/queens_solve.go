@@ -12,23 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type solveOptions struct {
-	n       int
-	format  queens.Notation
-	picture pictureFormat // svg, png or unicode instead of a notation
-	unique  bool
-	limit   int64
-	after   queens.Placement
-	output  string // file to write, "" for stdout
-	quiet   bool
-}
-
 func newQueensSolveCmd() *cobra.Command {
-	var (
-		format, after string
-		opts          solveOptions
-	)
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "solve N",
 		Short: "List every solution of the N×N board, in ascending code order",
 		Long: `List every placement of N non-attacking queens on the N×N board, one per line,
@@ -45,37 +30,50 @@ interrupted run never leaves a truncated file behind.`,
   chesspuzzles queens solve 14 -o q14.txt
   chesspuzzles queens solve 8 --after 15863724 --format svg -o second.svg`,
 		Args: exactArgs(1, "one argument, the board size N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.n, err = parseN(args[0], queens.MaxN); err != nil {
+	}, func(cmd *cobra.Command, opts *solveOptions) {
+		f := cmd.Flags()
+		f.StringVar(&opts.formatFlag, "format", "code", "notation: code, perm, coords, algebraic, board or json; or a picture: unicode, or svg or png (the first solution listed)")
+		flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json", "unicode", "svg", "png")
+		f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
+		f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
+		f.StringVar(&opts.afterFlag, "after", "", "list only solutions after this one (in any notation)")
+		f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")
+		f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress line")
+	}, func(cmd *cobra.Command, opts *solveOptions, args []string) error {
+		var err error
+		if opts.n, err = parseN(args[0], queens.MaxN); err != nil {
+			return err
+		}
+		// svg and png draw the first solution listed; unicode draws each.
+		if opts.picture = parsePictureFormat(opts.formatFlag); opts.picture == noPicture {
+			if opts.format, err = queens.ParseNotation(opts.formatFlag); err != nil {
+				return usageErrorf("%v; or a picture: unicode, svg or png", err)
+			}
+		}
+		if opts.limit < 0 {
+			return usageErrorf("--limit must be 0 (no limit) or more, got %d", opts.limit)
+		}
+		if cmd.Flags().Changed("after") {
+			if opts.after, err = parseCursor(opts.afterFlag, opts.n); err != nil {
 				return err
 			}
-			// svg and png draw the first solution listed; unicode draws each.
-			if opts.picture = parsePictureFormat(format); opts.picture == noPicture {
-				if opts.format, err = queens.ParseNotation(format); err != nil {
-					return usageErrorf("%v; or a picture: unicode, svg or png", err)
-				}
-			}
-			if opts.limit < 0 {
-				return usageErrorf("--limit must be 0 (no limit) or more, got %d", opts.limit)
-			}
-			if cmd.Flags().Changed("after") {
-				if opts.after, err = parseCursor(after, opts.n); err != nil {
-					return err
-				}
-			}
-			return runSolve(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&format, "format", "code", "notation: code, perm, coords, algebraic, board or json; or a picture: unicode, or svg or png (the first solution listed)")
-	flagChoices(cmd, "format", "code", "perm", "coords", "algebraic", "board", "json", "unicode", "svg", "png")
-	f.BoolVar(&opts.unique, "unique", false, "only fundamental solutions, each as the member of its symmetry class with the smallest code")
-	f.Int64Var(&opts.limit, "limit", 0, "stop after this many solutions (0: no limit)")
-	f.StringVar(&after, "after", "", "list only solutions after this one (in any notation)")
-	f.StringVarP(&opts.output, "output", "o", "", "write to this file (atomically) instead of stdout")
-	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress line")
-	return cmd
+		}
+		return runSolve(cmd.Context(), *opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+}
+
+// solveOptions are the options of "queens solve".
+type solveOptions struct {
+	n          int
+	format     queens.Notation
+	picture    pictureFormat // svg, png or unicode instead of a notation
+	unique     bool
+	limit      int64
+	after      queens.Placement
+	output     string // file to write, "" for stdout
+	quiet      bool
+	formatFlag string // --format, read into format or picture
+	afterFlag  string // --after, read into after
 }
 
 // parseCursor reads the --after placement: N queens, one on each row.

@@ -18,9 +18,7 @@ import (
 // newQueensStatusCmd is "queens status [N]": a query of the jobs a NATS server holds, its
 // own command rather than a flag of count (count --status is a hidden alias that says so).
 func newQueensStatusCmd() *cobra.Command {
-	var o distOptions
-	var jsonOut bool
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "status [N]",
 		Short: "Show the distributed counts on a NATS server: tasks done, rate, time left",
 		Long: `Show the jobs of distributed counts that a NATS server holds (the coordinator's embedded
@@ -38,24 +36,29 @@ wrong, as "forged". With --json, "checked" says whether the record's seal was ch
 		Example: `  chesspuzzles queens status
   chesspuzzles queens status 22 --nats nats://coordinator:4222 --token-file token --json`,
 		Args: maxArgs(1, "at most one argument, N"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n := 0
-			if len(args) == 1 {
-				var err error
-				if n, err = parseN(args[0], queens.MaxCountN); err != nil {
-					return err
-				}
+	}, func(cmd *cobra.Command, o *statusOptions) {
+		f := cmd.Flags()
+		f.StringVar(&o.dist.nats, "nats", "", "`URL` of the NATS server to ask (default: the embedded server at --nats-listen)")
+		f.StringVar(&o.dist.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` of a coordinator's embedded server on this machine")
+		f.StringVar(&o.dist.state, "state", defaultStateDir(), "`DIR` of that coordinator's state, where its token is kept")
+		f.StringVar(&o.dist.auth.creds, "creds", "", "NATS credentials `FILE` of a user who may read the jobs, for a server elsewhere")
+		f.BoolVar(&o.json, "json", false, "one JSON object per job")
+	}, func(cmd *cobra.Command, o *statusOptions, args []string) error {
+		n := 0
+		if len(args) == 1 {
+			var err error
+			if n, err = parseN(args[0], queens.MaxCountN); err != nil {
+				return err
 			}
-			return runCountStatus(cmd.Context(), &o, n, jsonOut, cmd.OutOrStdout())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.nats, "nats", "", "`URL` of the NATS server to ask (default: the embedded server at --nats-listen)")
-	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` of a coordinator's embedded server on this machine")
-	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of that coordinator's state, where its token is kept")
-	f.StringVar(&o.auth.creds, "creds", "", "NATS credentials `FILE` of a user who may read the jobs, for a server elsewhere")
-	f.BoolVar(&jsonOut, "json", false, "one JSON object per job")
-	return cmd
+		}
+		return runCountStatus(cmd.Context(), &o.dist, n, o.json, cmd.OutOrStdout())
+	})
+}
+
+// statusOptions are the options of "queens status": where the jobs are, and --json.
+type statusOptions struct {
+	dist distOptions // --nats, --nats-listen, --state, --creds
+	json bool
 }
 
 // runCountStatus prints the jobs on the server at --nats (else the embedded server at

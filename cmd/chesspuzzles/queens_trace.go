@@ -12,14 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type queensTraceOpts struct {
-	all  bool
-	json bool
-}
-
 func newQueensTraceCmd() *cobra.Command {
-	var o queensTraceOpts
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "trace N",
 		Short: "Show the backtracking search step by step (N from 4 to 12)",
 		Long: `Show the row-by-row backtracking search as a student writes it, one step a line: a
@@ -33,20 +27,25 @@ The last line compares the queens placed with the permutations the naive method 
   chesspuzzles queens trace 8 --all | tail -1
   chesspuzzles queens trace 5 --json`,
 		Args: exactArgs(1, "N, the board size"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0], queens.MaxTraceN)
-			if err != nil {
-				return err
-			}
-			if err := queens.ValidateTrace(n); err != nil {
-				return usageError(err)
-			}
-			return runQueensTrace(cmd.Context(), n, o, cmd.OutOrStdout())
-		},
-	}
-	cmd.Flags().BoolVar(&o.all, "all", false, "run through every solution")
-	cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object a step, then the totals")
-	return cmd
+	}, func(cmd *cobra.Command, o *queensTraceOpts) {
+		cmd.Flags().BoolVar(&o.all, "all", false, "run through every solution")
+		cmd.Flags().BoolVar(&o.json, "json", false, "one JSON object a step, then the totals")
+	}, func(cmd *cobra.Command, o *queensTraceOpts, args []string) error {
+		n, err := parseN(args[0], queens.MaxTraceN)
+		if err != nil {
+			return err
+		}
+		if err := queens.ValidateTrace(n); err != nil {
+			return usageError(err)
+		}
+		return runQueensTrace(cmd.Context(), n, *o, cmd.OutOrStdout())
+	})
+}
+
+// queensTraceOpts are the options of "queens trace".
+type queensTraceOpts struct {
+	all  bool
+	json bool
 }
 
 // traceRecord is one line of queens trace --json: a step, or (kind "end") the totals.

@@ -14,16 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type serveOptions struct {
-	addr       string
-	timeout    time.Duration
-	maxHeavy   int
-	allowHosts []string
-}
-
 func newServeCmd() *cobra.Command {
-	var opts serveOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "serve",
 		Short: "Serve the local web app: browse solutions, solve by hand, watch a knight's tour",
 		Long: `Serve the web app and its JSON API (see docs/api.md) on --addr, by default the
@@ -40,22 +32,29 @@ stderr that the page is reachable from the network, and answers every host name.
   chesspuzzles serve --addr 127.0.0.1:9000
   chesspuzzles serve --allow-host chess.home.arpa`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.timeout <= 0 {
-				return usageErrorf("--timeout must be positive, got %v", opts.timeout)
-			}
-			if opts.maxHeavy < 0 {
-				return usageErrorf("--max-heavy must be 0 (the number of CPUs) or more, got %d", opts.maxHeavy)
-			}
-			return runServe(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
-	f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "time limit of each request")
-	f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
-	f.StringSliceVar(&opts.allowHosts, "allow-host", nil, "a further host name (no port) that a loopback server answers; repeat or separate with commas")
-	return cmd
+	}, func(cmd *cobra.Command, opts *serveOptions) {
+		f := cmd.Flags()
+		f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on, host:port")
+		f.DurationVar(&opts.timeout, "timeout", 10*time.Second, "time limit of each request")
+		f.IntVar(&opts.maxHeavy, "max-heavy", 0, "searches run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
+		f.StringSliceVar(&opts.allowHosts, "allow-host", nil, "a further host name (no port) that a loopback server answers; repeat or separate with commas")
+	}, func(cmd *cobra.Command, opts *serveOptions, _ []string) error {
+		if opts.timeout <= 0 {
+			return usageErrorf("--timeout must be positive, got %v", opts.timeout)
+		}
+		if opts.maxHeavy < 0 {
+			return usageErrorf("--max-heavy must be 0 (the number of CPUs) or more, got %d", opts.maxHeavy)
+		}
+		return runServe(cmd.Context(), *opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+}
+
+// serveOptions are the options of "serve".
+type serveOptions struct {
+	addr       string
+	timeout    time.Duration
+	maxHeavy   int
+	allowHosts []string
 }
 
 // serveStopWait is how long serve waits, once interrupted, for requests under way to end

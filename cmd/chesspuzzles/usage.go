@@ -90,6 +90,18 @@ var unknownFlag = regexp.MustCompile(`^unknown flag: --([^=\s]+)$`)
 // badFlagValue matches pflag's complaint about a flag value it cannot convert.
 var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-[^,]+, )?(--[^"]+)" flag: (.*)$`)
 
+// flagValueWhy puts pflag's reason for refusing a value (strconv's error, or
+// time.ParseDuration's) in words: the means of the first entry whose says the reason
+// contains.
+var flagValueWhy = []struct{ says, means string }{
+	{"out of range", "out of range"},
+	{"ParseUint", "not a whole number from 0 up"},
+	{"ParseInt", "not a whole number"},
+	{"ParseFloat", "not a number"},
+	{"ParseBool", "not true or false"},
+	{"duration", "not a duration such as 500ms, 30s or 2m"},
+}
+
 // flagValueError rewrites pflag's "invalid argument "abc" for "--limit" flag:
 // strconv.ParseInt: parsing "abc": invalid syntax" as what a user can act on: "… flag:
 // not a whole number". It returns nil for other errors.
@@ -98,22 +110,12 @@ func flagValueError(cmd *cobra.Command, err error) error {
 	if m == nil {
 		return nil
 	}
-	why := m[3]
-	switch {
-	case strings.Contains(why, "out of range"):
-		why = "out of range"
-	case strings.Contains(why, "ParseUint"):
-		why = "not a whole number from 0 up"
-	case strings.Contains(why, "ParseInt"):
-		why = "not a whole number"
-	case strings.Contains(why, "ParseFloat"):
-		why = "not a number"
-	case strings.Contains(why, "ParseBool"):
-		why = "not true or false"
-	case strings.Contains(why, "duration"):
-		why = "not a duration such as 500ms, 30s or 2m"
-	default:
-		why = "cannot be read: " + why
+	why := "cannot be read: " + m[3]
+	for _, w := range flagValueWhy {
+		if strings.Contains(m[3], w.says) {
+			why = w.means
+			break
+		}
 	}
 	// pflag's opening is kept: scripts match it.
 	return usageErrorf("invalid argument %q for %q flag: %s (see %q)", clipArg(m[1]), m[2], why, cmd.CommandPath()+" --help")

@@ -84,8 +84,7 @@ func (v versionInfo) String() string {
 }
 
 func newVersionCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "version",
 		Short: "Print the version, the commit it was built from, and the Go release",
 		Long: `Print the version of this binary as the Go toolchain recorded it: the module version
@@ -97,20 +96,14 @@ checkout had uncommitted changes, then the Go release, operating system and arch
   chesspuzzles --version
   chesspuzzles version --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := buildVersion()
-			if asJSON {
-				line, err := json.Marshal(v)
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", line)
-				return err
-			}
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), v)
-			return err
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object: {"version":…,"revision":…,"time":…,"modified":false,"go":…,"os":…,"arch":…}`)
-	return cmd
+	}, func(cmd *cobra.Command, asJSON *bool) {
+		cmd.Flags().BoolVar(asJSON, "json", false, `one JSON object: {"version":…,"revision":…,"time":…,"modified":false,"go":…,"os":…,"arch":…}`)
+	}, func(cmd *cobra.Command, asJSON *bool, _ []string) error {
+		v := buildVersion()
+		if *asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(v)
+		}
+		_, err := fmt.Fprintln(cmd.OutOrStdout(), v)
+		return err
+	})
 }

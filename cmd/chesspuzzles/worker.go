@@ -11,21 +11,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type workerOptions struct {
-	nats     string
-	auth     natsAuth
-	cores    int
-	name     string
-	identity string
-	verbose  bool
-	every    time.Duration
-	logFmt   string        // --log-format
-	stall    time.Duration // testing hook, hidden
-}
-
 func newWorkerCmd() *cobra.Command {
-	var opts workerOptions
-	cmd := &cobra.Command{
+	return command(&cobra.Command{
 		Use:   "worker",
 		Short: "Join a distributed count: ask a coordinator for tasks and run them",
 		Long: `Worker joins the distributed counts coordinated by "queens count N --distributed"
@@ -54,26 +41,38 @@ own results to verify.
 
   chesspuzzles worker --nats nats://coordinator.example:4222 --token-file token`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.cores < 0 {
-				return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
-			}
-			return runWorker(cmd.Context(), opts, cmd.ErrOrStderr())
-		},
-	}
-	host, _ := os.Hostname()
-	f := cmd.Flags()
-	f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
-	addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
-	f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
-	f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
-	f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, with --creds (default: the user of the --nats URL, else a new identity made with the token)")
-	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
-	f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
-	f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
-	_ = f.MarkHidden("test-stall")
-	addLogFormatFlag(cmd, &opts.logFmt)
-	return cmd
+	}, func(cmd *cobra.Command, opts *workerOptions) {
+		host, _ := os.Hostname()
+		f := cmd.Flags()
+		f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
+		addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+		f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
+		f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
+		f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, with --creds (default: the user of the --nats URL, else a new identity made with the token)")
+		f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
+		f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
+		f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
+		_ = f.MarkHidden("test-stall")
+		addLogFormatFlag(cmd, &opts.logFmt)
+	}, func(cmd *cobra.Command, opts *workerOptions, _ []string) error {
+		if opts.cores < 0 {
+			return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
+		}
+		return runWorker(cmd.Context(), *opts, cmd.ErrOrStderr())
+	})
+}
+
+// workerOptions are the options of "worker".
+type workerOptions struct {
+	nats     string
+	auth     natsAuth
+	cores    int
+	name     string
+	identity string
+	verbose  bool
+	every    time.Duration
+	logFmt   string        // --log-format
+	stall    time.Duration // testing hook, hidden
 }
 
 // runWorker runs a worker until ctx is done. The worker writes only log lines, to stderr.

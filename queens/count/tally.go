@@ -1,6 +1,8 @@
 package count
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"math/big"
@@ -124,9 +126,9 @@ func (t *Tally) Final() (Counts, error) {
 	return c, nil
 }
 
-// A TallyState is the whole of a [Tally] in a form to store: which tasks have a result and
-// the exact sums of their results. [RestoreTally] turns it back into a tally.
-type TallyState struct {
+// tallyState is the whole of a Tally as MarshalBinary stores it (gob-encoded): which
+// tasks have a result and the exact sums of their results.
+type tallyState struct {
 	// Seen holds a bit per task, task id in bit id%8 of byte id/8.
 	Seen []byte
 	Done int
@@ -135,9 +137,11 @@ type TallyState struct {
 	Nodes                        uint64
 }
 
-// State returns the tally's state. It costs a bit per task of the plan.
-func (t *Tally) State() TallyState {
-	s := TallyState{
+// MarshalBinary returns the tally's state, which tasks have a result and the exact sums of
+// their results, in a form to store (encoding.BinaryMarshaler): a runner's snapshot of a
+// long count. UnmarshalBinary reads it back. It costs a bit per task of the plan.
+func (t *Tally) MarshalBinary() ([]byte, error) {
+	s := tallyState{
 		Seen: make([]byte, (len(t.seen)+7)/8), Done: t.done,
 		Total: t.total.String(), HalfTurn: t.half.String(), QuarterTurn: t.quarter.String(),
 		Nodes: t.nodes,
@@ -147,42 +151,56 @@ func (t *Tally) State() TallyState {
 			s.Seen[id/8] |= 1 << (id % 8)
 		}
 	}
-	return s
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return nil, fmt.Errorf("encoding a tally: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
-// RestoreTally returns a tally of p in state s, as [Tally.State] gave it for a tally of
-// this plan, or an error if s cannot be one: its bits do not fit the plan's tasks, Done is
-// not their number, or a sum is not a whole number from 0 up. It cannot tell a state of
-// another plan with as many tasks: the caller names the plan beside the state. It costs a
-// pass over the plan's tasks.
-func RestoreTally(p Plan, s TallyState) (*Tally, error) {
-	t := NewTally(p)
-	if len(s.Seen) != (len(t.seen)+7)/8 {
-		return nil, fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N(), len(t.seen))
+// UnmarshalBinary sets t, a tally that NewTally made for a plan, to the state data that
+// MarshalBinary gave for a tally of that plan (encoding.BinaryUnmarshaler), or returns an
+// error, leaving t as it was, if data cannot be one: its bits do not fit the plan's tasks,
+// its count of tasks done is not their number, or a sum is not a whole number from 0 up.
+// It cannot tell a state of another plan with as many tasks: the caller names the plan
+// beside the state. It costs a pass over the plan's tasks.
+func (t *Tally) UnmarshalBinary(data []byte) error {
+	if t.plan == nil {
+		return errors.New("reading a tally: the tally has no plan (make it with NewTally)")
 	}
-	for id := range t.seen {
+	var s tallyState
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return fmt.Errorf("reading a tally: %w", err)
+	}
+	p := t.plan
+	u := NewTally(p)
+	if len(s.Seen) != (len(u.seen)+7)/8 {
+		return fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N(), len(u.seen))
+	}
+	for id := range u.seen {
 		if s.Seen[id/8]&(1<<(id%8)) != 0 {
-			t.seen[id] = true
-			t.done++
+			u.seen[id] = true
+			u.done++
 			c := p.Cost(id)
-			t.doneCost += c
-			t.remainingCost -= c
+			u.doneCost += c
+			u.remainingCost -= c
 		}
 	}
-	if extra := len(t.seen) % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
-		return nil, errors.New("tally state marks tasks beyond the plan's last")
+	if extra := len(u.seen) % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
+		return errors.New("tally state marks tasks beyond the plan's last")
 	}
-	if t.done != s.Done {
-		return nil, fmt.Errorf("tally state says %d tasks are done, but marks %d", s.Done, t.done)
+	if u.done != s.Done {
+		return fmt.Errorf("tally state says %d tasks are done, but marks %d", s.Done, u.done)
 	}
 	for _, x := range []struct {
 		dst *big.Int
 		src string
-	}{{&t.total, s.Total}, {&t.half, s.HalfTurn}, {&t.quarter, s.QuarterTurn}} {
+	}{{&u.total, s.Total}, {&u.half, s.HalfTurn}, {&u.quarter, s.QuarterTurn}} {
 		if _, ok := x.dst.SetString(x.src, 10); !ok || x.dst.Sign() < 0 {
-			return nil, fmt.Errorf("tally state has the sum %q, want a whole number from 0 up", x.src)
+			return fmt.Errorf("tally state has the sum %q, want a whole number from 0 up", x.src)
 		}
 	}
-	t.nodes = s.Nodes
-	return t, nil
+	u.nodes = s.Nodes
+	*t = *u
+	return nil
 }

@@ -1,6 +1,7 @@
 package regions
 
 import (
+	"context"
 	"errors"
 	"math/bits"
 )
@@ -91,6 +92,10 @@ type searcher struct {
 	// stops and sets aborted: its answer is then unknown.
 	nodes, budget int
 	aborted       bool
+	// ctx, when not nil, is looked at every 1024 nodes; once it is done the search stops,
+	// sets aborted and keeps its error in err.
+	ctx context.Context
+	err error
 }
 
 // stop reports whether the search should end: the limit reached or the budget spent.
@@ -111,6 +116,12 @@ func (sv *searcher) search(s *state) {
 	if sv.budget > 0 && sv.nodes > sv.budget {
 		sv.aborted = true
 		return
+	}
+	if sv.ctx != nil && sv.nodes&1023 == 0 {
+		if sv.err = sv.ctx.Err(); sv.err != nil {
+			sv.aborted = true
+			return
+		}
 	}
 	if s.rows == p.full() {
 		sv.found++
@@ -170,15 +181,21 @@ func (sv *searcher) search(s *state) {
 }
 
 // solutions returns the number of solutions of p, counted up to limit, and the first keep
-// of them.
-func (p *Puzzle) solutions(limit, keep int) (int, [][]int) {
-	if limit <= 0 {
-		return 0, nil
+// of them; or ctx.Err() once ctx is done.
+func (p *Puzzle) solutions(ctx context.Context, limit, keep int) (int, [][]int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
 	}
-	sv := &searcher{p: p, limit: limit, keep: keep}
+	if limit <= 0 {
+		return 0, nil, nil
+	}
+	sv := &searcher{p: p, limit: limit, keep: keep, ctx: ctx}
 	s := p.start()
 	sv.search(&s)
-	return sv.found, sv.sols
+	if sv.err != nil {
+		return 0, nil, sv.err
+	}
+	return sv.found, sv.sols, nil
 }
 
 // Count returns the number of solutions of p, counting no further than limit: Count(p, 2)
@@ -189,14 +206,29 @@ func (p *Puzzle) solutions(limit, keep int) (int, [][]int) {
 // puzzle of N = 20 takes about a millisecond, and each further solution counted adds a
 // short walk.
 func Count(p *Puzzle, limit int) int {
-	n, _ := p.solutions(limit, 0)
+	n, _ := CountContext(context.Background(), p, limit)
 	return n
+}
+
+// CountContext is [Count], stopping with ctx.Err() once ctx is done: it looks at ctx before
+// it starts and every 1024 nodes of its search (well under a millisecond).
+func CountContext(ctx context.Context, p *Puzzle, limit int) (int, error) {
+	n, _, err := p.solutions(ctx, limit, 0)
+	return n, err
 }
 
 // Solve returns a solution of p: sol[row] is the column (0-based) of the queen in that row.
 // It returns [ErrNoSolution] when there is none. Its cost is that of [Count] with limit 1.
 func Solve(p *Puzzle) ([]int, error) {
-	_, sols := p.solutions(1, 1)
+	return SolveContext(context.Background(), p)
+}
+
+// SolveContext is [Solve], stopping with ctx.Err() once ctx is done, as [CountContext] does.
+func SolveContext(ctx context.Context, p *Puzzle) ([]int, error) {
+	_, sols, err := p.solutions(ctx, 1, 1)
+	if err != nil {
+		return nil, err
+	}
 	if len(sols) == 0 {
 		return nil, ErrNoSolution
 	}

@@ -1,6 +1,7 @@
 package regions
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -471,9 +472,19 @@ func (p *Puzzle) next(s *state) (Step, error) {
 // empty a unit O(N⁴), groups O(N⁴·C(N,4)/N²) and forcing chains up to O(N⁶); a whole puzzle of
 // N = 20 takes milliseconds when easy and up to a second or so when it needs chains.
 func Explain(p *Puzzle) ([]Step, error) {
+	return ExplainContext(context.Background(), p)
+}
+
+// ExplainContext is [Explain], stopping with the steps so far and ctx.Err() once ctx is
+// done: it looks at ctx before each step (a step takes up to a fraction of a second on the
+// largest grids).
+func ExplainContext(ctx context.Context, p *Puzzle) ([]Step, error) {
 	s := p.start()
 	var steps []Step
 	for {
+		if err := ctx.Err(); err != nil {
+			return steps, err
+		}
 		st, err := p.next(&s)
 		if err == ErrSolved {
 			return steps, nil

@@ -152,7 +152,8 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 	// left: without it the descent swaps a cell back and forth between two regions.
 	const tenure = 6
 	tabu := make([]int, len(region)*n)
-	cur, sols := raw(n, region).solutions(repairLimit, 5)
+	// A search that ctx stops gives cur 0: the round below sees ctx and gives up.
+	cur, sols, _ := raw(n, region).solutions(ctx, repairLimit, 5)
 	for round := range 4 * n {
 		if cur == 1 {
 			return true
@@ -213,7 +214,7 @@ func repair(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 			region[y] = m.to
 			tabu[y*n+int(k)] = round + tenure
 		}
-		cur, sols = raw(n, region).solutions(repairLimit, 5)
+		cur, sols, _ = raw(n, region).solutions(ctx, repairLimit, 5)
 	}
 	return cur == 1
 }

@@ -219,7 +219,11 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 		if snap == nil || rev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
 			return
 		}
-		if err := takeSnapshot(plan, snap.digest, snap.stream, rev, tally, ver).save(c.StateDir); err != nil {
+		s, err := takeSnapshot(plan, snap.digest, snap.stream, rev, tally, ver)
+		if err == nil {
+			err = s.save(c.StateDir)
+		}
+		if err != nil {
 			c.logf("%v", err)
 			snap.at = time.Now() // try again later, not at every tick
 			return

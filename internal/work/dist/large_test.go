@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -31,7 +32,7 @@ func largeCase(t *testing.T) (count.Plan, int) {
 // finePlan returns the fine plan of n cut with bound, which must have at least least tasks.
 func finePlan(t *testing.T, n int, bound uint64, least int) count.Plan {
 	t.Helper()
-	plan, err := frames.NewBound(n, bound)
+	plan, err := boundplan.New(n, bound)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,11 @@ func TestLargeStateKilledWorker(t *testing.T) {
 		}
 	}
 	snap := c.snapshotter(ctx, js, plan)
-	if err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver).save(dir); err != nil {
+	shot, err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := shot.save(dir); err != nil {
 		t.Fatal(err)
 	}
 	left := plan.Len() - len(had)

@@ -45,7 +45,7 @@ type snapshot struct {
 	// read into Tally and the verifier's state.
 	Revision uint64
 	Written  time.Time
-	Tally    count.TallyState
+	Tally    []byte // the tally, as its MarshalBinary gave it
 	// Sample is the tasks this job verifies; First and Second their accepted first results
 	// and the second computations seen; Agreed those whose two computations agree.
 	Sample  []int
@@ -57,7 +57,7 @@ type snapshot struct {
 }
 
 // snapshotMagic opens every snapshot file, with the format's version.
-const snapshotMagic = "chesspuzzles coordinator snapshot 1\n"
+const snapshotMagic = "chesspuzzles coordinator snapshot 2\n"
 
 // snapshotPath is the snapshot file of job in dir.
 func snapshotPath(dir, job string) string { return filepath.Join(dir, job+".snapshot") }
@@ -84,11 +84,15 @@ func planDigest(p count.Plan) uint64 {
 
 // takeSnapshot returns the snapshot of a job's tally and verifier, read up to revision rev
 // of the results bucket whose stream was created at stream.
-func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tally *count.Tally, ver *verifier) *snapshot {
+func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tally *count.Tally, ver *verifier) (*snapshot, error) {
+	state, err := tally.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
 	s := &snapshot{
 		Job: JobID(plan.N(), plan.Version()), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
-		Tally: tally.State(), FP: ver.fp,
+		Tally: state, FP: ver.fp,
 		Sample: slices.Sorted(maps.Keys(ver.sample)), Agreed: slices.Sorted(maps.Keys(ver.agreed)),
 		Workers: slices.Sorted(maps.Keys(ver.workers)),
 	}
@@ -100,7 +104,7 @@ func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tall
 			s.Second = append(s.Second, r)
 		}
 	}
-	return s
+	return s, nil
 }
 
 // save writes the snapshot to its file in dir atomically (see snapshot). It costs about
@@ -182,8 +186,8 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 	case len(s.FP) != plan.Len():
 		return nil, nil, 0, fmt.Errorf("it has %d fingerprints for %d tasks", len(s.FP), plan.Len())
 	}
-	tally, err := count.RestoreTally(plan, s.Tally)
-	if err != nil {
+	tally := count.NewTally(plan)
+	if err := tally.UnmarshalBinary(s.Tally); err != nil {
 		return nil, nil, 0, err
 	}
 	ver := &verifier{

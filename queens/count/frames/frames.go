@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/taskdesc"
 )
 
 // New returns the frames plan of the n×n board, 1 ≤ n ≤ count.MaxN, for plan version v:
@@ -79,25 +81,23 @@ func (p *plan) Task(id int) (count.Task, error) {
 	return p.taskAt(id).public(), nil
 }
 
-// CountTask counts the task t describes (see task.CountContext), after parsing its
-// description; a description that names no frame is an error.
+// CountTask counts the task t describes (see task.CountContext), after reading its
+// description (taskFormat); a description that names no frame is an error.
 func (p *plan) CountTask(ctx context.Context, t count.Task) (count.Result, error) {
-	ft, err := p.parse(t)
-	if err != nil {
-		return count.Result{ID: t.ID}, err
-	}
-	return ft.CountContext(ctx)
+	return taskFormat.CountTask(ctx, p.n, t)
 }
 
-// CheckTask returns t rebuilt as a task of this plan from its frame, Weight, prefix and
+// CheckTask returns t rebuilt as a task of this plan (see rebuild), or an error if the plan
+// has no such task.
+func (p *plan) CheckTask(t count.Task) (count.Task, error) {
+	return taskFormat.CheckTask(p.n, t, p.rebuild)
+}
+
+// rebuild returns ft rebuilt as a task of this plan from its frame, Weight, prefix and
 // Cost (see checkFineTask), or an error if the plan has no such task. Cost: one estimate
 // per child of each split on the way (about a hundred microseconds at n = 27), and, once
 // per process for version 2, fineBound (a fraction of a second).
-func (p *plan) CheckTask(t count.Task) (count.Task, error) {
-	ft, err := p.parse(t)
-	if err != nil {
-		return count.Task{}, err
-	}
+func (p *plan) rebuild(ft task) (count.Task, error) {
 	bound := uint64(math.MaxUint64) // version 1 splits nothing
 	switch {
 	case p.bound != 0:
@@ -114,43 +114,33 @@ func (p *plan) CheckTask(t count.Task) (count.Task, error) {
 
 // CheckResult returns why r cannot be the result of task t (see task.CheckResult).
 func (p *plan) CheckResult(t count.Task, r count.Result) error {
-	ft, err := p.parse(t)
-	if err != nil {
-		return err
-	}
-	return ft.CheckResult(r)
+	return taskFormat.CheckResult(p.n, t, r)
 }
 
-// parse returns the frames task that t describes, or an error if t is not a task of a
-// frames plan of this N: its description is "top,bottom,left,right", then, for a task of
-// the fine plan with a prefix, "/" and the prefix ("row:col" pairs, comma-separated).
-func (p *plan) parse(t count.Task) (task, error) {
-	bad := func(why string) (task, error) {
-		return task{}, fmt.Errorf("task %d of N=%d is not a task of the frames plan: %s", t.ID, t.N, why)
-	}
-	if t.N != p.n {
-		return bad(fmt.Sprintf("the plan is of N=%d", p.n))
-	}
-	if t.Method != count.MethodFrames {
-		return bad(fmt.Sprintf("method %q", t.Method))
-	}
+// taskFormat reads the count.Task of a frames plan into its task (readTask).
+var taskFormat = taskdesc.Format[task]{Method: count.MethodFrames, Plan: "the frames plan", Read: readTask}
+
+// readTask returns the frames task that t describes, or why it describes none: its
+// description is "top,bottom,left,right", then, for a task of the fine plan with a prefix,
+// "/" and the prefix ("row:col" pairs, comma-separated).
+func readTask(t count.Task) (task, error) {
 	frame, prefix, _ := strings.Cut(t.Desc, "/")
 	parts := strings.Split(frame, ",")
 	if len(parts) != 4 || len(t.Desc) > 8*count.MaxN {
-		return bad(fmt.Sprintf("description %q is not top,bottom,left,right[/prefix]", t.Desc))
+		return task{}, fmt.Errorf("description %q is not top,bottom,left,right[/prefix]", t.Desc)
 	}
 	var v [4]int
 	for i, s := range parts {
 		x, err := strconv.Atoi(s)
-		if err != nil || x < 0 || x >= p.n {
-			return bad(fmt.Sprintf("description %q names a line outside the board", t.Desc))
+		if err != nil || x < 0 || x >= t.N {
+			return task{}, fmt.Errorf("description %q names a line outside the board", t.Desc)
 		}
 		v[i] = x
 	}
 	return task{N: t.N, ID: t.ID, Weight: t.Weight, Top: v[0], Bottom: v[1], Left: v[2], Right: v[3], Prefix: prefix, Cost: t.Cost}, nil
 }
 
-// public returns t as a count.Task, its frame and prefix in Desc (see plan.parse).
+// public returns t as a count.Task, its frame and prefix in Desc (see readTask).
 func (t task) public() count.Task {
 	d := strconv.Itoa(t.Top) + "," + strconv.Itoa(t.Bottom) + "," + strconv.Itoa(t.Left) + "," + strconv.Itoa(t.Right)
 	if t.Prefix != "" {
@@ -159,12 +149,12 @@ func (t task) public() count.Task {
 	return count.Task{N: t.N, ID: t.ID, Method: count.MethodFrames, Weight: t.Weight, Cost: t.Cost, Desc: d}
 }
 
-// NewBound returns the fine plan of n cut with the given bound on Cost instead of
-// fineBound(n), built and held compactly: a plan of many small tasks for tests and
-// benchmarks of the machinery that runs plans (a bound of 1 cuts n = 14 into about 4·10⁵
-// tasks of microseconds). Its Version is FinePlanVersion but, unless bound is
-// fineBound(n), its ids are not those of the fine plan: its results must never be mixed
-// with a real count's (run it on a server, checkpoint or shard files of its own).
-func NewBound(n int, bound uint64) (count.Plan, error) {
+func init() { boundplan.Register(newBoundPlan) }
+
+// newBoundPlan returns the fine plan of n cut with the given bound on Cost instead of
+// fineBound(n), built and held compactly: a plan of many small tasks for the tests and
+// benchmarks of what runs plans, reached through internal/boundplan only, since its ids
+// are not those of the fine plan unless bound is fineBound(n) (see that package).
+func newBoundPlan(n int, bound uint64) (count.Plan, error) {
 	return newCompactFinePlan(context.Background(), n, max(bound, 1))
 }

@@ -39,7 +39,7 @@ type plan struct {
 	tasks []task
 
 	compact *compactTasks // the tasks of a compact plan, else nil
-	bound   uint64        // the fine plan's bound on Cost if not fineBound(n) (NewBound), else 0
+	bound   uint64        // the fine plan's bound on Cost if not fineBound(n) (newBoundPlan), else 0
 
 	once lazy.Once // builds tasks or compact (see Build)
 }

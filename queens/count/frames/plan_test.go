@@ -1,7 +1,9 @@
 package frames
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"math/big"
@@ -369,8 +371,9 @@ func Example() {
 	// Output: 78 tasks: 92 solutions, 12 fundamental
 }
 
-// TestRestoreTally stores a half-filled tally's state and goes on from it: the counts are
-// Q(n)'s, the tasks held are those of the state, and broken states are refused.
+// TestRestoreTally stores a half-filled tally's state (MarshalBinary) and goes on from it
+// (UnmarshalBinary): the counts are Q(n)'s, the tasks held are those of the state, and
+// broken states are refused.
 func TestRestoreTally(t *testing.T) {
 	const n = 11
 	p, err := newFinePlan(n, 3) // tasks not a multiple of 8, so the last byte has spare bits
@@ -388,9 +391,12 @@ func TestRestoreTally(t *testing.T) {
 	for id := 0; id < p.Len(); id += 2 {
 		a.Add(results[id])
 	}
-	s := a.State()
-	b, err := count.RestoreTally(p, s)
+	data, err := a.MarshalBinary()
 	if err != nil {
+		t.Fatal(err)
+	}
+	b := count.NewTally(p)
+	if err := b.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
 	if b.Done() != a.Done() || b.Nodes() != a.Nodes() || b.Solutions().Cmp(a.Solutions()) != 0 {
@@ -411,24 +417,46 @@ func TestRestoreTally(t *testing.T) {
 	if c := b.Counts(); !b.Complete() || c.Total.Cmp(want.Total) != 0 || c.Unique.Cmp(want.Unique) != 0 {
 		t.Fatalf("restored and completed tally: Q(%d) = %v, U = %v; want %v, %v", n, c.Total, c.Unique, want.Total, want.Unique)
 	}
+	// state mirrors the fields MarshalBinary stores (gob matches them by name).
+	type state struct {
+		Seen                         []byte
+		Done                         int
+		Total, HalfTurn, QuarterTurn string
+		Nodes                        uint64
+	}
+	var s state
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil || s.Done != a.Done() {
+		t.Fatalf("decoding the stored state: %+v, %v", s, err)
+	}
 	for _, tc := range []struct {
 		name string
-		edit func(*count.TallyState)
+		edit func(*state)
 	}{
-		{"short", func(s *count.TallyState) { s.Seen = s.Seen[1:] }},
-		{"done miscounted", func(s *count.TallyState) { s.Done++ }},
-		{"bit beyond the plan", func(s *count.TallyState) { s.Seen[len(s.Seen)-1] |= 0x80 }},
-		{"negative sum", func(s *count.TallyState) { s.Total = "-1" }},
-		{"sum not a number", func(s *count.TallyState) { s.HalfTurn = "12x" }},
+		{"short", func(s *state) { s.Seen = s.Seen[1:] }},
+		{"done miscounted", func(s *state) { s.Done++ }},
+		{"bit beyond the plan", func(s *state) { s.Seen[len(s.Seen)-1] |= 0x80 }},
+		{"negative sum", func(s *state) { s.Total = "-1" }},
+		{"sum not a number", func(s *state) { s.HalfTurn = "12x" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := s
 			x.Seen = append([]byte(nil), s.Seen...)
 			tc.edit(&x)
-			if _, err := count.RestoreTally(p, x); err == nil {
-				t.Errorf("RestoreTally accepted a state %s", tc.name)
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(x); err != nil {
+				t.Fatal(err)
+			}
+			c := count.NewTally(p)
+			if err := c.UnmarshalBinary(buf.Bytes()); err == nil {
+				t.Errorf("UnmarshalBinary accepted a state %s", tc.name)
+			}
+			if c.Done() != 0 {
+				t.Errorf("UnmarshalBinary of a state %s changed the tally: %d done", tc.name, c.Done())
 			}
 		})
+	}
+	if err := count.NewTally(p).UnmarshalBinary([]byte("not a tally")); err == nil {
+		t.Error("UnmarshalBinary accepted bytes that are no tally")
 	}
 }
 

@@ -3,7 +3,35 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func scanRowsAsm(free, d1, d2, rem uint64, tie *[MaxCountN]uint16) (best uint, once, twice, thrice uint64)
+// The scan of a node's rows, in the registers both functions use: AX free columns, BX d1,
+// DX d2, DI the rows left to scan (consumed), SI the tie-break table; out R8 best, R9
+// once, R10 twice, R11 thrice; CX the row k, R12 and R13 scratch.
+
+// SCANINIT(done) sets best, once, twice and thrice to their starts and jumps to done when
+// no row is left.
+#define SCANINIT(done) MOVQ $16777216, R8; XORQ R9, R9; XORQ R10, R10; XORQ R11, R11; TESTQ DI, DI; JZ done
+
+// ATTACKED(dst, t) sets dst to the columns d1 and d2 attack on row k (CX), with BMI2:
+// d1>>k | (d2<<k)>>32; t scratch.
+#define ATTACKED(dst, t) SHRXQ CX, BX, dst; SHLXQ CX, DX, t; SHRQ $32, t; ORQ t, dst
+
+// TALLY folds o (R12), the open columns of row k, into once, twice, thrice and best:
+//	thrice |= twice & o; twice |= once & o; once |= o
+//	best = min(best, popcount(o)<<16 | tie[k])
+#define TALLY MOVQ R10, R13; ANDQ R12, R13; ORQ R13, R11; MOVQ R9, R13; ANDQ R12, R13; ORQ R13, R10; ORQ R12, R9; POPCNTQ R12, R13; SHLQ $16, R13; MOVWQZX (SI)(CX*2), R12; ORQ R12, R13; CMPQ R13, R8; CMOVQCS R13, R8
+
+// SCANBMI2(loop) is the scan loop with BMI1 and BMI2, at label loop: for each set bit k of
+// DI, o := free &^ ATTACKED, then TALLY.
+#define SCANBMI2(loop) \
+loop:                         \
+	TZCNTQ DI, CX;             \
+	ATTACKED(R12, R13);        \
+	ANDNQ  AX, R12, R12;       \
+	TALLY;                     \
+	BLSRQ  DI, DI;             \
+	JNZ    loop
+
+// func scanRowsAsm(free, d1, d2, rem uint64, tie *[count.MaxN]uint16) (best uint, once, twice, thrice uint64)
 //
 // The loop of scanRowsGo (search.go), kept in registers: for each set bit k of rem,
 //	o := free &^ (d1>>k | (d2<<k)>>32)
@@ -16,12 +44,7 @@ TEXT ·scanRowsAsm(SB), NOSPLIT, $0-72
 	MOVQ d2+16(FP), DX
 	MOVQ rem+24(FP), DI
 	MOVQ tie+32(FP), SI
-	MOVQ $16777216, R8 // best
-	XORQ R9, R9        // once
-	XORQ R10, R10      // twice
-	XORQ R11, R11      // thrice
-	TESTQ DI, DI
-	JZ done
+	SCANINIT(done)
 	CMPB ·haveBMI2(SB), $0
 	JNE loopBMI2
 
@@ -35,46 +58,13 @@ loop:
 	ORQ R13, R12
 	NOTQ R12
 	ANDQ AX, R12     // o
-	MOVQ R10, R13
-	ANDQ R12, R13
-	ORQ R13, R11     // thrice |= twice & o
-	MOVQ R9, R13
-	ANDQ R12, R13
-	ORQ R13, R10     // twice |= once & o
-	ORQ R12, R9      // once |= o
-	POPCNTQ R12, R13
-	SHLQ $16, R13
-	MOVWQZX (SI)(CX*2), R12
-	ORQ R12, R13     // popcount(o)<<16 | tie[k]
-	CMPQ R13, R8
-	CMOVQCS R13, R8  // best = min(best, that)
+	TALLY
 	LEAQ -1(DI), R12
 	ANDQ R12, DI     // next row
 	JNZ loop
 	JMP done
 
-loopBMI2:
-	TZCNTQ DI, CX        // k
-	SHRXQ CX, BX, R12    // d1 >> k
-	SHLXQ CX, DX, R13
-	SHRQ $32, R13        // (d2 << k) >> 32
-	ORQ R13, R12
-	ANDNQ AX, R12, R12   // o = free &^ that
-	MOVQ R10, R13
-	ANDQ R12, R13
-	ORQ R13, R11         // thrice |= twice & o
-	MOVQ R9, R13
-	ANDQ R12, R13
-	ORQ R13, R10         // twice |= once & o
-	ORQ R12, R9          // once |= o
-	POPCNTQ R12, R13
-	SHLQ $16, R13
-	MOVWQZX (SI)(CX*2), R12
-	ORQ R12, R13         // popcount(o)<<16 | tie[k]
-	CMPQ R13, R8
-	CMOVQCS R13, R8      // best = min(best, that)
-	BLSRQ DI, DI         // next row
-	JNZ loopBMI2
+	SCANBMI2(loopBMI2)
 
 done:
 	MOVQ R8, best+40(FP)
@@ -99,35 +89,8 @@ settle:
 	MOVQ settleState_d2(R12), DX     // d2
 	MOVQ settleState_rem(R12), DI     // rem, consumed by the scan
 	MOVQ settleState_tie(R12), SI     // tie
-	MOVQ $16777216, R8   // best
-	XORQ R9, R9          // once
-	XORQ R10, R10        // twice
-	XORQ R11, R11        // thrice
-	TESTQ DI, DI
-	JZ decide
-
-scan:
-	TZCNTQ DI, CX
-	SHRXQ CX, BX, R12
-	SHLXQ CX, DX, R13
-	SHRQ $32, R13
-	ORQ R13, R12
-	ANDNQ AX, R12, R12   // o
-	MOVQ R10, R13
-	ANDQ R12, R13
-	ORQ R13, R11
-	MOVQ R9, R13
-	ANDQ R12, R13
-	ORQ R13, R10
-	ORQ R12, R9
-	POPCNTQ R12, R13
-	SHLQ $16, R13
-	MOVWQZX (SI)(CX*2), R12
-	ORQ R12, R13
-	CMPQ R13, R8
-	CMOVQCS R13, R8
-	BLSRQ DI, DI
-	JNZ scan
+	SCANINIT(decide)
+	SCANBMI2(scan)
 
 decide:
 	MOVQ st+0(FP), R12
@@ -148,11 +111,8 @@ decide:
 	JZ done              // at most two empty rows: the caller counts them
 	CMPQ R13, $1
 	JNE single
-	SHRXQ CX, BX, SI     // the row's only open column
-	SHLXQ CX, DX, R13
-	SHRQ $32, R13
-	ORQ R13, SI
-	ANDNQ AX, SI, SI
+	ATTACKED(SI, R13)
+	ANDNQ AX, SI, SI     // the row's only open column
 	JMP place
 
 single:
@@ -163,10 +123,7 @@ single:
 
 find:
 	TZCNTQ DI, CX        // the first row where it is open
-	SHRXQ CX, BX, R13
-	SHLXQ CX, DX, R9
-	SHRQ $32, R9
-	ORQ R9, R13
+	ATTACKED(R13, R9)
 	TESTQ SI, R13
 	JZ found
 	BLSRQ DI, DI

@@ -17,12 +17,6 @@ func (t task) Count() count.Result {
 	return r
 }
 
-// CountContext runs the task, or stops when ctx is done.
-func (t task) CountContext(ctx context.Context) (count.Result, error) { return t.countJoin(ctx) }
-
-// CheckResult checks r against the task (as the plan's CheckResult does).
-func (t task) CheckResult(r count.Result) error { return (&plan{n: t.N}).CheckResult(t.public(), r) }
-
 // CountJoin counts n by the join's plan on the calling goroutine.
 func CountJoin(ctx context.Context, n int) (count.Counts, error) {
 	p, err := New(n)

@@ -49,8 +49,9 @@ import (
 // a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
 // weight 8 covers them. The crosses with the same b share the row sets and half A (see
 // newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
-// what keeps odd N from drowning in tiny stores. For the centre both halves have the same
-// weight, so each row set stores whichever side has fewer half-boards.
+// what keeps odd N from drowning in tiny stores. Every row set stores whichever side has
+// fewer half-boards: for the centre both halves have the same weight, and for a cross
+// half B's half-boards over every a, all of weight 8, are one list (countPairs).
 
 // Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
 // 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
@@ -70,7 +71,7 @@ import (
 // N = 20…28 on paper" beyond); the cost model (join_cost.go) holds them.
 //
 // Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
-// its place between its even neighbours (N = 17 ≈ 0.35 of N = 18, N = 19 ≈ 0.1 of N = 20).
+// its place between its even neighbours (N = 17 ≈ 0.27 of N = 18, N = 19 ≈ 0.18 of N = 20).
 
 // joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
@@ -344,29 +345,29 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	}
 	if j.kind == subCross {
 		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
-		w.m.build(w.sideA, 2*j.h-1, j.sieve)
 		// Half B forbids only the middle-column queen's diagonals to its pieces, the
 		// same for every a, so its south pieces come from the row cache; the
 		// middle-row queen's diagonals are all inside the frame (a < h), so a half-board
-		// avoids them iff its signature does, tested on the signature below.
+		// avoids them iff its signature does, tested on the signature below. The
+		// half-boards of every a are one list (each with its a's middle-row queen in its
+		// signature): every a has the weight 8, so the sum over a is the count of the
+		// list against half A. The counters stay those of A stored and B queried, whichever
+		// side the matcher stores (countPairs).
 		jb := *j
 		jb.forbid(qNE, qSE, j.fdB, j.fuB)
-		var n uint64
+		w.sideB = w.sideB[:0]
 		for a := 1; a < j.b; a++ {
 			j.setCross(a)
-			w.sideB = w.half(&jb, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
-			k := 0
-			for _, sig := range w.sideB {
+			start := len(w.sideB)
+			w.sideB = w.half(&jb, w.sideB, qNE, bn, bs, j.colsB, true, &w.southB[0])
+			k := start
+			for _, sig := range w.sideB[start:] {
 				w.sideB[k] = sig | j.crossBits
 				k += int((sig&j.crossBits - 1) >> 63)
 			}
 			w.sideB = w.sideB[:k]
-			n += w.m.countAll(w.sideB)
-			c.queries += uint64(len(w.sideB))
-			c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
 		}
-		c.stored += uint64(len(w.sideA))
-		return wE * n
+		return wE * w.countPairs(j, w.sideA, w.sideB, c)
 	}
 	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
 	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
@@ -374,12 +375,24 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	if len(query) < len(store) {
 		store, query = query, store
 	}
-	w.m.build(store, 2*j.h-1, j.sieve)
-	n := w.m.countAll(query)
-	c.stored += uint64(len(store))
-	c.queries += uint64(len(query))
-	c.pairTests += uint64(len(store)) * uint64(len(query))
-	return wE * n
+	return wE * w.countPairs(j, store, query, c)
+}
+
+// countPairs returns the number of disjoint pairs of x and y, counted as x stored and y
+// queried (the task's counters: stored += |x|, queries += |y|, pair tests += |x|·|y|).
+// The matcher stores whichever list is shorter (x on a tie) and queries it with the
+// other: the pairs are the same either way, and the store is what costs a build. (At
+// N = 19 a cross's half A holds about 3,700 half-boards a row set and its half B, over
+// every a, about 1,400.)
+func (w *joinWorker) countPairs(j *joinSub, x, y []uint64, c *joinCounters) uint64 {
+	c.stored += uint64(len(x))
+	c.queries += uint64(len(y))
+	c.pairTests += uint64(len(x)) * uint64(len(y))
+	if len(y) < len(x) {
+		x, y = y, x
+	}
+	w.m.build(x, 2*j.h-1, j.sieve)
+	return w.m.countAll(y)
 }
 
 // classRanges returns the class runs [from, to) of a cell that a quarter with forbidden

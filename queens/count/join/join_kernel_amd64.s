@@ -2,68 +2,71 @@
 
 #include "textflag.h"
 
+// HSUM4 leaves in AX the sum of Y2's four quadwords and clears the upper halves.
+#define HSUM4 VEXTRACTI128 $1, Y2, X1; VPADDQ X1, X2, X2; VPSHUFD $0x4e, X2, X1; VPADDQ X1, X2, X2; VMOVQ X2, AX; VZEROUPPER
+
+// POPADD512 adds the popcount of Z0's eight quadwords to Z2's.
+#define POPADD512 VPOPCNTQ Z0, Z1; VPADDQ Z1, Z2, Z2
+
+// INDEXED(batch, query, chunk, chunksDone, done, shift, chunkBytes, LOAD, AND, acc, POP)
+// is the loop nest of countBatchesAVX512 and countBatchesAVX2Index, at its five labels,
+// for rows of 1<<shift bytes and chunks of chunkBytes (32 rows): for each of R8 batches
+// (at SI, R9 bytes apart), for each of CX = R12 queries (uint64s from R11), LOAD into acc
+// the first chunk's row, AND in the row of each of the R10 chunks after it, then POP adds
+// acc's popcount to the accumulator; done when the batches are.
+#define INDEXED(batch, query, chunk, chunksDone, done, shift, chunkBytes, LOAD, AND, acc, POP) \
+batch:                           \
+	TESTQ R8, R8;                 \
+	JZ    done;                   \
+	MOVQ  R11, DI;                \
+	MOVQ  R12, CX;                \
+query:                           \
+	MOVQ  (DI), AX;               \
+	MOVQ  AX, BX;                 \
+	ANDQ  $31, BX;                \
+	SHLQ  $shift, BX;             \
+	LOAD  (SI)(BX*1), acc;        \
+	MOVQ  SI, DX;                 \
+	MOVQ  R10, R13;               \
+	TESTQ R13, R13;               \
+	JZ    chunksDone;             \
+chunk:                           \
+	SHRQ  $5, AX;                 \
+	ADDQ  $chunkBytes, DX;        \
+	MOVQ  AX, BX;                 \
+	ANDQ  $31, BX;                \
+	SHLQ  $shift, BX;             \
+	AND   (DX)(BX*1), acc, acc;   \
+	DECQ  R13;                    \
+	JNZ   chunk;                  \
+chunksDone:                      \
+	POP;                          \
+	ADDQ  $8, DI;                 \
+	DECQ  CX;                     \
+	JNZ   query;                  \
+	ADDQ  R9, SI;                 \
+	DECQ  R8;                     \
+	JMP   batch
+
+// INDEXARGS loads the six arguments countBatchesAVX512 and countBatchesAVX2Index share
+// (tab, nb, bs, nch, cq, nq) into the registers INDEXED uses, bs in bytes and nch less one.
+// Vet does not look inside macros: TestMatchKernels checks both kernels.
+#define INDEXARGS MOVQ tab+0(FP), SI; MOVQ nb+8(FP), R8; MOVQ bs+16(FP), R9; SHLQ $3, R9; MOVQ nch+24(FP), R10; DECQ R10; MOVQ cq+32(FP), R11; MOVQ nq+40(FP), R12
+
 // func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 //
 // The loops of countBatchesGo (join_match.go): for each of nb batches of bs words, for each
 // of nq queries, AND the 64-byte rows tab[batch + j·2048 + (c>>5j & 31)·64]
 // of chunks j < nch and add the popcount of the result.
 TEXT ·countBatchesAVX512(SB), NOSPLIT, $0-56
-	MOVQ tab+0(FP), SI
-	MOVQ nb+8(FP), R8
-	MOVQ bs+16(FP), R9
-	SHLQ $3, R9
-	MOVQ nch+24(FP), R10
-	DECQ R10
-	MOVQ cq+32(FP), R11
-	MOVQ nq+40(FP), R12
+	INDEXARGS
 	VPXORQ Z2, Z2, Z2
-
-batch:
-	TESTQ R8, R8
-	JZ    done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-query:
-	MOVQ      (DI), AX
-	MOVQ      AX, BX
-	ANDQ      $31, BX
-	SHLQ      $6, BX
-	VMOVDQU64 (SI)(BX*1), Z0
-	MOVQ      SI, DX
-	MOVQ      R10, R13
-	TESTQ     R13, R13
-	JZ        chunksDone
-
-chunk:
-	SHRQ   $5, AX
-	ADDQ   $2048, DX
-	MOVQ   AX, BX
-	ANDQ   $31, BX
-	SHLQ   $6, BX
-	VPANDQ (DX)(BX*1), Z0, Z0
-	DECQ   R13
-	JNZ    chunk
-
-chunksDone:
-	VPOPCNTQ Z0, Z1
-	VPADDQ   Z1, Z2, Z2
-	ADDQ     $8, DI
-	DECQ     CX
-	JNZ      query
-	ADDQ     R9, SI
-	DECQ     R8
-	JMP      batch
+	INDEXED(batch, query, chunk, chunksDone, done, 6, 2048, VMOVDQU64, VPANDQ, Z0, POPADD512)
 
 done:
 	VEXTRACTI64X4 $1, Z2, Y1
 	VPADDQ        Y1, Y2, Y2
-	VEXTRACTI128  $1, Y2, X1
-	VPADDQ        X1, X2, X2
-	VPSHUFD       $0x4e, X2, X1
-	VPADDQ        X1, X2, X2
-	VMOVQ         X2, AX
-	VZEROUPPER
+	HSUM4
 	MOVQ          AX, ret+48(FP)
 	RET
 
@@ -80,16 +83,6 @@ DATA lowNibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA lowNibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL lowNibbles<>(SB), RODATA|NOPTR, $32
 
-// func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
-//
-// The loops of countBatchesGo4 (join_match.go) on precomputed row offsets: for each of nb
-// batches of bs words, for each of nq queries (stride uint32 offsets each, chunkOffsets),
-// AND the 32-byte rows at tab[batch] + offs[query·stride + j] for chunks j < nch and add the
-// popcount of the result: nibbles looked up with VPSHUFB, bytes summed into the four
-// quadword accumulators of Y2 by VPSADBW. The query loop is unrolled for each nch from 1
-// to 8 (two instructions a chunk) and runs two batches at a time (one offset load for two
-// row ANDs), then the odd last batch alone; more than 8 chunks take a loop.
-
 // ROW(o) ANDs into Y0 the row whose offset is the uint32 at o(DI).
 #define ROW(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y0, Y0
 
@@ -97,13 +90,74 @@ GLOBL lowNibbles<>(SB), RODATA|NOPTR, $32
 // uint32 at o(DI): one offset load for two ANDs.
 #define ROW2(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y0, Y0; VPAND (DX)(BX*1), Y6, Y6
 
+// POPCNTB(y, t) leaves in y the popcounts of y's 32 bytes (at most 8 each), t scratch:
+// nibbles looked up in Y3's table with VPSHUFB (Y4 the low-nibble mask).
+#define POPCNTB(y, t) VPSRLW $4, y, t; VPAND Y4, y, y; VPAND Y4, t, t; VPSHUFB y, Y3, y; VPSHUFB t, Y3, t; VPADDB y, t, y
+
+// POPADD adds the popcount of Y0's four quadwords to Y2's (Y5 zero).
+#define POPADD POPCNTB(Y0, Y1); VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
+
 // POPADD2 adds the popcounts of Y0's and Y6's quadwords to Y2's (byte counts of at most 16
 // summed before one VPSADBW).
-#define POPADD2 VPSRLW $4, Y0, Y1; VPAND Y4, Y0, Y0; VPAND Y4, Y1, Y1; VPSHUFB Y0, Y3, Y0; VPSHUFB Y1, Y3, Y1; VPADDB Y0, Y1, Y0; VPSRLW $4, Y6, Y7; VPAND Y4, Y6, Y6; VPAND Y4, Y7, Y7; VPSHUFB Y6, Y3, Y6; VPSHUFB Y7, Y3, Y7; VPADDB Y6, Y7, Y6; VPADDB Y6, Y0, Y0; VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
+#define POPADD2 POPCNTB(Y0, Y1); POPCNTB(Y6, Y7); VPADDB Y6, Y0, Y0; VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
 
-// POPADD adds the popcount of Y0's four quadwords to Y2's.
-#define POPADD VPSRLW $4, Y0, Y1; VPAND Y4, Y0, Y0; VPAND Y4, Y1, Y1; VPSHUFB Y0, Y3, Y0; VPSHUFB Y1, Y3, Y1; VPADDB Y0, Y1, Y0; VPSADBW Y5, Y0, Y0; VPADDQ Y0, Y2, Y2
+// CHUNKSk(R) is R(o) for the offset o of each chunk after the first of k chunks: the
+// unrolled body of a query's chunk loop, R being ROW (one batch) or ROW2 (two).
+#define CHUNKS1(R)
+#define CHUNKS2(R) R(4)
+#define CHUNKS3(R) CHUNKS2(R); R(8)
+#define CHUNKS4(R) CHUNKS3(R); R(12)
+#define CHUNKS5(R) CHUNKS4(R); R(16)
+#define CHUNKS6(R) CHUNKS5(R); R(20)
+#define CHUNKS7(R) CHUNKS6(R); R(24)
+#define CHUNKS8(R) CHUNKS7(R); R(28)
 
+// UNROLLED(pairs, pair, single, query, CHUNKS) is the kernel for one number of chunks, at
+// its four labels: batches two at a time (pairs, looping over the queries at pair), then
+// the odd last batch alone (single, looping at query), then avx2done.
+#define UNROLLED(pairs, pair, single, query, CHUNKS) \
+pairs:                             \
+	CMPQ    R8, $2;                 \
+	JLT     single;                 \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	LEAQ    (SI)(R9*1), DX;         \
+pair:                              \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	VMOVDQU (DX)(BX*1), Y6;         \
+	CHUNKS(ROW2);                   \
+	POPADD2;                        \
+	ADDQ    R14, DI;                \
+	DECQ    CX;                     \
+	JNZ     pair;                   \
+	LEAQ    (SI)(R9*2), SI;         \
+	SUBQ    $2, R8;                 \
+	JMP     pairs;                  \
+single:                            \
+	TESTQ   R8, R8;                 \
+	JZ      avx2done;               \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+query:                             \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	CHUNKS(ROW);                    \
+	POPADD;                         \
+	ADDQ    R14, DI;                \
+	DECQ    CX;                     \
+	JNZ     query;                  \
+	JMP     avx2done
+
+// func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
+//
+// The loops of countBatchesGo4 (join_match.go) on precomputed row offsets: for each of nb
+// batches of bs words, for each of nq queries (stride uint32 offsets each, chunkOffsets),
+// AND the 32-byte rows at tab[batch] + offs[query·stride + j] for chunks j < nch and add the
+// popcount of the result: nibbles looked up with VPSHUFB, bytes summed into the four
+// quadword accumulators of Y2 by VPSADBW. The query loop is unrolled for each nch from 1
+// to 8 (two instructions a chunk, UNROLLED) and runs two batches at a time (one offset load
+// for two row ANDs), then the odd last batch alone; more than 8 chunks take a loop.
 TEXT ·countBatchesAVX2(SB), NOSPLIT, $0-64
 	MOVQ    tab+0(FP), SI
 	MOVQ    nb+8(FP), R8
@@ -162,341 +216,18 @@ avx2cn:
 	DECQ  R8
 	JMP   avx2bn
 
-avx2b1:
-	CMPQ R8, $2
-	JLT  avx2s1
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
+	UNROLLED(avx2b1, avx2p1, avx2s1, avx2q1, CHUNKS1)
+	UNROLLED(avx2b2, avx2p2, avx2s2, avx2q2, CHUNKS2)
+	UNROLLED(avx2b3, avx2p3, avx2s3, avx2q3, CHUNKS3)
+	UNROLLED(avx2b4, avx2p4, avx2s4, avx2q4, CHUNKS4)
+	UNROLLED(avx2b5, avx2p5, avx2s5, avx2q5, CHUNKS5)
+	UNROLLED(avx2b6, avx2p6, avx2s6, avx2q6, CHUNKS6)
+	UNROLLED(avx2b7, avx2p7, avx2s7, avx2q7, CHUNKS7)
+	UNROLLED(avx2b8, avx2p8, avx2s8, avx2q8, CHUNKS8)
 
-avx2p1:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p1
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b1
-
-avx2s1:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q1:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q1
-	JMP  avx2done
-
-avx2b2:
-	CMPQ R8, $2
-	JLT  avx2s2
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p2:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p2
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b2
-
-avx2s2:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q2:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q2
-	JMP  avx2done
-
-avx2b3:
-	CMPQ R8, $2
-	JLT  avx2s3
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p3:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p3
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b3
-
-avx2s3:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q3:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q3
-	JMP  avx2done
-
-avx2b4:
-	CMPQ R8, $2
-	JLT  avx2s4
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p4:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	ROW2(12)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p4
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b4
-
-avx2s4:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q4:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	ROW(12)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q4
-	JMP  avx2done
-
-avx2b5:
-	CMPQ R8, $2
-	JLT  avx2s5
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p5:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	ROW2(12)
-	ROW2(16)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p5
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b5
-
-avx2s5:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q5:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	ROW(12)
-	ROW(16)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q5
-	JMP  avx2done
-
-avx2b6:
-	CMPQ R8, $2
-	JLT  avx2s6
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p6:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	ROW2(12)
-	ROW2(16)
-	ROW2(20)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p6
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b6
-
-avx2s6:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q6:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	ROW(12)
-	ROW(16)
-	ROW(20)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q6
-	JMP  avx2done
-
-avx2b7:
-	CMPQ R8, $2
-	JLT  avx2s7
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p7:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	ROW2(12)
-	ROW2(16)
-	ROW2(20)
-	ROW2(24)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p7
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b7
-
-avx2s7:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q7:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	ROW(12)
-	ROW(16)
-	ROW(20)
-	ROW(24)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q7
-	JMP  avx2done
-
-avx2b8:
-	CMPQ R8, $2
-	JLT  avx2s8
-	MOVQ R11, DI
-	MOVQ R12, CX
-	LEAQ (SI)(R9*1), DX
-
-avx2p8:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	VMOVDQU (DX)(BX*1), Y6
-	ROW2(4)
-	ROW2(8)
-	ROW2(12)
-	ROW2(16)
-	ROW2(20)
-	ROW2(24)
-	ROW2(28)
-	POPADD2
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2p8
-	LEAQ (SI)(R9*2), SI
-	SUBQ $2, R8
-	JMP  avx2b8
-
-avx2s8:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2q8:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	ROW(4)
-	ROW(8)
-	ROW(12)
-	ROW(16)
-	ROW(20)
-	ROW(24)
-	ROW(28)
-	POPADD
-	ADDQ R14, DI
-	DECQ CX
-	JNZ  avx2q8
-	JMP  avx2done
 avx2done:
-	VEXTRACTI128 $1, Y2, X1
-	VPADDQ       X1, X2, X2
-	VPSHUFD      $0x4e, X2, X1
-	VPADDQ       X1, X2, X2
-	VMOVQ        X2, AX
-	VZEROUPPER
-	MOVQ         AX, ret+56(FP)
+	HSUM4
+	MOVQ AX, ret+56(FP)
 	RET
 
 // func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
@@ -508,68 +239,14 @@ avx2done:
 // chunks j < nch and add the popcount of the result: nibbles looked up with VPSHUFB, bytes
 // summed into the four quadword accumulators of Y2 by VPSADBW.
 TEXT ·countBatchesAVX2Index(SB), NOSPLIT, $0-56
-	MOVQ    tab+0(FP), SI
-	MOVQ    nb+8(FP), R8
-	MOVQ    bs+16(FP), R9
-	SHLQ    $3, R9
-	MOVQ    nch+24(FP), R10
-	DECQ    R10
-	MOVQ    cq+32(FP), R11
-	MOVQ    nq+40(FP), R12
+	INDEXARGS
 	VPXOR   Y2, Y2, Y2
 	VMOVDQU popcntNibbles<>(SB), Y3
 	VMOVDQU lowNibbles<>(SB), Y4
 	VPXOR   Y5, Y5, Y5
-
-idxBatch:
-	TESTQ R8, R8
-	JZ    idxDone
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-idxQuery:
-	MOVQ    (DI), AX
-	MOVQ    AX, BX
-	ANDQ    $31, BX
-	SHLQ    $5, BX
-	VMOVDQU (SI)(BX*1), Y0
-	MOVQ    SI, DX
-	MOVQ    R10, R13
-	TESTQ   R13, R13
-	JZ      idxChunksDone
-
-idxChunk:
-	SHRQ  $5, AX
-	ADDQ  $1024, DX
-	MOVQ  AX, BX
-	ANDQ  $31, BX
-	SHLQ  $5, BX
-	VPAND (DX)(BX*1), Y0, Y0
-	DECQ  R13
-	JNZ   idxChunk
-
-idxChunksDone:
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y4, Y0, Y0
-	VPAND   Y4, Y1, Y1
-	VPSHUFB Y0, Y3, Y0
-	VPSHUFB Y1, Y3, Y1
-	VPADDB  Y0, Y1, Y0
-	VPSADBW Y5, Y0, Y0
-	VPADDQ  Y0, Y2, Y2
-	ADDQ    $8, DI
-	DECQ    CX
-	JNZ     idxQuery
-	ADDQ    R9, SI
-	DECQ    R8
-	JMP     idxBatch
+	INDEXED(idxBatch, idxQuery, idxChunk, idxChunksDone, idxDone, 5, 1024, VMOVDQU, VPAND, Y0, POPADD)
 
 idxDone:
-	VEXTRACTI128 $1, Y2, X1
-	VPADDQ       X1, X2, X2
-	VPSHUFD      $0x4e, X2, X1
-	VPADDQ       X1, X2, X2
-	VMOVQ        X2, AX
-	VZEROUPPER
-	MOVQ         AX, ret+48(FP)
+	HSUM4
+	MOVQ AX, ret+48(FP)
 	RET

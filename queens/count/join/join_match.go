@@ -214,25 +214,24 @@ func countBatchesGo(tab []uint64, bs, bw, nch int, qs []uint64) uint64 {
 	return countBatchesGo8(tab, bs, nch, qs)
 }
 
-// countBatchesGo4 is countBatchesGo8 for batches of 4 words a row.
+// countBatchesGo4 is countBatchesGo8 for batches of 4 words a row, written a lane at a
+// time from the definition: lane l of the row of chunk j is tab[batch + (j·2^chunkBits +
+// the query's j-th chunk)·4 + l]. Batches of 4 words are made only for the AVX2 kernels
+// (matchWords), which run whenever there is something to count, so this is their
+// reference in TestMatchKernels, not a kernel that runs: it is plain rather than fast.
 func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
+	const mask = 1<<chunkBits - 1
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
 		t := tab[base : base+bs]
 		for _, c := range qs {
-			r := (*[4]uint64)(t[(c&(1<<chunkBits-1))*4:])
-			a0, a1, a2, a3 := r[0], r[1], r[2], r[3]
-			o := 0
-			for j := 1; j < nch; j++ {
-				c >>= chunkBits
-				o += 4 << chunkBits
-				r = (*[4]uint64)(t[o+int(c&(1<<chunkBits-1))*4:])
-				a0 &= r[0]
-				a1 &= r[1]
-				a2 &= r[2]
-				a3 &= r[3]
+			for l := range 4 {
+				a := t[int(c&mask)*4+l]
+				for j := 1; j < nch; j++ {
+					a &= t[(j<<chunkBits+int(c>>(j*chunkBits)&mask))*4+l]
+				}
+				n += bits.OnesCount64(a)
 			}
-			n += bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3)
 		}
 	}
 	return uint64(n)
@@ -278,23 +277,19 @@ func transpose64Low(a *[64]uint64) {
 		a[k] |= a[k+32] << 32
 		a[k+32] = 0
 	}
-	m := uint64(0x0000ffff0000ffff)
-	for j := 16; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
-		for k := 0; k < 32; k = (k + j + 1) &^ j {
-			t := (a[k]>>j ^ a[k+j]) & m
-			a[k] ^= t << j
-			a[k+j] ^= t
-		}
-	}
+	swapBlocks(a, 16, 0x0000ffff0000ffff, 32)
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: afterwards bit i of a[b] is what bit
 // b of a[i] was. Six rounds of block swaps (32×32 blocks, then 16×16, …), 192 word
 // operations a round.
-func transpose64(a *[64]uint64) {
-	m := uint64(0x00000000ffffffff)
-	for j := 32; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
-		for k := 0; k < 64; k = (k + j + 1) &^ j {
+func transpose64(a *[64]uint64) { swapBlocks(a, 32, 0x00000000ffffffff, 64) }
+
+// swapBlocks runs the block-swap rounds of transpose64 on a's first rows rows, from j×j
+// blocks (m: the low j bits of every 2j) down to 1×1.
+func swapBlocks(a *[64]uint64, j int, m uint64, rows int) {
+	for ; j != 0; j, m = j>>1, m^(m<<(j>>1)) {
+		for k := 0; k < rows; k = (k + j + 1) &^ j {
 			t := (a[k]>>j ^ a[k+j]) & m
 			a[k] ^= t << j
 			a[k+j] ^= t

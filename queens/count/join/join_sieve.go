@@ -23,32 +23,34 @@ import "math/bits"
 const maxSieveBits = 14
 
 // joinSieveBits is k, the cut bits, for each N (index), 0 where the sieve does not pay.
-// Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel, no AVX-512), thread CPU
-// seconds of the same uniformly sampled row sets (80–6,000 of them, through task.RowSet)
-// counted with each k in turn, the fastest k taken (bench/README.md, "Join sieve"):
+// Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel with chunk offsets, no
+// AVX-512), process CPU time of the same uniformly sampled row sets (100–20,000 of them,
+// BenchmarkJoinSample, seed 1) counted with each k in turn, twice, in alternated order,
+// the fastest k taken (bench/README.md, "Session of 25 Nov (second)"):
 //
-//	N    k tried     s per row set at each k (ms)             k
-//	16   0 1 2       0.041 0.041 0.043                        0
-//	17   0 1 2       0.045 0.043 0.035                        2
-//	18   0 1 2 3     0.30 0.26 0.26 0.27                      2
-//	19   0 1 2 3     0.24 0.26 0.20 0.21                      2
-//	20   0 2 3 4 5 6 7.7 4.7 3.9 3.5 3.6 5.0                   4
-//	21   5 6 7 8     2.6 2.4 3.2 4.4                          6
-//	22   4 5 6 7 8   92 72 62 57 62                           7
-//	23   6 7 8       60 51 47                                 8
-//	24   8 9 10 11 12   664 539 569 579 771; 735 610 632 691  9
-//	25   8 9 10 11 12   483 388 339 348 387; 400 357 360 432  10
+//	N    k tried     ms per row set at each k (mean of two runs)      k
+//	16   0 1 2       0.031 0.043 0.045                                0
+//	17   0 1 2 3 4   0.034 0.042 0.045 0.052 0.058                    0
+//	18   0 1 2 3 4   0.190 0.224 0.217 0.222 0.234                    0
+//	19   0 1 2 3 4   0.160 0.188 0.183 0.185 0.195 (one run each,     0
+//	                 crosses storing the smaller side)
+//	20   2 3 4 5 6   2.31 1.99 1.79 1.79 2.02                         4
+//	21   4 5 6 7 8   1.41 1.39 1.35 1.56 2.03                         6
+//	22   5 6 7 8     32.9 28.6 26.6 27.9                              7
+//	23   6 7 8       20.5 18.1 16.9                                   8
+//	24   8 9 10 11 12   664 539 569 579 771; 735 610 632 691          9
+//	25   8 9 10 11 12   483 388 339 348 387; 400 357 360 432          10
 //	26   8 10 12 13 14  30797 19598 10688 9359 11407; 22524 22939 (12, 13)  13
-//	27   8 10 12 13 14  6150 3366 2273 1801 2044                 13
+//	27   8 10 12 13 14  6150 3366 2273 1801 2044                      13
 //
-// (24–27: 20, 12, 2 and 2 row sets of seed 7, then of seed 8 after the ";" (24, 25: k = 8 9
-// 10 11); loaded machine, load 3–12;
-// bench/README.md, "Run of 25 November: the join at N = 24–27, sieve retuned".)
-// Odd N takes more cut bits than its even neighbour: a cross's store of half A answers
-// the queries of every a. The larger the stores, the more cut bits pay: at N = 26 eight
-// cut bits (the old largest) took 3.3 times the time of 13.
+// (24–27: one run each of 20, 12, 2 and 2 row sets of seed 7, then of seed 8 after the ";"
+// (24, 25: k = 8 9 10 11); load 3–12; bench/README.md, "Run of 25 November: the join at
+// N = 24–27, sieve retuned".) Odd N from 21 on takes more cut bits than its even
+// neighbour: a cross's store of half A answers the queries of every a. The larger the
+// stores, the more cut bits pay: at N = 26 eight cut bits (the old largest) took 3.3 times
+// the time of 13.
 var joinSieveBits = [...]int{
-	16: 0, 17: 2, 18: 2, 19: 2,
+	16: 0, 17: 0, 18: 0, 19: 0,
 	20: 4, 21: 6, 22: 7, 23: 8,
 	24: 9, 25: 10, 26: 13, 27: 13,
 }

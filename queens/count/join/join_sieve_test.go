@@ -78,7 +78,7 @@ func TestSieveMatcher(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, W := range []int{9, 17, 21} {
 		for _, size := range []int{0, 1, 47, 300, 1500, 5000} {
-			for _, k := range []int{0, 1, 3, 6, 8} {
+			for _, k := range []int{0, 1, 3, 6, 8, 11, maxSieveBits} { // 9–13 are used from N = 24
 				joinSieveForce = k
 				width := uint(2 * W)
 				holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -21,37 +22,37 @@ import (
 //
 // A piece is stored as one uint64: its down-diagonal mask (bit col−row+h−1) in the low 32
 // bits and its up-diagonal mask (bit col+row) in the high 32 bits, each 2h−1 bits wide. Its
-// rows and columns are implied by where it is stored: pieces are laid out by cell (rows mask,
-// columns mask; equal popcounts) in one flat array, compressed-sparse-row style, and inside
-// a cell in four runs by the two long-diagonal bits of the square (bit h−1 of each mask):
+// rows and columns are implied by where it is stored: pieces are laid out by row mask
+// (rows[m], 2^h of them), inside a row by columns mask, compressed-sparse-row style, and
+// inside a cell (rows, columns; equal popcounts) in four runs by the two long-diagonal bits
+// of the square (bit h−1 of each mask):
 //
 //	class 0: down only   class 1: neither   class 2: up only   class 3: both
 //
 // so that "avoids the down long diagonal" is classes 1–2, "avoids the up one" classes 0–1,
 // "has the up one" classes 2–3 and "avoids both" class 1: each one contiguous range (only
 // "has the down one", 0 and 3, is not, and the join needs it only for south pieces, which
-// it prepares a table row at a time). off[(cell<<2)|class] is the start of that run; off
-// has 4·4^h+1 entries.
+// it prepares a table row at a time). rows[m].off[(cols<<2)|class] is the start of that run
+// in rows[m].pieces; off has 4·2^h+1 entries a row.
 //
-// The layout is built by a counting sort (count, prefix sum, scatter: the pieces are
-// enumerated twice), so the table never holds more than its final 8·P(h) + 4·(4·4^h+1)
-// bytes: no comparison sort, no hashing, no per-cell slices.
+// A whole table (newTableBuild) has every row, built by one enumeration that decides the
+// rows' occupancy one row after another and lays out each finished row mask by a counting
+// sort (buildPart): no comparison sort, no hashing, no per-cell slices, and nothing held
+// but the table and one scratch list a row deep. Its 8·P(h) + 4·2^h·(4·2^h+1) bytes are
+// the pieces and the offsets.
 //
-// A table may instead be partial (newRowTable): rows[r] holds the pieces of the row mask r
-// alone, laid out the same way by (columns, class) with offsets of its own, built when a
-// row set needs it and dropped, least recently used first, when the rows built outgrow the
-// table's memory budget (see rowTable). pieces and off are then nil. A join task needs
-// only the four rows of each of its row sets (see joinSub.tableRows), so a partial table
-// holds the join of any N ≤ 27 in a few hundred MiB where the whole one takes 5 GiB
-// (N = 24–25) or 48 GiB (26–27).
+// A table may instead be partial (newRowTable): rows[r] is built when a row set needs it
+// and dropped, least recently used first, when the rows built outgrow the table's memory
+// budget (see rowTable); a row not built has off == nil. A join task needs only the four
+// rows of each of its row sets (see joinSub.tableRows), so a partial table holds the join
+// of any N ≤ 27 in a few hundred MiB where the whole one takes 5 GiB (N = 24–25) or 48 GiB
+// (26–27).
 type quarterTable struct {
-	h      int
-	pieces []uint64
-	off    []uint32
+	h    int
+	rows []tableRow
 	// colsByPop[k] lists the column masks of k columns, increasing (2^h entries in all).
 	colsByPop [][]uint32
-	// rows and cache are set for a partial table only.
-	rows  []tableRow
+	// cache is set for a partial table only.
 	cache *rowCache
 }
 
@@ -137,11 +138,11 @@ func maxRowPieces(h int) uint64 {
 	return uint64(p)
 }
 
-// joinTableBytes returns the memory the quarter table for n takes: 8 bytes a piece and 16
-// bytes per (rows, columns) cell, 4^h cells.
+// joinTableBytes returns the memory the quarter table for n takes: 8 bytes a piece, 16
+// bytes per (rows, columns) cell (4^h cells) and a row index of 2^h rows.
 func joinTableBytes(n int) uint64 {
 	h := n / 2
-	return 8*quarterPieceCount(h) + 4*(4<<(2*h)+1)
+	return 8*quarterPieceCount(h) + (4*(4<<h+1)+uint64(unsafe.Sizeof(tableRow{})))<<h
 }
 
 // count enumerates the pieces; with cnt non-nil it adds one to cnt[key] for each, where
@@ -178,84 +179,134 @@ func (t *quarterTable) walk(r int, rows, cols uint32, down, up uint32, emit func
 	}
 }
 
-// fill is walk without the closure, for the table's two passes: at each piece it advances
-// off[key+1] (first pass: a count; second: the scatter position, writing the piece to
-// pieces if they are allocated). It finds a row's open columns with bit masks. It returns
-// the number of pieces.
-func (t *quarterTable) fill(r int, rows, cols uint32, down, up uint32) uint64 {
-	h := t.h
-	if r == h {
-		dl, ul := down>>(h-1)&1, up>>(h-1)&1
-		class := [2][2]uint32{{1, 2}, {0, 3}}[dl][ul]
-		key := (rows<<h|cols)<<2 | class
-		i := t.off[key+1]
-		if t.pieces != nil {
-			t.pieces[i] = uint64(down) | uint64(up)<<32
-		}
-		t.off[key+1] = i + 1
-		return 1
-	}
-	n := t.fill(r+1, rows, cols, down, up)
-	// Column c of row r is open unless its column, down diagonal (c−r+h−1) or up
-	// diagonal (c+r) is taken.
-	open := (uint32(1)<<h - 1) &^ (cols | down>>(h-1-r) | up>>r)
-	for ; open != 0; open &= open - 1 {
-		c := bits.TrailingZeros32(open)
-		n += t.fill(r+1, rows|1<<r, cols|1<<c, down|1<<(c-r+h-1), up|1<<(c+r))
-	}
-	return n
+// A frontier is the list of partial pieces of one occupancy pattern of the rows decided
+// so far (the build decides rows 0, 1, … in turn): each entry a piece's diagonal masks (as
+// in the table) and its columns. Placing a queen on the next row extends each entry by
+// each of its open columns, in increasing order; leaving the row empty keeps the list.
+type frontierPiece struct {
+	piece uint64
+	cols  uint32
 }
 
-// fillPart is fill for one part of the table: the pieces whose first d rows are occupied
-// as the bits of pat say (bit r set: row r holds a queen). Parts own disjoint sets of
-// cells (a cell's rows mask fixes its part), so goroutines may fill different parts of one
-// table at once; inside a cell the pieces come in the order fill gives them, since a part
-// only prunes fill's recursion.
-func (t *quarterTable) fillPart(r int, pat uint32, d int, rows, cols uint32, down, up uint32) uint64 {
-	if r == d {
-		return t.fill(r, rows, cols, down, up)
-	}
-	if pat>>r&1 == 0 {
-		return t.fillPart(r+1, pat, d, rows, cols, down, up)
-	}
+// frontierScratch holds one list per depth, reused from part to part by one goroutine
+// (a few MiB at h = 11: the longest list is the largest row, 143,140 pieces).
+type frontierScratch struct {
+	lists [][]frontierPiece
+}
+
+// extend returns the pieces of list with a queen added on row r, in list order and, for
+// each, by increasing column, in the scratch list of depth r+1.
+func (t *quarterTable) extend(sc *frontierScratch, r int, list []frontierPiece) []frontierPiece {
 	h := t.h
-	var n uint64
-	open := (uint32(1)<<h - 1) &^ (cols | down>>(h-1-r) | up>>r)
-	for ; open != 0; open &= open - 1 {
-		c := bits.TrailingZeros32(open)
-		n += t.fillPart(r+1, pat, d, rows|1<<r, cols|1<<c, down|1<<(c-r+h-1), up|1<<(c+r))
+	next := sc.lists[r+1][:0]
+	full := uint32(1)<<h - 1
+	for _, s := range list {
+		down, up := uint32(s.piece), uint32(s.piece>>32)
+		// Column c of row r is open unless its column, down diagonal (c−r+h−1) or up
+		// diagonal (c+r) is taken.
+		for open := full &^ (s.cols | down>>(h-1-r) | up>>r); open != 0; open &= open - 1 {
+			c := bits.TrailingZeros32(open)
+			next = append(next, frontierPiece{
+				piece: s.piece | 1<<(c-r+h-1) | 1<<(32+c+r),
+				cols:  s.cols | 1<<c,
+			})
+		}
 	}
-	return n
+	sc.lists[r+1] = next
+	return next
+}
+
+// descend builds every row of the table whose occupancy of rows 0…r−1 is m, from list,
+// the pieces of that occupancy: each row mask is decided row by row (empty first, then a
+// queen), and a finished mask's list becomes its table row (setRow). Each partial piece
+// is made once and every piece is written twice (its count, its place), so the build
+// costs one enumeration, where a two-pass counting sort by enumeration costs two. A
+// prefix without pieces leaves the rows below it empty.
+func (t *quarterTable) descend(sc *frontierScratch, r int, m uint32, list []frontierPiece) {
+	if r == t.h {
+		t.setRow(m, list)
+		return
+	}
+	t.descend(sc, r+1, m, list)
+	if next := t.extend(sc, r, list); len(next) > 0 {
+		t.descend(sc, r+1, m|1<<r, next)
+	}
+}
+
+// setRow lays out the pieces of row mask m, list, in its row by a counting sort on
+// (columns, class): the row's offsets (zero on entry) count, then start, the runs; the
+// sort is stable, so inside a cell the pieces keep the enumeration's order.
+func (t *quarterTable) setRow(m uint32, list []frontierPiece) {
+	h := t.h
+	row := &t.rows[m]
+	off := row.off
+	for _, s := range list {
+		off[(s.cols<<2|pieceClass(s.piece, h))+1]++
+	}
+	row.pieces = make([]uint64, runStarts(off[1:]))
+	for _, s := range list {
+		k := (s.cols<<2 | pieceClass(s.piece, h)) + 1
+		i := off[k]
+		row.pieces[i] = s.piece
+		off[k] = i + 1
+	}
+	off[0] = 0
+}
+
+// pieceClass returns the class of a piece of the h×h square by its long-diagonal bits (bit
+// h−1 of each mask): 0 down only, 1 neither, 2 up only, 3 both.
+func pieceClass(piece uint64, h int) uint32 {
+	dl, ul := uint32(piece>>(h-1))&1, uint32(piece>>(32+h-1))&1
+	return 0xC9 >> (2 * (dl<<1 | ul)) & 3
+}
+
+// buildPart builds the rows of one part of the table: those whose first d rows are
+// occupied as the bits of pat say (bit r set: row r holds a queen). Parts own disjoint
+// sets of rows, so goroutines may build different parts of one table at once; a row comes
+// out the same whichever goroutine builds it.
+func (t *quarterTable) buildPart(sc *frontierScratch, pat uint32, d int) {
+	if len(sc.lists) != t.h+1 {
+		sc.lists = make([][]frontierPiece, t.h+1)
+	}
+	list := append(sc.lists[0][:0], frontierPiece{})
+	sc.lists[0] = list
+	for r := range d {
+		// A list lives at the depth it was made (≤ d); descend makes lists deeper only.
+		if pat>>r&1 != 0 {
+			if list = t.extend(sc, r, list); len(list) == 0 {
+				return
+			}
+		}
+	}
+	t.descend(sc, d, pat, list)
 }
 
 // tableSplitRows returns the number of leading rows whose occupancy cuts the build of the
-// h×h table into 2^d parts: 32 parts up to h = 9 balance two to eight goroutines (no part
-// has more than 5 % of the pieces at h = 8…10), and from h = 10 on one more row a size keeps
-// a part short (a part is what a goroutine finishes before it looks at its context;
-// measured at h = 11: 128 parts, 1.5 s in all, the longest 20 ms). The rows above the cut
-// are walked once per part, which costs nothing next to the pieces below it.
+// h×h table into 2^d parts: 32 parts up to h = 9 balance two to eight goroutines, and from
+// h = 10 on one more row a size keeps a part short (a part is what a goroutine finishes
+// before it looks at its context). The lists of the rows above the cut are made once per
+// part, a few per cent of the pieces below it.
 func tableSplitRows(h int) int {
 	return min(h, max(5, h-4))
 }
 
 // A tableBuild is a quarter table under construction by every goroutine that calls help:
-// the two passes of the counting sort (count, then scatter) run part by part (see
-// fillPart), each part claimed by one goroutine, with the prefix sum between them done by
-// the goroutine that finishes the last counting part. The table comes out byte for byte
-// the same whatever the number of goroutines and the order their parts finish in.
+// its rows are built part by part (see buildPart), each part claimed by one goroutine.
+// The table comes out byte for byte the same whatever the number of goroutines and the
+// order their parts finish in.
 type tableBuild struct {
 	t     *quarterTable
 	d     int
 	parts []uint32 // occupancy patterns of the first d rows, most occupied first
-	next  [2]atomic.Int32
-	left  [2]atomic.Int32
-	// counted is closed when the count pass and the prefix sum are done, done when the
-	// table is complete.
-	counted, done chan struct{}
+	next  atomic.Int32
+	left  atomic.Int32
+	// done is closed when the table is complete.
+	done chan struct{}
 }
 
 // newTableBuild starts the build of the table for the h×h square, 1 ≤ h ≤ 13, allocating
-// its offsets (16 bytes a cell, 4^h cells); the pieces are allocated after the count.
+// its row index and offsets (16 bytes a cell, 4^h cells, in one block); each row's pieces
+// are allocated when the row is built.
 func newTableBuild(h int) (*tableBuild, error) {
 	if h < 1 || h > 13 {
 		return nil, fmt.Errorf("quarter table: h must be from 1 to 13, got %d", h)
@@ -263,49 +314,39 @@ func newTableBuild(h int) (*tableBuild, error) {
 	if p := quarterPieceCount(h); p >= math.MaxUint32 {
 		return nil, fmt.Errorf("quarter table: %d pieces outgrow 32-bit offsets", p)
 	}
-	b := &tableBuild{
-		t:       &quarterTable{h: h, off: make([]uint32, 4<<(2*h)+1)},
-		d:       tableSplitRows(h),
-		counted: make(chan struct{}),
-		done:    make(chan struct{}),
+	t := &quarterTable{h: h, rows: make([]tableRow, 1<<h)}
+	stride := 4<<h + 1
+	offs := make([]uint32, stride<<h)
+	for m := range t.rows {
+		t.rows[m].off = offs[m*stride : (m+1)*stride : (m+1)*stride]
 	}
+	b := &tableBuild{t: t, d: tableSplitRows(h), done: make(chan struct{})}
 	for pat := range uint32(1) << b.d {
 		b.parts = append(b.parts, pat)
 	}
-	// Most occupied first: those parts hold the most pieces (3–5 % each at h = 9, against
-	// 0.2–1 % for one or no occupied row), so the last parts to be claimed are small and
-	// the goroutines finish close together.
+	// Most occupied first: those parts hold the most pieces, so the last parts to be
+	// claimed are small and the goroutines finish close together.
 	slices.SortStableFunc(b.parts, func(x, y uint32) int { return bits.OnesCount32(y) - bits.OnesCount32(x) })
-	for pass := range b.left {
-		b.left[pass].Store(int32(len(b.parts)))
-	}
+	b.left.Store(int32(len(b.parts)))
 	return b, nil
 }
 
-// help fills parts of the table until no part is left to claim in either pass, and
-// returns the table once every part is done (waiting for the other goroutines' parts).
-// Any number of goroutines may call it at once. It looks at ctx before it claims a part
-// and while it waits, and returns ctx's error once ctx is done: the parts it finished stay
-// done and the ones not claimed are left for the next caller, so the build stays whole.
+// help builds parts of the table until no part is left to claim, and returns the table
+// once every part is done (waiting for the other goroutines' parts). Any number of
+// goroutines may call it at once. It looks at ctx before it claims a part and while it
+// waits, and returns ctx's error once ctx is done: the parts it finished stay done and the
+// ones not claimed are left for the next caller, so the build stays whole.
 func (b *tableBuild) help(ctx context.Context) (*quarterTable, error) {
-	for pass := range 2 {
-		for {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			i := int(b.next[pass].Add(1)) - 1
-			if i >= len(b.parts) {
-				break
-			}
-			b.runPart(pass, i)
+	var sc frontierScratch
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		if pass == 0 {
-			select {
-			case <-b.counted:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		i := int(b.next.Add(1)) - 1
+		if i >= len(b.parts) {
+			break
 		}
+		b.runPart(&sc, i)
 	}
 	select {
 	case <-b.done:
@@ -315,27 +356,19 @@ func (b *tableBuild) help(ctx context.Context) (*quarterTable, error) {
 	}
 }
 
-// runPart runs part i of pass 0 (count) or 1 (scatter); the goroutine that finishes a
-// pass's last part finishes the pass.
-func (b *tableBuild) runPart(pass, i int) {
-	b.t.fillPart(0, b.parts[i], b.d, 0, 0, 0, 0)
-	if b.left[pass].Add(-1) != 0 {
+// runPart builds part i; the goroutine that finishes the last part finishes the table.
+func (b *tableBuild) runPart(sc *frontierScratch, i int) {
+	b.t.buildPart(sc, b.parts[i], b.d)
+	if b.left.Add(-1) != 0 {
 		return
 	}
-	if pass == 0 {
-		b.t.finishCount()
-		close(b.counted)
-		return
+	t := b.t
+	t.colsByPop = make([][]uint32, t.h+1)
+	for c := range uint32(1) << t.h {
+		k := bits.OnesCount32(c)
+		t.colsByPop[k] = append(t.colsByPop[k], c)
 	}
-	b.t.finishScatter()
 	close(b.done)
-}
-
-// finishCount turns the counts in off[k+1] into starts, off[k+1] = start of run k, and
-// allocates the pieces: scattering then advances off[k+1] to the end of run k, which is
-// the start of run k+1, so the layout comes out right without a second offset array.
-func (t *quarterTable) finishCount() {
-	t.pieces = make([]uint64, runStarts(t.off[1:]))
 }
 
 // runStarts turns the run lengths in cnt into their starts (cnt[k] = the sum of the
@@ -349,18 +382,9 @@ func runStarts(cnt []uint32) uint32 {
 	return sum
 }
 
-// finishScatter completes the table after the scatter pass.
-func (t *quarterTable) finishScatter() {
-	t.off[0] = 0
-	t.colsByPop = make([][]uint32, t.h+1)
-	for c := range uint32(1) << t.h {
-		k := bits.OnesCount32(c)
-		t.colsByPop[k] = append(t.colsByPop[k], c)
-	}
-}
-
 // buildQuarterTable builds the table for the h×h square, 1 ≤ h ≤ 13, on the calling
-// goroutine. It takes about 25 ns a piece (0.2 s at h = 10, the table of N = 20 and 21);
+// goroutine. It takes about 20 ns of CPU a piece with the page faults of its memory (1.3
+// CPU-s at h = 11, the table of N = 22 and 23; bench/README.md);
 // sharedQuarterTable shares the work among the goroutines that need the table.
 func buildQuarterTable(h int) (*quarterTable, error) {
 	b, err := newTableBuild(h)
@@ -373,25 +397,17 @@ func buildQuarterTable(h int) (*quarterTable, error) {
 // emptyCell reports whether cell (rows, cols) holds no piece. In a partial table the row
 // must be acquired (see rowCache.acquire).
 func (t *quarterTable) emptyCell(rows, cols uint32) bool {
-	if t.rows != nil {
-		r := &t.rows[rows]
-		k := int(cols) << 2
-		return r.off[k] == r.off[k+4]
-	}
-	k := int(rows<<t.h|cols) << 2
-	return t.off[k] == t.off[k+4]
+	r := &t.rows[rows]
+	k := int(cols) << 2
+	return r.off[k] == r.off[k+4]
 }
 
 // run returns the pieces of cell (rows, cols) whose class is in [from, to). In a partial
 // table the row must be acquired (see rowCache.acquire).
 func (t *quarterTable) run(rows, cols uint32, from, to int) []uint64 {
-	if t.rows != nil {
-		r := &t.rows[rows]
-		k := int(cols) << 2
-		return r.pieces[r.off[k+from]:r.off[k+to]]
-	}
-	k := int(rows<<t.h|cols) << 2
-	return t.pieces[t.off[k+from]:t.off[k+to]]
+	r := &t.rows[rows]
+	k := int(cols) << 2
+	return r.pieces[r.off[k+from]:r.off[k+to]]
 }
 
 var quarterTables struct {
@@ -472,9 +488,11 @@ func (t *quarterTable) buildRow(rows uint32) tableRow {
 	return r
 }
 
-// fillRow is fill for one row mask into a row of its own: a queen on each open column of
-// the rows in pat, none on the others; at each piece it advances r.off[key+1] (first pass: a
-// count; second: the scatter position, writing the piece once r.pieces is allocated).
+// fillRow enumerates the pieces of one row mask into a row of its own (by recursion, not
+// by the whole table's lists, so that a row of h = 13 needs no scratch of its size): a
+// queen on each open column of the rows in pat, none on the others; at each piece it
+// advances r.off[key+1] (first pass: a count; second: the scatter position, writing the
+// piece once r.pieces is allocated).
 func (t *quarterTable) fillRow(r *tableRow, i int, pat uint32, cols uint32, down, up uint32) {
 	h := t.h
 	if i == h {

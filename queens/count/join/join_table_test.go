@@ -66,8 +66,8 @@ func TestQuarterTable(t *testing.T) {
 			}
 			total += len(w)
 		}
-		if len(tab.pieces) != total || uint64(total) != quarterPieceCount(h) {
-			t.Errorf("h=%d: %d pieces in the table, %d enumerated, quarterPieceCount %d", h, len(tab.pieces), total, quarterPieceCount(h))
+		if _, pieces := flatTable(tab); len(pieces) != total || uint64(total) != quarterPieceCount(h) {
+			t.Errorf("h=%d: %d pieces in the table, %d enumerated, quarterPieceCount %d", h, len(pieces), total, quarterPieceCount(h))
 		}
 	}
 	for h, want := range map[int]int{8: 118969, 9: 915442} {
@@ -77,11 +77,12 @@ func TestQuarterTable(t *testing.T) {
 		}
 		var walked quarterTable
 		walked.h = h
-		if len(tab.pieces) != want || walked.count(nil) != uint64(want) {
-			t.Errorf("h=%d: %d pieces built, %d walked; want %d", h, len(tab.pieces), walked.count(nil), want)
+		off, pieces := flatTable(tab)
+		if len(pieces) != want || walked.count(nil) != uint64(want) {
+			t.Errorf("h=%d: %d pieces built, %d walked; want %d", h, len(pieces), walked.count(nil), want)
 		}
-		if int(tab.off[len(tab.off)-1]) != want {
-			t.Errorf("h=%d: offsets end at %d, want %d", h, tab.off[len(tab.off)-1], want)
+		if int(off[len(off)-1]) != want {
+			t.Errorf("h=%d: offsets end at %d, want %d", h, off[len(off)-1], want)
 		}
 	}
 }
@@ -109,6 +110,27 @@ func walkedTable(h int) ([]uint32, []uint64) {
 	return off, pieces
 }
 
+// flatTable returns a whole table's rows laid end to end, in increasing row mask, as the
+// walk's layout (walkedTable) holds them: one offset array over all cells, one piece
+// array. Each row's offsets must start at 0 and end at its pieces' length.
+func flatTable(tab *quarterTable) ([]uint32, []uint64) {
+	h := tab.h
+	off := make([]uint32, 0, 4<<(2*h)+1)
+	var pieces []uint64
+	for m := range tab.rows {
+		r := &tab.rows[m]
+		if len(r.off) != 4<<h+1 || r.off[0] != 0 || int(r.off[4<<h]) != len(r.pieces) {
+			return nil, nil
+		}
+		base := uint32(len(pieces))
+		for _, o := range r.off[:4<<h] {
+			off = append(off, base+o)
+		}
+		pieces = append(pieces, r.pieces...)
+	}
+	return append(off, uint32(len(pieces))), pieces
+}
+
 // TestQuarterTableParallel checks that the table is the same, byte for byte, whether one
 // goroutine builds it, several build it at once, or its parts finish in another order:
 // each must equal the walk's layout (pieces in enumeration order inside each run).
@@ -117,8 +139,8 @@ func TestQuarterTableParallel(t *testing.T) {
 		wantOff, wantPieces := walkedTable(h)
 		check := func(name string, tab *quarterTable) {
 			t.Helper()
-			if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
-				t.Errorf("h=%d, %s: the table differs from the walk's layout (%d pieces, want %d)", h, name, len(tab.pieces), len(wantPieces))
+			if off, pieces := flatTable(tab); !slices.Equal(off, wantOff) || !slices.Equal(pieces, wantPieces) {
+				t.Errorf("h=%d, %s: the table differs from the walk's layout (%d pieces, want %d)", h, name, len(pieces), len(wantPieces))
 			}
 			if len(tab.colsByPop) != h+1 {
 				t.Errorf("h=%d, %s: %d column lists, want %d", h, name, len(tab.colsByPop), h+1)
@@ -155,27 +177,25 @@ func TestQuarterTableParallel(t *testing.T) {
 			check(fmt.Sprintf("%d goroutines", workers), tabs[0])
 		}
 
-		// Parts in reverse order for the count and interleaved from both ends for the
-		// scatter, as goroutines of very different speeds would finish them.
+		// Parts interleaved from both ends, as goroutines of very different speeds would
+		// finish them, with one scratch.
 		b, err := newTableBuild(h)
 		if err != nil {
 			t.Fatal(err)
 		}
 		np := len(b.parts)
-		for i := np - 1; i >= 0; i-- {
-			b.runPart(0, i)
-		}
+		var sc frontierScratch
 		for i := range np {
 			j := i / 2
 			if i%2 == 1 {
 				j = np - 1 - i/2
 			}
-			b.runPart(1, j)
+			b.runPart(&sc, j)
 		}
 		select {
 		case <-b.done:
 		default:
-			t.Fatalf("h=%d: the build is not done after every part of both passes", h)
+			t.Fatalf("h=%d: the build is not done after every part", h)
 		}
 		check("parts in another order", b.t)
 	}
@@ -207,7 +227,7 @@ func TestSharedQuarterTableConcurrent(t *testing.T) {
 			t.Fatalf("goroutine %d got another table than goroutine 0", i)
 		}
 	}
-	if !slices.Equal(tabs[0].off, wantOff) || !slices.Equal(tabs[0].pieces, wantPieces) {
+	if off, pieces := flatTable(tabs[0]); !slices.Equal(off, wantOff) || !slices.Equal(pieces, wantPieces) {
 		t.Errorf("h=%d: the shared table differs from the walk's layout", h)
 	}
 }
@@ -228,7 +248,7 @@ func TestQuarterTableCancel(t *testing.T) {
 	// Stop after a few parts: the next caller claims the rest.
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() {
-		for b.next[0].Load() < 3 {
+		for b.next.Load() < 3 {
 			time.Sleep(time.Microsecond)
 		}
 		cancel()
@@ -239,7 +259,7 @@ func TestQuarterTableCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOff, wantPieces := walkedTable(h)
-	if !slices.Equal(tab.off, wantOff) || !slices.Equal(tab.pieces, wantPieces) {
+	if off, pieces := flatTable(tab); !slices.Equal(off, wantOff) || !slices.Equal(pieces, wantPieces) {
 		t.Errorf("h=%d: the table finished after a cancel differs from the walked layout", h)
 	}
 }

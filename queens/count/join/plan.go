@@ -12,6 +12,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/lazy"
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/order"
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/taskdesc"
 )
 
 // plan is the join's count.Plan: runs of consecutive counted row sets of each
@@ -38,6 +39,53 @@ type task struct {
 	Weight int // always 1: the symmetry weights are inside each task's sum
 	Cost   uint64
 	Join   joinTask
+}
+
+// taskFormat reads the count.Task of a join plan into its task (readTask).
+var taskFormat = taskdesc.Format[task]{Method: count.MethodJoin, Plan: "the join's plan", Read: readTask}
+
+// readTask returns the join task that t describes, or why it describes none: its weight is
+// 1 and its description "sub:first:rowsets" (see joinTask), sub −1 for the symmetric
+// search ("-1:0:0").
+func readTask(t count.Task) (task, error) {
+	if t.Weight != 1 {
+		return task{}, fmt.Errorf("weight %d, want 1", t.Weight)
+	}
+	parts := strings.Split(t.Desc, ":")
+	if len(parts) != 3 {
+		return task{}, fmt.Errorf("description %q is not sub:first:rowsets", t.Desc)
+	}
+	sub, err1 := strconv.Atoi(parts[0])
+	first, err2 := strconv.ParseUint(parts[1], 10, 64)
+	k, err3 := strconv.Atoi(parts[2])
+	switch {
+	case err1 != nil || err2 != nil || err3 != nil:
+		return task{}, fmt.Errorf("description %q is not sub:first:rowsets", t.Desc)
+	case sub < -1 || sub >= joinSubs(t.N):
+		return task{}, fmt.Errorf("sub-problem %d, want -1 to %d", sub, joinSubs(t.N)-1)
+	case sub == -1 && (first != 0 || k != 0):
+		return task{}, fmt.Errorf("the symmetric task names row sets")
+	case sub >= 0 && k < 1:
+		return task{}, fmt.Errorf("%d row sets", k)
+	}
+	return task{N: t.N, ID: t.ID, Weight: 1, Cost: t.Cost, Join: joinTask{Sub: sub, First: first, RowSets: k}}, nil
+}
+
+// CountContext runs the task (countJoin), or stops when ctx is done.
+func (t task) CountContext(ctx context.Context) (count.Result, error) { return t.countJoin(ctx) }
+
+// CheckResult returns why r cannot be the task's result (checkJoinResult).
+func (t task) CheckResult(r count.Result) error {
+	if r.ID != t.ID {
+		return fmt.Errorf("result for task %d, but the task is %d", r.ID, t.ID)
+	}
+	return t.checkJoinResult(r)
+}
+
+// public returns t as a count.Task, its row sets in Desc (see readTask).
+func (t task) public() count.Task {
+	d := strconv.Itoa(t.Join.Sub) + ":" + strconv.FormatUint(t.Join.First, 10) + ":" + strconv.Itoa(t.Join.RowSets)
+	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
 }
 
 // New returns the join's plan of the n×n board, MinJoinN ≤ n ≤ MaxJoinN, of plan version
@@ -133,88 +181,38 @@ func (p *plan) Order() iter.Seq[int] {
 	}
 }
 
-// CountTask counts the task t describes (see task.countJoin).
+// CountTask counts the task t describes (see task.countJoin), after reading its
+// description (taskFormat).
 func (p *plan) CountTask(ctx context.Context, t count.Task) (count.Result, error) {
-	jt, err := p.parse(t)
-	if err != nil {
-		return count.Result{ID: t.ID}, err
-	}
-	return jt.countJoin(ctx)
+	return taskFormat.CountTask(ctx, p.n, t)
 }
 
-// CheckTask returns t if its description names a run of row sets that the plan of n could
-// have cut (task.checkRun: its row sets exist, their modelled costs sum to its Cost within
-// the plan's bound, and the plan would have ended the task where it ends), or the
-// symmetric search; else an error. It never builds the plan: it walks the task's row sets
-// and, once per process, all of n's row sets for the bound (a second or two at n = 27).
+// CheckTask returns t if its description names a task the plan of n could have cut (see
+// task.rebuild), else an error. It never builds the plan.
 func (p *plan) CheckTask(t count.Task) (count.Task, error) {
-	jt, err := p.parse(t)
-	if err != nil {
-		return count.Task{}, err
-	}
-	if jt.Join.Sub >= 0 {
-		if err := jt.checkRun(); err != nil {
-			return count.Task{}, err
-		}
-		if _, err := jt.joinBound(); err != nil {
-			return count.Task{}, err
-		}
-	}
-	return jt.public(), nil
+	return taskFormat.CheckTask(p.n, t, task.rebuild)
 }
 
-// CheckResult returns why r cannot be the result of task t (see checkJoinResult).
+// rebuild returns t as a count.Task if it is a run of row sets that the plan of n could
+// have cut (checkRun: its row sets exist, their modelled costs sum to its Cost within the
+// plan's bound, and the plan would have ended the task where it ends), or the symmetric
+// search; else an error. It walks the task's row sets and, once per process, all of n's
+// row sets for the bound (a second or two at n = 27).
+func (t task) rebuild() (count.Task, error) {
+	if t.Join.Sub >= 0 {
+		if err := t.checkRun(); err != nil {
+			return count.Task{}, err
+		}
+		if _, err := t.joinBound(); err != nil {
+			return count.Task{}, err
+		}
+	}
+	return t.public(), nil
+}
+
+// CheckResult returns why r cannot be the result of task t (see task.CheckResult).
 func (p *plan) CheckResult(t count.Task, r count.Result) error {
-	jt, err := p.parse(t)
-	if err != nil {
-		return err
-	}
-	if r.ID != jt.ID {
-		return fmt.Errorf("result for task %d, but the task is %d", r.ID, jt.ID)
-	}
-	return jt.checkJoinResult(r)
-}
-
-// parse returns the join task that t describes, or an error if t is not a task of a join
-// plan of this N: its description is "sub:first:rowsets" (see joinTask), sub −1 for the
-// symmetric search ("-1:0:0").
-func (p *plan) parse(t count.Task) (task, error) {
-	bad := func(why string) (task, error) {
-		return task{}, fmt.Errorf("task %d of N=%d is not a task of the join's plan: %s", t.ID, t.N, why)
-	}
-	if t.N != p.n {
-		return bad(fmt.Sprintf("the plan is of N=%d", p.n))
-	}
-	if t.Method != count.MethodJoin {
-		return bad(fmt.Sprintf("method %q", t.Method))
-	}
-	if t.Weight != 1 {
-		return bad(fmt.Sprintf("weight %d, want 1", t.Weight))
-	}
-	parts := strings.Split(t.Desc, ":")
-	if len(parts) != 3 {
-		return bad(fmt.Sprintf("description %q is not sub:first:rowsets", t.Desc))
-	}
-	sub, err1 := strconv.Atoi(parts[0])
-	first, err2 := strconv.ParseUint(parts[1], 10, 64)
-	k, err3 := strconv.Atoi(parts[2])
-	switch {
-	case err1 != nil || err2 != nil || err3 != nil:
-		return bad(fmt.Sprintf("description %q is not sub:first:rowsets", t.Desc))
-	case sub < -1 || sub >= joinSubs(p.n):
-		return bad(fmt.Sprintf("sub-problem %d, want -1 to %d", sub, joinSubs(p.n)-1))
-	case sub == -1 && (first != 0 || k != 0):
-		return bad("the symmetric task names row sets")
-	case sub >= 0 && k < 1:
-		return bad(fmt.Sprintf("%d row sets", k))
-	}
-	return task{N: t.N, ID: t.ID, Weight: 1, Cost: t.Cost, Join: joinTask{Sub: sub, First: first, RowSets: k}}, nil
-}
-
-// public returns t as a count.Task, its row sets in Desc (see plan.parse).
-func (t task) public() count.Task {
-	d := strconv.Itoa(t.Join.Sub) + ":" + strconv.FormatUint(t.Join.First, 10) + ":" + strconv.Itoa(t.Join.RowSets)
-	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
+	return taskFormat.CheckResult(p.n, t, r)
 }
 
 var _ count.Plan = (*plan)(nil)
