@@ -2,17 +2,18 @@ package join
 
 import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
-// measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–25 (and
-// 26 by 20 probes of minutes each, ± 16 %) bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25
-// November 2026, after the sieve and the AVX2 kernel's chunk offsets (timed random samples of
-// the real plan's row sets on one core, the plan extrapolated; ± two standard errors in
-// bench/README.md, "Run of 25 November after the join's kernel work"); for N = 16–19 whole
-// counts on one worker there (bench/README.md, "Join at scale, session of 25 Nov", medians).
-// It is the model CoreSeconds and the choice of method read; frames' model was measured in
-// the same run.
+// measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–23
+// bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25 November 2026, after the sieve
+// and the AVX2 kernel's chunk offsets (bench/README.md, "Run of 25 November after the join's
+// kernel work"); for N = 24–27 the run there with the sieve's cut bits retuned (bench/README.md,
+// "Run of 25 November: the join at N = 24–27, sieve retuned": 96, 132, 20 and 20 probes, ± 7,
+// 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
+// plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
+// at scale, session of 25 Nov", medians). It is the model CoreSeconds and the choice of
+// method read; frames' model was measured in the first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 338, 25: 2478, 26: 65621,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 23638, 27: 132081,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
