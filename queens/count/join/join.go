@@ -49,9 +49,10 @@ import (
 // a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
 // weight 8 covers them. The crosses with the same b share the row sets and half A (see
 // newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
-// what keeps odd N from drowning in tiny stores. Every row set stores whichever side has
-// fewer half-boards: for the centre both halves have the same weight, and for a cross
-// half B's half-boards over every a, all of weight 8, are one list (countPairs).
+// what keeps odd N from drowning in tiny stores. A row set stores whichever side has
+// fewer half-boards (for the centre both halves have the same weight, and for a cross
+// half B's half-boards over every a, all of weight 8, are one list), except a cross behind
+// the sieve (N ≥ 21), which stores half A: measured faster there (countPairs).
 
 // Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
 // 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
