@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -391,5 +392,7 @@ func joinMemory(n int) (table, perWorker uint64) {
 	perWorker += uint64(patterns * 2 * 4 * chunks)
 	// Three prepared south rows (16 bytes a piece) of at most the largest table row.
 	perWorker += 3 * 16 * maxRowPieces(h)
+	// The sieve's 2^k sub-store matchers, each with its fixed rows (about 36 MiB at k = 13).
+	perWorker += uint64(1<<sieveBitsFor(n)) * uint64(unsafe.Sizeof(matcher{}))
 	return table, perWorker
 }
