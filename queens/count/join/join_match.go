@@ -23,24 +23,25 @@ const chunkBits = 5
 // that saves one (30 matched bits: 5 chunks, not 6), for twice the build.
 const wideChunkBits = 6
 
-// wideChunkMin is the least store (before the sieve) that takes wideChunkBits: below it
-// (N ≤ 17) the wider build did not pay (CHESSPUZZLES_JOINSAMPLE, 25 Nov: N = 16 0.031 →
-// 0.036 ms a row set with wide chunks everywhere), above it N = 20 gained 5 % and N = 22 7 %.
-// A variable so that the harness can move it (CHESSPUZZLES_JOINWIDEMIN).
-var wideChunkMin = 1024
+// wideChunkMin is the least diagonal frame W (2h − 1, h = ⌊N/2⌋) that takes
+// wideChunkBits: 21, N ≥ 22. Measured on 25 Nov (bench/README.md, "the matcher's chunks"):
+// N = 22 gained 2–3 % a shard, while N = 18 and 19 lost 7 % with wide chunks from stores
+// of 1,024 and N = 20 whole did not change; N ≤ 17 lost 13–20 % with them everywhere. A
+// variable so that the harness can move it (CHESSPUZZLES_JOINWIDEMIN).
+var wideChunkMin = 21
 
 // chunkWidthForce, when 5 or 6, overrides chunkWidth (tests and measurements).
 var chunkWidthForce = 0
 
-// chunkWidth returns the chunk width of a store of size signatures matching w bits:
-// wideChunkBits where the kernel takes chunk offsets (whose assembly does not depend on
-// the width), the width saves a chunk, and the store is large enough to amortise the
-// wider build; else chunkBits.
-func chunkWidth(w, size int) int {
+// chunkWidth returns the chunk width of a store matching w bits in a diagonal frame of W
+// bits a direction: wideChunkBits where the kernel takes chunk offsets (whose assembly
+// does not depend on the width), the width saves a chunk and W ≥ wideChunkMin (stores
+// large enough to amortise the wider build); else chunkBits.
+func chunkWidth(w, W int) int {
 	if chunkWidthForce != 0 {
 		return chunkWidthForce
 	}
-	if !matchOffsets(matchWords) || size < wideChunkMin ||
+	if !matchOffsets(matchWords) || W < wideChunkMin ||
 		(w+wideChunkBits-1)/wideChunkBits >= (w+chunkBits-1)/chunkBits {
 		return chunkBits
 	}
@@ -229,16 +230,24 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 // offset instead of computing it: two instructions a chunk instead of six.
 func chunkOffsets(dst []uint32, qs []uint64, stride, bw, cb int) []uint32 {
 	dst = grow(dst, len(qs)*stride)
-	row := uint32(8 * bw)
-	mask := uint64(1)<<cb - 1
+	// Constant widths, the helper inlined: a variable shift cost N = 19 7 %.
+	if cb == wideChunkBits {
+		offsetsOf(dst, qs, stride, uint32(8*bw), wideChunkBits)
+	} else {
+		offsetsOf(dst, qs, stride, uint32(8*bw), chunkBits)
+	}
+	return dst
+}
+
+// offsetsOf is chunkOffsets's loop, for chunks of cb bits and rows of row bytes.
+func offsetsOf(dst []uint32, qs []uint64, stride int, row uint32, cb uint) {
 	for i, q := range qs {
 		o := dst[i*stride : (i+1)*stride]
 		for j := range o {
-			o[j] = (uint32(j)<<cb + uint32(q&mask)) * row
+			o[j] = (uint32(j)<<cb + uint32(q&(1<<cb-1))) * row
 			q >>= cb
 		}
 	}
-	return dst
 }
 
 // countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw, for chunks

@@ -55,7 +55,7 @@ func BenchmarkJoinSample(b *testing.B) {
 	if v := os.Getenv("CHESSPUZZLES_JOINWIDEMIN"); v != "" {
 		defer func(m int) { wideChunkMin = m }(wideChunkMin)
 		if wideChunkMin, err1 = strconv.Atoi(v); err1 != nil {
-			b.Fatalf("CHESSPUZZLES_JOINWIDEMIN=%q: want a store size", v)
+			b.Fatalf("CHESSPUZZLES_JOINWIDEMIN=%q: want a diagonal frame width", v)
 		}
 	}
 	if v := os.Getenv("CHESSPUZZLES_JOINSUBMIN"); v != "" {

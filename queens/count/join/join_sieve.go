@@ -115,7 +115,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	s.k = k
 	keep := kept &^ cut
 	// Squeeze when it saves a chunk, of the width the squeezed word would take.
-	cb := chunkWidth(bits.OnesCount64(keep), len(sigs))
+	cb := chunkWidth(bits.OnesCount64(keep), W)
 	s.cb = cb
 	s.squeeze = (bits.OnesCount64(keep)+cb-1)/cb < (bits.Len64(kept)+cb-1)/cb
 	if s.squeeze || k > 0 {
