@@ -25,9 +25,10 @@ const wideChunkBits = 6
 
 // wideChunkMin is the least diagonal frame W (2h − 1, h = ⌊N/2⌋) that takes
 // wideChunkBits: 21, N ≥ 22. Measured on 25 Nov (bench/README.md, "the matcher's chunks"):
-// N = 22 gained 2–3 % a shard, while N = 18 and 19 lost 7 % with wide chunks from stores
-// of 1,024 and N = 20 whole did not change; N ≤ 17 lost 13–20 % with them everywhere. A
-// variable so that the harness can move it (CHESSPUZZLES_JOINWIDEMIN).
+// N = 22 gained about 4 % a shard (7 % in the harness), while with wide chunks from stores
+// of 1,024 N = 20 whole did not change and N = 18 and 19 lost up to 7 %; N ≤ 17 lost
+// 13–20 % with them everywhere. A variable so that the harness can move it
+// (CHESSPUZZLES_JOINWIDEMIN).
 var wideChunkMin = 21
 
 // chunkWidthForce, when 5 or 6, overrides chunkWidth (tests and measurements).
