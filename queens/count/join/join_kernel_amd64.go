@@ -28,20 +28,22 @@ func matchOffsets(bw int) bool { return bw == 4 && haveMatchAVX2 }
 
 // countBatches is the query kernel the matcher uses: AVX-512 for batches of 8 words where
 // the processor has it, AVX2 for batches of 4 given the queries' chunk offsets offs
-// (stride slots a query) or without them, else countBatchesGo. All give the same count
-// (TestMatchKernels).
-func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, offs []uint32, stride int) uint64 {
+// (stride slots a query) or without them, else countBatchesGo. The AVX2 offsets kernel
+// takes chunks of any width cb; the others in assembly only chunkBits. All give the same
+// count (TestMatchKernels).
+func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int) uint64 {
 	if len(tab) > 0 && len(cq) > 0 {
 		switch {
-		case bw == 8 && haveMatchAVX512:
-			return countBatchesAVX512(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
 		case bw == 4 && haveMatchAVX2 && stride >= nch && len(offs) >= len(cq)*stride:
 			return countBatchesAVX2(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
+		case cb != chunkBits:
+		case bw == 8 && haveMatchAVX512:
+			return countBatchesAVX512(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
 		case bw == 4 && haveMatchAVX2:
 			return countBatchesAVX2Index(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
 		}
 	}
-	return countBatchesGo(tab, bs, bw, nch, cq)
+	return countBatchesGo(tab, bs, bw, nch, cb, cq)
 }
 
 // countBatchesAVX2 is countBatchesGo4 in assembly (join_kernel_amd64.s), on the queries'

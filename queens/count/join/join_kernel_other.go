@@ -15,6 +15,6 @@ func defaultMatchWords() int { return 8 }
 func matchOffsets(int) bool { return false }
 
 // countBatches is the query kernel the matcher uses: countBatchesGo.
-func countBatches(tab []uint64, bs, bw, nch int, cq []uint64, _ []uint32, _ int) uint64 {
-	return countBatchesGo(tab, bs, bw, nch, cq)
+func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ int) uint64 {
+	return countBatchesGo(tab, bs, bw, nch, cb, cq)
 }

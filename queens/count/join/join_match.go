@@ -15,8 +15,39 @@ var matchWords = defaultMatchWords()
 // chunkBits is the four-Russians chunk width: per batch and chunk, the ANDs of all 2^5
 // subsets of the chunk's 5 rows are precomputed (32 rows of 64 bytes, 2 KB), so a query
 // ANDs exactly one row per chunk whatever its popcount. 5 measured fastest of 4, 5 and 6
-// (6 doubles the tables and leaves L1; 4 adds a chunk at N = 18).
+// (6 doubles the tables and leaves L1; 4 adds a chunk at N = 18). A matcher may use
+// wideChunkBits instead (chunkWidth).
 const chunkBits = 5
+
+// wideChunkBits is the wider chunk width: 64 rows a chunk, one chunk fewer a query where
+// that saves one (30 matched bits: 5 chunks, not 6), for twice the build.
+const wideChunkBits = 6
+
+// wideChunkMin is the least diagonal frame W (2h − 1, h = ⌊N/2⌋) that takes
+// wideChunkBits: 21, N ≥ 22. Measured on 25 Nov (bench/README.md, "the matcher's chunks"):
+// N = 22 gained about 4 % a shard (7 % in the harness), while with wide chunks from stores
+// of 1,024 N = 20 whole did not change and N = 18 and 19 lost up to 7 %; N ≤ 17 lost
+// 13–20 % with them everywhere. A variable so that the harness can move it
+// (CHESSPUZZLES_JOINWIDEMIN).
+var wideChunkMin = 21
+
+// chunkWidthForce, when 5 or 6, overrides chunkWidth (tests and measurements).
+var chunkWidthForce = 0
+
+// chunkWidth returns the chunk width of a store matching w bits in a diagonal frame of W
+// bits a direction: wideChunkBits where the kernel takes chunk offsets (whose assembly
+// does not depend on the width), the width saves a chunk and W ≥ wideChunkMin (stores
+// large enough to amortise the wider build); else chunkBits.
+func chunkWidth(w, W int) int {
+	if chunkWidthForce != 0 {
+		return chunkWidthForce
+	}
+	if !matchOffsets(matchWords) || W < wideChunkMin ||
+		(w+wideChunkBits-1)/wideChunkBits >= (w+chunkBits-1)/chunkBits {
+		return chunkBits
+	}
+	return wideChunkBits
+}
 
 // rawMatchMax is the store size below which the sieve does not split a store (a mean
 // sub-store smaller than this is a single batch or a raw scan already).
@@ -41,9 +72,9 @@ const (
 //
 // Build complements and bit-transposes the store in
 // batches of 512 so that row b of a batch is a 512-bit vector of "pattern leaves diagonal b
-// free", and precomputes four-Russians tables over chunks of 5 rows. A query then costs
-// ⌈K/5⌉ row ANDs of 8 words and 8 popcounts per batch, K the highest stored bit + 1: 512 pair tests for
-// about 60 word operations. All buffers are kept across rows sets: no allocation once
+// free", and precomputes four-Russians tables over chunks of cb rows (5, or 6 where the
+// sieve chose wide chunks). A query then costs ⌈K/cb⌉ row ANDs of 8 words and 8 popcounts
+// per batch, K the highest stored bit + 1: 512 pair tests for about 60 word operations. All buffers are kept across rows sets: no allocation once
 // they have grown to the largest store.
 type matcher struct {
 	sigs    []uint64 // the store, raw
@@ -53,12 +84,13 @@ type matcher struct {
 
 	kept uint64 // OR of the store: the bits that can clash
 	bw   int    // words per row of a batch: matchWords when built
+	cb   int    // chunk width: chunkBits, or wideChunkBits if set before build
 	nch  int    // chunks
-	bs   int    // words per batch: nch·32·bw
+	bs   int    // words per batch: nch·2^cb·bw
 	nb   int    // batches
 	buf  []uint64
 	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
-	rows [64 + chunkBits][8]uint64
+	rows [64 + wideChunkBits][8]uint64
 }
 
 // reset makes sigs the store, not yet built.
@@ -94,8 +126,11 @@ func (m *matcher) build() {
 	// Chunks cover the signature up to its highest stored bit. The sieve in front
 	// (sieveMatcher) squeezes out holes and cut bits first where that saves a chunk.
 	k := bits.Len64(or)
-	m.nch = max(1, (k+chunkBits-1)/chunkBits)
-	m.bs = m.nch << chunkBits * m.bw
+	if m.cb == 0 {
+		m.cb = chunkBits
+	}
+	m.nch = max(1, (k+m.cb-1)/m.cb)
+	m.bs = m.nch << m.cb * m.bw
 	m.nb = (len(m.sigs) + batch - 1) / batch
 	need := m.nb*m.bs + 8
 	if cap(m.buf) < need {
@@ -150,16 +185,17 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 			valid[w] = 1<<n - 1
 		}
 	}
+	cb := m.cb
 	for j := range m.nch {
-		ch := t[j<<chunkBits*bw : (j+1)<<chunkBits*bw]
+		ch := t[j<<cb*bw : (j+1)<<cb*bw]
 		if j == 0 {
 			copy(ch[:bw], valid[:])
 		} else {
-			copy(ch[:bw], m.rows[63+chunkBits][:]) // all ones
+			copy(ch[:bw], m.rows[len(m.rows)-1][:]) // all ones
 		}
-		for x := 1; x < 1<<chunkBits; x++ {
+		for x := 1; x < 1<<cb; x++ {
 			prev := ch[(x&(x-1))*bw:][:bw]
-			row := m.rows[j*chunkBits+bits.TrailingZeros(uint(x))][:bw]
+			row := m.rows[j*cb+bits.TrailingZeros(uint(x))][:bw]
 			dst := ch[x*bw:][:bw]
 			for w := range dst {
 				dst[w] = prev[w] & row[w]
@@ -185,42 +221,52 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		}
 		return n
 	}
-	return countBatches(m.tab, m.bs, m.bw, m.nch, qs, offs, stride)
+	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
 }
 
 // chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
-// is the byte offset in a batch's table (of bw-word rows) of the row chunk j of the query
-// names, (j·2^chunkBits + its j-th 5 bits)·8·bw. A query meets many batches (every batch
-// of every sub-store its cut bits allow), and the kernel then loads each row's offset
-// instead of computing it: two instructions a chunk instead of six.
-func chunkOffsets(dst []uint32, qs []uint64, stride, bw int) []uint32 {
+// is the byte offset in a batch's table (of bw-word rows, chunks of cb bits) of the row
+// chunk j of the query names, (j·2^cb + its j-th cb bits)·8·bw. A query meets many batches
+// (every batch of every sub-store its cut bits allow), and the kernel then loads each row's
+// offset instead of computing it: two instructions a chunk instead of six.
+func chunkOffsets(dst []uint32, qs []uint64, stride, bw, cb int) []uint32 {
 	dst = grow(dst, len(qs)*stride)
-	row := uint32(8 * bw)
-	for i, q := range qs {
-		o := dst[i*stride : (i+1)*stride]
-		for j := range o {
-			o[j] = (uint32(j)<<chunkBits + uint32(q&(1<<chunkBits-1))) * row
-			q >>= chunkBits
-		}
+	// Constant widths, the helper inlined: a variable shift cost N = 19 7 %.
+	if cb == wideChunkBits {
+		offsetsOf(dst, qs, stride, uint32(8*bw), wideChunkBits)
+	} else {
+		offsetsOf(dst, qs, stride, uint32(8*bw), chunkBits)
 	}
 	return dst
 }
 
-// countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw.
-func countBatchesGo(tab []uint64, bs, bw, nch int, qs []uint64) uint64 {
-	if bw == 4 {
-		return countBatchesGo4(tab, bs, nch, qs)
+// offsetsOf is chunkOffsets's loop, for chunks of cb bits and rows of row bytes.
+func offsetsOf(dst []uint32, qs []uint64, stride int, row uint32, cb uint) {
+	for i, q := range qs {
+		o := dst[i*stride : (i+1)*stride]
+		for j := range o {
+			o[j] = (uint32(j)<<cb + uint32(q&(1<<cb-1))) * row
+			q >>= cb
+		}
 	}
-	return countBatchesGo8(tab, bs, nch, qs)
+}
+
+// countBatchesGo is countBatchesGo8 or countBatchesGo4 by the batch width bw, for chunks
+// of cb bits.
+func countBatchesGo(tab []uint64, bs, bw, nch, cb int, qs []uint64) uint64 {
+	if bw == 4 {
+		return countBatchesGo4(tab, bs, nch, cb, qs)
+	}
+	return countBatchesGo8(tab, bs, nch, cb, qs)
 }
 
 // countBatchesGo4 is countBatchesGo8 for batches of 4 words a row, written a lane at a
-// time from the definition: lane l of the row of chunk j is tab[batch + (j·2^chunkBits +
-// the query's j-th chunk)·4 + l]. Batches of 4 words are made only for the AVX2 kernels
+// time from the definition: lane l of the row of chunk j is tab[batch + (j·2^cb + the
+// query's j-th chunk of cb bits)·4 + l]. Batches of 4 words are made only for the AVX2 kernels
 // (matchWords), which run whenever there is something to count, so this is their
 // reference in TestMatchKernels, not a kernel that runs: it is plain rather than fast.
-func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
-	const mask = 1<<chunkBits - 1
+func countBatchesGo4(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
+	mask := uint64(1)<<cb - 1
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
 		t := tab[base : base+bs]
@@ -228,7 +274,7 @@ func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
 			for l := range 4 {
 				a := t[int(c&mask)*4+l]
 				for j := 1; j < nch; j++ {
-					a &= t[(j<<chunkBits+int(c>>(j*chunkBits)&mask))*4+l]
+					a &= t[(j<<cb+int(c>>(j*cb)&mask))*4+l]
 				}
 				n += bits.OnesCount64(a)
 			}
@@ -238,21 +284,22 @@ func countBatchesGo4(tab []uint64, bs, nch int, qs []uint64) uint64 {
 }
 
 // countBatchesGo8 is the portable query kernel: for each batch and each compressed query,
-// AND the rows its chunks name and count the lanes left. Batches are the outer loop so
-// that one batch's tables (nch·2 KB) stay in the first-level cache while the queries
-// stream past.
-func countBatchesGo8(tab []uint64, bs, nch int, qs []uint64) uint64 {
+// AND the rows its chunks name (chunks of cb bits) and count the lanes left. Batches are
+// the outer loop so that one batch's tables (nch·2^cb·64 bytes) stay in the first-level
+// cache while the queries stream past.
+func countBatchesGo8(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
+	mask := uint64(1)<<cb - 1
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
 		t := tab[base : base+bs]
 		for _, c := range qs {
-			r := (*[8]uint64)(t[(c&(1<<chunkBits-1))*8:])
+			r := (*[8]uint64)(t[(c&mask)*8:])
 			a0, a1, a2, a3, a4, a5, a6, a7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
 			o := 0
 			for j := 1; j < nch; j++ {
-				c >>= chunkBits
-				o += 8 << chunkBits
-				r = (*[8]uint64)(t[o+int(c&(1<<chunkBits-1))*8:])
+				c >>= cb
+				o += 8 << cb
+				r = (*[8]uint64)(t[o+int(c&mask)*8:])
 				a0 &= r[0]
 				a1 &= r[1]
 				a2 &= r[2]

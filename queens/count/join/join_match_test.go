@@ -40,57 +40,60 @@ func TestTranspose64(t *testing.T) {
 // TestMatchKernels holds the matcher (with the assembly kernel where this machine has it)
 // to the definition: for random stores and queries of several sizes, the count of stored
 // signatures disjoint from each query, computed pair by pair, with batches of 8 words (the
-// AVX-512 kernel's) and of 4 (the AVX2 kernel's). countBatchesGo and the kernel in use must
-// both agree.
+// AVX-512 kernel's) and of 4 (the AVX2 kernel's), chunks of chunkBits and wideChunkBits.
+// countBatchesGo and the kernel in use must both agree.
 func TestMatchKernels(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
-		for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
-			for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
-				var m matcher
-				m.sigs = make([]uint64, size)
-				for i := range m.sigs {
-					// Sparse signatures, as half-boards have: about a quarter of the bits.
-					a, b := rng.Uint64(), rng.Uint64()
-					m.sigs[i] = a & b & (1<<width - 1)
-				}
-				qs := make([]uint64, 300)
-				for i := range qs {
-					a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
-					qs[i] = a & b & c & (1<<width - 1)
-				}
-				var want uint64
-				for _, q := range qs {
-					for _, s := range m.sigs {
-						if s&q == 0 {
-							want++
+		for _, cb := range []int{chunkBits, wideChunkBits} {
+			for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
+				for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
+					var m matcher
+					m.sigs = make([]uint64, size)
+					for i := range m.sigs {
+						// Sparse signatures, as half-boards have: about a quarter of the bits.
+						a, b := rng.Uint64(), rng.Uint64()
+						m.sigs[i] = a & b & (1<<width - 1)
+					}
+					qs := make([]uint64, 300)
+					for i := range qs {
+						a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+						qs[i] = a & b & c & (1<<width - 1)
+					}
+					var want uint64
+					for _, q := range qs {
+						for _, s := range m.sigs {
+							if s&q == 0 {
+								want++
+							}
 						}
 					}
-				}
-				// Used for no queries (a raw scan), as many as come, and very
-				// many (batches from 9 signatures up).
-				for _, nq := range []int{0, len(qs), 1 << 30} {
-					m.reset(m.sigs)
-					m.use(nq)
-					if raw := size <= rawQueryPairs || size*nq < rawBuildPairs; m.raw != raw {
-						t.Errorf("%d words, store %d, used for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
-					}
-					// The chunk offsets, one slot a chunk or two more.
-					for extra := range 3 {
-						stride := (int(width)+chunkBits-1)/chunkBits + extra
-						offs := chunkOffsets(nil, qs, stride, bw)
-						if got := m.countAll(qs, offs, stride); got != want {
-							t.Errorf("%d words, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+					// Used for no queries (a raw scan), as many as come, and very
+					// many (batches from 9 signatures up).
+					for _, nq := range []int{0, len(qs), 1 << 30} {
+						m.reset(m.sigs)
+						m.cb = cb
+						m.use(nq)
+						if raw := size <= rawQueryPairs || size*nq < rawBuildPairs; m.raw != raw {
+							t.Errorf("%d words, store %d, used for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
 						}
-					}
-					if got := m.countAll(qs, nil, 0); got != want {
-						t.Errorf("%d words, store %d, width %d, built for %d queries, no offsets: countAll = %d, want %d", bw, size, width, nq, got, want)
-					}
-					if !m.raw {
-						if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, qs); got != want {
-							t.Errorf("%d words, store %d, width %d: countBatchesGo = %d, want %d", bw, size, width, got, want)
+						// The chunk offsets, one slot a chunk or two more.
+						for extra := range 3 {
+							stride := (int(width)+cb-1)/cb + extra
+							offs := chunkOffsets(nil, qs, stride, bw, cb)
+							if got := m.countAll(qs, offs, stride); got != want {
+								t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, cb, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+							}
+						}
+						if got := m.countAll(qs, nil, 0); got != want {
+							t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets: countAll = %d, want %d", bw, cb, size, width, nq, got, want)
+						}
+						if !m.raw {
+							if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, m.cb, qs); got != want {
+								t.Errorf("%d words, chunks of %d, store %d, width %d: countBatchesGo = %d, want %d", bw, cb, size, width, got, want)
+							}
 						}
 					}
 				}
@@ -119,7 +122,7 @@ func BenchmarkMatchKernel(b *testing.B) {
 			m.reset(m.sigs)
 			m.build()
 			stride := m.nch
-			offs := chunkOffsets(nil, qs, stride, m.bw)
+			offs := chunkOffsets(nil, qs, stride, m.bw, m.cb)
 			for b.Loop() {
 				matchSink += m.countAll(qs, offs, stride)
 			}

@@ -48,6 +48,18 @@ func BenchmarkJoinSample(b *testing.B) {
 			b.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
 		}
 	}
+	if v := os.Getenv("CHESSPUZZLES_JOINCHUNK"); v != "" {
+		defer func(f int) { chunkWidthForce = f }(chunkWidthForce)
+		if chunkWidthForce, err1 = strconv.Atoi(v); err1 != nil {
+			b.Fatalf("CHESSPUZZLES_JOINCHUNK=%q: want a chunk width, 5 or 6", v)
+		}
+	}
+	if v := os.Getenv("CHESSPUZZLES_JOINWIDEMIN"); v != "" {
+		defer func(m int) { wideChunkMin = m }(wideChunkMin)
+		if wideChunkMin, err1 = strconv.Atoi(v); err1 != nil {
+			b.Fatalf("CHESSPUZZLES_JOINWIDEMIN=%q: want a diagonal frame width", v)
+		}
+	}
 	if v := os.Getenv("CHESSPUZZLES_JOINSUBMIN"); v != "" {
 		defer func(m int) { sieveMinPerSub = m }(sieveMinPerSub)
 		if sieveMinPerSub, err1 = strconv.Atoi(v); err1 != nil {

@@ -14,7 +14,7 @@ import "math/bits"
 // known disjoint, and a bit that no stored pattern has (a long diagonal that half A keeps
 // empty at even N, a pre-placed queen's diagonal at odd N) can never clash. Both are
 // squeezed out of the matched words by a bit-extract (bitExtract, PEXT where the processor
-// has BMI2), so the matcher works on fewer chunks of 5 bits.
+// has BMI2), so the matcher works on fewer chunks (of chunkWidth bits).
 //
 // The counters of a task (stored patterns, queries, pair tests) are defined before the
 // sieve (store size × queries), so they do not depend on k.
@@ -86,6 +86,7 @@ type sieveMatcher struct {
 	qoff       []int    // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
 	qbuf       []uint64
 	qx, qc     []uint64
+	cb         int      // chunk width of every sub-store (chunkWidth)
 	stride     int      // chunks of the widest matched word
 	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 	start, pos []int    // per sub-store: where its patterns start (build), scatter positions
@@ -123,12 +124,14 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	k = bits.OnesCount64(cut)
 	s.k = k
 	keep := kept &^ cut
-	// Squeeze when it saves a chunk.
-	s.squeeze = (bits.OnesCount64(keep)+chunkBits-1)/chunkBits < (bits.Len64(kept)+chunkBits-1)/chunkBits
+	// Squeeze when it saves a chunk, of the width the squeezed word would take.
+	cb := chunkWidth(bits.OnesCount64(keep), W)
+	s.cb = cb
+	s.squeeze = (bits.OnesCount64(keep)+cb-1)/cb < (bits.Len64(kept)+cb-1)/cb
 	if s.squeeze || k > 0 {
-		s.stride = max(1, (bits.OnesCount64(keep)+chunkBits-1)/chunkBits)
+		s.stride = max(1, (bits.OnesCount64(keep)+cb-1)/cb)
 	} else {
-		s.stride = max(1, (bits.Len64(kept)+chunkBits-1)/chunkBits)
+		s.stride = max(1, (bits.Len64(kept)+cb-1)/cb)
 	}
 	nsub := 1 << k
 	if len(s.subs) < nsub {
@@ -144,6 +147,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			m.sigs = s.packed
 		}
 		m.reset(m.sigs) // built by countAll, which knows the queries
+		m.cb = cb
 		return
 	}
 	s.squeeze = true
@@ -175,6 +179,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	for i := range nsub {
 		m := &s.subs[i]
 		m.reset(s.sorted[start[i]:start[i+1]])
+		m.cb = cb
 	}
 }
 
@@ -192,8 +197,10 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 			qs = s.qc
 		}
 		var offs []uint32
-		if !m.raw && m.nb > 2 && matchOffsets(m.bw) { // else the offsets cost what they save
-			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw)
+		// Below 3 batches the offsets cost what they save, but only the offsets kernel
+		// takes wide chunks.
+		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) {
+			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
 		return m.countAll(qs, offs, s.stride)
@@ -251,7 +258,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 				if useOffs && !m.raw {
 					o = s.offs[lo*s.stride : hi*s.stride]
 					if !made[y] {
-						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords)
+						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords, s.cb)
 						made[y] = true
 					}
 				}

@@ -71,47 +71,51 @@ func FuzzExtract(f *testing.F) {
 
 // TestSieveMatcher holds the sieve to the definition: for random stores and queries of
 // several sizes, widths and cut bits, the count of stored signatures disjoint from each
-// query, pair by pair. Stores have holes (bits no pattern has) as half-boards do.
+// query, pair by pair. Stores have holes (bits no pattern has) as half-boards do. Every
+// case runs with wide chunks wherever they save a chunk (wideChunkMin 0) and never.
 func TestSieveMatcher(t *testing.T) {
-	defer func(f, m int) { joinSieveForce, sieveMinPerSub = f, m }(joinSieveForce, sieveMinPerSub)
+	defer func(f, m, w int) { joinSieveForce, sieveMinPerSub, wideChunkMin = f, m, w }(joinSieveForce, sieveMinPerSub, wideChunkMin)
 	sieveMinPerSub = 0
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, W := range []int{9, 17, 21} {
-		for _, size := range []int{0, 1, 47, 300, 1500, 5000} {
-			for _, k := range []int{0, 1, 3, 6, 8, 11, maxSieveBits} { // 9–13 are used from N = 24
-				joinSieveForce = k
-				width := uint(2 * W)
-				holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)
-				sigs := make([]uint64, size)
-				for i := range sigs {
-					sigs[i] = sparse(rng, 2) & (1<<width - 1) &^ holes
-				}
-				qs := make([]uint64, 200)
-				for i := range qs {
-					qs[i] = sparse(rng, 3) & (1<<width - 1)
-				}
-				var want uint64
-				for _, q := range qs {
-					for _, s := range sigs {
-						if s&q == 0 {
-							want++
+	for _, wideMin := range []int{0, 1 << 30} {
+		wideChunkMin = wideMin
+		for _, W := range []int{9, 17, 21} {
+			for _, size := range []int{0, 1, 47, 300, 1500, 5000} {
+				for _, k := range []int{0, 1, 3, 6, 8, 11, maxSieveBits} { // 9–13 are used from N = 24
+					joinSieveForce = k
+					width := uint(2 * W)
+					holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)
+					sigs := make([]uint64, size)
+					for i := range sigs {
+						sigs[i] = sparse(rng, 2) & (1<<width - 1) &^ holes
+					}
+					qs := make([]uint64, 200)
+					for i := range qs {
+						qs[i] = sparse(rng, 3) & (1<<width - 1)
+					}
+					var want uint64
+					for _, q := range qs {
+						for _, s := range sigs {
+							if s&q == 0 {
+								want++
+							}
 						}
 					}
-				}
-				var s sieveMatcher
-				s.build(sigs, W, k)
-				if got := s.countAll(qs); got != want {
-					t.Errorf("W %d, store %d, k %d (used %d): countAll = %d, want %d", W, size, k, s.k, got, want)
-				}
-				// Again on the same buffers, with fewer queries.
-				want = 0
-				for _, q := range qs[:50] {
-					for _, s := range sigs {
-						want += uint64(bits.OnesCount64(^(s & q)) / 64)
+					var s sieveMatcher
+					s.build(sigs, W, k)
+					if got := s.countAll(qs); got != want {
+						t.Errorf("W %d, store %d, k %d (used %d), chunks of %d: countAll = %d, want %d", W, size, k, s.k, s.cb, got, want)
 					}
-				}
-				if got := s.countAll(qs[:50]); got != want {
-					t.Errorf("W %d, store %d, k %d again: countAll = %d, want %d", W, size, k, got, want)
+					// Again on the same buffers, with fewer queries.
+					want = 0
+					for _, q := range qs[:50] {
+						for _, s := range sigs {
+							want += uint64(bits.OnesCount64(^(s & q)) / 64)
+						}
+					}
+					if got := s.countAll(qs[:50]); got != want {
+						t.Errorf("W %d, store %d, k %d, wide from %d again: countAll = %d, want %d", W, size, k, wideMin, got, want)
+					}
 				}
 			}
 		}
