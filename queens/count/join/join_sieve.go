@@ -155,27 +155,15 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	s.keep.set(keep)
 	s.xs = grow(s.xs, len(sigs))
 	s.packed = grow(s.packed, len(sigs))
-	s.sorted = grow(s.sorted, len(sigs))
 	extractAll(s.xs, sigs, &s.cut)
 	extractAll(s.packed, sigs, &s.keep)
-	// Counting sort into sub-store NOT x.
-	s.start = grow(s.start, nsub+1)
-	s.pos = grow(s.pos, nsub+1)
-	off, start := s.pos, s.start
-	clear(off)
+	// Sub-store NOT x.
 	mask := uint64(nsub - 1)
-	for _, x := range s.xs {
-		off[^x&mask+1]++
-	}
-	for i := 1; i <= nsub; i++ {
-		off[i] += off[i-1]
-	}
-	copy(start, off)
 	for i, x := range s.xs {
-		j := ^x & mask
-		s.sorted[off[j]] = s.packed[i]
-		off[j]++
+		s.xs[i] = ^x & mask
 	}
+	s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, nsub)
+	start := s.start
 	for i := range nsub {
 		m := &s.subs[i]
 		m.reset(s.sorted[start[i]:start[i+1]])
@@ -208,24 +196,9 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	nsub := 1 << s.k
 	s.qx = grow(s.qx, len(qs))
 	s.qc = grow(s.qc, len(qs))
-	s.qbuf = grow(s.qbuf, len(qs))
 	extractAll(s.qx, qs, &s.cut)
 	extractAll(s.qc, qs, &s.keep)
-	s.qoff = grow(s.qoff, nsub+1)
-	clear(s.qoff)
-	for _, y := range s.qx {
-		s.qoff[y+1]++
-	}
-	for i := 1; i <= nsub; i++ {
-		s.qoff[i] += s.qoff[i-1]
-	}
-	s.pos = grow(s.pos, nsub+1)
-	pos := s.pos
-	copy(pos[:nsub], s.qoff)
-	for i, y := range s.qx {
-		s.qbuf[pos[y]] = s.qc[i]
-		pos[y]++
-	}
+	s.qbuf, s.qoff = s.bucketSort(s.qbuf, s.qoff, s.qc, s.qx, nsub)
 	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
 	useOffs := matchOffsets(matchWords)
 	s.made = grow(s.made, nsub)
@@ -270,6 +243,30 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		}
 	}
 	return n
+}
+
+// bucketSort is a counting sort: it returns in dst the vals grouped by their keys (each
+// below nb; vals in their order within a bucket) and in start the nb+1 bounds of the
+// buckets, bucket b being dst[start[b]:start[b+1]]. dst and start are reused (grown as
+// needed); s.pos is its scratch. Cost: two passes over keys and one over the buckets.
+func (s *sieveMatcher) bucketSort(dst []uint64, start []int, vals, keys []uint64, nb int) ([]uint64, []int) {
+	dst = grow(dst, len(vals))
+	start = grow(start, nb+1)
+	clear(start)
+	for _, b := range keys {
+		start[b+1]++
+	}
+	for i := 1; i <= nb; i++ {
+		start[i] += start[i-1]
+	}
+	s.pos = grow(s.pos, nb+1)
+	pos := s.pos
+	copy(pos, start)
+	for i, b := range keys {
+		dst[pos[b]] = vals[i]
+		pos[b]++
+	}
+	return dst, start
 }
 
 // grow returns b resliced to length n, reallocated if its capacity is short.
