@@ -201,16 +201,13 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 			st.CostTotal += p.Cost(id)
 		}
 	}
-	st.CostLeft = st.CostTotal
-	tally := count.NewTally(p)
+	tally := count.NewTally(p) // holds the run's tasks only: its Done and CostDone are the run's
 	// add sums r, a result of one of the run's tasks not summed yet.
 	add := func(r count.Result, resumed bool) {
 		tally.Add(r) // the id is the plan's: it cannot fail
 		if order != nil {
 			results[order[r.ID]] = r
 		}
-		st.Done++
-		st.CostLeft -= p.Cost(r.ID)
 		if resumed {
 			st.Resumed++
 		} else {
@@ -238,6 +235,8 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 	start := time.Now()
 	status := func() Status {
 		s := st
+		costDone, _ := tally.CostDone()
+		s.Done, s.CostLeft = tally.Done(), s.CostTotal-costDone
 		s.Solutions, s.Nodes, s.Elapsed = tally.Solutions(), tally.Nodes(), time.Since(start)
 		return s
 	}
@@ -323,11 +322,11 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if st.Done < st.Tasks {
+	if done := tally.Done(); done < st.Tasks {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		return Result{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-st.Done, st.Tasks)
+		return Result{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-done, st.Tasks)
 	}
 	res, err := result(tally)
 	if err != nil {
