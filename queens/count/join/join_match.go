@@ -268,8 +268,8 @@ func countBatchesGo(tab []uint64, bs, bw, nch, cb int, qs []uint64) uint64 {
 func countBatchesGo4(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
 	mask := uint64(1)<<cb - 1
 	var n int
-	for base := 0; base+bs <= len(tab); base += bs {
-		t := tab[base : base+bs]
+	for b := range len(tab) / max(bs, 1) { // each whole batch
+		t := tab[b*bs : (b+1)*bs]
 		for _, c := range qs {
 			for l := range 4 {
 				a := t[int(c&mask)*4+l]
