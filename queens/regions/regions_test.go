@@ -493,3 +493,46 @@ func TestRecordJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestNaturalSizes holds generated region sizes to the published game's (issue 36: a
+// one-cell region in at most 30 % of puzzles, regions of at most three cells at most two a
+// puzzle on average, none at medium and hard) over seeds 1…10 at N = 7–9.
+func TestNaturalSizes(t *testing.T) {
+	puzzles, one, small := 0, 0, 0
+	for n := 7; n <= 9; n++ {
+		for lv := Easy; lv <= Hard; lv++ {
+			for seed := uint64(1); seed <= 10; seed++ {
+				p, err := Generate(context.Background(), n, seed, lv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				size := make([]int, n)
+				for _, row := range p.Rows() {
+					for _, k := range row {
+						size[k]++
+					}
+				}
+				hasOne := false
+				for k, z := range size {
+					if z <= 3 {
+						small++
+						if lv > Easy {
+							t.Errorf("n=%d seed=%d %s: region %s has %d cells, want at least 4\n%s", n, seed, lv, Letter(k), z, p)
+						}
+					}
+					hasOne = hasOne || z == 1
+				}
+				if hasOne {
+					one++
+				}
+				puzzles++
+			}
+		}
+	}
+	if one*10 > puzzles*3 {
+		t.Errorf("%d of %d puzzles have a one-cell region, want at most 30 %%", one, puzzles)
+	}
+	if small > 2*puzzles {
+		t.Errorf("%d regions of at most three cells in %d puzzles, want at most 2 a puzzle", small, puzzles)
+	}
+}
