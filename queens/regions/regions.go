@@ -204,8 +204,9 @@ func cellName(r, c int) string { return fmt.Sprintf("r%dc%d", r+1, c+1) }
 func CellName(s board.Square) string { return cellName(s.Row, s.Col) }
 
 // Parse reads a grid of region letters, one row a line: the first region is A, the second B,
-// and so on, each a letter of the English alphabet, upper or lower case. Blank lines and
-// spaces within a line are ignored. Errors wrap [ErrBadGrid] and say what is wrong (a wrong
+// and so on, each a letter of the English alphabet, upper or lower case. Blank lines,
+// spaces within a line and lines starting with # (a comment, such as the header the CLI
+// prints above a puzzle) are ignored. Errors wrap [ErrBadGrid] and say what is wrong (a wrong
 // shape, a missing region). It takes time proportional to the
 // input's size; it reads at most 64 KiB.
 func Parse(r io.Reader) (*Puzzle, error) {
@@ -222,7 +223,7 @@ func Parse(r io.Reader) (*Puzzle, error) {
 	sc.Buffer(make([]byte, 0, 1024), limit+1)
 	for sc.Scan() {
 		line := strings.Join(strings.Fields(sc.Text()), "")
-		if line != "" {
+		if line != "" && line[0] != '#' {
 			lines = append(lines, line)
 		}
 	}
