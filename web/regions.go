@@ -156,7 +156,8 @@ func parseCells(text string, n int) ([]board.Square, error) {
 }
 
 // regionStepJSON is a step of the technique solver as the page shows it: cells are [row, col],
-// 0-based.
+// 0-based; the text is the step's short sentence (regions.Step.Short), which names at most
+// three cells a list and counts the rest, which the page marks.
 type regionStepJSON struct {
 	Technique string   `json:"technique"`
 	Level     string   `json:"level"`
@@ -272,7 +273,7 @@ func (s *Server) regionsHint(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := regionStepJSON{
 		Technique: step.Technique.String(), Level: step.Technique.Level().String(),
-		Ruled: regionCellsJSON(step.Ruled), Because: regionCellsJSON(step.Because), Text: step.Text,
+		Ruled: regionCellsJSON(step.Ruled), Because: regionCellsJSON(step.Because), Text: step.Short,
 	}
 	if step.Placed {
 		out.Queen = &[2]int{step.Queen.Row, step.Queen.Col}

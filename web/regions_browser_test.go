@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,9 +72,27 @@ func TestRegionsPage(t *testing.T) {
 
 	t.Run("a hint says where and why", func(t *testing.T) {
 		click(t, "#regions-hint")
-		waitFor(t, ctx, "the hint's sentence", `/: .*r\dc\d/.test(document.getElementById('regions-hint-text').textContent)`)
+		// The sentence names a cell, or counts the cells it marks (issue 36: a few names, in
+		// the labels the board shows, the rest marked).
+		waitFor(t, ctx, "the hint's sentence", `/: .*(r\dc\d|\d+ marked cells)/.test(document.getElementById('regions-hint-text').textContent)`)
 		if n := evalInt(t, ctx, `document.querySelectorAll('#regions-board .rg-because, #regions-board .rg-target').length`); n == 0 {
 			t.Error("the hint highlights no cell")
+		}
+		hint := text(t, "regions-hint-text")
+		if m := regexp.MustCompile(`(\d+) marked cells ruled out`).FindStringSubmatch(hint); m != nil {
+			if got := evalInt(t, ctx, `document.querySelectorAll('#regions-board .rg-ruled').length`); itoa(got) != m[1] {
+				t.Errorf("the hint says %s cells are ruled out and marks %d: %s", m[1], got, hint)
+			}
+		}
+		if len(regexp.MustCompile(`r\dc\d`).FindAllString(hint, -1)) > 5 {
+			t.Errorf("the hint names more than a few cells: %s", hint)
+		}
+		// The labels the names refer to: rows 1…6 on the left, columns 1…6 on top.
+		for _, cls := range []string{"rg-label-row", "rg-label-col"} {
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#regions-board .`+cls+`')].map(e => e.textContent).join(',')`))
+			if err != nil || got != "1,2,3,4,5,6" {
+				t.Errorf("the board's %s labels are %q (%v), want 1,2,3,4,5,6", cls, got, err)
+			}
 		}
 		screenshot(t, ctx, "regions-hint.png")
 	})

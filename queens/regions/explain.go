@@ -87,8 +87,30 @@ type Step struct {
 	// the confined units' free cells, the cells a hypothetical queen would take, or the
 	// queens of a forcing chain.
 	Because []board.Square
-	// Text says the step in a sentence or two, cells written rRcC.
+	// Text says the step in a sentence or two, every cell it concerns written rRcC.
 	Text string
+	// Short says the same naming at most three cells a list; a longer list is "N marked
+	// cells", for a reader who sees Queen, Ruled and Because marked on the grid (the
+	// page's hints): it names at most four different cells.
+	Short string
+}
+
+// maxNamed is how many cells a list in a Short sentence names before it counts them.
+const maxNamed = 3
+
+// say sets st.Text and st.Short from one sentence, written with the list of cells given:
+// names for Text, fewNames for Short.
+func (st *Step) say(sentence func(list func([]board.Square) string) string) {
+	st.Text = sentence(names)
+	st.Short = sentence(fewNames)
+}
+
+// fewNames writes up to maxNamed cells by name, and more as "N marked cells".
+func fewNames(sqs []board.Square) string {
+	if len(sqs) <= maxNamed {
+		return names(sqs)
+	}
+	return fmt.Sprintf("%d marked cells", len(sqs))
 }
 
 // Errors of [Explain], [Grade] and [Hint].
@@ -246,11 +268,14 @@ func (p *Puzzle) lastCell(s *state) (Step, bool) {
 			}
 			ruled[q.Row] &^= 1 << q.Col
 			st := Step{Technique: LastCell, Queen: q, Placed: true, Ruled: p.squares(&ruled), Because: sqs}
-			st.Text = fmt.Sprintf("%s has one free cell left, %s, so its queen goes there.", capital(unitName(kind, i)), CellName(q))
-			if len(st.Ruled) > 0 {
-				st.Text += fmt.Sprintf(" It takes its row, column and region %s, and the cells around it: %s ruled out.",
-					Letter(p.Region(q.Row, q.Col)), names(st.Ruled))
-			}
+			st.say(func(list func([]board.Square) string) string {
+				text := fmt.Sprintf("%s has one free cell left, %s, so its queen goes there.", capital(unitName(kind, i)), CellName(q))
+				if len(st.Ruled) > 0 {
+					text += fmt.Sprintf(" It takes its row, column and region %s, and the cells around it: %s ruled out.",
+						Letter(p.Region(q.Row, q.Col)), list(st.Ruled))
+				}
+				return text
+			})
 			return st, true
 		}
 	}
@@ -349,11 +374,15 @@ func (p *Puzzle) confineStep(s *state, k, a, b int, ids []int, sets []cellSet, p
 	st := Step{Technique: t, Ruled: sq, Because: p.squares(&inside)}
 	an, bn := unitNames(a, am), unitNames(b, m)
 	if k == 1 {
-		st.Text = fmt.Sprintf("The free cells of %s all lie in %s, so the queen of %s is the queen of %s: %s ruled out.",
-			an, bn, bn, an, names(sq))
+		st.say(func(list func([]board.Square) string) string {
+			return fmt.Sprintf("The free cells of %s all lie in %s, so the queen of %s is the queen of %s: %s ruled out.",
+				an, bn, bn, an, list(sq))
+		})
 	} else {
-		st.Text = fmt.Sprintf("The free cells of %s all lie in %s: %d queens for %d units, so %s hold no other queens: %s ruled out.",
-			an, bn, k, k, bn, names(sq))
+		st.say(func(list func([]board.Square) string) string {
+			return fmt.Sprintf("The free cells of %s all lie in %s: %d queens for %d units, so %s hold no other queens: %s ruled out.",
+				an, bn, k, k, bn, list(sq))
+		})
 	}
 	return st, true
 }
@@ -370,8 +399,10 @@ func (p *Puzzle) wouldEmpty(s *state) (Step, bool) {
 		cs := p.free(s, kind, idx)
 		q := board.Square{Row: r, Col: c}
 		st := Step{Technique: WouldEmpty, Ruled: []board.Square{q}, Because: p.squares(&cs)}
-		st.Text = fmt.Sprintf("A queen on %s would take every free cell of %s (%s), so %s is ruled out.",
-			CellName(q), unitName(kind, idx), names(st.Because), CellName(q))
+		st.say(func(list func([]board.Square) string) string {
+			return fmt.Sprintf("A queen on %s would take every free cell of %s (%s), so %s is ruled out.",
+				CellName(q), unitName(kind, idx), list(st.Because), CellName(q))
+		})
 		return st, true
 	}
 	return Step{}, false
@@ -396,14 +427,16 @@ func (p *Puzzle) chain(s *state) (Step, bool) {
 			if kind, idx, ok := p.empty(&t); ok {
 				q := board.Square{Row: r, Col: c}
 				st := Step{Technique: Chain, Ruled: []board.Square{q}, Because: append([]board.Square{q}, forced...)}
-				text := fmt.Sprintf("Suppose a queen on %s.", CellName(q))
-				if len(forced) > 0 {
-					text += fmt.Sprintf(" Then last free cells and confinements force queens on %s,", names(forced))
-					text += fmt.Sprintf(" and %s is left with no free cell.", unitName(kind, idx))
-				} else {
-					text += fmt.Sprintf(" Then confinements leave %s with no free cell.", unitName(kind, idx))
-				}
-				st.Text = text + fmt.Sprintf(" So %s is ruled out.", CellName(q))
+				st.say(func(list func([]board.Square) string) string {
+					text := fmt.Sprintf("Suppose a queen on %s.", CellName(q))
+					if len(forced) > 0 {
+						text += fmt.Sprintf(" Then last free cells and confinements force queens on %s,", list(forced))
+						text += fmt.Sprintf(" and %s is left with no free cell.", unitName(kind, idx))
+					} else {
+						text += fmt.Sprintf(" Then confinements leave %s with no free cell.", unitName(kind, idx))
+					}
+					return text + fmt.Sprintf(" So %s is ruled out.", CellName(q))
+				})
 				return st, true
 			}
 			if t.rows == p.full() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -152,12 +153,31 @@ func TestGenerate(t *testing.T) {
 }
 
 // checkSteps checks that every queen a step places is in every solution and every cell it
-// rules out is in none.
+// rules out is in none, and that its short sentence names at most four cells, each marked
+// (the queen, a cell ruled out or one the step looks at).
 func checkSteps(t *testing.T, name string, p *Puzzle, steps []Step, sols [][]int) {
 	t.Helper()
+	cellRE := regexp.MustCompile(`r[0-9]+c[0-9]+`)
 	for i, st := range steps {
-		if st.Text == "" {
+		if st.Text == "" || st.Short == "" {
 			t.Errorf("%s: step %d has no text", name, i+1)
+		}
+		marked := map[string]bool{}
+		for _, q := range append(append([]board.Square(nil), st.Ruled...), st.Because...) {
+			marked[CellName(q)] = true
+		}
+		if st.Placed {
+			marked[CellName(st.Queen)] = true
+		}
+		named := map[string]bool{}
+		for _, c := range cellRE.FindAllString(st.Short, -1) {
+			named[c] = true
+			if !marked[c] {
+				t.Errorf("%s: step %d's short sentence names %s, which it does not mark: %s", name, i+1, c, st.Short)
+			}
+		}
+		if len(named) > maxNamed+1 {
+			t.Errorf("%s: step %d's short sentence names %d cells, want at most %d: %s", name, i+1, len(named), maxNamed+1, st.Short)
 		}
 		for _, sol := range sols {
 			if st.Placed && sol[st.Queen.Row] != st.Queen.Col {

@@ -69,7 +69,8 @@ root.append(
     boardBox,
     h('div', { class: 'rg-side' }, status, hintText, where,
       h('p', { class: 'hint' }, 'Place one queen in every row, every column and every coloured region; no two queens may touch, not even diagonally. ',
-        'Click a cell to cycle it: empty → ✕ → queen. Keys: arrows move, Q or Enter places a queen, X or Space a ✕, Delete empties, U undoes, H asks for a hint.'))));
+        'Click a cell to cycle it: empty → ✕ → queen. Keys: arrows move, Q or Enter places a queen, X or Space a ✕, Delete empties, U undoes, H asks for a hint. ',
+        'Hints name cells as r3c5: row 3 (the numbers on the left), column 5 (the numbers on top); the cells they speak of are marked on the grid.'))));
 
 const editor = makeEditor({
   palette: PALETTE, colourRegions, minN: MIN_N, maxN: MAX_N,
@@ -338,10 +339,17 @@ function patternDefs(defs) {
 function draw() {
   if (!game) return;
   const { n, rows } = game;
-  const M = 0.08;
-  const s = svg('svg', { viewBox: `${-M} ${-M} ${n + 2 * M} ${n + 2 * M}`, role: 'application', tabindex: '0', 'aria-label': `${n}×${n} region puzzle; arrows move, Q places a queen, X a cross, H asks for a hint`, xmlns: NS });
+  // L: room for the row numbers on the left and the column numbers on top, the labels
+  // the hints' cell names (r3c5: row 3, column 5) refer to.
+  const M = 0.08, L = 0.5;
+  const s = svg('svg', { viewBox: `${-M - L} ${-M - L} ${n + 2 * M + L} ${n + 2 * M + L}`, role: 'application', tabindex: '0', 'aria-label': `${n}×${n} region puzzle; arrows move, Q places a queen, X a cross, H asks for a hint`, xmlns: NS });
   const defs = svg('defs', {}, s);
   if (patternsBox.checked) patternDefs(defs);
+  const labels = svg('g', { class: 'rg-labels', 'font-size': '0.3', 'font-family': 'system-ui, sans-serif', 'text-anchor': 'middle', 'pointer-events': 'none' }, s);
+  for (let i = 0; i < n; i++) {
+    svg('text', { x: -M - L / 2, y: i + 0.6, class: 'rg-label-row' }, labels).textContent = String(i + 1);
+    svg('text', { x: i + 0.5, y: -M - 0.14, class: 'rg-label-col' }, labels).textContent = String(i + 1);
+  }
   const cells = svg('g', { class: 'rg-cells' }, s);
   const over = svg('g', { class: 'rg-over' }, s);
   const qs = queens();
@@ -361,7 +369,9 @@ function draw() {
       if (patternsBox.checked && PATTERNS[k] !== 'none') {
         svg('rect', { x: c, y: r, width: 1, height: 1, fill: `url(#rg-pat-${PATTERNS[k]})`, 'fill-opacity': '0.45', 'pointer-events': 'none' }, over);
       }
-      if (lettersBox.checked) {
+      // The letters show everywhere with the box ticked; without it, on the cells a hint
+      // marks, so that the regions its sentence names can be found.
+      if (lettersBox.checked || (hintCells.has(`${r},${c}`) && hintCells.get(`${r},${c}`) !== 'rg-ruled')) {
         const t = svg('text', { x: c + 0.07, y: r + 0.07, 'font-size': '0.27', 'font-family': 'system-ui, sans-serif', 'font-weight': 'bold', fill: '#222', 'dominant-baseline': 'hanging', class: 'rg-letter', 'pointer-events': 'none' }, over);
         t.textContent = letter(reg);
       }
