@@ -2,7 +2,8 @@
 // say at once whether a grid has 0, 1 or more solutions, without asking the server. It is
 // the search of package queens/regions (count.go) in JavaScript: bitmasks, one word a row
 // (N ≤ 20 fits 32-bit integers), always branching on the row, column or region with the
-// fewest free cells, and stopping at the limit (2: "more than one").
+// fewest free cells, pruning states whose rows, columns and regions cannot be matched, and
+// stopping at the limit (2: "more than one").
 //
 // rows is N arrays of N region ids 0…N−1; a region may be in several pieces. countSolutions
 // returns {count, solutions} with the first `keep` solutions (sol[row] = column).
@@ -57,7 +58,7 @@ export function countSolutions(rows, limit = 2, keep = 2) {
     }
     for (let c = 0; c < n; c++) if (!(colsDone & (1 << c)) && col[c] < best) { best = col[c]; kind = 1; idx = c; }
     for (let k = 0; k < n; k++) if (!(regsDone & (1 << k)) && reg[k] < best) { best = reg[k]; kind = 2; idx = k; }
-    if (best === 0) return;
+    if (best === 0 || (best > 1 && !matchable(cand, rowsDone, colsDone))) return;
     const tryAt = (r, c) => {
       queen[r] = c;
       search(place(cand, r, c), rowsDone | (1 << r), colsDone | (1 << c), regsDone | (1 << rows[r][c]));
@@ -73,6 +74,40 @@ export function countSolutions(rows, limit = 2, keep = 2) {
         for (let m = cand[r] & cells[idx][r]; m !== 0; m &= m - 1) if (tryAt(r, low(m))) return;
       }
     }
+  }
+
+  // matchable: can the open rows be matched to distinct open columns, and to distinct open
+  // regions, and the open columns to distinct open regions, through free cells (Hall's
+  // condition, as count.go's matchable)? When not, the state has no solution: this is
+  // what keeps the search small on grids with few free cells.
+  function matchable(cand, rowsDone, colsDone) {
+    const rowReg = new Int32Array(n), colReg = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      for (let m = cand[r]; m !== 0; m &= m - 1) {
+        const c = low(m), k = 1 << rows[r][c];
+        rowReg[r] |= k;
+        colReg[c] |= k;
+      }
+    }
+    const openRows = full & ~rowsDone;
+    return perfect(cand, openRows) && perfect(rowReg, openRows) && perfect(colReg, full & ~colsDone);
+  }
+  function perfect(adj, from) {
+    const match = new Int8Array(n).fill(-1);
+    let seen = 0;
+    const augment = (a) => {
+      for (let m = adj[a] & ~seen; m !== 0; m &= m - 1) {
+        const b = low(m);
+        seen |= 1 << b;
+        if (match[b] < 0 || augment(match[b])) { match[b] = a; return true; }
+      }
+      return false;
+    };
+    for (let m = from; m !== 0; m &= m - 1) {
+      seen = 0;
+      if (!augment(low(m))) return false;
+    }
+    return true;
   }
 
   search(new Int32Array(n).fill(full), 0, 0, 0);
