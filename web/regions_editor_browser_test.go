@@ -233,7 +233,10 @@ func TestRegionsEditor(t *testing.T) {
 		if !strings.Contains(link, "grid="+strings.ReplaceAll(splitLevel, "/", "%2F")) && !strings.Contains(link, "grid="+splitLevel) {
 			t.Errorf("the link %q does not carry the grid", link)
 		}
-		// The link reopens the same grid in a fresh page.
+		// Back to a generated puzzle: the link names it again, not the grid.
+		click(t, "#regions-go")
+		waitFor(t, ctx, "the generated puzzle's link", `location.search.includes('seed=') && !location.search.includes('grid=')`)
+		// The link reopens the grid in a fresh page.
 		if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
 			t.Fatal(err)
 		}
@@ -242,5 +245,17 @@ func TestRegionsEditor(t *testing.T) {
 		if got != strings.ReplaceAll(splitLevel, "/", "") {
 			t.Errorf("the shared link opened %s", got)
 		}
+	})
+
+	t.Run("on a phone", func(t *testing.T) {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 760)); err != nil {
+			t.Fatal(err)
+		}
+		click(t, "#regions-edit")
+		waitFor(t, ctx, "the editor", `!document.getElementById('regions-editor').hidden`)
+		if w := evalInt(t, ctx, `document.documentElement.scrollWidth`); w > 375 {
+			t.Errorf("the page is %d px wide at a 375 px window: it scrolls sideways", w)
+		}
+		screenshot(t, ctx, "regions-editor-phone.png")
 	})
 }

@@ -92,9 +92,10 @@ let game = null;
 let generation = 0;
 let tick = null;
 
-// tellState hands the tab's state to app.js, which keeps it in the URL (?tab=regions&n=&seed=&level=).
-function tellState() {
-  const state = game && game.custom
+// tellState hands the tab's state to app.js, which keeps it in the URL
+// (?tab=regions&n=&seed=&level=, or &grid= for a grid of the player's own).
+function tellState(custom = !!(game && game.custom)) {
+  const state = custom
     ? { grid: gridText(game.rows).replaceAll('\n', '/') }
     : { n: nSel.value, seed: seedIn.value, level: levelSel.value };
   document.dispatchEvent(new CustomEvent('regions-state', { detail: state }));
@@ -113,7 +114,7 @@ function loadFromControls() {
 
 async function load(n, seed, level) {
   const gen = ++generation;
-  tellState();
+  tellState(false);
   say(`Making puzzle #${seed} (${n}×${n}, ${level})…${n >= 18 ? ' Grids this large can take several seconds.' : ''}`);
   hintText.textContent = '';
   let p;
@@ -146,7 +147,7 @@ function begin(rows, how) {
 function playGrid(rows) {
   ++generation;
   begin(rows.map((row) => row.slice()), { custom: true });
-  tellState();
+  tellState(true);
   say(`Your puzzle, ${game.n}×${game.n}: place ${game.n} queens.`);
   boardBox.scrollIntoView({ block: 'nearest' });
 }
