@@ -25,12 +25,14 @@ easy (last free cells, a region within one row or column, a cell whose queen wou
 row, column or region), medium (also two regions within two rows or columns) or hard (also
 groups of three or more, and forcing chains). The same --n, --seed and --level give the same
 puzzle on every machine; without --seed, the seed is today's date as YYYYMMDD (local time),
-which gives the page's puzzle of the day.
+which gives the page's puzzle of the day at the same size and level (the page opens at 8×8,
+easy).
 
 --format text writes a header line (# N×N, level, seed: what to do) and the grid as region
-letters, one row a line (the form "regions solve" reads, skipping the header); svg and png draw it, each region a colour-blind-safe colour and its letter; json
-writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (the column,
-0-based, of the queen in each row). --solution adds the answer to text and pictures.
+letters, one row a line (the form "regions solve" reads, skipping the header); svg and png
+draw it, each region a colour-blind-safe colour and its letter; json writes n, level, seed,
+regions (N rows of region ids 0…N−1) and solution (the column, 0-based, of the queen in each
+row). --solution adds the answer to text and pictures.
 
 "chesspuzzles queens regions solve FILE" reads a grid and solves it.`,
 		Example: `  chesspuzzles queens regions --n 8 --seed 7 --level medium
