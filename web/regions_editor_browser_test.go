@@ -10,6 +10,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // splitLevel is a published 9×9 level of the daily game whose regions B and F are each in
@@ -125,6 +126,15 @@ func TestRegionsEditor(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, ctx, "the touch's paint", `document.querySelector('#rg-ed-board rect.rg-ed-cell[data-r="3"][data-c="4"]').dataset.region === 'E'`)
+		checkCount(t)
+		// By keys: from the last cell painted (r4c5), left and up to r3c4, B, Space.
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#rg-ed-board svg"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft+kb.ArrowUp+"b ")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the key's paint", `document.querySelector('#rg-ed-board rect.rg-ed-cell[data-r="2"][data-c="3"]').dataset.region === 'B'`)
 		checkCount(t)
 	})
 

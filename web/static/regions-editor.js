@@ -1,5 +1,5 @@
 // regions-editor.js is the Regions tab's editor: pick N, paint regions by click and drag
-// (mouse, pen or touch: pointer events), and see at once how many solutions the grid has
+// (mouse, pen or touch: pointer events) or by keys, and see at once how many solutions the grid has
 // (0, 1 or more: regions-count.js, in the page), where two solutions differ, and one cell
 // to repaint that makes the solution unique. The grid is imported and exported as the
 // CLI's text (region letters, a row a line) or as JSON ({"n", "regions"}), played with
@@ -35,11 +35,12 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
   let rows = stripes(8);
   let brush = 0;
   let painting = false;
+  let cursor = [0, 0]; // the keyboard's cell
   let check = null; // the last count: {count, solutions, ms, missing, suggestion}
 
   const nSel = h('select', { id: 'rg-ed-n', 'aria-label': 'editor grid size' });
   for (let n = minN; n <= maxN; n++) nSel.add(new Option(`${n}×${n}`, String(n), false, n === 8));
-  nSel.addEventListener('change', () => { rows = stripes(Number(nSel.value)); brush = 0; update(); });
+  nSel.addEventListener('change', () => { rows = stripes(Number(nSel.value)); brush = 0; cursor = [0, 0]; update(); });
   const pal = h('div', { id: 'rg-ed-palette', class: 'rg-ed-palette', role: 'radiogroup', 'aria-label': 'region to paint' });
   const board = h('div', { id: 'rg-ed-board', class: 'rg-board rg-ed-board' });
   const count = h('p', { id: 'rg-ed-count', class: 'rg-status', role: 'status', 'aria-live': 'polite' });
@@ -57,7 +58,7 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     pal,
     h('div', { class: 'rg-layout' }, board,
       h('div', { class: 'rg-side' }, count, diff, suggest, apply,
-        h('p', { class: 'hint' }, 'Pick a region in the palette, then click or drag over cells to paint them. A region may be in several pieces.'),
+        h('p', { class: 'hint' }, 'Pick a region in the palette, then click or drag over cells to paint them. Keys: arrows move, a letter picks its region, Space or Enter paints. A region may be in several pieces.'),
         text,
         h('div', { class: 'controls rg-controls' },
           h('button', { id: 'rg-ed-import', text: 'import', title: 'read the box: region letters, a row a line, or JSON {"n", "regions"}', onclick: () => importText() }),
@@ -96,6 +97,7 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     rows = next.map((row) => row.slice());
     nSel.value = String(rows.length);
     brush = Math.min(brush, rows.length - 1);
+    cursor = [Math.min(cursor[0], rows.length - 1), Math.min(cursor[1], rows.length - 1)];
     if (show) el.hidden = false;
     update();
   }
@@ -163,7 +165,7 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     const colour = colourRegions(rows, n);
     drawPalette(colour);
     const M = 0.08;
-    const s = svg('svg', { viewBox: `${-M} ${-M} ${n + 2 * M} ${n + 2 * M}`, 'aria-label': `${n}×${n} region editor`, xmlns: NS });
+    const s = svg('svg', { viewBox: `${-M} ${-M} ${n + 2 * M} ${n + 2 * M}`, role: 'application', tabindex: '0', 'aria-label': `${n}×${n} region editor; arrows move, a letter picks a region, Space or Enter paints`, xmlns: NS });
     const differ = new Set();
     if (check && check.count === 2) {
       const [a, b] = check.solutions;
@@ -190,7 +192,36 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     svg('path', { d: thin, stroke: '#555', 'stroke-width': '0.015', 'stroke-opacity': '0.6', fill: 'none', 'pointer-events': 'none' }, s);
     svg('path', { d: thick, stroke: '#1a1a1a', 'stroke-width': '0.07', 'stroke-linecap': 'square', fill: 'none', 'pointer-events': 'none' }, s);
     svg('rect', { x: 0, y: 0, width: n, height: n, stroke: '#1a1a1a', 'stroke-width': '0.1', fill: 'none', 'pointer-events': 'none' }, s);
+    const [cr, cc] = cursor;
+    svg('rect', { x: cc + 0.08, y: cr + 0.08, width: 0.84, height: 0.84, class: 'rg-cursor', fill: 'none', 'pointer-events': 'none' }, s);
+    const hadFocus = board.contains(document.activeElement);
     board.replaceChildren(s);
+    if (hadFocus) s.focus();
+    s.addEventListener('keydown', onKey);
+  }
+
+  // onKey: arrows move the cursor, a region's letter picks it, Space or Enter paints.
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const n = rows.length;
+    const move = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+    const k = ev.key.length === 1 ? ev.key.toUpperCase().charCodeAt(0) - 65 : -1;
+    if (move) {
+      cursor = [Math.min(n - 1, Math.max(0, cursor[0] + move[0])), Math.min(n - 1, Math.max(0, cursor[1] + move[1]))];
+      draw();
+    } else if (k >= 0 && k < n) {
+      brush = k;
+      draw();
+    } else if (ev.key === ' ' || ev.key === 'Enter') {
+      const [r, c] = cursor;
+      if (rows[r][c] !== brush) {
+        rows[r][c] = brush;
+        update();
+      }
+    } else {
+      return;
+    }
+    ev.preventDefault();
   }
 
   // Painting: a pointer pressed on a cell paints it, and every cell it moves over until
@@ -205,6 +236,7 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     const at = cellAt(ev);
     if (!at) return;
     const [r, c] = at;
+    cursor = [r, c];
     if (rows[r][c] === brush) return;
     rows[r][c] = brush;
     update();
