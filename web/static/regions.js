@@ -147,6 +147,7 @@ function begin(rows, how) {
 function playGrid(rows) {
   ++generation;
   begin(rows.map((row) => row.slice()), { custom: true });
+  nSel.value = String(game.n);
   tellState(true);
   say(`Your puzzle, ${game.n}×${game.n}: place ${game.n} queens.`);
   boardBox.scrollIntoView({ block: 'nearest' });
