@@ -516,12 +516,12 @@ func TestRecordJSON(t *testing.T) {
 
 // TestNaturalSizes holds generated region sizes to the published game's (issue 36: a
 // one-cell region in at most 30 % of puzzles, regions of at most three cells at most two a
-// puzzle on average, none at medium and hard) over seeds 1…10 at N = 7–9.
+// puzzle on average, none at medium and hard) over seeds 1…6 at N = 7–9.
 func TestNaturalSizes(t *testing.T) {
 	puzzles, one, small := 0, 0, 0
 	for n := 7; n <= 9; n++ {
 		for lv := Easy; lv <= Hard; lv++ {
-			for seed := uint64(1); seed <= 10; seed++ {
+			for seed := uint64(1); seed <= 6; seed++ {
 				p, err := Generate(context.Background(), n, seed, lv)
 				if err != nil {
 					t.Fatal(err)
