@@ -185,8 +185,8 @@ func TestRegionsEditor(t *testing.T) {
 	})
 
 	t.Run("counts at N = 12", func(t *testing.T) {
-		// Times are logged, not held to a target (bench/README.md has them): generated
-		// puzzles of each level, rows and columns as regions (many solutions), and a grid
+		// Times are logged, not held to a target (bench/README.md has them): a generated
+		// puzzle of each level, rows and columns as regions (many solutions), and a grid
 		// of no solution, each counted as the editor shows it.
 		stripes := make([]string, 12)
 		cols := make([]string, 12)
@@ -205,14 +205,13 @@ func TestRegionsEditor(t *testing.T) {
 		none[2] = strings.Repeat("C", 12)
 		none[3] = strings.Repeat("D", 12)
 		grids["no solution"] = strings.Join(none, "\n")
+		// Seed 2 at medium was the slowest of nine puzzles before the count's matching test.
 		for lv := regions.Easy; lv <= regions.Hard; lv++ {
-			for seed := uint64(1); seed <= 3; seed++ {
-				p, err := regions.Generate(context.Background(), 12, seed, lv)
-				if err != nil {
-					t.Fatal(err)
-				}
-				grids[fmt.Sprintf("%s seed %d", lv, seed)] = p.String()
+			p, err := regions.Generate(context.Background(), 12, 2, lv)
+			if err != nil {
+				t.Fatal(err)
 			}
+			grids[fmt.Sprintf("%s seed 2", lv)] = p.String()
 		}
 		for name, g := range grids {
 			importGrid(t, g)
