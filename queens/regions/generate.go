@@ -102,10 +102,9 @@ func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 	return relabel(raw(n, region))
 }
 
-// naturalTries is how many attempts must have natural region sizes ([natural]) before
-// Generate takes whatever grid its level allows: the published game's levels are so, and
-// most attempts at N ≤ 12 are too; a level that cannot be reached without small regions
-// (easy at large N) still ends.
+// naturalTries is how many attempts Generate holds to natural region sizes ([natural])
+// before it takes any grid of its level, so that a level that needs small regions still
+// ends; at N = 7–12 all but one puzzle in fifty met them within these (bench/README.md).
 const naturalTries = 64
 
 // maxNaturalN is the largest N whose puzzles must have natural region sizes: the published
@@ -115,8 +114,8 @@ const maxNaturalN = 12
 // natural reports whether p's region sizes are like the published game's (608 levels
 // collected by its players: a region of one cell in 23 % of them, 1.6 regions of at most
 // three cells a level): at medium and hard no region of at most smallRegion cells; at easy
-// at most two, and a region of one cell in one puzzle in four at most (the draw is from
-// rng, so that Generate stays repeatable).
+// at most two, and a grid with a one-cell region passes one time in four (the draw is from
+// rng, so that Generate stays repeatable; about one easy puzzle in five keeps one).
 func natural(rng *rand.Rand, p *Puzzle, level Level) bool {
 	n := p.n
 	size := make([]int, n)
@@ -142,10 +141,12 @@ func natural(rng *rand.Rand, p *Puzzle, level Level) bool {
 const smallRegion = 3
 
 // fatten grows the regions of at most smallRegion cells, a side neighbour cell at a time,
-// taken from a larger region that stays in one piece (never a planted queen), as long as
-// the planted solution stays the only one (proved by Count). Each small region tries its
-// neighbour cells in random order until one keeps the puzzle unique; rounds go on while a
-// region grows. It costs a count (well under a millisecond at N ≤ 12) a cell tried.
+// taken from a region of more than smallRegion+1 cells that stays in one piece (never a
+// planted queen). A move is kept when the planted solution stays the only one (proved by
+// Count), or one more move makes it so again ([fixed]), and keep approves the grid (the
+// level); else it is undone. Each small region tries its neighbour cells in random order
+// until one is kept; rounds go on while a region grows. It costs a count or two (well under
+// a millisecond at N ≤ 12) a cell tried, and keep's cost a move kept.
 func fatten(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int, keep func() bool) {
 	size := make([]int, n)
 	for _, k := range region {
