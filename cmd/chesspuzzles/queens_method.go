@@ -152,14 +152,3 @@ func describeMethod(w io.Writer, plan count.Plan, workers int, limit uint64) {
 	}
 	fmt.Fprintf(w, "N=%d: method frames, plan version %d, memory under 1 MB a worker\n", plan.N(), plan.Version())
 }
-
-// humanBytes writes a byte count in binary units.
-func humanBytes(b uint64) string {
-	units := []string{"KiB", "MiB", "GiB"}
-	for i := len(units) - 1; i >= 0; i-- {
-		if shift := 10 * (i + 1); b >= 1<<shift {
-			return fmt.Sprintf("%.3g %s", float64(b)/float64(uint64(1)<<shift), units[i])
-		}
-	}
-	return fmt.Sprintf("%d B", b)
-}
