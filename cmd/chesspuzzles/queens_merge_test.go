@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -117,11 +118,11 @@ func reseal(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s shardResult
+	var s shard.File
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
 	}
-	s.Checksum = shardChecksum(s)
+	s.Checksum = shard.Sum(s)
 	out, _ := json.Marshal(s)
 	if err := os.WriteFile(name, append(out, '\n'), 0o644); err != nil {
 		t.Fatal(err)
