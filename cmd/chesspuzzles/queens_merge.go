@@ -35,13 +35,17 @@ A lie that keeps to all of these (a consistent file written by a broken or disho
 machine) is found by recomputation: --verify FRACTION recomputes that share of the tasks,
 chosen at random, on this machine (at least one task unless FRACTION is 0), and refuses
 the total (exit 1, naming the task) if any differs. --verify 1 recomputes everything.
+Where Q(N) is published (N ≤ 27) a sum unlike it is refused too (exit 1, as "queens
+count" refuses it).
 
 --replicas R wants every slice computed R times, independently (on machines, accounts or
 sites that do not trust one another), and given R times: merge refuses (exit 1, naming
 the slice and the task) any task whose R results are not all equal, so one dishonest
-replica cannot change the total unless the others lie the same way. merge cannot see
-that the runs were independent; that is for whoever schedules them. The same file given
-twice is refused.
+replica cannot change the total unless the others lie the same way. Each file names the
+run that computed it (a random identity, under its checksum), and the replicas of a slice
+must come from different runs: the same file given twice, or a copy of one under another
+name, is refused (exit 2). merge cannot see that the runs were independent, nor stop a
+forger who gives a copy a new identity and checksum; that is for whoever schedules them.
 
   chesspuzzles queens count 18 --shard 0/3 > s0.json   # on any machine
   chesspuzzles queens count 18 --shard 1/3 > s1.json

@@ -253,10 +253,11 @@ func TestMergeVerify(t *testing.T) {
 	reseal(t, files[1])
 
 	// Without recomputation the files prove nothing against the lie; at N ≤ 27 the
-	// published Q(N) still refuses the total (past 27 only --verify or --replicas would).
+	// published Q(N) still refuses the total (past 27 only --verify or --replicas would),
+	// with exit 1 as "queens count" refuses it.
 	code, stdout, stderr := runCLI(t, append([]string{"queens", "merge", "--verify", "0"}, files...)...)
-	if code != 2 || stdout != "" || !strings.Contains(stderr, "Q(12) summed to 14208, but the published value is 14200") {
-		t.Fatalf("merge --verify 0 of a consistent lie: exit %d, %q, %q; want exit 2 and the published Q(12) named", code, stdout, stderr)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "Q(12) summed to 14208, but the published value is 14200") || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("merge --verify 0 of a consistent lie: exit %d, %q, %q; want exit 1 and one line naming the published Q(12)", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, append([]string{"queens", "merge", "--verify", "1"}, files...)...)
 	want := "task " + strconv.FormatInt(liar, 10) + " of N=12 in "

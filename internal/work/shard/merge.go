@@ -38,8 +38,9 @@ type named struct {
 // complete plan of this build, given Replicas times: a missing slice, a slice given too
 // often or too seldom, a slice of another N, K, method or plan version, a file whose tasks
 // are not its slice's, whose checksum does not match, whose totals are not the sums of its
-// tasks' results, or with a task result impossible for its task (count.Check). It refuses
-// the total (ErrRefused) when replicas disagree on a task, a recomputed task differs, or
+// tasks' results, or with a task result impossible for its task (count.Check); and, with
+// replicas, a file without a run identity or two files of one run (a copy is not a
+// replica). It refuses the total (ErrRefused) when replicas disagree on a task, a recomputed task differs, or
 // the sum disagrees with the published count.
 //
 // Merge takes the time of reading the files, building the plan, and recomputing the
@@ -119,12 +120,15 @@ func Merge(ctx context.Context, names []string, opts MergeOptions) (count.Counts
 	}
 	counts, err := count.Sum(plan, all)
 	if err != nil {
-		return count.Counts{}, 0, inputError(err)
+		// Every task is there once with a possible result: what is left to refuse is a
+		// sum unlike the published count, a wrong result no other check caught.
+		return count.Counts{}, 0, &kindError{ErrRefused, err}
 	}
 	return counts, secs, nil
 }
 
-// complete checks that shards are slices of one plan, each given replicas times, and
+// complete checks that shards are slices of one plan, each given replicas times (with
+// more than one, each replica from another run: a run identity is in one file only), and
 // returns the names of each slice's files by slice index. The first file's plan must be
 // one this build makes.
 func complete(shards []named, replicas int) ([][]string, error) {
@@ -133,6 +137,7 @@ func complete(shards []named, replicas int) ([][]string, error) {
 		return nil, inputErrorf("%q: a slice this build cannot plan: %v", first.name, err)
 	}
 	byIndex := make([][]string, first.f.Shards)
+	runs := map[string]string{} // run identity → the file that has it
 	for _, sf := range shards {
 		s := sf.f
 		switch {
@@ -149,6 +154,15 @@ func complete(shards []named, replicas int) ([][]string, error) {
 			return nil, inputErrorf("slice %d/%d given twice: %q and %q", s.Shard, s.Shards, byIndex[s.Shard][0], sf.name)
 		case len(byIndex[s.Shard]) == replicas:
 			return nil, inputErrorf("slice %d/%d given %d times (%s), but --replicas %d wants it %d times", s.Shard, s.Shards, replicas+1, quoteList(append(byIndex[s.Shard], sf.name)), replicas, replicas)
+		}
+		if replicas > 1 {
+			if s.Run == "" {
+				return nil, inputErrorf("%q has no run identity, so it cannot count as a replica: compute slice %d/%d again with this build", sf.name, s.Shard, s.Shards)
+			}
+			if other, ok := runs[s.Run]; ok {
+				return nil, inputErrorf("%q and %q come from one run (%s): a copy is not a replica; give slice %d/%d's file of another run", other, sf.name, s.Run, s.Shard, s.Shards)
+			}
+			runs[s.Run] = sf.name
 		}
 		byIndex[s.Shard] = append(byIndex[s.Shard], sf.name)
 	}

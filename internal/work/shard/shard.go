@@ -23,6 +23,7 @@ package shard
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -39,6 +40,11 @@ import (
 // result of each of its tasks, so that Merge can check that every task of the plan is
 // there exactly once. Sums are weighted by each task's symmetry class; counts are decimal
 // strings because Q(N) outgrows 64 bits from N = 29 on.
+//
+// Run names the process that computed the slice: 128 random bits in hex, drawn anew by
+// every Compute, so that two files of one slice with the same Run are one computation
+// copied, never two replicas. Files written before runs were recorded have none; Merge
+// takes those only without replicas.
 //
 // Checksum is "sha256:" and the hex SHA-256 of the record's canonical encoding: the JSON
 // that encoding/json writes for it with Checksum empty (fields in the order below, no
@@ -59,6 +65,7 @@ type File struct {
 	Nodes       uint64         `json:"nodes"`
 	Seconds     float64        `json:"seconds"` // the slice's wall time
 	Results     []count.Result `json:"results"`
+	Run         string         `json:"run,omitempty"`
 	Checksum    string         `json:"checksum"`
 }
 
@@ -91,8 +98,15 @@ func MethodName(m string) string {
 	return m
 }
 
+// newRun returns a run identity: 128 random bits in hex.
+func newRun() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails: crypto/rand crashes the program rather
+	return hex.EncodeToString(b[:])
+}
+
 // Compute runs the i-th of k slices of plan (count.Shard) on the local pool with opts
-// (its Tasks are set here) and returns the slice's File, sealed. It takes
+// (its Tasks are set here) and returns the slice's File, with a new Run, sealed. It takes
 // the slice's tasks' time; the plan must be built. A slice that does not exist (i, k out
 // of range) is an ErrInput.
 func Compute(ctx context.Context, plan count.Plan, i, k int, opts work.Options) (File, error) {
@@ -109,7 +123,7 @@ func Compute(ctx context.Context, plan count.Plan, i, k int, opts work.Options) 
 	secs, _ := strconv.ParseFloat(strconv.FormatFloat(time.Since(start).Seconds(), 'g', 4, 64), 64)
 	f := File{N: plan.N(), Method: FileMethod(plan.Method()), PlanVersion: plan.Version(), Shard: i, Shards: k, Tasks: len(tasks),
 		Solutions: res.Counts.Total.String(), HalfTurn: res.Counts.HalfTurn.String(), QuarterTurn: res.Counts.QuarterTurn.String(),
-		Nodes: res.Nodes, Seconds: secs, Results: res.Results}
+		Nodes: res.Nodes, Seconds: secs, Results: res.Results, Run: newRun()}
 	f.Checksum = Sum(f)
 	return f, nil
 }
