@@ -1,0 +1,155 @@
+package join
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkJoinLists is a measuring harness, not a check: with CHESSPUZZLES_JOINLISTS=N:M:SEED
+// it draws M counted row sets of N uniformly (each sub-problem with the chance of its
+// share of row sets), builds for each the four table rows it reads, its half-boards and the
+// matcher's store (everything a row set holds before its queries run), without counting
+// its pairs, and logs the largest lists, table rows and Go heap seen, and the mean pair
+// tests of a row set (|A|·|B| summed as the task's counters define them). It is how the
+// memory of a worker at N = 28–29 is known without hours of counting.
+//
+//	CHESSPUZZLES_JOINLISTS=28:5:1 go test -run '^$' -bench JoinLists -benchtime 1x ./queens/count/join
+func BenchmarkJoinLists(b *testing.B) {
+	spec := os.Getenv("CHESSPUZZLES_JOINLISTS")
+	if spec == "" {
+		b.Skip("set CHESSPUZZLES_JOINLISTS=N:M:SEED to run")
+	}
+	f := strings.Split(spec, ":")
+	if len(f) != 3 {
+		b.Fatalf("CHESSPUZZLES_JOINLISTS=%q: want N:M:SEED", spec)
+	}
+	n, err1 := strconv.Atoi(f[0])
+	m, err2 := strconv.Atoi(f[1])
+	seed, err3 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || err3 != nil || n < MinN || n > MaxN || m < 1 {
+		b.Fatalf("CHESSPUZZLES_JOINLISTS=%q: want N:M:SEED, N from %d to %d", spec, MinN, MaxN)
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	subs := make([]joinSub, joinSubs(n))
+	var shares []float64
+	var all float64
+	for s := range subs {
+		subs[s] = newJoinSub(n, s)
+		c := binomial(bits.OnesCount64(subs[s].free), subs[s].k)
+		shares = append(shares, c)
+		all += c
+	}
+	tab, err := joinTable(context.Background(), n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := new(joinWorker)
+	w.t = tab
+	var maxA, maxB, maxRow, maxHeap uint64
+	var pairs, pairsMax float64
+	t0 := cpuTime()
+	for range m {
+		x := rng.Float64() * all
+		s := 0
+		for s < len(subs)-1 && x >= shares[s] {
+			x -= shares[s]
+			s++
+		}
+		j := subs[s]
+		var e uint64
+		for {
+			e = randomSubset(rng, j.free, j.k)
+			if wE, _ := j.rowSetWeight(e); wE != 0 {
+				break
+			}
+		}
+		rows := j.tableRows(e)
+		if err := tab.acquire(context.Background(), rows[:]); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rows {
+			maxRow = max(maxRow, tab.rows[r].bytes())
+		}
+		var c joinCounters
+		w.lists(&j, e, &c)
+		nb := c.queries
+		maxA, maxB = max(maxA, c.stored), max(maxB, nb)
+		pairs += float64(c.pairTests)
+		pairsMax = max(pairsMax, float64(c.pairTests))
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		maxHeap = max(maxHeap, ms.HeapInuse)
+		tab.release(rows[:])
+	}
+	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest store %d, largest queries %d, largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
+		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxB, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	_ = time.Second
+}
+
+// lists builds row set e's half-boards and the matcher's store, as countRowSet does, and
+// adds its counters to c, without running a query.
+func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
+	if j.kind == subEven {
+		w.evenB(j, bn, bs, true)
+		w.sideB = w.sideB[:0]
+		for k := range w.q {
+			w.sideB = append(w.sideB, w.q[k]...)
+		}
+	} else if j.kind == subCross {
+		jb := *j
+		jb.forbid(qNE, qSE, j.fdB, j.fuB)
+		w.sideB = w.sideB[:0]
+		for a := 1; a < j.b; a++ {
+			j.setCross(a)
+			start := len(w.sideB)
+			w.sideB = w.half(&jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
+			k := start
+			for _, sig := range w.sideB[start:] {
+				w.sideB[k] = sig | j.crossBits
+				k += int((sig&j.crossBits - 1) >> 63)
+			}
+			w.sideB = w.sideB[:k]
+		}
+	} else {
+		w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
+	}
+	c.stored += uint64(len(w.sideA))
+	c.queries += uint64(len(w.sideB))
+	c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
+	w.m.build(w.sideA, 2*j.h-1, j.sieve)
+}
+
+// randomSubset returns a uniformly random k-subset of the bits of free.
+func randomSubset(rng *rand.Rand, free uint64, k int) uint64 {
+	var pos []int
+	for f := free; f != 0; f &= f - 1 {
+		pos = append(pos, bits.TrailingZeros64(f))
+	}
+	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	var e uint64
+	for _, p := range pos[:k] {
+		e |= 1 << p
+	}
+	return e
+}
+
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := range k {
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return c
+}
