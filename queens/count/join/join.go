@@ -676,16 +676,12 @@ func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []
 // joinBlock bounds the candidates joinPairs makes room for at once.
 const joinBlock = 1 << 14
 
-// evenB fills w.q with half B's signatures for even N by the number of occupied
+// evenBFrom fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
-// with zero false the B half-boards with neither are not needed (their weight is 0).
-func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
-	w.evenBFrom(j, rn, rs, zero, 0, math.MaxInt)
-}
-
-// evenBFrom is evenB over the north column sets from the from-th on, stopping after the
-// first cell that leaves limit or more signatures in w.q; it returns the index of the
-// next column set, or −1 if none is left.
+// with zero false the B half-boards with neither are not needed (their weight is 0). It
+// makes those of the north column sets from the from-th on, stopping after the first
+// cell that leaves limit or more signatures in w.q, and returns the index of the next
+// column set, or −1 if none is left.
 func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int) int {
 	t := w.t
 	h := j.h

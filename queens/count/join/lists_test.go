@@ -9,14 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // BenchmarkJoinLists is a measuring harness, not a check: with CHESSPUZZLES_JOINLISTS=N:M:SEED
 // it draws M counted row sets of N uniformly (each sub-problem with the chance of its
 // share of row sets), builds for each the four table rows it reads, its half-boards and the
 // matcher's store (everything a row set holds before its queries run), without counting
-// its pairs, and logs the largest lists, table rows and Go heap seen, and the mean pair
+// its pairs, and logs the largest lists (whole, and as held), table rows and Go heap seen, and the mean pair
 // tests of a row set (|A|·|B| summed as the task's counters define them). It is how the
 // memory of a worker at N = 28–29 is known without hours of counting.
 //
@@ -53,6 +52,7 @@ func BenchmarkJoinLists(b *testing.B) {
 	w := new(joinWorker)
 	w.t = tab
 	var maxA, maxB, maxRow, maxHeap uint64
+	var maxPart, maxChunk int
 	var pairs, pairsMax float64
 	t0 := cpuTime()
 	for range m {
@@ -78,9 +78,9 @@ func BenchmarkJoinLists(b *testing.B) {
 			maxRow = max(maxRow, tab.rows[r].bytes())
 		}
 		var c joinCounters
-		w.lists(&j, e, &c)
-		nb := c.queries
-		maxA, maxB = max(maxA, c.stored), max(maxB, nb)
+		part, chunk := w.lists(&j, e, &c)
+		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
+		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
 		pairs += float64(c.pairTests)
 		pairsMax = max(pairsMax, float64(c.pairTests))
 		var ms runtime.MemStats
@@ -88,48 +88,56 @@ func BenchmarkJoinLists(b *testing.B) {
 		maxHeap = max(maxHeap, ms.HeapInuse)
 		tab.release(rows[:])
 	}
-	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest store %d, largest queries %d, largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
-		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxB, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
-	_ = time.Second
+	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
+		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
 }
 
-// lists builds row set e's half-boards and the matcher's store, as countRowSet does, and
-// adds its counters to c, without running a query.
-func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) {
+// lists makes row set e's half-boards as countRowSet does, a store part and a chunk of
+// queries at a time (listMax), and builds the matcher's store of its first part, adding
+// the row set's counters to c and returning the largest part and chunk, without running
+// a query. (For a cross, half B is made for every middle-row queen.)
+func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk int) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
 	rest := j.free &^ e
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
-	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
-	if j.kind == subEven {
-		w.evenB(j, bn, bs, true)
-		w.sideB = w.sideB[:0]
-		for k := range w.q {
-			w.sideB = append(w.sideB, w.q[k]...)
+	var stored, queries uint64
+	for from, first := 0, true; from >= 0; first = false {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		stored += uint64(len(w.sideA))
+		part = max(part, len(w.sideA))
+		if first {
+			w.m.build(w.sideA, 2*j.h-1, j.sieve)
 		}
-	} else if j.kind == subCross {
-		jb := *j
-		jb.forbid(qNE, qSE, j.fdB, j.fuB)
-		w.sideB = w.sideB[:0]
-		for a := 1; a < j.b; a++ {
-			j.setCross(a)
-			start := len(w.sideB)
-			w.sideB = w.half(&jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
-			k := start
-			for _, sig := range w.sideB[start:] {
-				w.sideB[k] = sig | j.crossBits
-				k += int((sig&j.crossBits - 1) >> 63)
-			}
-			w.sideB = w.sideB[:k]
-		}
-	} else {
-		w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
 	}
-	c.stored += uint64(len(w.sideA))
-	c.queries += uint64(len(w.sideB))
-	c.pairTests += uint64(len(w.sideA)) * uint64(len(w.sideB))
-	w.m.build(w.sideA, 2*j.h-1, j.sieve)
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB)
+	switch j.kind {
+	case subEven:
+		for from := 0; from >= 0; {
+			from = w.evenBFrom(j, bn, bs, true, from, j.queryMax)
+			n := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
+			queries += uint64(n)
+			chunk = max(chunk, n)
+		}
+	case subCross:
+		for a, from := 1, 0; a != 0; {
+			a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+			queries += uint64(len(w.sideB))
+			chunk = max(chunk, len(w.sideB))
+		}
+	default:
+		for from := 0; from >= 0; {
+			w.sideB, from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, j.queryMax)
+			queries += uint64(len(w.sideB))
+			chunk = max(chunk, len(w.sideB))
+		}
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return part, chunk
 }
 
 // randomSubset returns a uniformly random k-subset of the bits of free.
