@@ -365,7 +365,11 @@ func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n 
 		}
 		done++
 		c.rowSets++
-		sum += j.weight * w.countRowSet(j, e, wE, w180, c)
+		n, err := w.countRowSet(ctx, j, e, wE, w180, c)
+		if err != nil {
+			return 0, err
+		}
+		sum += j.weight * n
 	}
 	return sum, nil
 }
@@ -376,8 +380,10 @@ func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n 
 // j.queryMax queries at once: half A is made and stored a part at a time (a run of its
 // north column sets), and for each part half B is made again and queried a chunk at a time.
 // The counters are those of the whole lists (stored |A|, queries |B|, pair tests |A|·|B|;
-// the centre of odd N: the shorter list stored), however they are cut.
-func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) uint64 {
+// the centre of odd N: the shorter list stored), however they are cut. It returns
+// ctx.Err() if ctx is done, looking at it after each chunk of queries (at most seconds
+// apart at N = 28, where a row set takes minutes).
+func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) (uint64, error) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
@@ -385,7 +391,7 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	W := 2*j.h - 1
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
-		return w.countRowSetWhole(j, an, as, bn, bs, wE, c)
+		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
 	// Half A a part at a time; the first part's passes over B count the queries.
 	var stored, queries uint64
@@ -409,6 +415,9 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 						queries += uint64(len(w.q[k]))
 					}
 				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
 			}
 		case subCross:
 			for a, from := 1, 0; a != 0; {
@@ -417,6 +426,9 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 				if first {
 					queries += uint64(len(w.sideB))
 				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
 			}
 		default: // the centre, storing half A
 			for bFrom := 0; bFrom >= 0; {
@@ -424,6 +436,9 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 				n[0] += w.m.countAll(w.sideB)
 				if first {
 					queries += uint64(len(w.sideB))
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
 				}
 			}
 		}
@@ -435,9 +450,9 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 	c.queries += queries
 	c.pairTests += stored * queries
 	if j.kind == subEven {
-		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), nil
 	}
-	return wE * n[0]
+	return wE * n[0], nil
 }
 
 // crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row

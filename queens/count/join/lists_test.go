@@ -2,6 +2,8 @@ package join
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -51,6 +53,8 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	w := new(joinWorker)
 	w.t = tab
+	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
+	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
 	var pairs, pairsMax float64
@@ -78,7 +82,18 @@ func BenchmarkJoinLists(b *testing.B) {
 			maxRow = max(maxRow, tab.rows[r].bytes())
 		}
 		var c joinCounters
-		part, chunk := w.lists(&j, e, &c)
+		part, chunk, starts := w.lists(&j, e, &c)
+		if timing {
+			// One part of the row set's store, drawn uniformly, met by all its queries:
+			// the row set's time is about the number of parts times this part's (an
+			// unbiased estimate where parts are drawn uniformly).
+			i := rng.IntN(len(starts))
+			c0 := cpuTime()
+			w.countPart(&j, e, wE0(&j, e), starts[i])
+			dt := (cpuTime() - c0).Seconds() * float64(len(starts))
+			times = append(times, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed: row set about %.2f CPU-s\n", e, s, len(starts), i, dt)
+		}
 		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
 		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
 		pairs += float64(c.pairTests)
@@ -90,13 +105,18 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
 		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	if timing {
+		mean, se := meanSE(times)
+		rowSets := countedRowSets(n)
+		b.Logf("N=%d: a row set %.1f ± %.1f CPU-s (%d timed parts); %d counted row sets: the whole count %.3g ± %.2g core-hours", n, mean, se, len(times), rowSets, mean*float64(rowSets)/3600, se*float64(rowSets)/3600)
+	}
 }
 
 // lists makes row set e's half-boards as countRowSet does, a store part and a chunk of
 // queries at a time (listMax), and builds the matcher's store of its first part, adding
 // the row set's counters to c and returning the largest part and chunk, without running
 // a query. (For a cross, half B is made for every middle-row queen.)
-func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk int) {
+func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk int, starts []int) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
@@ -104,6 +124,7 @@ func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk i
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	var stored, queries uint64
 	for from, first := 0, true; from >= 0; first = false {
+		starts = append(starts, from)
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		stored += uint64(len(w.sideA))
 		part = max(part, len(w.sideA))
@@ -137,7 +158,77 @@ func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk i
 	c.stored += stored
 	c.queries += queries
 	c.pairTests += stored * queries
-	return part, chunk
+	return part, chunk, starts
+}
+
+// countPart counts one part of row set e's store, the one from the from-th north column
+// set on, against all its queries, as countRowSet does.
+func (w *joinWorker) countPart(j *joinSub, e uint64, w180 uint64, from int) uint64 {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	w.sideA, _ = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+	w.m.build(w.sideA, 2*j.h-1, j.sieve)
+	var sum uint64
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB)
+	switch j.kind {
+	case subEven:
+		for from := 0; from >= 0; {
+			from = w.evenBFrom(j, bn, bs, w180 != 0, from, j.queryMax)
+			for k := range w.q {
+				sum += w.m.countAll(w.q[k])
+			}
+		}
+	case subCross:
+		for a, from := 1, 0; a != 0; {
+			a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+			sum += w.m.countAll(w.sideB)
+		}
+	default:
+		for from := 0; from >= 0; {
+			w.sideB, from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, j.queryMax)
+			sum += w.m.countAll(w.sideB)
+		}
+	}
+	return sum
+}
+
+func wE0(j *joinSub, e uint64) uint64 {
+	_, w180 := j.rowSetWeight(e)
+	return w180
+}
+
+func meanSE(x []float64) (mean, se float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, math.Inf(1)
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// countedRowSets returns the number of row sets the join of n counts (a walk of them all:
+// about a second at n = 28).
+func countedRowSets(n int) uint64 {
+	var c uint64
+	for sub := range joinSubs(n) {
+		j := newJoinSub(n, sub)
+		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+			if w, _ := j.rowSetWeight(e); w != 0 {
+				c++
+			}
+		}
+	}
+	return c
 }
 
 // randomSubset returns a uniformly random k-subset of the bits of free.
