@@ -22,12 +22,18 @@ import (
 // frames.PlanVersion, so that a version number alone names the method wherever it travels
 // (checkpoints, shard files, NATS subjects and job ids). Version 101 grouped a fixed
 // number of row sets a task (about 512 tasks at every N: four core-hours a task at
-// N = 24); 102 cuts by cost, so that no task is much over a core-hour.
+// N = 24); 102 cuts by cost, so that no task is much over a core-hour. Version 102
+// reached N = 27 until 27 November 2026; it now reaches N = 29 with the tasks of N ≤ 27
+// unchanged (maxPlanTasks binds from N = 28 only). Its cut of N = 28–29 rests on the
+// extrapolated piece counts of h = 14 (quarterPiecesByQueens) and the extrapolated
+// cutCoreHours: both are frozen with the version.
 const PlanVersion = 102
 
 // MinN and MaxN bound the N that New accepts. From N = 24 the whole
 // quarter table needs gigabytes (see JoinMemory), and a task builds only the rows of it
-// that its row sets need (see Plan.Memory).
+// that its row sets need (see Plan.Memory). At N = 30 the largest table rows of h = 15
+// would take about 1.4 GiB each (four a row set), and the count some 10⁸ core-hours by the
+// model: the join stops at 29.
 const (
 	MinN = 4
 	MaxN = 29

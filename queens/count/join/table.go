@@ -110,6 +110,9 @@ func quarterPiecesByQueens(h int) []uint64 {
 	return cnt
 }
 
+// knownPiecesByQueens must not gain h = 14: plan version 102 cuts N = 28–29 by the
+// extrapolation of quarterPiecesByQueens (see PlanVersion); a measured row would change
+// those tasks and need a new version.
 var knownPiecesByQueens = map[int][]uint64{
 	8:  {1, 64, 1288, 10320, 34568, 46736, 22708, 3192, 92},
 	9:  {1, 81, 2184, 25096, 131248, 310496, 312956, 119180, 13848, 352},
