@@ -80,7 +80,7 @@ exactly; FROM-TO prints a Markdown table, one row per N as it is done, and the t
 took goes to standard error after it. --method join (half-boards joined from a table of
 quarter-boards; fastest where the table fits --max-memory, default half the machine's) or
 frames (border queens, then a search; any N, tiny memory); auto, the default, takes the
-join to N = 27 (where it fits --max-memory) and frames beyond, and names its choice on standard error. The count is a
+join to N = 29 (where it fits --max-memory) and frames beyond, and names its choice on standard error. The count is a
 plan of independent tasks (--plan-version picks one of a method's plans) that --workers
 goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.

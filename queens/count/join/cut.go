@@ -22,16 +22,28 @@ import (
 // frames.PlanVersion, so that a version number alone names the method wherever it travels
 // (checkpoints, shard files, NATS subjects and job ids). Version 101 grouped a fixed
 // number of row sets a task (about 512 tasks at every N: four core-hours a task at
-// N = 24); 102 cuts by cost, so that no task is much over a core-hour.
+// N = 24); 102 cuts by cost, so that no task is much over a core-hour. Version 102
+// reached N = 27 until 27 November 2026; it now reaches N = 29 with the tasks of N ≤ 27
+// unchanged (maxPlanTasks binds from N = 28 only). Its cut of N = 28–29 rests on the
+// extrapolated piece counts of h = 14 (quarterPiecesByQueens) and the extrapolated
+// cutCoreHours: both are frozen with the version.
 const PlanVersion = 102
 
 // MinN and MaxN bound the N that New accepts. From N = 24 the whole
 // quarter table needs gigabytes (see JoinMemory), and a task builds only the rows of it
-// that its row sets need (see Plan.Memory).
+// that its row sets need (see Plan.Memory). At N = 30 the largest table rows of h = 15
+// would take about 1.4 GiB each (four a row set), and the count some 10⁸ core-hours by the
+// model: the join stops at 29.
 const (
 	MinN = 4
-	MaxN = 27
+	MaxN = 29
 )
+
+// maxPlanTasks bounds the number of tasks the plan's cost bound aims at: 2²⁴, so that a
+// plan's compact arrays (20 bytes a task) stay under about 0.7 GiB at N = 29, where the
+// cut model asks for some 10⁹ tasks of half a core-hour. It binds from N = 28 only (N = 27
+// asks for 7.6·10⁶), so the tasks of N ≤ 27 are those plan version 102 always cut.
+const maxPlanTasks = 1 << 24
 
 // joinTasksTarget is the fewest tasks a join plan is cut into: enough for a pool or a
 // cluster to balance, few enough that a task (a group of row sets) amortises its setup.
@@ -156,7 +168,7 @@ func planBound(ctx context.Context, n int) (rowSetModel, uint64, error) {
 			}
 		}
 	}
-	tasks := max(joinTasksTarget, int(cutModelSeconds(n)/joinTaskSeconds))
+	tasks := min(max(joinTasksTarget, int(min(cutModelSeconds(n)/joinTaskSeconds, 1<<40))), maxPlanTasks)
 	bound := max(top, total/uint64(tasks))
 	planBounds.Store(n, boundOf{m, bound})
 	return m, bound, nil
@@ -372,26 +384,26 @@ func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Resu
 func joinMemory(n int) (table, perWorker uint64) {
 	h := n / 2
 	table = joinTableBytes(n)
-	// Largest store measured: 878 patterns at n = 16, 4,996 at 18 (×5.7 a step of h);
-	// beyond, ×3.3 a step is assumed (not measured), which matches the peaks of whole
-	// processes on one worker: 613 MiB at n = 22 with its 574 MiB table, 98 MiB at n = 24
-	// by rows (after 28 CPU-seconds of a task). Queries up to about twice the store;
-	// matcher tables 4·⌈bits/5⌉·8 bytes a pattern.
-	patterns := 900.0
-	for i := 8; i < h; i++ {
-		if i < 10 {
-			patterns *= 5.7
-		} else {
-			patterns *= 3.3
-		}
+	// The largest store seen, half-boards (BenchmarkJoinLists, 20–100 sampled row sets:
+	// 27,720 at N = 20, 214,450 at 22, 1,268,102 at 24, 10,564,629 at 26, ×6–8 a step of
+	// h), taken half again for the row sets not sampled, and at most the store of a part
+	// (listMax) plus one cell's overshoot; queries about three times the store, in chunks.
+	// A stored half-board takes about 100 bytes with the sieve's copies and the matcher's
+	// tables, a query about 48 with its copies and chunk offsets.
+	largest := []float64{8: 900, 9: 5130, 10: 42000, 11: 320000, 12: 1.9e6, 13: 1.6e7}
+	patterns := largest[min(max(h, 8), 13)]
+	for i := 13; i < h; i++ {
+		patterns *= 8
 	}
-	perWorker = uint64(patterns*(8+16+8*8+64)) + 1<<20
-	// The queries' chunk offsets, where the AVX2 kernel takes them: 4 bytes a chunk of
-	// 5 signature bits, for up to twice the store's patterns.
-	chunks := float64(2*(2*h-1)+4) / 5
-	perWorker += uint64(patterns * 2 * 4 * chunks)
-	// Three prepared south rows (16 bytes a piece) of at most the largest table row.
-	perWorker += 3 * 16 * maxRowPieces(h)
+	storeMax, queryMax := listMax(h)
+	store := min(patterns, 1.25*float64(storeMax))
+	queries := min(3*patterns, 1.25*float64(queryMax))
+	perWorker = uint64(100*store+48*queries) + 1<<20
+	// Three prepared south rows (16 bytes a piece) of at most the largest table row, or
+	// from h = 14 two prepared cells.
+	if h < cellSouthH {
+		perWorker += 3 * 16 * maxRowPieces(h)
+	}
 	// The sieve's 2^k sub-store matchers, each with its fixed rows (about 36 MiB at k = 13).
 	perWorker += uint64(1<<sieveBitsFor(n)) * uint64(unsafe.Sizeof(matcher{}))
 	return table, perWorker

@@ -119,7 +119,7 @@ func TestJoinPlan(t *testing.T) {
 			t.Errorf("N=%d: sum %v, %v fundamental (%v); want %v, %v", n, c.Total, c.Unique, err, k[n].total, k[n].unique)
 		}
 	}
-	for _, n := range []int{3, 28} {
+	for _, n := range []int{3, MaxN + 1} {
 		if _, err := newJoinPlan(n); err == nil {
 			t.Errorf("newJoinPlan(%d) accepted", n)
 		}

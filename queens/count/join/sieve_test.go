@@ -146,3 +146,57 @@ func TestCountJoinSieve(t *testing.T) {
 		})
 	}
 }
+
+// TestCountRowSetCut holds countRowSet's cut lists (half A stored a part at a time, half B
+// queried a chunk at a time, as N = 28–29 must) and the south pieces prepared cell by cell
+// to the whole lists: every task of the plan for small n, behind a forced sieve, gives the
+// same result, counters included, with lists cut to a few dozen half-boards as whole.
+func TestCountRowSetCut(t *testing.T) {
+	defer func(f, m, c int, l [2]int) {
+		joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce = f, m, c, l
+	}(joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce)
+	sieveMinPerSub = 0
+	for _, c := range []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}, {14, 3, 64, 64}} {
+		t.Run(fmt.Sprintf("n%d-k%d-%d-%d", c.n, c.k, c.store, c.query), func(t *testing.T) {
+			joinSieveForce = c.k
+			results := func() []count.Result {
+				p, err := newJoinPlan(c.n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rs []count.Result
+				for _, task := range p.allTasks() {
+					if task.Join.Sub < 0 {
+						continue
+					}
+					r, err := task.countJoinTable(context.Background(), mustTable(t, c.n))
+					if err != nil {
+						t.Fatal(err)
+					}
+					rs = append(rs, r)
+				}
+				return rs
+			}
+			cellSouthH, listMaxForce = 14, [2]int{}
+			whole := results()
+			cellSouthH, listMaxForce = 0, [2]int{c.store, c.query}
+			cut := results()
+			if len(cut) != len(whole) {
+				t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+			}
+			for i := range whole {
+				if cut[i] != whole[i] {
+					t.Errorf("task %d: %+v with cut lists, %+v whole", i, cut[i], whole[i])
+				}
+			}
+		})
+	}
+}
+
+func mustTable(t *testing.T, n int) *quarterTable {
+	tab, err := sharedQuarterTable(context.Background(), n/2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}

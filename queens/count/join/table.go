@@ -110,6 +110,9 @@ func quarterPiecesByQueens(h int) []uint64 {
 	return cnt
 }
 
+// knownPiecesByQueens must not gain h = 14: plan version 102 cuts N = 28–29 by the
+// extrapolation of quarterPiecesByQueens (see PlanVersion); a measured row would change
+// those tasks and need a new version.
 var knownPiecesByQueens = map[int][]uint64{
 	8:  {1, 64, 1288, 10320, 34568, 46736, 22708, 3192, 92},
 	9:  {1, 81, 2184, 25096, 131248, 310496, 312956, 119180, 13848, 352},
@@ -120,10 +123,12 @@ var knownPiecesByQueens = map[int][]uint64{
 }
 
 // maxRowPieces returns the pieces of the largest row of the h×h table (the row masks of
-// about 2h/3 queens, north and south ends occupied): measured for h = 8…12, extrapolated
-// beyond by the last step's growth.
+// about 3h/4 queens, north and south ends occupied): measured for h = 8…14 (h = 13:
+// 1111100011111, h = 14: 11111000011111, by counting every row mask of 9 to 11 queens
+// (h = 14: 10 and 11) with both ends occupied), extrapolated beyond by the last step's
+// growth.
 func maxRowPieces(h int) uint64 {
-	known := []uint64{8: 1174, 9: 5366, 10: 26548, 11: 143140, 12: 788698}
+	known := []uint64{8: 1174, 9: 5366, 10: 26548, 11: 143140, 12: 788698, 13: 4684690, 14: 29555392}
 	if h < 8 {
 		return quarterPieceCount(h)
 	}
@@ -535,12 +540,12 @@ type rowCache struct {
 	built uint64
 }
 
-// newRowTable returns an empty partial table of the h×h square, 1 ≤ h ≤ 13, whose rows
+// newRowTable returns an empty partial table of the h×h square, 1 ≤ h ≤ 14, whose rows
 // may take budget bytes (more only while the rows in use need it). Its fixed part is the
-// row index: about 96 bytes a row mask, 2^h of them (0.8 MiB at h = 13).
+// row index: about 96 bytes a row mask, 2^h of them (0.8 MiB at h = 13, 1.6 MiB at 14).
 func newRowTable(h int, budget uint64) (*quarterTable, error) {
-	if h < 1 || h > 13 {
-		return nil, fmt.Errorf("quarter table: h must be from 1 to 13, got %d", h)
+	if h < 1 || h > 14 {
+		return nil, fmt.Errorf("quarter table: h must be from 1 to 14, got %d", h)
 	}
 	t := &quarterTable{h: h, rows: make([]tableRow, 1<<h)}
 	t.colsByPop = make([][]uint32, h+1)
