@@ -41,6 +41,12 @@
 // may have only one edge). Each path is built once as an edge set, so the number of directed
 // tours is twice the number of paths (once from the start square when one is given).
 //
+// Open tours are counted by that sweep turned round (ahead.go): the window holds the next W
+// cells, each cell chooses its edges forward when it is placed, and a cell that can no
+// longer get the edges it needs ends the state at once; on 5×10 open that halves the states
+// (12.1 to 6.9 million summed over the cells). Closed tours, and the join, keep the sweep
+// above.
+//
 // Counts are kept in uint64 and checked for carry; if one ever carries the count is redone
 // with 128-bit counts, which are checked too, so a count is never silently wrapped. Boards
 // of more than 64 squares start with 128-bit counts.

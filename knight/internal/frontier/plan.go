@@ -24,6 +24,9 @@ type plan struct {
 	R, C, n, W int
 	closed     bool
 	steps      []step
+	// ahead, for open tours, are the steps of the forward sweep (ahead.go), which Count
+	// runs instead of steps.
+	ahead []aheadStep
 }
 
 // newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the
@@ -87,6 +90,9 @@ func newPlan(rows, cols int, closed bool, start int) *plan {
 			}
 		}
 		st.startPending = sv >= 0 && last[sv] > v
+	}
+	if !closed {
+		p.ahead = newAheadSteps(p, nb, sv)
 	}
 	return p
 }
