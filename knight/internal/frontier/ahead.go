@@ -34,6 +34,12 @@ type aheadStep struct {
 	startSlot  int8
 	startAfter bool
 	last       int // the board's last cell less v: a completed path must hold every cell
+	// colour is +1 or -1 for the two colours of the board's squares, by slot (0 off the
+	// board); need is the sum of 2·colour over the cells after v, startColour the start
+	// square's colour (the balance check in leave).
+	colour      [maxW + 1]int8
+	need        int
+	startColour int
 }
 
 // newAheadSteps prepares the forward sweep's steps of p; start is a cell index or -1.
@@ -48,6 +54,12 @@ func newAheadSteps(p *plan, nb [][]int, start int) []aheadStep {
 			st.startSlot = int8(start - v)
 		}
 		st.startAfter = start > v
+		if start >= 0 {
+			st.startColour = squareColour(p, start)
+		}
+		for u := v + 1; u < n; u++ {
+			st.need += 2 * squareColour(p, u)
+		}
 		for _, u := range nb[v] {
 			if u > v {
 				st.fwd = append(st.fwd, int8(u-v))
@@ -55,6 +67,7 @@ func newAheadSteps(p *plan, nb [][]int, start int) []aheadStep {
 		}
 		for s := 1; s <= W && v+s < n; s++ {
 			st.on |= 1 << s
+			st.colour[s] = int8(squareColour(p, v+s))
 			for _, y := range nb[v+s] {
 				switch {
 				case y <= v:
@@ -67,6 +80,14 @@ func newAheadSteps(p *plan, nb [][]int, start int) []aheadStep {
 		}
 	}
 	return steps
+}
+
+// squareColour is +1 for the cells of one colour of the board, -1 for the other.
+func squareColour(p *plan, v int) int {
+	if (v%p.R+v/p.R)%2 == 0 {
+		return 1
+	}
+	return -1
 }
 
 // expandAhead places cell v (slot 0 of a; slot W free) in every allowed way: its edges
@@ -179,12 +200,18 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 	}
 	var fullMask uint32
 	loose2 := 0
+	balance := st.need // Σ colour·(edges still needed as if no cell were an end)
 	for s := 1; s <= W; s++ {
 		switch b[s] {
+		case free:
 		case full:
 			fullMask |= 1 << s
+			balance -= 2 * int(st.colour[s])
 		case loose:
 			loose2++
+			balance -= int(st.colour[s])
+		default:
+			balance -= int(st.colour[s])
 		}
 	}
 	if x == done {
@@ -203,6 +230,20 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		ends++
 	}
 	if ends > 2 {
+		return
+	}
+	// Every edge joins two colours, so the edges the cells after v still need, less one
+	// for each end of the tour among them, balance between the colours: balance is the
+	// colour sum of the ends still to come (the start square's, if it comes, among them).
+	left := 2 - loose2
+	if st.startAfter {
+		balance -= st.startColour
+		left--
+	}
+	if balance < 0 {
+		balance = -balance
+	}
+	if balance > left || (left-balance)%2 != 0 {
 		return
 	}
 	// the cells to come that cannot get the edges they need: none if free, or an end
