@@ -240,16 +240,17 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		balance -= st.startColour
 		left--
 	}
-	if balance < 0 {
-		balance = -balance
-	}
-	if balance > left || (left-balance)%2 != 0 {
+	if !balanced(balance, left) {
 		return
 	}
 	// the cells to come that cannot get the edges they need: none if free, or an end
 	for m := st.on &^ fullMask; m != 0; m &= m - 1 {
 		s := bits.TrailingZeros32(m)
-		av := int(st.out[s]) + bits.OnesCount32(st.nb[s]&^fullMask)
+		open := st.nb[s] &^ fullMask
+		av := int(st.out[s]) + bits.OnesCount32(open)
+		if av == 1 && open != 0 && b[s] >= firstLabel && b[bits.TrailingZeros32(open)] == b[s] {
+			av = 0 // its one edge left would close its fragment into a cycle
+		}
 		if b[s] == free {
 			if av == 0 {
 				return
@@ -266,6 +267,20 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		if ends++; ends > 2 {
 			return
 		}
+		balance -= int(st.colour[s])
+		left--
+	}
+	if !balanced(balance, left) {
+		return
 	}
 	w.emit(b, lo, hi)
+}
+
+// balanced reports whether left ends of the tour, of colours +1 and -1, can have the colour
+// sum balance.
+func balanced(balance, left int) bool {
+	if balance < 0 {
+		balance = -balance
+	}
+	return balance <= left && (left-balance)%2 == 0
 }
