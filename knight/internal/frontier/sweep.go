@@ -69,7 +69,10 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 	seen := 0
 	ahead := p.ahead // open tours: the forward sweep (the join's steps are of closed ones)
 	for v := from; v < to; v++ {
-		s := &steps[v]
+		var s *step
+		if ahead == nil {
+			s = &steps[v]
+		}
 		w.final = v == p.n-1
 		if err := ctx.Err(); err != nil {
 			return err
