@@ -90,7 +90,9 @@ Three methods (--method):
 columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a count will
 need before it starts).
 The method is named on stderr before the count starts, then progress: a line rewritten on a
-terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
+terminal, a plain line every few seconds otherwise; --quiet silences both. --verbose adds,
+after a dp or join count, the states it held: summed over the cells and at the peak (the
+figures frontier programs compare). --max-memory
 (default: half this machine's memory) bounds the state store of dp (sorted runs) and join
 (hash tables): a count its estimate says cannot fit is refused before it starts, and one
 that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
@@ -107,7 +109,8 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 			maxMemory: "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)",
 		})
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
-		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
+		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
 		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -116,8 +119,9 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 // knightCountOpts are the options of "knight count".
 type knightCountOpts struct {
 	knightCountFlags
-	quiet bool
-	json  bool
+	quiet   bool
+	verbose bool
+	json    bool
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
@@ -144,6 +148,12 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		p = newCountProgress(stderr, isTerminal(stderr))
 		opts.Status = p.update
 	}
+	var figs kcount.StateFigures
+	if status := opts.Status; status != nil {
+		opts.Status = func(s kcount.Status) { figs.Add(s); status(s) }
+	} else {
+		opts.Status = figs.Add
+	}
 	k, err := kcount.Tours(ctx, sz.Rows, sz.Cols, opts)
 	// The bar is erased before anything else is written: redrawn after the answer, it
 	// would wipe it off the screen.
@@ -162,13 +172,20 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	case opts.Start != nil:
 		what = "directed open tours from " + sz.Name(*opts.Start)
 	}
+	var states *knightStatesRecord
+	if method != kcount.MethodSearch {
+		states = &knightStatesRecord{Sum: figs.Sum, Peak: figs.Peak, PeakCell: figs.PeakCell, Cells: figs.Cells}
+		if o.verbose {
+			fmt.Fprintf(stderr, "states: %d summed over %d cells, peak %d after cell %d\n", figs.Sum, figs.Cells, figs.Peak, figs.PeakCell)
+		}
+	}
 	if o.json {
 		var start *string
 		if opts.Start != nil {
 			name := sz.Name(*opts.Start)
 			start = &name
 		}
-		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
+		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what, States: states})
 	}
 	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
 	return err
@@ -182,4 +199,16 @@ type knightCountRecord struct {
 	Start  *string `json:"start"`
 	Tours  any     `json:"tours"`
 	Counts string  `json:"counts"` // what was counted, in words
+	// States are the frontier states a dp or join count held (absent for the search).
+	States *knightStatesRecord `json:"states,omitempty"`
+}
+
+// knightStatesRecord is the "states" of knight count's --json output: the states after
+// each cell summed over the cells, the most after one cell and which (from 1), and the
+// cells swept.
+type knightStatesRecord struct {
+	Sum      int64 `json:"sum"`
+	Peak     int   `json:"peak"`
+	PeakCell int   `json:"peak_cell"`
+	Cells    int   `json:"cells"`
 }

@@ -299,3 +299,30 @@ func FormatBytes(b int64) string {
 	}
 	return fmt.Sprintf("%d B", b)
 }
+
+// StateFigures are the states a dp or join count held, summed from its Status calls: the
+// figures to compare with other frontier programs (Knuth's DYNAHAM and DYNAHAMP report
+// their classes the same way, summed over the vertices and at the peak).
+type StateFigures struct {
+	Cells    int   // cells reported (of both sweeps, for join)
+	Sum      int64 // states after each cell, summed over the cells
+	Peak     int   // the most states after one cell
+	PeakCell int   // that cell, counting from 1 (the Done of its Status)
+}
+
+// Add takes in the figures of one Status call; calls of the search method and the join's
+// last step (which reports no states) are ignored, and a sweep begun again (with 128-bit
+// counts, Done back to 1) starts the figures over.
+func (f *StateFigures) Add(s Status) {
+	if s.Method == MethodSearch || s.Done > s.Total-1 && s.Method == MethodJoin {
+		return
+	}
+	if s.Done == 1 {
+		*f = StateFigures{}
+	}
+	f.Cells++
+	f.Sum += int64(s.States)
+	if s.States > f.Peak {
+		f.Peak, f.PeakCell = s.States, s.Done
+	}
+}

@@ -175,7 +175,8 @@ func TestDPStatus(t *testing.T) {
 
 // TestCountLong checks the long counts of testdata/known-values-long.txt, with at most
 // 8 GiB, by the method Tours chooses and by the dp method's run store where that is
-// another: 7×8 closed (join and dp, about a minute of CPU each) when CHESSPUZZLES_LONG=1;
+// another: 7×8 closed (join and dp, about a minute of CPU each), 5×10 and 6×8 open (dp: a few
+// seconds, under a minute) when CHESSPUZZLES_LONG=1;
 // 7×7 open and 8×8 closed too with CHESSPUZZLES_LONG=all (hundreds of millions of states
 // in the middle columns: about half an hour of CPU each; see the package doc).
 func TestCountLong(t *testing.T) {

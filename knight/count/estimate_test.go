@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"math"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -155,4 +156,33 @@ func TestSweepETA(t *testing.T) {
 	if eta != 0 {
 		t.Errorf("ETA after the last cell: %v, want 0", eta)
 	}
+}
+
+// TestThreadCPU checks that the thread's CPU time, by which Estimate times its cells,
+// grows while the thread works (where it can be read).
+func TestThreadCPU(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, ok := threadCPU()
+	if !ok {
+		if runtime.GOOS == "linux" {
+			t.Fatal("threadCPU() not readable on Linux")
+		}
+		return
+	}
+	x := uint64(1)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		for range 1 << 20 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		c1, _ := threadCPU()
+		if c1-c0 >= 10*time.Millisecond {
+			break
+		}
+		if c1 < c0 || time.Now().After(deadline) {
+			t.Fatalf("threadCPU went from %v to %v in 20 s of work", c0, c1)
+		}
+	}
+	sinkCount = int64(x)
 }
