@@ -34,7 +34,8 @@ The groups and commands are:
 	version                 print the version and the commit it was built from
 	completion SHELL        print a shell completion script: bash, zsh, fish or powershell
 
-"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
+"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples;
+"chesspuzzles" alone, a short overview.
 Results go to standard output; progress, summaries and errors to standard error. Any
 command that writes a file (--output FILE, -o FILE) writes a temporary file and renames
 it at the end, so an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
