@@ -87,7 +87,8 @@ goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.
 
 estimate N samples the plan with Knuth's random-probe estimator and times this machine on
-the plan's own tasks for about a second, and prints the nodes, solutions and time on
+the plan's own tasks for about a second of the thread's CPU time (so other load does not
+inflate it), and prints the nodes, solutions and time on
 --workers workers, each with ± two standard errors; --probes K (default 300000) trades time
 for precision; --seed makes it repeatable; --json.
 
