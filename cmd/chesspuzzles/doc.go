@@ -92,11 +92,11 @@ inflate it), and prints the nodes, solutions and time on
 --workers workers, each with ± two standard errors; --probes K (default 300000) trades time
 for precision; --seed makes it repeatable; --json.
 
-	$ chesspuzzles queens estimate 24
+	$ chesspuzzles queens estimate 24 --workers 2 --max-memory 8GiB
 	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
-	time:       90.7 days on 1 worker, 45.4 days on 2 (the cost model: a row set of N=24 takes too long to time here)
-	memory:     about 5.14 GiB on 2 workers
-	model:      frames 93.2 days, join 90.7 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
+	time:       8.96 days on 1 worker, 4.48 days on 2 (the cost model: a part of a task of N=24 takes too long to time here)
+	memory:     about 5.19 GiB on 2 workers
+	model:      frames 169 days, join 8.96 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
 cost and balance; --method and --plan-version as for count; --json.
@@ -161,11 +161,16 @@ fsync'd at least every second and at the end; every line carries a CRC-32). Afte
 (exit 130), SIGKILL or a crash, the same command resumes and ends with the exact count. A
 checkpoint of another N or plan version, or a damaged one, is refused with exit 2.
 
-	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a second
+	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a moment
+	N=16: method join, plan version 102, memory about … (quarter table …)
 	chesspuzzles: queens count: interrupted                     # exit 130
 	$ chesspuzzles queens count 16 --checkpoint q16.ckpt
-	N=16: resuming from the checkpoint: 930 of 3206 tasks done, 5590792 solutions so far
+	N=16: method join, plan version 102, memory about … (quarter table …)
+	N=16: resuming from the checkpoint: … of 537 tasks done, … solutions so far
 	16 queens: 14772512 solutions, 1846955 fundamental
+	N = 16 counted in … s
+
+The examples' "…" stands for what differs from run to run and machine to machine.
 
 count --shard I/K (0 ≤ I < K) computes the I-th of K fixed slices of the plan and prints
 it as one JSON line, for batch schedulers; merge adds the slices up.
