@@ -110,29 +110,14 @@ type estimateRecord struct {
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	method, err := opts.method.choose(opts.n, opts.workers)
+	c, err := opts.method.plan(opts.n, opts.workers)
 	if err != nil {
 		return err
 	}
-	v, err := planVersionFor(opts.n, method, opts.method.planVersion)
-	if err != nil {
-		return err
-	}
-	plan, err := queens.NewPlan(opts.n, method, v)
-	if err != nil {
-		return err
-	}
-	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers}
-	limit, _ := opts.method.memoryLimit()
-	rec.Memory, _ = plan.Memory(opts.workers, limit)
-	for _, m := range []struct {
-		method string
-		dst    *float64
-	}{{count.MethodFrames, &rec.ModelFrames}, {count.MethodJoin, &rec.ModelJoin}} {
-		if mp, err := queens.NewPlan(opts.n, m.method, 0); err == nil {
-			*m.dst = mp.CoreSeconds()
-		}
-	}
+	plan := c.Plan
+	method, v := plan.Method(), plan.Version()
+	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers,
+		Memory: c.Memory, ModelFrames: c.FramesSeconds, ModelJoin: c.JoinSeconds}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
 	// The samples are timed by this thread's CPU time, not the wall clock: on a loaded
 	// machine the wall clock counts the wait for a core (at a load of 10 it made a count of
