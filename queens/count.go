@@ -50,15 +50,11 @@ func Count(ctx context.Context, n int, opts CountOptions) (Counts, error) {
 	if method == "" {
 		method = "auto"
 	}
-	m, err := ChooseMethod(n, method, 1, opts.MaxMemory)
+	c, err := Choose(n, PlanOptions{Method: method, Workers: 1, MaxMemory: opts.MaxMemory})
 	if err != nil {
 		return Counts{}, err
 	}
-	p, err := NewPlan(n, m, 0)
-	if err != nil {
-		return Counts{}, err
-	}
-	return count.Here(ctx, p)
+	return count.Here(ctx, c.Plan)
 }
 
 // NewPlan returns the plan of the n×n board by method (count.MethodFrames or
@@ -107,6 +103,13 @@ func NewPlan(n int, method string, v int) (count.Plan, error) {
 // arithmetic.
 func ChooseMethod(n int, method string, workers int, limit uint64) (string, error) {
 	jp, joinErr := join.New(n)
+	fp, framesErr := frames.New(n, frames.DefaultVersion(n))
+	return decide(n, method, workers, limit, jp, joinErr, fp, framesErr)
+}
+
+// decide is the choice of ChooseMethod and Choose between the join plan jp and the frames
+// plan fp of n (with the errors of their constructors).
+func decide(n int, method string, workers int, limit uint64, jp count.Plan, joinErr error, fp count.Plan, framesErr error) (string, error) {
 	fits := false
 	var need uint64
 	if joinErr == nil {
@@ -116,10 +119,8 @@ func ChooseMethod(n int, method string, workers int, limit uint64) (string, erro
 	case count.MethodFrames:
 		return count.MethodFrames, nil
 	case "auto":
-		if workers > 0 && fits {
-			if fp, err := frames.New(n, frames.DefaultVersion(n)); err == nil && jp.CoreSeconds() < fp.CoreSeconds() {
-				return count.MethodJoin, nil
-			}
+		if workers > 0 && fits && framesErr == nil && jp.CoreSeconds() < fp.CoreSeconds() {
+			return count.MethodJoin, nil
 		}
 		return count.MethodFrames, nil
 	case count.MethodJoin:

@@ -7,18 +7,28 @@
 //	http.ListenAndServe("127.0.0.1:8080", srv.Handler())
 //
 // The page (web/static: plain HTML, CSS and ES modules, embedded with embed, no build step)
-// has three tabs: browse the solutions of N queens, solve by hand, and watch a knight's
-// tour. Everything it shows comes from the API:
+// has five tabs: browse the solutions of N queens, solve by hand, watch a knight's tour,
+// learn (the backtracking search, puzzles, Warnsdorff's rule step by step: teach.go) and
+// region queens (regions.go). Everything it shows comes from the API, every endpoint GET
+// (and HEAD); GET /api lists them:
 //
 //	GET /api/queens/count?n=8                      Q(n) and U(n), from a table of known values
 //	GET /api/queens/solutions?n=8&after=&limit=&unique=  a page of solutions and the next cursor
 //	GET /api/queens/check?position=15863724        conflicts and per-line counts
 //	GET /api/queens/complete?n=8&position=a8       a solution extending the queens, or "no"
 //	GET /api/queens/picture.svg|.png?n=&position=  the board as a picture
+//	GET /api/queens/trace?n=8&from=0&limit=5000    events of the backtracking search, a page at a time
+//	GET /api/queens/puzzle?n=10&level=hard&seed=7  a puzzle with exactly one completion
 //	GET /api/knight/tour?size=8&start=a1&closed=1  a knight's tour
 //	GET /api/knight/accessibility?size=8&visited=  onward moves from every square
 //	GET /api/knight/picture.svg|.png?size=&start=  the tour as a picture
-//	GET /api/regions?n=8&seed=1&level=easy          a region puzzle (regions.go), and its hints
+//	GET /api/knight/explain?size=8&start=a1        Warnsdorff's rule step by step
+//	GET /api/knight/next?size=8&path=a1+b3         the step Warnsdorff's rule takes from a path (hint)
+//	GET /api/knight/complete?size=8&path=a1+b3     a tour that begins with path, or why none
+//	GET /api/knight/replay?size=8&start=b5&method=article  a method's path, also when it gets stuck
+//	GET /api/regions?n=8&seed=1&level=easy         a region puzzle with exactly one solution
+//	GET /api/regions/hint?grid=&queens=            the next step a person can make, in words
+//	GET /api/regions/picture.svg|.png?grid=&queens=  the grid as a picture
 //
 // Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
 // inside their loops, so no work outlives its request. Searches are admitted by estimated

@@ -34,7 +34,8 @@ The groups and commands are:
 	version                 print the version and the commit it was built from
 	completion SHELL        print a shell completion script: bash, zsh, fish or powershell
 
-"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
+"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples;
+"chesspuzzles" alone, a short overview.
 Results go to standard output; progress, summaries and errors to standard error. Any
 command that writes a file (--output FILE, -o FILE) writes a temporary file and renames
 it at the end, so an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
@@ -86,15 +87,16 @@ goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.
 
 estimate N samples the plan with Knuth's random-probe estimator and times this machine on
-the plan's own tasks for about a second, and prints the nodes, solutions and time on
+the plan's own tasks for about a second of the thread's CPU time (so other load does not
+inflate it), and prints the nodes, solutions and time on
 --workers workers, each with ± two standard errors; --probes K (default 300000) trades time
 for precision; --seed makes it repeatable; --json.
 
-	$ chesspuzzles queens estimate 24
+	$ chesspuzzles queens estimate 24 --workers 2 --max-memory 8GiB
 	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
-	time:       90.7 days on 1 worker, 45.4 days on 2 (the cost model: a row set of N=24 takes too long to time here)
-	memory:     about 5.14 GiB on 2 workers
-	model:      frames 93.2 days, join 90.7 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
+	time:       8.96 days on 1 worker, 4.48 days on 2 (the cost model: a part of a task of N=24 takes too long to time here)
+	memory:     about 5.19 GiB on 2 workers
+	model:      frames 169 days, join 8.96 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
 cost and balance; --method and --plan-version as for count; --json.
@@ -159,11 +161,16 @@ fsync'd at least every second and at the end; every line carries a CRC-32). Afte
 (exit 130), SIGKILL or a crash, the same command resumes and ends with the exact count. A
 checkpoint of another N or plan version, or a damaged one, is refused with exit 2.
 
-	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a second
+	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a moment
+	N=16: method join, plan version 102, memory about … (quarter table …)
 	chesspuzzles: queens count: interrupted                     # exit 130
 	$ chesspuzzles queens count 16 --checkpoint q16.ckpt
-	N=16: resuming from the checkpoint: 930 of 3206 tasks done, 5590792 solutions so far
+	N=16: method join, plan version 102, memory about … (quarter table …)
+	N=16: resuming from the checkpoint: … of 537 tasks done, … solutions so far
 	16 queens: 14772512 solutions, 1846955 fundamental
+	N = 16 counted in … s
+
+The examples' "…" stands for what differs from run to run and machine to machine.
 
 count --shard I/K (0 ≤ I < K) computes the I-th of K fixed slices of the plan and prints
 it as one JSON line, for batch schedulers; merge adds the slices up.

@@ -142,16 +142,17 @@ func runCountShard(cmd *cobra.Command, opts countOptions, args []string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	method, err := opts.method.chooseShared(n, opts.workers)
+	c, err := opts.method.plan(n, 0) // the slices run on other machines
 	if err != nil {
 		return err
 	}
+	method, v := c.Plan.Method(), c.Plan.Version()
 	ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
 	if opts.output == "" {
-		return runShard(ctx, n, method, opts.method.planVersion, i, k, opts.workers, opts.quiet, cmd.OutOrStdout(), stderr)
+		return runShard(ctx, n, method, v, i, k, opts.workers, opts.quiet, cmd.OutOrStdout(), stderr)
 	}
 	return writeTo(opts.output, cmd.OutOrStdout(), func(w io.Writer) error {
-		return runShard(ctx, n, method, opts.method.planVersion, i, k, opts.workers, opts.quiet, w, stderr)
+		return runShard(ctx, n, method, v, i, k, opts.workers, opts.quiet, w, stderr)
 	})
 }
 
@@ -210,12 +211,12 @@ func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) 
 // the method it chose goes to notes, warnings and progress to stderr; the bar is erased
 // before countPlan returns.
 func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.Writer) (queens.Counts, error) {
-	method, err := opts.method.choose(n, opts.workers)
+	c, err := opts.method.plan(n, opts.workers)
 	if err != nil {
 		return queens.Counts{}, err
 	}
-	plan, err := newMethodPlan(ctx, n, method, opts.method.planVersion)
-	if err != nil {
+	plan := c.Plan
+	if err := plan.Build(ctx); err != nil {
 		return queens.Counts{}, err
 	}
 	if !opts.quiet {

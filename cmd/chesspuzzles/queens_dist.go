@@ -80,12 +80,12 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	method, err := o.method.chooseShared(n, workers)
+	c, err := o.method.plan(n, 0) // its tasks run on workers elsewhere
 	if err != nil {
 		return err
 	}
-	plan, err := newMethodPlan(ctx, n, method, o.method.planVersion)
-	if err != nil {
+	plan := c.Plan
+	if err := plan.Build(ctx); err != nil {
 		return err
 	}
 	if err := checkVerify(o.verify); err != nil {

@@ -34,7 +34,7 @@ or a user in the --nats URL) is shown without its total, as "unverified"; one wh
 wrong, as "forged". With --json, "checked" says whether the record's seal was checked;
 "total" is there only if it was.`,
 		Example: `  chesspuzzles queens status
-  chesspuzzles queens status 22 --nats nats://coordinator:4222 --token-file token --json`,
+  chesspuzzles queens status 22 --nats nats://coordinator:4222 --creds reader.creds --json`,
 		Args: maxArgs(1, "at most one argument, N"),
 	}, func(cmd *cobra.Command, o *statusOptions) {
 		f := cmd.Flags()

@@ -25,7 +25,7 @@ import (
 // guardGroups makes every command group of root (root itself, queens, knight, completion,
 // help) refuse an argument that names none of its commands, instead of printing its help
 // and exiting 0: "chesspuzzles queens slove 8" is a typo, not a request for help. With no
-// argument a group still prints its help.
+// argument a group still prints its help, and root its short overview (--help: the manual).
 func guardGroups(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -35,6 +35,8 @@ func guardGroups(root *cobra.Command) {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(cmd *cobra.Command, args []string) error {
 				switch {
+				case len(args) == 0 && !cmd.HasParent():
+					return overview(cmd.OutOrStdout())
 				case len(args) == 0:
 					return cmd.Help()
 				case args[0] == "help" && len(args) == 1:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
@@ -19,7 +20,7 @@ import (
 type methodOptions struct {
 	method      string // auto, join or frames
 	maxMemory   string // --max-memory as given; "" means half the machine's memory
-	planVersion int    // --plan-version; 0 means the method's default for N (planVersionFor)
+	planVersion int    // --plan-version; 0 means the method's default for N
 }
 
 // addMethodFlags adds --method and --max-memory to cmd.
@@ -28,16 +29,6 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 29), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
 	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.PlanVersion))
-}
-
-// planVersionFor returns the plan version of a count of n by method: v if not 0 (checked
-// against the method by queens.NewPlan), else the method's default for n.
-func planVersionFor(n int, method string, v int) (int, error) {
-	p, err := queens.NewPlan(n, method, v)
-	if err != nil {
-		return 0, usageErrorf("--plan-version: %v", err)
-	}
-	return p.Version(), nil
 }
 
 // minMaxMemory is the smallest --max-memory accepted: below it not even the frames
@@ -78,59 +69,44 @@ func (o *methodOptions) validate() error {
 	return err
 }
 
-// chooseShared is choose for a count whose slices run on other machines (--shard,
-// --distributed): queens.ChooseMethod for tasks run elsewhere (workers 0), where auto
-// means frames, which fit every machine.
-func (o *methodOptions) chooseShared(n, workers int) (string, error) {
-	return o.choose(n, 0)
-}
-
-// choose returns the method to count n with on workers goroutines, as queens.ChooseMethod
-// decides from --method, --plan-version and --max-memory, and sets the process's Go
+// plan decides, once, how a count of n is made on workers goroutines (0: its tasks run
+// elsewhere, slices or NATS workers, where auto takes frames): queens.Choose from
+// --method, --plan-version and --max-memory gives the plan (not yet built: Build it to
+// count), its memory and the cost model. Where it takes the join it sets the process's Go
 // memory limit to --max-memory, which the join keeps its table within.
-func (o *methodOptions) choose(n, workers int) (string, error) {
+func (o *methodOptions) plan(n, workers int) (queens.Choice, error) {
 	limit, err := o.memoryLimit()
 	if err != nil {
-		return "", err
+		return queens.Choice{}, err
 	}
-	method := o.method
-	if method == "auto" && o.planVersion != 0 {
-		// A plan version names its method.
-		p, err := queens.NewPlan(n, "", o.planVersion)
-		if err != nil {
-			return "", usageErrorf("--plan-version: %v", err)
-		}
-		method = p.Method()
-	}
-	got, err := queens.ChooseMethod(n, method, workers, limit)
+	c, err := queens.Choose(n, queens.PlanOptions{Method: o.method, Version: o.planVersion, Workers: workers, MaxMemory: limit})
 	var me *queens.MemoryError
 	switch {
+	case errors.Is(err, queens.ErrPlanVersion):
+		return c, usageErrorf("--plan-version: %s", strings.TrimPrefix(err.Error(), queens.ErrPlanVersion.Error()+": "))
 	case errors.As(err, &me):
-		return "", usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
+		return c, usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
 			n, humanBytes(me.Need), plural(uint64(max(workers, 1)), "worker", "workers"), humanBytes(limit))
-	case err != nil && method == count.MethodJoin:
-		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinN, join.MaxN, n)
+	case err != nil && o.method == count.MethodJoin:
+		return c, usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinN, join.MaxN, n)
 	case err != nil:
-		return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
+		return c, usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
-	if got == count.MethodJoin {
+	if c.Plan.Method() == count.MethodJoin {
 		debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
 	}
-	return got, nil
+	return c, nil
 }
 
 // newMethodPlan returns the plan of n by method with plan version v (0: the method's
-// default for n, see planVersionFor), its tasks built (a fine plan of version 2 is held
-// compactly: about 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27), or ctx.Err()
-// within milliseconds of ctx's end (the build takes seconds to minutes from N = 26).
+// default for n), its tasks built: the plan a shard file or a merge names, not one to
+// choose (that is methodOptions.plan). A fine plan of version 2 is held compactly (about
+// 27 bytes a task, 290 MB for the 1.1·10⁷ tasks of N = 27); it returns ctx.Err() within
+// milliseconds of ctx's end (the build takes seconds to minutes from N = 26).
 func newMethodPlan(ctx context.Context, n int, method string, v int) (count.Plan, error) {
-	v, err := planVersionFor(n, method, v)
-	if err != nil {
-		return nil, usageError(err)
-	}
 	p, err := queens.NewPlan(n, method, v)
 	if err != nil {
-		return nil, usageError(err)
+		return nil, usageErrorf("--plan-version: %v", err)
 	}
 	if err := p.Build(ctx); err != nil {
 		return nil, err

@@ -37,9 +37,13 @@ func TestChooseMethod(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := methodOptions{method: tt.method, maxMemory: tt.memory}
-			got, err := o.choose(tt.n, tt.workers)
+			c, err := o.plan(tt.n, tt.workers)
+			got := ""
+			if err == nil {
+				got = c.Plan.Method()
+			}
 			if (err != nil) != (tt.want == "") || got != tt.want {
-				t.Errorf("choose(%d) with --method %s --max-memory %s = %q, %v; want %q", tt.n, tt.method, tt.memory, got, err, tt.want)
+				t.Errorf("plan(%d) with --method %s --max-memory %s = %q, %v; want %q", tt.n, tt.method, tt.memory, got, err, tt.want)
 			}
 		})
 	}
