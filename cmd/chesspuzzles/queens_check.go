@@ -92,25 +92,6 @@ type checkOptions struct {
 	maxAttacks int
 }
 
-// checkJSON is the --json form of a report.
-type checkJSON struct {
-	N             int          `json:"n"`
-	Queens        int          `json:"queens"`
-	Solved        bool         `json:"solved"`
-	Attacks       []attackJSON `json:"attacks"`       // the first --max-attacks of them
-	AttacksTotal  int64        `json:"attacks_total"` // all of them
-	Rows          []int        `json:"rows"`
-	Columns       []int        `json:"columns"`
-	Diagonals     []int        `json:"diagonals"`
-	AntiDiagonals []int        `json:"anti_diagonals"`
-}
-
-type attackJSON struct {
-	A    string `json:"a"`
-	B    string `json:"b"`
-	Line string `json:"line"`
-}
-
 func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	var (
 		pos     queens.Position
@@ -143,7 +124,6 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sz := board.SquareBoard(rep.N)
 	// Output of a huge report stops at the next buffer on Ctrl-C.
 	w := bufio.NewWriter(ctxio.Writer{Ctx: ctx, W: stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
@@ -151,12 +131,7 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 			return err
 		}
 	} else if opts.json {
-		out := checkJSON{N: rep.N, Queens: rep.Queens, Solved: rep.Solved, Attacks: []attackJSON{}, AttacksTotal: attacks,
-			Rows: rep.Rows, Columns: rep.Columns, Diagonals: rep.Diagonals, AntiDiagonals: rep.AntiDiagonals}
-		for _, a := range rep.Attacks {
-			out.Attacks = append(out.Attacks, attackJSON{A: sz.Name(a.A), B: sz.Name(a.B), Line: a.Line.String()})
-		}
-		if err := json.NewEncoder(w).Encode(out); err != nil {
+		if err := json.NewEncoder(w).Encode(rep.Record(attacks)); err != nil {
 			return err
 		}
 	} else {
