@@ -63,7 +63,7 @@ func Merge(ctx context.Context, names []string, opts MergeOptions) (count.Counts
 				return count.Counts{}, 0, inputErrorf("%q and %q are the same file: give each slice's file once (with --replicas, one file of each independent run)", other, name)
 			}
 		}
-		s, size, err := ReadFile(ctx, name, MaxBytes-read)
+		s, size, err := ReadFile(ctx, name, min(MaxFileBytes, MaxBytes-read))
 		if err != nil {
 			return count.Counts{}, 0, err
 		}
