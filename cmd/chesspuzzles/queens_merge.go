@@ -20,8 +20,9 @@ is the slices' wall times added up).
 
 It refuses (exit 2) a set of files that is not exactly one complete plan of this build:
 a missing slice, a slice given twice, a slice of another N, of another K or of another
-plan version, or a file whose tasks are not the ones its slice holds. It refuses as well
-a file changed since it was written: one whose checksum does not match its content, with
+plan version, a file whose tasks are not the ones its slice holds, or a file larger than
+64 MiB (1 GiB for all files: count in more slices). It refuses as well a file changed
+since it was written: one whose checksum does not match its content, with
 data after its JSON object, whose totals are not the sums of its tasks' results, or with a
 task result impossible for its task (see count.Plan.CheckResult).
 
