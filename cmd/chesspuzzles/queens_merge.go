@@ -44,8 +44,8 @@ sites that do not trust one another), and given R times: merge refuses (exit 1, 
 the slice and the task) any task whose R results are not all equal, so one dishonest
 replica cannot change the total unless the others lie the same way. Each file names the
 run that computed it (a random identity, under its checksum), and the replicas of a slice
-must come from different runs: the same file given twice, or a copy of one under another
-name, is refused (exit 2). merge cannot see that the runs were independent, nor stop a
+must come from different runs: the same file given twice, a copy of one under another
+name, or a file of an older build that names no run, is refused (exit 2). merge cannot see that the runs were independent, nor stop a
 forger who gives a copy a new identity and checksum; that is for whoever schedules them.
 
   chesspuzzles queens count 18 --shard 0/3 > s0.json   # on any machine

@@ -111,3 +111,30 @@ func mustPlan(t *testing.T, n int) count.Plan {
 	}
 	return p
 }
+
+// TestSample: sample(n, k) gives k distinct indices in ascending order, every index about
+// equally often (30,000 draws of 3 of 10: each index 9,000 times expected, within 5 %).
+func TestSample(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{1, 1}, {10, 0}, {10, 10}, {1000, 7}} {
+		got := sample(tc.n, tc.k)
+		if len(got) != tc.k {
+			t.Fatalf("sample(%d, %d) has %d indices", tc.n, tc.k, len(got))
+		}
+		for i, v := range got {
+			if v < 0 || v >= tc.n || i > 0 && got[i-1] >= v {
+				t.Fatalf("sample(%d, %d) = %v: not distinct, ascending, in range", tc.n, tc.k, got)
+			}
+		}
+	}
+	freq := make([]int, 10)
+	for range 30000 {
+		for _, v := range sample(10, 3) {
+			freq[v]++
+		}
+	}
+	for i, f := range freq {
+		if f < 8550 || f > 9450 {
+			t.Errorf("index %d drawn %d times of 90,000, want about 9,000: %v", i, f, freq)
+		}
+	}
+}
