@@ -230,15 +230,6 @@ func writeReport(w io.Writer, pos queens.Position, rep queens.Report, attacks in
 	sums(w, fmt.Sprintf("anti-diagonals ↗ %s…%s", first(board.Square{Row: 0, Col: 0}), first(board.Square{Row: n - 1, Col: n - 1})), rep.AntiDiagonals)
 }
 
-func rankName(sz board.Size, row int) string { return fmt.Sprint(sz.Rows - row) }
-
-func fileName(sz board.Size, col int) string {
-	if sz.HasAlgebraic() {
-		return string(rune('a' + col))
-	}
-	return fmt.Sprint(col + 1)
-}
-
 func sums(w io.Writer, label string, counts []int) {
 	fmt.Fprintf(w, "  %-22s", label)
 	for _, k := range counts {

@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -55,22 +52,6 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	_ = f.MarkHidden("status")
 }
 
-// defaultStateDir is where the embedded server keeps its store unless --state says.
-func defaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "chesspuzzles", "nats")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".local", "state", "chesspuzzles", "nats")
-	}
-	return "chesspuzzles-nats"
-}
-
-// active reports whether the flags ask for something other than a local count.
-func (o *distOptions) active() bool {
-	return o.distributed || o.nats != "" || o.shard != "" || o.status
-}
-
 // distArgs is the count command's argument check: none with --status (or N to show one
 // job), else what next allows.
 func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
@@ -82,47 +63,16 @@ func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
-// runDistCount is the count command's branch for the flags above. workers is --workers:
-// the goroutines of a shard, or the local workers of a distributed count (0 for none).
+// runDistCount is "queens count" through NATS (--distributed or --nats). workers is
+// --workers: the local workers of the count (0 for none).
 func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args []string, workers int, jsonOut bool) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if workers < 0 {
 		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
 	}
-	if o.status {
-		n := 0
-		if len(args) == 1 {
-			var err error
-			if n, err = parseN(args[0], queens.MaxCountN); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintln(stderr, `"queens count --status" is an alias of "queens status", the command that shows the jobs; use that`)
-		return runCountStatus(ctx, o, n, jsonOut, stdout)
-	}
 	n, err := parseN(args[0], queens.MaxCountN)
 	if err != nil {
 		return err
-	}
-	if o.shard != "" {
-		if o.distributed || o.nats != "" {
-			return usageErrorf("--shard computes a slice without NATS; it cannot go with --distributed or --nats")
-		}
-		if workers < 1 {
-			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
-		}
-		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
-			return usageErrorf("--verify goes with --distributed or --nats; slices are verified by \"queens merge --verify FRACTION\"")
-		}
-		i, k, err := parseShard(o.shard)
-		if err != nil {
-			return usageError(err)
-		}
-		method, err := o.method.chooseShared(n, workers)
-		if err != nil {
-			return err
-		}
-		return runShard(ctx, n, method, o.method.planVersion, i, k, workers, o.quiet, stdout, stderr)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -196,13 +146,4 @@ type distRecord struct {
 func validPort(s string) bool {
 	p, err := strconv.Atoi(s)
 	return err == nil && p >= 0 && p <= 65535
-}
-
-// printCounts writes one count as "queens count N" does.
-func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
-	if jsonOut {
-		return json.NewEncoder(w).Encode(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
-	}
-	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
-	return err
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -176,21 +175,4 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
 		humanDuration(rec.ModelFrames), join)
 	return nil
-}
-
-// humanDuration writes seconds in the largest unit that keeps the number at least 1.
-func humanDuration(secs float64) string {
-	units := []struct {
-		name string
-		size float64
-	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}}
-	for _, u := range units {
-		if secs >= 2*u.size {
-			return fmt.Sprintf("%.3g %s", secs/u.size, u.name)
-		}
-	}
-	if math.IsInf(secs, 0) || math.IsNaN(secs) {
-		return "unknown"
-	}
-	return fmt.Sprintf("%.3g s", secs)
 }

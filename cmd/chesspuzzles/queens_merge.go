@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/spf13/cobra"
 )
@@ -70,19 +69,6 @@ type queensMergeOptions struct {
 	json     bool
 	verify   float64
 	replicas int
-}
-
-// defaultVerify is the share of tasks "queens merge" and a distributed count recompute
-// unless --verify says otherwise: enough to catch a machine that lies often, a few
-// percent of the work.
-const defaultVerify = dist.DefaultVerify
-
-// checkVerify returns a usage error unless f is a fraction from 0 to 1.
-func checkVerify(f float64) error {
-	if !(f >= 0 && f <= 1) {
-		return usageErrorf("--verify must be a fraction from 0 to 1, got %v", f)
-	}
-	return nil
 }
 
 func runQueensMerge(ctx context.Context, opts queensMergeOptions, stdout io.Writer) error {

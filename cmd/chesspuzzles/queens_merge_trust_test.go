@@ -140,7 +140,7 @@ func TestMergeJoinBound(t *testing.T) {
 	const n = 14
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := runShard(context.Background(), n, count.MethodJoin, join.JoinPlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
+	if err := runShard(context.Background(), n, count.MethodJoin, join.PlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(dir, "s0.json")

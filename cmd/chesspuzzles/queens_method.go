@@ -27,7 +27,7 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 27), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
-	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.JoinPlanVersion))
+	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.PlanVersion))
 }
 
 // planVersionFor returns the plan version of a count of n by method: v if not 0 (checked
@@ -109,7 +109,7 @@ func (o *methodOptions) choose(n, workers int) (string, error) {
 		return "", usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
 			n, humanBytes(me.Need), plural(uint64(max(workers, 1)), "worker", "workers"), humanBytes(limit))
 	case err != nil && method == count.MethodJoin:
-		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinJoinN, join.MaxJoinN, n)
+		return "", usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinN, join.MaxN, n)
 	case err != nil:
 		return "", usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}
@@ -151,15 +151,4 @@ func describeMethod(w io.Writer, plan count.Plan, workers int, limit uint64) {
 		return
 	}
 	fmt.Fprintf(w, "N=%d: method frames, plan version %d, memory under 1 MB a worker\n", plan.N(), plan.Version())
-}
-
-// humanBytes writes a byte count in binary units.
-func humanBytes(b uint64) string {
-	units := []string{"KiB", "MiB", "GiB"}
-	for i := len(units) - 1; i >= 0; i-- {
-		if shift := 10 * (i + 1); b >= 1<<shift {
-			return fmt.Sprintf("%.3g %s", float64(b)/float64(uint64(1)<<shift), units[i])
-		}
-	}
-	return fmt.Sprintf("%d B", b)
 }

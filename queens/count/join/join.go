@@ -63,13 +63,13 @@ import (
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
 // one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
-// (join_sieve.go) lets each query meet only the stored half-boards that agree with it on
+// (sieve.go) lets each query meet only the stored half-boards that agree with it on
 // the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
-// N = 20…28 on paper" beyond); the cost model (join_cost.go) holds them.
+// N = 20…28 on paper" beyond); the cost model (cost.go) holds them.
 //
 // Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
 // its place between its even neighbours (N = 17 ≈ 0.27 of N = 18, N = 19 ≈ 0.18 of N = 20).

@@ -16,7 +16,7 @@ func TestJoinBoundTrue(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		maxN = 12
 	}
-	for n := MinJoinN; n <= maxN; n++ {
+	for n := MinN; n <= maxN; n++ {
 		p, err := newJoinPlan(n)
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ var measuredCoreHours = map[int]float64{
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
 // Intel Xeon VM of 24 November 2026, before the sieve): the number of tasks is this model's
-// time over joinTaskSeconds, so the figures are frozen with JoinPlanVersion (a new model
+// time over joinTaskSeconds, so the figures are frozen with PlanVersion (a new model
 // for the cut is a new version). The join has since become 2–6 times faster than these from
 // N = 20, so its tasks take well under half a core-hour (about 12 minutes at N = 24–25).
 var cutCoreHours = map[int]float64{

@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"os"

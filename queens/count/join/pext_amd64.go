@@ -9,7 +9,7 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
 // runs once per stored pattern and query, never per pair.
 var havePEXT = cpuid.BMI2
 
-// extractPEXT writes PEXT(src[i], mask) to dst[i] for i < n (join_pext_amd64.s).
+// extractPEXT writes PEXT(src[i], mask) to dst[i] for i < n (pext_amd64.s).
 //
 //go:noescape
 func extractPEXT(dst, src *uint64, n int, mask uint64)

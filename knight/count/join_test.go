@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func TestJoinMatchesDP(t *testing.T) {
 				t.Errorf("countJoin(%d×%d) = %v; countDP = %v", b.rows, b.cols, got, want)
 			}
 			if b.rows*b.cols <= 30 {
-				s, err := Count(ctx, b.rows, b.cols, CountOptions{Closed: true, Method: MethodSearch})
+				s, err := Tours64(ctx, b.rows, b.cols, Options{Closed: true, Method: MethodSearch})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestJoinMatchesDP(t *testing.T) {
 }
 
 // TestJoinKnownValues checks the join on the published closed counts it can reach in CI
-// time, through Count with MethodJoin.
+// time, through Tours with MethodJoin.
 func TestJoinKnownValues(t *testing.T) {
 	for _, k := range readKnownCounts(t, "testdata/known-values.txt") {
 		if !k.opts.Closed || !frontier.JoinPossible(k.size.Rows, k.size.Cols) {
@@ -71,9 +71,9 @@ func TestJoinKnownValues(t *testing.T) {
 			}
 			opts := k.opts
 			opts.Method = MethodJoin
-			got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
+			got, err := Tours64(context.Background(), k.size.Rows, k.size.Cols, opts)
 			if err != nil || got != k.want {
-				t.Errorf("Count(%s, join) = %d, %v; want %d", k.line, got, err, k.want)
+				t.Errorf("Tours64(%s, join) = %d, %v; want %d", k.line, got, err, k.want)
 			}
 		})
 	}
@@ -85,7 +85,7 @@ func TestJoinRefuses(t *testing.T) {
 		rows, cols int
 		closed     bool
 	}{{6, 6, false}, {5, 7, true}, {5, 4, true}, {7, 6, true}, {3, 3, true}, {9, 10, true}, {2, 2, true}} {
-		if _, err := ChooseMethod(tt.rows, tt.cols, CountOptions{Closed: tt.closed, Method: MethodJoin}); err == nil {
+		if _, err := ChooseMethod(tt.rows, tt.cols, Options{Closed: tt.closed, Method: MethodJoin}); err == nil {
 			t.Errorf("ChooseMethod(%d×%d, closed %v, join) = nil error, want one", tt.rows, tt.cols, tt.closed)
 		}
 	}
@@ -140,7 +140,7 @@ func TestAutoMethod(t *testing.T) {
 		rows, cols int
 		want       string
 	}{{6, 8, MethodJoin}, {8, 7, MethodJoin}, {6, 10, MethodJoin}, {8, 8, MethodDP}, {7, 7, MethodDP}, {5, 9, MethodDP}, {6, 6, MethodSearch}} {
-		if got, err := ChooseMethod(tt.rows, tt.cols, CountOptions{Closed: true}); err != nil || got != tt.want {
+		if got, err := ChooseMethod(tt.rows, tt.cols, Options{Closed: true}); err != nil || got != tt.want {
 			t.Errorf("ChooseMethod(%d×%d, closed) = %q, %v; want %q", tt.rows, tt.cols, got, err, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"context"
@@ -18,14 +18,14 @@ func TestEstimateMeasured(t *testing.T) {
 		method     string
 		cells      int
 	}{{6, 6, MethodDP, 36}, {5, 8, MethodJoin, 30}} {
-		opts := CountOptions{Closed: true, Method: tt.method}
+		opts := Options{Closed: true, Method: tt.method}
 		est, err := estimate(ctx, tt.rows, tt.cols, opts, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		peak := 0
-		opts.Status = func(s CountStatus) { peak = max(peak, s.States) }
-		if _, err := Count(ctx, tt.rows, tt.cols, opts); err != nil {
+		opts.Status = func(s Status) { peak = max(peak, s.States) }
+		if _, err := Tours64(ctx, tt.rows, tt.cols, opts); err != nil {
 			t.Fatal(err)
 		}
 		if !est.Exact || est.Method != tt.method || est.Cells != tt.cells || est.Measured != tt.cells || int(est.PeakStates) != peak || est.PeakBytes <= 0 || est.CPU <= 0 {
@@ -45,7 +45,7 @@ func TestEstimateMeasured(t *testing.T) {
 // checks the 159 million too.
 func TestEstimateExtrapolated(t *testing.T) {
 	if !longTests() {
-		est, err := estimate(context.Background(), 8, 8, CountOptions{Closed: true, Method: MethodDP}, time.Nanosecond)
+		est, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP}, time.Nanosecond)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestEstimateExtrapolated(t *testing.T) {
 		t.Log("the extrapolated peak's lower bound on 8×8 (159 million states) runs with CHESSPUZZLES_LONG=1 (minutes under -race)")
 		return
 	}
-	est, err := estimate(context.Background(), 8, 8, CountOptions{Closed: true, Method: MethodDP}, 0)
+	est, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,18 +68,18 @@ func TestEstimateExtrapolated(t *testing.T) {
 // bad input.
 func TestEstimateOther(t *testing.T) {
 	ctx := context.Background()
-	est, err := Estimate(ctx, 5, 5, CountOptions{})
+	est, err := Estimate(ctx, 5, 5, Options{})
 	if err != nil || est.Method != MethodSearch || est.Cells != 0 || est.How == "" {
 		t.Errorf("Estimate(5×5 open) = %+v, %v; want the search method, no cells", est, err)
 	}
-	est, err = Estimate(ctx, 7, 7, CountOptions{Closed: true, Method: MethodDP})
+	est, err = Estimate(ctx, 7, 7, Options{Closed: true, Method: MethodDP})
 	if err != nil || !est.Exact || est.PeakStates != 0 {
 		t.Errorf("Estimate(7×7 closed) = %+v, %v; want exact, no states", est, err)
 	}
 	for _, tt := range []struct {
 		rows, cols int
-		opts       CountOptions
-	}{{0, 3, CountOptions{}}, {6, 6, CountOptions{Method: MethodJoin}}, {9, 9, CountOptions{Method: MethodDP}}, {5, 5, CountOptions{Method: "x"}}} {
+		opts       Options
+	}{{0, 3, Options{}}, {6, 6, Options{Method: MethodJoin}}, {9, 9, Options{Method: MethodDP}}, {5, 5, Options{Method: "x"}}} {
 		if _, err := Estimate(ctx, tt.rows, tt.cols, tt.opts); err == nil {
 			t.Errorf("Estimate(%d×%d, %+v) = nil error, want one", tt.rows, tt.cols, tt.opts)
 		}

@@ -46,7 +46,7 @@ func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32,
 	return countBatchesGo(tab, bs, bw, nch, cb, cq)
 }
 
-// countBatchesAVX2 is countBatchesGo4 in assembly (join_kernel_amd64.s), on the queries'
+// countBatchesAVX2 is countBatchesGo4 in assembly (kernel_amd64.s), on the queries'
 // chunk offsets (nq queries of stride slots at offs): per (batch, query) one 256-bit row
 // AND per chunk, each row's offset loaded, not computed (a loop unrolled for each chunk
 // count up to 8), and a nibble-table popcount (VPSHUFB, VPSADBW).
@@ -61,7 +61,7 @@ func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int
 //go:noescape
 func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 
-// countBatchesAVX512 is countBatchesGo in assembly (join_kernel_amd64.s): one 512-bit
+// countBatchesAVX512 is countBatchesGo in assembly (kernel_amd64.s): one 512-bit
 // row AND per chunk and one VPOPCNTQ per (batch, query).
 //
 //go:noescape

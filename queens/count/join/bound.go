@@ -126,7 +126,7 @@ type joinTaskBound struct {
 // lookups a half each: milliseconds for a task of N ≤ 20.
 func (t task) joinBound() (joinTaskBound, error) {
 	var b joinTaskBound
-	if t.N < MinJoinN || t.N > MaxJoinN || t.Join.Sub < 0 || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
+	if t.N < MinN || t.N > MaxN || t.Join.Sub < 0 || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
 		return b, fmt.Errorf("task %d is not a task of the join's plan for N=%d", t.ID, t.N)
 	}
 	j := newJoinSub(t.N, t.Join.Sub)

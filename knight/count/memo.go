@@ -1,4 +1,4 @@
-package knight
+package count
 
 import "math/bits"
 
@@ -6,7 +6,7 @@ import "math/bits"
 // its knight square is less than memoMaxSquares.
 const emptyState = ^uint64(0)
 
-// stateTable is the memo of the meet-in-the-middle search (pathcount.go): an
+// stateTable is the memo of the meet-in-the-middle search (search.go): an
 // open-addressing hash table (linear probing, Fibonacci hashing) from middle states to
 // counts, kept at most three quarters full; it is about twice as fast as a
 // Go map here. add and get take constant expected time; an entry takes 16 bytes.

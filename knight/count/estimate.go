@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
 )
 
-// CountEstimate is what Estimate expects a count to cost.
-type CountEstimate struct {
-	Method string // the method Count would use
+// Forecast is what Estimate expects a count to cost.
+type Forecast struct {
+	Method string // the method Tours would use
 	// Cells is the number of cells (steps) of the sweep (of both sweeps, for join);
 	// Measured how many of them were run; Exact tells whether the whole count was run
 	// (the figures are then measured).
@@ -36,7 +36,7 @@ const (
 	estimateStates = 4 << 20
 )
 
-// Estimate runs the first cells of the count Count would do for a rows×cols board with
+// Estimate runs the first cells of the count Tours would do for a rows×cols board with
 // opts, with the same sweep and state store (for at most a few seconds and a few million
 // states), and extrapolates its peak states, memory and time. For the search method it
 // reports no figures (that method's time grows with the number of tours, which is not
@@ -52,23 +52,23 @@ const (
 // guess there; they are capped by growing no further than column 2R. Time is the measured
 // seconds per state read times the states the sweep is expected to read. Checked against
 // whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
-func Estimate(ctx context.Context, rows, cols int, opts CountOptions) (*CountEstimate, error) {
+func Estimate(ctx context.Context, rows, cols int, opts Options) (*Forecast, error) {
 	return estimate(ctx, rows, cols, opts, estimateTime)
 }
 
 // estimate is Estimate with a time budget for the measured cells (0: none, only the budget
 // of states; the tests use it so that their figures do not depend on the machine's speed).
-func estimate(ctx context.Context, rows, cols int, opts CountOptions, budget time.Duration) (*CountEstimate, error) {
+func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Duration) (*Forecast, error) {
 	m, err := ChooseMethod(rows, cols, opts)
 	if err != nil {
 		return nil, err
 	}
-	est := &CountEstimate{Method: m}
+	est := &Forecast{Method: m}
 	if m == MethodSearch {
 		est.How = "the search method's time grows with the number of tours, not known beforehand; it is chosen only on boards of at most 42 squares (seconds)"
 		return est, nil
 	}
-	if opts.Closed && closedExists(rows, cols) != "" {
+	if opts.Closed && noClosedTour(rows, cols) {
 		est.Exact = true
 		est.How = "no closed tour exists on this board (Schwenk's theorem): nothing to sweep"
 		return est, nil

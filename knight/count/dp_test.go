@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestDPMatchesSearch(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := Count(ctx, b.rows, b.cols, CountOptions{Closed: closed, Method: MethodSearch})
+				want, err := Tours64(ctx, b.rows, b.cols, Options{Closed: closed, Method: MethodSearch})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,16 +92,16 @@ func TestDPBeyond64(t *testing.T) {
 			if testing.Short() && tt.rows == 4 {
 				t.Skip("-short leaves out 4×17 (3×24 runs)")
 			}
-			a, err := CountBig(ctx, tt.rows, tt.cols, CountOptions{Closed: tt.closed})
+			a, err := Tours(ctx, tt.rows, tt.cols, Options{Closed: tt.closed})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := CountBig(ctx, tt.cols, tt.rows, CountOptions{Closed: tt.closed})
+			b, err := Tours(ctx, tt.cols, tt.rows, Options{Closed: tt.closed})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a.Cmp(b) != 0 || a.Sign() <= 0 {
-				t.Errorf("CountBig(%d×%d) = %v, CountBig(%d×%d) = %v; want equal and positive", tt.rows, tt.cols, a, tt.cols, tt.rows, b)
+				t.Errorf("Tours(%d×%d) = %v, Tours(%d×%d) = %v; want equal and positive", tt.rows, tt.cols, a, tt.cols, tt.rows, b)
 			}
 		})
 	}
@@ -109,7 +109,7 @@ func TestDPBeyond64(t *testing.T) {
 
 // TestDPWide checks a count whose weights pass 2^64 (kept in 128 bits, as on every board
 // past 64 squares): the directed open tours of 3×40 and 40×3 agree and exceed 2^64, and
-// Count, limited to an int64, says so. CHESSPUZZLES_LONG=1 checks 4×40 and 40×4 too
+// Tours, limited to an int64, says so. CHESSPUZZLES_LONG=1 checks 4×40 and 40×4 too
 // (minutes under -race).
 func TestDPWide(t *testing.T) {
 	ctx := context.Background()
@@ -119,22 +119,22 @@ func TestDPWide(t *testing.T) {
 	}
 	for _, sz := range sizes {
 		rows, cols := sz[0], sz[1]
-		a, err := CountBig(ctx, rows, cols, CountOptions{})
+		a, err := Tours(ctx, rows, cols, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a.Cmp(new(big.Int).Lsh(big.NewInt(1), 64)) <= 0 {
-			t.Errorf("CountBig(%d×%d) = %v, want more than 2^64", rows, cols, a)
+			t.Errorf("Tours(%d×%d) = %v, want more than 2^64", rows, cols, a)
 		}
-		b, err := CountBig(ctx, cols, rows, CountOptions{})
+		b, err := Tours(ctx, cols, rows, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a.Cmp(b) != 0 {
-			t.Errorf("CountBig(%d×%d) = %v, CountBig(%d×%d) = %v", rows, cols, a, cols, rows, b)
+			t.Errorf("Tours(%d×%d) = %v, Tours(%d×%d) = %v", rows, cols, a, cols, rows, b)
 		}
-		if _, err := Count(ctx, rows, cols, CountOptions{}); !errors.Is(err, errCountOverflow) {
-			t.Errorf("Count(%d×%d) error = %v, want errCountOverflow", rows, cols, err)
+		if _, err := Tours64(ctx, rows, cols, Options{}); !errors.Is(err, errCountOverflow) {
+			t.Errorf("Tours64(%d×%d) error = %v, want errCountOverflow", rows, cols, err)
 		}
 	}
 }
@@ -142,18 +142,18 @@ func TestDPWide(t *testing.T) {
 // TestDPMemoryLimit checks that a count needing more memory than allowed stops with a
 // *MemoryError.
 func TestDPMemoryLimit(t *testing.T) {
-	_, err := Count(context.Background(), 6, 6, CountOptions{Closed: true, Method: MethodDP, MaxMemory: 1 << 20})
+	_, err := Tours64(context.Background(), 6, 6, Options{Closed: true, Method: MethodDP, MaxMemory: 1 << 20})
 	var me *MemoryError
 	if !errors.As(err, &me) || me.Limit != 1<<20 || me.Need <= me.Limit {
-		t.Errorf("Count(6×6 closed, 1 MiB) error = %v, want a *MemoryError over 1 MiB", err)
+		t.Errorf("Tours64(6×6 closed, 1 MiB) error = %v, want a *MemoryError over 1 MiB", err)
 	}
 }
 
 // TestDPStatus checks the dp method's Status calls: one per cell, in order, with states
 // and memory.
 func TestDPStatus(t *testing.T) {
-	var got []CountStatus
-	_, err := Count(context.Background(), 5, 6, CountOptions{Closed: true, Method: MethodDP, Status: func(s CountStatus) {
+	var got []Status
+	_, err := Tours64(context.Background(), 5, 6, Options{Closed: true, Method: MethodDP, Status: func(s Status) {
 		got = append(got, s)
 	}})
 	if err != nil {
@@ -174,7 +174,7 @@ func TestDPStatus(t *testing.T) {
 }
 
 // TestCountLong checks the long counts of testdata/known-values-long.txt, with at most
-// 8 GiB, by the method Count chooses and by the dp method's run store where that is
+// 8 GiB, by the method Tours chooses and by the dp method's run store where that is
 // another: 7×8 closed (join and dp, about a minute of CPU each) when CHESSPUZZLES_LONG=1;
 // 7×7 open and 8×8 closed too with CHESSPUZZLES_LONG=all (hundreds of millions of states
 // in the middle columns: about half an hour of CPU each; see the package doc).
@@ -198,11 +198,11 @@ func TestCountLong(t *testing.T) {
 				opts := k.opts
 				opts.Method = m
 				opts.MaxMemory = 8 << 30 // the bound for 8×8
-				got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
+				got, err := Tours64(context.Background(), k.size.Rows, k.size.Cols, opts)
 				if err != nil || got != k.want {
-					t.Errorf("Count(%s, method %q) = %d, %v; want %d", k.line, m, got, err, k.want)
+					t.Errorf("Tours64(%s, method %q) = %d, %v; want %d", k.line, m, got, err, k.want)
 				}
-				t.Logf("Count(%s, method %q) = %d in %v", k.line, m, got, time.Since(t0))
+				t.Logf("Tours64(%s, method %q) = %d in %v", k.line, m, got, time.Since(t0))
 			}
 		})
 	}

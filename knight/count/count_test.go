@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 type knownCount struct {
 	line string
 	size board.Size
-	opts CountOptions
+	opts Options
 	want int64
 }
 
@@ -49,7 +49,7 @@ func readKnownCounts(t *testing.T, name string) []knownCount {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := CountOptions{Closed: fs[1] == "closed"}
+		opts := Options{Closed: fs[1] == "closed"}
 		if fs[2] != "all" && fs[2] != "-" {
 			sq, err := sz.ParseSquare(fs[2])
 			if err != nil {
@@ -65,7 +65,7 @@ func readKnownCounts(t *testing.T, name string) []knownCount {
 	return out
 }
 
-// TestCountKnownValues compares Count with the counts in testdata/known-values.txt, which
+// TestCountKnownValues compares Tours with the counts in testdata/known-values.txt, which
 // come from the literature, by both methods where each takes at most seconds: the dp method
 // on every closed count and on open ones up to 30 squares (6×6 open takes it some 40 s), the
 // search up to 40 squares, and the automatic choice on every line. All run under -race too.
@@ -101,9 +101,9 @@ func TestCountKnownValues(t *testing.T) {
 					}
 				}
 				opts.Method = m
-				got, err := Count(context.Background(), k.size.Rows, k.size.Cols, opts)
+				got, err := Tours64(context.Background(), k.size.Rows, k.size.Cols, opts)
 				if err != nil || got != k.want {
-					t.Errorf("Count(%s, method %s) = %d, %v; want %d", k.line, m, got, err, k.want)
+					t.Errorf("Tours64(%s, method %s) = %d, %v; want %d", k.line, m, got, err, k.want)
 				}
 			})
 		}
@@ -133,10 +133,10 @@ func TestCountMatchesSearch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.closed {
-				got, err := Count(ctx, tt.rows, tt.cols, CountOptions{Closed: true})
-				want, err2 := countSearch(ctx, tt.rows, tt.cols, CountOptions{Closed: true})
+				got, err := Tours64(ctx, tt.rows, tt.cols, Options{Closed: true})
+				want, err2 := countSearch(ctx, tt.rows, tt.cols, Options{Closed: true})
 				if err != nil || err2 != nil || got != want {
-					t.Errorf("Count(%d×%d, closed) = %d, %v; countSearch = %d, %v", tt.rows, tt.cols, got, err, want, err2)
+					t.Errorf("Tours64(%d×%d, closed) = %d, %v; countSearch = %d, %v", tt.rows, tt.cols, got, err, want, err2)
 				}
 				return
 			}
@@ -144,24 +144,24 @@ func TestCountMatchesSearch(t *testing.T) {
 			for r := range tt.rows {
 				for c := range tt.cols {
 					sq := board.Square{Row: r, Col: c}
-					opts := CountOptions{Start: &sq}
-					got, err := Count(ctx, tt.rows, tt.cols, opts)
+					opts := Options{Start: &sq}
+					got, err := Tours64(ctx, tt.rows, tt.cols, opts)
 					want, err2 := countSearch(ctx, tt.rows, tt.cols, opts)
 					if err != nil || err2 != nil || got != want {
-						t.Errorf("Count(%d×%d from %v) = %d, %v; countSearch = %d, %v", tt.rows, tt.cols, sq, got, err, want, err2)
+						t.Errorf("Tours64(%d×%d from %v) = %d, %v; countSearch = %d, %v", tt.rows, tt.cols, sq, got, err, want, err2)
 					}
 					sum += got
 				}
 			}
-			all, err := Count(ctx, tt.rows, tt.cols, CountOptions{})
+			all, err := Tours64(ctx, tt.rows, tt.cols, Options{})
 			if err != nil || all != sum {
-				t.Errorf("Count(%d×%d) = %d, %v; want the sum over start squares, %d", tt.rows, tt.cols, all, err, sum)
+				t.Errorf("Tours64(%d×%d) = %d, %v; want the sum over start squares, %d", tt.rows, tt.cols, all, err, sum)
 			}
 		})
 	}
 }
 
-// TestCountBruteForce checks Count on boards of up to 20 squares against a plain recursive
+// TestCountBruteForce checks Tours on boards of up to 20 squares against a plain recursive
 // enumeration of every knight path, written here without pruning, symmetry or memo.
 func TestCountBruteForce(t *testing.T) {
 	ctx := context.Background()
@@ -169,11 +169,11 @@ func TestCountBruteForce(t *testing.T) {
 		for cols := 1; rows*cols <= 20; cols++ {
 			t.Run(fmt.Sprintf("%dx%d", rows, cols), func(t *testing.T) {
 				open, closed := bruteTours(rows, cols)
-				if got, err := Count(ctx, rows, cols, CountOptions{}); err != nil || got != open {
-					t.Errorf("Count(%d×%d) = %d, %v; want %d", rows, cols, got, err, open)
+				if got, err := Tours64(ctx, rows, cols, Options{}); err != nil || got != open {
+					t.Errorf("Tours64(%d×%d) = %d, %v; want %d", rows, cols, got, err, open)
 				}
-				if got, err := Count(ctx, rows, cols, CountOptions{Closed: true}); err != nil || got != closed {
-					t.Errorf("Count(%d×%d, closed) = %d, %v; want %d", rows, cols, got, err, closed)
+				if got, err := Tours64(ctx, rows, cols, Options{Closed: true}); err != nil || got != closed {
+					t.Errorf("Tours64(%d×%d, closed) = %d, %v; want %d", rows, cols, got, err, closed)
 				}
 			})
 		}
@@ -251,7 +251,7 @@ func TestCountMemo(t *testing.T) {
 func TestCountProgress(t *testing.T) {
 	var calls []int
 	total := -1
-	_, err := Count(context.Background(), 5, 5, CountOptions{Progress: func(done, all int) {
+	_, err := Tours64(context.Background(), 5, 5, Options{Progress: func(done, all int) {
 		calls = append(calls, done)
 		total = all
 	}})
@@ -275,18 +275,18 @@ func TestCountMinorityColour(t *testing.T) {
 	for r := 0; r < 5; r++ {
 		for c := 0; c < 5; c++ {
 			sq := board.Square{Row: r, Col: c}
-			k, err := Count(context.Background(), 5, 5, CountOptions{Start: &sq})
+			k, err := Tours64(context.Background(), 5, 5, Options{Start: &sq})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if (r+c)%2 == 1 && k != 0 {
-				t.Errorf("Count(5×5 from %v) = %d, want 0", sq, k)
+				t.Errorf("Tours64(5×5 from %v) = %d, want 0", sq, k)
 			}
 			sum += k
 		}
 	}
 	if sum != 1728 {
-		t.Errorf("sum of Count(5×5 from each square) = %d, want 1728", sum)
+		t.Errorf("sum of Tours64(5×5 from each square) = %d, want 1728", sum)
 	}
 }
 
@@ -294,8 +294,8 @@ func TestCountMinorityColour(t *testing.T) {
 func TestCountCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Count(ctx, 6, 6, CountOptions{}); !errors.Is(err, context.Canceled) {
-		t.Errorf("Count(cancelled, 6×6) error = %v, want context.Canceled", err)
+	if _, err := Tours64(ctx, 6, 6, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Tours64(cancelled, 6×6) error = %v, want context.Canceled", err)
 	}
 }
 
@@ -305,52 +305,52 @@ func TestCountCancelRunning(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	shares := 0
-	_, err := Count(ctx, 6, 6, CountOptions{Progress: func(done, total int) {
+	_, err := Tours64(ctx, 6, 6, Options{Progress: func(done, total int) {
 		shares = done
 		cancel()
 	}})
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Count(6×6, cancelled while running) error = %v, want context.Canceled", err)
+		t.Errorf("Tours64(6×6, cancelled while running) error = %v, want context.Canceled", err)
 	}
 	if shares > 2 {
-		t.Errorf("Count(6×6) went on for %d shares after the cancel, want at most 2", shares)
+		t.Errorf("Tours64(6×6) went on for %d shares after the cancel, want at most 2", shares)
 	}
 }
 
-// TestCountBadInput checks the errors for boards and starts Count does not take.
+// TestCountBadInput checks the errors for boards and starts Tours does not take.
 func TestCountBadInput(t *testing.T) {
 	off := board.Square{Row: 5, Col: 0}
 	for _, tt := range []struct {
 		name       string
 		rows, cols int
-		opts       CountOptions
+		opts       Options
 	}{
-		{"zero", 0, 5, CountOptions{}},
-		{"negative", -1, 5, CountOptions{}},
-		{"too big", 9, 9, CountOptions{}},
-		{"too long", 3, 1001, CountOptions{}},
-		{"search too big", 9, 8, CountOptions{Method: MethodSearch}},
-		{"no such method", 5, 5, CountOptions{Method: "fast"}},
-		{"start off board", 5, 5, CountOptions{Start: &off}},
-		{"start of a closed tour", 6, 6, CountOptions{Start: &board.Square{}, Closed: true}},
-		{"start of a closed tour by dp", 6, 6, CountOptions{Start: &board.Square{}, Closed: true, Method: MethodDP}},
+		{"zero", 0, 5, Options{}},
+		{"negative", -1, 5, Options{}},
+		{"too big", 9, 9, Options{}},
+		{"too long", 3, 1001, Options{}},
+		{"search too big", 9, 8, Options{Method: MethodSearch}},
+		{"no such method", 5, 5, Options{Method: "fast"}},
+		{"start off board", 5, 5, Options{Start: &off}},
+		{"start of a closed tour", 6, 6, Options{Start: &board.Square{}, Closed: true}},
+		{"start of a closed tour by dp", 6, 6, Options{Start: &board.Square{}, Closed: true, Method: MethodDP}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, err := Count(context.Background(), tt.rows, tt.cols, tt.opts); err == nil {
-				t.Errorf("Count(%d×%d) = %d, nil error; want an error", tt.rows, tt.cols, got)
+			if got, err := Tours64(context.Background(), tt.rows, tt.cols, tt.opts); err == nil {
+				t.Errorf("Tours64(%d×%d) = %d, nil error; want an error", tt.rows, tt.cols, got)
 			}
 		})
 	}
 }
 
-// ExampleCount counts the open tours of 5×5, those from a corner, and the closed tours of
+// ExampleTours64 counts the open tours of 5×5, those from a corner, and the closed tours of
 // 6×6.
-func ExampleCount() {
+func ExampleTours64() {
 	ctx := context.Background()
-	all, _ := Count(ctx, 5, 5, CountOptions{})
+	all, _ := Tours64(ctx, 5, 5, Options{})
 	corner := board.Square{Row: 4, Col: 0} // a1
-	fromA1, _ := Count(ctx, 5, 5, CountOptions{Start: &corner})
-	closed, _ := Count(ctx, 6, 6, CountOptions{Closed: true})
+	fromA1, _ := Tours64(ctx, 5, 5, Options{Start: &corner})
+	closed, _ := Tours64(ctx, 6, 6, Options{Closed: true})
 	fmt.Println(all, fromA1, closed)
 	// Output: 1728 304 9862
 }

@@ -1,4 +1,4 @@
-package knight
+package count
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
 )
 
-// CountOptions are the choices for Count.
-type CountOptions struct {
+// Options are the choices for Tours.
+type Options struct {
 	// Start, if not nil, counts only the open tours that begin on this square; it must be
 	// nil when Closed is set (a closed tour passes every square).
 	Start *board.Square
@@ -30,14 +30,14 @@ type CountOptions struct {
 	Progress func(done, total int)
 	// Status, if not nil, is called like Progress with more detail: for the dp method the
 	// states in the frontier and the memory held.
-	Status func(CountStatus)
+	Status func(Status)
 }
 
-// The counting methods of CountOptions.Method.
+// The counting methods of Options.Method.
 const (
 	MethodAuto   = "auto"   // the faster of the two for the board (see ChooseMethod)
 	MethodDP     = "dp"     // frontier dynamic programming (internal/frontier)
-	MethodSearch = "search" // backtracking that meets in the middle (pathcount.go)
+	MethodSearch = "search" // backtracking that meets in the middle (search.go)
 	MethodJoin   = "join"   // closed tours: frontier sweeps of two mirror halves, joined (internal/frontier/join.go)
 )
 
@@ -46,7 +46,7 @@ const (
 // as memory allows.
 const MaxCountSquares = 64
 
-// MaxCountLong is the longest side Count accepts (with the short side at most DPMaxRows).
+// MaxCountLong is the longest side Tours accepts (with the short side at most DPMaxRows).
 const MaxCountLong = 1000
 
 // DPMaxRows, 8, is the largest short side the dp and join methods handle: their frontier
@@ -56,7 +56,7 @@ const DPMaxRows = frontier.MaxRows
 // errCountOverflow reports a count too large for an int64.
 var errCountOverflow = errors.New("count overflows a 64-bit integer")
 
-// ChooseMethod returns the method Count uses for a rows×cols board with opts: opts.Method
+// ChooseMethod returns the method Tours uses for a rows×cols board with opts: opts.Method
 // if it names one, otherwise MethodDP, except on boards of at most 42 squares (up to 6×7),
 // where the search was measured faster (open tours leave the frontier far more pictures
 // than closed ones), and closed tours of oblong boards (long side even and at least 4, and
@@ -68,7 +68,7 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // bench/README.md ("Counting knight's tours"). It returns an error if the board is not one
 // the method can count, or opts are not a count (a start off the board, or a start with
 // Closed).
-func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
+func ChooseMethod(rows, cols int, opts Options) (string, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 {
 		return "", fmt.Errorf("board %d×%d: counting needs a board of at least 1×1", rows, cols)
@@ -112,12 +112,12 @@ func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 	return m, nil
 }
 
-// Count returns the exact number of knight's tours of a rows×cols board: directed open tours
+// Tours64 returns the exact number of knight's tours of a rows×cols board: directed open tours
 // (each start and each direction counted; with opts.Start, those beginning there) or, with
-// opts.Closed, undirected closed tours. A count beyond an int64 is an error; CountBig returns
+// opts.Closed, undirected closed tours. A count beyond an int64 is an error; Tours returns
 // it exactly.
 //
-// Count uses the method ChooseMethod names. The dp method sweeps the board cell by cell,
+// Tours uses the method ChooseMethod names. The dp method sweeps the board cell by cell,
 // keeping the distinct pictures of the frontier (package internal/frontier): its time and
 // memory grow with the number of those states, about 5^R for a board of R ≤ C rows, and
 // hardly with the number of tours: about 0.27 µs and 4–6 bytes a state once they outgrow
@@ -129,14 +129,14 @@ func ChooseMethod(rows, cols int, opts CountOptions) (string, error) {
 // joins the half with its own mirror image: about a third of the dp method's time on 6×8
 // and 7×8 closed. The search method enumerates the tours by backtracking on bitboards with
 // dead-end pruning, meeting in the middle: the number of ways to finish a half-made path is
-// stored by its visited squares and last square (pathcount.go). Only one start square of
+// stored by its visited squares and last square (search.go). Only one start square of
 // each symmetry class is searched. Its time grows with the number of tours, about 0.3 µs a
 // tour on 6×6: 6×6 open takes about 2 s and closed 0.03 s, 6×7 closed 1.5 s; its memory is
 // at most 384 MiB. The measured figures are in bench/README.md. All run in one goroutine
 // and stop with ctx.Err() when ctx is done, checked at least every few milliseconds.
 // Estimate tells what a count will cost before it starts.
-func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error) {
-	k, err := CountBig(ctx, rows, cols, opts)
+func Tours64(ctx context.Context, rows, cols int, opts Options) (int64, error) {
+	k, err := Tours(ctx, rows, cols, opts)
 	if err != nil {
 		return 0, err
 	}
@@ -146,9 +146,9 @@ func Count(ctx context.Context, rows, cols int, opts CountOptions) (int64, error
 	return k.Int64(), nil
 }
 
-// CountBig is Count with a result of any size: counts of boards of more than 64 squares can
+// Tours is Tours64 with a result of any size: counts of boards of more than 64 squares can
 // pass 2^64 (the dp method then keeps 128-bit counts, checked for overflow).
-func CountBig(ctx context.Context, rows, cols int, opts CountOptions) (*big.Int, error) {
+func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
 	m, err := ChooseMethod(rows, cols, opts)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func CountBig(ctx context.Context, rows, cols int, opts CountOptions) (*big.Int,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if opts.Closed && closedExists(rows, cols) != "" {
+	if opts.Closed && noClosedTour(rows, cols) {
 		return new(big.Int), nil
 	}
 	start := -1
@@ -166,7 +166,7 @@ func CountBig(ctx context.Context, rows, cols int, opts CountOptions) (*big.Int,
 	if m == MethodDP || m == MethodJoin {
 		status := opts.Status
 		if opts.Progress != nil {
-			status = func(s CountStatus) {
+			status = func(s Status) {
 				opts.Progress(s.Done, s.Total)
 				if opts.Status != nil {
 					opts.Status(s)
@@ -184,7 +184,7 @@ func CountBig(ctx context.Context, rows, cols int, opts CountOptions) (*big.Int,
 			if opts.Progress != nil {
 				opts.Progress(done, total)
 			}
-			opts.Status(CountStatus{Method: MethodSearch, Done: done, Total: total})
+			opts.Status(Status{Method: MethodSearch, Done: done, Total: total})
 		}
 	}
 	k, err := countMITM(ctx, rows, cols, opts.Closed, start, progress)
@@ -195,20 +195,20 @@ func CountBig(ctx context.Context, rows, cols int, opts CountOptions) (*big.Int,
 }
 
 // countDP counts tours by the dp method: the frontier sweep of the whole board over sorted
-// runs (frontier.Count). start is a square index r·cols+c or -1.
-func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
+// runs (frontier.Tours). start is a square index r·cols+c or -1.
+func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMemory int64, status func(Status)) (*big.Int, error) {
 	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status)
 }
 
 // countJoin counts closed tours by the join method: the mirror join over hash tables
 // (frontier.Join).
-func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(CountStatus)) (*big.Int, error) {
+func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(Status)) (*big.Int, error) {
 	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status)
 }
 
 // sweepCount runs the frontier count of method m (MethodDP or MethodJoin), passing each
 // cell's states to status with Estimate's forecast of the time left.
-func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(CountStatus)) (*big.Int, error) {
+func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status)) (*big.Int, error) {
 	count, cells := frontier.Count, rows*cols
 	total := cells
 	if m == MethodJoin {
@@ -218,7 +218,7 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 	if status != nil {
 		eta := newSweepETA(shapeOf(rows, cols), m, cells)
 		fo.Report = func(cell, states int, bytes int64) {
-			status(CountStatus{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
 		}
 	}
 	r, err := count(ctx, rows, cols, fo)
@@ -229,8 +229,8 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 	return r, err
 }
 
-// CountStatus is the state of a running count, as passed to CountOptions.Status.
-type CountStatus struct {
+// Status is the state of a running count, as passed to Options.Status.
+type Status struct {
 	Method string // "dp", "join" or "search"
 	Done   int    // cells placed (dp, join; for join the last step is the join) or shares counted (search)
 	Total  int    // cells (dp), cells of both sweeps and one for the join (join) or shares (search) in all
@@ -242,13 +242,49 @@ type CountStatus struct {
 	ETA time.Duration
 }
 
-// MemoryError is returned when a count would need more memory than allowed.
+// MemoryError is returned when a count would need more memory than allowed: by
+// CheckMemory before it starts (Estimated, Need the estimate's peak), or by Tours when its
+// store outgrows the limit (Need what it would have needed at least).
 type MemoryError struct {
 	Need, Limit int64 // bytes
+	Estimated   bool
 }
 
 func (e *MemoryError) Error() string {
+	if e.Estimated {
+		return fmt.Sprintf("needs about %s of memory by its estimate, limit %s", FormatBytes(e.Need), FormatBytes(e.Limit))
+	}
 	return fmt.Sprintf("needs more than %s of memory, limit %s", FormatBytes(e.Need), FormatBytes(e.Limit))
+}
+
+// MaxQuickSquares is the largest board CheckMemory passes without estimating: counts of up
+// to 42 squares take seconds (the search method's boards), and a dp or join count that
+// outgrows opts.MaxMemory stops as soon as its store does.
+const MaxQuickSquares = 42
+
+// CheckMemory returns a *MemoryError (Estimated) if the count Tours would do for a
+// rows×cols board with opts needs more than opts.MaxMemory by Estimate's forecast, so that
+// a count that cannot fit is refused before it starts instead of sweeping until its store
+// outgrows the bound (7 minutes for 8×8 closed). It estimates only dp and join counts of
+// more than MaxQuickSquares squares with a positive MaxMemory, running their first cells for
+// at most about 3 seconds; others pass at once. Errors are those of ChooseMethod and
+// ctx.Err().
+func CheckMemory(ctx context.Context, rows, cols int, opts Options) error {
+	m, err := ChooseMethod(rows, cols, opts)
+	if err != nil {
+		return err
+	}
+	if m == MethodSearch || rows*cols <= MaxQuickSquares || opts.MaxMemory <= 0 {
+		return nil
+	}
+	est, err := Estimate(ctx, rows, cols, opts)
+	if err != nil {
+		return err
+	}
+	if est.PeakBytes > opts.MaxMemory {
+		return &MemoryError{Need: est.PeakBytes, Limit: opts.MaxMemory, Estimated: true}
+	}
+	return nil
 }
 
 // FormatBytes formats a byte count with a binary unit (KiB, MiB, GiB).

@@ -11,26 +11,26 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
-// JoinPlanVersion identifies the way [NewJoinPlan] cuts a count into tasks and what each
+// PlanVersion identifies the way [New] cuts a count into tasks and what each
 // task's partial sum holds. It pins every choice that changes a task's sum or counters:
 // the row-set bit order (north rows then south rows, from the top), colex order of row
 // sets, the canonical rule E ≤ reverse(E), the half-turn rule, the long-diagonal weights,
 // the order of odd N's sub-problems (centre, then crosses by b, each with every a), the
 // row-set cost model and the cost bound that cut the row sets into tasks (see
-// NewJoinPlan), the side stored for odd N (the smaller, A on ties) and the matcher's
-// definition of a pair test. Join versions count from 101, apart from the frames'
-// PlanVersion, so that a version number alone names the method wherever it travels
+// New), the side stored for odd N (the smaller, A on ties) and the matcher's
+// definition of a pair test. Join versions count from 101, apart from
+// frames.PlanVersion, so that a version number alone names the method wherever it travels
 // (checkpoints, shard files, NATS subjects and job ids). Version 101 grouped a fixed
 // number of row sets a task (about 512 tasks at every N: four core-hours a task at
 // N = 24); 102 cuts by cost, so that no task is much over a core-hour.
-const JoinPlanVersion = 102
+const PlanVersion = 102
 
-// MinJoinN and MaxJoinN bound the N that NewJoinPlan accepts. From N = 24 the whole
+// MinN and MaxN bound the N that New accepts. From N = 24 the whole
 // quarter table needs gigabytes (see JoinMemory), and a task builds only the rows of it
 // that its row sets need (see Plan.Memory).
 const (
-	MinJoinN = 4
-	MaxJoinN = 27
+	MinN = 4
+	MaxN = 27
 )
 
 // joinTasksTarget is the fewest tasks a join plan is cut into: enough for a pool or a
@@ -55,7 +55,7 @@ type joinTask struct {
 	RowSets int    `json:"row_sets"`
 }
 
-// buildJoinPlan returns the join's plan for the n×n board, MinJoinN ≤ n ≤ MaxJoinN: runs of
+// buildJoinPlan returns the join's plan for the n×n board, MinN ≤ n ≤ MaxN: runs of
 // consecutive counted row sets of each sub-problem, then one task (the last id) that counts
 // the solutions fixed by a half turn and by a quarter turn (see SymmetricCounts), so that the
 // plan's sum holds Q, P and R and gives U exactly. Every task has Weight 1: the symmetry
@@ -75,8 +75,8 @@ type joinTask struct {
 //
 // It returns ctx.Err() if ctx is done first, looking at it every 2¹⁶ row sets.
 func buildJoinPlan(ctx context.Context, n int) (*plan, error) {
-	if n < MinJoinN || n > MaxJoinN {
-		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinJoinN, MaxJoinN, n)
+	if n < MinN || n > MaxN {
+		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinN, MaxN, n)
 	}
 	p := &plan{n: n}
 	m, bound, err := planBound(ctx, n)
@@ -278,7 +278,7 @@ func (j *joinSub) tableRows(e uint64) [4]uint32 {
 // under a millisecond.
 func (t task) rowSet(i int) (task, error) {
 	if t.Join.Sub < 0 || i < 0 || i >= t.Join.RowSets ||
-		t.N < MinJoinN || t.N > MaxJoinN || t.Join.Sub >= joinSubs(t.N) {
+		t.N < MinN || t.N > MaxN || t.Join.Sub >= joinSubs(t.N) {
 		return task{}, fmt.Errorf("row set %d is not in task %d of the join's plan for N=%d", i, t.ID, t.N)
 	}
 	j := newJoinSub(t.N, t.Join.Sub)
@@ -310,7 +310,7 @@ func (t task) countJoin(ctx context.Context) (count.Result, error) {
 		res.HalfTurn, res.QuarterTurn, res.Nodes = p, r, nodes
 		return res, err
 	}
-	if t.N < MinJoinN || t.N > MaxJoinN || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
+	if t.N < MinN || t.N > MaxN || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
 		return res, fmt.Errorf("join task %d of N=%d is not a task of the plan", t.ID, t.N)
 	}
 	tab, err := joinTable(ctx, t.N)

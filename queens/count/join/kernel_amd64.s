@@ -55,7 +55,7 @@ chunksDone:                      \
 
 // func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 //
-// The loops of countBatchesGo (join_match.go): for each of nb batches of bs words, for each
+// The loops of countBatchesGo (match.go): for each of nb batches of bs words, for each
 // of nq queries, AND the 64-byte rows tab[batch + j·2048 + (c>>5j & 31)·64]
 // of chunks j < nch and add the popcount of the result.
 TEXT ·countBatchesAVX512(SB), NOSPLIT, $0-56
@@ -151,7 +151,7 @@ query:                             \
 
 // func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
 //
-// The loops of countBatchesGo4 (join_match.go) on precomputed row offsets: for each of nb
+// The loops of countBatchesGo4 (match.go) on precomputed row offsets: for each of nb
 // batches of bs words, for each of nq queries (stride uint32 offsets each, chunkOffsets),
 // AND the 32-byte rows at tab[batch] + offs[query·stride + j] for chunks j < nch and add the
 // popcount of the result: nibbles looked up with VPSHUFB, bytes summed into the four
@@ -232,7 +232,7 @@ avx2done:
 
 // func countBatchesAVX2Index(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 //
-// The loops of countBatchesGo4 (join_match.go), each row's offset computed from the query
+// The loops of countBatchesGo4 (match.go), each row's offset computed from the query
 // (for stores of one or two batches, where making the offsets first costs as much as the
 // matching): for each of nb batches of bs words, for
 // each of nq queries, AND the 32-byte rows tab[batch + j·1024 + (c>>5j & 31)·32] of
