@@ -80,6 +80,10 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 			func() io.Reader { return &repeat{s: "a1\n", n: -1} }, "for a larger board give --size or --board"},
 		{"knight check of 10000x10000, yes 1", []string{"knight", "check", "--size", "10000"},
 			func() io.Reader { return &repeat{s: "1\n", n: -1} }, "tour on standard input is larger than 100663296 bytes"},
+		{"knight check of 10000x10000, JSON of 80 MB", []string{"knight", "check", "--size", "10000"},
+			func() io.Reader {
+				return io.MultiReader(strings.NewReader(`{"rows":10000,"cols":10000,"path":[`), &repeat{s: `"a1",`, n: 16_000_000}, strings.NewReader(`"a1"]}`))
+			}, "at most 50331648 bytes of JSON"},
 		{"queens complete, yes 1", []string{"queens", "complete", "--n", "8"},
 			func() io.Reader { return &repeat{s: "1\n", n: -1} }, "position on standard input is larger than"},
 		{"queens complete, a million and one squares (x,y)", []string{"queens", "complete"},

@@ -80,8 +80,13 @@ func maxTourBytes(squares int) int64 {
 }
 
 // maxTourText is the most text knight check reads: a list of the squares of a 4000×4000
-// tour (about 6 bytes a square), or a numbered board of 2400×2400.
-const maxTourText = 96 << 20
+// tour (about 6 bytes a square), or a numbered board of 2400×2400. maxTourJSON is the
+// most it reads as JSON, which takes about ten times its text to decode (48 MB of JSON
+// took 530 MB): a 2000×2000 tour as "tour --format json" writes it.
+const (
+	maxTourText = 96 << 20
+	maxTourJSON = 48 << 20
+)
 
 func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
 	sz, _, err := o.sizes.get()
@@ -102,6 +107,9 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 	}
 	if err != nil {
 		return err
+	}
+	if strings.HasPrefix(strings.TrimLeft(data, " \t\r\n"), "{") && len(data) > maxTourJSON {
+		return usageErrorf("%s is %d bytes of JSON: knight check reads at most %d bytes of JSON (%d as square names or a numbered board)", what, len(data), maxTourJSON, maxTourText)
 	}
 	t, err := knight.ParseTour(ctx, data, sz)
 	if ctx.Err() != nil {
