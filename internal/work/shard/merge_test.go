@@ -17,13 +17,7 @@ import (
 // computeFiles writes the k slices of N = n, frames, plan version 1, to files in dir.
 func computeFiles(t *testing.T, dir string, n, k int) ([]string, []File) {
 	t.Helper()
-	plan, err := queens.NewPlan(n, count.MethodFrames, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := plan.Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	plan := mustPlan(t, n)
 	var names []string
 	var files []File
 	for i := range k {
@@ -100,6 +94,7 @@ func TestMergeKinds(t *testing.T) {
 	}
 }
 
+// mustPlan returns the built frames plan of version 1 for N = n.
 func mustPlan(t *testing.T, n int) count.Plan {
 	t.Helper()
 	p, err := queens.NewPlan(n, count.MethodFrames, 1)
