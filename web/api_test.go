@@ -166,8 +166,8 @@ func TestCheckAndComplete(t *testing.T) {
 	h := New(Options{}).Handler()
 	v := getJSON(t, h, "/api/queens/check?position=a8+e8+h1&n=8", 200)
 	attacks := v["attacks"].([]any)
-	if len(attacks) != 2 || v["solved"] != false || v["queens"] != 3.0 {
-		t.Errorf("check a8 e8 h1 = %v, want 2 attacks, not solved, 3 queens", v)
+	if len(attacks) != 2 || v["attacks_total"] != 2.0 || v["solved"] != false || v["queens"] != 3.0 {
+		t.Errorf("check a8 e8 h1 = %v, want 2 attacks (attacks_total 2), not solved, 3 queens", v)
 	}
 	first := attacks[0].(map[string]any)
 	if first["a"] != "a8" || first["b"] != "e8" || first["line"] != "row" {

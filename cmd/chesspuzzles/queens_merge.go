@@ -19,8 +19,9 @@ is the slices' wall times added up).
 
 It refuses (exit 2) a set of files that is not exactly one complete plan of this build:
 a missing slice, a slice given twice, a slice of another N, of another K or of another
-plan version, or a file whose tasks are not the ones its slice holds. It refuses as well
-a file changed since it was written: one whose checksum does not match its content, with
+plan version, a file whose tasks are not the ones its slice holds, or a file larger than
+64 MiB (1 GiB for all files: count in more slices). It refuses as well a file changed
+since it was written: one whose checksum does not match its content, with
 data after its JSON object, whose totals are not the sums of its tasks' results, or with a
 task result impossible for its task (see count.Plan.CheckResult).
 
@@ -42,8 +43,8 @@ sites that do not trust one another), and given R times: merge refuses (exit 1, 
 the slice and the task) any task whose R results are not all equal, so one dishonest
 replica cannot change the total unless the others lie the same way. Each file names the
 run that computed it (a random identity, under its checksum), and the replicas of a slice
-must come from different runs: the same file given twice, or a copy of one under another
-name, is refused (exit 2). merge cannot see that the runs were independent, nor stop a
+must come from different runs: the same file given twice, a copy of one under another
+name, or a file of an older build that names no run, is refused (exit 2). merge cannot see that the runs were independent, nor stop a
 forger who gives a copy a new identity and checksum; that is for whoever schedules them.
 
   chesspuzzles queens count 18 --shard 0/3 > s0.json   # on any machine

@@ -63,7 +63,7 @@ func Merge(ctx context.Context, names []string, opts MergeOptions) (count.Counts
 				return count.Counts{}, 0, inputErrorf("%q and %q are the same file: give each slice's file once (with --replicas, one file of each independent run)", other, name)
 			}
 		}
-		s, size, err := ReadFile(ctx, name, MaxBytes-read)
+		s, size, err := ReadFile(ctx, name, min(MaxFileBytes, MaxBytes-read))
 		if err != nil {
 			return count.Counts{}, 0, err
 		}
@@ -89,36 +89,44 @@ func Merge(ctx context.Context, names []string, opts MergeOptions) (count.Counts
 	if err := plan.Build(ctx); err != nil {
 		return count.Counts{}, 0, err
 	}
-	var all []count.Result
-	from := map[int]string{}          // task id → file
-	replica := map[int]count.Result{} // task id → the first replica's result
+	// Memory beyond the files read: a tally of the plan's size, and the results of one
+	// slice at a time while its replicas are compared; no copy of every result, no map of
+	// every task.
+	tally := count.NewTally(plan)
+	var firsts []named // the first file of each slice, whose results are summed
+	at := map[string]int{}
 	secs := 0.0
-	for _, sf := range shards {
+	for i, sf := range shards {
 		f := sf.f
+		at[sf.name] = i
 		if err := checkTasks(plan, sf.name, f); err != nil {
 			return count.Counts{}, 0, err
 		}
-		if byIndex[f.Shard][0] != sf.name {
+		if first := byIndex[f.Shard][0]; first != sf.name {
 			// Another replica of a slice already read: every task must agree.
+			want := make(map[int]count.Result, len(f.Results))
+			for _, q := range shards[at[first]].f.Results {
+				want[q.ID] = q
+			}
 			for _, r := range f.Results {
-				if q := replica[r.ID]; q != r {
+				if q := want[r.ID]; q != r {
 					return count.Counts{}, 0, refusedErrorf("slice %d/%d: %q and %q disagree on task %d: %d solutions (%d, %d fixed by turns, %d nodes) against %d (%d, %d, %d nodes); the total is refused",
-						f.Shard, f.Shards, from[r.ID], sf.name, r.ID, q.Solutions, q.HalfTurn, q.QuarterTurn, q.Nodes, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes)
+						f.Shard, f.Shards, first, sf.name, r.ID, q.Solutions, q.HalfTurn, q.QuarterTurn, q.Nodes, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes)
 				}
 			}
+			shards[i].f.Results = nil // compared: not needed again
 			continue
 		}
 		secs += f.Seconds
-		for _, r := range f.Results {
-			from[r.ID] = sf.name
-			replica[r.ID] = r
+		if err := tally.AddAll(f.Results); err != nil {
+			return count.Counts{}, 0, inputErrorf("%q: %v", sf.name, err)
 		}
-		all = append(all, f.Results...)
+		firsts = append(firsts, sf)
 	}
-	if err := verify(ctx, plan, all, dist.VerifySample(opts.Verify, len(all)), from); err != nil {
+	if err := verify(ctx, plan, firsts, opts.Verify); err != nil {
 		return count.Counts{}, 0, err
 	}
-	counts, err := count.Sum(plan, all)
+	counts, err := tally.Final()
 	if err != nil {
 		// Every task is there once with a possible result: what is left to refuse is a
 		// sum unlike the published count, a wrong result no other check caught.
@@ -217,31 +225,67 @@ func checkTasks(plan count.Plan, name string, f File) error {
 	return nil
 }
 
-// verify recomputes k of the results, chosen at random, on all cores, and returns an
-// ErrRefused naming the first task whose result differs; from names each task's file. It
-// takes k tasks' time.
-func verify(ctx context.Context, plan count.Plan, results []count.Result, k int, from map[int]string) error {
+// verify recomputes the share f of the results in files (dist.VerifySample), chosen at
+// random, on all cores, and returns an ErrRefused naming the first task whose result
+// differs, and its file. It takes those tasks' time, and memory for them alone.
+func verify(ctx context.Context, plan count.Plan, files []named, f float64) error {
+	total := 0
+	for _, sf := range files {
+		total += len(sf.f.Results)
+	}
+	k := dist.VerifySample(f, total)
 	if k == 0 {
 		return nil
 	}
-	pick := rand.Perm(len(results))[:k]
-	slices.Sort(pick)
-	ids := make([]int, k)
-	for j, i := range pick {
-		ids[j] = results[i].ID
+	pick := sample(total, k)
+	type where struct {
+		file string
+		r    count.Result
+	}
+	picked := make([]where, 0, k)
+	ids := make([]int, 0, k)
+	base := 0 // index of files[fi]'s first result among all
+	fi := 0
+	for _, i := range pick {
+		for i >= base+len(files[fi].f.Results) {
+			base += len(files[fi].f.Results)
+			fi++
+		}
+		r := files[fi].f.Results[i-base]
+		picked = append(picked, where{files[fi].name, r})
+		ids = append(ids, r.ID)
 	}
 	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 	if err != nil {
 		return err
 	}
 	again := res.Results
-	for j, i := range pick {
-		if r := results[i]; r != again[j] {
+	for j, w := range picked {
+		if r := w.r; r != again[j] {
 			return refusedErrorf("task %d of N=%d in %q: the file says %d solutions (%d, %d fixed by turns, %d nodes), recomputed %d (%d, %d, %d nodes); the total is refused",
-				r.ID, plan.N(), from[r.ID], r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, again[j].Solutions, again[j].HalfTurn, again[j].QuarterTurn, again[j].Nodes)
+				r.ID, plan.N(), w.file, r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, again[j].Solutions, again[j].HalfTurn, again[j].QuarterTurn, again[j].Nodes)
 		}
 	}
 	return nil
+}
+
+// sample returns k distinct integers from 0 to n-1, chosen uniformly at random, in
+// ascending order (Floyd's algorithm: k draws and memory for k, not n).
+func sample(n, k int) []int {
+	chosen := make(map[int]bool, k)
+	for j := n - k; j < n; j++ {
+		t := rand.IntN(j + 1)
+		if chosen[t] {
+			t = j
+		}
+		chosen[t] = true
+	}
+	out := make([]int, 0, k)
+	for i := range chosen {
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // quoteList quotes each name and joins them with commas.

@@ -9,9 +9,15 @@ import (
 	"os"
 )
 
-// MaxBytes bounds what Merge reads, all files together: a shard file holds a JSON result
-// of about 200 bytes per task, and no plan of this build has near five million tasks.
-const MaxBytes = 1 << 30
+// MaxBytes bounds what Merge reads, all files together, and MaxFileBytes one file: a
+// shard file holds a JSON result of 70 to 200 bytes a task, so a slice of up to about half
+// a million tasks (N = 27 by the join, 8.35 million tasks, in 20 slices or more). A file is
+// decoded whole, into a buffer that doubles as it grows, so one file past MaxFileBytes is
+// refused having taken about twice MaxFileBytes, never gigabytes.
+const (
+	MaxBytes     = 1 << 30
+	MaxFileBytes = 64 << 20
+)
 
 // ReadFile decodes the shard file name, reading at most limit bytes, and returns it with
 // the bytes it read. The JSON is decoded as it streams in, so an input that is no JSON
@@ -52,7 +58,7 @@ func readFile(name string, limit int64) (File, int64, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
 		if cr.n > limit {
-			return File{}, 0, inputErrorf("%q is larger than %d bytes, more than any slice's result", name, limit)
+			return File{}, 0, inputErrorf("%q is larger than %d bytes, more than a slice's file may be (count in more slices)", name, limit)
 		}
 		return File{}, 0, inputErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
 	}
