@@ -16,10 +16,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// A Coordinator runs one count plan through a NATS server: it assigns each task to a
-// worker identity that asks for one, with a nonce that binds the assignment to that
-// identity, accepts a result only for an outstanding assignment to the identity it comes
-// from, stores what it accepts (sealed, see [Sealer]) in the results bucket, and sums
+// A Coordinator runs one count plan through a NATS server: it leases each task to a
+// worker identity that asks for one, with a nonce that binds the lease to that identity,
+// accepts a result only for a live lease of this run held by the identity it comes from,
+// picks the identity of each second computation itself, stores what it accepts (sealed, see [Sealer]) in the results bucket, and sums
 // the results once per task id.
 type Coordinator struct {
 	Conn *nats.Conn
@@ -44,7 +44,9 @@ type Coordinator struct {
 	Verify     float64
 	VerifyWait time.Duration
 	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
-	// as such): the mode for a fleet of workers none of which is trusted.
+	// as such): the mode for a fleet of workers none of which is trusted. Zero means 2 at
+	// an N with no published count (nothing else would hold a lie back), else 1 with
+	// Verify.
 	Replicas int
 	// Window is the most tasks assigned at once whose results have not come
 	// (DefaultWindow if zero).
@@ -119,25 +121,15 @@ type lease struct {
 }
 
 // nonce returns the nonce of the serial-th assignment of a run: who it went to, which
-// task, first or second computation, sealed, so that a coordinator started again with the
-// same secret accepts the results of its earlier run's assignments.
+// task, first or second computation, sealed, so that nobody can guess it. A result is
+// accepted only for a nonce of a live lease of this run (dispatch.accept): a nonce of an
+// earlier run, or of a lease that lapsed, is refused.
 func nonce(s *Sealer, user, job string, id int, verify bool, serial string) string {
 	kind := "f"
 	if verify {
 		kind = "v"
 	}
 	return kind + serial + "." + s.Seal("nonce", user, job, strconv.Itoa(id), kind, serial)[:32]
-}
-
-// checkNonce reports whether n is a nonce the coordinator issued to user for task id of
-// job, and whether for a second computation.
-func checkNonce(s *Sealer, n, user, job string, id int) (verify, ok bool) {
-	head, _, found := strings.Cut(n, ".")
-	if !found || len(head) < 2 || (head[0] != 'f' && head[0] != 'v') {
-		return false, false
-	}
-	verify = head[0] == 'v'
-	return verify, n == nonce(s, user, job, id, verify, head[1:])
 }
 
 // identitiesLine says how many tasks were computed by how many distinct identities.

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,8 +18,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// verifyScan is the most entries of the verification queue one request for a task looks at.
-const verifyScan = 64
+// pickScan is the most tasks waiting for a verifier that one request for a task looks
+// at; a tick of the loop looks at pickScan·64.
+const pickScan = 64
 
 // A dispatch is the coordinator's state of assignments. It is not safe for concurrent
 // use: Run's loop alone calls it.
@@ -41,9 +44,45 @@ type dispatch struct {
 	firstLease  map[int]*lease    // the live first-computation lease of a task
 	verifyLease map[int]*lease    // the live second-computation lease of a task
 	again       []int             // tasks to assign again before the hand-out order
-	toVerify    []int             // sampled tasks with a first result and no agreeing second
 	next        func() (int, bool)
 	stopNext    func()
+
+	// Second computations. The coordinator picks the identity of each at random among the
+	// live ones other than the first's (never whoever asks first): toVerify holds the
+	// sampled tasks with a first result, no agreeing second and no identity picked yet;
+	// picked the identity picked for a task, and queue the tasks picked for an identity,
+	// which it gets before any first computation when it asks.
+	toVerify []int
+	picked   map[int]string
+	queue    map[string][]int
+	// seen is when each identity last asked for a task or sent a heartbeat; live the
+	// identities seen within liveFor that are not quarantined, sorted.
+	seen        map[string]time.Time
+	live        []string
+	liveFor     time.Duration
+	quarantined map[string]bool
+	history     map[string]*IdentityHistory // this job's, by identity
+	snap        *snapshotter
+	log         map[string]bool // lines said once
+}
+
+// his returns the history record of identity user in this job.
+func (d *dispatch) his(user string) *IdentityHistory {
+	h := d.history[user]
+	if h == nil {
+		h = &IdentityHistory{}
+		d.history[user] = h
+	}
+	return h
+}
+
+// once logs a line the first time only.
+func (d *dispatch) once(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if !d.log[line] {
+		d.log[line] = true
+		d.c.logf("%s", line)
+	}
 }
 
 // want answers a worker's request for a task.
@@ -55,7 +94,11 @@ func (d *dispatch) want(m *nats.Msg) {
 	var w WantMsg
 	_ = json.Unmarshal(m.Data, &w)
 	a := Assignment{Wait: 0.1, Messages: MessageVersion}
-	if w.Messages != MessageVersion {
+	d.saw(user)
+	if d.quarantined[user] {
+		d.once("job %s: worker %s (%q) is quarantined: it gets no tasks", d.job, user, w.Name)
+		a.Wait = 10
+	} else if w.Messages != MessageVersion {
 		// Another build: it would read no task of ours (nor we its results). It gets
 		// none, and is named once; a worker of version 2 or later stops on our answer.
 		if _, named := d.otherBuild.LoadOrStore(user, true); !named {
@@ -72,27 +115,18 @@ func (d *dispatch) want(m *nats.Msg) {
 	_ = m.Respond(data)
 }
 
-// assign returns a new lease of a task for user: a second computation of a task whose
-// first result is another identity's, else a task without a result, else nil.
+// assign returns a new lease of a task for user: a second computation the coordinator
+// picked user for, else a task without a result, else nil.
 func (d *dispatch) assign(user string) *lease {
-	// toVerify is a queue: a task verified or out on a lease leaves it (the lease's end
-	// puts it back), one of user's own goes to the back for another identity. At most
-	// verifyScan entries are looked at per request, so that a long queue of user's own
-	// tasks costs no more.
-	for range verifyScan {
-		if len(d.toVerify) == 0 {
-			break
-		}
-		id := d.toVerify[0]
-		d.toVerify = d.toVerify[1:]
-		switch {
-		case d.ver.agreed[id] || d.verifyLease[id] != nil:
-		case d.ver.first[id].Worker == user:
-			d.toVerify = append(d.toVerify, id)
-		default:
+	d.pick(pickScan)
+	for q := d.queue[user]; len(q) > 0; q = d.queue[user] {
+		id := q[0]
+		d.queue[user] = q[1:]
+		if d.picked[id] == user && !d.ver.agreed[id] && d.verifyLease[id] == nil {
 			return d.lease(user, id, true)
 		}
 	}
+	delete(d.queue, user)
 	if len(d.firstLease) >= d.window {
 		return nil
 	}
@@ -116,6 +150,76 @@ func (d *dispatch) assign(user string) *lease {
 	return nil
 }
 
+// saw records that identity user spoke (asked, or sent a heartbeat) now.
+func (d *dispatch) saw(user string) {
+	d.seen[user] = time.Now()
+	if _, found := slices.BinarySearch(d.live, user); !found && !d.quarantined[user] {
+		d.live = append(d.live, user)
+		slices.Sort(d.live)
+	}
+}
+
+// refresh drops from the live identities those silent for liveFor, and gives the tasks
+// picked for them, not yet leased, to be picked again.
+func (d *dispatch) refresh() {
+	now := time.Now()
+	d.live = slices.DeleteFunc(d.live, func(u string) bool { return d.quarantined[u] || now.Sub(d.seen[u]) > d.liveFor })
+	for user, q := range d.queue {
+		if _, found := slices.BinarySearch(d.live, user); found {
+			continue
+		}
+		for _, id := range q {
+			if d.picked[id] == user && d.verifyLease[id] == nil {
+				delete(d.picked, id)
+				d.toVerify = append(d.toVerify, id)
+			}
+		}
+		delete(d.queue, user)
+	}
+}
+
+// pick picks, for at most k tasks waiting for a second computation, an identity at random
+// among the live ones other than the first result's; a task for which there is none
+// waits.
+func (d *dispatch) pick(k int) {
+	var keep []int
+	for len(d.toVerify) > 0 && k > 0 {
+		k--
+		id := d.toVerify[0]
+		d.toVerify = d.toVerify[1:]
+		f, ok := d.ver.first[id]
+		if !ok || d.ver.agreed[id] || d.verifyLease[id] != nil || d.picked[id] != "" {
+			continue
+		}
+		user := d.randomOther(f.Worker)
+		if user == "" {
+			keep = append(keep, id)
+			continue
+		}
+		d.picked[id] = user
+		d.queue[user] = append(d.queue[user], id)
+	}
+	d.toVerify = append(d.toVerify, keep...)
+}
+
+// randomOther returns a live identity other than not, chosen uniformly at random, or ""
+// if there is none.
+func (d *dispatch) randomOther(not string) string {
+	n := len(d.live)
+	i, found := slices.BinarySearch(d.live, not)
+	if found {
+		n--
+	}
+	if n <= 0 {
+		return ""
+	}
+	j := rand.IntN(n)
+	if found && j >= i {
+		j++
+	}
+	return d.live[j]
+}
+
 func (d *dispatch) lease(user string, id int, verify bool) *lease {
 	d.serial++
 	l := &lease{id: id, user: user, verify: verify, until: time.Now().Add(d.ackWait),
@@ -137,6 +241,7 @@ func (d *dispatch) release(l *lease) {
 	if l.verify {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
+			delete(d.picked, l.id)
 			if !d.ver.agreed[l.id] {
 				d.toVerify = append(d.toVerify, l.id)
 			}
@@ -156,8 +261,11 @@ func (d *dispatch) release(l *lease) {
 func (d *dispatch) beat(m *nats.Msg) {
 	user := subjectUser(m.Subject)
 	var b BeatMsg
-	if json.Unmarshal(m.Data, &b) != nil {
+	if json.Unmarshal(m.Data, &b) != nil || !ValidIdentity(user) {
 		return
+	}
+	if !d.quarantined[user] {
+		d.saw(user)
 	}
 	for _, n := range b.Nonces {
 		if l := d.leases[n]; l != nil && l.user == user {
@@ -191,10 +299,10 @@ func (d *dispatch) expire() {
 	}
 }
 
-// result takes a result a worker hands in: it accepts it only for an assignment of that
-// task to the identity it comes from, checks it, stores it sealed, and answers with a
-// Receipt. It reports whether the result was new, and returns a DisagreeError if it
-// differs from another identity's result of the task.
+// result takes a result a worker hands in: it accepts it only from the identity that
+// holds the task's live lease in this run, checks it, stores it sealed, and answers with a
+// Receipt. It reports whether the result was new. A result that differs from another
+// identity's is settled here (resolve): the count goes on.
 func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 	user := subjectUser(m.Subject)
 	var r Result
@@ -204,13 +312,15 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 		r.Worker = user
 		news, err = d.accept(ctx, user, &r)
 	}
-	var dis *DisagreeError
-	if err != nil && !errors.As(err, &dis) {
-		d.stats.Refused++
-		d.c.logf("refused a result of task %d of job %s from worker %s (%q): %v", r.ID, d.job, user, r.Name, err)
-		if l := d.leases[r.Nonce]; l != nil && l.user == user {
-			d.release(l)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
 		}
+		d.stats.Refused++
+		if ValidIdentity(user) {
+			d.his(user).Refused++
+		}
+		d.c.logf("refused a result of task %d of job %s from worker %s (%q): %v", r.ID, d.job, user, r.Name, err)
 		if m.Reply != "" {
 			data, _ := json.Marshal(Receipt{Refused: err.Error()})
 			_ = m.Respond(data)
@@ -220,10 +330,7 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 	ack := d.ack
 	d.ack = nil
 	if m.Reply != "" {
-		data, _ := json.Marshal(Receipt{OK: err == nil})
-		if err != nil {
-			data, _ = json.Marshal(Receipt{Refused: "it differs from another identity's result of the task; the count is refused"})
-		}
+		data, _ := json.Marshal(Receipt{OK: true})
 		if ack == nil {
 			_ = m.Respond(data)
 		} else {
@@ -243,56 +350,55 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 			}()
 		}
 	}
-	return news, err
+	return news, nil
 }
 
-// errNotAssigned is the reason of a refused result that answers no assignment.
-var errNotAssigned = errors.New("no assignment of this task to this identity carries its nonce")
+// errNotLeased is the reason of a refused result that answers no live lease: a replay, a
+// result of an earlier run, a late one, or one of a task never leased to its identity.
+var errNotLeased = errors.New("this identity holds no live lease of the task with this nonce in this run (a replay, a late result, or a task not leased to it)")
 
+// accept checks and takes a result of user's. It returns an error, the reason to refuse
+// the result, only for a result it did not take.
 func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news bool, err error) {
 	if r.Job != d.job {
 		return false, fmt.Errorf("result of job %q on the subject of job %s", r.Job, d.job)
 	}
-	verify, ok := checkNonce(d.sealer, r.Nonce, user, d.job, r.ID)
-	if !ok {
-		return false, errNotAssigned
+	if d.quarantined[user] {
+		return false, errors.New("the identity is quarantined: a result of it was shown wrong")
+	}
+	l := d.leases[r.Nonce]
+	if l == nil || l.user != user || l.id != r.ID {
+		return false, errNotLeased
+	}
+	d.release(l) // one result per lease, whatever comes of it
+	if time.Now().After(l.until) {
+		return false, fmt.Errorf("late: the lease ended %v ago", time.Since(l.until).Round(time.Millisecond))
 	}
 	if err := checkResult(d.plan, r.ID, r); err != nil {
 		return false, err
 	}
 	id := r.ID
-	l := d.leases[r.Nonce]
-	if verify {
+	if l.verify {
 		f, ok := d.ver.first[id]
 		switch {
-		case !d.ver.sample[id] || !ok:
-			return false, errors.New("a second computation of a task that needs none")
+		case !ok || d.ver.agreed[id]:
+			return false, nil // its first result was dropped, or another agreed meanwhile
 		case f.Worker == user:
 			return false, errors.New("a second computation by the identity of the first")
-		case d.ver.agreed[id]:
-			if l != nil {
-				d.release(l)
-			}
-			return false, nil
 		}
 		if err := d.store(verifyKey(d.job, id), r); err != nil {
 			return false, err
 		}
-		if l != nil {
-			d.release(l)
-		}
-		return true, d.ver.addSecond(id, *r)
+		d.his(user).Tasks++
+		return true, d.settle(ctx, id, d.ver.addSecond(id, *r))
 	}
 	if d.tally.Has(id) {
-		if l != nil {
-			d.release(l)
-		}
 		if !d.ver.sameAsFirst(id, *r) {
 			f, ok := d.ver.first[id]
 			if !ok {
 				f = Result{Result: count.Result{ID: id}, Worker: "(an earlier result)"}
 			}
-			return false, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r}
+			return false, d.resolve(ctx, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r})
 		}
 		return false, nil
 	}
@@ -302,14 +408,153 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if _, err := d.tally.Add(r.Result); err != nil {
 		return false, err
 	}
-	if l != nil {
-		d.release(l)
-	}
+	d.his(user).Tasks++
 	ask, err := d.ver.addFirst(id, *r)
 	if ask {
 		d.toVerify = append(d.toVerify, id)
 	}
-	return true, err
+	return true, d.settle(ctx, id, err)
+}
+
+// settle follows a first or second result of task id that the verifier took with err: an
+// agreement is recorded in the identities' history, a disagreement resolved.
+func (d *dispatch) settle(ctx context.Context, id int, err error) error {
+	var dis *DisagreeError
+	if errors.As(err, &dis) {
+		return d.resolve(ctx, dis)
+	}
+	if err == nil && d.ver.agreed[id] {
+		for _, w := range []string{d.ver.first[id].Worker, d.ver.second[id].Worker} {
+			if w != Here {
+				d.his(w).Verified++
+			}
+		}
+	}
+	return err
+}
+
+// resolve settles two computations of a task that differ: the coordinator computes the
+// task itself, and every identity whose result differs from its own is quarantined (see
+// quarantine); the task keeps the right result, verified by the coordinator, or is
+// computed again. No identity can so stop the count or have a result deleted but its own.
+func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
+	id := dis.ID
+	res, err := countLocally(ctx, d.plan, []int{id})
+	if err != nil {
+		return err
+	}
+	truth := res[0]
+	var wrong []string
+	firstWrong := dis.First.Result != truth
+	for _, r := range []Result{dis.First, dis.Second} {
+		if ValidIdentity(r.Worker) {
+			d.his(r.Worker).Disagreements++
+			if r.Result != truth {
+				wrong = append(wrong, r.Worker)
+			}
+		}
+	}
+	d.c.logf("job %s: task %d was computed twice with different results: %s found %d solutions (%d nodes), %s found %d (%d nodes); the coordinator computed it: %d solutions (%d nodes); quarantining %s",
+		d.job, id, dis.First.Worker, dis.First.Solutions, dis.First.Nodes, dis.Second.Worker, dis.Second.Solutions, dis.Second.Nodes,
+		truth.Solutions, truth.Nodes, strings.Join(wrong, " and "))
+	for _, w := range wrong {
+		if err := d.quarantine(ctx, w); err != nil {
+			return err
+		}
+	}
+	if firstWrong {
+		// Its first result, of an identity no longer known, is dropped here; one of a
+		// quarantined identity is dropped already.
+		if f, ok := d.ver.first[id]; ok && f.Result == dis.First.Result {
+			d.dropFirst(ctx, id, f)
+		}
+		return nil
+	}
+	// The first is right: the coordinator's computation is its second.
+	if _, ok := d.ver.first[id]; ok && !d.ver.agreed[id] {
+		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
+		if err := d.store(verifyKey(d.job, id), &here); err != nil {
+			return err
+		}
+		d.stats.VerifiedHere++
+		return d.settle(ctx, id, d.ver.addSecond(id, here))
+	}
+	return nil
+}
+
+// quarantine takes every result of identity user out of the count (first results out of
+// the tally, to be computed again by others; second ones to be computed again by another
+// picked identity), deletes them from the bucket, and gives user no more tasks.
+func (d *dispatch) quarantine(ctx context.Context, user string) error {
+	if d.quarantined[user] {
+		return nil
+	}
+	d.quarantined[user] = true
+	d.his(user).Quarantined = true
+	d.refresh()
+	for _, l := range d.leases {
+		if l.user == user {
+			d.release(l)
+		}
+	}
+	// Every accepted result is in the bucket (or on its way: wait for it), whichever run
+	// accepted it.
+	select {
+	case <-d.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		return fmt.Errorf("quarantining %s: the server has not confirmed the stored results within a minute", user)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	dropped := 0
+	err := readJob(ctx, d.js, d.results, d.job, 0, func(e jetstream.KeyValueEntry) error {
+		if e.Operation() != jetstream.KeyValuePut {
+			return nil
+		}
+		_, id, r, err := decodeResult(d.sealer, e.Key(), e.Value())
+		if err != nil || r.Worker != user {
+			return nil
+		}
+		dropped++
+		if strings.HasSuffix(e.Key(), ".v") {
+			d.dropSecond(ctx, id)
+		} else {
+			d.dropFirst(ctx, id, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("quarantining %s: %w", user, err)
+	}
+	d.c.dropSnapshot(d.snap, d.job)
+	d.c.logf("job %s: worker %s is quarantined: its %d stored results are dropped and computed again by other identities; it gets no more tasks", d.job, user, dropped)
+	return nil
+}
+
+// dropFirst takes the first result r of task id out of the count and the bucket, to be
+// computed again.
+func (d *dispatch) dropFirst(ctx context.Context, id int, r Result) {
+	if d.tally.Has(id) && d.ver.sameAsFirst(id, r) {
+		d.tally.Remove(r.Result)
+		d.ver.dropFirst(id)
+		d.again = append(d.again, id)
+		d.stats.Requeued++
+	}
+	if err := d.results.Delete(ctx, resultKey(d.job, id)); err != nil {
+		d.c.logf("deleting %s: %v", resultKey(d.job, id), err)
+	}
+}
+
+// dropSecond takes the second result of task id out of the count and the bucket; the task
+// waits for another.
+func (d *dispatch) dropSecond(ctx context.Context, id int) {
+	d.ver.dropSecond(id)
+	if _, ok := d.ver.first[id]; ok {
+		d.toVerify = append(d.toVerify, id)
+	}
+	if err := d.results.Delete(ctx, verifyKey(d.job, id)); err != nil {
+		d.c.logf("deleting %s: %v", verifyKey(d.job, id), err)
+	}
 }
 
 // store starts writing an accepted result, sealed, under key (a put into the bucket is a
