@@ -370,7 +370,9 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if l == nil || l.user != user || l.id != r.ID {
 		return false, errNotLeased
 	}
-	d.release(l) // one result per lease, whatever comes of it
+	// One result per lease, whatever comes of it: ended once the result is taken (or, if
+	// refused, its task assigned again).
+	defer d.release(l)
 	if time.Now().After(l.until) {
 		return false, fmt.Errorf("late: the lease ended %v ago", time.Since(l.until).Round(time.Millisecond))
 	}
