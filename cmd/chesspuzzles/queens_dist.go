@@ -157,6 +157,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	}
 	// Log lines go through the meter, so that they do not tear its bar.
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
+	m.waiting = "waiting for workers"
 	defer m.Finish()
 	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {

@@ -441,3 +441,37 @@ func TestNonceBound(t *testing.T) {
 		t.Log(strings.Join(log.lines, "\n"))
 	}
 }
+
+// TestRefusedRecovers: at a published N, with nothing verified (replicas 1, verify 0), a
+// liar's lies make the total differ from the published count; the run does not stop
+// there: it has every task computed once computed again by identities it picks, settles
+// the disagreements, quarantines the liar and prints the exact total.
+func TestRefusedRecovers(t *testing.T) {
+	const n = 10
+	dir := t.TempDir()
+	s, a := authServer(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	plan := mustPlan(t, n)
+	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
+	r.lieFirst = func(int) bool { return true }
+	log := &logger{t: t}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), Replicas: 1, Verify: 0, VerifyWait: time.Second, Logf: log.Logf}
+	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	rctx, rcancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { rcancel(); wg.Wait() }()
+	wg.Go(func() { r.run(rctx) })
+	o := <-out
+	if o.err != nil || o.total != known(t)[n][0] {
+		t.Fatalf("Q(%d) = %q, %v; want %s; log:\n%s", n, o.total, o.err, known(t)[n][0], strings.Join(log.lines, "\n"))
+	}
+	if len(r.lies()) == 0 {
+		t.Fatalf("the liar got no lie in; nothing was tested")
+	}
+	for _, want := range []string{"but the published values are", "computing again, by other identities, the", "quarantining rogue"} {
+		if !log.contains(want) {
+			t.Errorf("log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
+		}
+	}
+}

@@ -191,6 +191,9 @@ type Assignment struct {
 	Nonce    string  `json:"nonce,omitempty"`
 	Lease    float64 `json:"lease,omitempty"`
 	Wait     float64 `json:"wait,omitempty"`
+	// Finished, with no task, names the job the coordinator has just finished: the
+	// worker says once that it is done and waits quietly for the next.
+	Finished string `json:"finished,omitempty"`
 }
 
 // BeatMsg is a worker's heartbeat: the nonces of the assignments it still works on, and

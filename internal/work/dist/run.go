@@ -321,7 +321,11 @@ func (r *run) unsubscribe() {
 	for _, s := range r.subs {
 		_ = s.Unsubscribe()
 	}
-	wait, _ := json.Marshal(Assignment{Wait: 0.1, Messages: MessageVersion})
+	a := Assignment{Wait: 0.1, Messages: MessageVersion}
+	if r.finished {
+		a.Wait, a.Finished = 1, r.job
+	}
+	wait, _ := json.Marshal(a)
 	done, _ := json.Marshal(Receipt{Refused: "the job is finished"})
 	for {
 		select {
