@@ -368,6 +368,12 @@ func TestDistributedIdentities(t *testing.T) {
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 
+	// status finds the coordinator from its state directory alone.
+	st := start(t, "status", "queens", "status", "--state", state)
+	if code := st.wait(time.Minute); code != 0 || !regexp.MustCompile(`^q10v1  N=10  0/272 tasks`).MatchString(st.stdout.String()) {
+		t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the job, 0/272 tasks", code, st.stdout.String(), st.stderr.String())
+	}
+
 	bad := start(t, "worker without credentials", "worker", "--nats", url)
 	if code := bad.wait(30 * time.Second); code != 1 {
 		t.Errorf("worker without credentials: exit code %d, want 1", code)

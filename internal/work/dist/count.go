@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -99,7 +100,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 			return queens.Counts{}, Stats{}, err
 		}
 		co = ConnectOptions{URL: url, UserCreds: creds, Name: "chesspuzzles coordinator", Logf: logf}
-		if err := writeServerURL(dir, url); err != nil {
+		if err := writeServerURL(dir, localURL(srv)); err != nil {
 			logf("%v", err)
 		}
 		defer os.Remove(filepath.Join(dir, ServerURLFile))
@@ -149,6 +150,20 @@ const ServerURLFile = "server.url"
 
 func writeServerURL(dir, url string) error {
 	return writePrivate(filepath.Join(dir, ServerURLFile), []byte(url+"\n"), false)
+}
+
+// localURL returns a URL of srv for clients on this machine: loopback where it listens on
+// every interface.
+func localURL(srv *Server) string {
+	a := srv.Addr()
+	if a == nil || !a.IP.IsUnspecified() {
+		return srv.URL()
+	}
+	host := "127.0.0.1"
+	if a.IP.To4() == nil {
+		host = "::1"
+	}
+	return "nats://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 }
 
 // ServerURL returns the URL of the embedded server of the coordinator whose state
