@@ -204,7 +204,11 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 			n++
 		}
 	}
-	logf("workers join with: chesspuzzles worker --nats %s --creds FILE (%d identities issued; issue one with: chesspuzzles worker add NAME --state %s)", shown, n, dir)
+	word := "identities"
+	if n == 1 {
+		word = "identity"
+	}
+	logf("workers join with: chesspuzzles worker --nats %s --creds FILE (%d %s issued; issue one with: chesspuzzles worker add NAME --state %s)", shown, n, word, dir)
 	return srv, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
 
@@ -172,3 +173,55 @@ func mustSplit(t *testing.T, creds []byte) (string, string) {
 }
 
 func plan9Len(t *testing.T) int { return mustPlan(t, 9).Len() }
+
+// TestExternalOperator: a NATS server the operator runs (here in-process, configured as an
+// external one with the authority's operator and accounts, as ServerConfig writes for
+// nats-server) and Count given its URL and the coordinator's credentials file: an issued
+// worker counts, the total is exact, a worker without credentials is refused.
+func TestExternalOperator(t *testing.T) {
+	const n = 9
+	dir := t.TempDir()
+	a, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := a.ServerConfig(); !strings.Contains(cfg, "operator: ") || !strings.Contains(cfg, "resolver: MEMORY") {
+		t.Errorf("ServerConfig = %q, want an operator and a memory resolver", cfg)
+	}
+	opts := &server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
+	if err := a.configure(opts); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	url := srv.ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, _, err := ConnectWorker(ctx, ConnectOptions{URL: url}); !errors.Is(err, ErrRefused) {
+		t.Errorf("a worker without credentials: %v, want ErrRefused", err)
+	}
+	creds, err := a.CoordinatorCreds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	credsFile := filepath.Join(t.TempDir(), "coordinator.creds")
+	if err := os.WriteFile(credsFile, creds, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stop := runWorkers(ctx, issuedWorker(t, ctx, url, a, "w1"))
+	defer stop()
+	counts, _, err := Count(ctx, mustPlan(t, n), CountOptions{URL: url, Creds: credsFile, StoreDir: dir, VerifyWait: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts.Total.String(), known(t)[n][0]; got != want {
+		t.Errorf("Q(%d) through an external server = %s, want %s", n, got, want)
+	}
+}
