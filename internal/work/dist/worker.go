@@ -117,7 +117,9 @@ func (w *Worker) Run(ctx context.Context) error {
 				a, err := w.ask(ctx, want)
 				if err != nil {
 					if ctx.Err() == nil {
-						w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						if !w.quiet.Load() {
+							w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						}
 						_ = sleep(ctx, 500*time.Millisecond)
 					}
 					continue
@@ -131,6 +133,7 @@ func (w *Worker) Run(ctx context.Context) error {
 					if _, said := w.finished.LoadOrStore(a.Finished, true); !said {
 						w.logf("worker %s: job %s is done (%d tasks done by this worker); waiting quietly for the next", w.Identity, a.Finished, w.done.Load())
 					}
+					w.quiet.Store(true)
 				}
 				if a.Nonce == "" {
 					// Wait as told, twice as long each time up to 2 s: an idle fleet
