@@ -90,7 +90,7 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 		return usageErrorf("--identity must be 1 to 64 letters, digits, '-' or '_', got %q", user)
 	}
 	if opts.auth.creds != "" {
-		data, err := os.ReadFile(opts.auth.creds)
+		data, err := dist.ReadCreds(opts.auth.creds)
 		if err != nil {
 			return usageErrorf("--creds: %v", err)
 		}

@@ -32,17 +32,32 @@ revoke NAME" pick another.`,
 	}, func(cmd *cobra.Command, o *workerAddOptions) {
 		f := cmd.Flags()
 		f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the coordinator's state, where its account key is kept")
-		f.StringVarP(&o.output, "output", "o", "", "write the credentials to `FILE` (default NAME.creds)")
+		f.StringVarP(&o.output, "output", "o", "", "write the credentials to `FILE` (default NAME.creds; - for standard output)")
 	}, func(cmd *cobra.Command, o *workerAddOptions, args []string) error {
-		return runWorkerAdd(*o, args[0], cmd.ErrOrStderr())
+		return runWorkerAdd(*o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 }
 
-// runWorkerAdd issues identity name and writes its credentials file.
-func runWorkerAdd(o workerAddOptions, name string, stderr io.Writer) error {
+// runWorkerAdd issues identity name and writes its credentials file (to stdout with -o -).
+func runWorkerAdd(o workerAddOptions, name string, stdout, stderr io.Writer) error {
 	path := o.output
 	if path == "" {
 		path = name + ".creds"
+	}
+	if path == "-" {
+		a, err := stateAuthority(o.state, true)
+		if err != nil {
+			return err
+		}
+		creds, err := a.Issue(name)
+		if err != nil {
+			return usageError(err)
+		}
+		if _, err := stdout.Write(creds); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "issued identity %s: credentials on standard output; the worker joins with --creds FILE (mode 0600)\n", name)
+		return nil
 	}
 	if _, err := os.Lstat(path); err == nil {
 		return usageErrorf("%s exists; remove it or give -o FILE", path)

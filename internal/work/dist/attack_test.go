@@ -225,6 +225,9 @@ func TestOneLiarUnpublished(t *testing.T) {
 			if st.Verified != plan.Len() || !log.contains("no published count of N=10") {
 				t.Errorf("stats %+v: want every task computed by two identities, as with no published count", st)
 			}
+			if os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
+				t.Log(strings.Join(log.lines, "\n"))
+			}
 			lied := r.lies()
 			t.Logf("%s: %d lies handed in and accepted as first results, %d results refused", mode, len(lied), st.Refused)
 			if len(lied) > 0 {

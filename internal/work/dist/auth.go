@@ -223,7 +223,7 @@ func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, e
 		creds := o.UserCreds
 		if len(creds) == 0 {
 			var err error
-			if creds, err = readPrivate(o.Creds); err != nil {
+			if creds, err = ReadCreds(o.Creds); err != nil {
 				return nil, "", fmt.Errorf("reading the credentials: %w", err)
 			}
 		}
@@ -249,4 +249,19 @@ func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, e
 	o.InboxPrefix = InboxPrefix(user)
 	nc, err := Connect(ctx, o)
 	return nc, user, err
+}
+
+// ReadCreds reads a credentials file. It refuses one that users other than its owner and
+// group may read, or that any but its owner may write: the key in it is the identity.
+// (Group read is allowed for the secret volumes of Kubernetes, owned by root and the
+// pod's group.)
+func ReadCreds(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if perm := info.Mode().Perm(); perm&0o027 != 0 {
+		return nil, fmt.Errorf("%s can be read or written by other users (mode %04o); make it the owner's only: chmod 600 %s", path, perm, path)
+	}
+	return os.ReadFile(path)
 }
