@@ -37,11 +37,13 @@ type run struct {
 	snap     *snapshotter
 	wrote    *revision // what this run stored: in tally and ver before it was written
 	recorded time.Time // when the job record was last written
+	histAt   time.Time // when the identities' history was last written
 
 	d                    *dispatch
 	wants, beats, handed chan *nats.Msg
 	subs                 []*nats.Subscription
 	finished             bool
+	disputes             []*DisagreeError // found in the stored results, settled once the dispatch is made
 	verifyWait           time.Duration
 	lastSecond           time.Time // when the last first or second result came
 }
@@ -63,14 +65,47 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 	}
 	r.dispatch()
 	defer r.d.stopNext()
+	for _, dis := range r.disputes {
+		if err := r.d.resolve(ctx, dis); err != nil {
+			return r.fail(ctx, err)
+		}
+	}
 	defer r.unsubscribe()
 	if err := r.subscribe(); err != nil {
 		return queens.Counts{}, r.stats, err
 	}
-	if err := r.loop(ctx); err != nil {
-		return r.fail(ctx, err)
+	for {
+		if err := r.loop(ctx); err != nil {
+			return r.fail(ctx, err)
+		}
+		counts, st, err := r.finish(ctx)
+		if !errors.Is(err, errRecheck) {
+			return counts, st, err
+		}
 	}
-	return r.finish(ctx)
+}
+
+// published returns the published counts of the n×n board, if any (count.Known): a test
+// hook switches them off, so that a small N is counted as N = 28 would be.
+var published = count.Known
+
+// errRecheck is what finish returns when the total was refused against the published
+// value and the run has sent the tasks computed once to be computed again.
+var errRecheck = errors.New("recheck")
+
+// A RefusedError says that a count's total cannot be trusted and the run could not find
+// which task is wrong: every task was computed by two identities that agree (or by the
+// coordinator), and the total still differs from the published value. It names the
+// identities whose results the count holds.
+type RefusedError struct {
+	Job        string
+	Reason     string
+	Identities []string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("job %s: %s; every task was computed by two identities that agree, so no task can be named: the identities are %s; the total is refused",
+		e.Job, e.Reason, strings.Join(e.Identities, ", "))
 }
 
 // open builds the plan, finds the sealer, creates the buckets and records the job.
@@ -98,11 +133,16 @@ func (r *run) open(ctx context.Context) error {
 		return err
 	}
 	r.share = c.Verify
-	if c.Replicas >= 2 {
+	replicas := c.Replicas
+	if _, ok := published(r.plan.N()); !ok && replicas == 0 {
+		replicas = 2
+		c.logf("job %s: no published count of N=%d to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, r.plan.N())
+	}
+	if replicas >= 2 {
 		r.share = 1
 	}
 	plan := r.plan
-	r.rec = JobRecord{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(c.Replicas, 1), Verify: r.share}
+	r.rec = JobRecord{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(replicas, 1), Verify: r.share}
 	if e, err := r.jobs.Get(ctx, r.job); err == nil {
 		var old JobRecord
 		if _, err := openValue(r.sealer, r.job, e.Value(), &old); err == nil && !old.Started.IsZero() {
@@ -135,11 +175,6 @@ func (r *run) resume(ctx context.Context) error {
 	}
 	r.wrote = &revision{}
 	if err := readJob(ctx, r.js, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
-		var dis *DisagreeError
-		if errors.As(err, &dis) {
-			c.forget(ctx, r.results, job, dis.ID)
-			c.dropSnapshot(r.snap, job)
-		}
 		return err
 	}
 	r.stats.Resumed = r.tally.Done()
@@ -183,7 +218,7 @@ func (r *run) readStored(ctx context.Context) func(jetstream.KeyValueEntry) erro
 			return nil
 		}
 		if strings.HasSuffix(e.Key(), ".v") {
-			return r.ver.addSecond(id, res)
+			return r.dispute(r.ver.addSecond(id, res))
 		}
 		added, err := r.tally.Add(res.Result)
 		if err != nil {
@@ -195,13 +230,24 @@ func (r *run) readStored(ctx context.Context) func(jetstream.KeyValueEntry) erro
 				if !ok {
 					f = c.firstFromHistory(ctx, r.sealer, r.results, e.Key(), id, r.ver)
 				}
-				return &DisagreeError{Job: job, ID: id, First: f, Second: res}
+				r.disputes = append(r.disputes, &DisagreeError{Job: job, ID: id, First: f, Second: res})
 			}
 			return nil
 		}
 		_, err = r.ver.addFirst(id, res)
-		return err
+		return r.dispute(err)
 	}
+}
+
+// dispute keeps a disagreement found in the stored results, to settle once the dispatch
+// is made, and returns any other error.
+func (r *run) dispute(err error) error {
+	var dis *DisagreeError
+	if errors.As(err, &dis) {
+		r.disputes = append(r.disputes, dis)
+		return nil
+	}
+	return err
 }
 
 // dispatch makes the run's state of assignments, with the sampled tasks that still want
@@ -212,9 +258,26 @@ func (r *run) dispatch() {
 		c: c, plan: r.plan, job: r.job, sealer: r.sealer, results: r.results, tally: r.tally, ver: r.ver, stats: &r.stats,
 		leases: map[string]*lease{}, firstLease: map[int]*lease{}, verifyLease: map[int]*lease{},
 		ackWait: c.AckWait, window: c.Window, js: r.js, rev: r.wrote,
+		picked: map[int]string{}, queue: map[string][]int{}, seen: map[string]time.Time{},
+		quarantined: map[string]bool{}, history: map[string]*IdentityHistory{}, log: map[string]bool{}, snap: r.snap,
 	}
 	if d.ackWait <= 0 {
 		d.ackWait = DefaultAckWait
+	}
+	// An identity is live while it asks for tasks (an idle worker asks every 2 s at
+	// most) or sends heartbeats (every third of the lease while it computes).
+	d.liveFor = max(d.ackWait, 5*time.Second)
+	if c.StateDir != "" {
+		h, err := ReadHistory(c.StateDir)
+		if err != nil {
+			c.logf("%v; the identities' history starts anew", err)
+		}
+		for name, rec := range h[r.job] {
+			d.history[name] = rec
+			if rec.Quarantined {
+				d.quarantined[name] = true
+			}
+		}
 	}
 	if d.window <= 0 {
 		d.window = DefaultWindow
@@ -258,7 +321,11 @@ func (r *run) unsubscribe() {
 	for _, s := range r.subs {
 		_ = s.Unsubscribe()
 	}
-	wait, _ := json.Marshal(Assignment{Wait: 0.1, Messages: MessageVersion})
+	a := Assignment{Wait: 0.1, Messages: MessageVersion}
+	if r.finished {
+		a.Wait, a.Finished = 1, r.job
+	}
+	wait, _ := json.Marshal(a)
 	done, _ := json.Marshal(Receipt{Refused: "the job is finished"})
 	for {
 		select {
@@ -305,6 +372,8 @@ func (r *run) loop(ctx context.Context) error {
 			}
 		case <-tick.C:
 			r.d.expire()
+			r.d.refresh()
+			r.d.pick(pickScan * 64)
 			r.save(false)
 			r.record(ctx, false)
 		}
@@ -321,7 +390,7 @@ func (r *run) loop(ctx context.Context) error {
 func (r *run) step(ctx context.Context) (bool, error) {
 	tally, ver := r.tally, r.ver
 	if !tally.Complete() {
-		return false, nil
+		return false, r.orphans(ctx)
 	}
 	pending := ver.pending()
 	if len(pending) == 0 {
@@ -345,12 +414,45 @@ func (r *run) step(ctx context.Context) (bool, error) {
 	plan := r.plan
 	for j, id := range pending {
 		res := Result{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Result: again[j], Worker: Here}
-		if err := ver.addSecond(id, res); err != nil {
+		if err := r.d.settle(ctx, id, ver.addSecond(id, res)); err != nil {
 			return false, err
 		}
 	}
 	r.stats.VerifiedHere += len(pending)
 	return len(ver.pending()) == 0, nil
+}
+
+// orphans computes here the tasks without a result when every identity that could
+// compute them is quarantined: none other has been live for VerifyWait, and none holds a
+// lease. The coordinator's own results need no second computation.
+func (r *run) orphans(ctx context.Context) error {
+	d := r.d
+	if len(d.quarantined) == 0 || len(d.live) > 0 || len(d.firstLease) > 0 || time.Since(r.lastSecond) <= r.verifyWait {
+		return nil
+	}
+	var ids []int
+	for id := range r.plan.Len() {
+		if !r.tally.Has(id) {
+			ids = append(ids, id)
+		}
+	}
+	r.c.logf("job %s: computing here the %d tasks left: every identity that could compute them is quarantined, and no other asked within %v", r.job, len(ids), r.verifyWait)
+	res, err := countLocally(ctx, r.plan, ids)
+	if err != nil {
+		return err
+	}
+	for j, id := range ids {
+		here := Result{Job: r.job, N: r.plan.N(), PlanVersion: r.plan.Version(), Result: res[j], Worker: Here}
+		if err := d.store(resultKey(r.job, id), &here); err != nil {
+			return err
+		}
+		if _, err := r.tally.Add(here.Result); err != nil {
+			return err
+		}
+		r.ver.addHere(id, here)
+	}
+	r.lastSecond = time.Now()
+	return nil
 }
 
 // fail ends a run that met err: a disagreement forgets the task's results and the
@@ -367,8 +469,15 @@ func (r *run) fail(ctx context.Context, err error) (queens.Counts, Stats, error)
 	return queens.Counts{}, r.stats, err
 }
 
-// save writes a snapshot if results came since the last one and it is time (or force).
+// save writes a snapshot if results came since the last one and it is time (or force),
+// and the identities' history with it.
 func (r *run) save(force bool) {
+	if r.c.StateDir != "" && r.d != nil && (force || time.Since(r.histAt) >= 5*time.Second) {
+		r.histAt = time.Now()
+		if err := saveJob(r.c.StateDir, r.job, r.d.history); err != nil {
+			r.c.logf("writing the identities' history: %v", err)
+		}
+	}
 	snap := r.snap
 	rev := max(r.lastRev, r.wrote.load())
 	if snap == nil || rev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
@@ -402,6 +511,46 @@ func (r *run) record(ctx context.Context, force bool) {
 	}
 }
 
+// final returns the counts of the complete tally, checked against the published counts
+// where there are any (see count.Tally.Final).
+func (r *run) final() (queens.Counts, error) {
+	if !r.tally.Complete() {
+		return r.tally.Final() // says how many tasks lack a result
+	}
+	c := r.tally.Counts()
+	k, ok := published(c.N)
+	if !ok {
+		return c, nil
+	}
+	if c.Total.Cmp(k.Total) != 0 || c.Unique.Cmp(k.Unique) != 0 {
+		return queens.Counts{}, fmt.Errorf("Q(%d) summed to %s and U(%d) to %s, but the published values are %s and %s (OEIS A000170, A002562): some task's result is wrong",
+			c.N, c.Total, c.N, c.Unique, k.Total, k.Unique)
+	}
+	return c, nil
+}
+
+// verifyAll samples every task for a second computation: the first results of the tasks
+// not sampled yet are read back from the bucket, and the tasks wait for a verifier.
+func (r *run) verifyAll(ctx context.Context) error {
+	for id := range r.plan.Len() {
+		r.ver.sample[id] = true
+	}
+	return readJob(ctx, r.js, r.results, r.job, 0, func(e jetstream.KeyValueEntry) error {
+		if e.Operation() != jetstream.KeyValuePut || strings.HasSuffix(e.Key(), ".v") {
+			return nil
+		}
+		_, id, res, err := decodeResult(r.sealer, e.Key(), e.Value())
+		if err != nil {
+			return nil
+		}
+		if _, ok := r.ver.first[id]; !ok && r.ver.sameAsFirst(id, res) && r.tally.Has(id) {
+			r.ver.first[id] = res
+			r.d.toVerify = append(r.d.toVerify, id)
+		}
+		return nil
+	})
+}
+
 // finish waits until the server has every accepted result, then sums the tally and
 // records the finished job.
 func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
@@ -422,10 +571,21 @@ func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
 	}
 	c.logf("job %s: %s", job, identitiesLine(*stats))
 	r.save(true)
-	counts, err := r.tally.Final()
+	counts, err := r.final()
 	if err != nil {
 		c.logf("job %s: %v", job, err)
-		return queens.Counts{}, *stats, err
+		if len(r.ver.pending()) == 0 && len(r.ver.sample) < r.plan.Len() {
+			// Recover: every task computed once is computed again by an identity the
+			// coordinator picks, and each disagreement settled, until the total holds.
+			c.logf("job %s: computing again, by other identities, the %d tasks that only one identity computed", job, r.plan.Len()-len(r.ver.sample))
+			if err := r.verifyAll(ctx); err != nil {
+				return queens.Counts{}, *stats, err
+			}
+			r.finished = false
+			return queens.Counts{}, *stats, errRecheck
+		}
+		names := slices.Sorted(maps.Keys(r.ver.workers))
+		return queens.Counts{}, *stats, &RefusedError{Job: job, Reason: err.Error(), Identities: names}
 	}
 	rec := &r.rec
 	rec.progress(r.tally, time.Now())
