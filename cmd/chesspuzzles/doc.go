@@ -140,10 +140,12 @@ fundamental solutions (and back to where it was), q quits. It needs a terminal.
 regions makes a region-queens puzzle: an N×N grid (N from 5 to 20) cut into N regions, to
 be filled with N queens, one in every row, column and region, no two touching. The answer is
 unique (proved by counting) and reached without guessing by the techniques of --level easy,
-medium or hard; --seed makes it repeatable; --format text (region letters), svg or png
-(colour-blind-safe colours plus letters) or json; --solution shows the answer. "regions
-solve FILE|-" reads such a grid and prints the number of solutions (0, 1 or "more than
-one"), a solution, and with --explain each step in words with its technique and the level.
+medium or hard; --seed makes it repeatable (without it, today's date YYYYMMDD: the page's
+puzzle of the day); --format text (a "# N×N, level, seed" header, then region letters), svg
+or png (colour-blind-safe colours plus letters) or json; --solution shows the answer.
+"regions solve FILE|-" reads such a grid (regions may be in several pieces; # lines are
+skipped) and prints the number of solutions (0, 1 or "more than one"), a solution, and with
+--explain each step in words with its technique and the level.
 
 # Progress, checkpoints and distribution
 
