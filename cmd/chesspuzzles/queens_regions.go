@@ -45,7 +45,7 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
 		f.BoolVar(&o.solution, "solution", false, "show the solution too")
 	}, func(cmd *cobra.Command, o *queensRegionsOpts, _ []string) error {
 		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
-	}), newQueensRegionsSolveCmd())
+	}), newQueensRegionsSolveCmd(), newQueensRegionsReadCmd())
 }
 
 // queensRegionsOpts are the options of "queens regions".

@@ -68,13 +68,21 @@ import (
 // MaxPixels bounds a picture's width × height: 40 megapixels, more than any phone screenshot.
 const MaxPixels = 40 << 20
 
-// ErrUnreadable is wrapped by every error about the picture itself: not an image, too large,
-// no grid found, a lattice whose columns and rows disagree, regions that do not add up. Other
-// errors are the context's.
+// ErrUnreadable is matched (errors.Is) by every error about the picture itself: not an image,
+// too large, no grid found, a lattice whose columns and rows disagree, regions that do not add
+// up; their messages say just that ("no grid found"). Other errors are the context's or the
+// reader's.
 var ErrUnreadable = errors.New("unreadable picture")
 
+// unreadableError is an error about the picture: its message says what is wrong in it,
+// ("no grid found") and it is [ErrUnreadable].
+type unreadableError struct{ msg string }
+
+func (e *unreadableError) Error() string        { return e.msg }
+func (e *unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
 func unreadable(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnreadable, fmt.Sprintf(format, args...))
+	return &unreadableError{fmt.Sprintf(format, args...)}
 }
 
 // Read decodes a PNG, JPEG or GIF picture from r, which it reads to the end, and reads the
