@@ -28,10 +28,11 @@
 // it (two clusters of ink, split where they are furthest apart; when the picture has no thick
 // borders, colour alone tells the regions). Two cells are in one region when they have the
 // same colour and no thick border between them. When that gives N regions, they are the
-// puzzle (palettes repeat colours on large grids: regions apart may share one); otherwise,
-// when the cells have exactly N colours, each colour is a region, in one piece or several.
-// A thick border between two cells of one colour is refused ("two regions share a colour
-// and a border"), as is any other count.
+// puzzle (palettes repeat colours on large grids: regions apart may share one; a picture of
+// borders alone has one colour). Otherwise, when the cells have exactly N colours, each
+// colour is a region, in one piece or several, unless a thick border runs between two
+// cells of one colour: that is refused ("two regions share a colour and a border"), as is
+// any other count.
 //
 // What it reads. Tested on pictures of grids of 5 to 20 with cells of 18 to 80 pixels:
 // package render's (letters in the cells, queens or none), the web page's in light and dark
@@ -804,28 +805,27 @@ func (g *cellGrid) regions() ([][]int, error) {
 		}
 		return i
 	}
-	join := func(i, j int, ink float64) error {
-		if class[i] != class[j] {
-			return nil
+	// split is the first edge with a thick border between two cells of one colour.
+	split := ""
+	join := func(i, j int, ink float64) {
+		switch {
+		case class[i] != class[j]:
+		case ink > cut:
+			if split == "" {
+				split = fmt.Sprintf("r%dc%d and r%dc%d", i/n+1, i%n+1, j/n+1, j%n+1)
+			}
+		default:
+			parent[find(i)] = find(j)
 		}
-		if ink > cut {
-			return unreadable("two regions share a colour and a border (r%dc%d and r%dc%d)", i/n+1, i%n+1, j/n+1, j%n+1)
-		}
-		parent[find(i)] = find(j)
-		return nil
 	}
 	for r := range n {
 		for c := range n {
 			i := r*n + c
 			if c+1 < n {
-				if err := join(i, i+1, g.right[i]); err != nil {
-					return nil, err
-				}
+				join(i, i+1, g.right[i])
 			}
 			if r+1 < n {
-				if err := join(i, i+n, g.down[i]); err != nil {
-					return nil, err
-				}
+				join(i, i+n, g.down[i])
 			}
 		}
 	}
@@ -849,7 +849,10 @@ func (g *cellGrid) regions() ([][]int, error) {
 		return rows, nil
 	}
 	byColour, colours := id(func(i int) int { return class[i] })
-	if colours == n {
+	switch {
+	case split != "":
+		return nil, unreadable("two regions share a colour and a border (%s), and the borders and colours make %d regions, the colours alone %d, not %d", split, count, colours, n)
+	case colours == n:
 		return byColour, nil
 	}
 	return nil, unreadable("found a %d×%d grid but %d regions (%d colours)", n, n, count, colours)

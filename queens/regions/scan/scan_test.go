@@ -157,6 +157,18 @@ var darkLook = look{cell: 36, thin: 1, thick: 4, frame: 4, margin: 16,
 	},
 	thinCol: color.RGBA{0x30, 0x30, 0x30, 0xff}, thickCol: color.RGBA{0xe8, 0xe8, 0xe8, 0xff}, bg: color.RGBA{0x12, 0x12, 0x14, 0xff}}
 
+// A printed puzzle: white cells, the regions told by their thick borders alone.
+var borderLook = look{cell: 40, thin: 1, thick: 4, frame: 5, margin: 12,
+	palette: []color.RGBA{{0xff, 0xff, 0xff, 0xff}},
+	thinCol: color.RGBA{0xb0, 0xb0, 0xb0, 0xff}, thickCol: color.RGBA{0x10, 0x10, 0x10, 0xff}, bg: color.RGBA{0xff, 0xff, 0xff, 0xff}}
+
+// An app that tells the regions by colour alone: the same thin grey line between every two
+// cells, a grey frame.
+var colourLook = look{cell: 40, thin: 2, thick: 2, frame: 3, margin: 12,
+	palette:  gameLook.palette,
+	thinCol:  color.RGBA{0x70, 0x70, 0x70, 0xff},
+	thickCol: color.RGBA{0x70, 0x70, 0x70, 0xff}, bg: color.RGBA{0xf4, 0xf4, 0xf4, 0xff}}
+
 // drawGrid draws rows (any number of rows and columns) in look l, each region its own
 // palette colour (regions k and k+len(palette) share one).
 func drawGrid(rows [][]int, l look) *image.RGBA {
@@ -277,6 +289,10 @@ func TestImage(t *testing.T) {
 			tc{fmt.Sprintf("game n%d jpeg", n), p, jpegOf(t, game, 70)},
 			tc{fmt.Sprintf("game n%d scaled 0.7", n), p, scaled(game, 0.7)},
 			tc{fmt.Sprintf("game n%d in chrome", n), p, inChrome(game, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x20, 0x20, 0x20, 0xff})},
+			tc{fmt.Sprintf("borders only n%d", n), p, drawGrid(p.Rows(), borderLook)},
+			tc{fmt.Sprintf("borders only n%d jpeg", n), p, jpegOf(t, drawGrid(p.Rows(), borderLook), 75)},
+			tc{fmt.Sprintf("colours only n%d", n), p, drawGrid(recoloured(p, len(colourLook.palette)), colourLook)},
+			tc{fmt.Sprintf("colours only n%d jpeg", n), p, jpegOf(t, drawGrid(recoloured(p, len(colourLook.palette)), colourLook), 75)},
 			tc{fmt.Sprintf("dark n%d", n), p, dark},
 			tc{fmt.Sprintf("dark n%d in chrome jpeg", n), p, jpegOf(t, inChrome(dark, darkLook.bg, color.RGBA{0xcc, 0xcc, 0xcc, 0xff}), 80)})
 	}
