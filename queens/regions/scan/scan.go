@@ -13,12 +13,13 @@
 // frame, or a smaller one. When one framed rectangle holds another almost as large (a focus
 // ring around the frame), the inner one is the grid.
 //
-// Finding N. Inside the frame, the columns are where the colour changes across most rows: for
-// every N from 2 to [regions.MaxN], the strongest change near each of the N−1 lines of an
-// even N-column lattice, less the strongest inside each of its cells, is its score, and the
-// best N wins (twice the true N puts lines inside true cells, half of it puts true lines
-// inside its cells); rows likewise. A lattice whose columns and rows disagree is refused
-// ("found 9 columns but 8 rows").
+// Finding N. Inside the frame, the columns are where the colour changes in most rows (how
+// often, not by how much: every grid line runs the whole height, thin or thick, while a
+// queen's sharp edges are in one cell a row). For every N from 2 to [regions.MaxN], the
+// most frequent change near each of the N−1 lines of an even N-column lattice, less the most
+// frequent inside each of its cells, is its score, and the best N wins (twice the true N
+// puts lines inside true cells, half of it puts true lines inside its cells); rows likewise.
+// A lattice whose columns and rows disagree is refused ("found 9 columns but 8 rows").
 //
 // Finding the regions. The grid's palette is the peaks of a histogram of the cells' colours,
 // taken from a ring inside each cell clear of the lines and of most of a queen (queens and
@@ -34,7 +35,7 @@
 // cells of one colour: that is refused ("two regions share a colour and a border"), as is
 // any other count.
 //
-// What it reads. Tested on pictures of grids of 5 to 20 with cells of 18 to 80 pixels:
+// What it reads. Tested on pictures of grids of 5 to 20 with cells of 20 to 200 pixels:
 // package render's (letters in the cells, queens or none), the web page's in light and dark
 // mode at desktop and phone sizes, and grids drawn in the published game's look (light
 // pastel colours, thin grey lines, thick black borders) and in a dark app's (light borders);
@@ -242,6 +243,7 @@ const (
 	sameLine   = 72
 	sameRegion = 40
 	inkNoise   = 30
+	edgeChange = 40 // a change of colour between pixels two apart that makes an edge
 )
 
 // box is a rectangle of pixels: [x0, x1) × [y0, y1), and for a frame the colour of its line.
@@ -408,22 +410,30 @@ func (p *picture) frameInside(x0, y0, x1, y1 int, col rgb) (box, bool) {
 // change near its place in an even lattice (so a line of any width, and a frame drawn over
 // the outer cells or around them, puts no line off).
 func (p *picture) lattice(b box, cols bool) (int, []float64) {
-	// prof[i] is the mean colour change across line i (column i when cols) over the box.
+	// prof[i] is the share of the box's rows (columns when !cols) in which the colour changes
+	// across column i (row i).
 	length, across := b.w(), b.h()
 	if !cols {
 		length, across = across, length
 	}
+	// It counts how often the colour changes, not by how much: a grid line, thin or thick,
+	// runs the whole length; a thick border is no better a line for being darker, and a
+	// queen's edges, however sharp, are in one cell a row.
 	prof := make([]float64, length)
 	for i := 1; i+1 < length; i++ {
-		sum := 0
+		changes := 0
 		for j := range across {
+			var d int
 			if cols {
-				sum += dist(p.at(b.x0+i-1, b.y0+j), p.at(b.x0+i+1, b.y0+j))
+				d = dist(p.at(b.x0+i-1, b.y0+j), p.at(b.x0+i+1, b.y0+j))
 			} else {
-				sum += dist(p.at(b.x0+j, b.y0+i-1), p.at(b.x0+j, b.y0+i+1))
+				d = dist(p.at(b.x0+j, b.y0+i-1), p.at(b.x0+j, b.y0+i+1))
+			}
+			if d > edgeChange {
+				changes++
 			}
 		}
-		prof[i] = float64(sum) / float64(across)
+		prof[i] = float64(changes) / float64(across)
 	}
 	peak := func(lo, hi float64) float64 {
 		a, z := max(0, int(math.Floor(lo))), min(length, int(math.Ceil(hi))+1)
@@ -453,7 +463,7 @@ func (p *picture) lattice(b box, cols bool) (int, []float64) {
 		lines /= float64(n - 1)
 		inside /= float64(n)
 		score := lines - inside
-		if score > bestScore && lines > 1.5*inside+8 {
+		if score > bestScore && lines >= 0.4 && lines > inside+0.15 {
 			best, bestScore = n, score
 		}
 	}
@@ -499,14 +509,18 @@ type cellGrid struct {
 
 // ring calls yield for the pixels of a ring inside cell b: from 5% to 16% of its side in
 // from its edges, and at least 2 pixels in and 2 pixels wide: clear of the lines around the
-// cell (blurred or not) and of most of a queen or a mark in its middle.
+// cell (blurred or not) and of most of a queen or a mark in its middle. In cells wider than
+// 47 pixels it takes every other pixel of every other row, and so on.
 func (p *picture) ring(b box, yield func(rgb)) {
 	in, out := max(2, int(0.05*float64(b.w()))), max(4, int(0.16*float64(b.w())))
 	x0, x1, mx0, mx1 := b.x0+in, b.x1-in, b.x0+out, b.x1-out
 	in, out = max(2, int(0.05*float64(b.h()))), max(4, int(0.16*float64(b.h())))
 	y0, y1, my0, my1 := b.y0+in, b.y1-in, b.y0+out, b.y1-out
-	for y := y0; y < y1; y++ {
-		for x := x0; x < x1; x++ {
+	// One pixel in step² is plenty in large cells: a cell 20 pixels wide has a ring of about
+	// 200 pixels, one 80 wide about 2,000.
+	step := max(1, min(b.w(), b.h())/24)
+	for y := y0; y < y1; y += step {
+		for x := x0; x < x1; x += step {
 			if x >= mx0 && x < mx1 && y >= my0 && y < my1 {
 				continue
 			}
