@@ -356,18 +356,47 @@ func (p *picture) findFrame(ctx context.Context) (box, bool, error) {
 	return best, true, nil
 }
 
-// frameInside checks that the rectangle [x0, x1) × [y0, y1) is drawn by an unbroken line of
-// colour col all round, and returns what lies inside the line. Each side's line starts
-// within 3 pixels of the rectangle's edge (an anti-aliased line's outer pixels are paler)
-// and covers 95% of it; its thickness is how far in the line's colour then goes on along
-// 80% of the side (lines across the grid meet the frame at a tenth of it at most).
+// frameInside checks that the rectangle [x0, x1) × [y0, y1), whose top and bottom lines
+// are known, is drawn by an unbroken line of colour col all round, and returns what lies
+// inside the line. The frame's corners may be rounded: the straight part of the top line
+// then stops short of the sides, so the sides are looked for up to lim pixels beyond its
+// ends (the outermost column of the line's colour along 85% of the height). Each side's line
+// starts within 3 pixels of the rectangle's edge (an anti-aliased line's outer pixels are
+// paler) and covers 85% of it; its thickness is how far in the line's colour then goes on
+// along the middle 80% (lines across the grid meet the frame at a tenth of it at most).
 func (p *picture) frameInside(x0, y0, x1, y1 int, col rgb) (box, bool) {
-	w, h := x1-x0, y1-y0
-	lim := min(w, h) / 8
 	is := func(x, y int) bool { return lineDist(p.at(x, y), col) <= sameLine }
-	// side returns how far in from its edge a side's line starts and ends; at(i, k) is the
-	// k-th pixel along the side (of length) at i pixels in.
-	side := func(at func(i, k int) (int, int), length int) (int, int, bool) {
+	lim := min(x1-x0, y1-y0) / 8
+	column := func(x int) bool {
+		n := 0
+		for y := y0; y < y1; y++ {
+			if is(x, y) {
+				n++
+			}
+		}
+		return 20*n >= 17*(y1-y0)
+	}
+	left, right := -1, -1
+	for x := max(0, x0-lim); x <= x0+3 && x < x1; x++ {
+		if column(x) {
+			left = x
+			break
+		}
+	}
+	for x := min(p.w-1, x1-1+lim); x >= x1-4 && x > x0; x-- {
+		if column(x) {
+			right = x
+			break
+		}
+	}
+	if left < 0 || right < 0 {
+		return box{}, false
+	}
+	x0, x1 = left, right+1
+	w, h := x1-x0, y1-y0
+	// side returns how far in from its edge a side's line ends; at(i, k) is the k-th pixel
+	// along the side (of length) at i pixels in.
+	side := func(at func(i, k int) (int, int), length int) (int, bool) {
 		share := func(i, from, to int) int {
 			n := 0
 			for k := from; k < to; k++ {
@@ -378,7 +407,7 @@ func (p *picture) frameInside(x0, y0, x1, y1 int, col rgb) (box, bool) {
 			return n
 		}
 		for start := 0; start < min(4, lim); start++ {
-			if 20*share(start, 0, length) < 19*length {
+			if 20*share(start, 0, length) < 17*length {
 				continue
 			}
 			end := start + 1
@@ -386,18 +415,18 @@ func (p *picture) frameInside(x0, y0, x1, y1 int, col rgb) (box, bool) {
 			for end < lim && 10*share(end, length/10, length-length/10) >= 8*inner {
 				end++
 			}
-			return start, end, end < lim
+			return end, end < lim
 		}
-		return 0, 0, false
+		return 0, false
 	}
-	_, top, ok1 := side(func(i, k int) (int, int) { return x0 + k, y0 + i }, w)
-	_, bottom, ok2 := side(func(i, k int) (int, int) { return x0 + k, y1 - 1 - i }, w)
-	_, left, ok3 := side(func(i, k int) (int, int) { return x0 + i, y0 + k }, h)
-	_, right, ok4 := side(func(i, k int) (int, int) { return x1 - 1 - i, y0 + k }, h)
+	top, ok1 := side(func(i, k int) (int, int) { return x0 + k, y0 + i }, w)
+	bottom, ok2 := side(func(i, k int) (int, int) { return x0 + k, y1 - 1 - i }, w)
+	l, ok3 := side(func(i, k int) (int, int) { return x0 + i, y0 + k }, h)
+	r, ok4 := side(func(i, k int) (int, int) { return x1 - 1 - i, y0 + k }, h)
 	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return box{}, false
 	}
-	b := box{x0 + left, y0 + top, x1 - right, y1 - bottom, col}
+	b := box{x0 + l, y0 + top, x1 - r, y1 - bottom, col}
 	if b.w() < 8 || b.h() < 8 {
 		return box{}, false
 	}

@@ -10,6 +10,7 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"image/png"
+	"math"
 	"strings"
 	"testing"
 
@@ -228,6 +229,30 @@ func drawGrid(rows [][]int, l look) *image.RGBA {
 	return img
 }
 
+// rounded rounds the corners of the frame drawGrid drew in look l around an n×n grid: the
+// frame's arc of radius r, and outside it the background.
+func rounded(img *image.RGBA, n int, l look, r int) *image.RGBA {
+	x0, y0 := l.margin-l.frame/2, l.margin-l.frame/2
+	x1, y1 := l.margin+n*l.cell+l.frame-l.frame/2, l.margin+n*l.cell+l.frame-l.frame/2
+	for _, c := range [][2]int{{x0 + r, y0 + r}, {x1 - r, y0 + r}, {x0 + r, y1 - r}, {x1 - r, y1 - r}} {
+		for y := c[1] - r; y < c[1]+r; y++ {
+			for x := c[0] - r; x < c[0]+r; x++ {
+				if x < x0 || x >= x1 || y < y0 || y >= y1 || (x >= x0+r && x < x1-r) || (y >= y0+r && y < y1-r) {
+					continue
+				}
+				dx, dy := float64(x)+0.5-float64(c[0]), float64(y)+0.5-float64(c[1])
+				switch d := math.Hypot(dx, dy); {
+				case d > float64(r):
+					img.Set(x, y, l.bg)
+				case d > float64(r-l.frame):
+					img.Set(x, y, l.thickCol)
+				}
+			}
+		}
+	}
+	return img
+}
+
 // recoloured gives each region of p a colour that no neighbour has, from a palette of k.
 func recoloured(p *regions.Puzzle, k int) [][]int {
 	n := p.N()
@@ -289,6 +314,7 @@ func TestImage(t *testing.T) {
 			tc{fmt.Sprintf("game n%d jpeg", n), p, jpegOf(t, game, 70)},
 			tc{fmt.Sprintf("game n%d scaled 0.7", n), p, scaled(game, 0.7)},
 			tc{fmt.Sprintf("game n%d in chrome", n), p, inChrome(game, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x20, 0x20, 0x20, 0xff})},
+			tc{fmt.Sprintf("game n%d rounded corners, jpeg", n), p, jpegOf(t, rounded(drawGrid(recoloured(p, len(gameLook.palette)), gameLook), n, gameLook, 14), 80)},
 			tc{fmt.Sprintf("borders only n%d", n), p, drawGrid(p.Rows(), borderLook)},
 			tc{fmt.Sprintf("borders only n%d jpeg", n), p, jpegOf(t, drawGrid(p.Rows(), borderLook), 75)},
 			tc{fmt.Sprintf("colours only n%d", n), p, drawGrid(recoloured(p, len(colourLook.palette)), colourLook)},
