@@ -288,50 +288,72 @@ func recoloured(p *regions.Puzzle, k int) [][]int {
 	return rows
 }
 
+// TestImage reads pictures of 19 kinds, each at two of five sizes (N = 5 to 20; TestAccuracy
+// has them all, at more seeds): package render's at 20, 30 and 48 pixels a cell, with
+// queens, JPEG, scaled and in page chrome; the game's look, a dark app's, borders alone and
+// colours alone.
 func TestImage(t *testing.T) {
-	type tc struct {
+	page, ink := color.RGBA{0xfa, 0xfa, 0xf7, 0xff}, color.RGBA{0x44, 0x44, 0x44, 0xff}
+	game := func(t *testing.T, p *regions.Puzzle) *image.RGBA {
+		return drawGrid(recoloured(p, len(gameLook.palette)), gameLook)
+	}
+	dark := func(t *testing.T, p *regions.Puzzle) *image.RGBA {
+		return drawGrid(recoloured(p, len(darkLook.palette)), darkLook)
+	}
+	kinds := []struct {
 		name string
-		p    *regions.Puzzle
-		img  image.Image
+		draw func(t *testing.T, p *regions.Puzzle) image.Image
+	}{
+		{"render sq20", func(t *testing.T, p *regions.Puzzle) image.Image { return rendered(t, p, 20, false) }},
+		{"render sq20 jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, rendered(t, p, 20, false), 80) }},
+		{"render sq30 queens", func(t *testing.T, p *regions.Puzzle) image.Image { return rendered(t, p, 30, true) }},
+		{"render sq30 queens jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, rendered(t, p, 30, true), 75) }},
+		{"render sq30 queens scaled 1.7 jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, scaled(rendered(t, p, 30, true), 1.7), 80)
+		}},
+		{"render sq30 queens in chrome", func(t *testing.T, p *regions.Puzzle) image.Image { return inChrome(rendered(t, p, 30, true), page, ink) }},
+		{"render sq48 jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, rendered(t, p, 48, false), 75) }},
+		{"render sq48 scaled 0.6", func(t *testing.T, p *regions.Puzzle) image.Image { return scaled(rendered(t, p, 48, false), 0.6) }},
+		{"game", func(t *testing.T, p *regions.Puzzle) image.Image { return game(t, p) }},
+		{"game jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, game(t, p), 70) }},
+		{"game scaled 0.7", func(t *testing.T, p *regions.Puzzle) image.Image { return scaled(game(t, p), 0.7) }},
+		{"game in chrome", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return inChrome(game(t, p), color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x20, 0x20, 0x20, 0xff})
+		}},
+		{"game rounded corners jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, rounded(game(t, p), p.N(), gameLook, 14), 80)
+		}},
+		{"borders only", func(t *testing.T, p *regions.Puzzle) image.Image { return drawGrid(p.Rows(), borderLook) }},
+		{"borders only jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, drawGrid(p.Rows(), borderLook), 75) }},
+		{"colours only", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return drawGrid(recoloured(p, len(colourLook.palette)), colourLook)
+		}},
+		{"colours only jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, drawGrid(recoloured(p, len(colourLook.palette)), colourLook), 75)
+		}},
+		{"dark", func(t *testing.T, p *regions.Puzzle) image.Image { return dark(t, p) }},
+		{"dark in chrome jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, inChrome(dark(t, p), darkLook.bg, color.RGBA{0xcc, 0xcc, 0xcc, 0xff}), 80)
+		}},
 	}
-	var cases []tc
-	for _, n := range []int{5, 8, 11, 14, 20} {
-		p := puzzle(t, n, uint64(n))
-		small, queens, large := rendered(t, p, 20, false), rendered(t, p, 30, true), rendered(t, p, 48, false)
-		cases = append(cases,
-			tc{fmt.Sprintf("render n%d sq20", n), p, small},
-			tc{fmt.Sprintf("render n%d sq20 jpeg", n), p, jpegOf(t, small, 80)},
-			tc{fmt.Sprintf("render n%d sq30 queens", n), p, queens},
-			tc{fmt.Sprintf("render n%d sq30 queens jpeg", n), p, jpegOf(t, queens, 75)},
-			tc{fmt.Sprintf("render n%d sq30 queens scaled 1.7 jpeg", n), p, jpegOf(t, scaled(queens, 1.7), 80)},
-			tc{fmt.Sprintf("render n%d sq30 queens in chrome", n), p, inChrome(queens, color.RGBA{0xfa, 0xfa, 0xf7, 0xff}, color.RGBA{0x44, 0x44, 0x44, 0xff})},
-			tc{fmt.Sprintf("render n%d sq48 jpeg", n), p, jpegOf(t, large, 75)},
-			tc{fmt.Sprintf("render n%d sq48 scaled 0.6", n), p, scaled(large, 0.6)})
-		game := drawGrid(recoloured(p, len(gameLook.palette)), gameLook)
-		dark := drawGrid(recoloured(p, len(darkLook.palette)), darkLook)
-		cases = append(cases,
-			tc{fmt.Sprintf("game n%d", n), p, game},
-			tc{fmt.Sprintf("game n%d jpeg", n), p, jpegOf(t, game, 70)},
-			tc{fmt.Sprintf("game n%d scaled 0.7", n), p, scaled(game, 0.7)},
-			tc{fmt.Sprintf("game n%d in chrome", n), p, inChrome(game, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x20, 0x20, 0x20, 0xff})},
-			tc{fmt.Sprintf("game n%d rounded corners, jpeg", n), p, jpegOf(t, rounded(drawGrid(recoloured(p, len(gameLook.palette)), gameLook), n, gameLook, 14), 80)},
-			tc{fmt.Sprintf("borders only n%d", n), p, drawGrid(p.Rows(), borderLook)},
-			tc{fmt.Sprintf("borders only n%d jpeg", n), p, jpegOf(t, drawGrid(p.Rows(), borderLook), 75)},
-			tc{fmt.Sprintf("colours only n%d", n), p, drawGrid(recoloured(p, len(colourLook.palette)), colourLook)},
-			tc{fmt.Sprintf("colours only n%d jpeg", n), p, jpegOf(t, drawGrid(recoloured(p, len(colourLook.palette)), colourLook), 75)},
-			tc{fmt.Sprintf("dark n%d", n), p, dark},
-			tc{fmt.Sprintf("dark n%d in chrome jpeg", n), p, jpegOf(t, inChrome(dark, darkLook.bg, color.RGBA{0xcc, 0xcc, 0xcc, 0xff}), 80)})
+	sizes := []int{5, 8, 11, 14, 20}
+	puzzles := map[int]*regions.Puzzle{}
+	for _, n := range sizes {
+		puzzles[n] = puzzle(t, n, uint64(n))
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := Image(context.Background(), c.img)
-			if err != nil {
-				t.Fatalf("Image: %v", err)
-			}
-			if g, w := got.String(), letters(c.p.Rows()); g != w {
-				t.Fatalf("Image read\n%s\nwant\n%s", g, w)
-			}
-		})
+	for k, kind := range kinds {
+		for _, n := range []int{sizes[k%len(sizes)], sizes[(k+2)%len(sizes)]} {
+			p := puzzles[n]
+			t.Run(fmt.Sprintf("%s n%d", kind.name, n), func(t *testing.T) {
+				got, err := Image(context.Background(), kind.draw(t, p))
+				if err != nil {
+					t.Fatalf("Image: %v", err)
+				}
+				if g, w := got.String(), letters(p.Rows()); g != w {
+					t.Fatalf("Image read\n%s\nwant\n%s", g, w)
+				}
+			})
+		}
 	}
 }
 
