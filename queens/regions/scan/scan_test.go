@@ -311,7 +311,9 @@ func TestImage(t *testing.T) {
 		{"render sq30 queens scaled 1.7 jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
 			return jpegOf(t, scaled(rendered(t, p, 30, true), 1.7), 80)
 		}},
-		{"render sq30 queens in chrome", func(t *testing.T, p *regions.Puzzle) image.Image { return inChrome(rendered(t, p, 30, true), page, ink) }},
+		{"render sq30 queens in chrome", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return inChrome(rendered(t, p, 30, true), page, ink)
+		}},
 		{"render sq48 jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, rendered(t, p, 48, false), 75) }},
 		{"render sq48 scaled 0.6", func(t *testing.T, p *regions.Puzzle) image.Image { return scaled(rendered(t, p, 48, false), 0.6) }},
 		{"game", func(t *testing.T, p *regions.Puzzle) image.Image { return game(t, p) }},
@@ -324,7 +326,9 @@ func TestImage(t *testing.T) {
 			return jpegOf(t, rounded(game(t, p), p.N(), gameLook, 14), 80)
 		}},
 		{"borders only", func(t *testing.T, p *regions.Puzzle) image.Image { return drawGrid(p.Rows(), borderLook) }},
-		{"borders only jpeg", func(t *testing.T, p *regions.Puzzle) image.Image { return jpegOf(t, drawGrid(p.Rows(), borderLook), 75) }},
+		{"borders only jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, drawGrid(p.Rows(), borderLook), 75)
+		}},
 		{"colours only", func(t *testing.T, p *regions.Puzzle) image.Image {
 			return drawGrid(recoloured(p, len(colourLook.palette)), colourLook)
 		}},
