@@ -4,7 +4,7 @@
 # a desktop's (1920×1080 PNG, package render's grid with queens, N = 14) and a large picture
 # (2.4k×2.4k PNG, N = 20) — each read RUNS times (default 5), the puzzle read checked
 # against the one drawn; median and largest CPU seconds, with the load average. -a also runs
-# the accuracy check over 1,280 pictures (TestAccuracy, minutes).
+# the accuracy check over 1,360 pictures (TestAccuracy, minutes).
 set -eu
 . "$(dirname "$0")/lib.sh"
 runs=5 acc=0

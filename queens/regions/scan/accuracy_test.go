@@ -30,9 +30,9 @@ func cpuTime(t *testing.T) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestAccuracy reads many pictures — 8 sizes from 5 to 20, 10 seeds each, in 16 kinds
+// TestAccuracy reads many pictures — 8 sizes from 5 to 20, 10 seeds each, in 17 kinds
 // (package render's at two cell sizes, with queens, JPEG, scaled and in page chrome; the
-// game's look, with rounded corners, a dark app's, borders alone and colours alone, plain
+// game's look, with rounded corners, on a black phone page, a dark app's, borders alone and colours alone, plain
 // and JPEG) — and logs, per
 // kind, how many were read right, read wrong (the worst: a wrong puzzle) and refused, with
 // the CPU time (user and system, of the whole process while it reads: the machine is shared,
@@ -80,6 +80,7 @@ func TestAccuracy(t *testing.T) {
 				{"game look, ×0.7", scaled(game, 0.7)},
 				{"game look, in chrome, JPEG 80", jpegOf(t, inChrome(game, page, ink), 80)},
 				{"game look, rounded corners, JPEG 80", jpegOf(t, rounded(drawGrid(recoloured(p, len(gameLook.palette)), gameLook), n, gameLook, 14), 80)},
+				{"game look, black frame on a black phone page, JPEG 80", jpegOf(t, onPhone(drawGrid(recoloured(p, len(blackLook.palette)), blackLook), blackLook.bg), 80)},
 				{"dark app, in chrome, JPEG 80", jpegOf(t, inChrome(dark, darkLook.bg, color.RGBA{0xcc, 0xcc, 0xcc, 0xff}), 80)},
 				{"borders alone, JPEG 75", jpegOf(t, drawGrid(p.Rows(), borderLook), 75)},
 				{"colours alone, JPEG 75", jpegOf(t, drawGrid(recoloured(p, len(colourLook.palette)), colourLook), 75)},

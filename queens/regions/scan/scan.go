@@ -8,10 +8,13 @@
 //	fmt.Print(p)                     // the grid as region letters
 //
 // Finding the grid. The grid is the largest rectangle in the picture drawn by a frame: a line
-// of one colour, straight and unbroken all round, a different colour on at least one side
-// along most of its length. Page chrome around it (a title, buttons, a status bar) has no such
-// frame, or a smaller one. When one framed rectangle holds another almost as large (a focus
-// ring around the frame), the inner one is the grid.
+// of one colour, straight and unbroken all round (its corners may be rounded), a different
+// colour on at least one side along most of its length. Page chrome around it (a title,
+// buttons, a status bar) has no such frame, or a smaller one. When one framed rectangle
+// holds another almost as large (the page's margin round a frame, a focus ring), the inner
+// one is the grid; where the frame is the page's colour (a black frame on a black phone
+// page), the page's margin round the grid is the frame, as long as the grid spans three
+// quarters of the page's width.
 //
 // Finding N. Inside the frame, the columns are where the colour changes in most rows (how
 // often, not by how much: every grid line runs the whole height, thin or thick, while a
@@ -333,9 +336,10 @@ func (p *picture) findFrame(ctx context.Context) (box, bool, error) {
 	var frames []box
 	for _, g := range groups {
 		w, h := g.hi-g.lo, g.bottom-g.top+1
-		// A frame is square-ish, and seen from outside: a margin of one colour round the
-		// picture's edge is no frame.
-		if 2*h < w || h > 2*w || g.lo == 0 || g.top == 0 || g.hi == p.w || g.bottom == p.h-1 {
+		// A frame is square-ish. A margin of one colour round the grid makes a frame
+		// too, with the true frame inside it, which wins below; where the true frame is
+		// the margin's colour (a black frame on a black page), the margin is the frame.
+		if 2*h < w || h > 2*w {
 			continue
 		}
 		if b, ok := p.frameInside(g.lo, g.top, g.hi, g.bottom+1, g.col); ok {

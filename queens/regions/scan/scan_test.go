@@ -170,6 +170,25 @@ var colourLook = look{cell: 40, thin: 2, thick: 2, frame: 3, margin: 12,
 	thinCol:  color.RGBA{0x70, 0x70, 0x70, 0xff},
 	thickCol: color.RGBA{0x70, 0x70, 0x70, 0xff}, bg: color.RGBA{0xf4, 0xf4, 0xf4, 0xff}}
 
+// The game's look in a dark page whose colour is the frame's: black on black.
+var blackLook = look{cell: 44, thin: 1, thick: 3, frame: 4, margin: 10,
+	palette: gameLook.palette,
+	thinCol: color.RGBA{0x80, 0x80, 0x80, 0xff}, thickCol: color.RGBA{0, 0, 0, 0xff}, bg: color.RGBA{0, 0, 0, 0xff}}
+
+// onPhone puts img on a phone's page of its colour bg, 12 pixels either side of it, with
+// lines of grey words above and below, as a phone's screenshot of the game.
+func onPhone(img image.Image, bg color.RGBA) image.Image {
+	b := img.Bounds()
+	page := image.NewRGBA(image.Rect(0, 0, b.Dx()+24, b.Dy()+360))
+	fill(page, page.Bounds(), bg)
+	grey := color.RGBA{0xa0, 0xa0, 0xa0, 0xff}
+	words(page, 16, 30, 24, 5, grey)
+	words(page, 16, 80, 16, 9, grey)
+	draw.Draw(page, image.Rect(12, 180, 12+b.Dx(), 180+b.Dy()), img, b.Min, draw.Src)
+	words(page, 16, 200+b.Dy(), 16, 12, grey)
+	return page
+}
+
 // drawGrid draws rows (any number of rows and columns) in look l, each region its own
 // palette colour (regions k and k+len(palette) share one).
 func drawGrid(rows [][]int, l look) *image.RGBA {
@@ -288,10 +307,10 @@ func recoloured(p *regions.Puzzle, k int) [][]int {
 	return rows
 }
 
-// TestImage reads pictures of 19 kinds, each at two of five sizes (N = 5 to 20; TestAccuracy
+// TestImage reads pictures of 20 kinds, each at two of five sizes (N = 5 to 20; TestAccuracy
 // has them all, at more seeds): package render's at 20, 30 and 48 pixels a cell, with
-// queens, JPEG, scaled and in page chrome; the game's look, a dark app's, borders alone and
-// colours alone.
+// queens, JPEG, scaled and in page chrome; the game's look (also with rounded corners, and
+// with a black frame on a black phone page), a dark app's, borders alone and colours alone.
 func TestImage(t *testing.T) {
 	page, ink := color.RGBA{0xfa, 0xfa, 0xf7, 0xff}, color.RGBA{0x44, 0x44, 0x44, 0xff}
 	game := func(t *testing.T, p *regions.Puzzle) *image.RGBA {
@@ -334,6 +353,9 @@ func TestImage(t *testing.T) {
 		}},
 		{"colours only jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
 			return jpegOf(t, drawGrid(recoloured(p, len(colourLook.palette)), colourLook), 75)
+		}},
+		{"black frame on a black phone page jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, onPhone(drawGrid(recoloured(p, len(blackLook.palette)), blackLook), blackLook.bg), 80)
 		}},
 		{"dark", func(t *testing.T, p *regions.Puzzle) image.Image { return dark(t, p) }},
 		{"dark in chrome jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
