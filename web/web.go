@@ -55,7 +55,6 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -130,16 +129,28 @@ func New(opts Options) *Server {
 
 // Handler returns the handler of the page and the API.
 func (s *Server) Handler() http.Handler {
-	if !s.opts.LoopbackOnly {
-		return s.mux
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r.Host) {
+		if !hostPortValid(r.Host) {
+			writeError(w, http.StatusBadRequest, "host %q has a port that is no port: want a whole number from 0 to 65535, in digits alone", clip(r.Host))
+			return
+		}
+		if s.opts.LoopbackOnly && !s.hostAllowed(r.Host) {
 			writeError(w, http.StatusForbidden, "host %q is not allowed: this server listens on loopback and answers only localhost, 127.0.0.1 and [::1]; name other hosts with serve --allow-host", clip(r.Host))
 			return
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// hostPortValid reports whether the Host header host has no port, an empty one (RFC 3986
+// allows "host:"), or one from 0 to 65535 in digits alone.
+func hostPortValid(host string) bool {
+	_, port, err := net.SplitHostPort(host)
+	if err != nil || port == "" {
+		return true // no port: what the name is, hostAllowed decides
+	}
+	p, ok := plainInt(port)
+	return ok && p <= 65535
 }
 
 // hostAllowed reports whether the Host header host (with or without a port) is a loopback
@@ -275,8 +286,24 @@ const (
 )
 
 func queryInt(r *http.Request, name string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimSpace(r.URL.Query().Get(name)))
-	return n, err == nil
+	return plainInt(r.URL.Query().Get(name))
+}
+
+// plainInt reads s as a whole number written plainly: ASCII digits alone, no sign, space,
+// line break or other mark, at most 18 of them (so that it fits an int64).
+func plainInt(s string) (int, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	n := 0
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // queensN is the board size of a queens request: n, or else the size its position is read
@@ -385,11 +412,12 @@ func paramOr(r *http.Request, name, def string) (string, error) {
 	return v, err
 }
 
-// intParam reads a whole number from lo to hi; def when absent.
+// intParam reads a whole number from lo to hi (lo ≥ 0), written plainly in digits alone
+// (plainInt: "+8", "8 " and "8\n" are refused, not read as 8); def when absent or empty.
 func intParam(r *http.Request, name string, lo, hi, def int) (int, error) {
-	v, err := param(r, name)
-	if err != nil {
-		return 0, err
+	v := r.URL.Query().Get(name)
+	if len(v) > maxParam {
+		return 0, badRequest("%s is longer than %d bytes", name, maxParam)
 	}
 	if v == "" {
 		if def < lo {
@@ -397,8 +425,11 @@ func intParam(r *http.Request, name string, lo, hi, def int) (int, error) {
 		}
 		return def, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
+	n, ok := plainInt(v)
+	if !ok {
+		return 0, badRequest("%s must be a whole number from %d to %d, in digits alone (no sign, space or line break), got %q", name, lo, hi, clip(v))
+	}
+	if n < lo || n > hi {
 		return 0, badRequest("%s must be a whole number from %d to %d, got %q", name, lo, hi, clip(v))
 	}
 	return n, nil

@@ -26,9 +26,9 @@ type methodOptions struct {
 // addMethodFlags adds --method and --max-memory to cmd.
 func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 27), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
+	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 29), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
-	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.JoinPlanVersion))
+	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.PlanVersion))
 }
 
 // minMaxMemory is the smallest --max-memory accepted: below it not even the frames
@@ -88,7 +88,7 @@ func (o *methodOptions) plan(n, workers int) (queens.Choice, error) {
 		return c, usageErrorf("--method join for N=%d needs %s on %s, more than --max-memory %s allows; raise --max-memory, use fewer --workers or --method frames",
 			n, humanBytes(me.Need), plural(uint64(max(workers, 1)), "worker", "workers"), humanBytes(limit))
 	case err != nil && o.method == count.MethodJoin:
-		return c, usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinJoinN, join.MaxJoinN, n)
+		return c, usageErrorf("--method join counts N from %d to %d, got %d; use --method frames", join.MinN, join.MaxN, n)
 	case err != nil:
 		return c, usageErrorf("--method must be auto, join or frames, got %q", o.method)
 	}

@@ -30,10 +30,10 @@ pairs of half-boards that share no diagonal, 512 pairs at a time: several times 
 "frames" to N = 23. Its whole table grows about ninefold every two steps of N (11.0 MiB
 at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 4.97 GiB at 24–25); where it does not fit
 --max-memory (default: half the machine's), the join builds only the table rows its row
-sets read, so any N up to 27 counts in 2 GiB. "frames" pre-places the border queens and
+sets read, so any N up to 29 counts in 2 GiB on one worker. "frames" pre-places the border queens and
 searches the rest: any N, almost no memory. --method auto (the default) takes whichever
 the cost model measured by bench/cost.sh says is faster at N within --max-memory (the join
-to N = 27 by the figures of 25 November; "queens plan N" and "queens estimate N" show the same choice;
+to N = 29 by the figures of 25 November, extrapolated beyond 27; "queens plan N" and "queens estimate N" show the same choice;
 --shard and --distributed take frames, which fit any machine); the method, plan version and
 memory are printed on stderr before the count starts.
 

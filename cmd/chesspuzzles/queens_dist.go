@@ -30,6 +30,7 @@ type distOptions struct {
 	method      *methodOptions // the count's --method and --max-memory
 	logFmt      string         // --log-format of the coordinator
 	quiet       bool           // the count's --quiet: no progress
+	listenSet   bool           // whether --nats-listen was given (status)
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -39,9 +40,9 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
-	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
+	addAuthFlags(f, &o.auth, "`TOKEN` the coordinator gives a --nats server that wants one (default $CHESSPUZZLES_NATS_TOKEN); the embedded server takes no token, only identities \"worker add\" issued")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
-	f.IntVar(&o.replicas, "replicas", 1, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, and refuses the total if any two differ (for a fleet none of whose workers is trusted)")
+	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at an N with no published count, else 1)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
@@ -94,8 +95,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.verifyWait <= 0 {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	}
-	if o.replicas != 1 && o.replicas != 2 {
+	if cmd.Flags().Changed("replicas") && o.replicas != 1 && o.replicas != 2 {
 		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	}
+	if err := dist.CheckStateDir(o.state); err != nil {
+		return usageError(err)
 	}
 	token, err := o.auth.given()
 	if err != nil {
@@ -103,6 +107,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	}
 	// Log lines go through the meter, so that they do not tear its bar.
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
+	m.waiting = "waiting for workers"
 	defer m.Finish()
 	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {

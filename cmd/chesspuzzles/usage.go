@@ -305,6 +305,12 @@ func checkFlags(cmd *cobra.Command) error {
 		if !set(file.flag) {
 			continue
 		}
+		if value(file.flag) == "" && file.flag == "output" {
+			return usageErrorf("-o needs a file name, got \"\" (leave -o out to write to standard output)")
+		}
+		if value(file.flag) == "" {
+			return usageErrorf("--%s needs a file name, got \"\"", file.flag)
+		}
 		if err := creatable(value(file.flag)); err != nil {
 			return usageErrorf("%s %q: %w", file.name, clipArg(value(file.flag)), err)
 		}
