@@ -6,6 +6,7 @@ import (
 
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 )
 
 // TestChoose checks the one decision of a count: the plan's method and version as
@@ -26,7 +27,7 @@ func TestChoose(t *testing.T) {
 		{"a version names its method", 12, queens.PlanOptions{Version: 2, Workers: 2}, count.MethodFrames, 2},
 		{"a version of the method", 12, queens.PlanOptions{Method: count.MethodFrames, Version: 2, Workers: 2}, count.MethodFrames, 2},
 		{"the join's version", 12, queens.PlanOptions{Method: count.MethodJoin, Version: 102, Workers: 1}, count.MethodJoin, 102},
-		{"frames past the join", 28, queens.PlanOptions{Workers: 2}, count.MethodFrames, 0},
+		{"frames past the join", join.MaxN + 1, queens.PlanOptions{Workers: 2}, count.MethodFrames, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := queens.Choose(tt.n, tt.opts)
