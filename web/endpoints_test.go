@@ -14,15 +14,15 @@ import (
 // apiMention matches an endpoint as the documents name it: "GET /api/queens/count" (then
 // "?", a space, a backquote or the end), or "GET /api/queens/picture.svg|.png" and
 // "GET /api/queens/picture.svg` and `.png", which name the .png twin too.
-var apiMention = regexp.MustCompile("GET (/api/[a-z/]*[a-z](?:\\.svg|\\.png)?)(\\|\\.png|` and `\\.png)?")
+var apiMention = regexp.MustCompile("(GET|POST) (/api/[a-z/]*[a-z](?:\\.svg|\\.png)?)(\\|\\.png|` and `\\.png)?")
 
-// mentions returns the endpoints a text names, by apiMention.
-func mentions(text string) map[string]bool {
-	got := map[string]bool{}
+// mentions returns the endpoints a text names, by apiMention, each with its method.
+func mentions(text string) map[string]string {
+	got := map[string]string{}
 	for _, m := range apiMention.FindAllStringSubmatch(text, -1) {
-		got[m[1]] = true
-		if m[2] != "" {
-			got[strings.TrimSuffix(m[1], ".svg")+".png"] = true
+		got[m[2]] = m[1]
+		if m[3] != "" {
+			got[strings.TrimSuffix(m[2], ".svg")+".png"] = m[1]
 		}
 	}
 	return got
@@ -67,13 +67,13 @@ func TestEndpointsDocumented(t *testing.T) {
 	} {
 		named := mentions(doc.text)
 		for _, p := range served {
-			if !named[p] {
-				t.Errorf("%s does not list GET %s, which the server serves", doc.name, p)
+			if named[p] != s.api[p] {
+				t.Errorf("%s does not list %s %s, which the server serves", doc.name, s.api[p], p)
 			}
 		}
-		for p := range named {
-			if !s.api[p] {
-				t.Errorf("%s lists GET %s, which the server does not serve", doc.name, p)
+		for p, method := range named {
+			if s.api[p] != method {
+				t.Errorf("%s lists %s %s, which the server does not serve", doc.name, method, p)
 			}
 		}
 	}

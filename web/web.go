@@ -29,6 +29,7 @@
 //	GET /api/regions?n=8&seed=1&level=easy         a region puzzle with exactly one solution
 //	GET /api/regions/hint?grid=&queens=            the next step a person can make, in words
 //	GET /api/regions/picture.svg|.png?grid=&queens=  the grid as a picture
+//	POST /api/regions/read                         the puzzle in a screenshot (regions_read.go)
 //
 // Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
 // inside their loops, so no work outlives its request. Searches are admitted by estimated
@@ -94,8 +95,8 @@ type Server struct {
 	heavy chan struct{}
 	cheap chan struct{}
 	mux   *http.ServeMux
-	api   map[string]bool // the API's paths, for 405 against 404
-	hosts map[string]bool // allowed Host names when LoopbackOnly
+	api   map[string]string // the API's paths and their methods (GET or POST), for 405 against 404
+	hosts map[string]bool   // allowed Host names when LoopbackOnly
 }
 
 // New returns a Server with the given options.
@@ -117,7 +118,7 @@ func New(opts Options) *Server {
 		heavy: make(chan struct{}, opts.MaxHeavy),
 		cheap: make(chan struct{}, opts.MaxCheap),
 		mux:   http.NewServeMux(),
-		api:   map[string]bool{},
+		api:   map[string]string{},
 		hosts: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true},
 	}
 	for _, h := range opts.AllowHosts {
@@ -186,8 +187,9 @@ func (s *Server) routes() {
 	s.handle("/api/knight/accessibility", nil, s.knightAccessibility)
 	s.handle("/api/knight/picture.svg", heavyKnight, s.knightPicture(false))
 	s.handle("/api/knight/picture.png", heavyKnight, s.knightPicture(true))
-	s.teachRoutes()   // the Learn tab: teach.go
-	s.regionsRoutes() // the Regions tab: regions.go
+	s.teachRoutes()       // the Learn tab: teach.go
+	s.regionsRoutes()     // the Regions tab: regions.go
+	s.regionsReadRoutes() // reading a screenshot: regions_read.go
 	index := func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -195,8 +197,8 @@ func (s *Server) routes() {
 			return
 		}
 		paths := make([]string, 0, len(s.api))
-		for p := range s.api {
-			paths = append(paths, "GET "+p)
+		for p, method := range s.api {
+			paths = append(paths, method+" "+p)
 		}
 		slices.Sort(paths)
 		writeJSON(w, http.StatusOK, map[string]any{"endpoints": paths, "docs": "docs/api.md"})
@@ -204,8 +206,12 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/api", index)
 	s.mux.HandleFunc("/api/{$}", index)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		if s.api[r.URL.Path] {
+		if method := s.api[r.URL.Path]; method == "POST" {
 			// The path is known, so the method is what is wrong.
+			w.Header().Set("Allow", "POST")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: only POST is allowed", clip(r.Method), r.URL.Path)
+			return
+		} else if method != "" {
 			w.Header().Set("Allow", "GET, HEAD")
 			writeError(w, http.StatusMethodNotAllowed, "%s %s: only GET and HEAD are allowed", clip(r.Method), r.URL.Path)
 			return
@@ -225,9 +231,12 @@ type costFunc func(r *http.Request) bool
 // handle registers the GET API handler of path: under the request deadline; when cost is
 // not nil, in a heavy slot if cost says so and in a cheap slot otherwise, so that cheap
 // requests never queue behind heavy ones; with its error written as JSON.
-func (s *Server) handle(path string, cost costFunc, h apiFunc) {
-	s.api[path] = true
-	s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(path string, cost costFunc, h apiFunc) { s.handleMethod("GET", path, cost, h) }
+
+// handleMethod is handle for another method than GET (POST).
+func (s *Server) handleMethod(method, path string, cost costFunc, h apiFunc) {
+	s.api[path] = method
+	s.mux.HandleFunc(method+" "+path, func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 		defer cancel()
 		r = r.WithContext(ctx)

@@ -22,7 +22,8 @@ The groups and commands are:
 	queens trace N          the backtracking search step by step, as a student writes it
 	queens browse N         page through the solutions in the terminal
 	queens regions          a region-queens puzzle (the daily "Queens" game), one answer
-	queens regions solve F  count, solve and explain a grid of region letters
+	queens regions solve F  count, solve and explain a grid of region letters or a picture
+	queens regions read IMG read a puzzle from a screenshot (PNG, JPEG, GIF): its letters
 	knight tour             find a knight's tour from a start square, open or --closed
 	knight check [FILE]     check a tour given as squares, JSON or a numbered board
 	knight complete SQUARES finish a tour from the squares visited so far, or say why not
@@ -145,7 +146,11 @@ puzzle of the day); --format text (a "# N×N, level, seed" header, then region l
 or png (colour-blind-safe colours plus letters) or json; --solution shows the answer.
 "regions solve FILE|-" reads such a grid (regions may be in several pieces; # lines are
 skipped) and prints the number of solutions (0, 1 or "more than one"), a solution, and with
---explain each step in words with its technique and the level.
+--explain each step in words with its technique and the level; FILE may be a screenshot of
+the puzzle instead. "regions read IMAGE" prints the puzzle a screenshot or picture shows
+(PNG, JPEG or GIF: the daily game's, another app's, ours), as letters or with --format json
+as n and regions; a picture it cannot read exits 2 with one line ("no grid found", "found 9
+columns but 8 rows").
 
 # Progress, checkpoints and distribution
 

@@ -50,7 +50,7 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
 			o.seed = todaySeed(time.Now())
 		}
 		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
-	}), newQueensRegionsSolveCmd())
+	}), newQueensRegionsSolveCmd(), newQueensRegionsReadCmd())
 }
 
 // queensRegionsOpts are the options of "queens regions".
