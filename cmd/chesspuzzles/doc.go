@@ -272,7 +272,7 @@ Errors are one line: "chesspuzzles: <group> <command>: what was wrong and what i
 # Environment
 
 	NO_COLOR                 no colour in unicode boards and the terminal browser
-	CHESSPUZZLES_NATS_TOKEN  default of --token for count --distributed and worker
+	CHESSPUZZLES_NATS_TOKEN  default of --token for count --nats and worker (a --nats server of your own)
 	XDG_STATE_HOME           where --state defaults to
 
 # Examples

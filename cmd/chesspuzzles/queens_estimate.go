@@ -170,5 +170,8 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	}
 	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
 		humanDuration(rec.ModelFrames), join)
+	if line := replicasLine(opts.n); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
 }

@@ -143,7 +143,19 @@ func runPlan(ctx context.Context, opts planOptions, c queens.Choice, stdout io.W
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "task cost percentiles: p50 %d, p90 %d, p99 %d, max %d\n", rec.P50, rec.P90, rec.P99, rec.MaxCost)
 	fmt.Fprintf(stdout, "memory about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
+	if line := replicasLine(rec.N); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
+}
+
+// replicasLine says, for an N with no published count, that a distributed count of it
+// computes every task twice by default: "" for the other N.
+func replicasLine(n int) string {
+	if _, ok := queens.Known(n); ok {
+		return ""
+	}
+	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once)", n)
 }
 
 // coreTime writes an estimated time in the largest fitting unit.

@@ -44,7 +44,7 @@ The coordinator, not the worker, picks who computes a task a second time (--repl
 		host, _ := os.Hostname()
 		f := cmd.Flags()
 		f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
-		addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+		addAuthFlags(f, &opts.auth, "`TOKEN` a --nats server of your own requires (default $CHESSPUZZLES_NATS_TOKEN); a coordinator's embedded server takes none, only --creds")
 		f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 		f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
 		f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, for a cluster of users and passwords (default: the user of the --nats URL, else the one --creds names)")

@@ -44,25 +44,12 @@ func runWorkerAdd(o workerAddOptions, name string, stdout, stderr io.Writer) err
 	if path == "" {
 		path = name + ".creds"
 	}
-	if path == "-" {
-		a, err := stateAuthority(o.state, true)
-		if err != nil {
-			return err
-		}
-		creds, err := a.Issue(name)
-		if err != nil {
+	if path != "-" {
+		if _, err := os.Lstat(path); err == nil {
+			return usageErrorf("%s exists; remove it or give -o FILE", path)
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			return usageError(err)
 		}
-		if _, err := stdout.Write(creds); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "issued identity %s: credentials on standard output; the worker joins with --creds FILE (mode 0600)\n", name)
-		return nil
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return usageErrorf("%s exists; remove it or give -o FILE", path)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return usageError(err)
 	}
 	a, err := stateAuthority(o.state, true)
 	if err != nil {
@@ -71,6 +58,13 @@ func runWorkerAdd(o workerAddOptions, name string, stdout, stderr io.Writer) err
 	creds, err := a.Issue(name)
 	if err != nil {
 		return usageError(err)
+	}
+	if path == "-" {
+		if _, err := stdout.Write(creds); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "issued identity %s: credentials on standard output; the worker joins with --creds FILE (mode 0600)\n", name)
+		return nil
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

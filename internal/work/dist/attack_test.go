@@ -8,6 +8,7 @@ package dist
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -477,4 +478,31 @@ func TestRefusedRecovers(t *testing.T) {
 			t.Errorf("log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
 		}
 	}
+}
+
+// TestRefusedUnresolved: when every task was computed by two identities that agree and the
+// total still differs from the published count (here a published value made wrong on
+// purpose), the count prints no total: a RefusedError that names the identities.
+func TestRefusedUnresolved(t *testing.T) {
+	old := published
+	published = func(n int) (count.Counts, bool) {
+		c, ok := old(n)
+		if ok {
+			c.Total.Add(c.Total, c.Total) // not the sum of any honest results
+		}
+		return c, ok
+	}
+	t.Cleanup(func() { published = old })
+	const n = 8
+	s, a := authServer(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stop := runWorkers(ctx, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	defer stop()
+	_, _, err := (&Coordinator{Conn: coordConn(t, ctx, s.URL(), a), Replicas: 2, VerifyWait: time.Second}).Run(ctx, mustPlan(t, n))
+	var re *RefusedError
+	if !errors.As(err, &re) || len(re.Identities) == 0 || !strings.Contains(err.Error(), "the total is refused") {
+		t.Fatalf("Run with a total that cannot match: %v, want a RefusedError naming the identities", err)
+	}
+	t.Log(err)
 }

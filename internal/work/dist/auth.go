@@ -17,25 +17,21 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Identities. Every client of an embedded server is one of:
+// The token scheme. A server started without an [Authority] (ServerOptions.Token and
+// Admin: the tests of what such a server refuses, and bench/coordbench) admits two kinds of
+// client:
 //
 //   - the coordinator, user [AdminUser] with the secret kept in its state directory
-//     ([AdminFile]): it may do anything, and is the only client that may touch JetStream
-//     (the results and the job records);
+//     ([AdminFile]): it may do anything, and is the only client that may touch JetStream;
 //   - a worker, user "w" + 16 hex digits with the password "<token>:<secret>", where token
 //     is the cluster's shared token and the 16 digits are the start of the SHA-256 of
-//     secret, a random string the worker makes when it starts (see [NewIdentity]). The
-//     token only lets a machine in; the secret makes the identity its own: no other
-//     client can connect under it without the secret, which never leaves the worker but
-//     for the server. A worker may publish only on its own subjects (see
-//     [WorkerPermissions]: ask for a task, heartbeat, hand in a result) and receive only
-//     on its own inbox, so that every message the coordinator reads on a worker's subject
-//     comes from that worker, and no worker sees another's assignments.
+//     secret, a random string the worker makes when it starts (see [NewIdentity]), with a
+//     worker's permissions only ([WorkerPermissions]).
 //
-// The shared token so stays a bootstrap: whoever holds it can make identities (as many
-// as they like: see docs/distributed.md on what --replicas 2 does and does not prove), but
-// can never act under another's, nor write a result, a second computation or a job
-// record.
+// Whoever holds the token can make as many identities as they like, which is why the
+// command line's coordinator never starts such a server: its embedded server trusts only
+// the identities its Authority issued (identity.go). The coordinator's secret still seals
+// what it stores ([Sealer]) and the nonces of its leases.
 
 // AdminUser is the NATS user name of the coordinator on an embedded server.
 const AdminUser = "coordinator"
