@@ -262,7 +262,8 @@ completion bash, zsh, fish or powershell prints the shell's completion script;
 # Exit codes
 
 	0    done
-	1    the answer is "no": a check found attacks, no tour or solution exists
+	1    the answer is "no": a check found attacks, no tour or solution exists; or a count
+	     or merge refused a total it could not cross-check, naming the tasks and identities
 	2    bad input or usage; one line on standard error says what was wrong and what is allowed
 	3    undecided within the time limit given
 	130  interrupted
