@@ -149,6 +149,22 @@ func TestRegionsHint(t *testing.T) {
 	}
 }
 
+// TestRegionsPieces: a published level whose regions B and F are each in two pieces gets
+// hints and a picture like any other grid.
+func TestRegionsPieces(t *testing.T) {
+	h := New(Options{}).Handler()
+	g := "AAAAABAAA/AAAAAAACA/AADAAAAAA/EAAAFAAAA/AAAAAAGAA/AAAAAAAAF/AAAAABAAA/AAAHAAAAA/AIAAAAAAA"
+	code, m, body := regionsGet(t, h, "/api/regions/hint?grid="+g)
+	if code != http.StatusOK || m["status"] != "step" {
+		t.Errorf("hint on the split level: %d %s; want a step", code, strings.TrimSpace(body))
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/regions/picture.svg?solution=1&grid="+g, nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("picture of the split level: %d %s", rec.Code, rec.Body)
+	}
+}
+
 func TestRegionsBadInput(t *testing.T) {
 	h := New(Options{}).Handler()
 	g := "/api/regions/hint?grid=AAABBB/ACAADD/ECADDD/ECCDDD/CCCDDD/CCCCCF"
@@ -164,7 +180,7 @@ func TestRegionsBadInput(t *testing.T) {
 		{"/api/regions?solution=maybe", "solution must be true or false"},
 		{"/api/regions/hint?grid=AB/BA", "grid"},
 		{"/api/regions/hint?grid=AAAA/BBBB/CCCC/DDDD", "grid has 4 rows; from 5 to 20"},
-		{"/api/regions/hint?grid=ABCDE/ABCDE/ABCDE/ABCDE/ABCDA", "grid"},
+		{"/api/regions/hint?grid=AAAAA/BBBBB/CCCCC/DDDDD/DDDDD", "grid: bad region grid: a 5×5 grid has 5 regions, A to E; missing E"},
 		{g + "&n=6", "not both"},
 		{g + "&queens=r1", `queens: "r1" is not a cell`},
 		{g + "&queens=r7c1", `queens: "r7c1" is off the 6×6 grid`},

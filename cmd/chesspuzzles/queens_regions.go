@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 	"github.com/chesspuzzles/chesspuzzles/render"
@@ -23,10 +24,11 @@ solution, proved by counting, and is solved without guessing by the techniques o
 easy (last free cells, a region within one row or column, a cell whose queen would empty a
 row, column or region), medium (also two regions within two rows or columns) or hard (also
 groups of three or more, and forcing chains). The same --n, --seed and --level give the same
-puzzle on every machine.
+puzzle on every machine; without --seed, the seed is today's date as YYYYMMDD (local time),
+which gives the page's puzzle of the day.
 
---format text writes the grid as region letters, one row a line (the form "regions solve"
-reads); svg and png draw it, each region a colour-blind-safe colour and its letter; json
+--format text writes a header line (# N×N, level, seed: what to do) and the grid as region
+letters, one row a line (the form "regions solve" reads, skipping the header); svg and png draw it, each region a colour-blind-safe colour and its letter; json
 writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (the column,
 0-based, of the queen in each row). --solution adds the answer to text and pictures.
 
@@ -38,12 +40,15 @@ writes n, level, seed, regions (N rows of region ids 0…N−1) and solution (th
 	}, func(cmd *cobra.Command, o *queensRegionsOpts) {
 		f := cmd.Flags()
 		f.IntVar(&o.n, "n", 8, fmt.Sprintf("grid size N, from %d to %d", regions.MinGenerateN, regions.MaxGenerateN))
-		f.Uint64Var(&o.seed, "seed", 1, "the seed: the same seed gives the same puzzle")
+		f.Uint64Var(&o.seed, "seed", 0, "the seed: the same seed gives the same puzzle (default today's date, YYYYMMDD)")
 		f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
 		f.StringVar(&o.format, "format", "text", "text, svg, png or json")
 		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 		f.BoolVar(&o.solution, "solution", false, "show the solution too")
 	}, func(cmd *cobra.Command, o *queensRegionsOpts, _ []string) error {
+		if !cmd.Flags().Changed("seed") {
+			o.seed = todaySeed(time.Now())
+		}
 		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
 	}), newQueensRegionsSolveCmd(), newQueensRegionsReadCmd())
 }
@@ -87,13 +92,21 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 		return writeRegionsPicture(ctx, p, queens, o.format == "png", o.output, stdout)
 	}
 	return writeTo(o.output, stdout, func(w io.Writer) error {
-		text := p.String()
+		text := fmt.Sprintf("# %d×%d, %s, seed %d: place %d queens, one in every row, column and region, none touching (exactly one way)\n",
+			o.n, o.n, level, o.seed, o.n) + p.String()
 		if o.solution {
 			text += "\n" + regionsBoard(p, sol)
 		}
 		_, err := io.WriteString(w, text)
 		return err
 	})
+}
+
+// todaySeed returns the seed of the puzzle of the day t falls on, in t's time zone: the
+// date as the number YYYYMMDD, as the page's "today's puzzle" numbers it.
+func todaySeed(t time.Time) uint64 {
+	y, m, d := t.Date()
+	return uint64(y*10000 + int(m)*100 + d)
 }
 
 // regionsBoard draws a solution over the grid: Q for a queen, the region letter in lower

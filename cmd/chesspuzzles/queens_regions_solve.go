@@ -22,8 +22,9 @@ the number of its solutions (0, 1 or "more than one"), then a solution drawn ove
 would take, each with its technique, and the puzzle's level; a puzzle the techniques cannot
 finish is said to need guessing. --format svg or png draws the solved grid instead.
 
-A grid that is not square, lacks a region (an N×N grid has regions A to the N-th letter) or
-has a region in two pieces is refused with exit 2; a grid without a solution exits 1.
+A region may be in several pieces, as in some of the published game's levels. A grid that
+is not square or lacks a region (an N×N grid has regions A to the N-th letter) is refused
+with exit 2; a grid without a solution exits 1.
 
 FILE may also be a picture of a puzzle (PNG, JPEG or GIF, told by its first bytes): a
 screenshot of the daily game or of another app, read as "regions read" reads it.`,

@@ -44,10 +44,10 @@ func ExampleExplain() {
 }
 
 func ExampleParse_badGrid() {
-	_, err := regions.Parse(strings.NewReader("ABA\nBBC\nCCC\n"))
+	_, err := regions.Parse(strings.NewReader("AAB\nAAB\nAAB\n"))
 	fmt.Println(err)
 	// Output:
-	// bad region grid: region A is in more than one piece: r1c1 and r1c3 are not joined
+	// bad region grid: a 3×3 grid has 3 regions, A to C; missing C
 }
 
 func ExampleGenerate() {

@@ -23,13 +23,19 @@ const (
 // solution other than the planted one uses it. Cells no region can take that way are given
 // to a neighbour anyway, and the grid is then repaired: while the counter finds other
 // solutions, a queen cell of one of them is handed to a neighbouring region (keeping both
-// in one piece), which kills it and keeps the planted solution. A puzzle whose grade is
-// not level is thrown away and the process starts again. Easier levels cap some regions at
-// one to three cells, which gives forced first moves. Costs are measured in
-// bench/README.md: milliseconds at N = 8–10, a fraction of a second at N = 15, seconds at
-// N = 20; the level the grids lean away from (medium at large N) needs the most attempts.
-// It returns ctx's error when ctx ends first (checked between searches, so within
-// milliseconds).
+// in one piece), which kills it and keeps the planted solution. Every region stays in one
+// piece. A puzzle whose grade is not level is thrown away and the process starts again.
+//
+// Up to N = 12 the regions are sized like the published game's: they grow smallest first,
+// uncapped; regions of at most three cells are then fattened with cells of larger
+// neighbours while the puzzle stays unique and at its level; and a grid is kept only when
+// no region has three cells or fewer at medium and hard, at most two do at easy, and a
+// one-cell region is in about one easy puzzle in five (after 64 attempts, any grid of the
+// level is kept). Above N = 12, easier levels instead cap some regions at one to three
+// cells, which gives forced first moves. Costs are measured in bench/README.md:
+// milliseconds at N = 8–11, a fraction of a second at N = 12–15, seconds at N = 20; the
+// level the grids lean away from (medium at large N) needs the most attempts. It returns
+// ctx's error when ctx ends first (checked between searches, so within milliseconds).
 func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, error) {
 	if n < MinGenerateN || n > MaxGenerateN {
 		return nil, fmt.Errorf("n must be a whole number from %d to %d, got %d", MinGenerateN, MaxGenerateN, n)
@@ -38,12 +44,15 @@ func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, er
 		return nil, fmt.Errorf("level must be easy, medium or hard, got %d", int(level))
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5155_4545_4e53<<8|uint64(n)<<2|uint64(level)))
-	for {
+	for tries := 0; ; tries++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p := attempt(ctx, rng, n, level)
 		if p == nil {
+			continue
+		}
+		if n <= maxNaturalN && tries < naturalTries && !natural(rng, p, level) {
 			continue
 		}
 		if l, err := Grade(p); err == nil && l == level {
@@ -53,27 +62,179 @@ func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, er
 }
 
 // attempt plants a solution, grows regions around it keeping it unique, hands any cells
-// left over to neighbouring regions and repairs; it returns nil when the repair gets stuck.
+// left over to neighbouring regions, repairs, and fattens the small regions; it returns nil
+// when the repair gets stuck.
 func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 	sol := plant(rng, n)
 	region := make([]uint8, n*n)
-	// Small regions make forced first moves, so easier levels cap the size of some regions
-	// (about a third of them for easy, a fifth for medium, a sixth for hard) at 1 to 3 cells;
-	// without any, large grids come out too hard for the techniques or need many repairs.
+	natural := n <= maxNaturalN
+	// Above maxNaturalN, small regions make forced first moves, so easier levels cap the
+	// size of some regions (about a third of them for easy, a fifth for medium, a sixth for
+	// hard) at 1 to 3 cells; without any, large grids come out too hard for the techniques
+	// or need many repairs. Up to it, regions grow smallest first, uncapped.
 	caps := make([]int, n)
-	share := [...]int{3, 5, 6}[level]
-	for k := range caps {
-		if share > 0 && rng.IntN(share) == 0 {
-			caps[k] = 1 + rng.IntN(3)
+	if !natural {
+		share := [...]int{3, 5, 6}[level]
+		for k := range caps {
+			if rng.IntN(share) == 0 {
+				caps[k] = 1 + rng.IntN(3)
+			}
 		}
 	}
-	if growUnique(ctx, rng, n, sol, region, n, caps, false) > 0 {
+	if growUnique(ctx, rng, n, sol, region, n, caps, natural) > 0 {
 		fill(rng, n, region)
 	}
 	if !repair(ctx, rng, n, region, sol) {
 		return nil
 	}
+	if natural {
+		// Fatten only a grid the techniques solve at level or below, and keep each move only
+		// while they still do: fattening makes puzzles harder, and a puzzle fattened past
+		// its level would be thrown away, leaving each level the puzzles with small regions.
+		if l, err := Grade(raw(n, region)); err != nil || l > level {
+			return nil
+		}
+		fatten(ctx, rng, n, region, sol, func() bool {
+			l, err := Grade(raw(n, region))
+			return err == nil && l <= level
+		})
+	}
 	return relabel(raw(n, region))
+}
+
+// naturalTries is how many attempts must have natural region sizes ([natural]) before
+// Generate takes whatever grid its level allows: the published game's levels are so, and
+// most attempts at N ≤ 12 are too; a level that cannot be reached without small regions
+// (easy at large N) still ends.
+const naturalTries = 64
+
+// maxNaturalN is the largest N whose puzzles must have natural region sizes: the published
+// game's grids are 7×7 to 11×11, and at N = 15 the attempts this takes cost seconds.
+const maxNaturalN = 12
+
+// natural reports whether p's region sizes are like the published game's (608 levels
+// collected by its players: a region of one cell in 23 % of them, 1.6 regions of at most
+// three cells a level): at medium and hard no region of at most smallRegion cells; at easy
+// at most two, and a region of one cell in one puzzle in four at most (the draw is from
+// rng, so that Generate stays repeatable).
+func natural(rng *rand.Rand, p *Puzzle, level Level) bool {
+	n := p.n
+	size := make([]int, n)
+	for _, k := range p.region {
+		size[k]++
+	}
+	small, one := 0, false
+	for _, z := range size {
+		if z <= smallRegion {
+			small++
+		}
+		one = one || z == 1
+	}
+	if level > Easy {
+		return small == 0
+	}
+	return small <= 2 && (!one || rng.IntN(4) == 0)
+}
+
+// smallRegion is the size up to which fatten grows a region: the published game's levels
+// have few regions of at most this many cells (1.6 a puzzle), a generator left to itself
+// many more (3 to 5 at N = 7–11).
+const smallRegion = 3
+
+// fatten grows the regions of at most smallRegion cells, a side neighbour cell at a time,
+// taken from a larger region that stays in one piece (never a planted queen), as long as
+// the planted solution stays the only one (proved by Count). Each small region tries its
+// neighbour cells in random order until one keeps the puzzle unique; rounds go on while a
+// region grows. It costs a count (well under a millisecond at N ≤ 12) a cell tried.
+func fatten(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int, keep func() bool) {
+	size := make([]int, n)
+	for _, k := range region {
+		size[k]++
+	}
+	planted := make([]bool, n*n)
+	for r, c := range sol {
+		planted[r*n+c] = true
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, k := range rng.Perm(n) {
+			if size[k] > smallRegion || ctx.Err() != nil {
+				continue
+			}
+			var cand []int
+			for x, d := range region {
+				if int(d) == k || planted[x] || size[d] <= smallRegion+1 {
+					continue
+				}
+				for _, to := range foreign(region, n, x) {
+					if int(to) == k {
+						cand = append(cand, x)
+						break
+					}
+				}
+			}
+			rng.Shuffle(len(cand), func(a, b int) { cand[a], cand[b] = cand[b], cand[a] })
+			for _, x := range cand {
+				d := region[x]
+				if size[d] <= smallRegion+1 || len(cutOff(region, n, x, int(d)*n+sol[d])) > 1 {
+					continue // x joins the rest of its region: it would split in two
+				}
+				save := slices.Clone(region)
+				region[x] = uint8(k)
+				if fixed(ctx, rng, n, region, sol, size, x) && keep() {
+					size[k]++
+					size[d]--
+					grew = true
+					break
+				}
+				copy(region, save)
+				for j := range size {
+					size[j] = 0
+				}
+				for _, rk := range region {
+					size[rk]++
+				}
+			}
+		}
+	}
+}
+
+// fixed reports whether the grid has one solution, or can be brought back to one by one
+// more move: a cell of another solution (not a planted queen, not the cell x just moved)
+// handed to a neighbouring region, its own region staying in one piece and neither
+// becoming small. It makes that move when it finds one.
+func fixed(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int, size []int, x int) bool {
+	c, others, err := raw(n, region).solutions(ctx, 2, 2)
+	if err != nil || c == 0 {
+		return false
+	}
+	if c == 1 {
+		return true
+	}
+	for _, other := range others {
+		for r, col := range other {
+			z := r*n + col
+			if sol[r] == col || z == x {
+				continue
+			}
+			d := region[z]
+			if size[d] <= smallRegion+1 || len(cutOff(region, n, z, int(d)*n+sol[d])) > 1 {
+				continue
+			}
+			tos := foreign(region, n, z)
+			rng.Shuffle(len(tos), func(a, b int) { tos[a], tos[b] = tos[b], tos[a] })
+			for _, to := range tos {
+				region[z] = to
+				if Count(raw(n, region), 2) == 1 {
+					size[d]--
+					size[to]++
+					return true
+				}
+				region[z] = d
+			}
+		}
+	}
+	return false
 }
 
 // fill hands every cell without a region to the region of a random side neighbour.

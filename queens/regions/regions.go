@@ -1,5 +1,5 @@
 // Package regions is the region variant of the queens puzzle, the daily "Queens" game: an
-// N×N grid cut into N connected regions; place N queens, one in every row, every column and
+// N×N grid cut into N regions (usually each in one piece); place N queens, one in every row, every column and
 // every region, no two touching (diagonal neighbours included; queens far apart on a
 // diagonal are allowed).
 //
@@ -12,7 +12,8 @@
 //
 // Puzzles. A [Puzzle] is a grid of region ids 0…N−1, written as letters A, B, … one row a
 // line ([Parse], [Puzzle.String]). [New] and [Parse] check the shape: N rows of N cells, N
-// regions, each region in one piece (cells joined through their sides).
+// regions. A region may be in several pieces, as in some of the published game's levels
+// ([Puzzle.Pieces] counts them); [Generate] makes each region one piece.
 //
 // Counting. [Count] counts solutions up to a limit, by a bitmask search that always branches
 // on the row, column or region with the fewest free cells; [Solve] returns one. Both take well
@@ -52,7 +53,7 @@ const (
 // ErrBadGrid is wrapped by every error about a grid's shape or regions, from [New] and [Parse].
 var ErrBadGrid = errors.New("bad region grid")
 
-// Puzzle is an N×N grid cut into N connected regions, ids 0…N−1. A Puzzle is valid by
+// Puzzle is an N×N grid cut into N regions, ids 0…N−1. A Puzzle is valid by
 // construction ([New], [Parse], [Generate]) and never changes, so it may be shared.
 type Puzzle struct {
 	n      int
@@ -108,8 +109,8 @@ func gridError(format string, args ...any) error {
 }
 
 // New returns the puzzle whose rows[r][c] is the region of row r, column c. It checks that
-// the grid is N×N with N from 1 to [MaxN], that the ids are exactly 0…N−1, and that each
-// region is in one piece; errors wrap [ErrBadGrid]. It takes time proportional to N².
+// the grid is N×N with N from 1 to [MaxN] and that the ids are exactly 0…N−1 (a region may
+// be in several pieces); errors wrap [ErrBadGrid]. It takes time proportional to N².
 func New(rows [][]int) (*Puzzle, error) {
 	n := len(rows)
 	if n < MinN || n > MaxN {
@@ -133,7 +134,9 @@ func New(rows [][]int) (*Puzzle, error) {
 	return p, nil
 }
 
-// check verifies that all N regions are present and connected, and fills in p.cells.
+// check verifies that all N regions are present, and fills in p.cells. A region may be in
+// several pieces: the published game has such levels, and nothing in the rules needs a
+// region to be joined ([Puzzle.Pieces] tells).
 func (p *Puzzle) check() error {
 	n := p.n
 	p.cells = make([][MaxN]uint32, n)
@@ -154,46 +157,43 @@ func (p *Puzzle) check() error {
 	if len(missing) > 0 {
 		return gridError("a %d×%d grid has %d regions, %s to %s; missing %s", n, n, n, Letter(0), Letter(n-1), strings.Join(missing, ", "))
 	}
-	// Flood each region from its first cell.
+	return nil
+}
+
+// Pieces returns, for each region, the number of its pieces: sets of cells joined through
+// their sides (diagonal neighbours are not joined). A region of one piece is connected;
+// [Generate] makes only such regions, while [New] and [Parse] accept regions in several
+// pieces. It takes time and memory O(N²).
+func (p *Puzzle) Pieces() []int {
+	n := p.n
+	pieces := make([]int, n)
 	seen := make([]bool, n*n)
 	var stack []int
-	for k := range n {
-		start := -1
-		for i, rk := range p.region {
-			if int(rk) == k {
-				start = i
-				break
-			}
+	for start := range p.region {
+		if seen[start] {
+			continue
 		}
-		stack = append(stack[:0], start)
+		k := p.region[start]
+		pieces[k]++
 		seen[start] = true
-		reached := 0
+		stack = append(stack[:0], start)
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			reached++
 			r, c := i/n, i%n
-			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+			for _, d := range sides {
 				rr, cc := r+d[0], c+d[1]
 				if rr < 0 || rr >= n || cc < 0 || cc >= n {
 					continue
 				}
-				j := rr*n + cc
-				if !seen[j] && int(p.region[j]) == k {
+				if j := rr*n + cc; !seen[j] && p.region[j] == k {
 					seen[j] = true
 					stack = append(stack, j)
 				}
 			}
 		}
-		if reached != size[k] {
-			for i, rk := range p.region {
-				if int(rk) == k && !seen[i] {
-					return gridError("region %s is in more than one piece: %s and %s are not joined", Letter(k), cellName(start/n, start%n), cellName(i/n, i%n))
-				}
-			}
-		}
 	}
-	return nil
+	return pieces
 }
 
 // cellName returns rRcC, 1-based.
@@ -204,9 +204,10 @@ func cellName(r, c int) string { return fmt.Sprintf("r%dc%d", r+1, c+1) }
 func CellName(s board.Square) string { return cellName(s.Row, s.Col) }
 
 // Parse reads a grid of region letters, one row a line: the first region is A, the second B,
-// and so on, each a letter of the English alphabet, upper or lower case. Blank lines and
-// spaces within a line are ignored. Errors wrap [ErrBadGrid] and say what is wrong (a wrong
-// shape, a missing region, a region in two pieces). It takes time proportional to the
+// and so on, each a letter of the English alphabet, upper or lower case. Blank lines,
+// spaces within a line and lines starting with # (a comment, such as the header the CLI
+// prints above a puzzle) are ignored. Errors wrap [ErrBadGrid] and say what is wrong (a wrong
+// shape, a missing region). It takes time proportional to the
 // input's size; it reads at most 64 KiB.
 func Parse(r io.Reader) (*Puzzle, error) {
 	const limit = 64 << 10
@@ -222,7 +223,7 @@ func Parse(r io.Reader) (*Puzzle, error) {
 	sc.Buffer(make([]byte, 0, 1024), limit+1)
 	for sc.Scan() {
 		line := strings.Join(strings.Fields(sc.Text()), "")
-		if line != "" {
+		if line != "" && line[0] != '#' {
 			lines = append(lines, line)
 		}
 	}

@@ -127,6 +127,11 @@ func TestGenerate(t *testing.T) {
 		if _, err := New(p.Rows()); err != nil {
 			t.Fatalf("%s: generated grid invalid: %v\n%s", name, err, p)
 		}
+		for k, pieces := range p.Pieces() {
+			if pieces != 1 {
+				t.Fatalf("%s: region %s is in %d pieces, want 1\n%s", name, Letter(k), pieces, p)
+			}
+		}
 		sols := slowSolutions(p, 2)
 		if len(sols) != 1 {
 			t.Fatalf("%s: slow counter finds %d solutions, want 1\n%s", name, len(sols), p)
@@ -247,8 +252,6 @@ func TestParseBad(t *testing.T) {
 		{"too few regions", "AAB\nAAB\nAAB\n", "missing C"},
 		{"letter past N", "AB\nAD\n", "region D: a 2×2 grid has regions A to B"},
 		{"digit", "A1\nBB\n", `row 1 has "1": want region letters A to B`},
-		{"two pieces", "ABA\nBBC\nCCC\n", "region A is in more than one piece: r1c1 and r1c3"},
-		{"diagonal only", "AB\nBA\n", "region A is in more than one piece"},
 		{"too big", strings.Repeat("A\n", 27), "1 to 26 rows, got 27"},
 	}
 	for _, tc := range tests {
@@ -282,6 +285,70 @@ func TestNewBad(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := New(tc.rows); err == nil || !errors.Is(err, ErrBadGrid) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("New(%v) = %v, want an ErrBadGrid containing %q", tc.rows, err, tc.want)
+			}
+		})
+	}
+}
+
+// splitLevel is a published level of the daily game (in the issue that asked for regions in
+// several pieces) whose regions B (r1c6, r7c6) and F (r4c5, r6c9) are each in two pieces;
+// its players found one solution.
+const splitLevel = `AAAAABAAA
+AAAAAAACA
+AADAAAAAA
+EAAAFAAAA
+AAAAAAGAA
+AAAAAAAAF
+AAAAABAAA
+AAAHAAAAA
+AIAAAAAAA
+`
+
+// TestPieces: regions in several pieces are read, counted by Pieces, and solved, counted,
+// explained and hinted like any other; the slow counter, which knows nothing of pieces,
+// agrees.
+func TestPieces(t *testing.T) {
+	tests := []struct {
+		name, grid string
+		pieces     []int
+		solutions  int
+	}{
+		{"published 9×9, B and F in two pieces", splitLevel, []int{1, 2, 1, 1, 1, 2, 1, 1, 1}, 1},
+		{"two pieces", "ABA\nBBC\nCCC\n", []int{2, 1, 1}, 0},
+		{"diagonal only", "AB\nBA\n", []int{2, 2}, 0},
+		{"one piece each", "ABBBC\nAABCC\nAADCC\nAADCC\nAEECC\n", []int{1, 1, 1, 1, 1}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(strings.NewReader(tc.grid))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got := p.Pieces(); fmt.Sprint(got) != fmt.Sprint(tc.pieces) {
+				t.Errorf("Pieces() = %v, want %v", got, tc.pieces)
+			}
+			slow := slowSolutions(p, 3)
+			if len(slow) != tc.solutions {
+				t.Fatalf("slow counter finds %d solutions, want %d", len(slow), tc.solutions)
+			}
+			if got := Count(p, 3); got != tc.solutions {
+				t.Errorf("Count = %d, want %d", got, tc.solutions)
+			}
+			if tc.solutions != 1 {
+				return
+			}
+			sol, err := Solve(p)
+			if err != nil || fmt.Sprint(sol) != fmt.Sprint(slow[0]) {
+				t.Errorf("Solve = %v, %v; want %v", sol, err, slow[0])
+			}
+			steps, err := Explain(p)
+			if err != nil {
+				t.Fatalf("Explain: %d steps, %v", len(steps), err)
+			}
+			checkSteps(t, tc.name, p, steps, slow)
+			st, err := Hint(p, nil)
+			if err != nil || st.Text != steps[0].Text {
+				t.Errorf("Hint(no queens) = %q, %v; want the first step", st.Text, err)
 			}
 		})
 	}
@@ -424,5 +491,48 @@ func TestRecordJSON(t *testing.T) {
 		if hasSol := strings.Contains(string(data), `"solution"`); hasSol != withSol || withSol && !IsSolution(p, got.Solution) {
 			t.Errorf("%s: solution key %v, want %v and a solution", data, hasSol, withSol)
 		}
+	}
+}
+
+// TestNaturalSizes holds generated region sizes to the published game's (issue 36: a
+// one-cell region in at most 30 % of puzzles, regions of at most three cells at most two a
+// puzzle on average, none at medium and hard) over seeds 1…10 at N = 7–9.
+func TestNaturalSizes(t *testing.T) {
+	puzzles, one, small := 0, 0, 0
+	for n := 7; n <= 9; n++ {
+		for lv := Easy; lv <= Hard; lv++ {
+			for seed := uint64(1); seed <= 10; seed++ {
+				p, err := Generate(context.Background(), n, seed, lv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				size := make([]int, n)
+				for _, row := range p.Rows() {
+					for _, k := range row {
+						size[k]++
+					}
+				}
+				hasOne := false
+				for k, z := range size {
+					if z <= 3 {
+						small++
+						if lv > Easy {
+							t.Errorf("n=%d seed=%d %s: region %s has %d cells, want at least 4\n%s", n, seed, lv, Letter(k), z, p)
+						}
+					}
+					hasOne = hasOne || z == 1
+				}
+				if hasOne {
+					one++
+				}
+				puzzles++
+			}
+		}
+	}
+	if one*10 > puzzles*3 {
+		t.Errorf("%d of %d puzzles have a one-cell region, want at most 30 %%", one, puzzles)
+	}
+	if small > 2*puzzles {
+		t.Errorf("%d regions of at most three cells in %d puzzles, want at most 2 a puzzle", small, puzzles)
 	}
 }

@@ -2,9 +2,12 @@
 // coloured regions; the player places N queens, one in every row, column and region, no two
 // touching. The puzzles come from the server (GET /api/regions, exactly one answer each) and
 // so do the hints (GET /api/regions/hint: the technique a person would use next, where and
-// why). Everything else — marks, conflicts, undo, the timer — is played here.
+// why). Everything else — marks, conflicts, undo, the timer — is played here. The editor
+// (regions-editor.js) makes the player's own grids, played here too.
 
 import { $, api, h } from './dom.js';
+import { makeEditor } from './regions-editor.js';
+import { parseGrid, gridText } from './regions-count.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const root = $('regions');
@@ -49,7 +52,8 @@ root.append(
     h('label', {}, 'puzzle # ', seedIn),
     h('button', { id: 'regions-go', text: 'play', onclick: () => loadFromControls() }),
     h('button', { id: 'regions-daily', text: 'today’s puzzle', title: 'the puzzle numbered by today’s date, YYYYMMDD: the same for everyone today', onclick: () => { seedIn.value = String(todaySeed()); loadFromControls(); } }),
-    h('button', { id: 'regions-random', text: 'random', onclick: () => { seedIn.value = String(Math.floor(Math.random() * 1e9)); loadFromControls(); } })),
+    h('button', { id: 'regions-random', text: 'random', onclick: () => { seedIn.value = String(Math.floor(Math.random() * 1e9)); loadFromControls(); } }),
+    h('button', { id: 'regions-edit', text: 'editor', title: 'make your own grid, or correct this one: paint regions, see how many solutions it has', onclick: () => editor.load(game ? game.rows : Array.from({ length: 8 }, (_, r) => new Array(8).fill(r))) })),
   h('div', { class: 'controls rg-controls' },
     h('button', { id: 'regions-hint', text: 'hint', title: 'which technique applies next, where and why (H)', onclick: () => hint() }),
     h('button', { id: 'regions-undo', text: 'undo', title: 'undo the last mark (U or Ctrl+Z)', onclick: () => undo() }),
@@ -67,6 +71,13 @@ root.append(
       h('p', { class: 'hint' }, 'Place one queen in every row, every column and every coloured region; no two queens may touch, not even diagonally. ',
         'Click a cell to cycle it: empty → ✕ → queen. Keys: arrows move, Q or Enter places a queen, X or Space a ✕, Delete empties, U undoes, H asks for a hint.'))));
 
+const editor = makeEditor({
+  palette: PALETTE, colourRegions, minN: MIN_N, maxN: MAX_N,
+  play: (rows) => playGrid(rows),
+  link: (rows) => `${location.origin}${location.pathname}?tab=regions&grid=${gridText(rows).replaceAll('\n', '/')}`,
+});
+root.append(editor.el);
+
 lettersBox.addEventListener('change', () => draw());
 patternsBox.addEventListener('change', () => draw());
 
@@ -82,7 +93,9 @@ let tick = null;
 
 // tellState hands the tab's state to app.js, which keeps it in the URL (?tab=regions&n=&seed=&level=).
 function tellState() {
-  const state = { n: nSel.value, seed: seedIn.value, level: levelSel.value };
+  const state = game && game.custom
+    ? { grid: gridText(game.rows).replaceAll('\n', '/') }
+    : { n: nSel.value, seed: seedIn.value, level: levelSel.value };
   document.dispatchEvent(new CustomEvent('regions-state', { detail: state }));
 }
 
@@ -110,15 +123,31 @@ async function load(n, seed, level) {
     return;
   }
   if (gen !== generation) return;
+  begin(p.regions, { level: p.level, seed: p.seed });
+  say(`Puzzle #${p.seed}, ${p.n}×${p.n}, ${p.level}: place ${p.n} queens.`);
+}
+
+// begin starts a game on rows; how says which puzzle it is: {level, seed}, or {custom: true}.
+function begin(rows, how) {
+  const n = rows.length;
   game = {
-    n: p.n, level: p.level, seed: p.seed, rows: p.regions, colour: colourRegions(p.regions, p.n),
-    marks: new Int8Array(p.n * p.n), history: [], cursor: [0, 0], start: Date.now(), solved: false, hint: null,
+    n, level: how.level || 'custom', seed: how.seed ?? null, custom: !!how.custom, rows, colour: colourRegions(rows, n),
+    marks: new Int8Array(n * n), history: [], cursor: [0, 0], start: Date.now(), solved: false, hint: null,
   };
   clearInterval(tick);
   tick = setInterval(showTime, 1000);
   showTime();
-  say(`Puzzle #${p.seed}, ${p.n}×${p.n}, ${p.level}: place ${p.n} queens.`);
+  hintText.textContent = '';
   draw();
+}
+
+// playGrid plays a grid of the player's own (from the editor or a link).
+function playGrid(rows) {
+  ++generation;
+  begin(rows.map((row) => row.slice()), { custom: true });
+  tellState();
+  say(`Your puzzle, ${game.n}×${game.n}: place ${game.n} queens.`);
+  boardBox.scrollIntoView({ block: 'nearest' });
 }
 
 // colourRegions gives each region a palette index different from its neighbours', greedily,
@@ -434,7 +463,7 @@ function picture(kind) {
   const qs = queens().filter(([r]) => !rows.has(r) && rows.add(r));
   const grid = game.rows.map((row) => row.map(letter).join('')).join('/');
   const q = encodeURIComponent(qs.map(([r, c]) => cellName(r, c)).join(' '));
-  const a = h('a', { href: `/api/regions/picture.${kind}?grid=${grid}&queens=${q}`, download: `regions-${game.n}-${game.level}-${game.seed}.${kind}` });
+  const a = h('a', { href: `/api/regions/picture.${kind}?grid=${grid}&queens=${q}`, download: game.custom ? `regions-${game.n}-own.${kind}` : `regions-${game.n}-${game.level}-${game.seed}.${kind}` });
   document.body.append(a);
   a.click();
   a.remove();
@@ -448,6 +477,17 @@ function start() {
   if (started) { tellState(); return; }
   started = true;
   const q = new URLSearchParams(location.search);
+  if (q.get('tab') === 'regions' && q.get('grid')) {
+    // A shared grid of the player's own: played, and in the editor to change.
+    try {
+      const rows = parseGrid(q.get('grid'));
+      editor.load(rows, false);
+      playGrid(rows);
+      return;
+    } catch (e) {
+      say(`The link's grid is not a puzzle: ${e.message}.`, 'error');
+    }
+  }
   const n = Number(q.get('n')), seed = Number(q.get('seed')), level = q.get('level');
   if (q.get('tab') === 'regions' && Number.isInteger(n) && n >= MIN_N && n <= MAX_N) nSel.value = String(n);
   if (q.get('tab') === 'regions' && LEVELS.includes(level)) levelSel.value = level;

@@ -211,13 +211,31 @@ func loadOrCreateSecret(dir, name string) (string, bool, error) {
 	return token, true, nil
 }
 
-// ConnectWorker connects a worker and returns its identity. With o.User empty it makes a
-// new identity from o.Token ([NewIdentity]): the usual case, a worker of an embedded
-// server. With o.User set (an identity the operator gave, as user and password, or with
-// o.Creds) it connects as that user. Either way the connection's inboxes are the
-// identity's.
+// ConnectWorker connects a worker and returns its identity. With credentials (o.Creds, a
+// file, or o.UserCreds) the identity is the user they name: the usual case, an identity
+// the operator issued ([Authority.Issue]). With o.User set (an identity the operator gave
+// as user and password) it connects as that user. With neither it makes a new identity
+// from o.Token ([NewIdentity]), which only a server of the token scheme admits. Either
+// way the connection's inboxes are the identity's.
 func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, error) {
-	if o.User == "" {
+	switch {
+	case len(o.UserCreds) > 0 || o.Creds != "":
+		creds := o.UserCreds
+		if len(creds) == 0 {
+			var err error
+			if creds, err = ReadCreds(o.Creds); err != nil {
+				return nil, "", fmt.Errorf("reading the credentials: %w", err)
+			}
+		}
+		name, err := CredsIdentity(creds)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", o.Creds, err)
+		}
+		if o.User != "" && o.User != name {
+			return nil, "", fmt.Errorf("the credentials are of identity %q, not %q", name, o.User)
+		}
+		o.User, o.Password, o.Token, o.Creds, o.UserCreds = name, "", "", "", creds
+	case o.User == "":
 		id := NewIdentity(o.Token)
 		o.User, o.Password, o.Token = id.User, id.Password, ""
 	}
@@ -225,10 +243,25 @@ func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, e
 		return nil, "", fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", o.User)
 	}
 	user := o.User
-	if o.Creds != "" {
-		o.User, o.Password = "", "" // the credentials file says who the client is
+	if len(o.UserCreds) > 0 {
+		o.User, o.Password = "", "" // the credentials say who the client is
 	}
 	o.InboxPrefix = InboxPrefix(user)
 	nc, err := Connect(ctx, o)
 	return nc, user, err
+}
+
+// ReadCreds reads a credentials file. It refuses one that users other than its owner and
+// group may read, or that any but its owner may write: the key in it is the identity.
+// (Group read is allowed for the secret volumes of Kubernetes, owned by root and the
+// pod's group.)
+func ReadCreds(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if perm := info.Mode().Perm(); perm&0o027 != 0 {
+		return nil, fmt.Errorf("%s can be read or written by other users (mode %04o); make it the owner's only: chmod 600 %s", path, perm, path)
+	}
+	return os.ReadFile(path)
 }
