@@ -58,7 +58,9 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 		{"queens complete, a million and one squares (x,y)", "yes '(1,1)' | head -n 1000001", []string{"queens", "complete"},
 			"more than 2000000 fields"},
 		{"regions solve, yes 1", "yes 1", []string{"queens", "regions", "solve", "-"},
-			"grid on standard input is larger than"},
+			"grid is longer than 65536 bytes"},
+		{"regions read, a PNG's signature then yes 1", `printf '\211PNG\r\n\032\n'; yes 1`, []string{"queens", "regions", "read", "-"},
+			"picture on standard input is larger than 33554432 bytes"},
 		{"merge, endless results", `printf '{"n":10,"shards":1,"results":['; yes '{"id":1,"solutions":0,"half_turn":0,"quarter_turn":0,"nodes":3},'`,
 			[]string{"queens", "merge", "/dev/stdin"}, `"/dev/stdin" is larger than 67108864 bytes`},
 	} {

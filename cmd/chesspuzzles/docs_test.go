@@ -473,3 +473,56 @@ func TestManual(t *testing.T) {
 		t.Errorf("--help does not show the manual:\n%.500s", stdout.String())
 	}
 }
+
+// TestDocImages checks the pictures the documents show: a "$ chesspuzzles … -o NAME" line
+// of a ```text block of docs/*.md whose NAME is a file of docs/images is run, and what it
+// writes must be that file, byte for byte, so the picture beside the command is what the
+// command draws.
+func TestDocImages(t *testing.T) {
+	n := 0
+	for _, file := range docFiles(t) {
+		if !strings.HasPrefix(file, "docs/") {
+			continue
+		}
+		inText := false
+		for i, line := range strings.Split(readDoc(t, file), "\n") {
+			switch trimmed := strings.TrimSpace(line); {
+			case trimmed == "```text":
+				inText = true
+				continue
+			case strings.HasPrefix(trimmed, "```"):
+				inText = false
+				continue
+			}
+			cmd, ok := strings.CutPrefix(line, "$ chesspuzzles ")
+			if !inText || !ok {
+				continue
+			}
+			cmd, _, _ = strings.Cut(cmd, "  #")
+			words, err := splitWords(cmd)
+			if err != nil || len(words) < 2 || words[len(words)-2] != "-o" {
+				continue
+			}
+			want, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "images", words[len(words)-1]))
+			if err != nil {
+				continue // a picture the document does not show
+			}
+			n++
+			where := fmt.Sprintf("%s:%d: chesspuzzles %s", file, i+1, cmd)
+			out := filepath.Join(t.TempDir(), words[len(words)-1])
+			words[len(words)-1] = out
+			var stderr bytes.Buffer
+			if code := execute(context.Background(), words, strings.NewReader(""), io.Discard, &stderr); code > 1 {
+				t.Errorf("%s: exit %d: %s", where, code, stderr.String())
+				continue
+			}
+			if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: wrote %d bytes (%v), not docs/images/%s (%d bytes): draw it again with this command", where, len(got), err, filepath.Base(out), len(want))
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no command drawing a picture of docs/images found: the documents or this test have moved")
+	}
+	t.Logf("%d pictures drawn as the documents show them", n)
+}
