@@ -92,8 +92,8 @@ func unreadable(format string, args ...any) error {
 }
 
 // Read decodes a PNG, JPEG or GIF picture from r, which it reads to the end, and reads the
-// puzzle in it as [Image] does. Errors about the picture wrap [ErrUnreadable]. The caller
-// bounds r's size; Read refuses a picture of more than [MaxPixels] pixels before decoding it.
+// puzzle in it as [Image] does. Errors about the picture are [ErrUnreadable] (errors.Is). The
+// caller bounds r's size; Read refuses a picture of more than [MaxPixels] pixels before decoding it.
 func Read(ctx context.Context, r io.Reader) (*regions.Puzzle, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -114,7 +114,7 @@ func Read(ctx context.Context, r io.Reader) (*regions.Puzzle, error) {
 }
 
 // Image reads the puzzle drawn in img, as the package comment describes, and returns it, or
-// an error wrapping [ErrUnreadable] that says in one line what was not found. It takes time
+// an error that is [ErrUnreadable] and says in one line what was not found. It takes time
 // proportional to img's pixels and stops early, with the context's error, when ctx is done.
 func Image(ctx context.Context, img image.Image) (*regions.Puzzle, error) {
 	b := img.Bounds()
