@@ -33,7 +33,8 @@ func letterRows(rows [][]int) []string {
 
 // TestRegionsReadPage reads screenshots in the Regions tab of a real browser: a picture
 // picked with the file button, pasted (Ctrl-V) and dropped on the tab each fire
-// 'regions:load' with the grid read, and a picture of no puzzle says why. Then the page's
+// 'regions:load' with the grid read, which the editor shows and plays with a hint, and a
+// picture of no puzzle says why. Then the page's
 // own screenshots, at a desktop's and a phone's size, in light and dark mode, letters shown
 // or not, are read back by package scan as the grids the page drew.
 func TestRegionsReadPage(t *testing.T) {
@@ -105,6 +106,24 @@ func TestRegionsReadPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkRead(t, 3)
+	})
+	t.Run("the editor shows it, played with a hint", func(t *testing.T) {
+		// The tab's editor (regions-editor.js) listens for the event: it shows the grid
+		// read, and plays it with hints.
+		waitFor(t, ctx, "the editor", `document.getElementById('rg-ed-note').textContent.startsWith('Loaded a 8×8 grid')`)
+		cells, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#rg-ed-board rect.rg-ed-cell')].map(e => e.dataset.region).join('')`))
+		if err != nil || cells != strings.Join(want, "") {
+			t.Fatalf("the editor shows %q (%v), want %q", cells, err, strings.Join(want, ""))
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#rg-ed-play"), chromedp.NodeVisible)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the game on it", `document.querySelectorAll('#regions-board rect.rg-cell').length === 64 && document.getElementById('regions-status').textContent.startsWith('Your puzzle, 8×8')`)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#regions-hint"), chromedp.NodeVisible)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "a hint", `document.querySelectorAll('#regions-board .rg-because, #regions-board .rg-target').length > 0 && document.getElementById('regions-hint-text').textContent.length > 0`)
+		screenshot(t, ctx, "regions-read-hint.png")
 	})
 	t.Run("no puzzle", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#regions-read-file", []string{blank}, chromedp.NodeReady)); err != nil {

@@ -11,8 +11,9 @@
 // of one colour, straight and unbroken all round (its corners may be rounded), a different
 // colour on at least one side along most of its length. Page chrome around it (a title,
 // buttons, a status bar) has no such frame, or a smaller one. When one framed rectangle
-// holds another almost as large (the page's margin round a frame, a focus ring), the inner
-// one is the grid; where the frame is the page's colour (a black frame on a black phone
+// holds another almost as large (the page's margin round a frame, a focus ring; a frame of
+// another colour need only be as wide or as tall), the inner one is the grid; where the
+// frame is the page's colour (a black frame on a black phone
 // page), the page's margin round the grid is the frame, as long as the grid spans three
 // quarters of the page's width.
 //
@@ -91,8 +92,8 @@ func unreadable(format string, args ...any) error {
 }
 
 // Read decodes a PNG, JPEG or GIF picture from r, which it reads to the end, and reads the
-// puzzle in it as [Image] does. Errors about the picture wrap [ErrUnreadable]. The caller
-// bounds r's size; Read refuses a picture of more than [MaxPixels] pixels before decoding it.
+// puzzle in it as [Image] does. Errors about the picture are [ErrUnreadable] (errors.Is). The
+// caller bounds r's size; Read refuses a picture of more than [MaxPixels] pixels before decoding it.
 func Read(ctx context.Context, r io.Reader) (*regions.Puzzle, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -113,7 +114,7 @@ func Read(ctx context.Context, r io.Reader) (*regions.Puzzle, error) {
 }
 
 // Image reads the puzzle drawn in img, as the package comment describes, and returns it, or
-// an error wrapping [ErrUnreadable] that says in one line what was not found. It takes time
+// an error that is [ErrUnreadable] and says in one line what was not found. It takes time
 // proportional to img's pixels and stops early, with the context's error, when ctx is done.
 func Image(ctx context.Context, img image.Image) (*regions.Puzzle, error) {
 	b := img.Bounds()
@@ -350,10 +351,15 @@ func (p *picture) findFrame(ctx context.Context) (box, bool, error) {
 		return box{}, false, nil
 	}
 	sort.Slice(frames, func(i, j int) bool { return frames[i].w()*frames[i].h() > frames[j].w()*frames[j].h() })
+	// A frame inside the best one wins when it is nearly as large both ways, or, drawn in
+	// another colour, one way: the page's margin round a grid on a phone is as wide as the
+	// grid but may be much taller. (A band of regions across the grid, outlined by thick
+	// borders of the frame's colour, is not a frame inside it.)
 	best := frames[0]
 	for _, f := range frames[1:] {
-		if f.x0 >= best.x0 && f.y0 >= best.y0 && f.x1 <= best.x1 && f.y1 <= best.y1 &&
-			20*f.w() >= 17*best.w() && 20*f.h() >= 17*best.h() {
+		inside := f.x0 >= best.x0 && f.y0 >= best.y0 && f.x1 <= best.x1 && f.y1 <= best.y1
+		wide, tall := 20*f.w() >= 17*best.w(), 20*f.h() >= 17*best.h()
+		if inside && (wide && tall || (wide || tall) && lineDist(f.line, best.line) > sameLine) {
 			best = f
 		}
 	}
