@@ -50,26 +50,22 @@ func Count(ctx context.Context, n int, opts CountOptions) (Counts, error) {
 	if method == "" {
 		method = "auto"
 	}
-	m, err := ChooseMethod(n, method, 1, opts.MaxMemory)
+	c, err := Choose(n, PlanOptions{Method: method, Workers: 1, MaxMemory: opts.MaxMemory})
 	if err != nil {
 		return Counts{}, err
 	}
-	p, err := NewPlan(n, m, 0)
-	if err != nil {
-		return Counts{}, err
-	}
-	return count.Here(ctx, p)
+	return count.Here(ctx, c.Plan)
 }
 
 // NewPlan returns the plan of the n×n board by method (count.MethodFrames or
 // count.MethodJoin; "" means the method that version names) with plan version v (0: the
 // method's default for n: frames.PlanVersion below frames.FineFromN, the fine plan from
-// there; join.JoinPlanVersion). It is the one way the command, the runners and the
+// there; join.PlanVersion). It is the one way the command, the runners and the
 // benchmarks get a plan. It returns at once: a plan builds its task list on first use (see
 // count.Plan), so a worker that only counts and checks tasks never builds it.
 func NewPlan(n int, method string, v int) (count.Plan, error) {
 	switch {
-	case method == "" && v == join.JoinPlanVersion:
+	case method == "" && v == join.PlanVersion:
 		method = count.MethodJoin
 	case method == "" && (v == frames.PlanVersion || v == frames.FinePlanVersion):
 		method = count.MethodFrames
@@ -85,12 +81,12 @@ func NewPlan(n int, method string, v int) (count.Plan, error) {
 		}
 		return frames.New(n, v)
 	case count.MethodJoin:
-		if v != 0 && v != join.JoinPlanVersion {
-			return nil, fmt.Errorf("plan version of the join method must be %d, got %d", join.JoinPlanVersion, v)
+		if v != 0 && v != join.PlanVersion {
+			return nil, fmt.Errorf("plan version of the join method must be %d, got %d", join.PlanVersion, v)
 		}
 		return join.New(n)
 	case "":
-		return nil, fmt.Errorf("plan version %d is not one of this build (%d or %d frames, %d join)", v, frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion)
+		return nil, fmt.Errorf("plan version %d is not one of this build (%d or %d frames, %d join)", v, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion)
 	}
 	return nil, fmt.Errorf("method must be %s or %s, got %q", count.MethodJoin, count.MethodFrames, method)
 }
@@ -99,7 +95,7 @@ func NewPlan(n int, method string, v int) (count.Plan, error) {
 // limit bytes (0: no limit), given the method asked for: "auto" takes whichever the cost
 // model (the plans' CoreSeconds) says is faster at n among the methods that fit limit
 // (the plans' Memory); count.MethodFrames and count.MethodJoin are checked (the join
-// counts N from join.MinJoinN to join.MaxJoinN, within limit). Workers ≤ 0 means the tasks
+// counts N from join.MinN to join.MaxN, within limit). Workers ≤ 0 means the tasks
 // run elsewhere (slices on a batch scheduler, NATS workers), on machines whose memory is
 // not known here: auto then takes frames, which fit any machine, and the join is checked
 // for one worker. It is the one place the method is decided: a plan, an estimate and a
@@ -107,6 +103,13 @@ func NewPlan(n int, method string, v int) (count.Plan, error) {
 // arithmetic.
 func ChooseMethod(n int, method string, workers int, limit uint64) (string, error) {
 	jp, joinErr := join.New(n)
+	fp, framesErr := frames.New(n, frames.DefaultVersion(n))
+	return decide(n, method, workers, limit, jp, joinErr, fp, framesErr)
+}
+
+// decide is the choice of ChooseMethod and Choose between the join plan jp and the frames
+// plan fp of n (with the errors of their constructors).
+func decide(n int, method string, workers int, limit uint64, jp count.Plan, joinErr error, fp count.Plan, framesErr error) (string, error) {
 	fits := false
 	var need uint64
 	if joinErr == nil {
@@ -116,15 +119,13 @@ func ChooseMethod(n int, method string, workers int, limit uint64) (string, erro
 	case count.MethodFrames:
 		return count.MethodFrames, nil
 	case "auto":
-		if workers > 0 && fits {
-			if fp, err := frames.New(n, frames.DefaultVersion(n)); err == nil && jp.CoreSeconds() < fp.CoreSeconds() {
-				return count.MethodJoin, nil
-			}
+		if workers > 0 && fits && framesErr == nil && jp.CoreSeconds() < fp.CoreSeconds() {
+			return count.MethodJoin, nil
 		}
 		return count.MethodFrames, nil
 	case count.MethodJoin:
 		if joinErr != nil {
-			return "", fmt.Errorf("the join method counts N from %d to %d, got %d", join.MinJoinN, join.MaxJoinN, n)
+			return "", fmt.Errorf("the join method counts N from %d to %d, got %d", join.MinN, join.MaxN, n)
 		}
 		if !fits {
 			return "", &MemoryError{Need: need, Limit: limit}

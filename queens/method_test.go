@@ -8,8 +8,8 @@ import (
 )
 
 // TestChooseMethodModel checks the choice against the measured model: the join where it
-// was measured faster (N = 16–25, and 26–27 by its extrapolation) and fits, frames at N = 28
-// (past the join) and where the join's memory does not fit, frames for tasks run elsewhere
+// was measured faster (N = 16–25, and 26–29 by its extrapolation) and fits (N = 28 and 29 on
+// one worker in 2 GiB), frames at N = 30 (past the join) and where the join's memory does not fit, frames for tasks run elsewhere
 // (workers 0).
 func TestChooseMethodModel(t *testing.T) {
 	tests := []struct {
@@ -19,7 +19,8 @@ func TestChooseMethodModel(t *testing.T) {
 	}{
 		{16, 2, 0, count.MethodJoin}, {19, 2, 0, count.MethodJoin}, {23, 2, 0, count.MethodJoin},
 		{24, 2, 2 << 30, count.MethodJoin}, {25, 64, 0, count.MethodJoin},
-		{26, 2, 0, count.MethodJoin}, {27, 2, 0, count.MethodJoin}, {28, 2, 0, count.MethodFrames},
+		{26, 2, 0, count.MethodJoin}, {27, 2, 0, count.MethodJoin},
+		{28, 1, 2 << 30, count.MethodJoin}, {29, 1, 2 << 30, count.MethodJoin}, {30, 2, 0, count.MethodFrames},
 		{22, 2, 16 << 20, count.MethodFrames}, {20, 0, 0, count.MethodFrames}, {3, 1, 0, count.MethodFrames},
 	}
 	for _, tt := range tests {
@@ -61,7 +62,7 @@ func TestNewPlan(t *testing.T) {
 		version int
 	}{
 		{12, count.MethodJoin, 1}, {12, count.MethodFrames, 102}, {12, "", 7}, {12, "magic", 0},
-		{28, count.MethodJoin, 0}, {3, count.MethodJoin, 0}, {33, count.MethodFrames, 0}, {30, count.MethodFrames, 2},
+		{30, count.MethodJoin, 0}, {3, count.MethodJoin, 0}, {33, count.MethodFrames, 0}, {30, count.MethodFrames, 2},
 	} {
 		if p, err := queens.NewPlan(tt.n, tt.method, tt.version); err == nil {
 			t.Errorf("NewPlan(%d, %q, %d) = plan of %s version %d, want an error", tt.n, tt.method, tt.version, p.Method(), p.Version())

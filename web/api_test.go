@@ -166,8 +166,8 @@ func TestCheckAndComplete(t *testing.T) {
 	h := New(Options{}).Handler()
 	v := getJSON(t, h, "/api/queens/check?position=a8+e8+h1&n=8", 200)
 	attacks := v["attacks"].([]any)
-	if len(attacks) != 2 || v["solved"] != false || v["queens"] != 3.0 {
-		t.Errorf("check a8 e8 h1 = %v, want 2 attacks, not solved, 3 queens", v)
+	if len(attacks) != 2 || v["attacks_total"] != 2.0 || v["solved"] != false || v["queens"] != 3.0 {
+		t.Errorf("check a8 e8 h1 = %v, want 2 attacks (attacks_total 2), not solved, 3 queens", v)
 	}
 	first := attacks[0].(map[string]any)
 	if first["a"] != "a8" || first["b"] != "e8" || first["line"] != "row" {
@@ -261,6 +261,16 @@ func TestBadInput(t *testing.T) {
 		{"count n=0", "/api/queens/count?n=0", 400, "from 1 to 27"},
 		{"count n=28", "/api/queens/count?n=28", 400, "from 1 to 27, got \"28\""},
 		{"count n=33", "/api/queens/count?n=33", 400, "from 1 to 27"},
+		{"count n=+8", "/api/queens/count?n=%2B8", 400, `line break), got "+8"`},
+		{"count n=8 and a space", "/api/queens/count?n=8%20", 400, `line break), got "8 "`},
+		{"count n= 8", "/api/queens/count?n=%208", 400, "in digits alone"},
+		{"count n=8 and a line break", "/api/queens/count?n=8%0A", 400, "in digits alone"},
+		{"count n=-8", "/api/queens/count?n=-8", 400, "in digits alone"},
+		{"count n=0x8", "/api/queens/count?n=0x8", 400, "in digits alone"},
+		{"count n=8_0", "/api/queens/count?n=8_0", 400, "in digits alone"},
+		{"count n of 19 digits", "/api/queens/count?n=1000000000000000008", 400, "in digits alone"},
+		{"solutions limit=+5", "/api/queens/solutions?n=8&limit=%2B5", 400, "limit must be a whole number from 1 to 500"},
+		{"knight size=+5", "/api/knight/tour?rows=%2B5&cols=5", 400, "rows must be a whole number"},
 		{"count n twice", "/api/queens/count?n=8&n=9", 400, "n is given 2 times, give it once"},
 		{"solutions n twice", "/api/queens/solutions?n=8&limit=1&n=8", 400, "n is given 2 times, give it once"},
 		{"knight picture not a knight path", "/api/knight/picture.svg?size=5&path=a1+b2", 400, "path: a1 to b2 is not a knight's move"},

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -219,5 +221,46 @@ func TestPage(t *testing.T) {
 			t.Errorf("%d distinct move numbers, want 64", got)
 		}
 		screenshot(t, ctx, "knight.png")
+	})
+
+	// On a phone, in dark mode (issue 37): the board comes before the list of solutions
+	// and stays in view with a solution far down the list selected; the knight has a light
+	// rim, so that the black piece shows on a dark square.
+	t.Run("phone width, dark mode", func(t *testing.T) {
+		dark := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+			return err
+		})
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 760), dark, chromedp.Navigate(srv.URL+"/?tab=browse&n=8&sol=60")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "solution 60", `document.getElementById('browse-selected').textContent.includes('Solution 60')`)
+		box := func(sel string) string {
+			return `document.querySelector('` + sel + `').getBoundingClientRect()`
+		}
+		px := func(expr string) int { // a box's edge, rounded to a whole pixel
+			return evalInt(t, ctx, `Math.round(`+expr+`)`)
+		}
+		if top, list := px(box("#browse-board svg")+`.top`), px(box("#solutions")+`.top`); top >= list {
+			t.Errorf("on a phone the board's top is at %d px, the list's at %d: the board should come first", top, list)
+		}
+		if top, bottom := px(box("#browse-board svg")+`.top`), px(box("#browse-board svg")+`.bottom`); top < 0 || bottom > 760 {
+			t.Errorf("on a 760 px phone the board spans %d…%d px: not in view", top, bottom)
+		}
+		if w := evalInt(t, ctx, `document.documentElement.scrollWidth`); w > 375 {
+			t.Errorf("the page is %d px wide at a 375 px window: it scrolls sideways", w)
+		}
+		screenshot(t, ctx, "browse-phone-dark.png")
+
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?tab=knight&rows=8&cols=8&start=b1")); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the knight", `document.querySelector('#knight-board .knight') !== null`)
+		stroke, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#knight-board .knight')).stroke`))
+		if err != nil || stroke != "rgb(255, 255, 255)" {
+			t.Errorf("the knight's rim in dark mode is %q (%v), want rgb(255, 255, 255)", stroke, err)
+		}
+		screenshot(t, ctx, "knight-phone-dark.png")
 	})
 }

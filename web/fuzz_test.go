@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,24 @@ func FuzzQueryValues(f *testing.F) {
 			default:
 				t.Errorf("GET %s: status %d: %s", u, rec.Code, rec.Body.String())
 			}
+		}
+	})
+}
+
+// FuzzPlainInt: plainInt accepts exactly the strings of 1 to 18 ASCII digits, and reads
+// them as strconv.Atoi does; a sign, a space, a line break or anything else is refused.
+func FuzzPlainInt(f *testing.F) {
+	for _, s := range []string{"8", "+8", "8 ", " 8", "8\n", "-8", "08", "", "0x8", "1_0", "999999999999999999", "1000000000000000000", "٣"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := plainInt(s)
+		digits := s != "" && len(s) <= 18 && strings.Trim(s, "0123456789") == ""
+		if ok != digits {
+			t.Fatalf("plainInt(%q) ok = %v, want %v", s, ok, digits)
+		}
+		if want, err := strconv.Atoi(s); ok && (err != nil || n != want) {
+			t.Fatalf("plainInt(%q) = %d, strconv.Atoi says %d, %v", s, n, want, err)
 		}
 	})
 }

@@ -173,6 +173,39 @@ func TestTruncatedPage(t *testing.T) {
 	t.Error("no time limit from 25 ms to 20 s cut the page short: it went from no solution to all 500")
 }
 
+// TestHostPort: a Host header whose port is past 65535, or no number, is refused with 400
+// on a server of either kind (loopback only or open); a port from 0 to 65535, or none,
+// goes on to the host check.
+func TestHostPort(t *testing.T) {
+	for _, h := range []http.Handler{New(Options{LoopbackOnly: true}).Handler(), New(Options{}).Handler()} {
+		for _, tc := range []struct {
+			host string
+			code int
+		}{
+			{"localhost:65535", 200},
+			{"localhost:0", 200},
+			{"localhost:", 200},
+			{"[::1]:8080", 200},
+			{"localhost:65536", 400},
+			{"127.0.0.1:99999", 400},
+			{"[::1]:4294967297", 400},
+			{"localhost:+80", 400},
+			{"localhost:8o8o", 400},
+		} {
+			req := httptest.NewRequest("GET", "/api/queens/count?n=8", nil)
+			req.Host = tc.host
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			var v map[string]any
+			_ = json.Unmarshal(rec.Body.Bytes(), &v)
+			msg, _ := v["error"].(string)
+			if rec.Code != tc.code || tc.code == 400 && !strings.Contains(msg, "from 0 to 65535") {
+				t.Errorf("Host %q: status %d, error %q; want %d (and, refused, the ports allowed)", tc.host, rec.Code, msg, tc.code)
+			}
+		}
+	}
+}
+
 func TestHostCheck(t *testing.T) {
 	h := New(Options{LoopbackOnly: true, AllowHosts: []string{"Chess.Local"}}).Handler()
 	open := New(Options{}).Handler()

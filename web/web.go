@@ -7,18 +7,29 @@
 //	http.ListenAndServe("127.0.0.1:8080", srv.Handler())
 //
 // The page (web/static: plain HTML, CSS and ES modules, embedded with embed, no build step)
-// has three tabs: browse the solutions of N queens, solve by hand, and watch a knight's
-// tour. Everything it shows comes from the API:
+// has five tabs: browse the solutions of N queens, solve by hand, watch a knight's tour,
+// learn (the backtracking search, puzzles, Warnsdorff's rule step by step: teach.go) and
+// region queens (regions.go). Everything it shows comes from the API, every endpoint GET
+// (and HEAD); GET /api lists them:
 //
 //	GET /api/queens/count?n=8                      Q(n) and U(n), from a table of known values
 //	GET /api/queens/solutions?n=8&after=&limit=&unique=  a page of solutions and the next cursor
 //	GET /api/queens/check?position=15863724        conflicts and per-line counts
 //	GET /api/queens/complete?n=8&position=a8       a solution extending the queens, or "no"
 //	GET /api/queens/picture.svg|.png?n=&position=  the board as a picture
+//	GET /api/queens/trace?n=8&from=0&limit=5000    events of the backtracking search, a page at a time
+//	GET /api/queens/puzzle?n=10&level=hard&seed=7  a puzzle with exactly one completion
 //	GET /api/knight/tour?size=8&start=a1&closed=1  a knight's tour
 //	GET /api/knight/accessibility?size=8&visited=  onward moves from every square
 //	GET /api/knight/picture.svg|.png?size=&start=  the tour as a picture
-//	GET /api/regions?n=8&seed=1&level=easy          a region puzzle (regions.go), and its hints
+//	GET /api/knight/explain?size=8&start=a1        Warnsdorff's rule step by step
+//	GET /api/knight/next?size=8&path=a1+b3         the step Warnsdorff's rule takes from a path (hint)
+//	GET /api/knight/complete?size=8&path=a1+b3     a tour that begins with path, or why none
+//	GET /api/knight/replay?size=8&start=b5&method=article  a method's path, also when it gets stuck
+//	GET /api/regions?n=8&seed=1&level=easy         a region puzzle with exactly one solution
+//	GET /api/regions/hint?grid=&queens=            the next step a person can make, in words
+//	GET /api/regions/picture.svg|.png?grid=&queens=  the grid as a picture
+//	POST /api/regions/read                         the puzzle in a screenshot (regions_read.go)
 //
 // Limits. Every request runs under a deadline ([Options.Timeout]), which the searches look at
 // inside their loops, so no work outlives its request. Searches are admitted by estimated
@@ -45,7 +56,6 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -85,8 +95,8 @@ type Server struct {
 	heavy chan struct{}
 	cheap chan struct{}
 	mux   *http.ServeMux
-	api   map[string]bool // the API's paths, for 405 against 404
-	hosts map[string]bool // allowed Host names when LoopbackOnly
+	api   map[string]string // the API's paths and their methods (GET or POST), for 405 against 404
+	hosts map[string]bool   // allowed Host names when LoopbackOnly
 }
 
 // New returns a Server with the given options.
@@ -108,7 +118,7 @@ func New(opts Options) *Server {
 		heavy: make(chan struct{}, opts.MaxHeavy),
 		cheap: make(chan struct{}, opts.MaxCheap),
 		mux:   http.NewServeMux(),
-		api:   map[string]bool{},
+		api:   map[string]string{},
 		hosts: map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true},
 	}
 	for _, h := range opts.AllowHosts {
@@ -120,16 +130,28 @@ func New(opts Options) *Server {
 
 // Handler returns the handler of the page and the API.
 func (s *Server) Handler() http.Handler {
-	if !s.opts.LoopbackOnly {
-		return s.mux
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r.Host) {
+		if !hostPortValid(r.Host) {
+			writeError(w, http.StatusBadRequest, "host %q has a port that is no port: want a whole number from 0 to 65535, in digits alone", clip(r.Host))
+			return
+		}
+		if s.opts.LoopbackOnly && !s.hostAllowed(r.Host) {
 			writeError(w, http.StatusForbidden, "host %q is not allowed: this server listens on loopback and answers only localhost, 127.0.0.1 and [::1]; name other hosts with serve --allow-host", clip(r.Host))
 			return
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// hostPortValid reports whether the Host header host has no port, an empty one (RFC 3986
+// allows "host:"), or one from 0 to 65535 in digits alone.
+func hostPortValid(host string) bool {
+	_, port, err := net.SplitHostPort(host)
+	if err != nil || port == "" {
+		return true // no port: what the name is, hostAllowed decides
+	}
+	p, ok := plainInt(port)
+	return ok && p <= 65535
 }
 
 // hostAllowed reports whether the Host header host (with or without a port) is a loopback
@@ -165,8 +187,9 @@ func (s *Server) routes() {
 	s.handle("/api/knight/accessibility", nil, s.knightAccessibility)
 	s.handle("/api/knight/picture.svg", heavyKnight, s.knightPicture(false))
 	s.handle("/api/knight/picture.png", heavyKnight, s.knightPicture(true))
-	s.teachRoutes()   // the Learn tab: teach.go
-	s.regionsRoutes() // the Regions tab: regions.go
+	s.teachRoutes()       // the Learn tab: teach.go
+	s.regionsRoutes()     // the Regions tab: regions.go
+	s.regionsReadRoutes() // reading a screenshot: regions_read.go
 	index := func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -174,8 +197,8 @@ func (s *Server) routes() {
 			return
 		}
 		paths := make([]string, 0, len(s.api))
-		for p := range s.api {
-			paths = append(paths, "GET "+p)
+		for p, method := range s.api {
+			paths = append(paths, method+" "+p)
 		}
 		slices.Sort(paths)
 		writeJSON(w, http.StatusOK, map[string]any{"endpoints": paths, "docs": "docs/api.md"})
@@ -183,8 +206,12 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/api", index)
 	s.mux.HandleFunc("/api/{$}", index)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		if s.api[r.URL.Path] {
+		if method := s.api[r.URL.Path]; method == "POST" {
 			// The path is known, so the method is what is wrong.
+			w.Header().Set("Allow", "POST")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: only POST is allowed", clip(r.Method), r.URL.Path)
+			return
+		} else if method != "" {
 			w.Header().Set("Allow", "GET, HEAD")
 			writeError(w, http.StatusMethodNotAllowed, "%s %s: only GET and HEAD are allowed", clip(r.Method), r.URL.Path)
 			return
@@ -204,9 +231,12 @@ type costFunc func(r *http.Request) bool
 // handle registers the GET API handler of path: under the request deadline; when cost is
 // not nil, in a heavy slot if cost says so and in a cheap slot otherwise, so that cheap
 // requests never queue behind heavy ones; with its error written as JSON.
-func (s *Server) handle(path string, cost costFunc, h apiFunc) {
-	s.api[path] = true
-	s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(path string, cost costFunc, h apiFunc) { s.handleMethod("GET", path, cost, h) }
+
+// handleMethod is handle for another method than GET (POST).
+func (s *Server) handleMethod(method, path string, cost costFunc, h apiFunc) {
+	s.api[path] = method
+	s.mux.HandleFunc(method+" "+path, func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 		defer cancel()
 		r = r.WithContext(ctx)
@@ -265,8 +295,24 @@ const (
 )
 
 func queryInt(r *http.Request, name string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimSpace(r.URL.Query().Get(name)))
-	return n, err == nil
+	return plainInt(r.URL.Query().Get(name))
+}
+
+// plainInt reads s as a whole number written plainly: ASCII digits alone, no sign, space,
+// line break or other mark, at most 18 of them (so that it fits an int64).
+func plainInt(s string) (int, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	n := 0
+	for i := range len(s) {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // queensN is the board size of a queens request: n, or else the size its position is read
@@ -375,11 +421,12 @@ func paramOr(r *http.Request, name, def string) (string, error) {
 	return v, err
 }
 
-// intParam reads a whole number from lo to hi; def when absent.
+// intParam reads a whole number from lo to hi (lo ≥ 0), written plainly in digits alone
+// (plainInt: "+8", "8 " and "8\n" are refused, not read as 8); def when absent or empty.
 func intParam(r *http.Request, name string, lo, hi, def int) (int, error) {
-	v, err := param(r, name)
-	if err != nil {
-		return 0, err
+	v := r.URL.Query().Get(name)
+	if len(v) > maxParam {
+		return 0, badRequest("%s is longer than %d bytes", name, maxParam)
 	}
 	if v == "" {
 		if def < lo {
@@ -387,8 +434,11 @@ func intParam(r *http.Request, name string, lo, hi, def int) (int, error) {
 		}
 		return def, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
+	n, ok := plainInt(v)
+	if !ok {
+		return 0, badRequest("%s must be a whole number from %d to %d, in digits alone (no sign, space or line break), got %q", name, lo, hi, clip(v))
+	}
+	if n < lo || n > hi {
 		return 0, badRequest("%s must be a whole number from %d to %d, got %q", name, lo, hi, clip(v))
 	}
 	return n, nil

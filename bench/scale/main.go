@@ -66,8 +66,8 @@ func main() {
 	var ns []int
 	for _, a := range flag.Args() {
 		n, err := strconv.Atoi(a)
-		if err != nil || n < join.MinJoinN || n > 21 {
-			fmt.Fprintf(os.Stderr, "scale: N must be a whole number from %d to 21, got %q\n", join.MinJoinN, a)
+		if err != nil || n < join.MinN || n > 21 {
+			fmt.Fprintf(os.Stderr, "scale: N must be a whole number from %d to 21, got %q\n", join.MinN, a)
 			os.Exit(2)
 		}
 		ns = append(ns, n)

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
 )
 
 // TestCheckBoundedOutput checks "queens check" of a large hostile position (issue 11.5):
@@ -53,7 +55,7 @@ func TestCheckBoundedOutput(t *testing.T) {
 			if stdout.Len() > 200+80*tt.shown {
 				t.Errorf("output of %d bytes for %d pairs listed: not bounded", stdout.Len(), tt.shown)
 			}
-			var got checkJSON
+			var got queens.CheckRecord
 			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 				t.Fatal(err)
 			}

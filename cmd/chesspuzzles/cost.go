@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
@@ -35,7 +36,12 @@ func warnCountCost(ctx context.Context, plan count.Plan, workers int, checkpoint
 		return nil
 	}
 	rng := rand.New(rand.NewPCG(uint64(plan.N()), 1))
-	e, err := plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: costSpeedBudget, MinProbes: 3, NoSetup: true})
+	var e count.Estimate
+	_, err := cputime.Run(func(clock func() float64) error { // as "queens estimate" times
+		var err error
+		e, err = plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: costSpeedBudget, MinProbes: 3, NoSetup: true, Clock: clock})
+		return err
+	})
 	if err != nil {
 		return err
 	}

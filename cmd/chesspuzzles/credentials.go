@@ -102,11 +102,31 @@ func urlPassword(s string) string {
 	return p
 }
 
-// refusedHint rewrites a refused connection as one line that says where the token is.
+// refusedHint rewrites a refused connection as one line that says where credentials come
+// from.
 func refusedHint(err error, natsURL string) error {
 	if !errors.Is(err, dist.ErrRefused) {
 		return err
 	}
-	return fmt.Errorf("the NATS server at %s refused this client's credentials (authorization violation): give its token with --token, --token-file FILE or $%s (a coordinator keeps it in its --state directory, file %q)",
-		natsURL, tokenEnv, dist.TokenFile)
+	return fmt.Errorf("the NATS server at %s refused this client's credentials (authorization violation): a worker needs credentials its operator issued (\"chesspuzzles worker add NAME\" on the coordinator's machine writes NAME.creds; give it with --creds NAME.creds); a token alone gets nothing",
+		natsURL)
+}
+
+// stateAuthority checks the state directory dir and returns the authority kept in it,
+// made on first use when create is set.
+func stateAuthority(dir string, create bool) (*dist.Authority, error) {
+	if err := dist.CheckStateDir(dir); err != nil {
+		return nil, usageError(err)
+	}
+	var a *dist.Authority
+	var err error
+	if create {
+		a, err = dist.LoadOrCreateAuthority(dir)
+	} else {
+		a, err = dist.LoadAuthority(dir)
+	}
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return a, nil
 }

@@ -250,21 +250,16 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	args := []string{"queens", "count", strconv.Itoa(n), "--distributed", "--state", state, "--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json"}
 	coord := start(t, "coordinator", args...)
 	coord.waitFor(`assigning the rest`, 30*time.Second)
-	tokenFile := filepath.Join(state, dist.TokenFile)
-	coord.waitFor(`new token in `+regexp.QuoteMeta(tokenFile), time.Second)
-	shown := coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --token ([0-9a-f]{32}) \(or --token-file with a copy of `+regexp.QuoteMeta(tokenFile)+`\)"`, 10*time.Second)[1]
-	token := readToken(t, tokenFile)
-	if shown != token {
-		t.Errorf("coordinator shows token %q, but its token file holds %q", shown, token)
-	}
+	coord.waitFor(`workers join with: chesspuzzles worker --nats nats://\S+ --creds FILE \(0 identities issued; issue one with: chesspuzzles worker add NAME --state `+regexp.QuoteMeta(state)+`\)"`, 10*time.Second)
+	creds := addWorker(t, state, "w1")
 
-	// Loopback too: a client without the token is refused.
-	bad := start(t, "worker without token", "worker", "--nats", "nats://"+listen, "--name", "intruder")
+	// Loopback too: a client without issued credentials is refused.
+	bad := start(t, "worker without credentials", "worker", "--nats", "nats://"+listen, "--name", "intruder")
 	if code := bad.wait(30 * time.Second); code != 1 || !strings.Contains(bad.stderr.String(), "refused this client's credentials") {
-		t.Errorf("worker without the token on loopback: exit %d, stderr %q; want exit 1, refused", code, bad.stderr.String())
+		t.Errorf("worker without credentials on loopback: exit %d, stderr %q; want exit 1, refused", code, bad.stderr.String())
 	}
 
-	w := start(t, "worker", "worker", "--nats", "nats://"+listen, "--token-file", tokenFile, "--cores", "2", "-v", "--test-stall", "5ms")
+	w := start(t, "worker", "worker", "--nats", "nats://"+listen, "--creds", creds, "--cores", "2", "-v", "--test-stall", "5ms")
 	w.waitFor(`, 100 done by this worker`, time.Minute)
 	coord.signal(syscall.SIGKILL)
 	coord.wait(10 * time.Second)
@@ -284,12 +279,10 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	if !strings.Contains(w.stderr.String(), "reconnected") {
 		t.Errorf("worker did not log a reconnection")
 	}
-	// The restarted coordinator kept its token: the running worker went on with its own.
-	if got := readToken(t, tokenFile); got != token {
-		t.Errorf("token after the restart = %q, want the first one, %q", got, token)
-	}
-	if strings.Contains(coord2.stderr.String(), "new token") || strings.Contains(w.stderr.String(), "uthorization") {
-		t.Errorf("the restarted coordinator made a new token, or the worker was refused")
+	// The restarted coordinator kept its authority: the running worker went on with its
+	// credentials.
+	if strings.Contains(w.stderr.String(), "uthorization") {
+		t.Errorf("the worker was refused after the restart")
 	}
 	// A task in flight when the server died may be computed again (the server's record of
 	// its delivery may be lost with the server), but no task that had a result then.
@@ -309,24 +302,23 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 	}
 }
 
-// readToken reads a coordinator's token file and checks that only its owner may read it.
-func readToken(t *testing.T, path string) string {
+// addWorker issues identity name in the coordinator state dir ("worker add") and returns
+// the path of its credentials file, which only its owner may read.
+func addWorker(t *testing.T, state, name string) string {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".creds")
+	p := start(t, "worker add", "worker", "add", name, "--state", state, "-o", path)
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("worker add %s: exit %d, stderr %q", name, code, p.stderr.String())
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if perm := info.Mode().Perm(); perm != 0o600 {
-		t.Errorf("token file mode %04o, want 0600", perm)
+		t.Errorf("credentials file mode %04o, want 0600", perm)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`^[0-9a-f]{32}\n$`).Match(data) {
-		t.Errorf("token file holds %q, want 32 hex digits and a newline", data)
-	}
-	return strings.TrimSpace(string(data))
+	return path
 }
 
 // TestDistributedReconnect restarts the NATS server (same port, same store) under a running
@@ -363,33 +355,60 @@ func TestDistributedReconnect(t *testing.T) {
 	}
 }
 
-// TestDistributedToken: listening beyond loopback, the coordinator generates a token and
-// prints it; a worker without it is refused (exit 1), one with it counts.
-func TestDistributedToken(t *testing.T) {
+// TestDistributedIdentities: listening beyond loopback, the coordinator's server admits
+// only identities "worker add" issued: a worker without credentials, or with a token, is
+// refused (exit 1); a revoked identity is refused; an issued one counts, and "worker list"
+// shows what it did.
+func TestDistributedIdentities(t *testing.T) {
 	const n = 10
 	port := freePort(t)
-	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--distributed", "--state", t.TempDir(),
+	state := t.TempDir()
+	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--distributed", "--state", state,
 		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json")
-	token := coord.waitFor(`chesspuzzles worker --nats \S+ --token ([0-9a-f]{32})`, 30*time.Second)[1]
+	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 
-	bad := start(t, "worker without token", "worker", "--nats", url)
+	// status finds the coordinator from its state directory alone.
+	st := start(t, "status", "queens", "status", "--state", state)
+	if code := st.wait(time.Minute); code != 0 || !regexp.MustCompile(`^q10v1  N=10  0/272 tasks`).MatchString(st.stdout.String()) {
+		t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the job, 0/272 tasks", code, st.stdout.String(), st.stderr.String())
+	}
+
+	bad := start(t, "worker without credentials", "worker", "--nats", url)
 	if code := bad.wait(30 * time.Second); code != 1 {
-		t.Errorf("worker without token: exit code %d, want 1", code)
+		t.Errorf("worker without credentials: exit code %d, want 1", code)
 	}
 	if !strings.Contains(strings.ToLower(bad.stderr.String()), "authorization") {
-		t.Errorf("worker without token: stderr %q does not say why", bad.stderr.String())
+		t.Errorf("worker without credentials: stderr %q does not say why", bad.stderr.String())
 	}
-	wrong := start(t, "worker with a wrong token", "worker", "--nats", url, "--token", "0123")
-	if code := wrong.wait(30 * time.Second); code != 1 {
-		t.Errorf("worker with a wrong token: exit code %d, want 1", code)
+	token := start(t, "worker with a token", "worker", "--nats", url, "--token", "0123")
+	if code := token.wait(30 * time.Second); code != 1 {
+		t.Errorf("worker with a token: exit code %d, want 1", code)
 	}
-	start(t, "worker", "worker", "--nats", url, "--token", token)
+	gone := addWorker(t, state, "gone")
+	rv := start(t, "worker revoke", "worker", "revoke", "gone", "--state", state)
+	if code := rv.wait(30 * time.Second); code != 0 || !strings.Contains(rv.stderr.String(), "closed its connections") {
+		t.Errorf("worker revoke: exit %d, stderr %q", code, rv.stderr.String())
+	}
+	revoked := start(t, "revoked worker", "worker", "--nats", url, "--creds", gone)
+	if code := revoked.wait(30 * time.Second); code != 1 {
+		t.Errorf("revoked worker: exit code %d, want 1", code)
+	}
+	start(t, "worker", "worker", "--nats", url, "--creds", addWorker(t, state, "w1"))
 	if code := coord.wait(2 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0", code)
 	}
 	if got, want := coord.total(), knownQ(t, n); got != want {
 		t.Errorf("distributed Q(%d) = %s, want %s", n, got, want)
+	}
+	list := start(t, "worker list", "worker", "list", "--state", state)
+	if code := list.wait(30 * time.Second); code != 0 {
+		t.Fatalf("worker list: exit %d, stderr %q", code, list.stderr.String())
+	}
+	for _, re := range []string{`(?m)^gone +\d{4}-\d\d-\d\d \d{4}-\d\d-\d\d +0 `, `(?m)^w1 +\d{4}-\d\d-\d\d - +[1-9]\d* `} {
+		if !regexp.MustCompile(re).MatchString(list.stdout.String()) {
+			t.Errorf("worker list printed %q, want a line matching %s", list.stdout.String(), re)
+		}
 	}
 }
 

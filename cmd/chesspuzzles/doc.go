@@ -22,7 +22,8 @@ The groups and commands are:
 	queens trace N          the backtracking search step by step, as a student writes it
 	queens browse N         page through the solutions in the terminal
 	queens regions          a region-queens puzzle (the daily "Queens" game), one answer
-	queens regions solve F  count, solve and explain a grid of region letters
+	queens regions solve F  count, solve and explain a grid of region letters or a picture
+	queens regions read IMG read a puzzle from a screenshot (PNG, JPEG, GIF): its letters
 	knight tour             find a knight's tour from a start square, open or --closed
 	knight check [FILE]     check a tour given as squares, JSON or a numbered board
 	knight complete SQUARES finish a tour from the squares visited so far, or say why not
@@ -31,10 +32,14 @@ The groups and commands are:
 	knight estimate         the memory and time a knight count will need, before it starts
 	serve                   the local web app and its JSON API (docs/web.md, docs/api.md)
 	worker                  join a distributed count (docs/distributed.md)
+	worker add NAME         issue a worker identity: NAME.creds, the credentials it joins with
+	worker revoke NAME      revoke a worker identity; the running server drops it at once
+	worker list             the issued identities and what each did
 	version                 print the version and the commit it was built from
 	completion SHELL        print a shell completion script: bash, zsh, fish or powershell
 
-"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples.
+"chesspuzzles help COMMAND" or "COMMAND --help" shows a command's flags and examples;
+"chesspuzzles" alone, a short overview.
 Results go to standard output; progress, summaries and errors to standard error. Any
 command that writes a file (--output FILE, -o FILE) writes a temporary file and renames
 it at the end, so an interrupted run never leaves a truncated file; a device, a FIFO or /dev/stdout is written
@@ -80,21 +85,22 @@ exactly; FROM-TO prints a Markdown table, one row per N as it is done, and the t
 took goes to standard error after it. --method join (half-boards joined from a table of
 quarter-boards; fastest where the table fits --max-memory, default half the machine's) or
 frames (border queens, then a search; any N, tiny memory); auto, the default, takes the
-join to N = 27 (where it fits --max-memory) and frames beyond, and names its choice on standard error. The count is a
+join to N = 29 (where it fits --max-memory) and frames beyond, and names its choice on standard error. The count is a
 plan of independent tasks (--plan-version picks one of a method's plans) that --workers
 goroutines share, biggest first. --json prints one object per N:
 {"n":12,"total":14200,"unique":1787,"seconds":…}.
 
 estimate N samples the plan with Knuth's random-probe estimator and times this machine on
-the plan's own tasks for about a second, and prints the nodes, solutions and time on
+the plan's own tasks for about a second of the thread's CPU time (so other load does not
+inflate it), and prints the nodes, solutions and time on
 --workers workers, each with ± two standard errors; --probes K (default 300000) trades time
 for precision; --seed makes it repeatable; --json.
 
-	$ chesspuzzles queens estimate 24
+	$ chesspuzzles queens estimate 24 --workers 2 --max-memory 8GiB
 	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
-	time:       90.7 days on 1 worker, 45.4 days on 2 (the cost model: a row set of N=24 takes too long to time here)
-	memory:     about 5.14 GiB on 2 workers
-	model:      frames 93.2 days, join 90.7 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
+	time:       8.96 days on 1 worker, 4.48 days on 2 (the cost model: a part of a task of N=24 takes too long to time here)
+	memory:     about 5.64 GiB on 2 workers
+	model:      frames 169 days, join 8.96 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
 cost and balance; --method and --plan-version as for count; --json.
@@ -140,7 +146,11 @@ puzzle of the day); --format text (a "# N×N, level, seed" header, then region l
 or png (colour-blind-safe colours plus letters) or json; --solution shows the answer.
 "regions solve FILE|-" reads such a grid (regions may be in several pieces; # lines are
 skipped) and prints the number of solutions (0, 1 or "more than one"), a solution, and with
---explain each step in words with its technique and the level.
+--explain each step in words with its technique and the level; FILE may be a screenshot of
+the puzzle instead. "regions read IMAGE" prints the puzzle a screenshot or picture shows
+(PNG, JPEG or GIF: the daily game's, another app's, ours), as letters or with --format json
+as n and regions; a picture it cannot read exits 2 with one line ("no grid found", "found 9
+columns but 8 rows").
 
 # Progress, checkpoints and distribution
 
@@ -161,11 +171,16 @@ fsync'd at least every second and at the end; every line carries a CRC-32). Afte
 (exit 130), SIGKILL or a crash, the same command resumes and ends with the exact count. A
 checkpoint of another N or plan version, or a damaged one, is refused with exit 2.
 
-	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a second
+	$ chesspuzzles queens count 16 --checkpoint q16.ckpt       # Ctrl-C after a moment
+	N=16: method join, plan version 102, memory about … (quarter table …)
 	chesspuzzles: queens count: interrupted                     # exit 130
 	$ chesspuzzles queens count 16 --checkpoint q16.ckpt
-	N=16: resuming from the checkpoint: 930 of 3206 tasks done, 5590792 solutions so far
+	N=16: method join, plan version 102, memory about … (quarter table …)
+	N=16: resuming from the checkpoint: … of 537 tasks done, … solutions so far
 	16 queens: 14772512 solutions, 1846955 fundamental
+	N = 16 counted in … s
+
+The examples' "…" stands for what differs from run to run and machine to machine.
 
 count --shard I/K (0 ≤ I < K) computes the I-th of K fixed slices of the plan and prints
 it as one JSON line, for batch schedulers; merge adds the slices up.
@@ -174,23 +189,26 @@ count --distributed runs the count through an embedded NATS JetStream server (--
 ADDR, default 127.0.0.1:4222; --state DIR keeps its store, default
 $XDG_STATE_HOME/chesspuzzles/nats or ~/.local/state/chesspuzzles/nats, and running again
 with the same DIR resumes the job) that workers join; --nats URL uses an existing server
-instead; every worker connects under its own NATS identity, which may publish only its own
-requests and results, and the coordinator accepts a result only for a task it assigned to
-that identity (docs/distributed.md); the token (--token, --token-file or
-$CHESSPUZZLES_NATS_TOKEN; else the one the coordinator generates on first start and keeps
-in --state DIR/token, mode 0600, reused on restart) is only the way in; --verify FRACTION
-(default 0.02) has that share of tasks recomputed by another identity and refuses a total
-that disagrees, recomputing itself those no worker verified within --verify-wait (default
-1m); --replicas 2 has every task computed by two distinct identities (for a fleet none of
-whose workers is trusted);
---ack-wait (default 30s) is how long a silent
-worker keeps a task; --workers 0 keeps the coordinator from computing; --creds FILE gives
-NATS credentials instead of a token, for a cluster that wants them; --log-format text or
-json. queens status [N] --nats URL lists the jobs on a server, with the rate and the time
-left. worker --nats URL [--token TOKEN] (or --identity NAME with --creds FILE, for users
-an operator made) pulls tasks (--cores at once, default one per
-core), logs every --every (default 30s) and with --verbose every task, names itself
---name, and on Ctrl-C or SIGTERM hands its tasks back and exits 130. See
+instead; every worker connects under an identity the operator issued ("worker add NAME
+[--state DIR] [-o FILE]" writes NAME.creds, mode 0600: a NATS user JWT signed by the account
+key kept in DIR; "worker revoke NAME" revokes it, "worker list" lists them with what each
+did; a token alone gets nothing), which may publish only its own requests and results, and
+the coordinator accepts a result only from the identity that holds the task's live lease in
+this run (docs/distributed.md); --replicas 2 has every task computed by two distinct
+identities, the second picked at random by the coordinator, a disagreement settled by the
+coordinator computing the task itself and the identity shown wrong quarantined (its results
+computed again); that is the default at an N with no published count, --replicas 1
+otherwise; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
+identity, recomputing itself those no worker verified within --verify-wait (default 1m);
+--ack-wait (default 30s) is how long a silent worker keeps a task; --workers 0 keeps the
+coordinator from computing; --token TOKEN, --token-file FILE or --creds FILE give the
+coordinator's own credentials for a --nats server that wants them; a --state DIR that
+others may write is refused; --log-format text or json. queens status [N] --state DIR
+lists the jobs of the coordinator running on DIR (or --nats URL), with the rate and the
+time left. worker --nats URL --creds FILE (or --identity NAME, for users and passwords an
+operator made) pulls tasks (--cores at once, default one per core), logs every --every
+(default 30s) and with --verbose every task, names itself --name, and on Ctrl-C or SIGTERM
+hands its tasks back and exits 130. See
 docs/distributed.md.
 
 # Knight's tours
@@ -244,7 +262,8 @@ completion bash, zsh, fish or powershell prints the shell's completion script;
 # Exit codes
 
 	0    done
-	1    the answer is "no": a check found attacks, no tour or solution exists
+	1    the answer is "no": a check found attacks, no tour or solution exists; or a count
+	     or merge refused a total it could not cross-check, naming the tasks and identities
 	2    bad input or usage; one line on standard error says what was wrong and what is allowed
 	3    undecided within the time limit given
 	130  interrupted
@@ -254,7 +273,7 @@ Errors are one line: "chesspuzzles: <group> <command>: what was wrong and what i
 # Environment
 
 	NO_COLOR                 no colour in unicode boards and the terminal browser
-	CHESSPUZZLES_NATS_TOKEN  default of --token for count --distributed and worker
+	CHESSPUZZLES_NATS_TOKEN  default of --token for count --nats and worker (a --nats server of your own)
 	XDG_STATE_HOME           where --state defaults to
 
 # Examples

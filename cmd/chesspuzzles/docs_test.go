@@ -149,8 +149,8 @@ func TestDocExamples(t *testing.T) {
 				continue
 			}
 			var got string
-			got, code = runDocCommand(t, where, st.cmd)
-			if got != st.want {
+			got, code = runDocCommand(t, where, st.cmd, "")
+			if !docMatch(got, st.want) {
 				t.Errorf("%s:\ngot:\n%s\ndocument says:\n%s", where, got, st.want)
 			}
 		}
@@ -158,11 +158,113 @@ func TestDocExamples(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no ```console examples found: the documents or this test have moved")
 	}
+	t.Run("manual", func(t *testing.T) {
+		t.Chdir(t.TempDir()) // the examples write files (a checkpoint)
+		steps := manualSteps(manual())
+		if len(steps) == 0 {
+			t.Fatal("no examples found in the manual: it or this test has moved")
+		}
+		for _, st := range steps {
+			where := "the manual (doc.go): " + st.cmd
+			watch := ""
+			if st.interrupt {
+				watch = checkpointArg(st.cmd)
+				if watch == "" {
+					t.Fatalf("%s: an example interrupted with Ctrl-C needs --checkpoint FILE, when to interrupt it", where)
+				}
+			}
+			got, code := runDocCommand(t, where, st.cmd, watch)
+			if !docMatch(got, st.want) {
+				t.Errorf("%s:\ngot:\n%s\nthe manual says:\n%s", where, got, st.want)
+			}
+			if code != st.code {
+				t.Errorf("%s: exit %d, the manual says %d", where, code, st.code)
+			}
+		}
+	})
+}
+
+// docMatch reports whether a command's output matches a document's: equal, but for "…",
+// which in a document stands for any text (a time, a count of tasks done when it was
+// interrupted, lines left out), and matches itself too.
+func docMatch(got, want string) bool {
+	if !strings.Contains(want, "…") {
+		return got == want
+	}
+	parts := strings.Split(want, "…")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile(`(?s)\A` + strings.Join(parts, ".*?") + `\z`).MatchString(got)
+}
+
+// A manualStep is one example of the manual: a command, its output, its exit code, and
+// whether the reader interrupts it (Ctrl-C).
+type manualStep struct {
+	cmd, want string
+	code      int
+	interrupt bool
+}
+
+// manualComment is a reader's note at the end of a manual example's line: "# exit 130".
+var manualComment = regexp.MustCompile(`\s{2,}# (.*)$`)
+
+// manualSteps returns the examples of the manual: the tab-indented lines that begin "$ ",
+// each a command, and the tab-indented lines under it, its output (stdout and stderr as a
+// terminal shows them). A note "  # …" at the end of a line is the reader's: "# Ctrl-C …" on
+// a command is an interrupt once its checkpoint holds a task, "# exit N" on a line of output
+// the exit code (0 unless one says otherwise).
+func manualSteps(text string) []manualStep {
+	var steps []manualStep
+	var cur *manualStep
+	var out []string
+	flush := func() {
+		if cur != nil {
+			cur.want = strings.Join(out, "\n")
+			steps = append(steps, *cur)
+		}
+		cur, out = nil, nil
+	}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		body, isIndented := strings.CutPrefix(line, "\t")
+		note := ""
+		if m := manualComment.FindStringSubmatchIndex(body); m != nil {
+			note = body[m[2]:m[3]]
+			body = body[:m[0]]
+		}
+		switch {
+		case isIndented && strings.HasPrefix(body, "$ "):
+			flush()
+			cur = &manualStep{cmd: strings.TrimPrefix(body, "$ "), interrupt: strings.HasPrefix(note, "Ctrl-C")}
+		case isIndented && cur != nil:
+			out = append(out, body)
+			if c, ok := strings.CutPrefix(note, "exit "); ok {
+				cur.code, _ = strconv.Atoi(c)
+			}
+		default:
+			flush()
+		}
+	}
+	flush()
+	return steps
+}
+
+// checkpointArg returns the FILE of "--checkpoint FILE" in a command line, or "".
+func checkpointArg(line string) string {
+	words := strings.Fields(line)
+	for i, w := range words {
+		if w == "--checkpoint" && i+1 < len(words) {
+			return words[i+1]
+		}
+	}
+	return ""
 }
 
 // runDocCommand runs one command line in process and returns what it printed and its exit
-// code; it fails the test for a line it cannot run.
-func runDocCommand(t *testing.T, where, line string) (string, int) {
+// code; it fails the test for a line it cannot run. With watch set, the command is
+// interrupted (as by Ctrl-C) once the checkpoint file watch records two lines.
+func runDocCommand(t *testing.T, where, line, watch string) (string, int) {
 	t.Helper()
 	words, err := splitWords(line)
 	if err != nil {
@@ -192,8 +294,22 @@ func runDocCommand(t *testing.T, where, line string) (string, int) {
 			t.Fatalf("%s: pipes and redirections other than a final 2>/dev/null cannot be checked; fence the block as ```text", where)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	limit, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	ctx, interrupt := context.WithCancel(limit)
+	defer interrupt()
+	if watch != "" {
+		os.Remove(watch)
+		go func() {
+			for ctx.Err() == nil {
+				if b, err := os.ReadFile(watch); err == nil && bytes.Count(b, []byte("\n")) >= 2 {
+					interrupt()
+					return
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
+		}()
+	}
 	// stdout and stderr go to one buffer in the order they are written, as a terminal
 	// shows them: a status line written before the answer is documented before it.
 	var out lockedBuffer
@@ -202,7 +318,7 @@ func runDocCommand(t *testing.T, where, line string) (string, int) {
 		stderr = io.Discard
 	}
 	code := execute(ctx, words[1:], strings.NewReader(""), &out, stderr)
-	if ctx.Err() != nil {
+	if limit.Err() != nil {
 		t.Fatalf("%s: did not finish in 20s: examples in ```console blocks must be quick", where)
 	}
 	return strings.TrimSuffix(out.String(), "\n"), code
@@ -356,4 +472,57 @@ func TestManual(t *testing.T) {
 	if !strings.Contains(stdout.String(), "Exit codes\n") || !strings.Contains(stdout.String(), "queens solve N") {
 		t.Errorf("--help does not show the manual:\n%.500s", stdout.String())
 	}
+}
+
+// TestDocImages checks the pictures the documents show: a "$ chesspuzzles … -o NAME" line
+// of a ```text block of docs/*.md whose NAME is a file of docs/images is run, and what it
+// writes must be that file, byte for byte, so the picture beside the command is what the
+// command draws.
+func TestDocImages(t *testing.T) {
+	n := 0
+	for _, file := range docFiles(t) {
+		if !strings.HasPrefix(file, "docs/") {
+			continue
+		}
+		inText := false
+		for i, line := range strings.Split(readDoc(t, file), "\n") {
+			switch trimmed := strings.TrimSpace(line); {
+			case trimmed == "```text":
+				inText = true
+				continue
+			case strings.HasPrefix(trimmed, "```"):
+				inText = false
+				continue
+			}
+			cmd, ok := strings.CutPrefix(line, "$ chesspuzzles ")
+			if !inText || !ok {
+				continue
+			}
+			cmd, _, _ = strings.Cut(cmd, "  #")
+			words, err := splitWords(cmd)
+			if err != nil || len(words) < 2 || words[len(words)-2] != "-o" {
+				continue
+			}
+			want, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "images", words[len(words)-1]))
+			if err != nil {
+				continue // a picture the document does not show
+			}
+			n++
+			where := fmt.Sprintf("%s:%d: chesspuzzles %s", file, i+1, cmd)
+			out := filepath.Join(t.TempDir(), words[len(words)-1])
+			words[len(words)-1] = out
+			var stderr bytes.Buffer
+			if code := execute(context.Background(), words, strings.NewReader(""), io.Discard, &stderr); code > 1 {
+				t.Errorf("%s: exit %d: %s", where, code, stderr.String())
+				continue
+			}
+			if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: wrote %d bytes (%v), not docs/images/%s (%d bytes): draw it again with this command", where, len(got), err, filepath.Base(out), len(want))
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no command drawing a picture of docs/images found: the documents or this test have moved")
+	}
+	t.Logf("%d pictures drawn as the documents show them", n)
 }

@@ -67,12 +67,26 @@ func notATour(o knightCheckOpts, stdout io.Writer, err error) error {
 // two, a list of squares less; so 16 bytes a square. Without --size or --board the bound is
 // that of a board of 2^22 squares (64 MiB, a 2048×2048 tour): a larger tour names its
 // board, so that "yes a1 | knight check" cannot hold gigabytes.
+//
+// Whatever the board, at most maxTourText: past it a tour's text and what it is read into
+// (about four times the text) would not fit a process of 2 GB, and "yes a1 | knight check
+// --size 10000" would read 1.6 GB before refusing. Tours of larger boards are checked where
+// they are made (knight tour checks its own).
 func maxTourBytes(squares int) int64 {
 	if squares <= 0 {
 		squares = 1 << 22
 	}
-	return 16*int64(squares) + 4096
+	return min(16*int64(squares)+4096, maxTourText)
 }
+
+// maxTourText is the most text knight check reads: a list of the squares of a 4000×4000
+// tour (about 6 bytes a square), or a numbered board of 2400×2400. maxTourJSON is the
+// most it reads as JSON, which takes about ten times its text to decode (48 MB of JSON
+// took 530 MB): a 2000×2000 tour as "tour --format json" writes it.
+const (
+	maxTourText = 96 << 20
+	maxTourJSON = 48 << 20
+)
 
 func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, stdout io.Writer) error {
 	sz, _, err := o.sizes.get()
@@ -93,6 +107,9 @@ func runKnightCheck(ctx context.Context, o knightCheckOpts, stdin io.Reader, std
 	}
 	if err != nil {
 		return err
+	}
+	if strings.HasPrefix(strings.TrimLeft(data, " \t\r\n"), "{") && len(data) > maxTourJSON {
+		return usageErrorf("%s is %d bytes of JSON: knight check reads at most %d bytes of JSON (%d as square names or a numbered board)", what, len(data), maxTourJSON, maxTourText)
 	}
 	t, err := knight.ParseTour(ctx, data, sz)
 	if ctx.Err() != nil {

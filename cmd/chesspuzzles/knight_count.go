@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
-	"github.com/chesspuzzles/chesspuzzles/knight"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
 )
 
@@ -33,19 +33,19 @@ func (f *knightCountFlags) add(cmd *cobra.Command, help knightCountHelp) {
 	f.sizes.add(cmd, "5")
 	cmd.Flags().StringVar(&f.start, "start", "", help.start)
 	cmd.Flags().BoolVar(&f.closed, "closed", false, help.closed)
-	cmd.Flags().StringVar(&f.method, "method", knight.MethodAuto, help.method)
-	flagChoices(cmd, "method", knight.MethodAuto, knight.MethodDP, knight.MethodJoin, knight.MethodSearch)
+	cmd.Flags().StringVar(&f.method, "method", kcount.MethodAuto, help.method)
+	flagChoices(cmd, "method", kcount.MethodAuto, kcount.MethodDP, kcount.MethodJoin, kcount.MethodSearch)
 	cmd.Flags().StringVar(&f.maxMemory, "max-memory", "", help.maxMemory)
 }
 
 // options reads the flags: the board and the count's options, MaxMemory set (half this
 // machine's memory unless --max-memory says otherwise). Errors are usage errors.
-func (f *knightCountFlags) options() (board.Size, knight.CountOptions, error) {
+func (f *knightCountFlags) options() (board.Size, kcount.Options, error) {
 	sz, _, err := f.sizes.get()
 	if err != nil {
-		return sz, knight.CountOptions{}, err
+		return sz, kcount.Options{}, err
 	}
-	opts := knight.CountOptions{Closed: f.closed, Method: f.method, MaxMemory: int64(halfMemory())}
+	opts := kcount.Options{Closed: f.closed, Method: f.method, MaxMemory: int64(halfMemory())}
 	if f.start != "" {
 		if f.closed {
 			return sz, opts, usageErrorf("--start counts open tours; a closed tour passes every square")
@@ -90,7 +90,9 @@ Three methods (--method):
 columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a count will
 need before it starts).
 The method is named on stderr before the count starts, then progress: a line rewritten on a
-terminal, a plain line every few seconds otherwise; --quiet silences both. --max-memory
+terminal, a plain line every few seconds otherwise; --quiet silences both. --verbose adds,
+after a dp or join count, the states it held: summed over the cells and at the peak (the
+figures frontier programs compare). --max-memory
 (default: half this machine's memory) bounds the state store of dp (sorted runs) and join
 (hash tables): a count its estimate says cannot fit is refused before it starts, and one
 that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
@@ -107,7 +109,8 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 			maxMemory: "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)",
 		})
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
-		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…}`)
+		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
 		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -116,51 +119,48 @@ that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 // knightCountOpts are the options of "knight count".
 type knightCountOpts struct {
 	knightCountFlags
-	quiet bool
-	json  bool
+	quiet   bool
+	verbose bool
+	json    bool
 }
-
-// maxQuickCountSquares is the largest board a knight count runs without estimating its
-// memory first: counts of up to 42 squares take seconds (the search method's boards).
-const maxQuickCountSquares = 42
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
 	sz, opts, err := o.options()
 	if err != nil {
 		return err
 	}
-	method, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts)
+	method, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {
 		return usageError(err)
 	}
 	opts.Method = method
-	if (method == knight.MethodDP || method == knight.MethodJoin) && sz.Squares() > maxQuickCountSquares {
-		// Refuse up front a count that its estimate says cannot fit, instead of sweeping
-		// until the tables outgrow --max-memory (7 minutes for 8×8 closed). The estimate
-		// runs the first cells for at most about 3 seconds; on small boards the count
-		// itself is as quick, and stops as soon as its tables outgrow the limit.
-		est, err := knight.Estimate(ctx, sz.Rows, sz.Cols, opts)
-		if err != nil {
-			return err
+	if err := kcount.CheckMemory(ctx, sz.Rows, sz.Cols, opts); err != nil {
+		var me *kcount.MemoryError
+		if errors.As(err, &me) {
+			return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, kcount.FormatBytes(me.Need), kcount.FormatBytes(me.Limit))
 		}
-		if est.PeakBytes > opts.MaxMemory {
-			return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, knight.FormatBytes(est.PeakBytes), knight.FormatBytes(opts.MaxMemory))
-		}
+		return err
 	}
 	var p *countProgress
 	if !o.quiet {
-		name := map[string]string{knight.MethodDP: "frontier dynamic programming", knight.MethodJoin: "frontier dynamic programming of two mirror halves, joined", knight.MethodSearch: "backtracking, meeting in the middle"}[method]
+		name := map[string]string{kcount.MethodDP: "frontier dynamic programming", kcount.MethodJoin: "frontier dynamic programming of two mirror halves, joined", kcount.MethodSearch: "backtracking, meeting in the middle"}[method]
 		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
 		p = newCountProgress(stderr, isTerminal(stderr))
 		opts.Status = p.update
 	}
-	k, err := knight.CountBig(ctx, sz.Rows, sz.Cols, opts)
+	var figs kcount.StateFigures
+	if status := opts.Status; status != nil {
+		opts.Status = func(s kcount.Status) { figs.Add(s); status(s) }
+	} else {
+		opts.Status = figs.Add
+	}
+	k, err := kcount.Tours(ctx, sz.Rows, sz.Cols, opts)
 	// The bar is erased before anything else is written: redrawn after the answer, it
 	// would wipe it off the screen.
 	p.finish()
-	var me *knight.MemoryError
+	var me *kcount.MemoryError
 	if errors.As(err, &me) {
-		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, knight.FormatBytes(max(me.Need, me.Limit)), knight.FormatBytes(me.Limit))
+		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, kcount.FormatBytes(max(me.Need, me.Limit)), kcount.FormatBytes(me.Limit))
 	}
 	if err != nil {
 		return err
@@ -172,13 +172,20 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	case opts.Start != nil:
 		what = "directed open tours from " + sz.Name(*opts.Start)
 	}
+	var states *knightStatesRecord
+	if method != kcount.MethodSearch {
+		states = &knightStatesRecord{Sum: figs.Sum, Peak: figs.Peak, PeakCell: figs.PeakCell, Cells: figs.Cells}
+		if o.verbose {
+			fmt.Fprintf(stderr, "states: %d summed over %d cells, peak %d after cell %d\n", figs.Sum, figs.Cells, figs.Peak, figs.PeakCell)
+		}
+	}
 	if o.json {
 		var start *string
 		if opts.Start != nil {
 			name := sz.Name(*opts.Start)
 			start = &name
 		}
-		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what})
+		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Closed: o.closed, Start: start, Tours: k, Counts: what, States: states})
 	}
 	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
 	return err
@@ -192,4 +199,16 @@ type knightCountRecord struct {
 	Start  *string `json:"start"`
 	Tours  any     `json:"tours"`
 	Counts string  `json:"counts"` // what was counted, in words
+	// States are the frontier states a dp or join count held (absent for the search).
+	States *knightStatesRecord `json:"states,omitempty"`
+}
+
+// knightStatesRecord is the "states" of knight count's --json output: the states after
+// each cell summed over the cells, the most after one cell and which (from 1), and the
+// cells swept.
+type knightStatesRecord struct {
+	Sum      int64 `json:"sum"`
+	Peak     int   `json:"peak"`
+	PeakCell int   `json:"peak_cell"`
+	Cells    int   `json:"cells"`
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
-	"github.com/chesspuzzles/chesspuzzles/knight"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
 // countProgress shows the progress of a knight count through internal/progress, as every
@@ -23,10 +23,10 @@ func newCountProgress(w io.Writer, tty bool) *countProgress {
 	return &countProgress{w: w, tty: tty, t0: time.Now()}
 }
 
-func (p *countProgress) update(s knight.CountStatus) {
+func (p *countProgress) update(s kcount.Status) {
 	if p.m == nil {
 		unit := "shares"
-		if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
+		if s.Method == kcount.MethodDP || s.Method == kcount.MethodJoin {
 			unit = "cells"
 		}
 		p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty})
@@ -39,13 +39,13 @@ func (p *countProgress) update(s knight.CountStatus) {
 	// for an average.
 	switch {
 	case s.Done <= 0 || s.Done >= s.Total:
-	case s.Method == knight.MethodSearch:
+	case s.Method == kcount.MethodSearch:
 		st.ETA = time.Duration(float64(el) / float64(s.Done) * float64(s.Total-s.Done))
 	default:
 		st.ETA = s.ETA
 	}
-	if s.Method == knight.MethodDP || s.Method == knight.MethodJoin {
-		st.Note = fmt.Sprintf("%d states, %s", s.States, knight.FormatBytes(s.Bytes))
+	if s.Method == kcount.MethodDP || s.Method == kcount.MethodJoin {
+		st.Note = fmt.Sprintf("%d states, %s", s.States, kcount.FormatBytes(s.Bytes))
 	}
 	p.m.Update(st)
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/knight"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
 )
 
@@ -50,10 +50,10 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 		return err
 	}
 	limit := opts.MaxMemory
-	if _, err := knight.ChooseMethod(sz.Rows, sz.Cols, opts); err != nil {
+	if _, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts); err != nil {
 		return usageError(err)
 	}
-	est, err := knight.Estimate(ctx, sz.Rows, sz.Cols, opts)
+	est, err := kcount.Estimate(ctx, sz.Rows, sz.Cols, opts)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 	fmt.Fprintf(stdout, "board:        %s, %s, method %s\n", sz, map[bool]string{true: "closed tours", false: "open tours"}[o.closed], est.Method)
 	if est.Cells > 0 {
 		fmt.Fprintf(stdout, "peak states:  %.3g\n", est.PeakStates)
-		fmt.Fprintf(stdout, "memory:       %s (--max-memory %s: %s)\n", knight.FormatBytes(est.PeakBytes), knight.FormatBytes(limit),
+		fmt.Fprintf(stdout, "memory:       %s (--max-memory %s: %s)\n", kcount.FormatBytes(est.PeakBytes), kcount.FormatBytes(limit),
 			map[bool]string{true: "fits", false: "the count would stop; raise --max-memory if the machine has it"}[fits])
 		round := time.Duration(100 * time.Millisecond)
 		if est.CPU < time.Second {

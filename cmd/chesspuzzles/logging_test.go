@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +51,7 @@ func TestJSONLogs(t *testing.T) {
 	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--workers", "0", "--json",
 		"--nats-listen", fmt.Sprintf("127.0.0.1:%d", port), "--state", state, "--log-format", "json")
 	coord.waitFor(`workers join with`, 30*time.Second)
-	w := start(t, "worker", "worker", "--nats", fmt.Sprintf("nats://127.0.0.1:%d", port), "--token-file", filepath.Join(state, "token"),
+	w := start(t, "worker", "worker", "--nats", fmt.Sprintf("nats://127.0.0.1:%d", port), "--creds", addWorker(t, state, "w1"),
 		"--log-format", "json", "-v", "--name", "w1")
 	if code := coord.wait(60 * time.Second); code != 0 {
 		t.Fatalf("coordinator exited %d", code)

@@ -88,3 +88,6 @@ func writeQueensPicture(ctx context.Context, pos queens.Position, attacks []quee
 	}
 	return writeBytes(output, stdout, b)
 }
+
+// maxDrawnOne is the largest board "one --format board" draws.
+const maxDrawnOne = 1000

@@ -17,6 +17,9 @@ type countMeter struct {
 	w       io.Writer
 	quiet   bool
 	started bool
+	// waiting, if not empty, is said instead of the rate and the time left until the run
+	// has done a task (a distributed count: "waiting for workers").
+	waiting string
 }
 
 func newCountMeter(stderr io.Writer, what string, quiet bool) *countMeter {
@@ -32,7 +35,11 @@ func (m *countMeter) update(s work.Status) {
 			fmt.Fprintf(m, "N=%d: resuming from the checkpoint: %d of %d tasks done, %s solutions so far\n", s.N, s.Resumed, s.Tasks, s.Solutions)
 		}
 	}
-	m.Update(countStatus(s))
+	p := countStatus(s)
+	if m.waiting != "" && s.Done == s.Resumed && s.Done < s.Tasks {
+		p.Waiting = m.waiting
+	}
+	m.Update(p)
 }
 
 // countStatus is s as a progress.Status: tasks done, the share of the work by estimated

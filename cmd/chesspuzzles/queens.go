@@ -1,13 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/chesspuzzles/chesspuzzles/board"
-	"github.com/spf13/cobra"
-)
+import "github.com/spf13/cobra"
 
 func newQueensCmd() *cobra.Command {
 	return group(&cobra.Command{
@@ -37,41 +30,4 @@ Placements are written in any of these notations (--format on output; detected o
 		newQueensPlanCmd(),
 		newQueensRegionsCmd(),
 	)
-}
-
-// parseN reads a board size N from a command-line argument: a whole number from 1 to most.
-func parseN(s string, most int) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > most {
-		return 0, usageErrorf("N must be a whole number from 1 to %d, got %q", most, board.Clip(s))
-	}
-	return n, nil
-}
-
-// exactArgs is cobra.ExactArgs with an error that says what the argument is.
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("want %s, got %d arguments", what, len(args))
-		}
-		return nil
-	}
-}
-
-// maxArgs is cobra.MaximumNArgs with an error that says what the arguments are.
-func maxArgs(n int, what string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) > n {
-			return usageErrorf("want %s, got %d arguments", what, len(args))
-		}
-		return nil
-	}
-}
-
-// plural returns "1 solution" or "92 solutions".
-func plural(n uint64, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -14,8 +14,20 @@ import (
 )
 
 // maxCheckInput bounds what check reads from standard input: enough for a permutation of
-// a hundred million queens.
-const maxCheckInput = 1 << 30
+// ten million queens (79 MB written with spaces), and, read in blocks, about 100 MB of
+// memory when an endless input is refused.
+const maxCheckInput = 96 << 20
+
+// maxCheckQueens bounds the fields (numbers, squares, a board's cells) of a position
+// check reads as a column list; maxCheckSquares those of any other notation, whose queens
+// take about 100 bytes each, ten times a column's. At these bounds a check takes at most
+// about 350 MB (ten million columns) and 200 MB (two million squares), so that a hostile
+// input within maxCheckInput ("1 1 1 …", "a1 a1 …") is refused rather than holding
+// gigabytes.
+const (
+	maxCheckQueens  = 10_000_000
+	maxCheckSquares = 2_000_000
+)
 
 // maxSumsN is the largest board whose per-line counts check prints in full.
 const maxSumsN = 32
@@ -37,7 +49,7 @@ Exit 0 for a complete solution, 1 for attacks or fewer than N queens, 2 for inpu
 cannot be read, 130 when interrupted.
 
 Limits, so that a huge or hostile position cannot take the machine: the input is at most
-2^30 bytes (a hundred million queens); the first --max-attacks attacking pairs from the top
+96 MiB, ten million queens as a list of columns, two million in any other notation; the first --max-attacks attacking pairs from the top
 are listed (default 1000; a picture marks those) and all are counted exactly; the per-line
 counts are printed for boards up to 32×32 (text) or 10000×10000 (JSON; null beyond). A
 column list of ten million queens takes about 311 MB and 0.93 s of CPU.`,
@@ -92,25 +104,6 @@ type checkOptions struct {
 	maxAttacks int
 }
 
-// checkJSON is the --json form of a report.
-type checkJSON struct {
-	N             int          `json:"n"`
-	Queens        int          `json:"queens"`
-	Solved        bool         `json:"solved"`
-	Attacks       []attackJSON `json:"attacks"`       // the first --max-attacks of them
-	AttacksTotal  int64        `json:"attacks_total"` // all of them
-	Rows          []int        `json:"rows"`
-	Columns       []int        `json:"columns"`
-	Diagonals     []int        `json:"diagonals"`
-	AntiDiagonals []int        `json:"anti_diagonals"`
-}
-
-type attackJSON struct {
-	A    string `json:"a"`
-	B    string `json:"b"`
-	Line string `json:"line"`
-}
-
 func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	var (
 		pos     queens.Position
@@ -119,9 +112,16 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 		err     error
 	)
 	lim := queens.CheckLimits{MaxAttacks: opts.maxAttacks}
+	fields := countFields(opts.position)
+	if fields > maxCheckQueens {
+		return usageErrorf("the position has more than %d fields (numbers or squares): check reads at most %d queens", maxCheckQueens, maxCheckQueens)
+	}
 	p, ok, err := queens.ParseColumnsContext(ctx, opts.position, opts.n)
 	if err != nil {
 		return err
+	}
+	if !ok && fields > maxCheckSquares {
+		return usageErrorf("the position has %d fields, and is no list of columns: check reads at most %d queens written as squares or a board (%d as a list of columns)", fields, maxCheckSquares, maxCheckQueens)
 	}
 	if ok {
 		// A list of columns, as programs write huge placements: read and judged in one
@@ -143,7 +143,6 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sz := board.SquareBoard(rep.N)
 	// Output of a huge report stops at the next buffer on Ctrl-C.
 	w := bufio.NewWriter(ctxio.Writer{Ctx: ctx, W: stdout})
 	if pf := parsePictureFormat(opts.format); pf == pictureSVG || pf == picturePNG {
@@ -151,12 +150,7 @@ func runCheck(ctx context.Context, opts checkOptions, stdout io.Writer) error {
 			return err
 		}
 	} else if opts.json {
-		out := checkJSON{N: rep.N, Queens: rep.Queens, Solved: rep.Solved, Attacks: []attackJSON{}, AttacksTotal: attacks,
-			Rows: rep.Rows, Columns: rep.Columns, Diagonals: rep.Diagonals, AntiDiagonals: rep.AntiDiagonals}
-		for _, a := range rep.Attacks {
-			out.Attacks = append(out.Attacks, attackJSON{A: sz.Name(a.A), B: sz.Name(a.B), Line: a.Line.String()})
-		}
-		if err := json.NewEncoder(w).Encode(out); err != nil {
+		if err := json.NewEncoder(w).Encode(rep.Record(attacks)); err != nil {
 			return err
 		}
 	} else {
@@ -234,15 +228,6 @@ func writeReport(w io.Writer, pos queens.Position, rep queens.Report, attacks in
 	sums(w, fmt.Sprintf("columns %s…%s", fileName(sz, 0), fileName(sz, n-1)), rep.Columns)
 	sums(w, fmt.Sprintf("diagonals ↘ %s…%s", first(board.Square{Row: n - 1, Col: 0}), first(board.Square{Row: 0, Col: n - 1})), rep.Diagonals)
 	sums(w, fmt.Sprintf("anti-diagonals ↗ %s…%s", first(board.Square{Row: 0, Col: 0}), first(board.Square{Row: n - 1, Col: n - 1})), rep.AntiDiagonals)
-}
-
-func rankName(sz board.Size, row int) string { return fmt.Sprint(sz.Rows - row) }
-
-func fileName(sz board.Size, col int) string {
-	if sz.HasAlgebraic() {
-		return string(rune('a' + col))
-	}
-	return fmt.Sprint(col + 1)
 }
 
 func sums(w io.Writer, label string, counts []int) {

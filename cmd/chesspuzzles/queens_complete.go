@@ -69,7 +69,16 @@ type completeOptions struct {
 // maxCompleteInput bounds what complete reads from standard input.
 const maxCompleteInput = 64 << 20
 
+// maxCompleteFields bounds the fields of a position complete reads (countFields): a
+// position it can complete has at most one queen a row, two fields a queen written
+// "(x,y)", on a board of at most queens.MaxCompleteN; beyond, the squares alone would
+// take hundreds of megabytes (about 100 bytes each) before the answer "no".
+const maxCompleteFields = 2 * queens.MaxCompleteN
+
 func runComplete(ctx context.Context, opts completeOptions, stdout io.Writer) error {
+	if f := countFields(opts.position); f > maxCompleteFields {
+		return usageErrorf("the position has more than %d fields (numbers or squares): complete takes at most one queen a row on a board of up to %d×%d", maxCompleteFields, queens.MaxCompleteN, queens.MaxCompleteN)
+	}
 	pos, err := queens.Parse(opts.position, opts.n)
 	if err != nil {
 		return usageError(err)

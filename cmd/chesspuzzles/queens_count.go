@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
@@ -32,10 +30,10 @@ pairs of half-boards that share no diagonal, 512 pairs at a time: several times 
 "frames" to N = 23. Its whole table grows about ninefold every two steps of N (11.0 MiB
 at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 4.97 GiB at 24–25); where it does not fit
 --max-memory (default: half the machine's), the join builds only the table rows its row
-sets read, so any N up to 27 counts in 2 GiB. "frames" pre-places the border queens and
+sets read, so any N up to 29 counts in 2 GiB on one worker. "frames" pre-places the border queens and
 searches the rest: any N, almost no memory. --method auto (the default) takes whichever
 the cost model measured by bench/cost.sh says is faster at N within --max-memory (the join
-to N = 27 by the figures of 25 November; "queens plan N" and "queens estimate N" show the same choice;
+to N = 29 by the figures of 25 November, extrapolated beyond 27; "queens plan N" and "queens estimate N" show the same choice;
 --shard and --distributed take frames, which fit any machine); the method, plan version and
 memory are printed on stderr before the count starts.
 
@@ -74,31 +72,18 @@ tells how long.`,
 		if opts.output != "" && opts.dist.shard == "" {
 			return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
 		}
-		if opts.dist.shard != "" && opts.output != "" {
-			stdout := cmd.OutOrStdout()
-			defer cmd.SetOut(stdout)
-			return writeTo(opts.output, stdout, func(w io.Writer) error {
-				cmd.SetOut(w)
-				return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
-			})
-		}
-		if opts.dist.active() {
+		// One way of counting a run, chosen by its flag in the order of the modes below
+		// (withModes has refused the flags it would ignore).
+		switch {
+		case opts.dist.status:
+			return runCountStatusAlias(cmd, &opts.dist, args, opts.json)
+		case opts.dist.shard != "":
+			return runCountShard(cmd, *opts, args)
+		case opts.dist.distributed || opts.dist.nats != "":
 			return runDistCount(cmd.Context(), cmd, &opts.dist, args, opts.workers, opts.json)
+		default:
+			return runLocalCount(cmd, *opts, args)
 		}
-		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
-			return usageErrorf("--verify goes with --distributed or --nats: a local count computes every task itself (slices are verified by \"queens merge --verify FRACTION\")")
-		}
-		var err error
-		if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
-			return err
-		}
-		if opts.workers < 1 {
-			return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
-		}
-		if opts.checkpoint != "" && opts.from != opts.to {
-			return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
-		}
-		return runCount(cmd.Context(), *opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	// The flags each way of counting reads; any other of these would be ignored, so it is refused.
 	return withModes(cmd,
@@ -122,30 +107,66 @@ type countOptions struct {
 	method     methodOptions
 }
 
-// parseRange reads "N" or "FROM-TO", each from 1 to most, FROM ≤ TO.
-func parseRange(s string, most int) (from, to int, err error) {
-	a, b, isRange := strings.Cut(s, "-")
-	if !isRange {
-		n, err := parseN(s, most)
-		return n, n, err
+// runLocalCount is "queens count" in this process: N or a range, on --workers goroutines.
+func runLocalCount(cmd *cobra.Command, opts countOptions, args []string) error {
+	if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+		return usageErrorf("--verify goes with --distributed or --nats: a local count computes every task itself (slices are verified by \"queens merge --verify FRACTION\")")
 	}
-	from, err1 := parseN(a, most)
-	to, err2 := parseN(b, most)
-	if err1 != nil || err2 != nil {
-		return 0, 0, usageErrorf("a range is FROM-TO, each a whole number from 1 to %d, got %q", most, board.Clip(s))
+	var err error
+	if opts.from, opts.to, err = parseRange(args[0], queens.MaxCountN); err != nil {
+		return err
 	}
-	if from > to {
-		return 0, 0, usageErrorf("a range FROM-TO needs FROM ≤ TO, got %q", board.Clip(s))
+	if opts.workers < 1 {
+		return usageErrorf("--workers must be a whole number from 1 up (default: %d, the cores this process may use), got %d", runtime.GOMAXPROCS(0), opts.workers)
 	}
-	return from, to, nil
+	if opts.checkpoint != "" && opts.from != opts.to {
+		return usageErrorf("--checkpoint records one N, not a range, got %q", args[0])
+	}
+	return runCount(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 }
 
-// countRecord is one line of --json output.
-type countRecord struct {
-	N       int     `json:"n"`
-	Total   any     `json:"total"`
-	Unique  any     `json:"unique"`
-	Seconds float64 `json:"seconds"`
+// runCountShard is "queens count N --shard I/K": one slice of the plan, its JSON result to
+// stdout or, with -o FILE, atomically to FILE.
+func runCountShard(cmd *cobra.Command, opts countOptions, args []string) error {
+	n, err := parseN(args[0], queens.MaxCountN)
+	if err != nil {
+		return err
+	}
+	if opts.workers < 1 {
+		return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", opts.workers)
+	}
+	if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
+		return usageErrorf("--verify goes with --distributed or --nats; slices are verified by \"queens merge --verify FRACTION\"")
+	}
+	i, k, err := parseShard(opts.dist.shard)
+	if err != nil {
+		return usageError(err)
+	}
+	c, err := opts.method.plan(n, 0) // the slices run on other machines
+	if err != nil {
+		return err
+	}
+	method, v := c.Plan.Method(), c.Plan.Version()
+	ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
+	if opts.output == "" {
+		return runShard(ctx, n, method, v, i, k, opts.workers, opts.quiet, cmd.OutOrStdout(), stderr)
+	}
+	return writeTo(opts.output, cmd.OutOrStdout(), func(w io.Writer) error {
+		return runShard(ctx, n, method, v, i, k, opts.workers, opts.quiet, w, stderr)
+	})
+}
+
+// runCountStatusAlias is the hidden "queens count --status [N]", an alias of "queens status".
+func runCountStatusAlias(cmd *cobra.Command, o *distOptions, args []string, jsonOut bool) error {
+	n := 0
+	if len(args) == 1 {
+		var err error
+		if n, err = parseN(args[0], queens.MaxCountN); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), `"queens count --status" is an alias of "queens status", the command that shows the jobs; use that`)
+	return runCountStatus(cmd.Context(), o, n, jsonOut, cmd.OutOrStdout())
 }
 
 func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) error {
@@ -186,23 +207,16 @@ func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) 
 	return nil
 }
 
-// roundSeconds keeps four significant digits: timings are not more precise than that.
-func roundSeconds(s float64) float64 {
-	var r float64
-	fmt.Sscanf(fmt.Sprintf("%.4g", s), "%g", &r)
-	return r
-}
-
 // countPlan counts one N on the work pool, with the checkpoint and progress opts ask for:
 // the method it chose goes to notes, warnings and progress to stderr; the bar is erased
 // before countPlan returns.
 func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.Writer) (queens.Counts, error) {
-	method, err := opts.method.choose(n, opts.workers)
+	c, err := opts.method.plan(n, opts.workers)
 	if err != nil {
 		return queens.Counts{}, err
 	}
-	plan, err := newMethodPlan(ctx, n, method, opts.method.planVersion)
-	if err != nil {
+	plan := c.Plan
+	if err := plan.Build(ctx); err != nil {
 		return queens.Counts{}, err
 	}
 	if !opts.quiet {

@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -33,6 +30,7 @@ type distOptions struct {
 	method      *methodOptions // the count's --method and --max-memory
 	logFmt      string         // --log-format of the coordinator
 	quiet       bool           // the count's --quiet: no progress
+	listenSet   bool           // whether --nats-listen was given (status)
 }
 
 // addDistFlags adds the distributed-count flags to cmd.
@@ -42,9 +40,9 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
-	addAuthFlags(f, &o.auth, "`TOKEN` every client must give (default $CHESSPUZZLES_NATS_TOKEN, else the one kept in --state DIR/token, generated on first start)")
+	addAuthFlags(f, &o.auth, "`TOKEN` the coordinator gives a --nats server that wants one (default $CHESSPUZZLES_NATS_TOKEN); the embedded server takes no token, only identities \"worker add\" issued")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
-	f.IntVar(&o.replicas, "replicas", 1, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, and refuses the total if any two differ (for a fleet none of whose workers is trusted)")
+	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at an N with no published count, else 1)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
@@ -53,22 +51,6 @@ func addDistFlags(cmd *cobra.Command, o *distOptions) {
 	// and says so on stderr (cobra's MarkDeprecated would say it on stdout).
 	f.BoolVar(&o.status, "status", false, `an alias of "queens status"`)
 	_ = f.MarkHidden("status")
-}
-
-// defaultStateDir is where the embedded server keeps its store unless --state says.
-func defaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "chesspuzzles", "nats")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".local", "state", "chesspuzzles", "nats")
-	}
-	return "chesspuzzles-nats"
-}
-
-// active reports whether the flags ask for something other than a local count.
-func (o *distOptions) active() bool {
-	return o.distributed || o.nats != "" || o.shard != "" || o.status
 }
 
 // distArgs is the count command's argument check: none with --status (or N to show one
@@ -82,47 +64,16 @@ func distArgs(o *distOptions, next cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
-// runDistCount is the count command's branch for the flags above. workers is --workers:
-// the goroutines of a shard, or the local workers of a distributed count (0 for none).
+// runDistCount is "queens count" through NATS (--distributed or --nats). workers is
+// --workers: the local workers of the count (0 for none).
 func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args []string, workers int, jsonOut bool) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if workers < 0 {
 		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
 	}
-	if o.status {
-		n := 0
-		if len(args) == 1 {
-			var err error
-			if n, err = parseN(args[0], queens.MaxCountN); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintln(stderr, `"queens count --status" is an alias of "queens status", the command that shows the jobs; use that`)
-		return runCountStatus(ctx, o, n, jsonOut, stdout)
-	}
 	n, err := parseN(args[0], queens.MaxCountN)
 	if err != nil {
 		return err
-	}
-	if o.shard != "" {
-		if o.distributed || o.nats != "" {
-			return usageErrorf("--shard computes a slice without NATS; it cannot go with --distributed or --nats")
-		}
-		if workers < 1 {
-			return usageErrorf("--workers must be a whole number from 1 up with --shard, got %d", workers)
-		}
-		if cmd.Flags().Changed("verify") || cmd.Flags().Changed("verify-wait") {
-			return usageErrorf("--verify goes with --distributed or --nats; slices are verified by \"queens merge --verify FRACTION\"")
-		}
-		i, k, err := parseShard(o.shard)
-		if err != nil {
-			return usageError(err)
-		}
-		method, err := o.method.chooseShared(n, workers)
-		if err != nil {
-			return err
-		}
-		return runShard(ctx, n, method, o.method.planVersion, i, k, workers, o.quiet, stdout, stderr)
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -130,12 +81,12 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.ackWait < 100*time.Millisecond {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	}
-	method, err := o.method.chooseShared(n, workers)
+	c, err := o.method.plan(n, 0) // its tasks run on workers elsewhere
 	if err != nil {
 		return err
 	}
-	plan, err := newMethodPlan(ctx, n, method, o.method.planVersion)
-	if err != nil {
+	plan := c.Plan
+	if err := plan.Build(ctx); err != nil {
 		return err
 	}
 	if err := checkVerify(o.verify); err != nil {
@@ -144,8 +95,11 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if o.verifyWait <= 0 {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	}
-	if o.replicas != 1 && o.replicas != 2 {
+	if cmd.Flags().Changed("replicas") && o.replicas != 1 && o.replicas != 2 {
 		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	}
+	if err := dist.CheckStateDir(o.state); err != nil {
+		return usageError(err)
 	}
 	token, err := o.auth.given()
 	if err != nil {
@@ -153,6 +107,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	}
 	// Log lines go through the meter, so that they do not tear its bar.
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
+	m.waiting = "waiting for workers"
 	defer m.Finish()
 	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {
@@ -196,13 +151,4 @@ type distRecord struct {
 func validPort(s string) bool {
 	p, err := strconv.Atoi(s)
 	return err == nil && p >= 0 && p <= 65535
-}
-
-// printCounts writes one count as "queens count N" does.
-func printCounts(w io.Writer, c queens.Counts, jsonOut bool, secs float64) error {
-	if jsonOut {
-		return json.NewEncoder(w).Encode(countRecord{N: c.N, Total: c.Total, Unique: c.Unique, Seconds: roundSeconds(secs)})
-	}
-	_, err := fmt.Fprintf(w, "%d queens: %s solutions, %s fundamental\n", c.N, c.Total, c.Unique)
-	return err
 }

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
@@ -35,9 +35,11 @@ random frames, each path's branching factors an unbiased estimate of the tree's 
 of the number of solutions), and the speed of this machine is measured by running random
 tasks for about a second. The join: random row sets of its plan are counted and timed for
 about a second (to N = 23; beyond, a row set takes seconds to hours, and the time comes from
-the cost model measured by bench/cost.sh). The time on W workers assumes they all run at
-the measured speed: close on an idle machine with W real cores. The ± covers the sampling,
-not the machine's other load.`,
+the cost model measured by bench/cost.sh). The samples are timed by the CPU time of the
+thread that runs them (Linux; elsewhere the wall clock), so other load on the machine
+makes the estimate take longer, not come out larger: the time is the count's CPU time. The
+time on W workers assumes they all run at the measured speed: close on an idle machine
+with W real cores. The ± covers the sampling.`,
 		Example: `  chesspuzzles queens estimate 20
   chesspuzzles queens estimate 27 --probes 2000000 --json`,
 		Args: exactArgs(1, "one argument, N"),
@@ -108,31 +110,24 @@ type estimateRecord struct {
 }
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
-	method, err := opts.method.choose(opts.n, opts.workers)
+	c, err := opts.method.plan(opts.n, opts.workers)
 	if err != nil {
 		return err
 	}
-	v, err := planVersionFor(opts.n, method, opts.method.planVersion)
-	if err != nil {
-		return err
-	}
-	plan, err := queens.NewPlan(opts.n, method, v)
-	if err != nil {
-		return err
-	}
-	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers}
-	limit, _ := opts.method.memoryLimit()
-	rec.Memory, _ = plan.Memory(opts.workers, limit)
-	for _, m := range []struct {
-		method string
-		dst    *float64
-	}{{count.MethodFrames, &rec.ModelFrames}, {count.MethodJoin, &rec.ModelJoin}} {
-		if mp, err := queens.NewPlan(opts.n, m.method, 0); err == nil {
-			*m.dst = mp.CoreSeconds()
-		}
-	}
+	plan := c.Plan
+	method, v := plan.Method(), plan.Version()
+	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers,
+		Memory: c.Memory, ModelFrames: c.FramesSeconds, ModelJoin: c.JoinSeconds}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
-	e, err := plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: time.Second, MinProbes: 20, Probes: opts.probes})
+	// The samples are timed by this thread's CPU time, not the wall clock: on a loaded
+	// machine the wall clock counts the wait for a core (at a load of 10 it made a count of
+	// 139 CPU-s look like 312 s), and the count's own figures are CPU time too.
+	var e count.Estimate
+	_, err = cputime.Run(func(clock func() float64) error {
+		var err error
+		e, err = plan.Estimate(ctx, count.EstimateOptions{Rand: rng, Budget: time.Second, MinProbes: 20, Probes: opts.probes, Clock: clock})
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -175,22 +170,8 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	}
 	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
 		humanDuration(rec.ModelFrames), join)
+	if line := replicasLine(opts.n); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
-}
-
-// humanDuration writes seconds in the largest unit that keeps the number at least 1.
-func humanDuration(secs float64) string {
-	units := []struct {
-		name string
-		size float64
-	}{{"years", 365.25 * 86400}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}}
-	for _, u := range units {
-		if secs >= 2*u.size {
-			return fmt.Sprintf("%.3g %s", secs/u.size, u.name)
-		}
-	}
-	if math.IsInf(secs, 0) || math.IsNaN(secs) {
-		return "unknown"
-	}
-	return fmt.Sprintf("%.3g s", secs)
 }

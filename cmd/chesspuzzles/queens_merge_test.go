@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -117,11 +118,11 @@ func reseal(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s shardResult
+	var s shard.File
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
 	}
-	s.Checksum = shardChecksum(s)
+	s.Checksum = shard.Sum(s)
 	out, _ := json.Marshal(s)
 	if err := os.WriteFile(name, append(out, '\n'), 0o644); err != nil {
 		t.Fatal(err)
@@ -252,10 +253,11 @@ func TestMergeVerify(t *testing.T) {
 	reseal(t, files[1])
 
 	// Without recomputation the files prove nothing against the lie; at N ≤ 27 the
-	// published Q(N) still refuses the total (past 27 only --verify or --replicas would).
+	// published Q(N) still refuses the total (past 27 only --verify or --replicas would),
+	// with exit 1 as "queens count" refuses it.
 	code, stdout, stderr := runCLI(t, append([]string{"queens", "merge", "--verify", "0"}, files...)...)
-	if code != 2 || stdout != "" || !strings.Contains(stderr, "Q(12) summed to 14208, but the published value is 14200") {
-		t.Fatalf("merge --verify 0 of a consistent lie: exit %d, %q, %q; want exit 2 and the published Q(12) named", code, stdout, stderr)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "Q(12) summed to 14208, but the published value is 14200") || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("merge --verify 0 of a consistent lie: exit %d, %q, %q; want exit 1 and one line naming the published Q(12)", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, append([]string{"queens", "merge", "--verify", "1"}, files...)...)
 	want := "task " + strconv.FormatInt(liar, 10) + " of N=12 in "

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -71,13 +73,74 @@ func TestMergeReplicas(t *testing.T) {
 	}
 }
 
+// TestMergeCopyIsNoReplica is issue 34's probe: a byte-identical copy of a slice's file
+// under another name was taken as a second, independent run. Each file names its run, so
+// the copy is refused (exit 2, one line naming both files); so is a file of an older
+// build, which names no run, given as a replica; and two true runs still merge to Q(12) =
+// 14200 (OEIS A000170).
+func TestMergeCopyIsNoReplica(t *testing.T) {
+	const n = 12
+	a := writeShards(t, t.TempDir(), n, 2)
+	b := writeShards(t, t.TempDir(), n, 2)
+	merge := func(files ...string) (int, string, string) {
+		return runCLI(t, append([]string{"queens", "merge", "--verify", "0", "--replicas", "2"}, files...)...)
+	}
+	if code, stdout, stderr := merge(append(a, b...)...); code != 0 || stdout != "12 queens: "+knownQ(t, n)+" solutions, 1787 fundamental\n" {
+		t.Fatalf("two runs: exit %d, %q, %q", code, stdout, stderr)
+	}
+	runs := map[string]bool{}
+	for _, name := range append(a, b...) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f shard.File
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Run) != 32 || runs[f.Run] {
+			t.Errorf("%s: run %q, want 32 hex digits, another in each file", name, f.Run)
+		}
+		runs[f.Run] = true
+	}
+
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "copy.json")
+	data, err := os.ReadFile(a[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := merge(a[0], a[1], b[0], cp)
+	want := fmt.Sprintf("%q and %q come from one run", a[1], cp)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "a copy is not a replica") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a copy as a replica: exit %d, %q, %q; want exit 2, one line saying %q", code, stdout, stderr, want)
+	}
+
+	old := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(old, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editShard(t, old, func(m map[string]any) { delete(m, "run") })
+	reseal(t, old)
+	if code, stdout, stderr := runCLI(t, "queens", "merge", "--verify", "0", a[0], old); code != 0 || stdout == "" {
+		t.Errorf("a file without a run, no replicas: exit %d, %q, %q; want the count", code, stdout, stderr)
+	}
+	code, stdout, stderr = merge(a[0], a[1], b[0], old)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "has no run identity") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a file without a run as a replica: exit %d, %q, %q; want exit 2, one line saying it has no run identity", code, stdout, stderr)
+	}
+}
+
 // TestMergeJoinBound is issue 25's probe for join shards: a task's sum raised by 10^15,
 // its file resealed, is refused by the task's bound (exit 2) without any recomputation.
 func TestMergeJoinBound(t *testing.T) {
 	const n = 14
 	dir := t.TempDir()
 	var out bytes.Buffer
-	if err := runShard(context.Background(), n, count.MethodJoin, join.JoinPlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
+	if err := runShard(context.Background(), n, count.MethodJoin, join.PlanVersion, 0, 1, 2, true, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(dir, "s0.json")

@@ -12,9 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxDrawnOne is the largest board "one --format board" draws.
-const maxDrawnOne = 1000
-
 func newQueensOneCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "one N",

@@ -51,14 +51,11 @@ join: version 102 (row sets grouped by modelled cost, none above about a core-ho
 		if err := opts.method.validate(); err != nil {
 			return err
 		}
-		method, err := opts.method.choose(opts.n, opts.workers)
+		c, err := opts.method.plan(opts.n, opts.workers)
 		if err != nil {
 			return err
 		}
-		if _, err := planVersionFor(opts.n, method, opts.method.planVersion); err != nil {
-			return err
-		}
-		return runPlan(cmd.Context(), *opts, method, cmd.OutOrStdout())
+		return runPlan(cmd.Context(), *opts, c, cmd.OutOrStdout())
 	})
 }
 
@@ -119,15 +116,14 @@ func summarizePlan(p count.Plan) planRecord {
 	return rec
 }
 
-func runPlan(ctx context.Context, opts planOptions, method string, stdout io.Writer) error {
-	p, err := newMethodPlan(ctx, opts.n, method, opts.method.planVersion)
-	if err != nil {
+func runPlan(ctx context.Context, opts planOptions, c queens.Choice, stdout io.Writer) error {
+	p := c.Plan
+	if err := p.Build(ctx); err != nil {
 		return err
 	}
 	rec := summarizePlan(p)
-	limit, _ := opts.method.memoryLimit()
 	rec.Workers = opts.workers
-	rec.Memory, _ = p.Memory(opts.workers, limit)
+	rec.Memory = c.Memory
 	if opts.json {
 		return json.NewEncoder(stdout).Encode(rec)
 	}
@@ -147,7 +143,19 @@ func runPlan(ctx context.Context, opts planOptions, method string, stdout io.Wri
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "task cost percentiles: p50 %d, p90 %d, p99 %d, max %d\n", rec.P50, rec.P90, rec.P99, rec.MaxCost)
 	fmt.Fprintf(stdout, "memory about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
+	if line := replicasLine(rec.N); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
+}
+
+// replicasLine says, for an N with no published count, that a distributed count of it
+// computes every task twice by default: "" for the other N.
+func replicasLine(n int) string {
+	if _, ok := queens.Known(n); ok {
+		return ""
+	}
+	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once)", n)
 }
 
 // coreTime writes an estimated time in the largest fitting unit.

@@ -52,7 +52,7 @@ row). --solution adds the answer to text and pictures.
 			o.seed = todaySeed(time.Now())
 		}
 		return runQueensRegions(cmd.Context(), *o, cmd.OutOrStdout())
-	}), newQueensRegionsSolveCmd())
+	}), newQueensRegionsSolveCmd(), newQueensRegionsReadCmd())
 }
 
 // queensRegionsOpts are the options of "queens regions".

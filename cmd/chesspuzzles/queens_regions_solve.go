@@ -14,7 +14,7 @@ import (
 
 func newQueensRegionsSolveCmd() *cobra.Command {
 	return command(&cobra.Command{
-		Use:   "solve FILE|-",
+		Use:   "solve FILE|IMAGE|-",
 		Short: "Solve a region-queens grid: how many solutions, one of them, and how",
 		Long: `Read a grid of region letters (A, B, …; one row a line; - for standard input) and print
 the number of its solutions (0, 1 or "more than one"), then a solution drawn over the grid
@@ -24,10 +24,14 @@ finish is said to need guessing. --format svg or png draws the solved grid inste
 
 A region may be in several pieces, as in some of the published game's levels. A grid that
 is not square or lacks a region (an N×N grid has regions A to the N-th letter) is refused
-with exit 2; a grid without a solution exits 1.`,
+with exit 2; a grid without a solution exits 1.
+
+FILE may also be a picture of a puzzle (PNG, JPEG or GIF, told by its first bytes): a
+screenshot of the daily game or of another app, read as "regions read" reads it.`,
 		Example: `  chesspuzzles queens regions solve puzzle.txt
+  chesspuzzles queens regions solve --explain screenshot.png
   chesspuzzles queens regions --n 8 --seed 7 | chesspuzzles queens regions solve --explain -`,
-		Args: exactArgs(1, "one grid file (or - for standard input)"),
+		Args: exactArgs(1, "one grid file or picture (or - for standard input)"),
 	}, func(cmd *cobra.Command, o *queensRegionsSolveOpts) {
 		f := cmd.Flags()
 		f.BoolVar(&o.explain, "explain", false, "print the steps of a solution by human techniques")
@@ -45,31 +49,14 @@ type queensRegionsSolveOpts struct {
 	output  string
 }
 
-// maxRegionsInput bounds what regions solve reads: more than the 64 KiB regions.Parse
-// accepts, so that Parse's own message says a grid is too long.
-const maxRegionsInput = 1 << 20
-
 func runQueensRegionsSolve(ctx context.Context, o queensRegionsSolveOpts, file string, stdin io.Reader, stdout io.Writer) error {
 	switch o.format {
 	case "text", "svg", "png":
 	default:
 		return usageErrorf("--format must be text, svg or png, got %q", board.Clip(o.format))
 	}
-	name, what := "standard input", "grid on standard input"
-	if file != "-" {
-		name, what = fmt.Sprintf("%q", file), fmt.Sprintf("grid %q", file)
-	}
-	// Read aside, bounded, stopping on Ctrl-C: opening a FIFO with no writer, or a
-	// terminal's standard input, blocks; Parse bounds the grid itself to 64 KiB.
-	data, err := readFileContext(ctx, file, stdin, maxRegionsInput, what)
+	p, err := readRegionsPuzzle(ctx, file, stdin, false)
 	if err != nil {
-		return err
-	}
-	p, err := regions.Parse(strings.NewReader(data))
-	if err != nil {
-		if errors.Is(err, regions.ErrBadGrid) {
-			return usageErrorf("%s: %v", name, err)
-		}
 		return err
 	}
 	count, err := regions.CountContext(ctx, p, 2)

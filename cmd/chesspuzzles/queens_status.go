@@ -21,26 +21,26 @@ func newQueensStatusCmd() *cobra.Command {
 	return command(&cobra.Command{
 		Use:   "status [N]",
 		Short: "Show the distributed counts on a NATS server: tasks done, rate, time left",
-		Long: `Show the jobs of distributed counts that a NATS server holds (the coordinator's embedded
-server, or --nats URL): for each, N, tasks done of the plan, the rate over the last minutes
+		Long: `Show the jobs of distributed counts that a NATS server holds (the embedded server of the
+coordinator that runs on --state DIR, found from DIR; or --nats URL): for each, N, tasks done of the plan, the rate over the last minutes
 and the time left, or the total once finished. With N, only the jobs of that N (of either
 counting method).
 
 Only a coordinator may read and write the jobs: on this machine, status connects to the
-embedded server with the coordinator's secret kept in --state DIR, and checks every record
+embedded server as the coordinator, with the keys kept in --state DIR, and checks every record
 against it (its seal), so that the total it prints is the one that coordinator counted and
 verified. A record it cannot check (no secret here: a server elsewhere, asked with --creds
 or a user in the --nats URL) is shown without its total, as "unverified"; one whose seal is
 wrong, as "forged". With --json, "checked" says whether the record's seal was checked;
 "total" is there only if it was.`,
 		Example: `  chesspuzzles queens status
-  chesspuzzles queens status 22 --nats nats://coordinator:4222 --token-file token --json`,
+  chesspuzzles queens status 22 --nats nats://coordinator:4222 --creds reader.creds --json`,
 		Args: maxArgs(1, "at most one argument, N"),
 	}, func(cmd *cobra.Command, o *statusOptions) {
 		f := cmd.Flags()
-		f.StringVar(&o.dist.nats, "nats", "", "`URL` of the NATS server to ask (default: the embedded server at --nats-listen)")
+		f.StringVar(&o.dist.nats, "nats", "", "`URL` of the NATS server to ask (default: the embedded server of the coordinator that runs on --state DIR, else --nats-listen)")
 		f.StringVar(&o.dist.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` of a coordinator's embedded server on this machine")
-		f.StringVar(&o.dist.state, "state", defaultStateDir(), "`DIR` of that coordinator's state, where its token is kept")
+		f.StringVar(&o.dist.state, "state", defaultStateDir(), "`DIR` of that coordinator's state, where its keys are kept")
 		f.StringVar(&o.dist.auth.creds, "creds", "", "NATS credentials `FILE` of a user who may read the jobs, for a server elsewhere")
 		f.BoolVar(&o.json, "json", false, "one JSON object per job")
 	}, func(cmd *cobra.Command, o *statusOptions, args []string) error {
@@ -51,6 +51,7 @@ wrong, as "forged". With --json, "checked" says whether the record's seal was ch
 				return err
 			}
 		}
+		o.dist.listenSet = cmd.Flags().Changed("nats-listen")
 		return runCountStatus(cmd.Context(), &o.dist, n, o.json, cmd.OutOrStdout())
 	})
 }
@@ -66,7 +67,12 @@ type statusOptions struct {
 func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, stdout io.Writer) error {
 	url := o.nats
 	if url == "" {
-		url = "nats://" + o.listen
+		// The coordinator of --state names its server while it runs.
+		if u, err := dist.ServerURL(o.state); err == nil && !o.listenSet {
+			url = u
+		} else {
+			url = "nats://" + o.listen
+		}
 	}
 	co := dist.ConnectOptions{URL: url, Creds: o.auth.creds, Name: "chesspuzzles status"}
 	var sealer *dist.Sealer
@@ -75,7 +81,12 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	case err == nil:
 		sealer = dist.NewSealer(admin)
 		if o.auth.creds == "" && urlUser(url) == "" && loopbackURL(url) {
-			co.User, co.Password = dist.AdminUser, admin
+			// The coordinator's own identity, from the authority in its state.
+			if a, err := dist.LoadAuthority(o.state); err == nil {
+				if co.UserCreds, err = a.CoordinatorCreds(); err != nil {
+					return err
+				}
+			}
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return usageError(err)

@@ -25,7 +25,7 @@ import (
 // guardGroups makes every command group of root (root itself, queens, knight, completion,
 // help) refuse an argument that names none of its commands, instead of printing its help
 // and exiting 0: "chesspuzzles queens slove 8" is a typo, not a request for help. With no
-// argument a group still prints its help.
+// argument a group still prints its help, and root its short overview (--help: the manual).
 func guardGroups(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -35,6 +35,8 @@ func guardGroups(root *cobra.Command) {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(cmd *cobra.Command, args []string) error {
 				switch {
+				case len(args) == 0 && !cmd.HasParent():
+					return overview(cmd.OutOrStdout())
 				case len(args) == 0:
 					return cmd.Help()
 				case args[0] == "help" && len(args) == 1:
@@ -302,6 +304,12 @@ func checkFlags(cmd *cobra.Command) error {
 	for _, file := range []struct{ flag, name string }{{"output", "-o"}, {"checkpoint", "checkpoint"}} {
 		if !set(file.flag) {
 			continue
+		}
+		if value(file.flag) == "" && file.flag == "output" {
+			return usageErrorf("-o needs a file name, got \"\" (leave -o out to write to standard output)")
+		}
+		if value(file.flag) == "" {
+			return usageErrorf("--%s needs a file name, got \"\"", file.flag)
 		}
 		if err := creatable(value(file.flag)); err != nil {
 			return usageErrorf("%s %q: %w", file.name, clipArg(value(file.flag)), err)

@@ -24,36 +24,36 @@ deadline. While it computes it tells the coordinator so, however long a task tak
 It reconnects for ever after losing the server, logs how many tasks it has done every
 --every, and on Ctrl-C hands its current tasks back at once and exits (130).
 
-Every worker has its own identity, which the server enforces: it may ask for tasks, say it
-works on them and hand in their results under that identity only, and can touch no stored
-result, no job record and nothing of another worker. On a coordinator's embedded server a
-worker makes its identity when it starts, from a secret of its own and the cluster's
-token, which comes from --token, --token-file or $CHESSPUZZLES_NATS_TOKEN; with none of
-them and a server on this machine, from the token file of the default state directory
-(where "queens count --distributed" keeps it). A worker whose token the server refuses
-stops with one line. On a cluster whose operator gave each worker a user (see
-docs/distributed.md), the worker's identity is that user: in the URL
-(nats://w1:PASSWORD@host:4222), or --identity NAME with --creds FILE.
+Every worker has an identity the operator issued: "chesspuzzles worker add NAME" on the
+coordinator's machine writes NAME.creds (NATS credentials: a user JWT the coordinator's
+account signed, and the user's own key), which the worker gives with --creds FILE. The
+server lets the worker ask for tasks, say it works on them and hand in their results under
+that identity only, and nothing else; a token or a self-made name gets nothing. "worker
+revoke NAME" revokes an identity (the running server closes its connections), "worker
+list" lists the issued identities and what each did. On a cluster whose operator gave
+each worker a user and password (see docs/distributed.md), the identity is that user, in
+the URL (nats://w1:PASSWORD@host:4222) or --identity NAME.
 
-A worker also does second computations of tasks that another identity computed, when the
-coordinator assigns them (--verify, --replicas): the coordinator never gives a worker its
-own results to verify.
+The coordinator, not the worker, picks who computes a task a second time (--replicas,
+--verify): never the identity of the first.
 
-  chesspuzzles worker --nats nats://coordinator.example:4222 --token-file token`,
+  chesspuzzles worker add w1            # on the coordinator's machine: writes w1.creds
+  chesspuzzles worker --nats nats://coordinator.example:4222 --creds w1.creds`,
 		Args: cobra.NoArgs,
 	}, func(cmd *cobra.Command, opts *workerOptions) {
 		host, _ := os.Hostname()
 		f := cmd.Flags()
 		f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
-		addAuthFlags(f, &opts.auth, "`TOKEN` the server requires (default $CHESSPUZZLES_NATS_TOKEN)")
+		addAuthFlags(f, &opts.auth, "`TOKEN` a --nats server of your own requires (default $CHESSPUZZLES_NATS_TOKEN); a coordinator's embedded server takes none, only --creds")
 		f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
 		f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
-		f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, with --creds (default: the user of the --nats URL, else a new identity made with the token)")
+		f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, for a cluster of users and passwords (default: the user of the --nats URL, else the one --creds names)")
 		f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
 		f.DurationVar(&opts.every, "every", 30*time.Second, "log the number of tasks done this often")
 		f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
 		_ = f.MarkHidden("test-stall")
 		addLogFormatFlag(cmd, &opts.logFmt)
+		cmd.AddCommand(newWorkerAddCmd(), newWorkerRevokeCmd(), newWorkerListCmd())
 	}, func(cmd *cobra.Command, opts *workerOptions, _ []string) error {
 		if opts.cores < 0 {
 			return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
@@ -89,8 +89,19 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 	if user != "" && !dist.ValidIdentity(user) {
 		return usageErrorf("--identity must be 1 to 64 letters, digits, '-' or '_', got %q", user)
 	}
-	if opts.auth.creds != "" && user == "" {
-		return usageErrorf("--creds needs --identity NAME: the NATS user the credentials are of")
+	if opts.auth.creds != "" {
+		data, err := dist.ReadCreds(opts.auth.creds)
+		if err != nil {
+			return usageErrorf("--creds: %v", err)
+		}
+		name, err := dist.CredsIdentity(data)
+		if err != nil {
+			return usageErrorf("--creds %s: %v", opts.auth.creds, err)
+		}
+		if user != "" && user != name {
+			return usageErrorf("--creds %s are of identity %q, not %q", opts.auth.creds, name, user)
+		}
+		user = name
 	}
 	token := ""
 	if user == "" {

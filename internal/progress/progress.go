@@ -54,6 +54,9 @@ type Status struct {
 	// Note, if not empty, ends the line: what the unit counts do not say ("2680 solutions
 	// so far").
 	Note string
+	// Waiting, if not empty, is said instead of the rate and the time left, which nothing
+	// done yet can tell ("waiting for workers").
+	Waiting string
 }
 
 // Options say what a Meter shows and how.
@@ -257,6 +260,9 @@ func body(o Options, s Status) string {
 		eta = roundETA(s.ETA).String()
 	}
 	out := fmt.Sprintf("%d/%d %s, %.1f%%, %s %s/s, ETA %s", s.Done, s.Total, o.Unit, 100*fraction(s), rate, o.RateUnit, eta)
+	if s.Waiting != "" {
+		out = fmt.Sprintf("%d/%d %s, %.1f%%, %s", s.Done, s.Total, o.Unit, 100*fraction(s), s.Waiting)
+	}
 	if s.Note != "" {
 		out += ", " + s.Note
 	}

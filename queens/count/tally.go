@@ -67,6 +67,28 @@ func (t *Tally) AddAll(results []Result) error {
 	return nil
 }
 
+// Remove takes r, a result the tally holds for r.ID, out of it again, so that the task can
+// be counted anew: what a distributed count does with the results of a worker shown to
+// lie. It reports false, changing nothing, if the tally holds no result for r.ID. The
+// caller must give the very result it added (the tally keeps only sums).
+func (t *Tally) Remove(r Result) bool {
+	if !t.Has(r.ID) {
+		return false
+	}
+	t.seen[r.ID] = false
+	t.done--
+	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
+	var x big.Int
+	t.total.Sub(&t.total, x.Mul(w, x.SetUint64(r.Solutions)))
+	t.half.Sub(&t.half, x.Mul(w, x.SetUint64(r.HalfTurn)))
+	t.quarter.Sub(&t.quarter, x.Mul(w, x.SetUint64(r.QuarterTurn)))
+	t.nodes -= r.Nodes
+	c := t.plan.Cost(r.ID)
+	t.doneCost -= c
+	t.remainingCost += c
+	return true
+}
+
 // Has reports whether the tally holds a result for task id.
 func (t *Tally) Has(id int) bool { return id >= 0 && id < len(t.seen) && t.seen[id] }
 

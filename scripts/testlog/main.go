@@ -1,9 +1,16 @@
 // Command testlog turns the event stream of "go test -json" into a short log that shows the
 // tests are moving: each package's result line as go test prints it, the whole output of every
 // test that fails or is skipped, a line naming the tests still running whenever nothing has
-// been printed for 30 seconds, and at the end the ten slowest tests. It exits 1 if a test, a
-// package or a build failed, or if a package started gives no result or none is tested (go
-// test stopped or could not run), 0 otherwise:
+// been printed for 30 seconds, and at the end the ten slowest tests and a verdict:
+//
+//	== tests: done in 5m12s
+//	32 packages ok, 0 failed, 3 skipped (no tests), in 7.2 min; 41 tests skipped
+//	1811 passed, 0 failed
+//
+// the last in the form CI's reader counts tests by (subtests included). The minutes are since -start (Unix seconds: when the whole test
+// command began, as scripts/test.sh passes it), else since testlog started. It exits 1 if a
+// test, a package or a build failed, or if a package started gives no result or none is
+// tested (go test stopped or could not run), 0 otherwise:
 //
 //	go test -race -json ./... | go run ./scripts/testlog
 //
@@ -13,6 +20,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,15 +65,26 @@ type log struct {
 	done    []finished      // top-level tests
 	pkgs    map[string]bool // packages started, true once they have a result
 	failed  bool
+
+	// The verdict's counts: packages by their result, tests (subtests too) by theirs.
+	pkgOK, pkgFailed, pkgSkipped        int
+	testPassed, testFailed, testSkipped int
 }
 
 func main() {
+	startUnix := flag.Int64("start", 0, "when the test command began, in Unix `seconds` (default: now)")
+	flag.Parse()
+	began, start := time.Now(), time.Now()
+	if *startUnix > 0 {
+		start = time.Unix(*startUnix, 0)
+	}
 	l := &log{w: os.Stdout, last: time.Now(), running: map[string]*run{}, pkgs: map[string]bool{}}
 	stop := make(chan struct{})
 	go l.tick(stop)
 	err := l.read(os.Stdin)
 	close(stop)
 	l.summary()
+	l.verdict(time.Since(began), time.Since(start))
 	if err == nil {
 		err = l.unfinished()
 	}
@@ -131,7 +150,17 @@ func (l *log) handle(e event) {
 		case "start":
 			l.pkgs[short] = false
 		case "pass", "fail", "skip":
-			l.pkgs[short] = true
+			if !l.pkgs[short] {
+				l.pkgs[short] = true
+				switch e.Action {
+				case "pass":
+					l.pkgOK++
+				case "fail":
+					l.pkgFailed++
+				default:
+					l.pkgSkipped++
+				}
+			}
 		}
 		if e.Action == "output" && !strings.HasPrefix(e.Output, "=== ") && e.Output != "PASS\n" {
 			l.printLocked(e.Output)
@@ -154,8 +183,14 @@ func (l *log) handle(e event) {
 	case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
 		r := l.running[key]
 		delete(l.running, key)
-		if e.Action == "fail" {
+		switch e.Action {
+		case "pass":
+			l.testPassed++
+		case "fail":
 			l.failed = true
+			l.testFailed++
+		default:
+			l.testSkipped++
 		}
 		if r != nil && (e.Action == "fail" || e.Action == "skip") {
 			l.printLocked(strings.Join(r.out, ""))
@@ -245,6 +280,20 @@ func (l *log) summary() {
 		parts = append(parts, fmt.Sprintf("%s %.1fs", f.name, f.elapsed))
 	}
 	l.printLocked("slowest tests: " + strings.Join(parts, ", ") + "\n")
+}
+
+// verdict prints the run's closing lines: how long the tests took, packages by result and
+// the time since the test command began, then tests passed and failed, the last line of all.
+func (l *log) verdict(tests, took time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.printLocked(fmt.Sprintf("== tests: done in %s\n", tests.Round(time.Second)))
+	skipped := ""
+	if l.testSkipped > 0 {
+		skipped = fmt.Sprintf("; %d tests skipped", l.testSkipped)
+	}
+	l.printLocked(fmt.Sprintf("%d packages ok, %d failed, %d skipped (no tests), in %.1f min%s\n", l.pkgOK, l.pkgFailed, l.pkgSkipped, took.Minutes(), skipped))
+	l.printLocked(fmt.Sprintf("%d passed, %d failed\n", l.testPassed, l.testFailed))
 }
 
 func (l *log) print(s string) {

@@ -59,6 +59,24 @@ func TestLog(t *testing.T) {
 	}
 }
 
+func TestLogVerdict(t *testing.T) {
+	var out strings.Builder
+	l := newLog(&out)
+	skipped := `{"Action":"start","Package":"m/r"}
+{"Action":"output","Package":"m/r","Output":"?   \tm/r\t[no test files]\n"}
+{"Action":"skip","Package":"m/r","Elapsed":0}
+`
+	if err := l.read(strings.NewReader(stream + skipped)); err != nil {
+		t.Fatal(err)
+	}
+	l.verdict(65*time.Second, 90*time.Second)
+	// The stream: p passes TestA and skips TestLong; q fails TestB/x and so TestB; r has no tests.
+	want := "== tests: done in 1m5s\n1 packages ok, 1 failed, 1 skipped (no tests), in 1.5 min; 1 tests skipped\n1 passed, 2 failed\n"
+	if got := out.String(); !strings.HasSuffix(got, want) {
+		t.Errorf("verdict:\n%s\nwant it to end with:\n%s", got, want)
+	}
+}
+
 func TestLogUnfinished(t *testing.T) {
 	var out strings.Builder
 	l := newLog(&out)

@@ -17,25 +17,21 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Identities. Every client of an embedded server is one of:
+// The token scheme. A server started without an [Authority] (ServerOptions.Token and
+// Admin: the tests of what such a server refuses, and bench/coordbench) admits two kinds of
+// client:
 //
 //   - the coordinator, user [AdminUser] with the secret kept in its state directory
-//     ([AdminFile]): it may do anything, and is the only client that may touch JetStream
-//     (the results and the job records);
+//     ([AdminFile]): it may do anything, and is the only client that may touch JetStream;
 //   - a worker, user "w" + 16 hex digits with the password "<token>:<secret>", where token
 //     is the cluster's shared token and the 16 digits are the start of the SHA-256 of
-//     secret, a random string the worker makes when it starts (see [NewIdentity]). The
-//     token only lets a machine in; the secret makes the identity its own: no other
-//     client can connect under it without the secret, which never leaves the worker but
-//     for the server. A worker may publish only on its own subjects (see
-//     [WorkerPermissions]: ask for a task, heartbeat, hand in a result) and receive only
-//     on its own inbox, so that every message the coordinator reads on a worker's subject
-//     comes from that worker, and no worker sees another's assignments.
+//     secret, a random string the worker makes when it starts (see [NewIdentity]), with a
+//     worker's permissions only ([WorkerPermissions]).
 //
-// The shared token so stays a bootstrap: whoever holds it can make identities (as many
-// as they like: see docs/distributed.md on what --replicas 2 does and does not prove), but
-// can never act under another's, nor write a result, a second computation or a job
-// record.
+// Whoever holds the token can make as many identities as they like, which is why the
+// command line's coordinator never starts such a server: its embedded server trusts only
+// the identities its Authority issued (identity.go). The coordinator's secret still seals
+// what it stores ([Sealer]) and the nonces of its leases.
 
 // AdminUser is the NATS user name of the coordinator on an embedded server.
 const AdminUser = "coordinator"
@@ -211,13 +207,31 @@ func loadOrCreateSecret(dir, name string) (string, bool, error) {
 	return token, true, nil
 }
 
-// ConnectWorker connects a worker and returns its identity. With o.User empty it makes a
-// new identity from o.Token ([NewIdentity]): the usual case, a worker of an embedded
-// server. With o.User set (an identity the operator gave, as user and password, or with
-// o.Creds) it connects as that user. Either way the connection's inboxes are the
-// identity's.
+// ConnectWorker connects a worker and returns its identity. With credentials (o.Creds, a
+// file, or o.UserCreds) the identity is the user they name: the usual case, an identity
+// the operator issued ([Authority.Issue]). With o.User set (an identity the operator gave
+// as user and password) it connects as that user. With neither it makes a new identity
+// from o.Token ([NewIdentity]), which only a server of the token scheme admits. Either
+// way the connection's inboxes are the identity's.
 func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, error) {
-	if o.User == "" {
+	switch {
+	case len(o.UserCreds) > 0 || o.Creds != "":
+		creds := o.UserCreds
+		if len(creds) == 0 {
+			var err error
+			if creds, err = ReadCreds(o.Creds); err != nil {
+				return nil, "", fmt.Errorf("reading the credentials: %w", err)
+			}
+		}
+		name, err := CredsIdentity(creds)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", o.Creds, err)
+		}
+		if o.User != "" && o.User != name {
+			return nil, "", fmt.Errorf("the credentials are of identity %q, not %q", name, o.User)
+		}
+		o.User, o.Password, o.Token, o.Creds, o.UserCreds = name, "", "", "", creds
+	case o.User == "":
 		id := NewIdentity(o.Token)
 		o.User, o.Password, o.Token = id.User, id.Password, ""
 	}
@@ -225,10 +239,25 @@ func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, e
 		return nil, "", fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", o.User)
 	}
 	user := o.User
-	if o.Creds != "" {
-		o.User, o.Password = "", "" // the credentials file says who the client is
+	if len(o.UserCreds) > 0 {
+		o.User, o.Password = "", "" // the credentials say who the client is
 	}
 	o.InboxPrefix = InboxPrefix(user)
 	nc, err := Connect(ctx, o)
 	return nc, user, err
+}
+
+// ReadCreds reads a credentials file. It refuses one that users other than its owner and
+// group may read, or that any but its owner may write: the key in it is the identity.
+// (Group read is allowed for the secret volumes of Kubernetes, owned by root and the
+// pod's group.)
+func ReadCreds(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if perm := info.Mode().Perm(); perm&0o027 != 0 {
+		return nil, fmt.Errorf("%s can be read or written by other users (mode %04o); make it the owner's only: chmod 600 %s", path, perm, path)
+	}
+	return os.ReadFile(path)
 }

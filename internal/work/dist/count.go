@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,10 +59,13 @@ type CountOptions struct {
 // process if asked, and runs a [Coordinator] until every task has a result and the
 // verified share agrees. It returns the board's exact counts; ctx.Err() if ctx ends first
 // (the job stays on the server, and counting again resumes it); an error wrapping
-// [ErrRefused] when the server refuses the credentials, and a [*DisagreeError] when a
-// task's two computations differ. Its Stats say how many tasks were computed by how many
+// [ErrRefused] when the server refuses the credentials, and a [*RefusedError] when the
+// total cannot be trusted. Its Stats say how many tasks were computed by how many
 // distinct identities. It takes as long as the workers need; its own cost is a moment per
 // thousand tasks and one goroutine.
+//
+// The embedded server trusts only the [Authority] kept in StoreDir: workers join with the
+// credentials "chesspuzzles worker add NAME" issues.
 func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Counts, Stats, error) {
 	logf := opts.Logf
 	if logf == nil {
@@ -70,20 +75,35 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	if dir == "" {
 		dir = "."
 	}
+	if err := CheckStateDir(dir); err != nil {
+		return queens.Counts{}, Stats{}, err
+	}
 	admin, err := LoadOrCreateAdmin(dir)
 	if err != nil {
 		return queens.Counts{}, Stats{}, err
 	}
-	url, token := opts.URL, opts.Token
-	co := ConnectOptions{URL: url, Token: token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
+	auth, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		return queens.Counts{}, Stats{}, err
+	}
+	url := opts.URL
+	co := ConnectOptions{URL: url, Token: opts.Token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
 	if url == "" {
-		srv, tok, err := startEmbedded(opts, admin, logf)
+		srv, err := startEmbedded(opts, auth, logf)
 		if err != nil {
 			return queens.Counts{}, Stats{}, err
 		}
 		defer srv.Shutdown()
-		url, token = srv.URL(), tok
-		co = ConnectOptions{URL: url, User: AdminUser, Password: admin, Name: "chesspuzzles coordinator", Logf: logf}
+		url = srv.URL()
+		creds, err := auth.CoordinatorCreds()
+		if err != nil {
+			return queens.Counts{}, Stats{}, err
+		}
+		co = ConnectOptions{URL: url, UserCreds: creds, Name: "chesspuzzles coordinator", Logf: logf}
+		if err := writeServerURL(dir, localURL(srv)); err != nil {
+			logf("%v", err)
+		}
+		defer os.Remove(filepath.Join(dir, ServerURLFile))
 	}
 	nc, err := Connect(ctx, co)
 	if err != nil {
@@ -95,7 +115,11 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	var wg sync.WaitGroup
 	defer func() { stopWorker(); wg.Wait() }()
 	if opts.Workers > 0 {
-		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, Token: token, Name: "chesspuzzles local worker", Logf: logf})
+		creds, err := auth.LocalCreds()
+		if err != nil {
+			return queens.Counts{}, Stats{}, err
+		}
+		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, UserCreds: creds, Name: "chesspuzzles local worker", Logf: logf})
 		if err != nil {
 			return queens.Counts{}, Stats{}, err
 		}
@@ -119,32 +143,52 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	return c.Run(ctx, plan)
 }
 
-// startEmbedded starts the embedded server of opts and returns it with the token clients
-// give, and logs where it listens and how workers join it.
-func startEmbedded(opts CountOptions, admin string, logf func(string, ...any)) (*Server, string, error) {
-	listen, dir, token := opts.Listen, opts.StoreDir, opts.Token
+// ServerURLFile is the file, in a coordinator's state directory, that names the URL of
+// its embedded server while it runs: where "queens status --state DIR" and "worker revoke"
+// find it.
+const ServerURLFile = "server.url"
+
+func writeServerURL(dir, url string) error {
+	return writePrivate(filepath.Join(dir, ServerURLFile), []byte(url+"\n"), false)
+}
+
+// localURL returns a URL of srv for clients on this machine: loopback where it listens on
+// every interface.
+func localURL(srv *Server) string {
+	a := srv.Addr()
+	if a == nil || !a.IP.IsUnspecified() {
+		return srv.URL()
+	}
+	host := "127.0.0.1"
+	if a.IP.To4() == nil {
+		host = "::1"
+	}
+	return "nats://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
+}
+
+// ServerURL returns the URL of the embedded server of the coordinator whose state
+// directory is dir, or an error wrapping fs.ErrNotExist if none runs there.
+func ServerURL(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ServerURLFile))
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(data)), nil
+}
+
+// startEmbedded starts the embedded server of opts, trusting auth, and logs where it
+// listens and how workers join it.
+func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)) (*Server, error) {
+	listen, dir := opts.Listen, opts.StoreDir
 	if listen == "" {
 		listen = "127.0.0.1:4222"
 	}
 	if dir == "" {
 		dir = "."
 	}
-	tokenFile := ""
-	if token == "" {
-		var created bool
-		var err error
-		token, created, err = LoadOrCreateToken(dir)
-		if err != nil {
-			return nil, "", err
-		}
-		tokenFile = filepath.Join(dir, TokenFile)
-		if created {
-			logf("new token in %s (readable by its owner only)", tokenFile)
-		}
-	}
-	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Token: token, Admin: admin})
+	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Authority: auth})
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	port := srv.Addr().Port
 	shown := srv.URL()
@@ -152,19 +196,20 @@ func startEmbedded(opts CountOptions, admin string, logf func(string, ...any)) (
 		host, _ := os.Hostname()
 		shown = fmt.Sprintf("nats://%s:%d", host, port)
 	}
-	line := "workers join with: chesspuzzles worker --nats " + shown
-	switch {
-	case !IsLoopback(listen) && tokenFile != "":
-		line += " --token " + token + " (or --token-file with a copy of " + tokenFile + ")"
-	case tokenFile != "":
-		line += " --token-file " + tokenFile
-	default:
-		line += " and the token you gave"
-	}
 	host, _, _ := net.SplitHostPort(listen)
 	logf("NATS server on %s, state in %s", net.JoinHostPort(host, fmt.Sprint(port)), dir)
-	logf("%s", line)
-	return srv, token, nil
+	n := 0
+	for _, id := range auth.Identities() {
+		if id.Revoked.IsZero() {
+			n++
+		}
+	}
+	word := "identities"
+	if n == 1 {
+		word = "identity"
+	}
+	logf("workers join with: chesspuzzles worker --nats %s --creds FILE (%d %s issued; issue one with: chesspuzzles worker add NAME --state %s)", shown, n, word, dir)
+	return srv, nil
 }
 
 // jobProgress turns the coordinator's tally into work.Status values. The results already

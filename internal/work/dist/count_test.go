@@ -14,8 +14,8 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
-// TestCount runs Count as the command does: an embedded server with a token it makes and
-// keeps, an in-process worker, verification, progress. A second Count on the same store
+// TestCount runs Count as the command does: an embedded server trusting the authority it
+// makes and keeps, an in-process worker, verification, progress. A second Count on the same store
 // finds every result there, computes nothing and says all were resumed.
 func TestCount(t *testing.T) {
 	const n = 11
@@ -46,10 +46,10 @@ func TestCount(t *testing.T) {
 	if c.Total.String() != want[0] || c.Unique.String() != want[1] {
 		t.Errorf("Count(%d) = %v, %v; want %s, %s", n, c.Total, c.Unique, want[0], want[1])
 	}
-	if _, err := os.Stat(filepath.Join(dir, TokenFile)); err != nil {
-		t.Errorf("no token kept in the store: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, AuthorityFile)); err != nil {
+		t.Errorf("no authority kept in the store: %v", err)
 	}
-	for _, line := range []string{"new token in", "NATS server on 127.0.0.1:", "workers join with: chesspuzzles worker --nats nats://127.0.0.1:", "tasks were computed twice by distinct identities"} {
+	for _, line := range []string{"NATS server on 127.0.0.1:", "workers join with: chesspuzzles worker --nats nats://127.0.0.1:", "tasks were computed twice by distinct identities"} {
 		if !log.contains(line) {
 			t.Errorf("no log line with %q in %q", line, log.lines)
 		}

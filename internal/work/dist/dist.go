@@ -9,10 +9,13 @@
 //
 // Usage, in one process (the command line runs each part in its own):
 //
-//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state", Token: token, Admin: secret})
+//	auth, _ := dist.LoadOrCreateAuthority("state")
+//	srv, _ := dist.StartServer(dist.ServerOptions{Listen: "127.0.0.1:4222", StoreDir: "state", Authority: auth})
 //	defer srv.Shutdown()
-//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL(), User: dist.AdminUser, Password: secret})
-//	wc, id, _ := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: srv.URL(), Token: token})
+//	creds, _ := auth.CoordinatorCreds()
+//	nc, _ := dist.Connect(ctx, dist.ConnectOptions{URL: srv.URL(), UserCreds: creds})
+//	w1, _ := auth.Issue("w1") // "chesspuzzles worker add w1": the file w1.creds
+//	wc, id, _ := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: srv.URL(), UserCreds: w1})
 //	go (&dist.Worker{Conn: wc, Identity: id, Name: "local"}).Run(ctx) // and on other machines
 //	plan, _ := queens.NewPlan(20, count.MethodFrames, 0)
 //	counts, stats, err := (&dist.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
@@ -30,17 +33,25 @@
 //   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord], sealed, for
 //     status.
 //
-// Identities and trust. Every worker has an identity of its own which the server enforces
-// (see auth.go and [WorkerPermissions]): it may publish only on its own subjects and
-// receive only on its own inbox, and has no right to JetStream at all; only the
-// coordinator, with its secret, reads and writes the buckets. Each assignment carries a
-// nonce sealed with the coordinator's secret ([Sealer]) that binds it to the identity, the
-// job and the task: a result is accepted only on the subject of the identity the task was
-// assigned to, with that nonce, and refused with a logged reason otherwise. With
-// Coordinator.Verify, a share of the tasks chosen at random is computed a second time, by
-// another identity (or by the coordinator itself when there is no other); with
-// Coordinator.Replicas 2 every task is. A difference refuses the count with a
-// [DisagreeError]. docs/distributed.md says what this protects and what it does not.
+// Identities and trust. Every worker has an identity the operator issued (see
+// identity.go and [Authority]: a NATS user of the coordinator's account, its JWT signed by
+// the account key in the coordinator's state directory), which the server enforces
+// ([WorkerPermissions]): it may publish only on its own subjects and receive only on its
+// own inbox, and has no right to JetStream at all; only the coordinator reads and writes
+// the buckets. A shared token lets nobody in. The identity of a message is the subject's
+// name token, which only that user may publish on. Each assignment is a lease with a
+// nonce: a result is accepted only from the identity that holds the task's live lease in
+// this run, and refused with a logged reason otherwise (a replay, a late result, a result
+// of an earlier run or of a task never leased to it). With Coordinator.Verify, a share of
+// the tasks chosen at random is computed a second time, by an identity the coordinator
+// picks at random among the live ones other than the first's (or by the coordinator itself
+// when there is none); with Coordinator.Replicas 2, the default where no count is
+// published, every task is. A difference is settled by the coordinator computing the task
+// itself: an identity shown wrong is quarantined and every result of it computed again by
+// others, so that no identity can stop a count or have another's result deleted. A total
+// refused against a published count has every task computed once computed again; one
+// still refused names the identities ([RefusedError]). docs/distributed.md says what this
+// protects and what it does not.
 //
 // Guarantees. A worker sends a heartbeat for each assignment every third of the ack
 // deadline while it computes, so a live worker keeps its task however long it takes; the
@@ -52,8 +63,9 @@
 // tally, the verifier's state and the results bucket's revision they were read up to,
 // checked against the plan and the bucket), reads only the results stored after that
 // revision (all of them when it has no snapshot it can trust), trusting only values its
-// secret sealed, assigns only the tasks that have no result, and accepts the results of
-// its earlier run's assignments. Clients reconnect for ever after losing their connection.
+// secret sealed, and assigns only the tasks that have no result; a result of its earlier
+// run's assignments is refused, its task assigned again. Clients reconnect for ever after
+// losing their connection.
 //
 // Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
 // by the coordinator (the fine frames plan holds about 27 bytes a task), the tally holds a byte
@@ -179,6 +191,9 @@ type Assignment struct {
 	Nonce    string  `json:"nonce,omitempty"`
 	Lease    float64 `json:"lease,omitempty"`
 	Wait     float64 `json:"wait,omitempty"`
+	// Finished, with no task, names the job the coordinator has just finished: the
+	// worker says once that it is done and waits quietly for the next.
+	Finished string `json:"finished,omitempty"`
 }
 
 // BeatMsg is a worker's heartbeat: the nonces of the assignments it still works on, and
@@ -342,6 +357,9 @@ type ConnectOptions struct {
 	// cluster that authenticates users by NATS's decentralized auth. A user and password
 	// may also be given in the URL (nats://user:password@host:4222).
 	Creds string
+	// UserCreds, if not empty, are the contents of such a credentials file (an identity
+	// the coordinator made for itself, never written down).
+	UserCreds []byte
 	// User and Password, if User is not empty, are the client's user and password: the
 	// coordinator's (AdminUser) or a worker identity's (see NewIdentity).
 	User, Password string
@@ -384,6 +402,13 @@ func Connect(ctx context.Context, o ConnectOptions) (*nats.Conn, error) {
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
+	if len(o.UserCreds) > 0 {
+		token, seed, err := splitCreds(o.UserCreds)
+		if err != nil {
+			return nil, &connectError{o.URL, err}
+		}
+		opts = append(opts, nats.UserJWTAndSeed(token, seed))
 	}
 	if o.User != "" {
 		opts = append(opts, nats.UserInfo(o.User, o.Password))

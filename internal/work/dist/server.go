@@ -24,6 +24,11 @@ type ServerOptions struct {
 	// set, no other client connects; with neither, any client does, with every right.
 	Token string
 	Admin string
+	// Authority, if not nil, is the operator the server trusts: a client gets in only as
+	// a user the authority's account signed (see [Authority]); Token and Admin are then
+	// ignored. The command line's coordinator always sets it; the token scheme above
+	// stays for tests of what a server without it refuses.
+	Authority *Authority
 }
 
 // A Server is an embedded nats-server with JetStream.
@@ -65,7 +70,11 @@ func StartServer(o ServerOptions) (*Server, error) {
 		NoLog:      true,
 		MaxPayload: 1 << 20,
 	}
-	if o.Token != "" || o.Admin != "" {
+	if o.Authority != nil {
+		if err := o.Authority.configure(opts); err != nil {
+			return nil, fmt.Errorf("starting NATS server: %w", err)
+		}
+	} else if o.Token != "" || o.Admin != "" {
 		opts.CustomClientAuthentication = &authenticator{token: o.Token, admin: o.Admin}
 	}
 	s, err := server.NewServer(opts)

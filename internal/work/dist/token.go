@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// TokenFile is the name of the file, in a coordinator's state directory, that holds the
-// cluster's shared token: what a worker gives, with a secret of its own, to connect to the
-// embedded server under an identity of its own (see NewIdentity).
+// TokenFile is the name of the file, in a state directory, that holds a shared token of the
+// token scheme (see auth.go): what a worker gives, with a secret of its own, to a server
+// started without an Authority (tests, bench/coordbench). The command line's coordinator no
+// longer makes one: its embedded server admits only issued identities.
 const TokenFile = "token"
 
 // LoadOrCreateToken returns the token kept in dir/token, creating the directory (mode 0700)

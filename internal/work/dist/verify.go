@@ -149,6 +149,30 @@ func (v *verifier) compare(id int, s Result) error {
 	return nil
 }
 
+// addHere records a first result the coordinator computed itself: it needs no second.
+func (v *verifier) addHere(id int, r Result) {
+	v.fp[id] = fingerprint(r.Result)
+	if v.sample[id] {
+		v.first[id], v.second[id], v.agreed[id] = r, r, true
+	}
+}
+
+// dropFirst forgets the first result of task id (and an agreement on it).
+func (v *verifier) dropFirst(id int) {
+	delete(v.first, id)
+	delete(v.agreed, id)
+	delete(v.asked, id)
+	if id >= 0 && id < len(v.fp) {
+		v.fp[id] = 0
+	}
+}
+
+// dropSecond forgets the second result of task id (and an agreement on it).
+func (v *verifier) dropSecond(id int) {
+	delete(v.second, id)
+	delete(v.agreed, id)
+}
+
 // pending returns the sampled tasks with no agreeing second result, in id order.
 func (v *verifier) pending() []int {
 	var out []int

@@ -47,6 +47,9 @@ type Worker struct {
 	Plans func(n, version int) (count.Plan, error)
 
 	done     atomic.Int64
+	lastTask atomic.Int64 // when the worker last got a task, in Unix nanoseconds
+	finished sync.Map     // jobs the coordinator said were finished, said once each
+	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
 	mu       sync.Mutex
 	plans    map[[2]int]count.Plan // by (N, plan version)
 	waitOnce sync.Once
@@ -54,7 +57,7 @@ type Worker struct {
 
 // PlanVersions are the plan versions this build's workers run: a version number names
 // the method (queens.NewPlan).
-var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion}
+var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion}
 
 // Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
@@ -82,6 +85,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		coresWord = "core"
 	}
 	w.logf("worker %s (%s): asking for tasks on %d %s", w.Identity, w.Name, cores, coresWord)
+	w.quietWhenIdle()
 	every := w.Every
 	if every <= 0 {
 		every = 30 * time.Second
@@ -113,7 +117,9 @@ func (w *Worker) Run(ctx context.Context) error {
 				a, err := w.ask(ctx, want)
 				if err != nil {
 					if ctx.Err() == nil {
-						w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						if !w.quiet.Load() {
+							w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						}
 						_ = sleep(ctx, 500*time.Millisecond)
 					}
 					continue
@@ -121,6 +127,13 @@ func (w *Worker) Run(ctx context.Context) error {
 				if a.Messages != MessageVersion {
 					stopAll(fmt.Errorf("%w: the coordinator speaks task messages of version %d, this worker %d; run the same build on both", ErrOtherBuild, a.Messages, MessageVersion))
 					return
+				}
+				if a.Finished != "" {
+					w.lastTask.Store(0) // idle: the server may go with its coordinator
+					if _, said := w.finished.LoadOrStore(a.Finished, true); !said {
+						w.logf("worker %s: job %s is done (%d tasks done by this worker); waiting quietly for the next", w.Identity, a.Finished, w.done.Load())
+					}
+					w.quiet.Store(true)
 				}
 				if a.Nonce == "" {
 					// Wait as told, twice as long each time up to 2 s: an idle fleet
@@ -131,6 +144,8 @@ func (w *Worker) Run(ctx context.Context) error {
 					continue
 				}
 				idle = 0
+				w.lastTask.Store(time.Now().UnixNano())
+				w.quiet.Store(false)
 				w.handle(ctx, a)
 			}
 		})
@@ -141,6 +156,41 @@ func (w *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	return ctx.Err()
+}
+
+// idleFor is how long a worker without a task counts as idle: a server that goes away
+// then is most likely an embedded one whose coordinator finished its job.
+const idleFor = 5 * time.Second
+
+// quietWhenIdle replaces the connection's disconnect and reconnect lines: a worker that
+// loses the server while it works says so, once per outage; an idle one says once that
+// the server went away after its job and waits quietly, however often it reconnects.
+func (w *Worker) quietWhenIdle() {
+	if w.Conn == nil {
+		return
+	}
+	var lost atomic.Bool
+	quiet := &w.quiet
+	url := w.Conn.ConnectedUrlRedacted()
+	w.Conn.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		if err == nil || !lost.CompareAndSwap(false, true) {
+			return
+		}
+		if time.Since(time.Unix(0, w.lastTask.Load())) > idleFor {
+			if quiet.CompareAndSwap(false, true) {
+				w.logf("worker %s: the server went away with no task left for this worker (its job done, most likely); waiting quietly for the next coordinator", w.Identity)
+			}
+			return
+		}
+		quiet.Store(false)
+		w.logf("lost the connection to %s: %v; reconnecting", url, err)
+	})
+	w.Conn.SetReconnectHandler(func(c *nats.Conn) {
+		lost.Store(false)
+		if !quiet.Load() {
+			w.logf("reconnected to %s", c.ConnectedUrlRedacted())
+		}
+	})
 }
 
 // ErrOtherBuild is what Worker.Run returns, wrapped, when the coordinator is of another
@@ -205,7 +255,7 @@ func (w *Worker) plan(n, v int) (count.Plan, error) {
 // a description must match it.
 func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
 	if !slices.Contains(PlanVersions, m.PlanVersion) {
-		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.JoinPlanVersion)
+		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion)
 	}
 	if m.Job != JobID(m.N, m.PlanVersion) {
 		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)

@@ -32,14 +32,21 @@
 // packed as a number in base 11 (17 cells of 11 values fit in 64 bits, since at most R ≤ 8
 // fragments have both ends in the window; picture.go).
 //
-// A cell is finished at the step of its last neighbour. For closed tours it must then have
+// A cell is finished at the step of its last neighbour: for closed tours it must then have
 // two edges (and a cell with d edges and fewer than 2−d neighbours still to come is given up
 // at once); joining the two ends of one fragment closes a cycle, allowed only at the last
-// cell, where every cell must have two edges. For open tours (Hamiltonian paths) a finished
-// cell with one edge is an end of the tour: its fragment's other end becomes loose, and at
-// most two ends may exist (one of them reserved for the start square if one is given, which
-// may have only one edge). Each path is built once as an edge set, so the number of directed
-// tours is twice the number of paths (once from the start square when one is given).
+// cell, where every cell must have two edges.
+//
+// Open tours (Hamiltonian paths) are counted by that sweep turned round (ahead.go): the
+// window holds the next W cells, each cell chooses its edges forward when it is placed and
+// ends with one (an end of the tour: its fragment's other end becomes loose) or two, and a
+// state goes as soon as its cells to come cannot all be passed: a cell that can no longer
+// get an edge, more than two ends of the tour (one of them the start square's, if one is
+// given, which may have only one edge), or edges still needed that do not balance between
+// the board's two colours. Each path is built once as an edge set, so the number of directed
+// tours is twice the number of paths (once from the start square when one is given). On 5×10
+// open this keeps 4.7 million states summed over the cells, against 12.1 million the first
+// way. Closed tours, and the join, keep the first way.
 //
 // Counts are kept in uint64 and checked for carry; if one ever carries the count is redone
 // with 128-bit counts, which are checked too, so a count is never silently wrapped. Boards

@@ -6,13 +6,9 @@ var moves = [8][2]int{{-2, 1}, {-1, 2}, {1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -
 // step is what the sweep needs to know about placing one cell. Slots index the extended
 // window: 0..W-1 the cells v-W..v-1, W the new cell v.
 type step struct {
-	back  []int8 // slots of the earlier neighbours of v
-	rem   [maxW + 1]int8
-	dying []int8 // slots whose cell has no neighbour after v (finished at this step)
-	// startSlot is the slot of the start square while it is in the window, else -1;
-	// startPending tells whether it is not yet finished after this step.
-	startSlot    int8
-	startPending bool
+	back []int8 // slots of the earlier neighbours of v
+	// rem[s] is how many neighbours the cell of slot s has after v
+	rem [maxW + 1]int8
 	// beyond marks a cell past the cut of the mirror join (join.go): it takes edges only
 	// to cells before the cut and gets the rest later, so it is not checked here.
 	beyond bool
@@ -24,6 +20,9 @@ type plan struct {
 	R, C, n, W int
 	closed     bool
 	steps      []step
+	// ahead, for open tours, are the steps of the forward sweep (ahead.go), which Count
+	// runs instead of steps.
+	ahead []aheadStep
 }
 
 // newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the
@@ -45,25 +44,24 @@ func newPlan(rows, cols int, closed bool, start int) *plan {
 		}
 		sv = c*R + r
 	}
-	// nb[v]: neighbours of cell v in sweep order; last[v]: the step at which v is finished.
+	// nb[v]: neighbours of cell v in sweep order
 	nb := make([][]int, n)
-	last := make([]int, n)
 	for v := range n {
 		r, c := v%R, v/R
-		last[v] = v
 		for _, m := range moves {
 			rr, cc := r+m[0], c+m[1]
 			if rr >= 0 && rr < R && cc >= 0 && cc < C {
-				u := cc*R + rr
-				nb[v] = append(nb[v], u)
-				last[v] = max(last[v], u)
+				nb[v] = append(nb[v], cc*R+rr)
 			}
 		}
+	}
+	if !closed {
+		p.ahead = newAheadSteps(p, nb, sv)
+		return p
 	}
 	p.steps = make([]step, n)
 	for v := range n {
 		st := &p.steps[v]
-		st.startSlot = -1
 		for s := 0; s <= W; s++ {
 			u := v - W + s
 			if u < 0 {
@@ -79,14 +77,7 @@ func newPlan(rows, cols int, closed bool, start int) *plan {
 				}
 			}
 			st.rem[s] = int8(k)
-			if last[u] == v {
-				st.dying = append(st.dying, int8(s))
-			}
-			if u == sv {
-				st.startSlot = int8(s)
-			}
 		}
-		st.startPending = sv >= 0 && last[sv] > v
 	}
 	return p
 }

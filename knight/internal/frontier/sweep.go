@@ -44,6 +44,9 @@ func newSweep(p *plan, st store, wide bool) (*sweep, error) {
 	for i := range a0 {
 		a0[i] = full
 	}
+	if p.ahead != nil {
+		a0 = picture{} // the forward sweep's window: the first cells, free
+	}
 	if err := st.write([]rec{{encode(&a0, p.W) + 1, 1, 0}}); err != nil {
 		return nil, err
 	}
@@ -64,8 +67,12 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 	in := make([]rec, 0, readBatch)
 	done := ctx.Done()
 	seen := 0
+	ahead := p.ahead // open tours: the forward sweep (the join's steps are of closed ones)
 	for v := from; v < to; v++ {
-		s := &steps[v]
+		var s *step
+		if ahead == nil {
+			s = &steps[v]
+		}
 		w.final = v == p.n-1
 		if err := ctx.Err(); err != nil {
 			return err
@@ -78,7 +85,11 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 			for i := range in {
 				var a picture
 				decode(&a, in[i].k-1, p.W)
-				p.expand(s, &a, w, in[i].lo, in[i].hi)
+				if ahead != nil {
+					p.expandAhead(&ahead[v], &a, w, in[i].lo, in[i].hi)
+				} else {
+					p.expand(s, &a, w, in[i].lo, in[i].hi)
+				}
 				if len(w.out) >= w.batch {
 					if err := w.flush(); err != nil {
 						return err
@@ -125,12 +136,7 @@ func (w *sweep) flush() error {
 // emit records a state made by the step (or, at the last cell, a finished tour).
 func (w *sweep) emit(b *picture, lo, hi uint64) {
 	if w.final {
-		var c uint64
-		w.total[1], c = bits.Add64(w.total[1], lo, 0)
-		w.total[0], c = bits.Add64(w.total[0], hi, c)
-		if c != 0 {
-			w.totalCarry = true
-		}
+		w.addTotal(lo, hi)
 		return
 	}
 	k := encodeShift(b, w.p.W) + 1
@@ -155,6 +161,16 @@ func (w *sweep) emit(b *picture, lo, hi uint64) {
 		w.out = append(w.out, *e)
 	}
 	*e = rec{k, lo, hi}
+}
+
+// addTotal adds the count (hi, lo) of finished tours to the total.
+func (w *sweep) addTotal(lo, hi uint64) {
+	var c uint64
+	w.total[1], c = bits.Add64(w.total[1], lo, 0)
+	w.total[0], c = bits.Add64(w.total[0], hi, c)
+	if c != 0 {
+		w.totalCarry = true
+	}
 }
 
 // drain moves the states in the cache to the buffer.

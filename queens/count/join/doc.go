@@ -7,7 +7,8 @@
 // It is several times faster than the frame search for N = 16…23 (bench/README.md). It
 // reads a quarter table, whole where it fits the process's memory limit (joinMemory:
 // 11 MiB at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 5 GiB at 24–25), else a row at a
-// time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB).
+// time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB, N = 28 and 29 on
+// one worker in 2 GiB, about 1 GiB measured at N = 28).
 // queens.ChooseMethod picks the faster method by the measured cost model (the plan's
 // CoreSeconds). The plan's last task counts P(N) and R(N), the solutions fixed by a half
 // and a quarter turn, by a search that places only half or a quarter of the queens, so the

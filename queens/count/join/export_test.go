@@ -103,9 +103,6 @@ func runWithoutRace(t *testing.T, test string) {
 	}
 }
 
-// NewJoinPlan is newJoinPlan, under the name the tests knew in package queens.
-var NewJoinPlan = newJoinPlan
-
 // allTasks returns the plan's tasks in id order.
 func (p *plan) allTasks() []task {
 	out := make([]task, p.Len())

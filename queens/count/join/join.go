@@ -2,6 +2,7 @@ package join
 
 import (
 	"context"
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -63,13 +64,13 @@ import (
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
 // one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
-// (join_sieve.go) lets each query meet only the stored half-boards that agree with it on
+// (sieve.go) lets each query meet only the stored half-boards that agree with it on
 // the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
-// N = 20…28 on paper" beyond); the cost model (join_cost.go) holds them.
+// N = 20…28 on paper" beyond); the cost model (cost.go) holds them.
 //
 // Growth: about ×8 a step of N once the matcher dominates (N ≥ 18); odd N costs about
 // its place between its even neighbours (N = 17 ≈ 0.27 of N = 18, N = 19 ≈ 0.18 of N = 20).
@@ -86,6 +87,9 @@ type joinSub struct {
 	colsB   uint32
 	weight  uint64 // 8 for a cross, else 1 (row-set weights come on top)
 	sieve   int    // cut bits of the matcher's sieve (sieveBitsFor)
+	// storeMax and queryMax bound the half-boards a row set holds at once behind the
+	// sieve (see countRowSet and listMax).
+	storeMax, queryMax int
 	// crosses: the middle-column queen's forbidden global diagonals, and the frame bits of
 	// the middle-row queen's (set by setCross).
 	fdB, fuB  uint64
@@ -99,6 +103,28 @@ const (
 	subCentre
 	subCross
 )
+
+// listMax returns the most half-boards a row set of h holds at once behind the sieve,
+// stored and queried (see countRowSet). A stored half-board takes about 90 bytes with its
+// matcher tables and a query about 40 with its sieve buckets and chunk offsets. To h = 13
+// (N ≤ 25) the store is whole (at most about 1.3·10⁶ half-boards measured, N = 24) and the
+// queries go in chunks of 2²¹ (3·10⁷ of them at N = 26 took some 0.25 GiB at once). From
+// h = 13 the store is cut into parts of 2²² (up to 10⁷ half-boards a row set at N = 26,
+// about 1 GiB with its tables, and some 10⁸ at N = 28), each met by every chunk of
+// queries, half B made again for each part (a fraction of a second a part at N = 26,
+// against the seconds to minutes of its pair tests).
+func listMax(h int) (store, query int) {
+	if listMaxForce[0] > 0 {
+		return listMaxForce[0], listMaxForce[1]
+	}
+	if h >= 13 {
+		return 1 << 22, 1 << 21
+	}
+	return math.MaxInt, 1 << 21
+}
+
+// listMaxForce, where set, overrides listMax (tests cut small N's lists so).
+var listMaxForce [2]int
 
 // quarters, in the order of joinSub.fd: NW, SW (half A), NE, SE (half B).
 const (
@@ -121,6 +147,7 @@ const (
 func newJoinSub(n, sub int) joinSub {
 	h := n / 2
 	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1, sieve: sieveBitsFor(n)}
+	j.storeMax, j.queryMax = listMax(h)
 	long := uint64(1) << (n - 1) // D1's down index and D2's up index
 	switch {
 	case n%2 == 0:
@@ -237,6 +264,9 @@ type joinWorker struct {
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
 	scratch []southPiece
+	// scratch1 holds evenB's second class of south pieces where they are prepared cell
+	// by cell (h ≥ cellSouthH).
+	scratch1 []southPiece
 	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
@@ -294,6 +324,22 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	r.off[n] = int32(len(r.buf))
 }
 
+// cellSouthH is the least h whose south pieces are prepared cell by cell, as a row set
+// needs them, instead of a whole table row at a time (southRow). From h = 14 (N = 28, 29)
+// a table row holds up to some 2·10⁷ pieces, and three prepared rows would take about
+// 1 GiB a worker; a row set there takes minutes, against the few tens of milliseconds of
+// preparing the south cells it reads, once per cell that a north cell meets (at most the
+// four rows' pieces).
+var cellSouthH = 14 // tests lower it to run the cell-by-cell path at small N
+
+// southRowOf returns r, or nil where j's south pieces are prepared cell by cell.
+func southRowOf(j *joinSub, r *southRow) *southRow {
+	if j.h >= cellSouthH {
+		return nil
+	}
+	return r
+}
+
 var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
 
 // joinCounters are the deterministic counters of a join task.
@@ -319,33 +365,126 @@ func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n 
 		}
 		done++
 		c.rowSets++
-		sum += j.weight * w.countRowSet(j, e, wE, w180, c)
+		n, err := w.countRowSet(ctx, j, e, wE, w180, c)
+		if err != nil {
+			return 0, err
+		}
+		sum += j.weight * n
 	}
 	return sum, nil
 }
 
 // countRowSet counts the pairs of row set e, weighted by the row-set weights.
-func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) uint64 {
+//
+// Behind the sieve (N ≥ 20) it holds at most j.storeMax stored half-boards and
+// j.queryMax queries at once: half A is made and stored a part at a time (a run of its
+// north column sets), and for each part half B is made again and queried a chunk at a time.
+// The counters are those of the whole lists (stored |A|, queries |B|, pair tests |A|·|B|;
+// the centre of odd N: the shorter list stored), however they are cut. It returns
+// ctx.Err() if ctx is done, looking at it after each chunk of queries (at most seconds
+// apart at N = 28, where a row set takes minutes).
+func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) (uint64, error) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
 	rest := j.free &^ e
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
-	if j.kind == subEven {
-		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
-		w.m.build(w.sideA, 2*j.h-1, j.sieve)
-		w.evenB(j, bn, bs, w180 != 0)
-		var n [3]uint64
-		for k := range 3 {
-			n[k] = w.m.countAll(w.q[k])
-			c.queries += uint64(len(w.q[k]))
-			c.pairTests += uint64(len(w.q[k])) * uint64(len(w.sideA))
-		}
-		c.stored += uint64(len(w.sideA))
-		return wE * (w180*n[0] + 2*n[1] + 4*n[2])
+	W := 2*j.h - 1
+	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
+		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
+	// Half A a part at a time; the first part's passes over B count the queries.
+	var stored, queries uint64
+	var n [3]uint64
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
+	for aFrom, first := 0, true; aFrom >= 0; first = false {
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
+		stored += uint64(len(w.sideA))
+		if len(w.sideA) == 0 && !first {
+			continue
+		}
+		w.m.build(w.sideA, W, j.sieve)
+		switch j.kind {
+		case subEven:
+			for bFrom := 0; bFrom >= 0; {
+				bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
+				for k := range w.q {
+					n[k] += w.m.countAll(w.q[k])
+					if first {
+						queries += uint64(len(w.q[k]))
+					}
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+		case subCross:
+			for a, from := 1, 0; a != 0; {
+				a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+				n[0] += w.m.countAll(w.sideB)
+				if first {
+					queries += uint64(len(w.sideB))
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+		default: // the centre, storing half A
+			for bFrom := 0; bFrom >= 0; {
+				w.sideB, bFrom = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), bFrom, j.queryMax)
+				n[0] += w.m.countAll(w.sideB)
+				if first {
+					queries += uint64(len(w.sideB))
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if j.kind == subCentre && queries < stored {
+		stored, queries = queries, stored
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	if j.kind == subEven {
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), nil
+	}
+	return wE * n[0], nil
+}
+
+// crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row
+// queen a (see countRowSetWhole), from queen a and north column set from on, stopping
+// once it holds limit or more signatures. It returns where the next chunk starts, or
+// a = 0 when none is left. jb is j with only the middle-column queen's diagonals
+// forbidden to half B.
+func (w *joinWorker) crossBFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int) (int, int) {
+	w.sideB = w.sideB[:0]
+	for ; a < j.b; a, from = a+1, 0 {
+		j.setCross(a)
+		start := len(w.sideB)
+		var next int
+		w.sideB, next = w.halfFrom(jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, limit)
+		k := start
+		for _, sig := range w.sideB[start:] {
+			w.sideB[k] = sig | j.crossBits
+			k += int((sig&j.crossBits - 1) >> 63)
+		}
+		w.sideB = w.sideB[:k]
+		if next >= 0 {
+			return a, next
+		}
+	}
+	return 0, 0
+}
+
+// countRowSetWhole is countRowSet with both halves' lists made whole, the shorter one
+// stored: odd N without the sieve (N ≤ 19), and the centre of odd N to 25.
+func (w *joinWorker) countRowSetWhole(j *joinSub, an, as, bn, bs uint32, wE uint64, c *joinCounters) uint64 {
 	if j.kind == subCross {
-		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
+		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
 		// Half B forbids only the middle-column queen's diagonals to its pieces, the
 		// same for every a, so its south pieces come from the row cache; the
 		// middle-row queen's diagonals are all inside the frame (a < h), so a half-board
@@ -356,22 +495,11 @@ func (w *joinWorker) countRowSet(j *joinSub, e uint64, wE, w180 uint64, c *joinC
 		// side the matcher stores (countPairs).
 		jb := *j
 		jb.forbid(qNE, qSE, j.fdB, j.fuB)
-		w.sideB = w.sideB[:0]
-		for a := 1; a < j.b; a++ {
-			j.setCross(a)
-			start := len(w.sideB)
-			w.sideB = w.half(&jb, w.sideB, qNE, bn, bs, j.colsB, true, &w.southB[0])
-			k := start
-			for _, sig := range w.sideB[start:] {
-				w.sideB[k] = sig | j.crossBits
-				k += int((sig&j.crossBits - 1) >> 63)
-			}
-			w.sideB = w.sideB[:k]
-		}
+		w.crossBFrom(j, &jb, bn, bs, 1, 0, math.MaxInt)
 		return wE * w.countPairs(j, w.sideA, w.sideB, c)
 	}
-	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, &w.southA)
-	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, &w.southB[0])
+	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
+	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
 	store, query := w.sideA, w.sideB
 	if len(query) < len(store) {
 		store, query = query, store
@@ -447,6 +575,14 @@ func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB b
 // non-nil the south pieces come from that row cache; else they are prepared cell by cell
 // (the crosses' half B, whose forbidden masks change with every a).
 func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
+	out, _ = w.halfFrom(j, out, qn, rn, rs, cols, isB, sr, 0, math.MaxInt)
+	return out
+}
+
+// halfFrom is half over the north column sets from the from-th of |rn| columns on (in
+// increasing order), stopping after the first cell that leaves out with limit or more
+// signatures. It returns out and the index of the next column set, or −1 if none is left.
+func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int) ([]uint64, int) {
 	t := w.t
 	h := j.h
 	s, W := uint(j.s), uint(2*h-1)
@@ -457,7 +593,12 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 	if sr != nil {
 		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
 	}
-	for _, c := range t.colsByPop[k] {
+	cs := t.colsByPop[k]
+	for i := from; i < len(cs); i++ {
+		if len(out) >= limit {
+			return out, i
+		}
+		c := cs[i]
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
@@ -477,7 +618,7 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 			}
 		}
 	}
-	return out
+	return out, -1
 }
 
 // pairFrame holds what joinPairs needs besides the pieces: the north pieces' forbidden
@@ -550,10 +691,13 @@ func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []
 // joinBlock bounds the candidates joinPairs makes room for at once.
 const joinBlock = 1 << 14
 
-// evenB fills w.q with half B's signatures for even N by the number of occupied
+// evenBFrom fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
-// with zero false the B half-boards with neither are not needed (their weight is 0).
-func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
+// with zero false the B half-boards with neither are not needed (their weight is 0). It
+// makes those of the north column sets from the from-th on, stopping after the first
+// cell that leaves limit or more signatures in w.q, and returns the index of the next
+// column set, or −1 if none is left.
+func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int) int {
 	t := w.t
 	h := j.h
 	s, W := uint(j.s), uint(2*h-1)
@@ -563,13 +707,30 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 	k := bits.OnesCount32(rn)
 	cols := j.colsB
 	f := newPairFrame(0, 0, s, W, true)
-	w.southB[0].ensure(t, rs, [2][2]int{{1, 3}}, 1, 0, 0, s, W, true)         // SE off D1
-	w.southB[1].ensure(t, rs, [2][2]int{{0, 1}, {3, 4}}, 2, 0, 0, s, W, true) // SE on D1
-	for _, c := range t.colsByPop[k] {
+	off, on := [2][2]int{{1, 3}}, [2][2]int{{0, 1}, {3, 4}} // SE off D1, on D1
+	byCell := j.h >= cellSouthH
+	if !byCell {
+		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
+		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
+	}
+	cs := t.colsByPop[k]
+	for i := from; i < len(cs); i++ {
+		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
+			return i
+		}
+		c := cs[i]
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		s0, s1 := w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		var s0, s1 []southPiece
+		if byCell {
+			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = s0, s1
+		} else {
+			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		}
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if zero {
 			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
@@ -578,4 +739,5 @@ func (w *joinWorker) evenB(j *joinSub, rn, rs uint32, zero bool) {
 		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
 		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
 	}
+	return -1
 }

@@ -35,7 +35,7 @@ func TestCountJoinKnown(t *testing.T) {
 		top = 15
 		runWithoutRace(t, "TestCountJoinKnown")
 	}
-	for n := MinJoinN; n <= top; n++ {
+	for n := MinN; n <= top; n++ {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			c, err := CountJoin(context.Background(), n)
 			if err != nil {
@@ -69,7 +69,7 @@ func TestSymmetricCountsKnown(t *testing.T) {
 // TestJoinAgreesWithFrames checks the join against the frame method, an independent
 // search, on every board both count quickly: Q, U, P and R.
 func TestJoinAgreesWithFrames(t *testing.T) {
-	for n := MinJoinN; n <= 13; n++ {
+	for n := MinN; n <= 13; n++ {
 		j, err := CountJoin(context.Background(), n)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +97,7 @@ func TestJoinPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Method() != count.MethodJoin || p.Version() != JoinPlanVersion || len(p.allTasks()) < 2 {
+		if p.Method() != count.MethodJoin || p.Version() != PlanVersion || len(p.allTasks()) < 2 {
 			t.Fatalf("newJoinPlan(%d): method %q version %d, %d tasks", n, p.Method(), p.Version(), len(p.allTasks()))
 		}
 		var results []count.Result
@@ -119,7 +119,7 @@ func TestJoinPlan(t *testing.T) {
 			t.Errorf("N=%d: sum %v, %v fundamental (%v); want %v, %v", n, c.Total, c.Unique, err, k[n].total, k[n].unique)
 		}
 	}
-	for _, n := range []int{3, 28} {
+	for _, n := range []int{3, MaxN + 1} {
 		if _, err := newJoinPlan(n); err == nil {
 			t.Errorf("newJoinPlan(%d) accepted", n)
 		}

@@ -88,13 +88,13 @@ func (t task) public() count.Task {
 	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
 }
 
-// New returns the join's plan of the n×n board, MinJoinN ≤ n ≤ MaxJoinN, of plan version
-// JoinPlanVersion. It returns at once: the task list is built on first use (walking all
+// New returns the join's plan of the n×n board, MinN ≤ n ≤ MaxN, of plan version
+// PlanVersion. It returns at once: the task list is built on first use (walking all
 // row sets twice: milliseconds at n = 20, a few seconds at n = 26–27), so a worker counts
 // and checks tasks without it. Memory of a count: see the plan's Memory.
 func New(n int) (count.Plan, error) {
-	if n < MinJoinN || n > MaxJoinN {
-		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinJoinN, MaxJoinN, n)
+	if n < MinN || n > MaxN {
+		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinN, MaxN, n)
 	}
 	return &plan{n: n}, nil
 }
@@ -130,8 +130,8 @@ func (p *plan) N() int { return p.n }
 // Method returns count.MethodJoin.
 func (p *plan) Method() string { return count.MethodJoin }
 
-// Version returns JoinPlanVersion.
-func (p *plan) Version() int { return JoinPlanVersion }
+// Version returns PlanVersion.
+func (p *plan) Version() int { return PlanVersion }
 
 // Len returns the number of tasks.
 func (p *plan) Len() int {

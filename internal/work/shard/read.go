@@ -1,0 +1,86 @@
+package shard
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxBytes bounds what Merge reads, all files together, and MaxFileBytes one file: a
+// shard file holds a JSON result of 70 to 200 bytes a task, so a slice of up to about half
+// a million tasks (N = 27 by the join, 8.35 million tasks, in 20 slices or more). A file is
+// decoded whole, into a buffer that doubles as it grows, so one file past MaxFileBytes is
+// refused having taken about twice MaxFileBytes, never gigabytes.
+const (
+	MaxBytes     = 1 << 30
+	MaxFileBytes = 64 << 20
+)
+
+// ReadFile decodes the shard file name, reading at most limit bytes, and returns it with
+// the bytes it read. The JSON is decoded as it streams in, so an input that is no JSON
+// (/dev/zero) is refused at its first byte, and memory stays within a small multiple of
+// the file's size; the open and the reads run aside, so the end of ctx stops a read of a
+// slow or endless pipe at once (ReadFile then returns ctx.Err()). A file that cannot be
+// opened, is larger than limit, is not one JSON object of a shard, or has data after it is
+// an ErrInput. ReadFile does not check the checksum (see Sum).
+func ReadFile(ctx context.Context, name string, limit int64) (File, int64, error) {
+	type result struct {
+		f   File
+		n   int64
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, n, err := readFile(name, limit)
+		done <- result{f, n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.f, r.n, r.err
+	case <-ctx.Done():
+		return File{}, 0, ctx.Err()
+	}
+}
+
+// readFile is ReadFile without the context.
+func readFile(name string, limit int64) (File, int64, error) {
+	var s File
+	f, err := os.Open(name)
+	if err != nil {
+		return File{}, 0, inputError(fmt.Errorf("reading shard result: %w", err))
+	}
+	defer f.Close()
+	cr := &countingReader{r: io.LimitReader(f, limit+1)}
+	dec := json.NewDecoder(cr)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
+		if cr.n > limit {
+			return File{}, 0, inputErrorf("%q is larger than %d bytes, more than a slice's file may be (count in more slices)", name, limit)
+		}
+		return File{}, 0, inputErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
+	}
+	at := dec.InputOffset()
+	rest, err := io.ReadAll(io.LimitReader(io.MultiReader(dec.Buffered(), cr), 4096))
+	if err != nil {
+		return File{}, 0, inputError(fmt.Errorf("reading shard result %q: %w", name, err))
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return File{}, 0, inputErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, at)
+	}
+	return s, cr.n, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
+}

@@ -1,0 +1,328 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
+)
+
+// Options are the choices for Tours.
+type Options struct {
+	// Start, if not nil, counts only the open tours that begin on this square; it must be
+	// nil when Closed is set (a closed tour passes every square).
+	Start *board.Square
+	// Closed counts closed tours, undirected (each cycle once, wherever it starts).
+	Closed bool
+	// Method is MethodAuto (""), MethodDP, MethodJoin (closed tours only) or MethodSearch.
+	Method string
+	// MaxMemory, if positive, bounds the bytes the state store of the dp and join methods
+	// may hold (the dp method's sorted runs and their buffers, the join's two hash
+	// tables); past it the count stops with a *MemoryError. (The join's sorted records of
+	// the right half, 32 bytes a state of its first sweep, come on top.)
+	MaxMemory int64
+	// Progress, if not nil, is called after each share of the work is done, with the
+	// number of shares done and in all (cells placed, for the dp method).
+	Progress func(done, total int)
+	// Status, if not nil, is called like Progress with more detail: for the dp method the
+	// states in the frontier and the memory held.
+	Status func(Status)
+}
+
+// The counting methods of Options.Method.
+const (
+	MethodAuto   = "auto"   // the faster of the two for the board (see ChooseMethod)
+	MethodDP     = "dp"     // frontier dynamic programming (internal/frontier)
+	MethodSearch = "search" // backtracking that meets in the middle (search.go)
+	MethodJoin   = "join"   // closed tours: frontier sweeps of two mirror halves, joined (internal/frontier/join.go)
+)
+
+// MaxCountSquares is the largest board the search method accepts. The dp method takes any
+// board whose short side is at most DPMaxRows and whose long side is at most MaxCountLong,
+// as memory allows.
+const MaxCountSquares = 64
+
+// MaxCountLong is the longest side Tours accepts (with the short side at most DPMaxRows).
+const MaxCountLong = 1000
+
+// DPMaxRows, 8, is the largest short side the dp and join methods handle: their frontier
+// holds 2·DPMaxRows+1 cells, packed in 64 bits.
+const DPMaxRows = frontier.MaxRows
+
+// errCountOverflow reports a count too large for an int64.
+var errCountOverflow = errors.New("count overflows a 64-bit integer")
+
+// ChooseMethod returns the method Tours uses for a rows×cols board with opts: opts.Method
+// if it names one, otherwise MethodDP, except on boards of at most 42 squares (up to 6×7),
+// where the search was measured faster (open tours leave the frontier far more pictures
+// than closed ones), and closed tours of oblong boards (long side even and at least 4, and
+// longer than the short side), which the join takes, where it was measured about three
+// times faster than the dp method; not square ones: on 8×8 the join's second sweep,
+// through the middle columns, is the plain sweep where it is widest, in hash tables that
+// would need more than 12 GiB, where dp counts it in 3.2 GiB. Boards the dp method cannot
+// take (a short side over DPMaxRows) go to the search. The measured figures are in
+// bench/README.md ("Counting knight's tours"). It returns an error if the board is not one
+// the method can count, or opts are not a count (a start off the board, or a start with
+// Closed).
+func ChooseMethod(rows, cols int, opts Options) (string, error) {
+	sz := board.Size{Rows: rows, Cols: cols}
+	if rows < 1 || cols < 1 {
+		return "", fmt.Errorf("board %d×%d: counting needs a board of at least 1×1", rows, cols)
+	}
+	if opts.Start != nil && !sz.Contains(*opts.Start) {
+		return "", fmt.Errorf("start %s is off the %s board", sz.Numeric(*opts.Start), sz)
+	}
+	if opts.Start != nil && opts.Closed {
+		return "", errors.New("a start square counts open tours; a closed tour passes every square")
+	}
+	m := opts.Method
+	switch m {
+	case "", MethodAuto:
+		m = MethodDP
+		if rows*cols <= 42 {
+			m = MethodSearch
+		}
+		if rows*cols <= MaxCountSquares && min(rows, cols) > DPMaxRows {
+			m = MethodSearch
+		}
+		if m == MethodDP && opts.Closed && rows != cols && frontier.JoinPossible(rows, cols) {
+			m = MethodJoin
+		}
+	case MethodDP, MethodSearch:
+	case MethodJoin:
+		if !opts.Closed {
+			return "", fmt.Errorf("method join counts closed tours only (add --closed, or use dp or search)")
+		}
+		if !frontier.JoinPossible(rows, cols) {
+			return "", fmt.Errorf("board %d×%d: the join method needs a long side that is even and at least 4 and a short side of at most %d", rows, cols, DPMaxRows)
+		}
+	default:
+		return "", fmt.Errorf("method %q: the methods are auto, dp, join and search", m)
+	}
+	switch {
+	case m == MethodSearch && rows*cols > MaxCountSquares:
+		return "", fmt.Errorf("board %d×%d: the search method counts boards of at most %d squares", rows, cols, MaxCountSquares)
+	case m == MethodDP && (min(rows, cols) > DPMaxRows || max(rows, cols) > MaxCountLong):
+		return "", fmt.Errorf("board %d×%d: the dp method counts boards with a short side of at most %d and a long side of at most %d", rows, cols, DPMaxRows, MaxCountLong)
+	}
+	return m, nil
+}
+
+// Tours64 returns the exact number of knight's tours of a rows×cols board: directed open tours
+// (each start and each direction counted; with opts.Start, those beginning there) or, with
+// opts.Closed, undirected closed tours. A count beyond an int64 is an error; Tours returns
+// it exactly.
+//
+// Tours uses the method ChooseMethod names. The dp method sweeps the board cell by cell,
+// keeping the distinct pictures of the frontier (package internal/frontier): its time and
+// memory grow with the number of those states, about 5^R for a board of R ≤ C rows, and
+// hardly with the number of tours: about 0.27 µs and 4–6 bytes a state once they outgrow
+// the caches, so 6×8 closed (55,488,142 tours) takes a few seconds of CPU, 7×8 closed about
+// a minute, 8×8 closed (13,267,364,410,532 tours; 7.4·10⁸ states at the widest cell) 42
+// minutes and 3.2 GiB, and open tours leave more states than closed ones (6×6 open: about
+// 15 s, against 1–2 s by the search). The join method (closed tours, long side even;
+// internal/frontier/join.go) sweeps only the first half and the two middle columns and
+// joins the half with its own mirror image: about a third of the dp method's time on 6×8
+// and 7×8 closed. The search method enumerates the tours by backtracking on bitboards with
+// dead-end pruning, meeting in the middle: the number of ways to finish a half-made path is
+// stored by its visited squares and last square (search.go). Only one start square of
+// each symmetry class is searched. Its time grows with the number of tours, about 0.3 µs a
+// tour on 6×6: 6×6 open takes about 2 s and closed 0.03 s, 6×7 closed 1.5 s; its memory is
+// at most 384 MiB. The measured figures are in bench/README.md. All run in one goroutine
+// and stop with ctx.Err() when ctx is done, checked at least every few milliseconds.
+// Estimate tells what a count will cost before it starts.
+func Tours64(ctx context.Context, rows, cols int, opts Options) (int64, error) {
+	k, err := Tours(ctx, rows, cols, opts)
+	if err != nil {
+		return 0, err
+	}
+	if !k.IsInt64() {
+		return 0, errCountOverflow
+	}
+	return k.Int64(), nil
+}
+
+// Tours is Tours64 with a result of any size: counts of boards of more than 64 squares can
+// pass 2^64 (the dp method then keeps 128-bit counts, checked for overflow).
+func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
+	m, err := ChooseMethod(rows, cols, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.Closed && noClosedTour(rows, cols) {
+		return new(big.Int), nil
+	}
+	start := -1
+	if opts.Start != nil {
+		start = opts.Start.Row*cols + opts.Start.Col
+	}
+	if m == MethodDP || m == MethodJoin {
+		status := opts.Status
+		if opts.Progress != nil {
+			status = func(s Status) {
+				opts.Progress(s.Done, s.Total)
+				if opts.Status != nil {
+					opts.Status(s)
+				}
+			}
+		}
+		if m == MethodJoin {
+			return countJoin(ctx, rows, cols, opts.MaxMemory, status)
+		}
+		return countDP(ctx, rows, cols, opts.Closed, start, opts.MaxMemory, status)
+	}
+	progress := opts.Progress
+	if opts.Status != nil {
+		progress = func(done, total int) {
+			if opts.Progress != nil {
+				opts.Progress(done, total)
+			}
+			opts.Status(Status{Method: MethodSearch, Done: done, Total: total})
+		}
+	}
+	k, err := countMITM(ctx, rows, cols, opts.Closed, start, progress)
+	if err != nil {
+		return nil, err
+	}
+	return big.NewInt(k), nil
+}
+
+// countDP counts tours by the dp method: the frontier sweep of the whole board over sorted
+// runs (frontier.Tours). start is a square index r·cols+c or -1.
+func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMemory int64, status func(Status)) (*big.Int, error) {
+	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status)
+}
+
+// countJoin counts closed tours by the join method: the mirror join over hash tables
+// (frontier.Join).
+func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(Status)) (*big.Int, error) {
+	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status)
+}
+
+// sweepCount runs the frontier count of method m (MethodDP or MethodJoin), passing each
+// cell's states to status with Estimate's forecast of the time left.
+func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status)) (*big.Int, error) {
+	count, cells := frontier.Count, rows*cols
+	total := cells
+	if m == MethodJoin {
+		count, cells = frontier.Join, frontier.JoinCells(rows, cols)
+		total = cells + 1 // and the join
+	}
+	if status != nil {
+		eta := newSweepETA(shapeOf(rows, cols), m, cells)
+		fo.Report = func(cell, states int, bytes int64) {
+			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+		}
+	}
+	r, err := count(ctx, rows, cols, fo)
+	var me *frontier.MemoryError
+	if errors.As(err, &me) {
+		return nil, &MemoryError{Need: me.Need, Limit: me.Limit}
+	}
+	return r, err
+}
+
+// Status is the state of a running count, as passed to Options.Status.
+type Status struct {
+	Method string // "dp", "join" or "search"
+	Done   int    // cells placed (dp, join; for join the last step is the join) or shares counted (search)
+	Total  int    // cells (dp), cells of both sweeps and one for the join (join) or shares (search) in all
+	States int    // distinct states in the frontier after the last cell (dp, join)
+	Bytes  int64  // memory held by the state store over the last cell (dp, join)
+	// ETA is the expected time left for the sweeps (dp, join; the join's last step is not
+	// included): Estimate's model refitted to the states after each cell so far, at the rate
+	// measured so far. It is a forecast, not a bound (checked on 8×8 closed: bench/README.md).
+	ETA time.Duration
+}
+
+// MemoryError is returned when a count would need more memory than allowed: by
+// CheckMemory before it starts (Estimated, Need the estimate's peak), or by Tours when its
+// store outgrows the limit (Need what it would have needed at least).
+type MemoryError struct {
+	Need, Limit int64 // bytes
+	Estimated   bool
+}
+
+func (e *MemoryError) Error() string {
+	if e.Estimated {
+		return fmt.Sprintf("needs about %s of memory by its estimate, limit %s", FormatBytes(e.Need), FormatBytes(e.Limit))
+	}
+	return fmt.Sprintf("needs more than %s of memory, limit %s", FormatBytes(e.Need), FormatBytes(e.Limit))
+}
+
+// MaxQuickSquares is the largest board CheckMemory passes without estimating: counts of up
+// to 42 squares take seconds (the search method's boards), and a dp or join count that
+// outgrows opts.MaxMemory stops as soon as its store does.
+const MaxQuickSquares = 42
+
+// CheckMemory returns a *MemoryError (Estimated) if the count Tours would do for a
+// rows×cols board with opts needs more than opts.MaxMemory by Estimate's forecast, so that
+// a count that cannot fit is refused before it starts instead of sweeping until its store
+// outgrows the bound (7 minutes for 8×8 closed). It estimates only dp and join counts of
+// more than MaxQuickSquares squares with a positive MaxMemory, running their first cells for
+// at most about 3 seconds; others pass at once. Errors are those of ChooseMethod and
+// ctx.Err().
+func CheckMemory(ctx context.Context, rows, cols int, opts Options) error {
+	m, err := ChooseMethod(rows, cols, opts)
+	if err != nil {
+		return err
+	}
+	if m == MethodSearch || rows*cols <= MaxQuickSquares || opts.MaxMemory <= 0 {
+		return nil
+	}
+	est, err := Estimate(ctx, rows, cols, opts)
+	if err != nil {
+		return err
+	}
+	if est.PeakBytes > opts.MaxMemory {
+		return &MemoryError{Need: est.PeakBytes, Limit: opts.MaxMemory, Estimated: true}
+	}
+	return nil
+}
+
+// FormatBytes formats a byte count with a binary unit (KiB, MiB, GiB).
+func FormatBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+// StateFigures are the states a dp or join count held, summed from its Status calls: the
+// figures to compare with other frontier programs (Knuth's DYNAHAM and DYNAHAMP report
+// their classes the same way, summed over the vertices and at the peak).
+type StateFigures struct {
+	Cells    int   // cells reported (of both sweeps, for join)
+	Sum      int64 // states after each cell, summed over the cells
+	Peak     int   // the most states after one cell
+	PeakCell int   // that cell, counting from 1 (the Done of its Status)
+}
+
+// Add takes in the figures of one Status call; calls of the search method and the join's
+// last step (which reports no states) are ignored, and a sweep begun again (with 128-bit
+// counts, Done back to 1) starts the figures over.
+func (f *StateFigures) Add(s Status) {
+	if s.Method == MethodSearch || s.Done > s.Total-1 && s.Method == MethodJoin {
+		return
+	}
+	if s.Done == 1 {
+		*f = StateFigures{}
+	}
+	f.Cells++
+	f.Sum += int64(s.States)
+	if s.States > f.Peak {
+		f.Peak, f.PeakCell = s.States, s.Done
+	}
+}

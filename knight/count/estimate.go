@@ -1,0 +1,305 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
+)
+
+// Forecast is what Estimate expects a count to cost.
+type Forecast struct {
+	Method string // the method Tours would use
+	// Cells is the number of cells (steps) of the sweep (of both sweeps, for join);
+	// Measured how many of them were run; Exact tells whether the whole count was run
+	// (the figures are then measured).
+	Cells, Measured int
+	Exact           bool
+	// PeakStates is the largest number of states after a cell, PeakBytes the memory the
+	// count's store needs then: for dp, the sorted runs' (about 6 bytes a state of the
+	// largest layer, measured, and their buffers); for join, the hash tables' (two tables
+	// of 16 bytes a slot, 24 with 128-bit counts).
+	PeakStates float64
+	PeakBytes  int64
+	// CPU is the expected time on one core of this machine.
+	CPU time.Duration
+	// How says in words how the figures were found.
+	How string
+}
+
+// estimateBudget bounds the part of the sweep that Estimate runs.
+const (
+	estimateTime   = 3 * time.Second
+	estimateStates = 4 << 20
+)
+
+// Estimate runs the first cells of the count Tours would do for a rows×cols board with
+// opts, with the same sweep and state store (for at most a few seconds and a few million
+// states), and extrapolates its peak states, memory and time. For the search method it
+// reports no figures (that method's time grows with the number of tours, which is not
+// known before; it is chosen only for boards of at most 42 squares, counted in seconds).
+// Errors are those of ChooseMethod.
+//
+// The extrapolation (expectStates): the states grow by the factor of the last column
+// measured (at most 1.6 a cell) up to the middle of the sweep (the join's second sweep,
+// over the two middle columns, is taken to grow like the plain sweep there, as measured on
+// 8×8; the join of the two halves itself is not estimated), the level reached is held up
+// to the last column, and there the states fall. On long boards the growth slows (the
+// frontier reaches a steady state after about 2R columns), so the figures are an upper
+// guess there; they are capped by growing no further than column 2R. Time is the measured
+// seconds per state read times the states the sweep is expected to read. Checked against
+// whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
+func Estimate(ctx context.Context, rows, cols int, opts Options) (*Forecast, error) {
+	return estimate(ctx, rows, cols, opts, estimateTime)
+}
+
+// estimate is Estimate with a time budget for the measured cells (0: none, only the budget
+// of states; the tests use it so that their figures do not depend on the machine's speed).
+func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Duration) (*Forecast, error) {
+	m, err := ChooseMethod(rows, cols, opts)
+	if err != nil {
+		return nil, err
+	}
+	est := &Forecast{Method: m}
+	if m == MethodSearch {
+		est.How = "the search method's time grows with the number of tours, not known beforehand; it is chosen only on boards of at most 42 squares (seconds)"
+		return est, nil
+	}
+	if opts.Closed && noClosedTour(rows, cols) {
+		est.Exact = true
+		est.How = "no closed tour exists on this board (Schwenk's theorem): nothing to sweep"
+		return est, nil
+	}
+	start := -1
+	if opts.Start != nil {
+		start = opts.Start.Row*cols + opts.Start.Col
+	}
+	sh := shapeOf(rows, cols)
+	cells, count := sh.n, frontier.Count
+	if m == MethodJoin {
+		cells, count = frontier.JoinCells(rows, cols), frontier.Join
+	}
+	est.Cells = cells
+	ctx2, cancel := context.WithCancel(ctx)
+	defer cancel()
+	states := make([]float64, 0, cells)
+	var read float64 // states read by the cells measured
+	t0 := time.Now()
+	restarted := false
+	report := func(v, n int, _ int64) {
+		if v >= cells {
+			return // the join of the two halves
+		}
+		if v < len(states) { // the sweep begun again with 128-bit counts
+			states, read, t0, restarted = states[:0], 0, time.Now(), true
+		}
+		prev := 1.0
+		if v > 0 {
+			prev = states[v-1]
+		}
+		read += prev
+		states = append(states, float64(n))
+		if budget > 0 && time.Since(t0) > budget || n > estimateStates {
+			cancel()
+		}
+	}
+	// The rate is of the CPU time of this thread (the sweep runs in it), so that a loaded
+	// machine does not inflate the forecast: at load 30 the wall clock put 8×8 closed at
+	// 2.4 hours against 42 CPU-minutes measured.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, haveCPU := threadCPU()
+	_, err = count(ctx2, rows, cols, frontier.Options{Closed: opts.Closed, Start: start, Report: report})
+	el := time.Since(t0)
+	if cpu1, ok := threadCPU(); haveCPU && ok && !restarted { // (after a restart: the wall clock since)
+		el = cpu1 - cpu0
+	}
+	switch {
+	case err == nil:
+	case ctx.Err() == nil && errors.Is(err, context.Canceled):
+	default:
+		return nil, err
+	}
+	perState := el.Seconds() / max(read, 1)
+	est.Measured = len(states)
+	full := err == nil
+	exp := sh.expectStates(m, cells, states)
+	if full {
+		est.Exact = true
+		est.How = "measured: the whole count ran"
+	} else {
+		est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth (at most 1.6 a cell) is assumed up to the middle of the sweep, the level reached then held to the last column, where the states fall (an upper guess on long boards); time at the measured rate, and at least 0.27 µs a state read (dp) or 1 µs (join) once the states outgrow the caches"
+		if m == MethodJoin {
+			est.How += "; the join of the two halves is not included"
+		}
+	}
+	// Past the caches the rate measured on the sorted runs' large layers is used, not the
+	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
+	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
+	for _, s := range exp {
+		est.PeakStates = max(est.PeakStates, s)
+	}
+	if full {
+		est.CPU = el
+	} else {
+		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
+	}
+	est.PeakBytes = frontier.PeakBytes(m == MethodJoin, rows, cols, est.PeakStates)
+	return est, nil
+}
+
+// sweepShape is what the model of a sweep needs of its board: the short side R and the
+// number of cells n.
+type sweepShape struct{ R, n int }
+
+// shapeOf returns the shape of the sweep of a rows×cols board.
+func shapeOf(rows, cols int) sweepShape { return sweepShape{min(rows, cols), rows * cols} }
+
+// expectStates returns the states expected after each of the first cells cells of p's
+// sweep by method m, given the states measured after the first len(measured) of them
+// (at least one): the measured ones, then Estimate's model. The model: the states grow by
+// the factor of the last measured column (at most 1.6 a cell, the most measured in the
+// middle columns: 8×8 closed cells 29–37 1.58 a cell, 7×7 open cells 20–30 1.54) up to
+// the middle of the sweep (the window after cell v holds cells v−2R..v, and the sweep from
+// the far end sees the same cut after cell n−1−v+2R, so the states peak near the middle of
+// those, but on long boards growth stops once the frontier is in its steady state, taken
+// as 2R columns); from there the largest level of the last column measured or reached is
+// held up to the board's last column (dp: 8×8 closed peaks at cell 45 of 64 and is still
+// at 5.9·10⁸ states at cell 53; 7×7 open peaks at cell 40 of 49), where the tours close
+// and the states fall about four times a cell from the last cell of the column before
+// (8×8 closed: 4.8·10⁸ after cell 54, 1.3·10⁸ after 55, … 6.9·10⁶ after 58; 7×8 closed
+// reads its last 8 cells in 3 s of 58). The join's sweeps end at the middle of the
+// board: they only grow.
+func (p sweepShape) expectStates(m string, cells int, measured []float64) []float64 {
+	R := p.R
+	exp := make([]float64, cells)
+	k := copy(exp, measured)
+	if k == 0 || k == cells {
+		return exp
+	}
+	lg := math.Log(1.6)
+	if k >= R+1 {
+		lg = math.Log(exp[k-1]/max(exp[k-1-R], 1)) / float64(R)
+	}
+	lg = min(max(lg, 0), math.Log(1.6))
+	mid := min((p.n-1+2*R)/2, 2*R*R, cells)
+	level := -1.0
+	for v := k; v < cells; v++ {
+		switch {
+		case v < mid:
+			exp[v] = exp[v-1] * math.Exp(lg)
+		case m == MethodDP && v >= p.n-R-1:
+			exp[v] = max(exp[v-1]/4, 1)
+		default:
+			if level < 0 {
+				for _, x := range exp[max(0, v-R):v] {
+					level = max(level, x)
+				}
+			}
+			exp[v] = level
+		}
+	}
+	return exp
+}
+
+// expectSeconds returns the CPU seconds expected for the cells from..len(exp)-1 of a sweep
+// whose states after each cell are exp: each cell reads the states of the one before, at
+// small seconds a state while they fit in the caches (at most cacheStates) and large beyond.
+func expectSeconds(exp []float64, from int, small, large float64) float64 {
+	var total float64
+	for v := max(from, 0); v < len(exp); v++ {
+		prev := 1.0
+		if v > 0 {
+			prev = exp[v-1]
+		}
+		if prev <= cacheStates {
+			total += prev * small
+		} else {
+			total += prev * large
+		}
+	}
+	return total
+}
+
+// sweepETA gives a sweep's expected time left after each cell: Estimate's model refitted
+// to the states measured so far, at the rates measured so far (of the cells that read at
+// most cacheStates states, and of those that read more: until one has, Estimate's
+// slowState). It costs O(cells) a cell.
+type sweepETA struct {
+	p      sweepShape
+	m      string
+	cells  int
+	t0     time.Time
+	last   time.Time
+	states []float64
+	// states read and seconds spent by the cells that read at most cacheStates states, and
+	// by those that read more
+	smallRead, smallSecs, largeRead, largeSecs float64
+}
+
+func newSweepETA(p sweepShape, m string, cells int) *sweepETA {
+	now := time.Now()
+	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells)}
+}
+
+// after records that cell v (the next one, counting from 0) left n states and returns the
+// expected time left for the rest of the sweep; 0 once it is done.
+func (e *sweepETA) after(v, n int) time.Duration {
+	if v == 0 && len(e.states) > 0 { // the sweep begun again with 128-bit counts
+		*e = *newSweepETA(e.p, e.m, e.cells)
+	}
+	if v != len(e.states) { // not the next cell: no model
+		return 0
+	}
+	now := time.Now()
+	secs := now.Sub(e.last).Seconds()
+	if v == 0 {
+		secs = now.Sub(e.t0).Seconds()
+	}
+	e.last = now
+	prev := 1.0
+	if v > 0 {
+		prev = e.states[v-1]
+	}
+	if prev <= cacheStates {
+		e.smallRead += prev
+		e.smallSecs += secs
+	} else {
+		e.largeRead += prev
+		e.largeSecs += secs
+	}
+	e.states = append(e.states, float64(n))
+	if len(e.states) >= e.cells {
+		return 0
+	}
+	small := e.smallSecs / max(e.smallRead, 1)
+	large := max(small, slowState(e.m, cacheStates+1))
+	if e.largeRead > 0 {
+		large = e.largeSecs / e.largeRead
+	}
+	exp := e.p.expectStates(e.m, e.cells, e.states)
+	left := expectSeconds(exp, len(e.states), small, large)
+	return time.Duration(min(left, 1e9) * float64(time.Second))
+}
+
+// cacheStates is the most states a layer holds while its steps run in the caches.
+const cacheStates = 4e6
+
+// slowState is the expected seconds per state read by a step of method m that reads n
+// states: the tables of the join's large steps miss the caches on nearly every probe
+// (about 1 µs a state, measured on 8×8 closed); the dp method's sorted runs are read and
+// written in order and sorted in the caches (0.27 µs a state measured on 7×8 closed: 62 s
+// of CPU for 234 million states read).
+func slowState(m string, n float64) float64 {
+	switch {
+	case n <= cacheStates:
+		return 0
+	case m == MethodDP:
+		return 0.27e-6
+	}
+	return 1e-6
+}

@@ -1,0 +1,188 @@
+package count
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestEstimateMeasured checks that a count short enough to run whole is reported as
+// measured, with the cells and the peak states the count itself reports: 6×6 closed by the
+// dp method (the sorted runs) and 5×8 closed by the join (the hash tables; 5 rows by 4+2
+// columns of its two sweeps).
+func TestEstimateMeasured(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		rows, cols int
+		method     string
+		cells      int
+	}{{6, 6, MethodDP, 36}, {5, 8, MethodJoin, 30}} {
+		opts := Options{Closed: true, Method: tt.method}
+		est, err := estimate(ctx, tt.rows, tt.cols, opts, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peak := 0
+		opts.Status = func(s Status) { peak = max(peak, s.States) }
+		if _, err := Tours64(ctx, tt.rows, tt.cols, opts); err != nil {
+			t.Fatal(err)
+		}
+		if !est.Exact || est.Method != tt.method || est.Cells != tt.cells || est.Measured != tt.cells || int(est.PeakStates) != peak || est.PeakBytes <= 0 || est.CPU <= 0 {
+			t.Errorf("Estimate(%d×%d closed, %s) = %+v; want exact, %d cells, peak %d", tt.rows, tt.cols, tt.method, est, tt.cells, peak)
+		}
+	}
+}
+
+// TestEstimateExtrapolated checks 8×8 closed: only the first cells run, and the expected
+// peak is not below what the plain sweep was measured to hold after cell 37 (159 million
+// states, bench/README.md), nor its memory below that of the run store at the 3.8 bytes a
+// state measured on 7×8's largest layers. The budget is of states
+// only, so that the cells measured do not depend on the machine's speed. Reaching that
+// budget takes minutes under -race, so by default the sweep stops after its first cell (a
+// budget of 1 ns, as deterministic) and the test checks what any extrapolation gives: not
+// exact, 1 of 64 cells, a positive peak and time, 3.8 bytes a state; CHESSPUZZLES_LONG=1
+// checks the 159 million too.
+func TestEstimateExtrapolated(t *testing.T) {
+	if !longTests() {
+		est, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP}, time.Nanosecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if est.Exact || est.Measured != 1 || est.Cells != 64 || est.PeakStates <= 0 || est.CPU <= 0 || float64(est.PeakBytes) < 3.8*est.PeakStates {
+			t.Errorf("Estimate(8×8 closed, first cell) = %+v; want extrapolated from 1 of 64 cells, a peak, a time, ≥ 3.8 bytes a state", est)
+		}
+		t.Log("the extrapolated peak's lower bound on 8×8 (159 million states) runs with CHESSPUZZLES_LONG=1 (minutes under -race)")
+		return
+	}
+	est, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est.Exact || est.Measured >= est.Cells || est.Cells != 64 || est.PeakStates < 159e6 || float64(est.PeakBytes) < 3.8*est.PeakStates {
+		t.Errorf("Estimate(8×8 closed) = %+v; want extrapolated, peak ≥ 159 million states, ≥ 3.8 bytes a state", est)
+	}
+}
+
+// TestEstimateOther checks the search method's answer, a board without closed tours and
+// bad input.
+func TestEstimateOther(t *testing.T) {
+	ctx := context.Background()
+	est, err := Estimate(ctx, 5, 5, Options{})
+	if err != nil || est.Method != MethodSearch || est.Cells != 0 || est.How == "" {
+		t.Errorf("Estimate(5×5 open) = %+v, %v; want the search method, no cells", est, err)
+	}
+	est, err = Estimate(ctx, 7, 7, Options{Closed: true, Method: MethodDP})
+	if err != nil || !est.Exact || est.PeakStates != 0 {
+		t.Errorf("Estimate(7×7 closed) = %+v, %v; want exact, no states", est, err)
+	}
+	for _, tt := range []struct {
+		rows, cols int
+		opts       Options
+	}{{0, 3, Options{}}, {6, 6, Options{Method: MethodJoin}}, {9, 9, Options{Method: MethodDP}}, {5, 5, Options{Method: "x"}}} {
+		if _, err := Estimate(ctx, tt.rows, tt.cols, tt.opts); err == nil {
+			t.Errorf("Estimate(%d×%d, %+v) = nil error, want one", tt.rows, tt.cols, tt.opts)
+		}
+	}
+}
+
+// TestExpectStates checks the model of a sweep's states on 8×8 closed (dp) and 7×8 closed
+// (join, cells of both sweeps) fed a measured prefix: the prefix is kept, the states grow
+// at most 1.6 times a cell, never fall before the last column, and fall in the dp's last
+// column; the join's sweeps never fall.
+func TestExpectStates(t *testing.T) {
+	for _, tt := range []struct {
+		rows, cols int
+		m          string
+		cells, k   int
+	}{{8, 8, MethodDP, 64, 20}, {8, 8, MethodDP, 64, 45}, {8, 8, MethodDP, 64, 58}, {7, 8, MethodJoin, 42, 30}} {
+		p := shapeOf(tt.rows, tt.cols)
+		measured := make([]float64, tt.k)
+		for i := range measured {
+			measured[i] = math.Pow(1.3, float64(i)) // up to 1.4·10⁵ states after cell 45
+		}
+		exp := p.expectStates(tt.m, tt.cells, measured)
+		if len(exp) != tt.cells {
+			t.Fatalf("%d×%d %s: %d cells, want %d", tt.rows, tt.cols, tt.m, len(exp), tt.cells)
+		}
+		for v := range exp {
+			switch {
+			case v < tt.k:
+				if exp[v] != measured[v] {
+					t.Errorf("%d×%d %s from %d: cell %d %g, measured %g", tt.rows, tt.cols, tt.m, tt.k, v, exp[v], measured[v])
+				}
+			case exp[v] > 1.6*exp[v-1]*(1+1e-12):
+				t.Errorf("%d×%d %s from %d: cell %d grows %g → %g", tt.rows, tt.cols, tt.m, tt.k, v, exp[v-1], exp[v])
+			case tt.m == MethodDP && v >= p.n-p.R-1:
+				if exp[v-1] > 1 && exp[v] >= exp[v-1] {
+					t.Errorf("%d×%d %s from %d: last column's cell %d %g after %g, want a fall", tt.rows, tt.cols, tt.m, tt.k, v, exp[v], exp[v-1])
+				}
+			case exp[v] < exp[v-1]:
+				t.Errorf("%d×%d %s from %d: cell %d falls %g → %g before the last column", tt.rows, tt.cols, tt.m, tt.k, v, exp[v-1], exp[v])
+			}
+		}
+	}
+}
+
+// TestSweepETA checks the forecast of a count's time left on 8×8 closed after 40 cells of
+// 1,000 states each in 10 s: the level is held to the last column (cells 40–54 read 1,000
+// states each, 55 reads 1,000, and from the last cell of column 6 on each cell leaves a
+// quarter of the states of the one before, at least 1), at the rate measured (10 s over
+// the 39,001 states read).
+func TestSweepETA(t *testing.T) {
+	e := newSweepETA(shapeOf(8, 8), MethodDP, 64)
+	e.t0 = time.Now().Add(-10 * time.Second)
+	eta := e.after(0, 1000) // 10 s, the next 39 cells next to nothing
+	for v := 1; v < 40; v++ {
+		eta = e.after(v, 1000)
+	}
+	reads := 16000.0
+	s := 1000.0
+	for range 8 {
+		s = max(s/4, 1)
+		reads += s
+	}
+	want := 10 * reads / 39001
+	if got := eta.Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("ETA after 40 of 64 cells: %.3f s, want %.3f s", got, want)
+	}
+	if eta := e.after(41, 1000); eta != 0 {
+		t.Errorf("ETA after a cell out of order: %v, want none", eta)
+	}
+	for v := 40; v < 64; v++ {
+		eta = e.after(v, 1000)
+	}
+	if eta != 0 {
+		t.Errorf("ETA after the last cell: %v, want 0", eta)
+	}
+}
+
+// TestThreadCPU checks that the thread's CPU time, by which Estimate times its cells,
+// grows while the thread works (where it can be read).
+func TestThreadCPU(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, ok := threadCPU()
+	if !ok {
+		if runtime.GOOS == "linux" {
+			t.Fatal("threadCPU() not readable on Linux")
+		}
+		return
+	}
+	x := uint64(1)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		for range 1 << 20 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+		c1, _ := threadCPU()
+		if c1-c0 >= 10*time.Millisecond {
+			break
+		}
+		if c1 < c0 || time.Now().After(deadline) {
+			t.Fatalf("threadCPU went from %v to %v in 20 s of work", c0, c1)
+		}
+	}
+	sinkCount = int64(x)
+}

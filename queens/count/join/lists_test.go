@@ -1,0 +1,254 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BenchmarkJoinLists is a measuring harness, not a check: with CHESSPUZZLES_JOINLISTS=N:M:SEED
+// it draws M counted row sets of N uniformly (each sub-problem with the chance of its
+// share of row sets), builds for each the four table rows it reads, its half-boards and the
+// matcher's store (everything a row set holds before its queries run), without counting
+// its pairs, and logs the largest lists (whole, and as held), table rows and Go heap seen, and the mean pair
+// tests of a row set (|A|·|B| summed as the task's counters define them). It is how the
+// memory of a worker at N = 28–29 is known without hours of counting.
+//
+//	CHESSPUZZLES_JOINLISTS=28:5:1 go test -run '^$' -bench JoinLists -benchtime 1x ./queens/count/join
+func BenchmarkJoinLists(b *testing.B) {
+	spec := os.Getenv("CHESSPUZZLES_JOINLISTS")
+	if spec == "" {
+		b.Skip("set CHESSPUZZLES_JOINLISTS=N:M:SEED to run")
+	}
+	f := strings.Split(spec, ":")
+	if len(f) != 3 {
+		b.Fatalf("CHESSPUZZLES_JOINLISTS=%q: want N:M:SEED", spec)
+	}
+	n, err1 := strconv.Atoi(f[0])
+	m, err2 := strconv.Atoi(f[1])
+	seed, err3 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || err3 != nil || n < MinN || n > MaxN || m < 1 {
+		b.Fatalf("CHESSPUZZLES_JOINLISTS=%q: want N:M:SEED, N from %d to %d", spec, MinN, MaxN)
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	subs := make([]joinSub, joinSubs(n))
+	var shares []float64
+	var all float64
+	for s := range subs {
+		subs[s] = newJoinSub(n, s)
+		c := binomial(bits.OnesCount64(subs[s].free), subs[s].k)
+		shares = append(shares, c)
+		all += c
+	}
+	tab, err := joinTable(context.Background(), n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := new(joinWorker)
+	w.t = tab
+	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
+	var times []float64
+	var maxA, maxB, maxRow, maxHeap uint64
+	var maxPart, maxChunk int
+	var pairs, pairsMax float64
+	t0 := cpuTime()
+	for range m {
+		x := rng.Float64() * all
+		s := 0
+		for s < len(subs)-1 && x >= shares[s] {
+			x -= shares[s]
+			s++
+		}
+		j := subs[s]
+		var e uint64
+		for {
+			e = randomSubset(rng, j.free, j.k)
+			if wE, _ := j.rowSetWeight(e); wE != 0 {
+				break
+			}
+		}
+		rows := j.tableRows(e)
+		if err := tab.acquire(context.Background(), rows[:]); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rows {
+			maxRow = max(maxRow, tab.rows[r].bytes())
+		}
+		var c joinCounters
+		part, chunk, starts := w.lists(&j, e, &c)
+		if timing {
+			// One part of the row set's store, drawn uniformly, met by all its queries:
+			// the row set's time is about the number of parts times this part's (an
+			// unbiased estimate where parts are drawn uniformly).
+			i := rng.IntN(len(starts))
+			c0 := cpuTime()
+			w.countPart(&j, e, wE0(&j, e), starts[i])
+			dt := (cpuTime() - c0).Seconds() * float64(len(starts))
+			times = append(times, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed: row set about %.2f CPU-s\n", e, s, len(starts), i, dt)
+		}
+		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
+		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
+		pairs += float64(c.pairTests)
+		pairsMax = max(pairsMax, float64(c.pairTests))
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		maxHeap = max(maxHeap, ms.HeapInuse)
+		tab.release(rows[:])
+	}
+	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
+		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	if timing {
+		mean, se := meanSE(times)
+		rowSets := countedRowSets(n)
+		b.Logf("N=%d: a row set %.1f ± %.1f CPU-s (%d timed parts); %d counted row sets: the whole count %.3g ± %.2g core-hours", n, mean, se, len(times), rowSets, mean*float64(rowSets)/3600, se*float64(rowSets)/3600)
+	}
+}
+
+// lists makes row set e's half-boards as countRowSet does, a store part and a chunk of
+// queries at a time (listMax), and builds the matcher's store of its first part, adding
+// the row set's counters to c and returning the largest part and chunk, without running
+// a query. (For a cross, half B is made for every middle-row queen.)
+func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk int, starts []int) {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	var stored, queries uint64
+	for from, first := 0, true; from >= 0; first = false {
+		starts = append(starts, from)
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		stored += uint64(len(w.sideA))
+		part = max(part, len(w.sideA))
+		if first {
+			w.m.build(w.sideA, 2*j.h-1, j.sieve)
+		}
+	}
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB)
+	switch j.kind {
+	case subEven:
+		for from := 0; from >= 0; {
+			from = w.evenBFrom(j, bn, bs, true, from, j.queryMax)
+			n := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
+			queries += uint64(n)
+			chunk = max(chunk, n)
+		}
+	case subCross:
+		for a, from := 1, 0; a != 0; {
+			a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+			queries += uint64(len(w.sideB))
+			chunk = max(chunk, len(w.sideB))
+		}
+	default:
+		for from := 0; from >= 0; {
+			w.sideB, from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, j.queryMax)
+			queries += uint64(len(w.sideB))
+			chunk = max(chunk, len(w.sideB))
+		}
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return part, chunk, starts
+}
+
+// countPart counts one part of row set e's store, the one from the from-th north column
+// set on, against all its queries, as countRowSet does.
+func (w *joinWorker) countPart(j *joinSub, e uint64, w180 uint64, from int) uint64 {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	w.sideA, _ = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+	w.m.build(w.sideA, 2*j.h-1, j.sieve)
+	var sum uint64
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB)
+	switch j.kind {
+	case subEven:
+		for from := 0; from >= 0; {
+			from = w.evenBFrom(j, bn, bs, w180 != 0, from, j.queryMax)
+			for k := range w.q {
+				sum += w.m.countAll(w.q[k])
+			}
+		}
+	case subCross:
+		for a, from := 1, 0; a != 0; {
+			a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+			sum += w.m.countAll(w.sideB)
+		}
+	default:
+		for from := 0; from >= 0; {
+			w.sideB, from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, j.queryMax)
+			sum += w.m.countAll(w.sideB)
+		}
+	}
+	return sum
+}
+
+func wE0(j *joinSub, e uint64) uint64 {
+	_, w180 := j.rowSetWeight(e)
+	return w180
+}
+
+func meanSE(x []float64) (mean, se float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, math.Inf(1)
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// countedRowSets returns the number of row sets the join of n counts (a walk of them all:
+// about a second at n = 28).
+func countedRowSets(n int) uint64 {
+	var c uint64
+	for sub := range joinSubs(n) {
+		j := newJoinSub(n, sub)
+		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
+			if w, _ := j.rowSetWeight(e); w != 0 {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+// randomSubset returns a uniformly random k-subset of the bits of free.
+func randomSubset(rng *rand.Rand, free uint64, k int) uint64 {
+	var pos []int
+	for f := free; f != 0; f &= f - 1 {
+		pos = append(pos, bits.TrailingZeros64(f))
+	}
+	rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
+	var e uint64
+	for _, p := range pos[:k] {
+		e |= 1 << p
+	}
+	return e
+}
+
+func binomial(n, k int) float64 {
+	c := 1.0
+	for i := range k {
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return c
+}

@@ -1,0 +1,202 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+)
+
+// TestExtractTwins holds the bit-extract (pure Go, and PEXT where this machine has BMI2)
+// to its definition, bit by bit, on random words and masks of a few runs and of many.
+func TestExtractTwins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	masks := []uint64{0, 1, ^uint64(0), 1 << 63, 0x5555555555555555, 0xaaaaaaaaaaaaaaaa, 0x0000_0003_fffb_ffbf}
+	for range 200 {
+		masks = append(masks, rng.Uint64(), sparse(rng, 3), ^sparse(rng, 2))
+	}
+	src := make([]uint64, 100)
+	for i := range src {
+		src[i] = rng.Uint64()
+	}
+	src[0], src[1] = 0, ^uint64(0)
+	for _, mask := range masks {
+		checkExtract(t, mask, src)
+	}
+}
+
+// sparse returns the AND of k random words: each bit set with probability 2^−k.
+func sparse(rng *rand.Rand, k int) uint64 {
+	x := ^uint64(0)
+	for range k {
+		x &= rng.Uint64()
+	}
+	return x
+}
+
+// checkExtract compares extractGo and extractAll with the definition for one mask.
+func checkExtract(t *testing.T, mask uint64, src []uint64) {
+	t.Helper()
+	var e bitExtract
+	e.set(mask)
+	got, got2 := make([]uint64, len(src)), make([]uint64, len(src))
+	extractGo(got, src, &e)
+	extractAll(got2, src, &e)
+	for i, x := range src {
+		var want uint64
+		o := 0
+		for b := range 64 {
+			if mask>>b&1 != 0 {
+				want |= (x >> b & 1) << o
+				o++
+			}
+		}
+		if got[i] != want || got2[i] != want || e.one(x) != want {
+			t.Fatalf("extract of %#x by %#x: go %#x, in use %#x (PEXT %v), want %#x", x, mask, got[i], got2[i], havePEXT, want)
+		}
+	}
+}
+
+// FuzzExtract holds the bit-extract twins to the definition on fuzzed words and masks.
+func FuzzExtract(f *testing.F) {
+	f.Add(uint64(0x0123456789abcdef), uint64(0x00ff00ff00ff00ff), uint64(1))
+	f.Add(^uint64(0), ^uint64(0), uint64(0))
+	f.Fuzz(func(t *testing.T, x, mask, y uint64) {
+		checkExtract(t, mask, []uint64{x, y, x ^ y})
+	})
+}
+
+// TestSieveMatcher holds the sieve to the definition: for random stores and queries of
+// several sizes, widths and cut bits, the count of stored signatures disjoint from each
+// query, pair by pair. Stores have holes (bits no pattern has) as half-boards do. Every
+// case runs with wide chunks wherever they save a chunk (wideChunkMin 0) and never.
+func TestSieveMatcher(t *testing.T) {
+	defer func(f, m, w int) { joinSieveForce, sieveMinPerSub, wideChunkMin = f, m, w }(joinSieveForce, sieveMinPerSub, wideChunkMin)
+	sieveMinPerSub = 0
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, wideMin := range []int{0, 1 << 30} {
+		wideChunkMin = wideMin
+		for _, W := range []int{9, 17, 21} {
+			for _, size := range []int{0, 1, 47, 300, 1500, 5000} {
+				for _, k := range []int{0, 1, 3, 6, 8, 11, maxSieveBits} { // 9–13 are used from N = 24
+					joinSieveForce = k
+					width := uint(2 * W)
+					holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)
+					sigs := make([]uint64, size)
+					for i := range sigs {
+						sigs[i] = sparse(rng, 2) & (1<<width - 1) &^ holes
+					}
+					qs := make([]uint64, 200)
+					for i := range qs {
+						qs[i] = sparse(rng, 3) & (1<<width - 1)
+					}
+					var want uint64
+					for _, q := range qs {
+						for _, s := range sigs {
+							if s&q == 0 {
+								want++
+							}
+						}
+					}
+					var s sieveMatcher
+					s.build(sigs, W, k)
+					if got := s.countAll(qs); got != want {
+						t.Errorf("W %d, store %d, k %d (used %d), chunks of %d: countAll = %d, want %d", W, size, k, s.k, s.cb, got, want)
+					}
+					// Again on the same buffers, with fewer queries.
+					want = 0
+					for _, q := range qs[:50] {
+						for _, s := range sigs {
+							want += uint64(bits.OnesCount64(^(s & q)) / 64)
+						}
+					}
+					if got := s.countAll(qs[:50]); got != want {
+						t.Errorf("W %d, store %d, k %d, wide from %d again: countAll = %d, want %d", W, size, k, wideMin, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCountJoinSieve counts Q(n) with the sieve forced at small n, where tasks are fast
+// and stores small, against the published values (Known), for even and odd n.
+func TestCountJoinSieve(t *testing.T) {
+	defer func(f, m int) { joinSieveForce, sieveMinPerSub = f, m }(joinSieveForce, sieveMinPerSub)
+	sieveMinPerSub = 0
+	cases := []struct{ n, k int }{{10, 2}, {11, 3}, {12, 1}, {12, 4}, {13, 2}, {13, 5}, {14, 3}, {14, 6}}
+	if !testing.Short() && !raceEnabled {
+		// A few seconds of CPU without the race detector, far more with it.
+		cases = append(cases, struct{ n, k int }{15, 2}, struct{ n, k int }{16, 3})
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("n%d-k%d", c.n, c.k), func(t *testing.T) {
+			joinSieveForce = c.k
+			got, err := CountJoin(context.Background(), c.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := count.Known(c.n)
+			if got.Total.Cmp(want.Total) != 0 || got.Unique.Cmp(want.Unique) != 0 {
+				t.Errorf("CountJoin(%d) with %d cut bits = %v, %v fundamental; want %v, %v", c.n, c.k, got.Total, got.Unique, want.Total, want.Unique)
+			}
+		})
+	}
+}
+
+// TestCountRowSetCut holds countRowSet's cut lists (half A stored a part at a time, half B
+// queried a chunk at a time, as N = 28–29 must) and the south pieces prepared cell by cell
+// to the whole lists: every task of the plan for small n, behind a forced sieve, gives the
+// same result, counters included, with lists cut to a few dozen half-boards as whole.
+func TestCountRowSetCut(t *testing.T) {
+	defer func(f, m, c int, l [2]int) {
+		joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce = f, m, c, l
+	}(joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce)
+	sieveMinPerSub = 0
+	for _, c := range []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}, {14, 3, 64, 64}} {
+		t.Run(fmt.Sprintf("n%d-k%d-%d-%d", c.n, c.k, c.store, c.query), func(t *testing.T) {
+			joinSieveForce = c.k
+			results := func() []count.Result {
+				p, err := newJoinPlan(c.n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rs []count.Result
+				for _, task := range p.allTasks() {
+					if task.Join.Sub < 0 {
+						continue
+					}
+					r, err := task.countJoinTable(context.Background(), mustTable(t, c.n))
+					if err != nil {
+						t.Fatal(err)
+					}
+					rs = append(rs, r)
+				}
+				return rs
+			}
+			cellSouthH, listMaxForce = 14, [2]int{}
+			whole := results()
+			cellSouthH, listMaxForce = 0, [2]int{c.store, c.query}
+			cut := results()
+			if len(cut) != len(whole) {
+				t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+			}
+			for i := range whole {
+				if cut[i] != whole[i] {
+					t.Errorf("task %d: %+v with cut lists, %+v whole", i, cut[i], whole[i])
+				}
+			}
+		})
+	}
+}
+
+func mustTable(t *testing.T, n int) *quarterTable {
+	tab, err := sharedQuarterTable(context.Background(), n/2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
