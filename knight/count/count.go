@@ -216,7 +216,7 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		total = cells + 1 // and the join
 	}
 	if status != nil {
-		eta := newSweepETA(shapeOf(rows, cols), m, cells)
+		eta := newSweepETA(shapeOf(rows, cols, fo.Closed), m, cells)
 		fo.Report = func(cell, states int, bytes int64) {
 			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
 		}

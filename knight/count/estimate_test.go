@@ -97,7 +97,7 @@ func TestExpectStates(t *testing.T) {
 		m          string
 		cells, k   int
 	}{{8, 8, MethodDP, 64, 20}, {8, 8, MethodDP, 64, 45}, {8, 8, MethodDP, 64, 58}, {7, 8, MethodJoin, 42, 30}} {
-		p := shapeOf(tt.rows, tt.cols)
+		p := shapeOf(tt.rows, tt.cols, true)
 		measured := make([]float64, tt.k)
 		for i := range measured {
 			measured[i] = math.Pow(1.3, float64(i)) // up to 1.4·10⁵ states after cell 45
@@ -131,7 +131,7 @@ func TestExpectStates(t *testing.T) {
 // quarter of the states of the one before, at least 1), at the rate measured (10 s over
 // the 39,001 states read).
 func TestSweepETA(t *testing.T) {
-	e := newSweepETA(shapeOf(8, 8), MethodDP, 64)
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
 	e.t0 = time.Now().Add(-10 * time.Second)
 	eta := e.after(0, 1000) // 10 s, the next 39 cells next to nothing
 	for v := 1; v < 40; v++ {
