@@ -47,13 +47,7 @@ type search struct {
 	budget int  // most moves to try; 0 means no limit
 	rng    *rand.Rand
 
-	// count, when set, makes run count every path instead of stopping at the first; it
-	// then returns found false and exhausted true (or false when stop said so).
-	count bool
-	total int64
-	stop  func() bool // polled every 2^14 moves (about a millisecond); true ends the run
-	// prefix, when not empty, is the beginning of every path (prefix[0] is the start).
-	prefix []int32
+	stop func() bool // polled every 2^14 moves (about a millisecond); true ends the run
 
 	nodes int
 }
@@ -129,9 +123,6 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 			return
 		}
 		ncand[d] = int8(k)
-		if s.count {
-			return // every branch is searched; the order does not matter
-		}
 		// Warnsdorff order: fewest onward moves; ties by the look-ahead (lowest onward
 		// count among the square's own onward squares) or at random.
 		for i := 0; i < k; i++ {
@@ -171,21 +162,10 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 		visit(start)
 	}
 	if n == 1 {
-		if s.count && endOK(start) {
-			s.total++
-		}
-		return path, endOK(start) && !s.count, true
+		return path, endOK(start), true
 	}
-	d0 := 0
-	if len(s.prefix) > 1 {
-		for _, v := range s.prefix[1:] {
-			d0++
-			path[d0] = v
-			visit(v)
-		}
-	}
-	expand(d0)
-	d := d0
+	expand(0)
+	d := 0
 	for {
 		if next[d] < ncand[d] {
 			u := cand[d][next[d]]
@@ -202,10 +182,7 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 			path[d] = u
 			if d == n-1 {
 				if endOK(u) {
-					if !s.count {
-						return path, true, true
-					}
-					s.total++
+					return path, true, true
 				}
 				unvisit(u)
 				d--
@@ -214,7 +191,7 @@ func (s *search) run(start int32) (path []int32, found, exhausted bool) {
 			expand(d)
 			continue
 		}
-		if d == d0 {
+		if d == 0 {
 			return nil, false, true
 		}
 		unvisit(path[d])

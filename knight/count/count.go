@@ -123,8 +123,9 @@ func ChooseMethod(rows, cols int, opts Options) (string, error) {
 // hardly with the number of tours: about 0.27 µs and 4–6 bytes a state once they outgrow
 // the caches, so 6×8 closed (55,488,142 tours) takes a few seconds of CPU, 7×8 closed about
 // a minute, 8×8 closed (13,267,364,410,532 tours; 7.4·10⁸ states at the widest cell) 42
-// minutes and 3.2 GiB, and open tours leave more states than closed ones (6×6 open: about
-// 15 s, against 1–2 s by the search). The join method (closed tours, long side even;
+// minutes and 3.2 GiB, and open tours leave more states than closed ones though they are
+// swept forward (ahead.go; 5×10 open about 2.5 s, 6×8 open about 42 s; 6×6 open is faster
+// by the search). The join method (closed tours, long side even;
 // internal/frontier/join.go) sweeps only the first half and the two middle columns and
 // joins the half with its own mirror image: about a third of the dp method's time on 6×8
 // and 7×8 closed. The search method enumerates the tours by backtracking on bitboards with
@@ -216,7 +217,7 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		total = cells + 1 // and the join
 	}
 	if status != nil {
-		eta := newSweepETA(shapeOf(rows, cols), m, cells)
+		eta := newSweepETA(shapeOf(rows, cols, fo.Closed), m, cells)
 		fo.Report = func(cell, states int, bytes int64) {
 			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
 		}

@@ -2,6 +2,7 @@ package count
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
 	"testing"
@@ -97,7 +98,7 @@ func TestExpectStates(t *testing.T) {
 		m          string
 		cells, k   int
 	}{{8, 8, MethodDP, 64, 20}, {8, 8, MethodDP, 64, 45}, {8, 8, MethodDP, 64, 58}, {7, 8, MethodJoin, 42, 30}} {
-		p := shapeOf(tt.rows, tt.cols)
+		p := shapeOf(tt.rows, tt.cols, true)
 		measured := make([]float64, tt.k)
 		for i := range measured {
 			measured[i] = math.Pow(1.3, float64(i)) // up to 1.4·10⁵ states after cell 45
@@ -131,7 +132,7 @@ func TestExpectStates(t *testing.T) {
 // quarter of the states of the one before, at least 1), at the rate measured (10 s over
 // the 39,001 states read).
 func TestSweepETA(t *testing.T) {
-	e := newSweepETA(shapeOf(8, 8), MethodDP, 64)
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
 	e.t0 = time.Now().Add(-10 * time.Second)
 	eta := e.after(0, 1000) // 10 s, the next 39 cells next to nothing
 	for v := 1; v < 40; v++ {
@@ -185,4 +186,40 @@ func TestThreadCPU(t *testing.T) {
 		}
 	}
 	sinkCount = int64(x)
+}
+
+// TestExpectOpen checks the model of the forward sweep of open tours on 7×7 and 8×8 (R = 7
+// and 8) and 5×14 fed a measured prefix growing 1.5 times a cell: the prefix is kept, the
+// states grow at most 1.6 times a cell and ever more slowly column by column, stop growing
+// after column min((C−1)/2, R−1), and fall from the mirror column on.
+func TestExpectOpen(t *testing.T) {
+	for _, tt := range []struct{ rows, cols, k int }{{7, 7, 15}, {8, 8, 12}, {5, 14, 18}, {7, 7, 3}} {
+		p := shapeOf(tt.rows, tt.cols, false)
+		R, C := p.R, p.n/p.R
+		measured := make([]float64, tt.k)
+		for i := range measured {
+			measured[i] = math.Pow(1.5, float64(i))
+		}
+		exp := p.expectStates(MethodDP, p.n, measured)
+		stop := (min((C-1)/2, R-1) + 1) * R
+		fall := max(stop, p.n-stop)
+		name := fmt.Sprintf("%d×%d from %d", tt.rows, tt.cols, tt.k)
+		for v := range exp {
+			g := exp[v] / exp[max(v-1, 0)]
+			switch {
+			case v < tt.k:
+				if exp[v] != measured[v] {
+					t.Errorf("%s: cell %d %g, measured %g", name, v, exp[v], measured[v])
+				}
+			case g > 1.6*(1+1e-12):
+				t.Errorf("%s: cell %d grows %.3g times", name, v, g)
+			case v-R >= tt.k && v < stop && g > exp[v-R]/exp[v-R-1]*(1+1e-12):
+				t.Errorf("%s: cell %d grows %.3g times, faster than a column before", name, v, g)
+			case v >= stop && v < fall && exp[v] > exp[v-1]*(1+1e-12) && exp[v] > exp[stop-1]*(1+1e-12):
+				t.Errorf("%s: cell %d grows past column %d", name, v, stop/R-1)
+			case v >= fall && v >= R && exp[v] > exp[v-R]:
+				t.Errorf("%s: cell %d (%g) not below the cell a column before (%g)", name, v, exp[v], exp[v-R])
+			}
+		}
+	}
 }
