@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
-	"github.com/chesspuzzles/chesspuzzles/render"
 	"github.com/spf13/cobra"
 )
 
@@ -109,31 +107,4 @@ func runQueensRegions(ctx context.Context, o queensRegionsOpts, stdout io.Writer
 func todaySeed(t time.Time) uint64 {
 	y, m, d := t.Date()
 	return uint64(y*10000 + int(m)*100 + d)
-}
-
-// regionsBoard draws a solution over the grid: Q for a queen, the region letter in lower
-// case elsewhere.
-func regionsBoard(p *regions.Puzzle, sol []int) string {
-	var b strings.Builder
-	for r := range p.N() {
-		for c := range p.N() {
-			if sol[r] == c {
-				b.WriteByte('Q')
-			} else {
-				b.WriteString(strings.ToLower(regions.Letter(p.Region(r, c))))
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// writeRegionsPicture writes the SVG or PNG picture of p's grid, with queens on it, to the
-// file output (atomically) or, when output is "", to stdout.
-func writeRegionsPicture(ctx context.Context, p *regions.Puzzle, queens []int, png bool, output string, stdout io.Writer) error {
-	b, err := draw(ctx, render.Regions{Region: p.Rows(), Queens: queens}, png)
-	if err != nil {
-		return err
-	}
-	return writeBytes(output, stdout, b)
 }
