@@ -9,11 +9,16 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // "Run of 25 November: the join at N = 24–27, sieve retuned": 96, 132, 20 and 20 probes, ± 7,
 // 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
 // plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
-// at scale, session of 25 Nov", medians). It is the model CoreSeconds and the choice of
-// method read; frames' model was measured in the first run.
+// at scale, session of 25 Nov", medians); for N = 28 four sampled row sets (seed 3) of 27
+// November, each timed by one part of its store against all its queries (BenchmarkJoinLists
+// with CHESSPUZZLES_JOINLISTS_TIME: 1,560 ± 244 CPU-s a row set, ± 16 %) at a load of 4–35,
+// which inflated N = 26's figure by the same method 1.6-fold (bench/README.md, "Issue 33").
+// It is the model CoreSeconds and the choice of method read; frames' model was measured in
+// the first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
 	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 23638, 27: 132081,
+	28: 8.69e6,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core

@@ -108,19 +108,27 @@ const (
 // stored and queried (see countRowSet). A stored half-board takes about 90 bytes with its
 // matcher tables and a query about 40 with its sieve buckets and chunk offsets. To h = 13
 // (N ≤ 25) the store is whole (at most about 1.3·10⁶ half-boards measured, N = 24) and the
-// queries go in chunks of 2²¹ (3·10⁷ of them at N = 26 took some 0.25 GiB at once). From
-// h = 13 the store is cut into parts of 2²² (up to 10⁷ half-boards a row set at N = 26,
-// about 1 GiB with its tables, and some 10⁸ at N = 28), each met by every chunk of
-// queries, half B made again for each part (a fraction of a second a part at N = 26,
-// against the seconds to minutes of its pair tests).
+// queries go in chunks of 2²² (2²¹ from h = 14; 3·10⁷ of them at N = 26 took some 0.25 GiB
+// at once, but each chunk costs the sieve's bucketing again: 6 chunks of 2²¹ made a row
+// set of N = 26 1.09 times slower than whole, 16.0 against 14.7 CPU-s, two alternated
+// runs each at load 25). At
+// h = 13 the store is cut into parts of 2²³ (up to 1.1·10⁷ half-boards a row set seen at
+// N = 26, about 1 GiB with its tables), from h = 14 of 2²² (some 7·10⁷ at N = 28), each
+// part met by every chunk of queries, half B made again for each. A part costs the
+// queries' pass through the sieve again: a row set of N = 26 with 4.24·10⁶ stored took
+// 17.8 CPU-s in parts of 2²² against 14.8 whole (load 20), so parts are as large as a
+// worker's 2 GiB allows.
 func listMax(h int) (store, query int) {
 	if listMaxForce[0] > 0 {
 		return listMaxForce[0], listMaxForce[1]
 	}
-	if h >= 13 {
+	switch {
+	case h >= 14:
 		return 1 << 22, 1 << 21
+	case h == 13:
+		return 1 << 23, 1 << 22
 	}
-	return math.MaxInt, 1 << 21
+	return math.MaxInt, 1 << 22
 }
 
 // listMaxForce, where set, overrides listMax (tests cut small N's lists so).

@@ -115,10 +115,12 @@ func TestJoinTableByLimit(t *testing.T) {
 	if err != nil || tab.cache != nil {
 		t.Fatalf("joinTable(16) with the default limit: partial %v, %v; want the whole table", tab != nil && tab.cache != nil, err)
 	}
-	for _, n := range []int{24, 27} {
-		need, fits := (&plan{n: n}).Memory(2, 2<<30)
+	// Two workers in 2 GiB to N = 25; from N = 26 (stores of up to 2²³ half-boards a
+	// worker, about 1 GiB with their tables) one.
+	for _, c := range []struct{ n, workers int }{{24, 2}, {25, 2}, {26, 1}, {27, 1}, {28, 1}, {29, 1}} {
+		need, fits := (&plan{n: c.n}).Memory(c.workers, 2<<30)
 		if !fits || need > 2<<30 {
-			t.Errorf("N=%d: Memory(2 workers, 2 GiB) = %d, %v; want at most 2 GiB", n, need, fits)
+			t.Errorf("N=%d: Memory(%d workers, 2 GiB) = %d, %v; want at most 2 GiB", c.n, c.workers, need, fits)
 		}
 	}
 }
