@@ -795,11 +795,14 @@ func (p *picture) ink(at, from, to, pitch float64, vertical bool, a, b rgb) floa
 // thickThreshold splits the edges' ink into thin and thick where the two groups are furthest
 // apart on a log scale (Otsu's method), and returns the ink above which an edge is thick; it
 // returns +Inf when the picture has no thick borders: the two groups' means (of ink) less
-// than three times apart.
+// than three times apart. The scale is log(ink + inkNoise), not log(ink + 1): thin lines
+// barely darker than their cells (dark mode's, 22 from an orange cell and 62 from a blue
+// one) measure 0 on some edges and tens on others, and on a log scale starting at 1 the
+// zeros would be a group of their own, far below the rest, and every other edge thick.
 func thickThreshold(inks []float64) float64 {
 	v := make([]float64, len(inks))
 	for i, x := range inks {
-		v[i] = math.Log1p(x)
+		v[i] = math.Log(x + inkNoise)
 	}
 	sort.Float64s(v)
 	total := 0.0
@@ -822,12 +825,12 @@ func thickThreshold(inks []float64) float64 {
 	if cut < 0 {
 		return math.Inf(1)
 	}
-	thin := math.Expm1(cutLeft / float64(cut))
-	thick := math.Expm1((total - cutLeft) / float64(len(v)-cut))
+	thin := math.Exp(cutLeft/float64(cut)) - inkNoise
+	thick := math.Exp((total-cutLeft)/float64(len(v)-cut)) - inkNoise
 	if thick < 3*thin+20 {
 		return math.Inf(1)
 	}
-	return math.Expm1((v[cut-1] + v[cut]) / 2)
+	return math.Exp((v[cut-1]+v[cut])/2) - inkNoise
 }
 
 // regions turns the cells and edges into region ids (see the package comment).

@@ -474,3 +474,71 @@ func TestRead(t *testing.T) {
 		})
 	}
 }
+
+// TestFaintLines reads grids drawn as the web page draws them in dark mode at phone size
+// (issue 36: its screenshot of a 14×14 puzzle was refused): cells of 24 pixels in ten
+// colours, repeated across 14 regions, so that only the borders tell some regions apart;
+// 2-pixel near-black borders in a grey frame; and thin lines that only darken their cells a little, less on the
+// first lines than on the last, so that some thin edges measure no ink at all and others
+// tens; grey label strokes beside the frame, on a near-black page.
+func TestFaintLines(t *testing.T) {
+	page := look{cell: 24, thin: 0, thick: 2, frame: 2, margin: 24,
+		// The page's dark-mode colours, as its screenshot has them.
+		palette: []color.RGBA{
+			{206, 158, 69, 0xff}, {125, 176, 204, 0xff}, {83, 168, 141, 0xff}, {205, 196, 96, 0xff},
+			{93, 142, 187, 0xff}, {201, 128, 90, 0xff}, {187, 141, 171, 0xff}, {169, 169, 169, 0xff},
+			{200, 189, 161, 0xff}, {160, 190, 139, 0xff},
+		},
+		thickCol: color.RGBA{26, 26, 26, 0xff}, bg: color.RGBA{27, 24, 21, 0xff}}
+	for _, n := range []int{12, 14} {
+		p := puzzle(t, n, uint64(n))
+		rows := recoloured(p, len(page.palette))
+		img := drawGrid(rows, page)
+		// The frame is grey, the borders inside it near-black.
+		f0, f1 := page.margin-page.frame/2, page.margin+n*page.cell+page.frame-page.frame/2
+		outline(img, image.Rect(f0, f0, f1, f1), page.frame, color.RGBA{138, 127, 115, 0xff})
+		// Thin lines: line k darkens the pixel column (row) on it by 2% + 2.5k%.
+		darken := func(x, y int, k int) {
+			c := img.RGBAAt(x, y)
+			if c == page.thickCol {
+				return
+			}
+			f := 0.98 - 0.025*float64(k)
+			img.SetRGBA(x, y, color.RGBA{uint8(f * float64(c.R)), uint8(f * float64(c.G)), uint8(f * float64(c.B)), 0xff})
+		}
+		m, s := page.margin, page.cell
+		for r := range n {
+			for c := 1; c < n; c++ {
+				if p.Region(r, c) == p.Region(r, c-1) {
+					for y := m + r*s; y < m+(r+1)*s; y++ {
+						darken(m+c*s, y, c)
+					}
+				}
+			}
+		}
+		for r := 1; r < n; r++ {
+			for c := range n {
+				if p.Region(r, c) == p.Region(r-1, c) {
+					for x := m + c*s; x < m+(c+1)*s; x++ {
+						darken(x, m+r*s, r)
+					}
+				}
+			}
+		}
+		// Row and column numbers beside the frame.
+		grey := color.RGBA{0xb0, 0xb0, 0xb0, 0xff}
+		for k := range n {
+			words(img, m+k*s+s/3, 8, 6, 1, grey)
+			words(img, 4, m+k*s+s/3, 6, 1, grey)
+		}
+		t.Run(fmt.Sprintf("n%d", n), func(t *testing.T) {
+			got, err := Image(context.Background(), img)
+			if err != nil {
+				t.Fatalf("Image: %v", err)
+			}
+			if g, w := got.String(), letters(p.Rows()); g != w {
+				t.Fatalf("Image read\n%s\nwant\n%s", g, w)
+			}
+		})
+	}
+}
