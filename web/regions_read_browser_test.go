@@ -168,10 +168,15 @@ func TestRegionsReadPage(t *testing.T) {
 			if err := chromedp.Do(ctx, setDark(c.dark)); err != nil {
 				t.Fatal(err)
 			}
+			// A blank page between two: the next page's grid is never the last one's.
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+				t.Fatal(err)
+			}
 			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?tab=regions&"+q)); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, ctx, "the grid", fmt.Sprintf(`document.querySelectorAll('#regions-board rect.rg-cell').length === %d`, c.n*c.n))
+			// The seeded puzzle, not today's of the same size drawn first: wait for its number too.
+			waitFor(t, ctx, "the grid", fmt.Sprintf(`document.querySelectorAll('#regions-board rect.rg-cell').length === %d && document.getElementById('regions-status').textContent.startsWith('Puzzle #%d,')`, c.n*c.n, c.seed))
 			if c.letters {
 				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#regions-letters"), chromedp.NodeVisible)); err != nil {
 					t.Fatal(err)

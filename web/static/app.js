@@ -16,6 +16,14 @@ document.addEventListener('learn-state', (e) => { learnState = e.detail; if (act
 let regionsState = {}; // the Regions tab's n, seed and level, from regions.js ("regions-state")
 document.addEventListener('regions-state', (e) => { regionsState = e.detail; if (activeTab === 'regions') saveURL(); });
 
+// tabState is the state a tab's module reported, or, before it has reported any (its script
+// may run after the first save on a slow load), the link's own parameters for that tab, so
+// that a link such as ?tab=regions&n=10&seed=7 is not cut to ?tab=regions under it.
+function tabState(reported) {
+  if (Object.keys(reported).length > 0 || url.get('tab') !== activeTab) return reported;
+  return Object.fromEntries([...url].filter(([k]) => k !== 'tab'));
+}
+
 function saveURL() {
   if (restoring) return;
   const p = new URLSearchParams();
@@ -35,9 +43,9 @@ function saveURL() {
     else if (tour.failedStart) p.set('start', tour.failedStart);
     if ($('knight-closed').checked) p.set('closed', '1');
   } else if (activeTab === 'learn') {
-    for (const [k, v] of Object.entries(learnState)) p.set(k, v);
+    for (const [k, v] of Object.entries(tabState(learnState))) p.set(k, v);
   } else if (activeTab === 'regions') {
-    for (const [k, v] of Object.entries(regionsState)) p.set(k, v);
+    for (const [k, v] of Object.entries(tabState(regionsState))) p.set(k, v);
   }
   const next = `${location.pathname}?${p}`;
   if (next !== `${location.pathname}${location.search}`) history.replaceState(null, '', next);
