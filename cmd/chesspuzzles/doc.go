@@ -243,7 +243,7 @@ undirected closed tours, exactly, on one core. --method search (backtracking, bo
 most 64 squares) is fastest on 5×5, 5×6, 6×6 and from a start on 5×7; dp (a frontier
 sweep, column by column) and join (for closed tours, two mirror halves of the sweep) take
 any board whose short side is at most 8, in time and memory growing with that side: 6×8
-closed in seconds, 7×7 open in 23 minutes and 2.0 GiB, 8×8 closed in 42 minutes and 3.2
+closed in seconds, 7×7 open in 7.0 minutes and 880 MiB, 8×8 closed in 42 minutes and 3.2
 GiB. --max-memory (default half the machine's) stops a count that would need more (exit
 2). estimate, with the same flags, says beforehand what a count will need: it runs the
 first cells of the sweep and extrapolates.
