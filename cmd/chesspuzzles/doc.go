@@ -240,13 +240,13 @@ letters; with --after "a1 b3 …" the knight has made those moves, visited squar
 
 count counts the directed open tours of the board, those from --start, or with --closed the
 undirected closed tours, exactly, on one core. --method search (backtracking, boards of at
-most 64 squares) is fastest up to 42 squares; dp (a frontier sweep, column by column) and
-join (for closed tours, two mirror halves of the sweep) take any board whose short side is
-at most 8, in time and memory growing with that side: 6×8 closed in seconds, 7×7 open in
-23 minutes and 2.0 GiB, 8×8 closed in 42 minutes and 3.2 GiB. --max-memory (default half
-the machine's) stops a count that would need more (exit 2). estimate, with the same
-flags, says beforehand what a count will need: it runs the first cells of the sweep and
-extrapolates.
+most 64 squares) is fastest on 5×5, 5×6, 6×6 and from a start on 5×7; dp (a frontier
+sweep, column by column) and join (for closed tours, two mirror halves of the sweep) take
+any board whose short side is at most 8, in time and memory growing with that side: 6×8
+closed in seconds, 7×7 open in 7.0 minutes and 880 MiB, 8×8 closed in 42 minutes and 3.2
+GiB. --max-memory (default half the machine's) stops a count that would need more (exit
+2). estimate, with the same flags, says beforehand what a count will need: it runs the
+first cells of the sweep and extrapolates.
 
 # Web app
 

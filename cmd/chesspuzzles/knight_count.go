@@ -84,8 +84,8 @@ Three methods (--method):
           the other half too, joined at the middle (6×8 closed in 1.2–2.5 s of CPU).
   search  backtracking through every tour, meeting in the middle: 6×6 open in about 2 s,
           at most 64 squares, time growing with the number of tours.
-  auto    (the default) search on boards of at most 42 squares (there it is faster), else
-          join for closed tours where it applies, else dp.
+  auto    (the default) search on 5×5, 5×6 and 6×6, and 5×7 from --start (there it
+          is faster), else join for closed tours where it applies, else dp.
 8×8 closed (13,267,364,410,532 tours) holds hundreds of millions of states in its middle
 columns, gigabytes even at about 5 bytes a state ("knight estimate" says what a count will
 need before it starts).

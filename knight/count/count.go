@@ -57,17 +57,38 @@ const DPMaxRows = frontier.MaxRows
 var errCountOverflow = errors.New("count overflows a 64-bit integer")
 
 // ChooseMethod returns the method Tours uses for a rows×cols board with opts: opts.Method
-// if it names one, otherwise MethodDP, except on boards of at most 42 squares (up to 6×7),
-// where the search was measured faster (open tours leave the frontier far more pictures
-// than closed ones), and closed tours of oblong boards (long side even and at least 4, and
-// longer than the short side), which the join takes, where it was measured about three
-// times faster than the dp method; not square ones: on 8×8 the join's second sweep,
-// through the middle columns, is the plain sweep where it is widest, in hash tables that
-// would need more than 12 GiB, where dp counts it in 3.2 GiB. Boards the dp method cannot
-// take (a short side over DPMaxRows) go to the search. The measured figures are in
-// bench/README.md ("Counting knight's tours"). It returns an error if the board is not one
-// the method can count, or opts are not a count (a start off the board, or a start with
-// Closed).
+// if it names one, otherwise MethodDP, except on boards whose sides are both 5 or 6 (5×5,
+// 5×6, 6×6), open or closed, and 5×7 from a start, which the search takes, and closed
+// tours of oblong boards (long side even and at least 4, and longer than the short side),
+// which the join takes, where it was measured about three times faster than the dp method;
+// not square ones: on 8×8 the join's second sweep, through the middle columns, is the plain
+// sweep where it is widest, in hash tables that would need more than 12 GiB, where dp
+// counts it in 3.2 GiB. Boards the dp method cannot take (a short side over DPMaxRows) go
+// to the search.
+//
+// The search's time grows with the number of tours, the dp's with the width of its
+// frontier, about 5^R for a short side R. Measured by bench/kcount-auto.sh (CPU seconds,
+// medians of 3 alternated runs, 27 Nov, 2-core AMD EPYC at load 3.1–4.5):
+//
+//	board         dp      search   search÷dp  auto
+//	4×10 open     0.04    2.14     54         dp
+//	5×6 open      0.10    0.02     0.20       search
+//	5×7 open      0.32    0.40     1.25       dp
+//	6×6 open      3.85    0.81     0.21       search
+//	5×8 open      0.85    8.18     9.6        dp
+//	6×7 open      19.2    minutes             dp
+//	6×6 from a1   1.58    0.31     0.20       search
+//	5×7 from a1   0.23    0.12     0.52       search
+//	5×8 from a1   0.53    2.38     4.5        dp
+//	6×6 closed    0.11    0.02     0.18       search
+//	5×8 closed    0.04    0.07     1.75       join (0.01)
+//	6×7 closed    0.77    0.75     0.97       dp (a tie; 109 MiB against 32)
+//
+// The search wins where the frontier is wide for its few tours; dp wins on every board
+// with a short side of 3 or 4 that either method takes more than a few hundredths of a
+// second on (the search counts their tours one by one: 3×14 open 0.58 s against 0.00),
+// and on 5×7 open and larger. The full table is in bench/README.md ("Issue 35 follow-up: auto
+// by measurement").
 func ChooseMethod(rows, cols int, opts Options) (string, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
 	if rows < 1 || cols < 1 {
@@ -83,7 +104,7 @@ func ChooseMethod(rows, cols int, opts Options) (string, error) {
 	switch m {
 	case "", MethodAuto:
 		m = MethodDP
-		if rows*cols <= 42 {
+		if searchFaster(rows, cols, opts.Start != nil) {
 			m = MethodSearch
 		}
 		if rows*cols <= MaxCountSquares && min(rows, cols) > DPMaxRows {
@@ -110,6 +131,14 @@ func ChooseMethod(rows, cols int, opts Options) (string, error) {
 		return "", fmt.Errorf("board %d×%d: the dp method counts boards with a short side of at most %d and a long side of at most %d", rows, cols, DPMaxRows, MaxCountLong)
 	}
 	return m, nil
+}
+
+// searchFaster reports whether the search was measured faster than the dp method on a
+// rows×cols board, counting from one start square or not (ChooseMethod's table): both
+// sides 5 or 6, or 5×7 from a start.
+func searchFaster(rows, cols int, start bool) bool {
+	short, long := min(rows, cols), max(rows, cols)
+	return short >= 5 && (long <= 6 || start && short == 5 && long == 7)
 }
 
 // Tours64 returns the exact number of knight's tours of a rows×cols board: directed open tours
@@ -259,8 +288,8 @@ func (e *MemoryError) Error() string {
 }
 
 // MaxQuickSquares is the largest board CheckMemory passes without estimating: counts of up
-// to 42 squares take seconds (the search method's boards), and a dp or join count that
-// outgrows opts.MaxMemory stops as soon as its store does.
+// to 42 squares take seconds (the longest, 6×7 open by dp, about 20 CPU-s and 608 MiB), and
+// a dp or join count that outgrows opts.MaxMemory stops as soon as its store does.
 const MaxQuickSquares = 42
 
 // CheckMemory returns a *MemoryError (Estimated) if the count Tours would do for a

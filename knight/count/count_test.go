@@ -354,3 +354,52 @@ func ExampleTours64() {
 	fmt.Println(all, fromA1, closed)
 	// Output: 1728 304 9862
 }
+
+// TestAutoSmallBoards checks what auto takes on the boards bench/kcount-auto.sh timed both
+// ways (ChooseMethod's table): the search where it measured faster, dp elsewhere.
+func TestAutoSmallBoards(t *testing.T) {
+	a1of6 := board.Square{Row: 5, Col: 0} // a1 of a board of 6 rows
+	a1of5 := board.Square{Row: 4, Col: 0}
+	c3of5 := board.Square{Row: 2, Col: 2}
+	a1of7 := board.Square{Row: 6, Col: 0}
+	tests := []struct {
+		name       string
+		rows, cols int
+		opts       Options
+		want       string
+	}{
+		{"1×1 open", 1, 1, Options{}, MethodDP},
+		{"3×14 open", 3, 14, Options{}, MethodDP},
+		{"4×9 open", 4, 9, Options{}, MethodDP},
+		{"4×10 open", 4, 10, Options{}, MethodDP},
+		{"5×5 open", 5, 5, Options{}, MethodSearch},
+		{"5×6 open", 5, 6, Options{}, MethodSearch},
+		{"6×5 open", 6, 5, Options{}, MethodSearch},
+		{"6×6 open", 6, 6, Options{}, MethodSearch},
+		{"5×7 open", 5, 7, Options{}, MethodDP},
+		{"7×5 open", 7, 5, Options{}, MethodDP},
+		{"5×8 open", 5, 8, Options{}, MethodDP},
+		{"6×7 open", 6, 7, Options{}, MethodDP},
+		{"6×6 from a1", 6, 6, Options{Start: &a1of6}, MethodSearch},
+		{"5×7 from a1", 5, 7, Options{Start: &a1of5}, MethodSearch},
+		{"5×7 from c3", 5, 7, Options{Start: &c3of5}, MethodSearch},
+		{"7×5 from a1", 7, 5, Options{Start: &a1of7}, MethodSearch},
+		{"6×7 from a1", 6, 7, Options{Start: &a1of6}, MethodDP},
+		{"4×10 from a1", 4, 10, Options{Start: &board.Square{Row: 3, Col: 0}}, MethodDP},
+		{"5×8 from a1", 5, 8, Options{Start: &a1of5}, MethodDP},
+		{"5×6 closed", 5, 6, Options{Closed: true}, MethodSearch},
+		{"6×6 closed", 6, 6, Options{Closed: true}, MethodSearch},
+		{"5×8 closed", 5, 8, Options{Closed: true}, MethodJoin},
+		{"6×7 closed", 6, 7, Options{Closed: true}, MethodDP},
+		{"7×6 closed", 7, 6, Options{Closed: true}, MethodDP},
+		{"4×10 closed", 4, 10, Options{Closed: true}, MethodJoin},
+		{"6×7 open, search named", 6, 7, Options{Method: MethodSearch}, MethodSearch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := ChooseMethod(tt.rows, tt.cols, tt.opts); err != nil || got != tt.want {
+				t.Errorf("ChooseMethod(%d×%d, %+v) = %q, %v; want %q", tt.rows, tt.cols, tt.opts, got, err, tt.want)
+			}
+		})
+	}
+}

@@ -19,10 +19,9 @@
 //     programming, the board swept cell by cell keeping the distinct pictures of the last
 //     2R+1 cells (degrees and the pairing of path ends, packed in base 11) as sorted runs
 //     of compact records, about 4–6 bytes a state. Time and memory follow the number of
-//     pictures, not of tours: 6×8 closed in about 2 s, 7×7 open (165,575,218,320; 4.3·10⁸
-//     states at the widest cell) in 23 CPU-minutes and 2 GiB by the backward sweep, before
-//     open tours were swept forward (fewer states: 6×8 open 10.9·10⁶ at the peak against
-//     22.1·10⁶; bench/README.md), 8×8 closed
+//     pictures, not of tours: 6×8 closed in about 2 s, 7×7 open (165,575,218,320; 1.5·10⁸
+//     states at the widest cell, swept forward) in 7 CPU-minutes and 880 MiB (23 and 2 GiB
+//     by the backward sweep, 4.3·10⁸ states; bench/README.md), 8×8 closed
 //     (13,267,364,410,532, McKay 1997; 7.4·10⁸ states at cell 45 of 64) in 42
 //     CPU-minutes and 3.2 GiB; boards past 64 squares count in 128 bits.
 //   - join (internal/frontier/join.go), closed tours of oblong boards with an even long
