@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -111,13 +110,4 @@ func BenchmarkJoinSample(b *testing.B) {
 	b.Logf("N=%d: %d of %d row sets (seed %d): table %.2f CPU-s, %.3f ms a row set, whole %.0f CPU-s; checksum %x, pair tests %d, stored %d, queries %d (whole: %.3g pair tests)",
 		n, m, total, seed, (c1 - c0).Seconds(), per.Seconds()*1e3, per.Seconds()*float64(total), sum, pairs, stored, nodes-stored,
 		float64(pairs)/float64(m)*float64(total))
-}
-
-// cpuTime returns the process's user + system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
