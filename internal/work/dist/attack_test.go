@@ -30,20 +30,8 @@ func noPublished(t *testing.T) {
 // issuedHostile connects a hostile client under identity name, which a issues.
 func issuedHostile(t *testing.T, url string, a *Authority, name string) *hostile {
 	t.Helper()
-	h := &hostile{t: t, user: name}
 	token, seed := mustSplit(t, issue(t, a, name))
-	nc, err := nats.Connect(url, nats.UserJWTAndSeed(token, seed), nats.CustomInboxPrefix(InboxPrefix(name)),
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			h.violations = append(h.violations, err.Error())
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	h.nc = nc
-	return h
+	return connectHostile(t, url, name, nats.UserJWTAndSeed(token, seed))
 }
 
 // A rogue is a worker of a compromised identity. It computes every task it is given and

@@ -192,16 +192,7 @@ func TestExternalOperator(t *testing.T) {
 	if err := a.configure(opts); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
-		t.Fatal("server not ready")
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
-	url := srv.ClientURL()
+	url := startNATS(t, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, _, err := ConnectWorker(ctx, ConnectOptions{URL: url}); !errors.Is(err, ErrRefused) {
@@ -224,4 +215,20 @@ func TestExternalOperator(t *testing.T) {
 	if got, want := counts.Total.String(), known(t)[n][0]; got != want {
 		t.Errorf("Q(%d) through an external server = %s, want %s", n, got, want)
 	}
+}
+
+// startNATS starts an in-process NATS server with opts, as an operator's own server would
+// run, and returns its client URL; the test's cleanup shuts it down.
+func startNATS(t *testing.T, opts *server.Options) string {
+	t.Helper()
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	return srv.ClientURL()
 }

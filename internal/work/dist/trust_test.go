@@ -37,10 +37,16 @@ type hostile struct {
 
 func newHostile(t *testing.T, url string) *hostile {
 	t.Helper()
-	h := &hostile{t: t}
 	id := NewIdentity(testToken)
-	h.user = id.User
-	nc, err := nats.Connect(url, nats.UserInfo(id.User, id.Password), nats.CustomInboxPrefix(InboxPrefix(id.User)),
+	return connectHostile(t, url, id.User, nats.UserInfo(id.User, id.Password))
+}
+
+// connectHostile connects a hostile client as user with auth, its inbox in the user's own
+// prefix; the server's asynchronous refusals go to violations.
+func connectHostile(t *testing.T, url, user string, auth nats.Option) *hostile {
+	t.Helper()
+	h := &hostile{t: t, user: user}
+	nc, err := nats.Connect(url, auth, nats.CustomInboxPrefix(InboxPrefix(user)),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -532,16 +538,7 @@ func TestOperatorIdentities(t *testing.T) {
 			{Username: "w1", Password: "w1-pass", Permissions: WorkerPermissions("w1")},
 			{Username: "w2", Password: "w2-pass", Permissions: WorkerPermissions("w2")},
 		}}
-	srv, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
-		t.Fatal("server not ready")
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
-	url := srv.ClientURL()
+	url := startNATS(t, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	nc, err := Connect(ctx, ConnectOptions{URL: url, User: "coordinator", Password: "c-pass"})
