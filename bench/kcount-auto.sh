@@ -54,16 +54,14 @@ echo "board method cpu-s peak-KiB count"
 for r in $(seq "$rounds"); do
 	for c in "${cases[@]}"; do
 		read -ra args <<<"${c#*:}"
-		order=$(methods "${args[@]}")
-		if ((r % 2 == 0)); then order=$(echo "$order" | tr ' ' '\n' | tac | tr '\n' ' '); fi
+		read -ra ms <<<"$(methods "${args[@]}")"
+		order=$(alternate "$r" "${ms[@]}")
 		for m in $order; do
 			run "${c%%:*}" "$m" "${args[@]}"
 		done
 	done
 done
 
-# cpu NAME METHOD: the median CPU seconds of that board and method.
-cpu() { awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | median; }
 echo
 echo "machine after: load $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in "${cases[@]}"; do

@@ -38,16 +38,14 @@ for r in $(seq "$rounds"); do
 		rest=${c#*:}
 		methods=${rest%%:*}
 		read -ra args <<<"${rest#*:}"
-		order=$methods
-		if ((r % 2 == 0)); then order=$(echo "$methods" | tr ' ' '\n' | tac | tr '\n' ' '); fi
+		read -ra ms <<<"$methods"
+		order=$(alternate "$r" "${ms[@]}")
 		for m in $order; do
 			run "${name// /_}" "$m" "${args[@]}"
 		done
 	done
 done
 
-# cpu NAME METHOD: the median CPU seconds of that board and method.
-cpu() { awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | median; }
 echo
 for c in "${cases[@]}"; do
 	name=${c%%:*}

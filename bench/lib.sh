@@ -62,3 +62,15 @@ median() {
 	awk -v c="${2:-1}" '{ print $c }' "${1:--}" | sort -g |
 		awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
+
+# alternate R WORD...: the words in their order on an odd round R and reversed on an even one,
+# so that no method always runs first (a warm cache, a quieter minute).
+alternate() {
+	local r=$1
+	shift
+	if ((r % 2 == 0)); then printf '%s\n' "$@" | tac | tr '\n' ' '; else echo "$*"; fi
+}
+
+# cpu NAME METHOD: the median CPU seconds of that board and method in $tmp/out, whose lines
+# are "name method cpu-s …".
+cpu() { awk -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 }' "$tmp/out" | median; }
