@@ -187,7 +187,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		var offs []uint32
 		// Below 3 batches the offsets cost what they save, but only the offsets kernel
 		// takes wide chunks.
-		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) {
+		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
@@ -228,7 +228,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
 				var o []uint32
-				if useOffs && !m.raw {
+				if useOffs && !m.raw && !matchIndexed(m.bw, m.cb, m.nch) {
 					o = s.offs[lo*s.stride : hi*s.stride]
 					if !made[y] {
 						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords, s.cb)
