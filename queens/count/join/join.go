@@ -401,6 +401,10 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
 		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
+	if j.kind == subEven && j.storeMax < math.MaxInt {
+		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+		return n, err
+	}
 	// Half A a part at a time; the first part's passes over B count the queries.
 	var stored, queries uint64
 	var n [3]uint64
@@ -461,6 +465,154 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), nil
 	}
 	return wE * n[0], nil
+}
+
+// classBitsMax bounds the cut bits that split half A into classes (countRowSetClasses).
+const classBitsMax = 6
+
+// classOrder returns the frame bits countRowSetClasses may split half A by, in the order
+// it takes them: the sieve's order (the diagonals nearest the middle of each direction,
+// alternating) without the middle ones, the board's long diagonals, which half A at even
+// N leaves empty (rule 2).
+func classOrder(W int) [classBitsMax]uint {
+	mid := uint(W / 2)
+	w := uint(W)
+	return [classBitsMax]uint{mid + 1, w + mid + 1, mid - 1, w + mid - 1, mid + 2, w + mid + 2}
+}
+
+// countRowSetClasses is countRowSet for even N where half A may not fit one part
+// (j.storeMax, h ≥ 13): half A is split by c cut bits into the classes of the half-boards
+// that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
+// and a class with cut bits x meets only the queries with none of x's bits: the sieve's
+// cut, made by making the lists again instead of holding them. c is the fewest bits
+// that leave no class above j.storeMax (at most classBitsMax), so that each stored class
+// is as large as a worker's memory allows and its own sieve (sievePerSub) takes as many
+// cut bits as its size pays for: the cut bits of the two levels together grow with the
+// whole store, not with the part held. A first pass over half A counts the classes (one
+// more enumeration of A, and B is made again for every part: both small beside the
+// matching from h = 13). With c = 0 it is countRowSet's parts.
+//
+// The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
+// the only-th class that holds half-boards and no other (the sampler of lists_test.go
+// times one class so), with only = −2 none, and then leaves the counters' queries out; it
+// returns the number of such classes.
+func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	order := classOrder(W)
+	// Pass 1: how many half-boards each class of the first classBitsMax bits holds.
+	var hist [1 << classBitsMax]int
+	var stored uint64
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		stored += uint64(len(w.sideA))
+		for _, sig := range w.sideA {
+			var x uint
+			for i, b := range order {
+				x |= uint(sig>>b&1) << i
+			}
+			hist[x]++
+		}
+	}
+	cb := 0
+	for ; cb < classBitsMax; cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range hist {
+			size[x&(1<<cb-1)] += h
+			big = max(big, size[x&(1<<cb-1)])
+		}
+		if big <= j.storeMax {
+			break
+		}
+	}
+	var outer uint64
+	for _, b := range order[:cb] {
+		outer |= 1 << b
+	}
+	defer func() { w.m.exclude, w.m.perSub = 0, 0 }()
+	w.m.exclude = outer
+	if cb > 0 {
+		w.m.perSub = sievePerSub
+	}
+	var queries uint64
+	var n [3]uint64
+	first, class := only == -1, 0 // first: the queries are still to count
+	for x := range 1 << cb {
+		size := 0
+		for y, h := range hist {
+			if y&(1<<cb-1) == x {
+				size += h
+			}
+		}
+		if size == 0 {
+			continue
+		}
+		class++
+		match := only == -1 || only == class-1
+		if !match && !first {
+			continue
+		}
+		var X uint64 // the class's cut bits, in the frame
+		for i, b := range order[:cb] {
+			X |= uint64(x>>i&1) << b
+		}
+		for aFrom := 0; aFrom >= 0; {
+			// A run of the class: half A made on from aFrom, the other classes dropped.
+			w.sideA = w.sideA[:0]
+			for aFrom >= 0 && len(w.sideA) < j.storeMax {
+				start := len(w.sideA)
+				w.sideA, aFrom = w.halfFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
+				k := start
+				for _, sig := range w.sideA[start:] {
+					w.sideA[k] = sig
+					if sig&outer == X {
+						k++
+					}
+				}
+				w.sideA = w.sideA[:k]
+			}
+			if len(w.sideA) == 0 || !match && !first {
+				continue
+			}
+			if match {
+				w.m.build(w.sideA, W, j.sieve)
+			}
+			for bFrom := 0; bFrom >= 0; {
+				bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
+				for k := range w.q {
+					q := w.q[k]
+					if first {
+						queries += uint64(len(q))
+					}
+					if !match {
+						continue
+					}
+					i := 0
+					for _, sig := range q {
+						q[i] = sig
+						if sig&X == 0 {
+							i++
+						}
+					}
+					n[k] += w.m.countAll(q[:i])
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for bFrom := 0; first && bFrom >= 0; { // no half A: the queries still count
+		bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
+		for k := range w.q {
+			queries += uint64(len(w.q[k]))
+		}
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
 }
 
 // crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row

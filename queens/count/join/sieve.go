@@ -63,6 +63,11 @@ var joinSieveForce = -1
 // it to 0 to run the sieve on the small stores of small N.
 var sieveMinPerSub = rawMatchMax
 
+// sievePerSub is the mean sub-store size a class part's sieve aims at (see
+// countRowSetClasses): its cut bits are ⌊log₂(store/sievePerSub)⌋, at most maxSieveBits.
+// The cut bits taken per N (joinSieveBits) give about 500–800 at N = 20–26.
+var sievePerSub = 512
+
 // sieveBitsFor returns k for n.
 func sieveBitsFor(n int) int {
 	if joinSieveForce >= 0 {
@@ -77,6 +82,12 @@ func sieveBitsFor(n int) int {
 // sieveMatcher counts disjoint (stored, query) pairs like matcher, behind a sieve of k cut
 // bits and a squeeze of the holes. Its buffers are kept across row sets.
 type sieveMatcher struct {
+	// exclude holds signature bits the store's patterns all share with one class and
+	// its queries never have (countRowSetClasses): never cut bits, never matched. perSub,
+	// where positive, chooses k by the store's size (sievePerSub). Both are set by the
+	// caller before build.
+	exclude    uint64
+	perSub     int
 	k          int
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
@@ -105,6 +116,10 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
 	// for a smaller store, none for one that is a single batch or a raw scan already).
 	var cut uint64
+	kept &^= s.exclude
+	if k > 0 && s.perSub > 0 {
+		k = min(maxSieveBits, max(1, bits.Len(uint(len(sigs)/s.perSub))-1))
+	}
 	for k > 0 && len(sigs) < sieveMinPerSub<<k {
 		k--
 	}
