@@ -61,8 +61,8 @@ import (
 // built once per process and shared read-only by every worker; a worker's own buffers
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
-// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
-// one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ; each query's row
+// offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
 // the k middle diagonals, and squeezes unused bits out of the matched words.
@@ -114,7 +114,9 @@ const (
 // runs each at load 25). At
 // h = 13 the store is cut into parts of 2²³ (up to 1.1·10⁷ half-boards a row set seen at
 // N = 26, about 1 GiB with its tables), from h = 14 of 2²² (some 7·10⁷ at N = 28), each
-// part met by every chunk of queries, half B made again for each. A part costs the
+// part met by every chunk of queries, half B made again for each (at even N a part is a
+// class of half A by its cut bits, met only by the queries off them: countRowSetClasses).
+// A part costs the
 // queries' pass through the sieve again: a row set of N = 26 with 4.24·10⁶ stored took
 // 17.8 CPU-s in parts of 2²² against 14.8 whole (load 20), so parts are as large as a
 // worker's 2 GiB allows.
@@ -271,6 +273,7 @@ type joinWorker struct {
 	sideA   []uint64
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
+	q1      [1][]uint64 // odd N: w.sideB, as nextQueries returns it
 	scratch []southPiece
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
@@ -401,7 +404,7 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
 		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
-	if j.kind == subEven && j.storeMax < math.MaxInt {
+	if j.storeMax < math.MaxInt {
 		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
 		return n, err
 	}
@@ -470,18 +473,20 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 // classBitsMax bounds the cut bits that split half A into classes (countRowSetClasses).
 const classBitsMax = 6
 
-// classOrder returns the frame bits countRowSetClasses may split half A by, in the order
-// it takes them: the sieve's order (the diagonals nearest the middle of each direction,
-// alternating) without the middle ones, the board's long diagonals, which half A at even
-// N leaves empty (rule 2).
-func classOrder(W int) [classBitsMax]uint {
+// classCandidates returns the frame bits countRowSetClasses may split half A by, in the
+// order it takes them: the sieve's order (the diagonals nearest the middle of each
+// direction, alternating), of which it takes those some stored half-board has (at even N
+// half A leaves the middle ones, the board's long diagonals, empty: rule 2).
+func classCandidates(W int) [classCandidatesLen]uint {
 	mid := uint(W / 2)
 	w := uint(W)
-	return [classBitsMax]uint{mid + 1, w + mid + 1, mid - 1, w + mid - 1, mid + 2, w + mid + 2}
+	return [classCandidatesLen]uint{mid, w + mid, mid + 1, w + mid + 1, mid - 1, w + mid - 1, mid + 2, w + mid + 2}
 }
 
-// countRowSetClasses is countRowSet for even N where half A may not fit one part
-// (j.storeMax, h ≥ 13): half A is split by c cut bits into the classes of the half-boards
+const classCandidatesLen = 8
+
+// countRowSetClasses is countRowSet where half A may not fit one part (j.storeMax, h ≥
+// 13): half A is split by c cut bits into the classes of the half-boards
 // that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
 // and a class with cut bits x meets only the queries with none of x's bits: the sieve's
 // cut, made by making the lists again instead of holding them. c is the fewest bits
@@ -498,23 +503,40 @@ func classOrder(W int) [classBitsMax]uint {
 // returns the number of such classes.
 func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
-	order := classOrder(W)
-	// Pass 1: how many half-boards each class of the first classBitsMax bits holds.
-	var hist [1 << classBitsMax]int
-	var stored uint64
+	cand := classCandidates(W)
+	// Pass 1: how many half-boards each class of the candidate bits holds.
+	var hist8 [1 << classCandidatesLen]int
+	var stored, kept uint64
 	for from := 0; from >= 0; {
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		stored += uint64(len(w.sideA))
 		for _, sig := range w.sideA {
+			kept |= sig
 			var x uint
-			for i, b := range order {
+			for i, b := range cand {
 				x |= uint(sig>>b&1) << i
 			}
-			hist[x]++
+			hist8[x]++
 		}
 	}
+	// The candidates some half-board has, in order, and the classes over them.
+	var order []uint
+	var pos []int
+	for i, b := range cand {
+		if kept>>b&1 != 0 && len(order) < classBitsMax {
+			order, pos = append(order, b), append(pos, i)
+		}
+	}
+	var hist [1 << classBitsMax]int
+	for x8, h := range hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		hist[x] += h
+	}
 	cb := 0
-	for ; cb < classBitsMax; cb++ {
+	for ; cb < len(order); cb++ {
 		var size [1 << classBitsMax]int
 		big := 0
 		for x, h := range hist {
@@ -534,6 +556,8 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	if cb > 0 {
 		w.m.perSub = sievePerSub
 	}
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	var queries uint64
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
@@ -577,10 +601,9 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 			if match {
 				w.m.build(w.sideA, W, j.sieve)
 			}
-			for bFrom := 0; bFrom >= 0; {
-				bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
-				for k := range w.q {
-					q := w.q[k]
+			for b := (queryChunk{}); !b.done; {
+				qs := w.nextQueries(j, &jb, bn, bs, w180, &b)
+				for k, q := range qs {
 					if first {
 						queries += uint64(len(q))
 					}
@@ -603,16 +626,51 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 			first = false
 		}
 	}
-	for bFrom := 0; first && bFrom >= 0; { // no half A: the queries still count
-		bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
-		for k := range w.q {
-			queries += uint64(len(w.q[k]))
+	for b := (queryChunk{}); first && !b.done; { // no half A: the queries still count
+		for _, q := range w.nextQueries(j, &jb, bn, bs, w180, &b) {
+			queries += uint64(len(q))
 		}
+	}
+	if j.kind == subCentre && queries < stored {
+		stored, queries = queries, stored
 	}
 	c.stored += stored
 	c.queries += queries
 	c.pairTests += stored * queries
-	return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
+	if j.kind == subEven {
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
+	}
+	return wE * n[0], class, nil
+}
+
+// queryChunk is where the next chunk of a row set's queries starts (nextQueries).
+type queryChunk struct {
+	a, from int
+	done    bool
+}
+
+// nextQueries makes the chunk of half B's queries that b names, as countRowSet does by
+// kind (even N: the three lists by occupied long-diagonal segments, w.q; a cross: every
+// middle-row queen's; the centre: half B), and moves b on. jb is j with only the
+// middle-column queen's diagonals forbidden to half B (crosses).
+func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
+	switch j.kind {
+	case subEven:
+		b.from = w.evenBFrom(j, bn, bs, w180 != 0, b.from, j.queryMax)
+		b.done = b.from < 0
+		return w.q[:]
+	case subCross:
+		if b.a == 0 {
+			b.a = 1
+		}
+		b.a, b.from = w.crossBFrom(j, jb, bn, bs, b.a, b.from, j.queryMax)
+		b.done = b.a == 0
+	default:
+		w.sideB, b.from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax)
+		b.done = b.from < 0
+	}
+	w.q1[0] = w.sideB
+	return w.q1[:]
 }
 
 // crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row

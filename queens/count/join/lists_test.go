@@ -93,11 +93,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
 			// unbiased estimate where parts are drawn uniformly).
-			// Even N from h = 13 stores its classes (countRowSetClasses): one of them,
+			// From h = 13 a row set stores its classes (countRowSetClasses): one of them,
 			// drawn uniformly, is timed with its parts, and multiplied by their number
 			// (which counts the first pass over half A and the class's own pass once a
 			// class: two enumerations of A, small beside the matching).
-			classes := j.kind == subEven && j.storeMax < math.MaxInt
+			classes := j.storeMax < math.MaxInt
 			parts := len(starts)
 			if classes {
 				_, parts = w.classParts(&j, e, -2)
