@@ -65,8 +65,11 @@ var sieveMinPerSub = rawMatchMax
 
 // sievePerSub is the mean sub-store size a class part's sieve aims at (see
 // countRowSetClasses): its cut bits are ⌊log₂(store/sievePerSub)⌋, at most maxSieveBits.
-// The cut bits taken per N (joinSieveBits) give about 500–800 at N = 20–26.
-var sievePerSub = 512
+// Measured on one class of a row set of N = 28 (BenchmarkJoinLists, seed 4, 0x1ac6bb2,
+// class 2 of 8, CPU-s of the row set's estimate, load 2–4, 27 Nov): 256: 854; 512: 719,
+// 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, joinSieveBits, give about
+// 500–800 at N = 20–26, for whole stores.)
+var sievePerSub = 1024
 
 // sieveBitsFor returns k for n.
 func sieveBitsFor(n int) int {
