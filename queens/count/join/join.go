@@ -61,8 +61,8 @@ import (
 // built once per process and shared read-only by every worker; a worker's own buffers
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
-// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ) where the processor has
-// one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ; each query's row
+// offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
 // the k middle diagonals, and squeezes unused bits out of the matched words.
@@ -114,7 +114,9 @@ const (
 // runs each at load 25). At
 // h = 13 the store is cut into parts of 2²³ (up to 1.1·10⁷ half-boards a row set seen at
 // N = 26, about 1 GiB with its tables), from h = 14 of 2²² (some 7·10⁷ at N = 28), each
-// part met by every chunk of queries, half B made again for each. A part costs the
+// part met by every chunk of queries, half B made again for each (at even N a part is a
+// class of half A by its cut bits, met only by the queries off them: countRowSetClasses).
+// A part costs the
 // queries' pass through the sieve again: a row set of N = 26 with 4.24·10⁶ stored took
 // 17.8 CPU-s in parts of 2²² against 14.8 whole (load 20), so parts are as large as a
 // worker's 2 GiB allows.
@@ -271,6 +273,7 @@ type joinWorker struct {
 	sideA   []uint64
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
+	q1      [1][]uint64 // odd N: w.sideB, as nextQueries returns it
 	scratch []southPiece
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
@@ -401,6 +404,10 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
 		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
+	if j.storeMax < math.MaxInt {
+		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+		return n, err
+	}
 	// Half A a part at a time; the first part's passes over B count the queries.
 	var stored, queries uint64
 	var n [3]uint64
@@ -461,6 +468,209 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), nil
 	}
 	return wE * n[0], nil
+}
+
+// classBitsMax bounds the cut bits that split half A into classes (countRowSetClasses).
+const classBitsMax = 6
+
+// classCandidates returns the frame bits countRowSetClasses may split half A by, in the
+// order it takes them: the sieve's order (the diagonals nearest the middle of each
+// direction, alternating), of which it takes those some stored half-board has (at even N
+// half A leaves the middle ones, the board's long diagonals, empty: rule 2).
+func classCandidates(W int) [classCandidatesLen]uint {
+	mid := uint(W / 2)
+	w := uint(W)
+	return [classCandidatesLen]uint{mid, w + mid, mid + 1, w + mid + 1, mid - 1, w + mid - 1, mid + 2, w + mid + 2}
+}
+
+const classCandidatesLen = 8
+
+// countRowSetClasses is countRowSet where half A may not fit one part (j.storeMax, h ≥
+// 13): half A is split by c cut bits into the classes of the half-boards
+// that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
+// and a class with cut bits x meets only the queries with none of x's bits: the sieve's
+// cut, made by making the lists again instead of holding them. c is the fewest bits
+// that leave no class above j.storeMax (at most classBitsMax), so that each stored class
+// is as large as a worker's memory allows and its own sieve (sievePerSub) takes as many
+// cut bits as its size pays for: the cut bits of the two levels together grow with the
+// whole store, not with the part held. A first pass over half A counts the classes (one
+// more enumeration of A, and B is made again for every part: both small beside the
+// matching from h = 13). With c = 0 it is countRowSet's parts.
+//
+// The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
+// the only-th class that holds half-boards and no other (the sampler of lists_test.go
+// times one class so), with only = −2 none, and then leaves the counters' queries out; it
+// returns the number of such classes.
+func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	cand := classCandidates(W)
+	// Pass 1: how many half-boards each class of the candidate bits holds.
+	var hist8 [1 << classCandidatesLen]int
+	var stored, kept uint64
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		stored += uint64(len(w.sideA))
+		for _, sig := range w.sideA {
+			kept |= sig
+			var x uint
+			for i, b := range cand {
+				x |= uint(sig>>b&1) << i
+			}
+			hist8[x]++
+		}
+	}
+	// The candidates some half-board has, in order, and the classes over them.
+	var order []uint
+	var pos []int
+	for i, b := range cand {
+		if kept>>b&1 != 0 && len(order) < classBitsMax {
+			order, pos = append(order, b), append(pos, i)
+		}
+	}
+	var hist [1 << classBitsMax]int
+	for x8, h := range hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		hist[x] += h
+	}
+	cb := 0
+	for ; cb < len(order); cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range hist {
+			size[x&(1<<cb-1)] += h
+			big = max(big, size[x&(1<<cb-1)])
+		}
+		if big <= j.storeMax {
+			break
+		}
+	}
+	var outer uint64
+	for _, b := range order[:cb] {
+		outer |= 1 << b
+	}
+	defer func() { w.m.exclude, w.m.perSub = 0, 0 }()
+	w.m.exclude = outer
+	if cb > 0 {
+		w.m.perSub = sievePerSub
+	}
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
+	var queries uint64
+	var n [3]uint64
+	first, class := only == -1, 0 // first: the queries are still to count
+	for x := range 1 << cb {
+		size := 0
+		for y, h := range hist {
+			if y&(1<<cb-1) == x {
+				size += h
+			}
+		}
+		if size == 0 {
+			continue
+		}
+		class++
+		match := only == -1 || only == class-1
+		if !match && !first {
+			continue
+		}
+		var X uint64 // the class's cut bits, in the frame
+		for i, b := range order[:cb] {
+			X |= uint64(x>>i&1) << b
+		}
+		for aFrom := 0; aFrom >= 0; {
+			// A run of the class: half A made on from aFrom, the other classes dropped.
+			w.sideA = w.sideA[:0]
+			for aFrom >= 0 && len(w.sideA) < j.storeMax {
+				start := len(w.sideA)
+				w.sideA, aFrom = w.halfFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
+				k := start
+				for _, sig := range w.sideA[start:] {
+					w.sideA[k] = sig
+					if sig&outer == X {
+						k++
+					}
+				}
+				w.sideA = w.sideA[:k]
+			}
+			if len(w.sideA) == 0 || !match && !first {
+				continue
+			}
+			if match {
+				w.m.build(w.sideA, W, j.sieve)
+			}
+			for b := (queryChunk{}); !b.done; {
+				qs := w.nextQueries(j, &jb, bn, bs, w180, &b)
+				for k, q := range qs {
+					if first {
+						queries += uint64(len(q))
+					}
+					if !match {
+						continue
+					}
+					i := 0
+					for _, sig := range q {
+						q[i] = sig
+						if sig&X == 0 {
+							i++
+						}
+					}
+					n[k] += w.m.countAll(q[:i])
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for b := (queryChunk{}); first && !b.done; { // no half A: the queries still count
+		for _, q := range w.nextQueries(j, &jb, bn, bs, w180, &b) {
+			queries += uint64(len(q))
+		}
+	}
+	if j.kind == subCentre && queries < stored {
+		stored, queries = queries, stored
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	if j.kind == subEven {
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
+	}
+	return wE * n[0], class, nil
+}
+
+// queryChunk is where the next chunk of a row set's queries starts (nextQueries).
+type queryChunk struct {
+	a, from int
+	done    bool
+}
+
+// nextQueries makes the chunk of half B's queries that b names, as countRowSet does by
+// kind (even N: the three lists by occupied long-diagonal segments, w.q; a cross: every
+// middle-row queen's; the centre: half B), and moves b on. jb is j with only the
+// middle-column queen's diagonals forbidden to half B (crosses).
+func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
+	switch j.kind {
+	case subEven:
+		b.from = w.evenBFrom(j, bn, bs, w180 != 0, b.from, j.queryMax)
+		b.done = b.from < 0
+		return w.q[:]
+	case subCross:
+		if b.a == 0 {
+			b.a = 1
+		}
+		b.a, b.from = w.crossBFrom(j, jb, bn, bs, b.a, b.from, j.queryMax)
+		b.done = b.a == 0
+	default:
+		w.sideB, b.from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax)
+		b.done = b.from < 0
+	}
+	w.q1[0] = w.sideB
+	return w.q1[:]
 }
 
 // crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row

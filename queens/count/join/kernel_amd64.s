@@ -250,3 +250,341 @@ idxDone:
 	HSUM4
 	MOVQ AX, ret+48(FP)
 	RET
+
+// ROWZ(o) ANDs into Z0 the 64-byte row whose offset is the uint32 at o(DI).
+#define ROWZ(o) MOVL o(DI), BX; VPANDQ (SI)(BX*1), Z0, Z0
+
+// ROWZ2(o) ANDs into Z0 and Z6 the rows of two batches (at SI and DX) whose offset is the
+// uint32 at o(DI).
+#define ROWZ2(o) MOVL o(DI), BX; VPANDQ (SI)(BX*1), Z0, Z0; VPANDQ (DX)(BX*1), Z6, Z6
+
+// ROWZ4(o) ANDs into Z0, Z6, Z8 and Z9 the rows of four batches (at SI, DX, AX and R13)
+// whose offset is the uint32 at o(DI): one offset load for four row ANDs.
+#define ROWZ4(o) MOVL o(DI), BX; VPANDQ (SI)(BX*1), Z0, Z0; VPANDQ (DX)(BX*1), Z6, Z6; VPANDQ (AX)(BX*1), Z8, Z8; VPANDQ (R13)(BX*1), Z9, Z9
+
+// POPZ adds the popcounts of Z0's quadwords to Z2's; POPZ2 those of Z0 and Z6 (into Z2
+// and Z3), POPZ4 those of Z0, Z6, Z8 and Z9 (into Z2, Z3, Z4, Z5).
+#define POPZ VPOPCNTQ Z0, Z1; VPADDQ Z1, Z2, Z2
+#define POPZ2 VPOPCNTQ Z0, Z1; VPADDQ Z1, Z2, Z2; VPOPCNTQ Z6, Z7; VPADDQ Z7, Z3, Z3
+#define POPZ4 POPZ2; VPOPCNTQ Z8, Z10; VPADDQ Z10, Z4, Z4; VPOPCNTQ Z9, Z11; VPADDQ Z11, Z5, Z5
+
+// UNROLLEDZ(quads, quad, pairs, pair, single, query, CHUNKS) is the AVX-512 offsets kernel
+// for one number of chunks, at its six labels: batches four at a time (quads, looping over
+// the queries at quad), then two (pairs), then the odd last batch alone (single), then
+// z512done.
+#define UNROLLEDZ(quads, quad, pairs, pair, single, query, CHUNKS) \
+quads:                             \
+	CMPQ      R8, $4;               \
+	JLT       pairs;                \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+	LEAQ      (SI)(R9*2), AX;       \
+	LEAQ      (DX)(R9*2), R13;      \
+quad:                              \
+	MOVL      (DI), BX;             \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	VMOVDQU64 (AX)(BX*1), Z8;       \
+	VMOVDQU64 (R13)(BX*1), Z9;      \
+	CHUNKS(ROWZ4);                  \
+	POPZ4;                          \
+	ADDQ      R14, DI;              \
+	DECQ      CX;                   \
+	JNZ       quad;                 \
+	LEAQ      (SI)(R9*4), SI;       \
+	SUBQ      $4, R8;               \
+	JMP       quads;                \
+pairs:                             \
+	CMPQ      R8, $2;               \
+	JLT       single;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+pair:                              \
+	MOVL      (DI), BX;             \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	CHUNKS(ROWZ2);                  \
+	POPZ2;                          \
+	ADDQ      R14, DI;              \
+	DECQ      CX;                   \
+	JNZ       pair;                 \
+	LEAQ      (SI)(R9*2), SI;       \
+	SUBQ      $2, R8;               \
+	JMP       pairs;                \
+single:                            \
+	TESTQ     R8, R8;               \
+	JZ        z512done;             \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+query:                             \
+	MOVL      (DI), BX;             \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	CHUNKS(ROWZ);                   \
+	POPZ;                           \
+	ADDQ      R14, DI;              \
+	DECQ      CX;                   \
+	JNZ       query;                \
+	JMP       z512done
+
+// func countBatchesAVX512Offs(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
+//
+// countBatchesAVX2 for batches of 8 words (countBatchesGo8): for each of nb batches of bs
+// words, for each of nq queries (stride uint32 offsets each, chunkOffsets), AND the 64-byte
+// rows at tab[batch] + offs[query·stride + j] for chunks j < nch and add the VPOPCNTQ of the
+// result. The query loop is unrolled for each nch from 1 to 8 and runs four batches at a
+// time (one offset load for four row ANDs), then two, then the odd last one; more than 8
+// chunks take a loop.
+TEXT ·countBatchesAVX512Offs(SB), NOSPLIT, $0-64
+	MOVQ   tab+0(FP), SI
+	MOVQ   nb+8(FP), R8
+	MOVQ   bs+16(FP), R9
+	SHLQ   $3, R9
+	MOVQ   nch+24(FP), R10
+	MOVQ   offs+32(FP), R11
+	MOVQ   stride+40(FP), R14
+	SHLQ   $2, R14
+	MOVQ   nq+48(FP), R12
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	CMPQ   R10, $1
+	JEQ    z512b1
+	CMPQ   R10, $2
+	JEQ    z512b2
+	CMPQ   R10, $3
+	JEQ    z512b3
+	CMPQ   R10, $4
+	JEQ    z512b4
+	CMPQ   R10, $5
+	JEQ    z512b5
+	CMPQ   R10, $6
+	JEQ    z512b6
+	CMPQ   R10, $7
+	JEQ    z512b7
+	CMPQ   R10, $8
+	JEQ    z512b8
+	DECQ   R10
+
+z512bn:
+	TESTQ R8, R8
+	JZ    z512done
+	MOVQ  R11, DI
+	MOVQ  R12, CX
+
+z512qn:
+	MOVL      (DI), BX
+	VMOVDQU64 (SI)(BX*1), Z0
+	MOVQ      DI, DX
+	MOVQ      R10, R13
+
+z512cn:
+	ADDQ   $4, DX
+	MOVL   (DX), BX
+	VPANDQ (SI)(BX*1), Z0, Z0
+	DECQ   R13
+	JNZ    z512cn
+	POPZ
+	ADDQ   R14, DI
+	DECQ   CX
+	JNZ    z512qn
+	ADDQ   R9, SI
+	DECQ   R8
+	JMP    z512bn
+
+	UNROLLEDZ(z512b1, z512u1, z512p1, z512r1, z512s1, z512q1, CHUNKS1)
+	UNROLLEDZ(z512b2, z512u2, z512p2, z512r2, z512s2, z512q2, CHUNKS2)
+	UNROLLEDZ(z512b3, z512u3, z512p3, z512r3, z512s3, z512q3, CHUNKS3)
+	UNROLLEDZ(z512b4, z512u4, z512p4, z512r4, z512s4, z512q4, CHUNKS4)
+	UNROLLEDZ(z512b5, z512u5, z512p5, z512r5, z512s5, z512q5, CHUNKS5)
+	UNROLLEDZ(z512b6, z512u6, z512p6, z512r6, z512s6, z512q6, CHUNKS6)
+	UNROLLEDZ(z512b7, z512u7, z512p7, z512r7, z512s7, z512q7, CHUNKS7)
+	UNROLLEDZ(z512b8, z512u8, z512p8, z512r8, z512s8, z512q8, CHUNKS8)
+
+z512done:
+	VPADDQ        Z3, Z2, Z2
+	VPADDQ        Z5, Z4, Z4
+	VPADDQ        Z4, Z2, Z2
+	VEXTRACTI64X4 $1, Z2, Y1
+	VPADDQ        Y1, Y2, Y2
+	HSUM4
+	MOVQ          AX, ret+56(FP)
+	RET
+
+// RI1(d, r, m), RI2 and RI4 AND into Z0 (and Z6, or Z6, Z8 and Z9) the rows of the chunk
+// at d bytes into one batch (at SI; and DX, or DX, R10 and R13) that the query in AX
+// names: its bits rotated right by r and masked by m are the row's byte offset (RORX
+// and AND: two instructions a chunk, shared by the batches).
+#define RI1(d, r, m) RORXQ $r, AX, BX; ANDL $m, BX; VPANDQ d(SI)(BX*1), Z0, Z0
+#define RI2(d, r, m) RI1(d, r, m); VPANDQ d(DX)(BX*1), Z6, Z6
+#define RI4(d, r, m) RI2(d, r, m); VPANDQ d(R10)(BX*1), Z8, Z8; VPANDQ d(R13)(BX*1), Z9, Z9
+
+// C5_k(R) and C6_k(R) are R(d, r, m) for each chunk after the first of k chunks of 5 or 6
+// bits: chunk j starts at j·32 or j·64 rows of 64 bytes, and its bits, from 5j or 6j, go
+// to bit 6 by a right rotation of 5j−6 or 6j−6 (mod 64).
+#define C5_1(R)
+#define C5_2(R) R(2048, 63, 0x7c0)
+#define C5_3(R) C5_2(R); R(4096, 4, 0x7c0)
+#define C5_4(R) C5_3(R); R(6144, 9, 0x7c0)
+#define C5_5(R) C5_4(R); R(8192, 14, 0x7c0)
+#define C5_6(R) C5_5(R); R(10240, 19, 0x7c0)
+#define C5_7(R) C5_6(R); R(12288, 24, 0x7c0)
+#define C5_8(R) C5_7(R); R(14336, 29, 0x7c0)
+#define C6_1(R)
+#define C6_2(R) R(4096, 0, 0xfc0)
+#define C6_3(R) C6_2(R); R(8192, 6, 0xfc0)
+#define C6_4(R) C6_3(R); R(12288, 12, 0xfc0)
+#define C6_5(R) C6_4(R); R(16384, 18, 0xfc0)
+#define C6_6(R) C6_5(R); R(20480, 24, 0xfc0)
+#define C6_7(R) C6_6(R); R(24576, 30, 0xfc0)
+#define C6_8(R) C6_7(R); R(28672, 36, 0xfc0)
+
+// GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS) is countBatchesAVX512Index
+// for one chunk width (first chunk's mask m) and number of chunks, at its six labels:
+// batches four at a time, then two, then the odd last one, each query's row offsets
+// computed once for the group; then zidone.
+#define GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS) \
+quads:                             \
+	CMPQ      R8, $4;               \
+	JLT       pairs;                \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+	LEAQ      (SI)(R9*2), R10;      \
+	LEAQ      (DX)(R9*2), R13;      \
+quad:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	VMOVDQU64 (R10)(BX*1), Z8;      \
+	VMOVDQU64 (R13)(BX*1), Z9;      \
+	CHUNKS(RI4);                    \
+	POPZ4;                          \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       quad;                 \
+	LEAQ      (SI)(R9*4), SI;       \
+	SUBQ      $4, R8;               \
+	JMP       quads;                \
+pairs:                             \
+	CMPQ      R8, $2;               \
+	JLT       single;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+pair:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	CHUNKS(RI2);                    \
+	POPZ2;                          \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       pair;                 \
+	LEAQ      (SI)(R9*2), SI;       \
+	SUBQ      $2, R8;               \
+	JMP       pairs;                \
+single:                            \
+	TESTQ     R8, R8;               \
+	JZ        zidone;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+query:                             \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	CHUNKS(RI1);                    \
+	POPZ;                           \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       query;                \
+	JMP       zidone
+
+// func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+//
+// countBatchesGo8 for chunks of cb = 5 or 6 bits and nch = 1…8 chunks (the caller checks
+// both): for each group of four batches (then two, then one) of bs words, for each of nq
+// queries (uint64s at cq), AND the 64-byte rows tab[batch + (j·2^cb + the query's j-th
+// chunk)·8] of chunks j < nch and add the VPOPCNTQ of the result. A query's row offsets
+// are computed once a group (RORX and AND, BMI2), so no offsets are made beforehand.
+TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
+	MOVQ   tab+0(FP), SI
+	MOVQ   nb+8(FP), R8
+	MOVQ   bs+16(FP), R9
+	SHLQ   $3, R9
+	MOVQ   nch+24(FP), R10
+	MOVQ   cb+32(FP), R14
+	MOVQ   cq+40(FP), R11
+	MOVQ   nq+48(FP), R12
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	CMPQ   R14, $6
+	JEQ    zi6
+	CMPQ   R10, $1
+	JEQ    zi5b1
+	CMPQ   R10, $2
+	JEQ    zi5b2
+	CMPQ   R10, $3
+	JEQ    zi5b3
+	CMPQ   R10, $4
+	JEQ    zi5b4
+	CMPQ   R10, $5
+	JEQ    zi5b5
+	CMPQ   R10, $6
+	JEQ    zi5b6
+	CMPQ   R10, $7
+	JEQ    zi5b7
+	JMP    zi5b8
+
+zi6:
+	CMPQ R10, $1
+	JEQ  zi6b1
+	CMPQ R10, $2
+	JEQ  zi6b2
+	CMPQ R10, $3
+	JEQ  zi6b3
+	CMPQ R10, $4
+	JEQ  zi6b4
+	CMPQ R10, $5
+	JEQ  zi6b5
+	CMPQ R10, $6
+	JEQ  zi6b6
+	CMPQ R10, $7
+	JEQ  zi6b7
+	JMP  zi6b8
+
+	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5_1)
+	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5_2)
+	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5_3)
+	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5_4)
+	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5_5)
+	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5_6)
+	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5_7)
+	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5_8)
+	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6_1)
+	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6_2)
+	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6_3)
+	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6_4)
+	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6_5)
+	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6_6)
+	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6_7)
+	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6_8)
+
+zidone:
+	VPADDQ        Z3, Z2, Z2
+	VPADDQ        Z5, Z4, Z4
+	VPADDQ        Z4, Z2, Z2
+	VEXTRACTI64X4 $1, Z2, Y1
+	VPADDQ        Y1, Y2, Y2
+	HSUM4
+	MOVQ          AX, ret+56(FP)
+	RET

@@ -53,6 +53,12 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	w := new(joinWorker)
 	w.t = tab
+	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
+		defer func(m int) { sievePerSub = m }(sievePerSub)
+		if sievePerSub, err = strconv.Atoi(v); err != nil {
+			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
+		}
+	}
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
@@ -87,12 +93,25 @@ func BenchmarkJoinLists(b *testing.B) {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
 			// unbiased estimate where parts are drawn uniformly).
-			i := rng.IntN(len(starts))
+			// From h = 13 a row set stores its classes (countRowSetClasses): one of them,
+			// drawn uniformly, is timed with its parts, and multiplied by their number
+			// (which counts the first pass over half A and the class's own pass once a
+			// class: two enumerations of A, small beside the matching).
+			classes := j.storeMax < math.MaxInt
+			parts := len(starts)
+			if classes {
+				_, parts = w.classParts(&j, e, -2)
+			}
+			i := rng.IntN(parts)
 			c0 := cpuTime()
-			w.countPart(&j, e, wE0(&j, e), starts[i])
-			dt := (cpuTime() - c0).Seconds() * float64(len(starts))
+			if classes {
+				w.classParts(&j, e, i)
+			} else {
+				w.countPart(&j, e, wE0(&j, e), starts[i])
+			}
+			dt := (cpuTime() - c0).Seconds() * float64(parts)
 			times = append(times, dt)
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed: row set about %.2f CPU-s\n", e, s, len(starts), i, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed: row set about %.2f CPU-s\n", e, s, parts, i, dt)
 		}
 		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
 		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
@@ -194,6 +213,23 @@ func (w *joinWorker) countPart(j *joinSub, e uint64, w180 uint64, from int) uint
 		}
 	}
 	return sum
+}
+
+// classParts runs countRowSetClasses on row set e matching only its only-th class that
+// holds half-boards (none for −2), and returns its count and the number of such classes.
+func (w *joinWorker) classParts(j *joinSub, e uint64, only int) (uint64, int) {
+	h := uint(j.h)
+	lm := uint32(1)<<h - 1
+	an, as := uint32(e)&lm, uint32(e>>h)&lm
+	rest := j.free &^ e
+	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+	wE, w180 := j.rowSetWeight(e)
+	var c joinCounters
+	n, parts, err := w.countRowSetClasses(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
+	if err != nil {
+		panic(err)
+	}
+	return n, parts
 }
 
 func wE0(j *joinSub, e uint64) uint64 {

@@ -65,6 +65,12 @@ func BenchmarkJoinSample(b *testing.B) {
 			b.Fatalf("CHESSPUZZLES_JOINSUBMIN=%q: want a number of patterns", v)
 		}
 	}
+	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
+		defer func(m int) { sievePerSub = m }(sievePerSub)
+		if sievePerSub, err1 = strconv.Atoi(v); err1 != nil {
+			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
+		}
+	}
 	p, err := newJoinPlan(n)
 	if err != nil {
 		b.Fatal(err)

@@ -63,6 +63,14 @@ var joinSieveForce = -1
 // it to 0 to run the sieve on the small stores of small N.
 var sieveMinPerSub = rawMatchMax
 
+// sievePerSub is the mean sub-store size a class part's sieve aims at (see
+// countRowSetClasses): its cut bits are ⌊log₂(store/sievePerSub)⌋, at most maxSieveBits.
+// Measured on one class of a row set of N = 28 (BenchmarkJoinLists, seed 4, 0x1ac6bb2,
+// class 2 of 8, CPU-s of the row set's estimate, load 2–4, 27 Nov): 256: 854; 512: 719,
+// 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, joinSieveBits, give about
+// 500–800 at N = 20–26, for whole stores.)
+var sievePerSub = 1024
+
 // sieveBitsFor returns k for n.
 func sieveBitsFor(n int) int {
 	if joinSieveForce >= 0 {
@@ -77,6 +85,12 @@ func sieveBitsFor(n int) int {
 // sieveMatcher counts disjoint (stored, query) pairs like matcher, behind a sieve of k cut
 // bits and a squeeze of the holes. Its buffers are kept across row sets.
 type sieveMatcher struct {
+	// exclude holds signature bits the store's patterns all share with one class and
+	// its queries never have (countRowSetClasses): never cut bits, never matched. perSub,
+	// where positive, chooses k by the store's size (sievePerSub). Both are set by the
+	// caller before build.
+	exclude    uint64
+	perSub     int
 	k          int
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
@@ -105,6 +119,10 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
 	// for a smaller store, none for one that is a single batch or a raw scan already).
 	var cut uint64
+	kept &^= s.exclude
+	if k > 0 && s.perSub > 0 {
+		k = min(maxSieveBits, max(1, bits.Len(uint(len(sigs)/s.perSub))-1))
+	}
 	for k > 0 && len(sigs) < sieveMinPerSub<<k {
 		k--
 	}
@@ -187,7 +205,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		var offs []uint32
 		// Below 3 batches the offsets cost what they save, but only the offsets kernel
 		// takes wide chunks.
-		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) {
+		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
@@ -228,7 +246,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		for y := i; ; y = (y - 1) & i {
 			if lo, hi := s.qoff[y], s.qoff[y+1]; lo < hi {
 				var o []uint32
-				if useOffs && !m.raw {
+				if useOffs && !m.raw && !matchIndexed(m.bw, m.cb, m.nch) {
 					o = s.offs[lo*s.stride : hi*s.stride]
 					if !made[y] {
 						chunkOffsets(o, s.qbuf[lo:hi], s.stride, matchWords, s.cb)

@@ -152,10 +152,10 @@ func TestCountJoinSieve(t *testing.T) {
 // to the whole lists: every task of the plan for small n, behind a forced sieve, gives the
 // same result, counters included, with lists cut to a few dozen half-boards as whole.
 func TestCountRowSetCut(t *testing.T) {
-	defer func(f, m, c int, l [2]int) {
-		joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce = f, m, c, l
-	}(joinSieveForce, sieveMinPerSub, cellSouthH, listMaxForce)
-	sieveMinPerSub = 0
+	defer func(f, m, c, p int, l [2]int) {
+		joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, listMaxForce = f, m, c, p, l
+	}(joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, listMaxForce)
+	sieveMinPerSub, sievePerSub = 0, 4
 	for _, c := range []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}, {14, 3, 64, 64}} {
 		t.Run(fmt.Sprintf("n%d-k%d-%d-%d", c.n, c.k, c.store, c.query), func(t *testing.T) {
 			joinSieveForce = c.k
