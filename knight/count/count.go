@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -23,7 +24,11 @@ type Options struct {
 	// MaxMemory, if positive, bounds the bytes the state store of the dp and join methods
 	// may hold (the dp method's sorted runs and their buffers, the join's two hash
 	// tables); past it the count stops with a *MemoryError. (The join's sorted records of
-	// the right half, 32 bytes a state of its first sweep, come on top.)
+	// the right half, 40 bytes a state of its first sweep, come on top.) On a board of more
+	// than MaxQuickSquares squares the count also stops, with an Estimated *MemoryError,
+	// once it has swept the cells Estimate would measure (about 3 CPU-seconds) if
+	// Estimate's model, fitted to them, forecasts a peak past the bound; the error of a
+	// store that passes the bound before then is Estimated too, with that forecast.
 	MaxMemory int64
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).
@@ -237,7 +242,11 @@ func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func
 }
 
 // sweepCount runs the frontier count of method m (MethodDP or MethodJoin), passing each
-// cell's states to status with Estimate's forecast of the time left.
+// cell's states to status with Estimate's forecast of the time left. With fo.MaxMemory set
+// on a board of more than MaxQuickSquares squares it checks the memory on the way
+// (memoryCheck): a count whose forecast peak passes the bound stops once Estimate would
+// have measured its cells, and one whose store passes it stops then, both with an
+// Estimated *MemoryError.
 func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status)) (*big.Int, error) {
 	count, cells := frontier.Count, rows*cols
 	total := cells
@@ -245,18 +254,115 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		count, cells = frontier.Join, frontier.JoinCells(rows, cols)
 		total = cells + 1 // and the join
 	}
+	sh := shapeOf(rows, cols, fo.Closed)
+	var eta *sweepETA
 	if status != nil {
-		eta := newSweepETA(shapeOf(rows, cols, fo.Closed), m, cells)
+		eta = newSweepETA(sh, m, cells)
+	}
+	var chk *memoryCheck
+	if fo.MaxMemory > 0 && rows*cols > MaxQuickSquares {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		chk = newMemoryCheck(sh, m, rows, cols, cells, fo.MaxMemory, cancel)
+		defer chk.stop()
+	}
+	if eta != nil || chk != nil {
 		fo.Report = func(cell, states int, bytes int64) {
-			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+			if chk != nil {
+				chk.after(cell, states)
+			}
+			if status != nil {
+				status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+			}
 		}
 	}
 	r, err := count(ctx, rows, cols, fo)
+	if chk != nil && chk.over != nil {
+		return nil, chk.over
+	}
 	var me *frontier.MemoryError
 	if errors.As(err, &me) {
+		if chk != nil {
+			return nil, chk.stoppedAt(me)
+		}
 		return nil, &MemoryError{Need: me.Need, Limit: me.Limit}
 	}
 	return r, err
+}
+
+// memoryCheck is CheckMemory done by the count itself, so that the first cells are not
+// swept twice (CheckMemory's estimate, then the count: 5×10 open took 1.8 CPU-s of
+// estimate, the whole count, before its 1.9 s count; 6×12 closed 3 s before its 7). It
+// keeps the states after each cell and, once the cells swept reach Estimate's budget
+// (estimateTime of the thread's CPU, ten times that of wall time, or a layer of
+// estimateStates), fits Estimate's model to them once: if the peak it forecasts needs more
+// than the limit, the count is cancelled and over says so. A count whose store passes the
+// limit before that is refused by the same model (stoppedAt).
+type memoryCheck struct {
+	sh         sweepShape
+	m          string
+	rows, cols int
+	cells      int
+	limit      int64
+	cancel     context.CancelFunc
+	states     []float64
+	t0         time.Time
+	cpu0       time.Duration
+	haveCPU    bool
+	done       bool         // the forecast was checked
+	over       *MemoryError // the forecast passed the limit
+}
+
+func newMemoryCheck(sh sweepShape, m string, rows, cols, cells int, limit int64, cancel context.CancelFunc) *memoryCheck {
+	// The sweep runs in this goroutine: the thread's CPU clock times it.
+	runtime.LockOSThread()
+	c := &memoryCheck{sh: sh, m: m, rows: rows, cols: cols, cells: cells, limit: limit, cancel: cancel, t0: time.Now()}
+	c.cpu0, c.haveCPU = threadCPU()
+	return c
+}
+
+// stop unlocks the goroutine from its thread.
+func (c *memoryCheck) stop() { runtime.UnlockOSThread() }
+
+// after records that cell v left n states, and checks the forecast once the budget is spent.
+func (c *memoryCheck) after(v, n int) {
+	if v >= c.cells {
+		return // the join of the two halves
+	}
+	if v < len(c.states) { // the sweep begun again with 128-bit counts
+		c.states = c.states[:0]
+	}
+	c.states = append(c.states, float64(n))
+	if c.done {
+		return
+	}
+	spent := time.Since(c.t0)
+	if cpu, ok := threadCPU(); c.haveCPU && ok {
+		spent = cpu - c.cpu0
+	}
+	if spent > estimateTime || time.Since(c.t0) > 10*estimateTime || n > estimateStates {
+		c.done = true
+		if need := c.need(); need > c.limit {
+			c.over = &MemoryError{Need: need, Limit: c.limit, Estimated: true}
+			c.cancel()
+		}
+	}
+}
+
+// need is the memory Estimate's model forecasts from the states so far.
+func (c *memoryCheck) need() int64 {
+	if len(c.states) == 0 {
+		return 0
+	}
+	_, bytes := forecastPeak(c.sh, c.m, c.rows, c.cols, c.cells, c.states)
+	return bytes
+}
+
+// stoppedAt is the error of a count whose store passed the limit (me): Estimated, with the
+// forecast from the cells swept if it says more.
+func (c *memoryCheck) stoppedAt(me *frontier.MemoryError) *MemoryError {
+	return &MemoryError{Need: max(me.Need, c.need()), Limit: me.Limit, Estimated: true}
 }
 
 // Status is the state of a running count, as passed to Options.Status.
@@ -295,7 +401,9 @@ const MaxQuickSquares = 42
 // CheckMemory returns a *MemoryError (Estimated) if the count Tours would do for a
 // rows×cols board with opts needs more than opts.MaxMemory by Estimate's forecast, so that
 // a count that cannot fit is refused before it starts instead of sweeping until its store
-// outgrows the bound (7 minutes for 8×8 closed). It estimates only dp and join counts of
+// outgrows the bound (7 minutes for 8×8 closed). Tours makes the same check itself on the
+// way, from the cells it sweeps (the same model at the same budget), so a caller that
+// counts anyway need not call it first: that sweeps the first cells twice. It estimates only dp and join counts of
 // more than MaxQuickSquares squares with a positive MaxMemory, running their first cells for
 // at most about 3 seconds; others pass at once. Errors are those of ChooseMethod and
 // ctx.Err().

@@ -152,16 +152,24 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 	// Past the caches the rate measured on the sorted runs' large layers is used, not the
 	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
 	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
-	for _, s := range exp {
-		est.PeakStates = max(est.PeakStates, s)
-	}
 	if full {
 		est.CPU = el
 	} else {
 		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
 	}
-	est.PeakBytes = frontier.PeakBytes(m == MethodJoin, rows, cols, est.PeakStates)
+	est.PeakStates, est.PeakBytes = forecastPeak(sh, m, rows, cols, cells, states)
 	return est, nil
+}
+
+// forecastPeak returns the most states the model (expectStates) expects after a cell of
+// the sweep by method m of a rows×cols board of shape sh and cells cells, from the states
+// measured after its first cells, and the memory the count's store needs for them.
+func forecastPeak(sh sweepShape, m string, rows, cols, cells int, measured []float64) (float64, int64) {
+	var peak float64
+	for _, s := range sh.expectStates(m, cells, measured) {
+		peak = max(peak, s)
+	}
+	return peak, frontier.PeakBytes(m == MethodJoin, rows, cols, peak)
 }
 
 // sweepShape is what the model of a sweep needs of its board: the short side R, the number

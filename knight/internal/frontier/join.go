@@ -117,8 +117,8 @@ func JoinCells(rows, cols int) int {
 // Join returns the number of closed tours of a rows×cols board (JoinPossible) by cutting
 // it in two mirror halves (see the notes at the top of this file); opts.Closed and
 // opts.Start are not used. opts.MaxMemory bounds the sweeps' hash tables; the right half's
-// records (32 bytes a state after the first sweep) and a map of their degree patterns are
-// held beside them. It starts with 64-bit counts and is redone with 128-bit ones if one
+// records (40 bytes a state after the first sweep: 32 and a copy of its pairing) and a map
+// of their degree patterns are held beside them. It starts with 64-bit counts and is redone with 128-bit ones if one
 // carries. It stops with ctx.Err() within a few milliseconds of ctx being done.
 func Join(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
 	if !JoinPossible(rows, cols) {
