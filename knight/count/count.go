@@ -295,8 +295,7 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 // swept twice (CheckMemory's estimate, then the count: 5×10 open took 1.8 CPU-s of
 // estimate, the whole count, before its 1.9 s count; 6×12 closed 3 s before its 7). It
 // keeps the states after each cell and, once the cells swept reach Estimate's budget
-// (estimateTime of the thread's CPU, ten times that of wall time, or a layer of
-// estimateStates), fits Estimate's model to them once: if the peak it forecasts needs more
+// (sweepShape.enough), fits Estimate's model to them once: if the peak it forecasts needs more
 // than the limit, the count is cancelled and over says so. A count whose store passes the
 // limit before that is refused by the same model (stoppedAt).
 type memoryCheck struct {
@@ -341,7 +340,7 @@ func (c *memoryCheck) after(v, n int) {
 	if cpu, ok := threadCPU(); c.haveCPU && ok {
 		spent = cpu - c.cpu0
 	}
-	if spent > estimateTime || time.Since(c.t0) > 10*estimateTime || n > estimateStates {
+	if c.sh.enough(v, n, spent, time.Since(c.t0), estimateTime) {
 		c.done = true
 		if need := c.need(); need > c.limit {
 			c.over = &MemoryError{Need: need, Limit: c.limit, Estimated: true}
