@@ -33,7 +33,12 @@ type aheadStep struct {
 	// is placed at this step), else -1; startAfter tells whether it comes after v.
 	startSlot  int8
 	startAfter bool
-	last       int // the board's last cell less v: a completed path must hold every cell
+	// mayEnd marks the slots (0..W) whose cells may be the tour's other end (every cell but
+	// the start square unless the ends are given: Options.Ends); endLater tells whether a
+	// cell after v may be.
+	mayEnd   uint32
+	endLater bool
+	last     int // the board's last cell less v: a completed path must hold every cell
 	// colour is +1 or -1 for the two colours of the board's squares, by slot (0 off the
 	// board); need is the sum of 2·colour over the cells after v, startColour the start
 	// square's colour (the balance check in leave).
@@ -42,12 +47,30 @@ type aheadStep struct {
 	startColour int
 }
 
-// newAheadSteps prepares the forward sweep's steps of p; start is a cell index or -1.
-func newAheadSteps(p *plan, nb [][]int, start int) []aheadStep {
+// newAheadSteps prepares the forward sweep's steps of p; start is a cell index or -1, ends
+// nil (any cell may end a tour) or the cells the tours from start may end on.
+func newAheadSteps(p *plan, nb [][]int, start int, ends []int) []aheadStep {
 	W, n := p.W, p.n
 	steps := make([]aheadStep, n)
+	endOK := make([]bool, n)
+	for u := range endOK {
+		endOK[u] = ends == nil && u != start
+	}
+	for _, u := range ends {
+		endOK[u] = u != start
+	}
+	later := false // a cell after v may end the tour
+	for v := n - 1; v >= 0; v-- {
+		steps[v].endLater = later
+		later = later || endOK[v]
+	}
 	for v := range n {
 		st := &steps[v]
+		for s := 0; s <= W && v+s < n; s++ {
+			if endOK[v+s] {
+				st.mayEnd |= 1 << s
+			}
+		}
 		st.last = n - 1 - v
 		st.startSlot = -1
 		if start >= v && start <= v+W {
@@ -189,6 +212,9 @@ func relabel(b *picture, from, to uint8) {
 func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint64) {
 	W := p.W
 	x := b[0]
+	if deg == 1 && st.startSlot != 0 && st.mayEnd&1 == 0 {
+		return // v may not end the tour
+	}
 	if deg == 1 {
 		// v is an end of the tour: its fragment's other end becomes loose
 		switch {
@@ -240,7 +266,7 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		balance -= st.startColour
 		left--
 	}
-	if !balanced(balance, left) {
+	if !balanced(balance, left) || left > 0 && !st.endLater {
 		return
 	}
 	// the cells to come that cannot get the edges they need: none if free, or an end
@@ -263,6 +289,9 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		}
 		if int8(s) == st.startSlot {
 			continue // its end is counted
+		}
+		if st.mayEnd>>s&1 == 0 {
+			return // it may not end the tour
 		}
 		if ends++; ends > 2 {
 			return

@@ -3,6 +3,7 @@ package frontier
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 )
 
@@ -13,6 +14,10 @@ type Options struct {
 	// Start is the square r·cols+c the open tours must begin on, or -1 for every square
 	// (0 is the square in the corner, not "none").
 	Start int
+	// Ends, if not nil, are the squares (indices like Start) the open tours from Start may
+	// end on: a plan's tasks split the tours of one start by their other end. It needs
+	// Start; nil leaves the end free.
+	Ends []int
 	// MaxMemory, if positive, bounds the bytes of the store; past it the count stops with
 	// a *MemoryError.
 	MaxMemory int64
@@ -40,7 +45,15 @@ func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		}
 		return big.NewInt(1), nil
 	}
-	p := newPlan(rows, cols, opts.Closed, opts.Start)
+	if opts.Ends != nil && (opts.Closed || opts.Start < 0) {
+		return nil, errors.New("frontier: Ends needs open tours from a Start")
+	}
+	for _, e := range opts.Ends {
+		if e < 0 || e >= n {
+			return nil, fmt.Errorf("frontier: end square %d is off the %d×%d board", e, rows, cols)
+		}
+	}
+	p := newPlanEnds(rows, cols, opts.Closed, opts.Start, opts.Ends)
 	wide := n > 64
 	r, err := p.count(ctx, newRuns(ctx, defaultRuns, wide, opts.MaxMemory), wide, opts.Report)
 	if !wide && errors.Is(err, errWide) {

@@ -28,6 +28,12 @@ type plan struct {
 // newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the
 // original board or -1.
 func newPlan(rows, cols int, closed bool, start int) *plan {
+	return newPlanEnds(rows, cols, closed, start, nil)
+}
+
+// newPlanEnds is newPlan for open tours from start (≥ 0) that end on one of the squares
+// ends (indices like start), or on any square if ends is nil.
+func newPlanEnds(rows, cols int, closed bool, start int, ends []int) *plan {
 	R, C := rows, cols
 	transposed := rows > cols
 	if transposed {
@@ -36,13 +42,23 @@ func newPlan(rows, cols int, closed bool, start int) *plan {
 	n := R * C
 	W := 2*R + 1
 	p := &plan{R: R, C: C, n: n, W: W, closed: closed}
-	sv := -1
-	if start >= 0 && !closed {
-		r, c := start/cols, start%cols
+	cell := func(sq int) int {
+		r, c := sq/cols, sq%cols
 		if transposed {
 			r, c = c, r
 		}
-		sv = c*R + r
+		return c*R + r
+	}
+	sv := -1
+	if start >= 0 && !closed {
+		sv = cell(start)
+	}
+	var ev []int
+	if ends != nil {
+		ev = make([]int, 0, len(ends))
+		for _, e := range ends {
+			ev = append(ev, cell(e))
+		}
 	}
 	// nb[v]: neighbours of cell v in sweep order
 	nb := make([][]int, n)
@@ -56,7 +72,7 @@ func newPlan(rows, cols int, closed bool, start int) *plan {
 		}
 	}
 	if !closed {
-		p.ahead = newAheadSteps(p, nb, sv)
+		p.ahead = newAheadSteps(p, nb, sv, ev)
 		return p
 	}
 	p.steps = make([]step, n)

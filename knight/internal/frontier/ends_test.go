@@ -1,0 +1,105 @@
+package frontier
+
+import (
+	"context"
+	"testing"
+)
+
+// pathsByEnd counts the knight's paths through every square of a rows×cols board from
+// square start, by the square they end on, by plain depth-first search: the independent
+// slow method the fixed ends are checked against.
+func pathsByEnd(rows, cols, start int) []int64 {
+	n := rows * cols
+	byEnd := make([]int64, n)
+	seen := make([]bool, n)
+	var walk func(sq, depth int)
+	walk = func(sq, depth int) {
+		if depth == n {
+			byEnd[sq]++
+			return
+		}
+		r, c := sq/cols, sq%cols
+		for _, m := range moves {
+			rr, cc := r+m[0], c+m[1]
+			if rr < 0 || rr >= rows || cc < 0 || cc >= cols || seen[rr*cols+cc] {
+				continue
+			}
+			seen[rr*cols+cc] = true
+			walk(rr*cols+cc, depth+1)
+			seen[rr*cols+cc] = false
+		}
+	}
+	seen[start] = true
+	walk(start, 1)
+	return byEnd
+}
+
+// TestCountEnds counts the open tours from each start square to each end square, and to
+// sets of end squares, against the depth-first search (boards of a few milliseconds).
+func TestCountEnds(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range []struct{ rows, cols int }{{3, 4}, {4, 3}, {3, 7}, {4, 5}, {5, 4}, {5, 5}} {
+		n := b.rows * b.cols
+		for s := range n {
+			want := pathsByEnd(b.rows, b.cols, s)
+			var all, odd int64
+			var oddSet []int
+			for e := range n {
+				all += want[e]
+				if e%2 == 1 {
+					odd += want[e]
+					oddSet = append(oddSet, e)
+				}
+				if e == s {
+					continue
+				}
+				got, err := Count(ctx, b.rows, b.cols, Options{Start: s, Ends: []int{e}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Int64() != want[e] {
+					t.Errorf("%d×%d from %d to %d: %v, want %d", b.rows, b.cols, s, e, got, want[e])
+				}
+			}
+			got, err := Count(ctx, b.rows, b.cols, Options{Start: s, Ends: oddSet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Int64() != odd {
+				t.Errorf("%d×%d from %d to odd squares: %v, want %d", b.rows, b.cols, s, got, odd)
+			}
+			got, err = Count(ctx, b.rows, b.cols, Options{Start: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Int64() != all {
+				t.Errorf("%d×%d from %d: %v, want %d", b.rows, b.cols, s, got, all)
+			}
+		}
+	}
+}
+
+// TestCountEndsFree checks that Ends naming every square leaves the sweep as it was: the
+// same count and the same states at every cell.
+func TestCountEndsFree(t *testing.T) {
+	ctx := context.Background()
+	rows, cols, start := 5, 6, 7
+	every := make([]int, rows*cols)
+	for i := range every {
+		every[i] = i
+	}
+	var states [2][]int
+	for i, ends := range [][]int{nil, every} {
+		_, err := Count(ctx, rows, cols, Options{Start: start, Ends: ends, Report: func(_, k int, _ int64) {
+			states[i] = append(states[i], k)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for v := range states[0] {
+		if states[0][v] != states[1][v] {
+			t.Fatalf("5×6 from %d, cell %d: %d states with every end given, want %d", start, v, states[1][v], states[0][v])
+		}
+	}
+}
