@@ -38,9 +38,9 @@ The method is named on stderr before the count starts, then progress: a line rew
 terminal, a plain line every few seconds otherwise; --quiet silences both. --verbose adds,
 after a dp or join count, the states it held: summed over the cells and at the peak (the
 figures frontier programs compare). --max-memory
-(default: half this machine's memory) bounds the state store of dp (sorted runs) and join
-(hash tables): a count its estimate says cannot fit is refused before it starts, and one
-that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
+(default: half this machine's memory) bounds the state store of dp and join (sorted runs):
+a count its estimate says cannot fit is refused within its first seconds, and one that
+outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed

@@ -22,8 +22,7 @@ type Options struct {
 	// Method is MethodAuto (""), MethodDP, MethodJoin (closed tours only) or MethodSearch.
 	Method string
 	// MaxMemory, if positive, bounds the bytes the state store of the dp and join methods
-	// may hold (the dp method's sorted runs and their buffers, the join's two hash
-	// tables); past it the count stops with a *MemoryError. (The join's sorted records of
+	// may hold (the sorted runs and their buffers of either); past it the count stops with a *MemoryError. (The join's sorted records of
 	// the right half, 40 bytes a state of its first sweep, come on top.) On a board of more
 	// than MaxQuickSquares squares the count also stops, with an Estimated *MemoryError,
 	// once it has swept the cells Estimate would measure (about 3 CPU-seconds) if
@@ -67,8 +66,9 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // tours of oblong boards (long side even and at least 4, and longer than the short side),
 // which the join takes, where it was measured about three times faster than the dp method;
 // not square ones: on 8×8 the join's second sweep, through the middle columns, is the plain
-// sweep where it is widest, in hash tables that would need more than 12 GiB, where dp
-// counts it in 3.2 GiB. Boards the dp method cannot take (a short side over DPMaxRows) go
+// sweep where it is widest (in the hash tables it then used it would have needed more than
+// 12 GiB; not measured since its sweeps run over the sorted runs), where dp counts it in
+// 3.2 GiB. Boards the dp method cannot take (a short side over DPMaxRows) go
 // to the search.
 //
 // The search's time grows with the number of tours, the dp's with the width of its
@@ -235,7 +235,7 @@ func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMem
 	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status)
 }
 
-// countJoin counts closed tours by the join method: the mirror join over hash tables
+// countJoin counts closed tours by the join method: the mirror join over sorted runs
 // (frontier.Join).
 func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(Status)) (*big.Int, error) {
 	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status)

@@ -21,8 +21,8 @@ type Forecast struct {
 	Exact           bool
 	// PeakStates is the largest number of states after a cell, PeakBytes the memory the
 	// count's store needs then: for dp, the sorted runs' (about 6 bytes a state of the
-	// largest layer, measured, and their buffers); for join, the hash tables' (two tables
-	// of 16 bytes a slot, 24 with 128-bit counts).
+	// largest layer, measured, and their buffers); for join the same, its sweeps run over
+	// the sorted runs too.
 	PeakStates float64
 	PeakBytes  int64
 	// CPU is the expected time on one core of this machine.
@@ -439,15 +439,15 @@ func (e *sweepETA) after(v, n int) time.Duration {
 const cacheStates = 4e6
 
 // slowState is the expected seconds per state read by a step of method m that reads n
-// states: the tables of the join's large steps miss the caches on nearly every probe
-// (about 1 µs a state, measured on 8×8 closed); the dp method's sorted runs are read and
-// written in order and sorted in the caches (0.27 µs a state measured on 7×8 closed: 62 s
-// of CPU for 234 million states read).
+// states: the sorted runs of both methods are read and written in order and sorted in the
+// caches (0.27 µs a state measured on 7×8 closed: 62 s of CPU for 234 million states
+// read). (The hash tables the join used before issue 35 missed the caches on nearly every
+// probe: about 1 µs a state.)
 func slowState(m string, n float64) float64 {
 	switch {
 	case n <= cacheStates:
 		return 0
-	case m == MethodDP:
+	case m == MethodDP || m == MethodJoin:
 		return 0.27e-6
 	}
 	return 1e-6
