@@ -158,7 +158,7 @@ func searchFaster(rows, cols int, start bool) bool {
 // the caches, so 6×8 closed (55,488,142 tours) takes a few seconds of CPU, 7×8 closed about
 // a minute, 8×8 closed (13,267,364,410,532 tours; 7.4·10⁸ states at the widest cell) 42
 // minutes and 3.2 GiB, and open tours leave more states than closed ones though they are
-// swept forward (ahead.go; 5×10 open about 2.5 s, 6×8 open about 42 s; 6×6 open is faster
+// swept forward (ahead.go; 5×10 open about 1.6 s, 6×8 open about 35 s; 6×6 open is faster
 // by the search). The join method (closed tours, long side even;
 // internal/frontier/join.go) sweeps only the first half and the two middle columns and
 // joins the half with its own mirror image: about a third of the dp method's time on 6×8
