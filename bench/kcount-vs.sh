@@ -9,8 +9,9 @@
 # Usage: bench/kcount-vs.sh [-r ROUNDS] [-b REV] [BOARD ...]
 #   -r ROUNDS  rounds (default 2)
 #   -b REV     the base revision (default ed67ae1), built in a temporary git worktree
-#   BOARD      NAME:ARGS cases, e.g. "5x10_open:--board 5x10 --method dp"; default: the
-#              table's open boards by dp and closed ones by the method auto picks
+#   BOARD      NAME:ARGS cases, e.g. "5x10_open:--board 5x10 --method dp"; default: every
+#              board of issue 35's table, 5×10 and 6×8 open by dp, the rest by the method
+#              auto picks
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rounds=2 base=ed67ae1
@@ -24,8 +25,9 @@ trap 'git worktree remove --force "$tmp/base-tree"; rm -rf "$tmp"' EXIT
 cases=("$@")
 if ((${#cases[@]} == 0)); then
 	cases=("5x10_open:--board 5x10 --method dp" "6x8_open:--board 6x8 --method dp"
-		"6x8_closed:--board 6x8 --closed" "5x12_closed:--board 5x12 --closed"
-		"6x10_closed:--board 6x10 --closed" "6x12_closed:--board 6x12 --closed")
+		"6x6_open:--size 6" "6x8_closed:--board 6x8 --closed" "5x12_closed:--board 5x12 --closed"
+		"5x14_closed:--board 5x14 --closed" "6x10_closed:--board 6x10 --closed"
+		"6x12_closed:--board 6x12 --closed" "7x8_closed:--board 7x8 --closed")
 fi
 
 # run NAME BUILD ARGS...: one timed count; appends "NAME BUILD cpu-seconds peak-KiB count".

@@ -38,9 +38,9 @@ The method is named on stderr before the count starts, then progress: a line rew
 terminal, a plain line every few seconds otherwise; --quiet silences both. --verbose adds,
 after a dp or join count, the states it held: summed over the cells and at the peak (the
 figures frontier programs compare). --max-memory
-(default: half this machine's memory) bounds the state store of dp (sorted runs) and join
-(hash tables): a count its estimate says cannot fit is refused before it starts, and one
-that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
+(default: half this machine's memory) bounds the state store of dp and join (sorted runs):
+a count its estimate says cannot fit is refused within its first seconds, and one that
+outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed
@@ -79,13 +79,8 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		return usageError(err)
 	}
 	opts.Method = method
-	if err := kcount.CheckMemory(ctx, sz.Rows, sz.Cols, opts); err != nil {
-		var me *kcount.MemoryError
-		if errors.As(err, &me) {
-			return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, kcount.FormatBytes(me.Need), kcount.FormatBytes(me.Limit))
-		}
-		return err
-	}
+	// Tours checks the memory on its way (kcount.Options.MaxMemory): calling CheckMemory
+	// first would sweep the first cells twice.
 	var p *countProgress
 	if !o.quiet {
 		name := map[string]string{kcount.MethodDP: "frontier dynamic programming", kcount.MethodJoin: "frontier dynamic programming of two mirror halves, joined", kcount.MethodSearch: "backtracking, meeting in the middle"}[method]
@@ -104,6 +99,9 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	// would wipe it off the screen.
 	p.finish()
 	var me *kcount.MemoryError
+	if errors.As(err, &me) && me.Estimated {
+		return usageErrorf("counting %s would need about %s of memory by its estimate, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" gives the figures)", sz, kcount.FormatBytes(me.Need), kcount.FormatBytes(me.Limit))
+	}
 	if errors.As(err, &me) {
 		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, kcount.FormatBytes(max(me.Need, me.Limit)), kcount.FormatBytes(me.Limit))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -21,9 +22,12 @@ type Options struct {
 	// Method is MethodAuto (""), MethodDP, MethodJoin (closed tours only) or MethodSearch.
 	Method string
 	// MaxMemory, if positive, bounds the bytes the state store of the dp and join methods
-	// may hold (the dp method's sorted runs and their buffers, the join's two hash
-	// tables); past it the count stops with a *MemoryError. (The join's sorted records of
-	// the right half, 32 bytes a state of its first sweep, come on top.)
+	// may hold (the sorted runs and their buffers of either); past it the count stops with a *MemoryError. (The join's sorted records of
+	// the right half, 40 bytes a state of its first sweep, come on top.) On a board of more
+	// than MaxQuickSquares squares the count also stops, with an Estimated *MemoryError,
+	// once it has swept the cells Estimate would measure (about 3 CPU-seconds) if
+	// Estimate's model, fitted to them, forecasts a peak past the bound; the error of a
+	// store that passes the bound before then is Estimated too, with that forecast.
 	MaxMemory int64
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).
@@ -62,8 +66,9 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // tours of oblong boards (long side even and at least 4, and longer than the short side),
 // which the join takes, where it was measured about three times faster than the dp method;
 // not square ones: on 8×8 the join's second sweep, through the middle columns, is the plain
-// sweep where it is widest, in hash tables that would need more than 12 GiB, where dp
-// counts it in 3.2 GiB. Boards the dp method cannot take (a short side over DPMaxRows) go
+// sweep where it is widest (in the hash tables it then used it would have needed more than
+// 12 GiB; not measured since its sweeps run over the sorted runs), where dp counts it in
+// 3.2 GiB. Boards the dp method cannot take (a short side over DPMaxRows) go
 // to the search.
 //
 // The search's time grows with the number of tours, the dp's with the width of its
@@ -153,7 +158,7 @@ func searchFaster(rows, cols int, start bool) bool {
 // the caches, so 6×8 closed (55,488,142 tours) takes a few seconds of CPU, 7×8 closed about
 // a minute, 8×8 closed (13,267,364,410,532 tours; 7.4·10⁸ states at the widest cell) 42
 // minutes and 3.2 GiB, and open tours leave more states than closed ones though they are
-// swept forward (ahead.go; 5×10 open about 2.5 s, 6×8 open about 42 s; 6×6 open is faster
+// swept forward (ahead.go; 5×10 open about 1.6 s, 6×8 open about 35 s; 6×6 open is faster
 // by the search). The join method (closed tours, long side even;
 // internal/frontier/join.go) sweeps only the first half and the two middle columns and
 // joins the half with its own mirror image: about a third of the dp method's time on 6×8
@@ -230,14 +235,18 @@ func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMem
 	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status)
 }
 
-// countJoin counts closed tours by the join method: the mirror join over hash tables
+// countJoin counts closed tours by the join method: the mirror join over sorted runs
 // (frontier.Join).
 func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(Status)) (*big.Int, error) {
 	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status)
 }
 
 // sweepCount runs the frontier count of method m (MethodDP or MethodJoin), passing each
-// cell's states to status with Estimate's forecast of the time left.
+// cell's states to status with Estimate's forecast of the time left. With fo.MaxMemory set
+// on a board of more than MaxQuickSquares squares it checks the memory on the way
+// (memoryCheck): a count whose forecast peak passes the bound stops once Estimate would
+// have measured its cells, and one whose store passes it stops then, both with an
+// Estimated *MemoryError.
 func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status)) (*big.Int, error) {
 	count, cells := frontier.Count, rows*cols
 	total := cells
@@ -245,18 +254,114 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		count, cells = frontier.Join, frontier.JoinCells(rows, cols)
 		total = cells + 1 // and the join
 	}
+	sh := shapeOf(rows, cols, fo.Closed)
+	var eta *sweepETA
 	if status != nil {
-		eta := newSweepETA(shapeOf(rows, cols, fo.Closed), m, cells)
+		eta = newSweepETA(sh, m, cells)
+	}
+	var chk *memoryCheck
+	if fo.MaxMemory > 0 && rows*cols > MaxQuickSquares {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		chk = newMemoryCheck(sh, m, rows, cols, cells, fo.MaxMemory, cancel)
+		defer chk.stop()
+	}
+	if eta != nil || chk != nil {
 		fo.Report = func(cell, states int, bytes int64) {
-			status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+			if chk != nil {
+				chk.after(cell, states)
+			}
+			if status != nil {
+				status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+			}
 		}
 	}
 	r, err := count(ctx, rows, cols, fo)
+	if chk != nil && chk.over != nil {
+		return nil, chk.over
+	}
 	var me *frontier.MemoryError
 	if errors.As(err, &me) {
+		if chk != nil {
+			return nil, chk.stoppedAt(me)
+		}
 		return nil, &MemoryError{Need: me.Need, Limit: me.Limit}
 	}
 	return r, err
+}
+
+// memoryCheck is CheckMemory done by the count itself, so that the first cells are not
+// swept twice (CheckMemory's estimate, then the count: 5×10 open took 1.8 CPU-s of
+// estimate, the whole count, before its 1.9 s count; 6×12 closed 3 s before its 7). It
+// keeps the states after each cell and, once the cells swept reach Estimate's budget
+// (sweepShape.enough), fits Estimate's model to them once: if the peak it forecasts needs more
+// than the limit, the count is cancelled and over says so. A count whose store passes the
+// limit before that is refused by the same model (stoppedAt).
+type memoryCheck struct {
+	sh         sweepShape
+	m          string
+	rows, cols int
+	cells      int
+	limit      int64
+	cancel     context.CancelFunc
+	states     []float64
+	t0         time.Time
+	cpu0       time.Duration
+	haveCPU    bool
+	done       bool         // the forecast was checked
+	over       *MemoryError // the forecast passed the limit
+}
+
+func newMemoryCheck(sh sweepShape, m string, rows, cols, cells int, limit int64, cancel context.CancelFunc) *memoryCheck {
+	// The sweep runs in this goroutine: the thread's CPU clock times it.
+	runtime.LockOSThread()
+	c := &memoryCheck{sh: sh, m: m, rows: rows, cols: cols, cells: cells, limit: limit, cancel: cancel, t0: time.Now()}
+	c.cpu0, c.haveCPU = threadCPU()
+	return c
+}
+
+// stop unlocks the goroutine from its thread.
+func (c *memoryCheck) stop() { runtime.UnlockOSThread() }
+
+// after records that cell v left n states, and checks the forecast once the budget is spent.
+func (c *memoryCheck) after(v, n int) {
+	if v >= c.cells {
+		return // the join of the two halves
+	}
+	if v < len(c.states) { // the sweep begun again with 128-bit counts
+		c.states = c.states[:0]
+	}
+	c.states = append(c.states, float64(n))
+	if c.done {
+		return
+	}
+	spent := time.Since(c.t0)
+	if cpu, ok := threadCPU(); c.haveCPU && ok {
+		spent = cpu - c.cpu0
+	}
+	if c.sh.enough(v, n, spent, time.Since(c.t0), estimateTime) {
+		c.done = true
+		if need := c.need(); need > c.limit {
+			c.over = &MemoryError{Need: need, Limit: c.limit, Estimated: true}
+			c.cancel()
+		}
+	}
+}
+
+// need is the memory Estimate's model forecasts from the states so far.
+func (c *memoryCheck) need() int64 {
+	if len(c.states) == 0 {
+		return 0
+	}
+	_, bytes := forecastPeak(c.sh, c.m, c.rows, c.cols, c.cells, c.states)
+	return bytes
+}
+
+// stoppedAt is the error of a count whose store passed the limit (me): Estimated, with the
+// forecast from the cells swept if it says more.
+func (c *memoryCheck) stoppedAt(me *frontier.MemoryError) *MemoryError {
+	return &MemoryError{Need: max(me.Need, c.need()), Limit: me.Limit, Estimated: true}
 }
 
 // Status is the state of a running count, as passed to Options.Status.
@@ -295,7 +400,9 @@ const MaxQuickSquares = 42
 // CheckMemory returns a *MemoryError (Estimated) if the count Tours would do for a
 // rows×cols board with opts needs more than opts.MaxMemory by Estimate's forecast, so that
 // a count that cannot fit is refused before it starts instead of sweeping until its store
-// outgrows the bound (7 minutes for 8×8 closed). It estimates only dp and join counts of
+// outgrows the bound (7 minutes for 8×8 closed). Tours makes the same check itself on the
+// way, from the cells it sweeps (the same model at the same budget), so a caller that
+// counts anyway need not call it first: that sweeps the first cells twice. It estimates only dp and join counts of
 // more than MaxQuickSquares squares with a positive MaxMemory, running their first cells for
 // at most about 3 seconds; others pass at once. Errors are those of ChooseMethod and
 // ctx.Err().

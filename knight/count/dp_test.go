@@ -149,6 +149,40 @@ func TestDPMemoryLimit(t *testing.T) {
 	}
 }
 
+// TestMemoryCheckOnTheWay checks the memory check Tours makes itself on boards of more
+// than MaxQuickSquares squares: a store that passes the bound in the first cells stops the
+// count with an Estimated *MemoryError whose need is at least what the store asked for;
+// within the bound (and on small boards) nothing changes.
+func TestMemoryCheckOnTheWay(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		opts       Options
+		want       int64 // 0: a *MemoryError
+		estimated  bool
+	}{
+		{"8x8 closed dp in 1 MiB", 8, 8, Options{Closed: true, Method: MethodDP, MaxMemory: 1 << 20}, 0, true},
+		{"6x8 closed join in 1 MiB", 6, 8, Options{Closed: true, Method: MethodJoin, MaxMemory: 1 << 20}, 0, true},
+		{"6x6 closed dp in 1 MiB", 6, 6, Options{Closed: true, Method: MethodDP, MaxMemory: 1 << 20}, 0, false},
+		{"6x8 closed join in 1 GiB", 6, 8, Options{Closed: true, Method: MethodJoin, MaxMemory: 1 << 30}, 55488142, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Tours64(context.Background(), tt.rows, tt.cols, tt.opts)
+			if tt.want != 0 {
+				if err != nil || got != tt.want {
+					t.Errorf("Tours64 = %d, %v; want %d", got, err, tt.want)
+				}
+				return
+			}
+			var me *MemoryError
+			if !errors.As(err, &me) || me.Limit != tt.opts.MaxMemory || me.Need <= me.Limit || me.Estimated != tt.estimated {
+				t.Errorf("Tours64 error = %#v, want a *MemoryError over %d, Estimated %v", err, tt.opts.MaxMemory, tt.estimated)
+			}
+		})
+	}
+}
+
 // TestDPStatus checks the dp method's Status calls: one per cell, in order, with states
 // and memory.
 func TestDPStatus(t *testing.T) {

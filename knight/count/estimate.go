@@ -21,8 +21,8 @@ type Forecast struct {
 	Exact           bool
 	// PeakStates is the largest number of states after a cell, PeakBytes the memory the
 	// count's store needs then: for dp, the sorted runs' (about 6 bytes a state of the
-	// largest layer, measured, and their buffers); for join, the hash tables' (two tables
-	// of 16 bytes a slot, 24 with 128-bit counts).
+	// largest layer, measured, and their buffers); for join the same, its sweeps run over
+	// the sorted runs too.
 	PeakStates float64
 	PeakBytes  int64
 	// CPU is the expected time on one core of this machine.
@@ -37,15 +37,32 @@ const (
 	estimateStates = 4 << 20
 )
 
+// enough reports whether the first v+1 cells of a sweep of shape p, the last of which left n
+// states, are enough for Estimate's model: budget of CPU time spent, or ten times it of
+// wall time (a thread that hardly runs on a loaded machine; a CPU clock that ticks
+// coarsely), or a layer of more than estimateStates; budget 0 is no budget of time. For
+// open tours also openColumns columns measured whole (the model's growth comes from them),
+// unless 20 times the budget is spent (7×7 open measures its first three columns in about
+// half a minute, 8×8 stops at a minute) or a layer passes 16 times estimateStates.
+func (p sweepShape) enough(v, n int, spent, wall, budget time.Duration) bool {
+	done := budget > 0 && (spent > budget || wall > 10*budget) || n > estimateStates
+	if !done || !p.open || v+1 >= openColumns*p.R {
+		return done
+	}
+	return budget > 0 && (spent > 20*budget || wall > 200*budget) || n > 16*estimateStates
+}
+
 // Estimate runs the first cells of the count Tours would do for a rows×cols board with
-// opts, with the same sweep and state store (for at most a few seconds and a few million
-// states), and extrapolates its peak states, memory and time. For the search method it
+// opts, with the same sweep and state store (for a few seconds and a few million states;
+// for open tours until three columns are measured whole, at most a minute and 64 million
+// states: 7×7 open takes about half a minute), and extrapolates its peak states, memory and time. For the search method it
 // reports no figures (that method's time grows with the number of tours, which is not
 // known before; it is chosen only for boards of sides 5 to 7 that it was measured to count
 // faster than dp, in seconds).
 // Errors are those of ChooseMethod.
 //
-// The extrapolation (expectStates): the states grow by the factor of the last column
+// The extrapolation (expectStates; for open tours expectOpen, which works by whole
+// columns): the states grow by the factor of the last column
 // measured (at most 1.6 a cell) up to the middle of the sweep (the join's second sweep,
 // over the two middle columns, is taken to grow like the plain sweep there, as measured on
 // 8×8; the join of the two halves itself is not estimated), the level reached is held up
@@ -119,9 +136,7 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 		}
 		read += prev
 		states = append(states, float64(n))
-		// the budget is of CPU time, and ten times it of wall time (a thread that hardly
-		// runs on a loaded machine; a CPU clock that ticks coarsely)
-		if budget > 0 && (spent() > budget || time.Since(t0) > 10*budget) || n > estimateStates {
+		if sh.enough(v, n, spent(), time.Since(t0), budget) {
 			cancel()
 		}
 	}
@@ -146,22 +161,30 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 			est.How += "; the join of the two halves is not included"
 		}
 		if !opts.Closed {
-			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; their last column's growth a cell (at most 1.6), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.27 µs a state read once the states outgrow the caches"
+			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.27 µs a state read once the states outgrow the caches"
 		}
 	}
 	// Past the caches the rate measured on the sorted runs' large layers is used, not the
 	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
 	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
-	for _, s := range exp {
-		est.PeakStates = max(est.PeakStates, s)
-	}
 	if full {
 		est.CPU = el
 	} else {
 		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
 	}
-	est.PeakBytes = frontier.PeakBytes(m == MethodJoin, rows, cols, est.PeakStates)
+	est.PeakStates, est.PeakBytes = forecastPeak(sh, m, rows, cols, cells, states)
 	return est, nil
+}
+
+// forecastPeak returns the most states the model (expectStates) expects after a cell of
+// the sweep by method m of a rows×cols board of shape sh and cells cells, from the states
+// measured after its first cells, and the memory the count's store needs for them.
+func forecastPeak(sh sweepShape, m string, rows, cols, cells int, measured []float64) (float64, int64) {
+	var peak float64
+	for _, s := range sh.expectStates(m, cells, measured) {
+		peak = max(peak, s)
+	}
+	return peak, frontier.PeakBytes(m == MethodJoin, rows, cols, peak)
 }
 
 // sweepShape is what the model of a sweep needs of its board: the short side R, the number
@@ -176,19 +199,50 @@ func shapeOf(rows, cols int, closed bool) sweepShape {
 	return sweepShape{min(rows, cols), rows * cols, !closed}
 }
 
-// openDecay is how the growth of the forward sweep's states slows: the growth a cell of
-// each column is that of the column before raised to openDecay. Fitted to the open boards
-// counted whole (bench/README.md, "Open tours swept forward").
-const openDecay = 0.6
+// openLate is how the growth of the forward sweep's states slows from column to column once
+// the start-up columns are past: the growth of a column (its states summed, over those of
+// the column before) is that of the column before raised to openLate. Measured on the open
+// boards counted whole (bench/README.md, "Issue 35 items 2 and 4"): from column 2 to 3,
+// 0.86 on 5×10, 0.75 on 6×7, 0.83 on 7×7.
+const openLate = 0.8
+
+// openEarly is the same for the start-up, column 1 to 2: 0.51 on 5×10, 0.52 on 6×7, 0.45 on
+// 7×7. Estimate measures three columns whole where it can, so that only boards too large for
+// that (8×8) use it.
+const openEarly = 0.5
+
+// openColumns is how many columns of an open board Estimate measures whole when it can:
+// the growth of columns 1 and 2 is the start-up's (column 1 grows 23 to 221 times, column
+// 2 5 to 11 times on the boards counted), from column 3 on it slows by openLate.
+const openColumns = 3
+
+// openGrowth returns where the model of the forward sweep of an R×C board (R ≤ C) stops
+// growing: the first cell past the columns that grow, and whether the last of them grows
+// by half as much (its log growth halved). The columns grow up to the middle, column
+// (C−1)/2, and no further than column R−1 on long boards (the frontier's steady state);
+// on a board with an even C the column C/2, just past the middle, grows too, but by half:
+// 5×8 and 6×8 open peak in column 4, column 4 holding 1.7 times the states of column 3
+// where column 3 held 4.0 and 5.4 times those of column 2.
+func openGrowth(R, C int) (stop int, half bool) {
+	last := min((C-1)/2, R-1)
+	if C%2 == 0 && C/2 <= R-1 {
+		last, half = C/2, true
+	}
+	return (last + 1) * R, half
+}
 
 // expectOpen is expectStates for open tours, swept forward (knight/internal/frontier's
 // ahead.go), whose states peak near the middle of the board, or once the frontier is in
 // its steady state on long boards (5×10 and 5×14 open peak in column 4, 6×6 in column 2,
-// 6×7 in 3). After the cells measured the states grow by the growth a cell of the last
-// column measured (at most 1.6), slowing column by column (openDecay), up to the end of
-// column min((C−1)/2, R−1); the level reached is held up to the mirror column, from where
-// each cell holds 0.3 of the one a column before (the last columns hold few states on every
-// board measured).
+// 6×7 and 7×7 in 3, 5×8 and 6×8 in 4). The model works by whole columns, so that it does
+// not swing with the cells of a column measured: each cell after the measured ones holds
+// the states of the cell a column before times the growth of its column, the last growth
+// measured whole (of the states summed over a column) raised to openLate once a column,
+// up to the columns openGrowth gives; the level reached is held up to the mirror column, from where
+// each cell holds 0.3 of the one a column before (the last columns hold few states on
+// every board measured). With only two columns measured whole the first growth is column
+// 1's raised to openEarly; with fewer, that of the last R cells measured, at most 1.6 a
+// cell, slowing by openLate a column.
 func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 	R := p.R
 	C := p.n / R
@@ -197,19 +251,44 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 	if k == 0 || k == cells {
 		return exp
 	}
-	stop := (min((C-1)/2, R-1) + 1) * R
+	stop, half := openGrowth(R, C)
 	fall := max(stop, p.n-stop)
-	lg := math.Log(1.6)
-	if k >= R+1 {
-		lg = math.Log(exp[k-1]/max(exp[k-1-R], 1)) / float64(R)
+	colSum := func(c int) float64 {
+		var s float64
+		for _, x := range exp[c*R : (c+1)*R] {
+			s += x
+		}
+		return max(s, 1)
 	}
-	lg = min(max(lg, 0), math.Log(1.6))
+	whole := k / R // columns measured whole
+	var lg float64 // the log of the growth of the column after the last measured whole
+	switch {
+	case whole >= 3:
+		lg = math.Log(colSum(whole-1)/colSum(whole-2)) * openLate
+	case whole == 2:
+		lg = math.Log(colSum(1)/colSum(0)) * openEarly
+	default:
+		lg = float64(R) * math.Log(1.6)
+		if k >= R+1 {
+			lg = math.Log(exp[k-1] / max(exp[k-1-R], 1))
+		}
+		lg = min(lg, float64(R)*math.Log(1.6))
+	}
+	lg = max(lg, 0)
 	level := 0.0
 	for v := k; v < cells; v++ {
 		switch {
 		case v < stop:
-			cols := v/R - (k-1)/R // columns past the last cell measured
-			exp[v] = exp[v-1] * math.Exp(lg*math.Pow(openDecay, float64(cols)))
+			if v < R {
+				exp[v] = exp[v-1] * 1.6 // no column before yet
+				continue
+			}
+			cols := v/R - whole // columns past the one after the last measured whole
+			g := lg * math.Pow(openLate, float64(cols))
+			if half && v >= stop-R {
+				g /= 2
+			}
+			exp[v] = max(exp[v-R], 1) * math.Exp(g)
 		case v < fall:
 			if level == 0 {
 				for _, x := range exp[max(0, v-R):v] {
@@ -360,15 +439,15 @@ func (e *sweepETA) after(v, n int) time.Duration {
 const cacheStates = 4e6
 
 // slowState is the expected seconds per state read by a step of method m that reads n
-// states: the tables of the join's large steps miss the caches on nearly every probe
-// (about 1 µs a state, measured on 8×8 closed); the dp method's sorted runs are read and
-// written in order and sorted in the caches (0.27 µs a state measured on 7×8 closed: 62 s
-// of CPU for 234 million states read).
+// states: the sorted runs of both methods are read and written in order and sorted in the
+// caches (0.27 µs a state measured on 7×8 closed: 62 s of CPU for 234 million states
+// read). (The hash tables the join used before issue 35 missed the caches on nearly every
+// probe: about 1 µs a state.)
 func slowState(m string, n float64) float64 {
 	switch {
 	case n <= cacheStates:
 		return 0
-	case m == MethodDP:
+	case m == MethodDP || m == MethodJoin:
 		return 0.27e-6
 	}
 	return 1e-6

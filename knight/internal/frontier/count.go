@@ -84,10 +84,8 @@ func (p *plan) count(ctx context.Context, st store, wide bool, report func(cell,
 }
 
 // PeakBytes is the memory a count of a rows×cols board is expected to need when its
-// largest layer holds states states: Count's runs, or Join's tables when join is true.
+// largest layer holds states states: Count's runs, or Join's when join is true (the
+// same runs; the right half's records, 40 bytes a state of its first sweep, come on top).
 func PeakBytes(join bool, rows, cols int, states float64) int64 {
-	if join {
-		return tablesPeak(states, rows*cols > 64)
-	}
 	return defaultRuns.peakBytes(states)
 }

@@ -28,28 +28,33 @@ import (
 //     columns h and h+1: degrees from left and crossing edges, pairing by those paths.
 //  3. The join: a tour is a pair of a left and a right picture in which every cell's
 //     degrees add to 2 and the two pairings of path ends make one cycle. The right pictures
-//     are sorted by their degree pattern and then pairing; for each left picture with 2m
-//     path ends, either each right picture of the complementary pattern is checked (walk
-//     the cycle, m steps), or, when that group is larger, each of the 2^(m-1)·(m-1)!
-//     pairings that close the left pairing into one cycle is looked up (binary search);
-//     the products of counts are added in 128 bits (carries kept).
+//     are grouped by their degree pattern; for each left picture with 2m path ends, each
+//     right picture of the complementary pattern is checked by walking the cycle (at most
+//     m steps over the two pairings, packed in one word a right picture, read in order);
+//     the products of counts are added in 128 bits (carries kept). Looking up instead each
+//     of the 2^(m-1)·(m-1)! pairings that close the left pairing into one cycle (binary
+//     search in the group) took four times as long on 6×12 closed: a group holds at most
+//     (2m-1)!! pairings, under three times the candidates, and the walk reads them in
+//     order where each search misses the caches (bench/README.md, issue 35 items 2 and 4).
 //
 // Every edge set is built once (left, crossing and right edges are chosen in exactly one
 // place), so each closed tour is counted once. Checked against the plain sweep and the
 // search (knight's count_join_test.go) and against 7×8's published 34,524,432,316.
 //
-// Cost: the two sweeps run over the hash tables (table.go), so a state read costs about
-// 1 µs once they outgrow the caches, but they reach only the middle of the board, whose
+// Cost: the two sweeps run over the sorted runs (runs.go), as Count's, about 0.27 µs a
+// state read once they outgrow the caches (over the hash tables of table.go, which they
+// used until issue 35, about 1 µs: 7×8 closed's sweeps took 32 CPU-s against 19 now), and
+// they reach only the middle of the board, whose
 // states are far fewer than the plain sweep's widest: 6×8 closed holds 24,291 right states
 // after step 1 and 328,533 left ones after step 2, 7×8 closed 479,037 and 7,450,395 (15.4
 // million at the widest cell of step 2), and counts in about a third of the plain sweep's
-// time (bench/README.md). The join costs about a binary search or a walk of m steps a
-// matching pair. On 8×8 it does not help: step 1 ends with 7,934,470 states, but the cells
+// time (bench/README.md). The join costs a walk of at most m steps for each right state of
+// the complementary pattern of each left state. On 8×8 it does not help: step 1 ends with 7,934,470 states, but the cells
 // of column 4 have only crossing edges back, so through column 4 step 2 is the plain sweep
 // itself (18,903,956 states after cell 33 and 29,290,587 after 34, the plain sweep's
 // figures), and the plain sweep's widest columns are exactly there (159 million states
-// after cell 37, 740 million at its peak after cell 45), which the tables would hold in
-// more than 12 GiB. Cutting elsewhere moves the same column into one of the halves. So
+// after cell 37, 740 million at its peak after cell 45; the hash tables it used would have
+// held them in more than 12 GiB, and with the runs it would still sweep them). Cutting elsewhere moves the same column into one of the halves. So
 // square boards are counted by Count (8×8 closed: 42 CPU-minutes and 3.2 GiB with the
 // runs), not by Join.
 
@@ -68,16 +73,6 @@ type joinRec struct {
 func JoinPossible(rows, cols int) bool {
 	R, C := min(rows, cols), max(rows, cols)
 	return R >= 1 && R <= MaxRows && C%2 == 0 && C >= 4
-}
-
-// joinCands returns 2^(m-1)·(m-1)!, the pairings of 2m path ends that close a given pairing
-// of them into one cycle.
-func joinCands(m int) int {
-	c := 1
-	for i := 1; i < m; i++ {
-		c *= 2 * i
-	}
-	return c
 }
 
 // joinPair returns the pairing of the path ends of x (the cells with labels, numbered
@@ -123,9 +118,9 @@ func JoinCells(rows, cols int) int {
 
 // Join returns the number of closed tours of a rows×cols board (JoinPossible) by cutting
 // it in two mirror halves (see the notes at the top of this file); opts.Closed and
-// opts.Start are not used. opts.MaxMemory bounds the sweeps' hash tables; the right half's
-// records (32 bytes a state after the first sweep) and a map of their degree patterns are
-// held beside them. It starts with 64-bit counts and is redone with 128-bit ones if one
+// opts.Start are not used. opts.MaxMemory bounds the sweeps' runs; the right half's
+// records (40 bytes a state after the first sweep: 32 and a copy of its pairing) and a map
+// of their degree patterns are held beside them. It starts with 64-bit counts and is redone with 128-bit ones if one
 // carries. It stops with ctx.Err() within a few milliseconds of ctx being done.
 func Join(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
 	if !JoinPossible(rows, cols) {
@@ -149,7 +144,7 @@ func join(ctx context.Context, rows, cols int, wide bool, opts Options) (*big.In
 	h := C / 2
 	cut := R * h       // first cell of the right half
 	end := R * (h + 2) // the extended left half ends before this cell
-	st := newTables(wide, opts.MaxMemory)
+	st := newRuns(ctx, defaultRuns, wide, opts.MaxMemory)
 	defer st.release()
 	w, err := newSweep(p, st, wide)
 	if err != nil {
@@ -199,6 +194,11 @@ func join(ctx context.Context, rows, cols int, wide bool, opts Options) (*big.In
 		groups[right[i].pat] = [2]int32{int32(i), int32(j)}
 		i = j
 	}
+	// The walk reads the pairings in order; the counts only of the states that match.
+	pairs := make([]uint64, len(right))
+	for i := range right {
+		pairs[i] = right[i].pair
+	}
 	// The extended left half: the cells of columns h and h+1 take only their edges to
 	// the left half.
 	steps := slices.Clone(p.steps)
@@ -217,7 +217,7 @@ func join(ctx context.Context, rows, cols int, wide bool, opts Options) (*big.In
 		return nil, err
 	}
 	// The join.
-	j := &joiner{R: R, right: right, groups: groups, x: x}
+	j := &joiner{R: R, right: right, pairs: pairs, groups: groups, x: x}
 	done := ctx.Done()
 	states := 0
 	buf := make([]rec, 0, readBatch)
@@ -269,19 +269,16 @@ func joinComplement(v uint8) uint8 {
 type joiner struct {
 	R       int
 	right   []joinRec
+	pairs   []uint64 // right[i].pair, read in order by the walk
 	groups  map[uint32][2]int32
 	x       []uint8 // the right picture being made
 	sum     [2]uint64
 	carries uint64   // carries out of sum, each worth 2^128
 	big     *big.Int // products of counts wider than 64 bits
-	// the path ends of the left state: ends[i] is a cell, pl[i] the index of the end it
-	// is joined to by a left path
+	// the path ends of the left state: ends[i] is a cell; sh[i] is 4 times the index of
+	// the end it is joined to by a left path (the shift of that end's nibble in a pairing)
 	ends []int
-	pl   []int
-	used []bool
-	glo  [2]int32
-	lo   uint64
-	hi   uint64
+	sh   [2 * MaxRows]uint8
 }
 
 // left adds the tours made of the left state l (2R cells, count (hi, lo)) and every
@@ -305,75 +302,29 @@ func (j *joiner) left(l []uint8, lo, hi uint64) {
 			j.ends = append(j.ends, i)
 		}
 	}
-	j.pl = slices.Grow(j.pl[:0], n)[:n]
 	for a := range n {
 		for b := range n {
 			if a != b && l[j.ends[a]] == l[j.ends[b]] {
-				j.pl[a] = b
+				j.sh[a] = uint8(4 * b)
 			}
 		}
 	}
-	j.lo, j.hi, j.glo = lo, hi, g
-	if int(g[1]-g[0]) <= joinCands(n/2) {
-		// fewer right states than pairings to try: check each, walking the cycle from
-		// end 0 along a left path, then a right one, until it is back
-		for _, r := range j.right[g[0]:g[1]] {
-			c, steps := 0, 0
-			for {
-				c = int(r.pair>>(4*j.pl[c])) & 15
-				steps++
-				if c == 0 {
-					break
-				}
-			}
-			if 2*steps == n {
-				j.add(lo, hi, r.lo, r.hi)
+	// Walk the cycle from end 0 along a left path, then a right one, until it is back:
+	// the pairs make one cycle if that takes n/2 steps.
+	sh := &j.sh
+	for i, pr := range j.pairs[g[0]:g[1]] {
+		c, steps := uint64(0), 0
+		for {
+			c = pr >> sh[c&15] & 15
+			steps++
+			if c == 0 {
+				break
 			}
 		}
-		return
-	}
-	// try every right pairing that closes the left one into one cycle
-	j.used = slices.Grow(j.used[:0], n)[:n]
-	clear(j.used)
-	j.used[0] = true
-	j.used[j.pl[0]] = true
-	j.close(j.pl[0], n/2-1, 0)
-}
-
-// close pairs end a (the far end of a left path) with one of the free ends, going on along
-// that end's left path, until all are paired; the last end pairs with end 0. pair holds
-// the pairs made so far (see joinPair).
-func (j *joiner) close(a, left int, pair uint64) {
-	if left == 0 {
-		j.lookup(pair | uint64(a)) // a with 0: nibble 0 is a, nibble a is 0
-		return
-	}
-	for b := range j.used {
-		if j.used[b] {
-			continue
+		if 2*steps == n {
+			r := &j.right[int(g[0])+i]
+			j.add(lo, hi, r.lo, r.hi)
 		}
-		c := j.pl[b]
-		j.used[b], j.used[c] = true, true
-		j.close(c, left-1, pair|uint64(b)<<(4*a)|uint64(a)<<(4*b))
-		j.used[b], j.used[c] = false, false
-	}
-}
-
-// lookup adds the right state with the pairing pair, if it exists, times the left state's
-// count.
-func (j *joiner) lookup(pair uint64) {
-	rs := j.right[j.glo[0]:j.glo[1]]
-	i, ok := slices.BinarySearchFunc(rs, pair, func(r joinRec, p uint64) int {
-		switch {
-		case r.pair < p:
-			return -1
-		case r.pair > p:
-			return 1
-		}
-		return 0
-	})
-	if ok {
-		j.add(j.lo, j.hi, rs[i].lo, rs[i].hi)
 	}
 }
 

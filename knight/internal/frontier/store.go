@@ -12,8 +12,9 @@ type rec struct{ k, lo, hi uint64 }
 // A store holds a sweep's states between two cells: the layer being read (the states after
 // the last cell placed, each once with its count) and the layer being written (the states
 // the next cell makes, equal ones added up). Two types implement it: tables (two hash
-// tables, one read while the other is written; table.go), which Join uses, and runs (sorted
-// runs of compact records, given back as they are read; runs.go), which Count uses. The
+// tables, one read while the other is written; table.go), which the tests check runs
+// against, and runs (sorted runs of compact records, given back as they are read; runs.go),
+// which Count and Join use. The
 // sweep driver (sweep.go) is written once against it.
 //
 // A store is used by one goroutine. Counts that carry out of their bits (64, or 128 with

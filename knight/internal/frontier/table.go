@@ -227,14 +227,3 @@ func (s *tables) release() {
 	s.cur.release()
 	s.next.release()
 }
-
-// tablesPeak is the memory the tables are expected to need for a sweep whose largest layer
-// holds states states.
-func tablesPeak(states float64, wide bool) int64 {
-	slot := int64(16)
-	if wide {
-		slot = 24
-	}
-	slots := uint64(1) << bits.Len64(uint64(max(states/0.7, 1024))-1)
-	return 2 * int64(slots) * slot
-}
