@@ -29,10 +29,12 @@ type aheadStep struct {
 	on  uint32
 	nb  [maxW + 1]uint32
 	out [maxW + 1]int8
-	// startSlot is the slot of the start square while it is in the extended window (0: it
-	// is placed at this step), else -1; startAfter tells whether it comes after v.
-	startSlot  int8
-	startAfter bool
+	// fixed marks the slots (0..W) of the tour's fixed ends: the start square and, when
+	// Options.Ends names one square, that square (each takes one edge only); fixedAfter is
+	// how many fixed ends come after v, fixedColour the sum of their colours.
+	fixed       uint32
+	fixedAfter  int
+	fixedColour int
 	// mayEnd marks the slots (0..W) whose cells may be the tour's other end (every cell but
 	// the start square unless the ends are given: Options.Ends); endLater tells whether a
 	// cell after v may be.
@@ -40,11 +42,10 @@ type aheadStep struct {
 	endLater bool
 	last     int // the board's last cell less v: a completed path must hold every cell
 	// colour is +1 or -1 for the two colours of the board's squares, by slot (0 off the
-	// board); need is the sum of 2·colour over the cells after v, startColour the start
-	// square's colour (the balance check in leave).
-	colour      [maxW + 1]int8
-	need        int
-	startColour int
+	// board); need is the sum of 2·colour over the cells after v (the balance check in
+	// leave).
+	colour [maxW + 1]int8
+	need   int
 }
 
 // newAheadSteps prepares the forward sweep's steps of p; start is a cell index or -1, ends
@@ -59,6 +60,13 @@ func newAheadSteps(p *plan, nb [][]int, start int, ends []int) []aheadStep {
 	for _, u := range ends {
 		endOK[u] = u != start
 	}
+	fixedEnds := []int{}
+	if start >= 0 {
+		fixedEnds = append(fixedEnds, start)
+	}
+	if len(ends) == 1 && ends[0] != start {
+		fixedEnds = append(fixedEnds, ends[0])
+	}
 	later := false // a cell after v may end the tour
 	for v := n - 1; v >= 0; v-- {
 		steps[v].endLater = later
@@ -72,13 +80,14 @@ func newAheadSteps(p *plan, nb [][]int, start int, ends []int) []aheadStep {
 			}
 		}
 		st.last = n - 1 - v
-		st.startSlot = -1
-		if start >= v && start <= v+W {
-			st.startSlot = int8(start - v)
-		}
-		st.startAfter = start > v
-		if start >= 0 {
-			st.startColour = squareColour(p, start)
+		for _, u := range fixedEnds {
+			if u >= v && u <= v+W {
+				st.fixed |= 1 << (u - v)
+			}
+			if u > v {
+				st.fixedAfter++
+				st.fixedColour += squareColour(p, u)
+			}
 		}
 		for u := v + 1; u < n; u++ {
 			st.need += 2 * squareColour(p, u)
@@ -119,7 +128,7 @@ func (p *plan) expandAhead(st *aheadStep, a *picture, w *sweep, lo, hi uint64) {
 	c := a[0]
 	have := degree(c)
 	capV := int8(2)
-	if st.startSlot == 0 {
+	if st.fixed&1 != 0 {
 		capV = 1
 	}
 	// usable forward neighbours: those that can take one more edge
@@ -127,7 +136,7 @@ func (p *plan) expandAhead(st *aheadStep, a *picture, w *sweep, lo, hi uint64) {
 	k := 0
 	for _, s := range st.fwd {
 		x := a[s]
-		if x == full || s == st.startSlot && x != free {
+		if x == full || st.fixed>>s&1 != 0 && x != free {
 			continue
 		}
 		nbs[k] = s
@@ -212,7 +221,7 @@ func relabel(b *picture, from, to uint8) {
 func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint64) {
 	W := p.W
 	x := b[0]
-	if deg == 1 && st.startSlot != 0 && st.mayEnd&1 == 0 {
+	if deg == 1 && st.fixed&1 == 0 && st.mayEnd&1 == 0 {
 		return // v may not end the tour
 	}
 	if deg == 1 {
@@ -251,21 +260,15 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 	if w.final {
 		return
 	}
-	ends := loose2
-	if st.startAfter {
-		ends++
-	}
+	ends := loose2 + st.fixedAfter
 	if ends > 2 {
 		return
 	}
 	// Every edge joins two colours, so the edges the cells after v still need, less one
 	// for each end of the tour among them, balance between the colours: balance is the
-	// colour sum of the ends still to come (the start square's, if it comes, among them).
-	left := 2 - loose2
-	if st.startAfter {
-		balance -= st.startColour
-		left--
-	}
+	// colour sum of the ends still to come (the fixed ends', if they come, among them).
+	left := 2 - loose2 - st.fixedAfter
+	balance -= st.fixedColour
 	if !balanced(balance, left) || left > 0 && !st.endLater {
 		return
 	}
@@ -287,7 +290,7 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 		} else if av > 0 {
 			continue
 		}
-		if int8(s) == st.startSlot {
+		if st.fixed>>s&1 != 0 {
 			continue // its end is counted
 		}
 		if st.mayEnd>>s&1 == 0 {
