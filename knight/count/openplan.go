@@ -257,3 +257,26 @@ func (p *OpenPlan) Total(results []OpenResult) (*big.Int, error) {
 	}
 	return total, nil
 }
+
+// publishedOpen are the directed open tours of boards published independently of this
+// program: n×n from OEIS A165134 (8×8 by Chernov, 2014), 5×10 and 6×8 by Knuth's DYNAHAMP
+// (issue 35), keyed by the short and the long side.
+var publishedOpen = map[[2]int]string{
+	{5, 5}:  "1728",
+	{6, 6}:  "6637920",
+	{7, 7}:  "165575218320",
+	{8, 8}:  "19591828170979904",
+	{5, 10}: "15772235644",
+	{6, 8}:  "49929787608",
+}
+
+// PublishedOpen returns the published number of directed open tours of a rows×cols board,
+// if this package knows it.
+func PublishedOpen(rows, cols int) (*big.Int, bool) {
+	s, ok := publishedOpen[[2]int{min(rows, cols), max(rows, cols)}]
+	if !ok {
+		return nil, false
+	}
+	k, _ := new(big.Int).SetString(s, 10)
+	return k, true
+}
