@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/chesspuzzles/chesspuzzles/board"
 )
 
 // TestOpenPlanClasses checks the plans' classes of end pairs against counts that do not
@@ -151,5 +153,41 @@ func TestOpenPlanTotalRefuses(t *testing.T) {
 				t.Errorf("Total: error %v, want one saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestOpenTaskCornerClosed counts the tours from a corner to one of its two neighbours: a
+// closed tour passes both of the corner's edges, so cutting the edge to that neighbour
+// makes it one such open tour, and back; their number is the board's closed tours
+// (testdata/known-values.txt). 5×8 and 6×8 (55,488,142) run with CHESSPUZZLES_LONG.
+func TestOpenTaskCornerClosed(t *testing.T) {
+	boards := []struct {
+		rows, cols int
+		closed     int64
+	}{{5, 6, 8}, {6, 5, 8}, {6, 6, 9862}}
+	if longTests() {
+		boards = append(boards, []struct {
+			rows, cols int
+			closed     int64
+		}{{5, 8, 44202}, {6, 8, 55488142}}...)
+	}
+	for _, b := range boards {
+		sz := board.Size{Rows: b.rows, Cols: b.cols}
+		// the corner last in the sweep's order (the first one costs ten times more)
+		for _, corner := range []board.Square{{Row: b.rows - 1, Col: b.cols - 1}} {
+			for _, m := range [][2]int{{1, 2}, {2, 1}} {
+				nb := board.Square{Row: corner.Row + m[0], Col: corner.Col + m[1]}
+				if corner.Row > 0 {
+					nb = board.Square{Row: corner.Row - m[0], Col: corner.Col - m[1]}
+				}
+				r, err := CountOpenTask(context.Background(), b.rows, b.cols, OpenTask{Start: corner, End: nb}, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Tours.Cmp(big.NewInt(b.closed)) != 0 {
+					t.Errorf("%s from %s to %s: %v tours, want the %d closed tours", sz, sz.Name(corner), sz.Name(nb), r.Tours, b.closed)
+				}
+			}
+		}
 	}
 }
