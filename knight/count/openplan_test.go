@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
@@ -80,15 +81,21 @@ func planTotal(t *testing.T, rows, cols int) *big.Int {
 
 // TestOpenPlanKnown sums the plans of small boards against the published counts
 // (testdata/known-values-open.txt, known-values.txt), and of boards with no published
-// count copied here against the whole sweep.
+// count copied here against the whole sweep. With CHESSPUZZLES_LONG=1 it takes the boards
+// of up to 40 squares too (5×7, 4×9, 5×8, 6×6: 15 CPU-s), with CHESSPUZZLES_LONG=all the
+// open boards of known-values-long.txt (6×8, 5×10 and 7×7, the plan of 7×7 about 20
+// CPU-minutes: bench/README.md, "Issue 35 item 3").
 func TestOpenPlanKnown(t *testing.T) {
 	known := append(readKnownCounts(t, "testdata/known-values-open.txt"), readKnownCounts(t, "testdata/known-values.txt")...)
+	if os.Getenv("CHESSPUZZLES_LONG") == "all" {
+		known = append(known, readKnownCounts(t, "testdata/known-values-long.txt")...)
+	}
 	for _, k := range known {
 		if k.opts.Closed || k.opts.Start != nil || k.size.Rows*k.size.Cols < 2 {
 			continue
 		}
-		if k.size.Rows*k.size.Cols > 30 && !longTests() {
-			continue // 5×7, 4×9, 5×8 and 6×6: seconds each, more under -race
+		if n := k.size.Rows * k.size.Cols; n > 30 && !longTests() || n > 40 && os.Getenv("CHESSPUZZLES_LONG") != "all" {
+			continue
 		}
 		t.Run(k.line, func(t *testing.T) {
 			if got := planTotal(t, k.size.Rows, k.size.Cols); got.Cmp(big.NewInt(k.want)) != 0 {
