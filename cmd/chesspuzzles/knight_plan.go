@@ -81,7 +81,21 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 	}
 	ropts := tours.Options{MaxMemory: opts.MaxMemory}
 	if !o.quiet {
+		// each task's cells, as knight count shows a sweep's: a line rewritten on a
+		// terminal, a plain line every few seconds otherwise
+		var bar *countProgress
+		current := -1
+		ropts.Status = func(t kcount.OpenTask, s kcount.Status) {
+			if t.ID != current {
+				bar.finish()
+				bar, current = newCountProgress(stderr, isTerminal(stderr)), t.ID
+			}
+			bar.update(s)
+		}
+		defer func() { bar.finish() }()
 		ropts.Finished = func(r kcount.OpenResult, cpu time.Duration) {
+			bar.finish()
+			bar, current = nil, -1
 			t := p.Tasks[r.ID]
 			fmt.Fprintf(stderr, "task %d of %d (%s–%s, weight %d): %v tours, %d states summed, peak %d, %.1f CPU-s\n",
 				r.ID, len(p.Tasks), sz.Name(t.Start), sz.Name(t.End), t.Weight, r.Tours, r.States, r.Peak, cpu.Seconds())
