@@ -1,14 +1,14 @@
 #!/bin/sh
-# run.sh: count tasks of the 8×8 open-tour plan (knight count --size 8 --plan, 136 tasks,
-# one a slice: --shard I/136), one after another, each into slice-I.json here with its
+# knight-8x8-open.sh: count tasks of the 8×8 open-tour plan (knight count --size 8 --plan, 136 tasks,
+# one a slice: --shard I/136), one after another, each into bench/knight-8x8-open/slice-I.json with its
 # checksum and its /usr/bin/time -v report into slice-I.time. A slice whose file exists is
 # skipped, so sessions continue where the last stopped; "knight merge slice-*.json" sums
 # them once all 136 are here (and refuses a total unlike OEIS A165134).
 #
-#	bench/knight-8x8-open/run.sh [-m MAXMEM] I...     e.g. run.sh 4 0 1 2
+#	bench/knight-8x8-open.sh [-m MAXMEM] I...     e.g. bench/knight-8x8-open.sh 4 0 1 2
 #
 # Runs under nice -n 10; each task is bounded by -m (default 8GiB, the issue's bound).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 maxmem=8GiB
 flags "[-m MAXMEM] I..." m:maxmem -- "$@"
 shift $((OPTIND - 1))
