@@ -40,7 +40,11 @@ after a dp or join count, the states it held: summed over the cells and at the p
 figures frontier programs compare). --max-memory
 (default: half this machine's memory) bounds the state store of dp (sorted runs) and join
 (hash tables): a count its estimate says cannot fit is refused before it starts, and one
-that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
+that outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).
+--start S --end E counts the open tours from S to E (the dp sweep with both ends fixed).
+--plan counts the directed open tours as tasks, one for each class of pairs of end squares
+("knight plan" lists them), in this process, with --checkpoint FILE to resume, or one slice
+with --shard I/K -o FILE ("knight merge" sums the slices).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed
