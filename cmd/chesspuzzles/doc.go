@@ -30,6 +30,8 @@ The groups and commands are:
 	knight accessibility    how many knight moves reach each square (Warnsdorff by hand)
 	knight count            count the tours of a board exactly (8×8 closed in 42 min)
 	knight estimate         the memory and time a knight count will need, before it starts
+	knight plan             the tasks of an open-tour count by pairs of end squares
+	knight merge FILE...    add up the slices of "knight count --plan --shard I/K"
 	serve                   the local web app and its JSON API (docs/web.md, docs/api.md)
 	worker                  join a distributed count (docs/distributed.md)
 	worker add NAME         issue a worker identity: NAME.creds, the credentials it joins with
@@ -247,6 +249,15 @@ closed in seconds, 7×7 open in 7.0 minutes and 880 MiB, 8×8 closed in 42 minut
 GiB. --max-memory (default half the machine's) stops a count that would need more (exit
 2). estimate, with the same flags, says beforehand what a count will need: it runs the
 first cells of the sweep and extrapolates.
+
+--start S --end E counts the open tours from S to E, by the dp sweep with both ends fixed.
+--plan counts the directed open tours as the tasks "knight plan" lists, one for each class
+of pairs of end squares under the board's symmetries (136 on 8×8), each by that sweep: a
+task holds a fraction of the whole sweep's states (6×6: its largest 14 times fewer). With
+--checkpoint FILE every finished task is recorded (resumed as for queens; a task cut short
+is counted again); --shard I/K -o FILE counts the tasks whose id is I modulo K into a
+result file with a checksum, and merge sums a complete set of them, refusing (exit 2) a
+missing, doubled, changed or foreign file and (exit 1) a total unlike the published count.
 
 # Web app
 

@@ -17,5 +17,7 @@ Boards are --size N (N×N) or --board RxC (R rows, C columns). Squares are algeb
 		newKnightCountCmd(),
 		newKnightCompleteCmd(),
 		newKnightEstimateCmd(),
+		newKnightPlanCmd(),
+		newKnightMergeCmd(),
 	)
 }

@@ -40,14 +40,18 @@ after a dp or join count, the states it held: summed over the cells and at the p
 figures frontier programs compare). --max-memory
 (default: half this machine's memory) bounds the state store of dp and join (sorted runs):
 a count its estimate says cannot fit is refused within its first seconds, and one that
-outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
+outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).
+--start S --end E counts the open tours from S to E (the dp sweep with both ends fixed).
+--plan counts the directed open tours as tasks, one for each class of pairs of end squares
+("knight plan" lists them), in this process, with --checkpoint FILE to resume, or one slice
+with --shard I/K -o FILE ("knight merge" sums the slices).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed
   chesspuzzles knight count --board 7x8 --closed --max-memory 4GiB`,
 		Args: cobra.NoArgs,
 	}, func(cmd *cobra.Command, o *knightCountOpts) {
-		o.add(cmd, knightCountHelp{
+		o.knightCountFlags.add(cmd, knightCountHelp{
 			start:     "count only the open tours from this square",
 			closed:    "count closed tours (undirected)",
 			method:    "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)",
@@ -56,6 +60,7 @@ outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
 		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
+		o.knightPlanFlags.add(cmd)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
 		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -64,12 +69,16 @@ outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).`,
 // knightCountOpts are the options of "knight count".
 type knightCountOpts struct {
 	knightCountFlags
+	knightPlanFlags
 	quiet   bool
 	verbose bool
 	json    bool
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	if o.knightPlanFlags.used() {
+		return runKnightCountEnds(ctx, o, stdout, stderr)
+	}
 	sz, opts, err := o.options()
 	if err != nil {
 		return err

@@ -35,12 +35,16 @@ func pathsByEnd(rows, cols, start int) []int64 {
 }
 
 // TestCountEnds counts the open tours from each start square to each end square, and to
-// sets of end squares, against the depth-first search (boards of a few milliseconds).
+// sets of end squares, against the depth-first search (boards of a few milliseconds; a few
+// seconds in all under -race).
 func TestCountEnds(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range []struct{ rows, cols int }{{3, 4}, {4, 3}, {3, 7}, {4, 5}, {5, 4}, {5, 5}} {
+	for _, b := range []struct{ rows, cols int }{{3, 4}, {4, 3}, {4, 5}, {5, 5}} {
 		n := b.rows * b.cols
 		for s := range n {
+			if b.rows == 5 && s%2 == 1 {
+				continue // half the starts of 5×5 (each is a task of a dozen sweeps under -race)
+			}
 			want := pathsByEnd(b.rows, b.cols, s)
 			var all, odd int64
 			var oddSet []int

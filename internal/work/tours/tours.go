@@ -1,0 +1,127 @@
+// Package tours runs a plan of knight's-tour counting tasks (knight/count.OpenPlan: the
+// directed open tours of a board by classes of end pairs) the ways a long count runs: in
+// one process with a checkpoint that survives a kill, or in slices that a batch scheduler
+// runs one process each, whose result files are merged into the total.
+//
+// Running: [Run] counts the tasks not yet recorded in the checkpoint (if any), one after
+// another (each task's sweep is one goroutine and holds the memory; two at once would
+// need twice it), recording each as it finishes.
+//
+// Checkpoints: [OpenCheckpoint] creates or resumes an append-only text file, one header
+// line naming the plan, one line a finished task, each line sealed by its CRC-32; results
+// are written with one write(2) each and fsync'd, the file created by rename, so a killed
+// run loses only the task in flight.
+//
+//	chesspuzzles-knight-checkpoint 1 plan="8x8 open-ends v1" tasks=136 crc=…
+//	17 1234567890 4567890123 98765432 crc=…
+//
+// Slices: [Compute] counts the I-th of K slices of the plan (the tasks whose id is I
+// modulo K) and returns its [File], sealed by a SHA-256 checksum; [Merge] reads a complete
+// set of such files, checks that each is unchanged, of this plan, and that every task is
+// there once (or twice with the same result), and returns the total, refused (ErrRefused)
+// where a published count disagrees.
+//
+// What is missing for NATS workers: internal/work/dist leases the tasks of a queens
+// count.Plan (its Task, CountTask and CheckResult, its results' counters) and keeps them in
+// a KV bucket of queens results; a knight plan needs the same seam (a task description a
+// worker runs without the plan, a result record with its counters) behind dist's lease
+// protocol, which is queens-specific today.
+package tours
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
+)
+
+// Options say how Run counts.
+type Options struct {
+	// Tasks, if not nil, are the ids of the tasks to count (a slice); else every task.
+	Tasks []int
+	// Checkpoint, if not nil, holds results already found (skipped) and records new ones.
+	Checkpoint *Checkpoint
+	// Done are results already found (from the checkpoint): their tasks are not counted.
+	Done []kcount.OpenResult
+	// MaxMemory bounds each task's state store (0: none).
+	MaxMemory int64
+	// Status, if not nil, is called after each cell of each task, with the task.
+	Status func(kcount.OpenTask, kcount.Status)
+	// Finished, if not nil, is called after each task with its result and CPU time.
+	Finished func(kcount.OpenResult, time.Duration)
+}
+
+// Run counts the tasks of p that opts asks for and has no result of yet, one after
+// another, recording each in opts.Checkpoint, and returns the results of those tasks (the
+// ones given in opts.Done among them). It stops with ctx.Err() within milliseconds of ctx
+// being done (a task cut short is not recorded), or with a task's error.
+func Run(ctx context.Context, p *kcount.OpenPlan, opts Options) ([]kcount.OpenResult, error) {
+	ids := opts.Tasks
+	if ids == nil {
+		for _, t := range p.Tasks {
+			ids = append(ids, t.ID)
+		}
+	}
+	done := make(map[int]kcount.OpenResult)
+	for _, r := range opts.Done {
+		done[r.ID] = r
+	}
+	var out []kcount.OpenResult
+	for _, id := range ids {
+		if id < 0 || id >= len(p.Tasks) {
+			return nil, fmt.Errorf("task %d: the plan %s has tasks 0 to %d", id, p.Name(), len(p.Tasks)-1)
+		}
+		if r, ok := done[id]; ok {
+			out = append(out, r)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t := p.Tasks[id]
+		var status func(kcount.Status)
+		if opts.Status != nil {
+			status = func(s kcount.Status) { opts.Status(t, s) }
+		}
+		cpu0 := processCPU()
+		r, err := kcount.CountOpenTask(ctx, p.Rows, p.Cols, t, opts.MaxMemory, status)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Checkpoint != nil {
+			if err := opts.Checkpoint.Record(r); err != nil {
+				return nil, err
+			}
+		}
+		if opts.Finished != nil {
+			opts.Finished(r, processCPU()-cpu0)
+		}
+		done[id] = r
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Slice returns the ids of the i-th of k slices of p: the tasks whose id is i modulo k,
+// so that the costly tasks, which are neighbours in the plan's order, spread over the
+// slices. An i or k out of range is an error.
+func Slice(p *kcount.OpenPlan, i, k int) ([]int, error) {
+	if k < 1 || k > len(p.Tasks) || i < 0 || i >= k {
+		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, p.Name(), len(p.Tasks), len(p.Tasks))
+	}
+	var ids []int
+	for id := i; id < len(p.Tasks); id += k {
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// ErrInput marks an error in the files given to Merge: a file that cannot be read, is not
+// a result file of this plan, was changed, or does not belong with the others.
+var ErrInput = errors.New("bad result files")
+
+// ErrRefused marks a total that Merge refuses although every file is well formed: it
+// differs from the published count.
+var ErrRefused = errors.New("total refused")
