@@ -100,7 +100,7 @@ for p in "${wpids[@]:1}"; do kill -INT "$(child "$p")" 2>/dev/null || true; done
 for p in "${wpids[@]}"; do wait "$p" 2>/dev/null || true; done
 pids=()
 
-echo "the coordinator's log, first run (lines about workers and the interrupt):"
+echo "the coordinator's log, first run:"
 grep -vE '^N=|NATS server on|workers join with' "$dir/coord1.log" | sed 's/^/    /' | head -20
 echo "the coordinator's log, second run:"
 grep -vE '^N=|NATS server on|workers join with' "$dir/coord2.log" | sed 's/^/    /' | head -20
