@@ -1,0 +1,128 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BenchmarkJoinTasks is a measuring harness, not a check (bench/cost.sh -tasks runs it):
+// with CHESSPUZZLES_JOINTASKS=N:M:SEED it builds the join's plan of N, draws M of its
+// row-set tasks uniformly by id (seeded), and times each on this process's CPU clock against
+// what the cost model says of it, CoreSeconds·Cost/ΣCost (the figure queens plan and
+// queens estimate share out). A task whose modelled time is within
+// CHESSPUZZLES_JOINTASKS_BUDGET (CPU seconds, default 600) runs whole, as a fresh worker
+// runs it (the table rows it reads built on the way, within the process's memory limit:
+// GOMEMLIMIT); a longer one is timed by a part: one of its row sets drawn uniformly, its four
+// table rows built (timed apart), and one part of its store drawn uniformly counted against
+// all its queries, times the parts and the row sets (an unbiased estimate of the task, as
+// BenchmarkJoinLists' timing is of a row set). Each task logs one line; the last line gives
+// the mean of measured ÷ modelled.
+//
+//	CHESSPUZZLES_JOINTASKS=24:2:1 GOMEMLIMIT=2GiB go test -run '^$' -bench JoinTasks -benchtime 1x -timeout 3h ./queens/count/join
+func BenchmarkJoinTasks(b *testing.B) {
+	spec := os.Getenv("CHESSPUZZLES_JOINTASKS")
+	if spec == "" {
+		b.Skip("set CHESSPUZZLES_JOINTASKS=N:M:SEED to run")
+	}
+	f := strings.Split(spec, ":")
+	var n, m, seed int
+	var err error
+	if len(f) == 3 {
+		n, err = strconv.Atoi(f[0])
+		if err == nil {
+			m, err = strconv.Atoi(f[1])
+		}
+		if err == nil {
+			seed, err = strconv.Atoi(f[2])
+		}
+	}
+	if len(f) != 3 || err != nil || n < MinN || n > MaxN || m < 1 {
+		b.Fatalf("CHESSPUZZLES_JOINTASKS=%q: want N:M:SEED, N from %d to %d, M at least 1", spec, MinN, MaxN)
+	}
+	budget := 600.0
+	if v := os.Getenv("CHESSPUZZLES_JOINTASKS_BUDGET"); v != "" {
+		if budget, err = strconv.ParseFloat(v, 64); err != nil || budget <= 0 {
+			b.Fatalf("CHESSPUZZLES_JOINTASKS_BUDGET=%q: want CPU seconds", v)
+		}
+	}
+	ctx := context.Background()
+	c0 := cpuTime()
+	p, err := buildJoinPlan(ctx, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total float64
+	for _, c := range p.cost[:len(p.cost)-1] {
+		total += float64(c)
+	}
+	perCost := joinModelSeconds(n) / (total + float64(p.cost[len(p.cost)-1]))
+	b.Logf("N=%d: plan of %d tasks built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
+		n, len(p.cost), (cpuTime() - c0).Seconds(), joinModelSeconds(n)/3600, total*perCost/float64(len(p.cost)-1))
+	tab, err := joinTable(ctx, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 33))
+	var ratios []float64
+	for range m {
+		t := p.taskAt(rng.IntN(len(p.cost) - 1)) // the symmetric task (the last) left out
+		model := float64(t.Cost) * perCost
+		var got, rows float64
+		var how string
+		if model <= budget {
+			c0 := cpuTime()
+			r, err := t.countJoinTable(ctx, tab)
+			if err != nil {
+				b.Fatal(err)
+			}
+			got = (cpuTime() - c0).Seconds()
+			how = fmt.Sprintf("whole (%d row sets, %.3g pair tests, its table rows built on the way)", r.RowSets, float64(r.PairTests))
+		} else {
+			i := rng.IntN(t.Join.RowSets)
+			s, err := t.rowSet(i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			j := newJoinSub(n, s.Join.Sub)
+			e := s.Join.First
+			rs := j.tableRows(e)
+			c0 := cpuTime()
+			if err := tab.acquire(ctx, rs[:]); err != nil {
+				b.Fatal(err)
+			}
+			rows = (cpuTime() - c0).Seconds()
+			w := new(joinWorker)
+			w.t = tab
+			var c joinCounters
+			_, _, starts := w.lists(&j, e, &c)
+			k := rng.IntN(len(starts))
+			c0 = cpuTime()
+			w.countPart(&j, e, wE0(&j, e), starts[k])
+			part := (cpuTime() - c0).Seconds()
+			tab.release(rs[:])
+			got = part * float64(len(starts)) * float64(t.Join.RowSets)
+			how = fmt.Sprintf("by a part: row set %d of %d (%#x, %.3g pair tests), part %d of %d of its store: %.1f CPU-s, its 4 table rows %.1f CPU-s",
+				i, t.Join.RowSets, e, float64(c.pairTests), k, len(starts), part, rows)
+		}
+		ratios = append(ratios, got/model)
+		b.Logf("N=%d task %d (sub-problem %d, Cost %d): modelled %.3g s, measured %.3g s (%.2f× the model) %s",
+			n, t.ID, t.Join.Sub, t.Cost, model, got, got/model, how)
+	}
+	mean, se := meanSE(ratios)
+	b.Logf("N=%d: %d tasks, measured ÷ modelled %.2f ± %.2f (mean ± s.e.); %.1f CPU-s in all, load %s",
+		n, m, mean, se, (cpuTime() - c0).Seconds(), loadAvg())
+}
+
+// loadAvg returns the first three fields of /proc/loadavg, or "unknown".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
