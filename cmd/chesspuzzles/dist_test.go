@@ -368,10 +368,21 @@ func TestDistributedIdentities(t *testing.T) {
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 
-	// status finds the coordinator from its state directory alone.
-	st := start(t, "status", "queens", "status", "--state", state)
-	if code := st.wait(time.Minute); code != 0 || !regexp.MustCompile(`^q10v1  N=10  0/272 tasks`).MatchString(st.stdout.String()) {
-		t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the job, 0/272 tasks", code, st.stdout.String(), st.stderr.String())
+	// status finds the coordinator from its state directory alone. The coordinator prints
+	// the worker's command line before it publishes the job, so status may at first see
+	// no job: it is asked again for up to 30 s.
+	jobLine := regexp.MustCompile(`^q10v1  N=10  0/272 tasks`)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		st := start(t, "status", "queens", "status", "--state", state)
+		code := st.wait(time.Minute)
+		if code == 0 && jobLine.MatchString(st.stdout.String()) {
+			break
+		}
+		if code != 0 || !strings.HasPrefix(st.stdout.String(), "no jobs") || time.Now().After(deadline) {
+			t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the job, 0/272 tasks", code, st.stdout.String(), st.stderr.String())
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 
 	bad := start(t, "worker without credentials", "worker", "--nats", url)
