@@ -486,8 +486,9 @@ func classCandidates(W int) [classCandidatesLen]uint {
 const classCandidatesLen = 8
 
 // countRowSetClasses is countRowSet where half A may not fit one part (j.storeMax, h ≥
-// 13): half A is split by c cut bits into the classes of the half-boards
-// that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
+// 13): half A is split by c cut bits (the diagonals whose cut removes the most pairs of
+// this row set, occupancyOrder; classCandidates where cutByOccupancy is off) into the
+// classes of the half-boards that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
 // and a class with cut bits x meets only the queries with none of x's bits: the sieve's
 // cut, made by making the lists again instead of holding them. c is the fewest bits
 // that leave no class above j.storeMax (at most classBitsMax), so that each stored class
@@ -503,7 +504,16 @@ const classCandidatesLen = 8
 // returns the number of such classes.
 func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, &jb, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
 	// Pass 1: how many half-boards each class of the candidate bits holds.
 	var hist8 [1 << classCandidatesLen]int
 	var stored, kept uint64
@@ -551,13 +561,12 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	for _, b := range order[:cb] {
 		outer |= 1 << b
 	}
-	defer func() { w.m.exclude, w.m.perSub = 0, 0 }()
+	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
+	w.m.prefer = prefer
 	if cb > 0 {
 		w.m.perSub = sievePerSub
 	}
-	jb := *j
-	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	var queries uint64
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
@@ -641,6 +650,72 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
 	}
 	return wE * n[0], class, nil
+}
+
+// cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
+// sieves, by how often the row set's own half-boards occupy each diagonal
+// (occupancyOrder) instead of by a fixed order from the middle of each direction out.
+// A variable so that the harness can compare the two (CHESSPUZZLES_JOINCUTS=fixed).
+var cutByOccupancy = true
+
+// occupancyStep is the sampling step of occupancyOrder: it counts the diagonals of every
+// occupancyStep-th half-board of each side.
+const occupancyStep = 4
+
+// occupancyOrder returns the frame bits that both halves of the row set occupy, in
+// decreasing order of the share of (stored, query) pairs a cut on the bit removes: the
+// product of the shares of half A's and of half B's half-boards (every occupancyStep-th
+// one, queries unweighted) that occupy it. So a row set whose queens of A are mostly in
+// the north rows (where the down diagonals near the middle cross both halves) is cut on
+// down diagonals, not on as many up diagonals as down. It makes both halves once more
+// (against dozens of passes of half B in the classes at N = 28).
+func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 uint64) []uint {
+	var occA, occB [64]uint64
+	var nA, nB uint64
+	tally := func(occ *[64]uint64, sigs []uint64, n *uint64) {
+		for i := 0; i < len(sigs); i += occupancyStep {
+			for x := sigs[i]; x != 0; x &= x - 1 {
+				occ[bits.TrailingZeros64(x)]++
+			}
+			*n++
+		}
+	}
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		tally(&occA, w.sideA, &nA)
+	}
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, jb, bn, bs, w180, &b) {
+			tally(&occB, q, &nB)
+		}
+	}
+	if nA == 0 || nB == 0 {
+		return nil
+	}
+	type scored struct {
+		bit   uint
+		score float64
+	}
+	var sc []scored
+	for b := range uint(2 * (2*j.h - 1)) {
+		if occA[b] > 0 && occB[b] > 0 {
+			sc = append(sc, scored{b, float64(occA[b]) / float64(nA) * float64(occB[b]) / float64(nB)})
+		}
+	}
+	slices.SortStableFunc(sc, func(x, y scored) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	order := make([]uint, len(sc))
+	for i, s := range sc {
+		order[i] = s.bit
+	}
+	return order
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).

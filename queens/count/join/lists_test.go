@@ -60,6 +60,15 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 	}
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
+	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
+	// cutByOccupancy; =both times each row set whole (from h = 13) both ways, in
+	// alternating order, and checks that the counts agree.
+	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
+	defer func(c bool) { cutByOccupancy = c }(cutByOccupancy)
+	if cuts == "fixed" {
+		cutByOccupancy = false
+	}
+	var both [2][]float64
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
@@ -89,6 +98,22 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 		var c joinCounters
 		part, chunk, starts := w.lists(&j, e, &c)
+		if cuts == "both" && j.storeMax < math.MaxInt {
+			var got [2]uint64
+			var dt [2]float64
+			for r := range 2 {
+				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
+				cutByOccupancy = way == 1
+				c0 := cpuTime()
+				got[way], _ = w.classParts(&j, e, -1)
+				dt[way] = (cpuTime() - c0).Seconds()
+			}
+			if got[0] != got[1] {
+				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
+			}
+			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed, %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
+		}
 		if timing {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
@@ -124,6 +149,11 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
 		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	if len(both[0]) > 0 {
+		m0, s0 := meanSE(both[0])
+		m1, s1 := meanSE(both[1])
+		b.Logf("N=%d: whole row sets, fixed cut bits %.2f ± %.2f CPU-s, by occupancy %.2f ± %.2f (%.3f×)", n, m0, s0, m1, s1, m0/m1)
+	}
 	if timing {
 		mean, se := meanSE(times)
 		rowSets := countedRowSets(n)

@@ -89,8 +89,11 @@ type sieveMatcher struct {
 	// its queries never have (countRowSetClasses): never cut bits, never matched. perSub,
 	// where positive, chooses k by the store's size (sievePerSub). Both are set by the
 	// caller before build.
-	exclude    uint64
-	perSub     int
+	exclude uint64
+	perSub  int
+	// prefer, where set, is the order in which build takes cut bits (occupancyOrder),
+	// instead of from the middle of each direction outwards.
+	prefer     []uint
 	k          int
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
@@ -127,13 +130,19 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		k--
 	}
 	mid := W / 2
-	for d, got := 0, 0; got < k && d < W; d++ {
+	for i, got := 0, 0; got < k && i < len(s.prefer); i++ {
+		if b := s.prefer[i]; kept>>b&1 != 0 {
+			cut |= 1 << b
+			got++
+		}
+	}
+	for d, got := 0, bits.OnesCount64(cut); got < k && d < W; d++ {
 		off := mid + (d+1)/2*(1-2*(d&1)) // mid, mid+1, mid−1, mid+2, …
 		if off < 0 || off >= W {
 			continue
 		}
 		for _, b := range [2]int{off, W + off} {
-			if got < k && kept>>b&1 != 0 {
+			if got < k && kept>>b&1 != 0 && cut>>b&1 == 0 {
 				cut |= 1 << b
 				got++
 			}
