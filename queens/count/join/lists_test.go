@@ -62,8 +62,16 @@ func BenchmarkJoinLists(b *testing.B) {
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
 	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
 	// cutByOccupancy; =both times each row set whole (from h = 13) both ways, in
-	// alternating order, and checks that the counts agree.
+	// alternating order, and checks that the counts agree. With
+	// CHESSPUZZLES_JOINPERSUB_B=S2 as well, =both compares sub-stores of S2 (in place of
+	// the fixed cut bits) against CHESSPUZZLES_JOINPERSUB's or the default, both by occupancy.
 	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
+	perSubA, perSubB := sievePerSub, 0
+	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB_B"); v != "" {
+		if perSubB, err = strconv.Atoi(v); err != nil {
+			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
+		}
+	}
 	defer func(c bool) { cutByOccupancy = c }(cutByOccupancy)
 	if cuts == "fixed" {
 		cutByOccupancy = false
@@ -104,6 +112,10 @@ func BenchmarkJoinLists(b *testing.B) {
 			for r := range 2 {
 				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
 				cutByOccupancy = way == 1
+				if perSubB > 0 {
+					cutByOccupancy = true
+					sievePerSub = [2]int{perSubB, perSubA}[way]
+				}
 				c0 := cpuTime()
 				got[way], _ = w.classParts(&j, e, -1)
 				dt[way] = (cpuTime() - c0).Seconds()
@@ -112,7 +124,8 @@ func BenchmarkJoinLists(b *testing.B) {
 				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
 			}
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed, %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
+			sievePerSub = perSubA
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
 		if timing {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
