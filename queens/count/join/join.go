@@ -405,6 +405,10 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
 	if j.storeMax < math.MaxInt {
+		if j.kind == subEven && storeLarger {
+			n, _, err := w.countRowSetStoreB(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+			return n, err
+		}
 		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
 		return n, err
 	}
@@ -650,6 +654,158 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
 	}
 	return wE * n[0], class, nil
+}
+
+// storeLarger makes a row set of even N from h = 13 store its half B, about three times
+// its half A at N = 26–28, and query it with half A (countRowSetStoreB) instead of the
+// other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
+var storeLarger = true
+
+// countRowSetStoreB is countRowSetClasses for even N with the roles of the halves
+// swapped: half B (its three lists by occupied long-diagonal segments, w.q) is split into
+// classes by cut bits and stored a class at a time, a weighted store (sieveMatcher.weighted:
+// each half-board weighs what its segments say, 2^segments, or w180 with none, as the
+// queries of countRowSetClasses do), and half A is made again for each and queried a
+// chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
+// more bits at the same sub-store size. Counters, return values and only are as
+// countRowSetClasses's (stored |A|, queries |B|).
+func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	mid := uint(W / 2)
+	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
+	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, j, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
+	// Pass 1 over half B: how many half-boards each class of the candidate bits holds.
+	var hist8 [1 << classCandidatesLen]int
+	var queries, kept uint64
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+			queries += uint64(len(q))
+			for _, sig := range q {
+				kept |= sig
+				var x uint
+				for i, b := range cand {
+					x |= uint(sig>>b&1) << i
+				}
+				hist8[x]++
+			}
+		}
+	}
+	kept &^= long
+	var order []uint
+	var pos []int
+	for i, b := range cand {
+		if kept>>b&1 != 0 && len(order) < classBitsMax {
+			order, pos = append(order, b), append(pos, i)
+		}
+	}
+	var hist [1 << classBitsMax]int
+	for x8, h := range hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		hist[x] += h
+	}
+	cb := 0
+	for ; cb < len(order); cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range hist {
+			size[x&(1<<cb-1)] += h
+			big = max(big, size[x&(1<<cb-1)])
+		}
+		if big <= j.storeMax {
+			break
+		}
+	}
+	var outer uint64
+	for _, b := range order[:cb] {
+		outer |= 1 << b
+	}
+	defer func() {
+		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
+	}()
+	w.m.exclude = outer | long
+	w.m.prefer = prefer
+	w.m.weighted, w.m.wbits = true, long
+	w.m.wshift = [3]uint8{uint8(w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
+	if cb > 0 {
+		w.m.perSub = sievePerSub
+	}
+	var stored, n uint64
+	first, class := only == -1, 0 // first: half A is still to count
+	for x := range 1 << cb {
+		size := 0
+		for y, h := range hist {
+			if y&(1<<cb-1) == x {
+				size += h
+			}
+		}
+		if size == 0 {
+			continue
+		}
+		class++
+		if only != -1 && only != class-1 {
+			continue
+		}
+		var X uint64 // the class's cut bits, in the frame
+		for i, b := range order[:cb] {
+			X |= uint64(x>>i&1) << b
+		}
+		for b := (queryChunk{}); !b.done; {
+			// A run of the class: half B made on from b, the other classes dropped.
+			w.sideB = w.sideB[:0]
+			for !b.done && len(w.sideB) < j.storeMax {
+				for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+					for _, sig := range q {
+						if sig&outer == X {
+							w.sideB = append(w.sideB, sig)
+						}
+					}
+				}
+			}
+			if len(w.sideB) == 0 {
+				continue
+			}
+			w.m.build(w.sideB, W, j.sieve)
+			for aFrom := 0; aFrom >= 0; {
+				w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+				if first {
+					stored += uint64(len(w.sideA))
+				}
+				i := 0
+				for _, sig := range w.sideA {
+					w.sideA[i] = sig
+					if sig&X == 0 {
+						i++
+					}
+				}
+				n += w.m.countAll(w.sideA[:i])
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for aFrom := 0; first && aFrom >= 0; { // no half B: half A still counts
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+		stored += uint64(len(w.sideA))
+	}
+	if only != -1 {
+		stored = 0
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return wE * n, class, nil
 }
 
 // cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their

@@ -77,6 +77,14 @@ func BenchmarkJoinLists(b *testing.B) {
 		cutByOccupancy = false
 	}
 	var both [2][]float64
+	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
+	// with CHESSPUZZLES_JOINCUTS=both compares storing half A (in place of the fixed cut
+	// bits) against half B, both by occupancy.
+	store := os.Getenv("CHESSPUZZLES_JOINSTORE")
+	defer func(s bool) { storeLarger = s }(storeLarger)
+	if store == "A" {
+		storeLarger = false
+	}
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
@@ -115,6 +123,10 @@ func BenchmarkJoinLists(b *testing.B) {
 				if perSubB > 0 {
 					cutByOccupancy = true
 					sievePerSub = [2]int{perSubB, perSubA}[way]
+				}
+				if store == "both" {
+					cutByOccupancy = true
+					storeLarger = way == 1
 				}
 				c0 := cpuTime()
 				got[way], _ = w.classParts(&j, e, -1)
@@ -268,7 +280,11 @@ func (w *joinWorker) classParts(j *joinSub, e uint64, only int) (uint64, int) {
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	wE, w180 := j.rowSetWeight(e)
 	var c joinCounters
-	n, parts, err := w.countRowSetClasses(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
+	count := w.countRowSetClasses
+	if j.kind == subEven && storeLarger {
+		count = w.countRowSetStoreB
+	}
+	n, parts, err := count(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
 	if err != nil {
 		panic(err)
 	}
