@@ -65,7 +65,10 @@ import (
 // offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
-// the k middle diagonals, and squeezes unused bits out of the matched words.
+// the k middle diagonals, and squeezes unused bits out of the matched words. From h = 13
+// (N ≥ 26) a row set's cut bits are the diagonals its own half-boards occupy most on both
+// sides (occupancyOrder), and at even N it stores its larger half, B, as a weighted store
+// queried by half A (countRowSetStoreB).
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. The measured times, against frames,
