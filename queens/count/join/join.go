@@ -281,6 +281,10 @@ type joinWorker struct {
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
 	scratch1 []southPiece
+	// cls and clsN hold one cell's south and north pieces of half B that a class of
+	// countRowSetStoreB may use (evenBClassFrom).
+	cls  [2][]southPiece
+	clsN [2][]uint64
 	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
@@ -766,7 +770,9 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 			// A run of the class: half B made on from b, the other classes dropped.
 			w.sideB = w.sideB[:0]
 			for !b.done && len(w.sideB) < j.storeMax {
-				for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, outer&^X)
+				b.done = b.from < 0
+				for _, q := range w.q {
 					for _, sig := range q {
 						if sig&outer == X {
 							w.sideB = append(w.sideB, sig)
@@ -809,6 +815,79 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 	c.queries += queries
 	c.pairTests += stored * queries
 	return wE * n, class, nil
+}
+
+// evenBClassFrom is evenBFrom for the half-boards of one class of countRowSetStoreB,
+// those whose signatures have none of the bits bad (the class's outer cut bits it does
+// not have): a signature is the OR of its north and south pieces' parts, so the pieces
+// with a bad bit are dropped before their product is made, which shrinks it with every
+// bad bit (the caller still keeps only the signatures with all of the class's bits).
+// Without it half B made again for each of up to 64 classes took most of a row set's
+// time at N = 28.
+func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int, bad uint64) int {
+	t := w.t
+	s, W := uint(j.s), uint(2*j.h-1)
+	for k := range w.q {
+		w.q[k] = w.q[k][:0]
+	}
+	cols := j.colsB
+	f := newPairFrame(0, 0, s, W, true)
+	off, on := [2][2]int{{1, 3}}, [2][2]int{{0, 1}, {3, 4}} // SE off D1, on D1
+	byCell := j.h >= cellSouthH
+	if !byCell {
+		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
+		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
+	}
+	keepSouth := func(dst, src []southPiece) []southPiece {
+		for _, sp := range src {
+			if sp.sig&bad == 0 {
+				dst = append(dst, sp)
+			}
+		}
+		return dst
+	}
+	dl, ur, m := f.dl&63, f.ur&63, f.m
+	keepNorth := func(dst, src []uint64) []uint64 {
+		for _, p := range src {
+			dn, un := uint64(uint32(p)), p>>32
+			if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+				dst = append(dst, p)
+			}
+		}
+		return dst
+	}
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
+			return i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var s0, s1 []southPiece
+		if byCell {
+			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = s0, s1
+		} else {
+			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		}
+		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		if bad != 0 {
+			w.cls[0], w.cls[1] = keepSouth(w.cls[0][:0], s0), keepSouth(w.cls[1][:0], s1)
+			w.clsN[0], w.clsN[1] = keepNorth(w.clsN[0][:0], nOff), keepNorth(w.clsN[1][:0], nOn)
+			s0, s1, nOff, nOn = w.cls[0], w.cls[1], w.clsN[0], w.clsN[1]
+		}
+		if zero {
+			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+		}
+		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+	}
+	return -1
 }
 
 // cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
