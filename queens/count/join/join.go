@@ -785,9 +785,11 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 			}
 			w.m.build(w.sideB, W, j.sieve)
 			for aFrom := 0; aFrom >= 0; {
-				w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
 				if first {
+					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
 					stored += uint64(len(w.sideA))
+				} else {
+					w.sideA, aFrom = w.halfAClassFrom(j, w.sideA[:0], an, as, aFrom, j.queryMax, X)
 				}
 				i := 0
 				for _, sig := range w.sideA {
@@ -888,6 +890,68 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
 	}
 	return -1
+}
+
+// halfAClassFrom is halfFrom for half A (even N, from h = 13) without the half-boards
+// whose signatures have a bit of bad (the cut bits of a class of countRowSetStoreB, which
+// its queries must not have): the north and south pieces with such a bit are dropped
+// before their product is made, as evenBClassFrom does for half B. The caller still
+// drops the signatures with a bad bit.
+func (w *joinWorker) halfAClassFrom(j *joinSub, out []uint64, rn, rs uint32, from, limit int, bad uint64) ([]uint64, int) {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	cols := j.colsA
+	rN, nrN, fdN, fuN := classRanges(h, j.fd[qNW], j.fu[qNW])
+	rS, nrS, fdS, fuS := classRanges(h, j.fd[qSW], j.fu[qSW])
+	f := newPairFrame(fdN, fuN, s, W, false)
+	sr := southRowOf(j, &w.southA)
+	if sr != nil {
+		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, false)
+	}
+	dl, ur, m := f.dl&63, f.ur&63, f.m
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(out) >= limit {
+			return out, i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var sc []southPiece
+		if sr != nil {
+			sc = sr.cell(cols &^ c)
+		} else {
+			sc = w.scratch[:0]
+			for i := range nrS {
+				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, false)
+			}
+			w.scratch = sc
+		}
+		keep := w.cls[0][:0]
+		for _, sp := range sc {
+			if sp.sig&bad == 0 {
+				keep = append(keep, sp)
+			}
+		}
+		w.cls[0] = keep
+		if len(keep) == 0 {
+			continue
+		}
+		for i := range nrN {
+			north := w.clsN[0][:0]
+			for _, p := range t.run(rn, c, rN[i][0], rN[i][1]) {
+				dn, un := uint64(uint32(p)), p>>32
+				if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+					north = append(north, p)
+				}
+			}
+			w.clsN[0] = north
+			out = joinPairs(out, north, keep, &f)
+		}
+	}
+	return out, -1
 }
 
 // cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
