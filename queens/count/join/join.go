@@ -770,7 +770,11 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 			// A run of the class: half B made on from b, the other classes dropped.
 			w.sideB = w.sideB[:0]
 			for !b.done && len(w.sideB) < j.storeMax {
-				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, outer&^X)
+				// A chunk of at most what the store has room for (and a cell more), so
+				// that a run holds no more than j.storeMax and a cell, and the chunk no
+				// more than j.queryMax and a cell.
+				lim := min(j.queryMax, j.storeMax-len(w.sideB))
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, lim, outer&^X)
 				b.done = b.from < 0
 				for _, q := range w.q {
 					for _, sig := range q {
