@@ -85,7 +85,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		// terminal, a plain line every few seconds otherwise
 		var bar *countProgress
 		current := -1
-		ropts.Status = func(t kcount.OpenTask, s kcount.Status) {
+		ropts.Status = func(t tours.Task, s kcount.Status) {
 			if t.ID != current {
 				bar.finish()
 				bar, current = newCountProgress(stderr, isTerminal(stderr)), t.ID
@@ -110,7 +110,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			fmt.Fprintf(stderr, "counting slice %d/%d of %s (%d tasks in all) by the forward sweep with both ends fixed\n", i, k, p.Name(), len(p.Tasks))
 		}
 		return writeTo(f.output, stdout, func(w io.Writer) error {
-			file, err := tours.Compute(ctx, p, i, k, ropts)
+			file, err := tours.Compute(ctx, tours.OpenEnds(p), i, k, ropts)
 			if err != nil {
 				return planError(err)
 			}
@@ -123,7 +123,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		})
 	}
 	if f.checkpoint != "" {
-		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, p)
+		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, tours.OpenEnds(p))
 		if err != nil {
 			return planError(err)
 		}
@@ -136,7 +136,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 	if !o.quiet {
 		fmt.Fprintf(stderr, "counting %s as %d tasks by pairs of end squares (%s), by the forward sweep with both ends fixed\n", sz, len(p.Tasks), p.Name())
 	}
-	rs, err := tours.Run(ctx, p, ropts)
+	rs, err := tours.Run(ctx, tours.OpenEnds(p), ropts)
 	if err != nil {
 		return planError(err)
 	}
@@ -307,5 +307,6 @@ func runKnightMerge(ctx context.Context, o knightMergeOpts, files []string, stdo
 	case err != nil:
 		return err
 	}
-	return printKnightTotal(o.json, board.Size{Rows: p.Rows, Cols: p.Cols}, total, "directed open tours", stdout)
+	rows, cols := p.Size()
+	return printKnightTotal(o.json, board.Size{Rows: rows, Cols: cols}, total, "directed open tours", stdout)
 }
