@@ -258,6 +258,11 @@ task holds a fraction of the whole sweep's states (6×6: its largest 14 times fe
 is counted again); --shard I/K -o FILE counts the tasks whose id is I modulo K into a
 result file with a checksum, and merge sums a complete set of them, refusing (exit 2) a
 missing, doubled, changed or foreign file and (exit 1) a total unlike the published count.
+--plan --distributed (or --nats URL) runs the tasks through NATS as queens count
+--distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
+--verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
+workers: the job is k<R>x<C>-open-ends-v1, and --workers K (default 1) runs K tasks at once
+in this process, each holding its sweep's memory.
 
 # Web app
 
