@@ -41,9 +41,13 @@ const demandBlockRows = 1 << 12
 // a core-hour, so that a task of twice the mean stays within about a core-hour.
 const demandTaskSeconds = 1800
 
-// demandCoreHours is the model DemandPlanVersion cuts by: measuredCoreHours as it stood
-// when the version was fixed (27 November 2026), with N = 29 from bench/cost.sh -tasks
-// (bench/README.md, "Issue 33: N = 29 tasks on demand"). It is frozen with the version.
+// demandCoreHours is the model DemandPlanVersion cuts by, frozen with the version:
+// measuredCoreHours as it stood when the version was fixed (27 November 2026), and for
+// N = 29, which no sample had timed on the code of that day, 2·10⁷ core-hours: a real
+// task of N = 29 took 0.41 of the model of the afternoon (1.7·10⁸ core-hours; bench/README.md,
+// "Issue 33 items 3–5"), and the classes of half A made N = 28's row sets about 3 times
+// faster since ("Issue 33 item 2"). bench/README.md, "Issue 33: N = 29 tasks on demand",
+// holds what the tasks then took.
 var demandCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
 	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 17800, 27: 92000,
