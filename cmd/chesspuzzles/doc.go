@@ -258,6 +258,10 @@ task holds a fraction of the whole sweep's states (6×6: its largest 14 times fe
 is counted again); --shard I/K -o FILE counts the tasks whose id is I modulo K into a
 result file with a checksum, and merge sums a complete set of them, refusing (exit 2) a
 missing, doubled, changed or foreign file and (exit 1) a total unlike the published count.
+--plan --split LEVELS (as "knight plan --split" lists them) takes instead the tasks of a
+split of the whole sweep: at cell CELL of a level cCELLkPARTSfFAR every state goes to one
+of PARTS parts by a hash of its FAR cells furthest ahead (0: of the whole state), and a
+task sweeps the board keeping its part of each level; the parts sum to the whole count.
 
 # Web app
 

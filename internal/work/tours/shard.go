@@ -89,8 +89,11 @@ func Compute(ctx context.Context, p *kcount.OpenPlan, i, k int, opts Options) (F
 	weighed := new(big.Int)
 	for _, r := range rs {
 		t := p.Tasks[r.ID]
-		f.Results = append(f.Results, FileResult{ID: r.ID, Start: squareName(t.Start.Row, t.Start.Col, p.Rows), End: squareName(t.End.Row, t.End.Col, p.Rows),
-			Weight: t.Weight, Tours: r.Tours.String(), States: r.States, Peak: r.Peak, CPUSeconds: secs[r.ID]})
+		fr := FileResult{ID: r.ID, Weight: t.Weight, Tours: r.Tours.String(), States: r.States, Peak: r.Peak, CPUSeconds: secs[r.ID]}
+		if t.Split == nil { // a split plan's task has no ends
+			fr.Start, fr.End = squareName(t.Start.Row, t.Start.Col, p.Rows), squareName(t.End.Row, t.End.Col, p.Rows)
+		}
+		f.Results = append(f.Results, fr)
 		weighed.Add(weighed, new(big.Int).Mul(r.Tours, big.NewInt(t.Weight)))
 	}
 	f.Weighed = weighed.String()
@@ -164,7 +167,7 @@ func Merge(ctx context.Context, names []string) (*kcount.OpenPlan, *big.Int, err
 			return nil, nil, fmt.Errorf("%w: %q does not match its checksum: it was changed after it was written", ErrInput, name)
 		}
 		if p == nil {
-			p, err = kcount.NewOpenPlan(f.Rows, f.Cols)
+			p, err = kcount.PlanNamed(f.Plan, f.Rows, f.Cols)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: %q: %v", ErrInput, name, err)
 			}
