@@ -112,8 +112,10 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 	}
 	how := "by pairs of end squares"
 	sweep := "by the forward sweep with both ends fixed"
+	tp := tours.OpenEnds(p)
 	if p.Split != nil {
 		how, sweep = "by a split of the whole sweep", "by the forward sweep, each keeping its part of the states"
+		tp = tours.OpenSplit(p)
 	}
 	ropts := tours.Options{MaxMemory: opts.MaxMemory}
 	if !o.quiet {
@@ -121,7 +123,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		// terminal, a plain line every few seconds otherwise
 		var bar *countProgress
 		current := -1
-		ropts.Status = func(t kcount.OpenTask, s kcount.Status) {
+		ropts.Status = func(t tours.Task, s kcount.Status) {
 			if t.ID != current {
 				bar.finish()
 				bar, current = newCountProgress(stderr, isTerminal(stderr)), t.ID
@@ -146,7 +148,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			fmt.Fprintf(stderr, "counting slice %d/%d of %s (%d tasks in all) %s\n", i, k, p.Name(), len(p.Tasks), sweep)
 		}
 		return writeTo(f.output, stdout, func(w io.Writer) error {
-			file, err := tours.Compute(ctx, p, i, k, ropts)
+			file, err := tours.Compute(ctx, tp, i, k, ropts)
 			if err != nil {
 				return planError(err)
 			}
@@ -159,7 +161,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		})
 	}
 	if f.checkpoint != "" {
-		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, p)
+		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, tp)
 		if err != nil {
 			return planError(err)
 		}
@@ -172,7 +174,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 	if !o.quiet {
 		fmt.Fprintf(stderr, "counting %s as %d tasks %s (%s), %s\n", sz, len(p.Tasks), how, p.Name(), sweep)
 	}
-	rs, err := tours.Run(ctx, p, ropts)
+	rs, err := tours.Run(ctx, tp, ropts)
 	if err != nil {
 		return planError(err)
 	}
@@ -254,7 +256,7 @@ that the sweep finds cheapest; its weight is the directed tours each of them sta
 --split LEVELS lists instead the tasks of a split of the whole forward sweep: a level
 cCELLkPARTSfFAR gives each state before cell CELL of the sweep (column by column of the
 board turned to have no more rows than columns, from 0) to one of PARTS parts by a hash of
-its FAR cells furthest ahead (0: of the whole state); levels joined by + split again. A
+its FAR cells furthest ahead (0: of the whole state); levels joined by - split again. A
 task keeps one part at each level: the parts' counts sum to the whole count (weight 1).
 Columns: id, the part at each level (CELL:PART/PARTS), weight.`,
 		Example: `  chesspuzzles knight plan --size 6
@@ -366,5 +368,6 @@ func runKnightMerge(ctx context.Context, o knightMergeOpts, files []string, stdo
 	case err != nil:
 		return err
 	}
-	return printKnightTotal(o.json, board.Size{Rows: p.Rows, Cols: p.Cols}, total, "directed open tours", stdout)
+	rows, cols := p.Size()
+	return printKnightTotal(o.json, board.Size{Rows: rows, Cols: cols}, total, "directed open tours", stdout)
 }

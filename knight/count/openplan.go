@@ -179,7 +179,7 @@ func chosenImage(rows, cols int, class [][2]int) (start, end int) {
 // Name is the plan's name as files carry it: "8x8 open-ends v1".
 func (p *OpenPlan) Name() string {
 	if p.Split != nil {
-		return fmt.Sprintf("%dx%d open-split v%d %s", p.Rows, p.Cols, SplitPlanVersion, splitName(p.Split))
+		return fmt.Sprintf("%dx%d %s v%d", p.Rows, p.Cols, SplitKind(p.Split), SplitPlanVersion)
 	}
 	return fmt.Sprintf("%dx%d open-ends v%d", p.Rows, p.Cols, OpenPlanVersion)
 }

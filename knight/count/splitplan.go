@@ -81,23 +81,23 @@ func NewSplitPlan(rows, cols int, levels []SplitLevel) (*OpenPlan, error) {
 }
 
 // splitName is the levels as a plan's name carries them: "c20k64f5" a level, joined by
-// "+".
+// "-".
 func splitName(levels []SplitLevel) string {
 	var b strings.Builder
 	for i, l := range levels {
 		if i > 0 {
-			b.WriteByte('+')
+			b.WriteByte('-')
 		}
 		fmt.Fprintf(&b, "c%dk%df%d", l.Cell, l.Parts, l.Far)
 	}
 	return b.String()
 }
 
-// ParseSplitLevels reads levels as splitName writes them ("c20k64f5", levels joined by
-// "+"), as "knight plan --split" takes them.
+// ParseSplitLevels reads levels as a split plan's name carries them ("c20k64f5", levels
+// joined by "-"), as "knight plan --split" takes them.
 func ParseSplitLevels(s string) ([]SplitLevel, error) {
 	var levels []SplitLevel
-	for _, f := range strings.Split(s, "+") {
+	for _, f := range strings.Split(s, "-") {
 		var l SplitLevel
 		c, rest, ok1 := strings.Cut(strings.TrimPrefix(f, "c"), "k")
 		k, far, ok2 := strings.Cut(rest, "f")
@@ -106,32 +106,11 @@ func ParseSplitLevels(s string) ([]SplitLevel, error) {
 		l.Parts, err2 = strconv.Atoi(k)
 		l.Far, err3 = strconv.Atoi(far)
 		if !strings.HasPrefix(f, "c") || !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("split %q: each level is cCELLkPARTSfFAR (e.g. c20k64f5), levels joined by +", s)
+			return nil, fmt.Errorf("split %q: each level is cCELLkPARTSfFAR (e.g. c20k64f5), levels joined by - (c10k4f3-c20k2f0)", s)
 		}
 		levels = append(levels, l)
 	}
 	return levels, nil
-}
-
-// PlanNamed returns the plan whose Name is name on a rows×cols board, of this build:
-// NewOpenPlan's or a NewSplitPlan's. A result file or checkpoint names its plan so.
-func PlanNamed(name string, rows, cols int) (*OpenPlan, error) {
-	prefix := fmt.Sprintf("%dx%d open-split v%d ", rows, cols, SplitPlanVersion)
-	if s, ok := strings.CutPrefix(name, prefix); ok {
-		levels, err := ParseSplitLevels(s)
-		if err != nil {
-			return nil, err
-		}
-		return NewSplitPlan(rows, cols, levels)
-	}
-	p, err := NewOpenPlan(rows, cols)
-	if err != nil {
-		return nil, err
-	}
-	if p.Name() != name {
-		return nil, fmt.Errorf("plan %q: this build makes %q or split plans %q…", name, p.Name(), prefix)
-	}
-	return p, nil
 }
 
 // frontierSplits are t's parts as the sweep takes them.
@@ -141,4 +120,10 @@ func frontierSplits(t OpenTask) []frontier.Split {
 		sp = append(sp, frontier.Split{Cell: s.Cell, Parts: s.Parts, Part: s.Part, Far: s.Far})
 	}
 	return sp
+}
+
+// SplitKind is the kind a split plan's name carries, "open-split-" and its levels:
+// "open-split-c18k4f4" (the name: "8x8 open-split-c18k4f4 v1").
+func SplitKind(levels []SplitLevel) string {
+	return "open-split-" + splitName(levels)
 }

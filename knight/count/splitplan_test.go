@@ -79,15 +79,14 @@ func TestSplitPlanKnown(t *testing.T) {
 	}
 }
 
-// TestSplitPlanNames checks the plan's tasks, its name read back by PlanNamed, and the
-// plans and names refused.
+// TestSplitPlanNames checks the plan's tasks and name, and the plans and levels refused.
 func TestSplitPlanNames(t *testing.T) {
 	levels := []SplitLevel{{Cell: 10, Parts: 3, Far: 2}, {Cell: 20, Parts: 2}}
 	p, err := NewSplitPlan(5, 6, levels)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := p.Name(), "5x6 open-split v1 c10k3f2+c20k2f0"; got != want {
+	if got, want := p.Name(), "5x6 open-split-c10k3f2-c20k2f0 v1"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
 	}
 	if len(p.Tasks) != 6 {
@@ -96,23 +95,12 @@ func TestSplitPlanNames(t *testing.T) {
 	if s := p.Tasks[3].Split; s[0].Part != 1 || s[1].Part != 1 || s[0].Cell != 10 || s[1].Parts != 2 {
 		t.Errorf("task 3's parts %+v, want part 1 of 3 at cell 10, part 1 of 2 at cell 20", s)
 	}
-	for _, name := range []string{p.Name(), "5x6 open-ends v1"} {
-		q, err := PlanNamed(name, 5, 6)
-		if err != nil || q.Name() != name {
-			t.Errorf("PlanNamed(%q) = %v, %v", name, q, err)
-		}
-	}
-	for _, name := range []string{"5x6 open-ends v0", "5x6 open-split v1 c10", "5x6 open-split v2 c10k3f2", "5x6 open-split v1 c10k3f2+c5k2f0"} {
-		if _, err := PlanNamed(name, 5, 6); err == nil {
-			t.Errorf("PlanNamed(%q): no error", name)
-		}
-	}
 	for _, ls := range [][]SplitLevel{nil, {{Cell: 0, Parts: 2}}, {{Cell: 30, Parts: 2}}, {{Cell: 5, Parts: 0}}, {{Cell: 5, Parts: 2, Far: 12}}, {{Cell: 5, Parts: 1 << 11}, {Cell: 6, Parts: 1 << 11}}} {
 		if _, err := NewSplitPlan(5, 6, ls); err == nil {
 			t.Errorf("NewSplitPlan(5, 6, %+v): no error", ls)
 		}
 	}
-	for _, s := range []string{"", "c10", "10k2f0", "c10k2f0+", "c10kxf0"} {
+	for _, s := range []string{"", "c10", "10k2f0", "c10k2f0-", "c10kxf0", "c10k2f0+c20k2f0"} {
 		if _, err := ParseSplitLevels(s); err == nil || !strings.Contains(err.Error(), "cCELLkPARTSfFAR") {
 			t.Errorf("ParseSplitLevels(%q): error %v", s, err)
 		}

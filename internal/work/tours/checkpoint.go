@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
 // checkpointMagic begins a checkpoint's header line; checkpointFormat is the version of
@@ -63,8 +61,8 @@ func checkLine(line string) (string, bool) {
 	return line[:i], true
 }
 
-func header(p *kcount.OpenPlan) string {
-	return fmt.Sprintf("%s %d plan=%q tasks=%d", checkpointMagic, checkpointFormat, p.Name(), len(p.Tasks))
+func header(p Plan) string {
+	return fmt.Sprintf("%s %d plan=%q tasks=%d", checkpointMagic, checkpointFormat, p.Name(), p.Len())
 }
 
 // OpenCheckpoint opens the checkpoint at path for plan p, creating it if it does not
@@ -73,7 +71,7 @@ func header(p *kcount.OpenPlan) string {
 // (a line whose CRC does not match; a last line cut short by a crash, without its newline,
 // is dropped and written over), or records two different results of one task; and
 // ctx.Err() if ctx ends while it reads. It takes time linear in the file.
-func OpenCheckpoint(ctx context.Context, path string, p *kcount.OpenPlan) (*Checkpoint, []kcount.OpenResult, error) {
+func OpenCheckpoint(ctx context.Context, path string, p Plan) (*Checkpoint, []Result, error) {
 	bad := func(format string, args ...any) error {
 		return &CheckpointError{Path: path, Err: fmt.Errorf(format, args...)}
 	}
@@ -109,10 +107,10 @@ func OpenCheckpoint(ctx context.Context, path string, p *kcount.OpenPlan) (*Chec
 
 // readCheckpoint reads the lines of f for plan p: the results and the offset after the
 // last complete line.
-func readCheckpoint(ctx context.Context, f *os.File, p *kcount.OpenPlan, bad func(string, ...any) error) ([]kcount.OpenResult, int64, error) {
+func readCheckpoint(ctx context.Context, f *os.File, p Plan, bad func(string, ...any) error) ([]Result, int64, error) {
 	r := bufio.NewReaderSize(f, maxLine)
-	var results []kcount.OpenResult
-	seen := map[int]kcount.OpenResult{}
+	var results []Result
+	seen := map[int]Result{}
 	var good int64
 	for lineNo := 1; ; lineNo++ {
 		if err := ctx.Err(); err != nil {
@@ -136,7 +134,7 @@ func readCheckpoint(ctx context.Context, f *os.File, p *kcount.OpenPlan, bad fun
 				return nil, 0, bad("not a knight count checkpoint (first line %.50q)", strings.TrimSpace(line))
 			}
 			if body != header(p) {
-				return nil, 0, bad("records another plan (%.80s), not %q with %d tasks; use another file or delete it", strings.TrimPrefix(body, checkpointMagic+" "), p.Name(), len(p.Tasks))
+				return nil, 0, bad("records another plan (%.80s), not %q with %d tasks; use another file or delete it", strings.TrimPrefix(body, checkpointMagic+" "), p.Name(), p.Len())
 			}
 			continue
 		}
@@ -163,31 +161,31 @@ func readCheckpoint(ctx context.Context, f *os.File, p *kcount.OpenPlan, bad fun
 }
 
 // formatResult is a result's line text: id, tours, states summed, peak.
-func formatResult(r kcount.OpenResult) string {
+func formatResult(r Result) string {
 	return fmt.Sprintf("%d %s %d %d", r.ID, r.Tours, r.States, r.Peak)
 }
 
 // parseResult reads formatResult's text.
-func parseResult(s string) (kcount.OpenResult, error) {
+func parseResult(s string) (Result, error) {
 	f := strings.Fields(s)
 	if len(f) != 4 {
-		return kcount.OpenResult{}, errors.New("want 4 fields")
+		return Result{}, errors.New("want 4 fields")
 	}
-	var r kcount.OpenResult
+	var r Result
 	var err1, err2, err3 error
 	r.ID, err1 = strconv.Atoi(f[0])
 	r.States, err2 = strconv.ParseInt(f[2], 10, 64)
 	r.Peak, err3 = strconv.ParseInt(f[3], 10, 64)
 	k, ok := new(big.Int).SetString(f[1], 10)
 	if err := errors.Join(err1, err2, err3); err != nil || !ok {
-		return kcount.OpenResult{}, errors.New("not numbers")
+		return Result{}, errors.New("not numbers")
 	}
 	r.Tours = k
 	return r, nil
 }
 
 // sameResult reports whether a and b are one task's result twice.
-func sameResult(a, b kcount.OpenResult) bool {
+func sameResult(a, b Result) bool {
 	return a.ID == b.ID && a.Tours.Cmp(b.Tours) == 0 && a.States == b.States && a.Peak == b.Peak
 }
 
@@ -222,7 +220,7 @@ func create(path, head string) error {
 
 // Record appends r's line with one write and fsyncs it: a task takes seconds to hours, so
 // every result is made durable at once.
-func (c *Checkpoint) Record(r kcount.OpenResult) error {
+func (c *Checkpoint) Record(r Result) error {
 	if _, err := c.f.WriteString(withCRC(formatResult(r))); err != nil {
 		return fmt.Errorf("writing checkpoint %q: %w", c.path, err)
 	}
