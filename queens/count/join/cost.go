@@ -10,19 +10,20 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
 // plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
 // at scale, session of 25 Nov", medians); for N = 26–28 row sets sampled on 27 November
-// (evening) after the AVX-512 kernel's shared offsets and half A stored by classes
-// (bench/README.md, "Issue 33 item 2"), at a load of 5–7, by BenchmarkJoinLists with
-// CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one class of its half A
-// against its queries times the classes): N = 26 six row sets (seed 2), 12.3 ± 2.2 CPU-s
-// a row set (± 18 %); N = 27 twelve (seed 2), 5.1 ± 1.0 (± 21 %); N = 28 eight (seeds 3
-// and 4), 505 ± 84 CPU-s (± 17 %; the same method gave 1,560 ± 244 in the afternoon at
-// load 4–35). N = 24–25 are still those of 25 November (AVX2, before this kernel). It is
+// (night) after the cut bits chosen by occupancy and, at even N, half B stored as a
+// weighted store (bench/README.md, "Issue 33: Q(28) cheaper"), at a load of 10–17, by
+// BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
+// class of its stored half against its queries times the classes, the passes made once
+// counted once): N = 26 twelve row sets (seeds 2 and 5), 5.74 ± 1.19 CPU-s a row set
+// (± 21 %); N = 27 sixteen (seeds 2 and 5), 3.79 ± 1.11 (± 29 %); N = 28 twelve (seeds 3,
+// 4 and 5), 134 ± 29 CPU-s (± 22 %; 505 ± 84 that evening, before these changes, at load
+// 5–7). N = 24–25 are still those of 25 November (AVX2, before this kernel). It is
 // the model CoreSeconds and the choice of method read; frames' model was measured in the
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 17800, 27: 92000,
-	28: 2.81e6,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 8300, 27: 68000,
+	28: 7.5e5,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
