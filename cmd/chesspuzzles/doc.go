@@ -262,6 +262,12 @@ missing, doubled, changed or foreign file and (exit 1) a total unlike the publis
 split of the whole sweep: at cell CELL of a level cCELLkPARTSfFAR every state goes to one
 of PARTS parts by a hash of its FAR cells furthest ahead (0: of the whole state), and a
 task sweeps the board keeping its part of each level; the parts sum to the whole count.
+--plan --distributed (or --nats URL) runs the tasks through NATS as queens count
+--distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
+--verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
+workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs), and
+--workers K (default 1) runs K tasks at once in this process, each holding its sweep's
+memory.
 
 # Web app
 

@@ -62,6 +62,7 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
 		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
 		o.knightPlanFlags.add(cmd)
+		o.knightDist.add(cmd)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
 		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -71,12 +72,16 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 type knightCountOpts struct {
 	knightCountFlags
 	knightPlanFlags
-	quiet   bool
-	verbose bool
-	json    bool
+	knightDist knightDistFlags
+	quiet      bool
+	verbose    bool
+	json       bool
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	if o.knightDist.used() {
+		return runKnightDistCount(ctx, o, stdout, stderr)
+	}
 	if o.knightPlanFlags.used() {
 		return runKnightCountEnds(ctx, o, stdout, stderr)
 	}

@@ -118,6 +118,11 @@ func kindOK(kind string) bool {
 // KindOpenEnds is the kind of [OpenEnds] plans.
 const KindOpenEnds = "open-ends"
 
+// Kinds returns the plan kinds, each with the version, that NewPlan makes: "open-ends v1".
+func Kinds() []string {
+	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion)}
+}
+
 // NewPlan returns the plan a name names (see [PlanName]), as this build makes it, or an
 // error saying which names it can make. It takes the kind's constructor's time (a
 // millisecond for an 8×8 open-ends plan).

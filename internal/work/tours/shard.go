@@ -1,20 +1,15 @@
 package tours
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"strconv"
 	"time"
 
-	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 )
 
 // File is one slice of a plan with the result of each of its tasks, as "knight count
@@ -56,12 +51,7 @@ type FileResult struct {
 // Sum returns the checksum f should carry (see File).
 func Sum(f File) string {
 	f.Checksum = ""
-	data, err := json.Marshal(f)
-	if err != nil {
-		panic(err) // a struct of numbers and strings always encodes
-	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return sealed.Checksum(f)
 }
 
 // Compute counts the i-th of k slices of p (Slice) with opts (its Tasks are set here) and
@@ -84,10 +74,8 @@ func Compute(ctx context.Context, p Plan, i, k int, opts Options) (File, error) 
 	if err != nil {
 		return File{}, err
 	}
-	var run [16]byte
-	rand.Read(run[:])
 	rows, cols := p.Size()
-	f := File{Plan: p.Name(), Rows: rows, Cols: cols, Tasks: p.Len(), Shard: i, Shards: k, Run: hex.EncodeToString(run[:])}
+	f := File{Plan: p.Name(), Rows: rows, Cols: cols, Tasks: p.Len(), Shard: i, Shards: k, Run: sealed.NewRun()}
 	weighed := new(big.Int)
 	for _, r := range rs {
 		t := p.Task(r.ID)
@@ -116,31 +104,26 @@ func squareName(row, col, rows int) string {
 const MaxFileBytes = 16 << 20
 
 // ReadFile decodes the result file name: one JSON object of a File, nothing after it, at
-// most MaxFileBytes. Errors wrap ErrInput. It does not check the checksum.
-func ReadFile(name string) (File, error) {
-	var f File
-	fd, err := os.Open(name)
-	if err != nil {
-		return File{}, fmt.Errorf("%w: %v", ErrInput, err)
-	}
-	defer fd.Close()
-	if fi, err := fd.Stat(); err != nil || !fi.Mode().IsRegular() {
+// most MaxFileBytes, read as sealed.ReadJSON reads (stopping when ctx ends). Errors but
+// ctx's wrap ErrInput. It does not check the checksum.
+func ReadFile(ctx context.Context, name string) (File, error) {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
 		return File{}, fmt.Errorf("%w: %q is not a regular file", ErrInput, name)
 	}
-	data, err := io.ReadAll(io.LimitReader(fd, MaxFileBytes+1))
-	if err != nil {
-		return File{}, fmt.Errorf("%w: reading %q: %v", ErrInput, name, err)
-	}
-	if len(data) > MaxFileBytes {
+	var f File
+	_, err := sealed.ReadJSON(ctx, name, MaxFileBytes, &f)
+	var te *sealed.TrailingError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return File{}, err
+	case errors.Is(err, sealed.ErrTooLarge):
 		return File{}, fmt.Errorf("%w: %q is larger than %d bytes, more than a result file may be", ErrInput, name, MaxFileBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil || f.Shards < 1 || f.Plan == "" {
+	case errors.Is(err, sealed.ErrNotJSON), err == nil && (f.Shards < 1 || f.Plan == ""):
 		return File{}, fmt.Errorf("%w: %q is not the output of \"knight count --shard I/K -o FILE\"", ErrInput, name)
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return File{}, fmt.Errorf("%w: %q has data after its JSON object: a result file holds one object", ErrInput, name)
+	case errors.As(err, &te):
+		return File{}, fmt.Errorf("%w: %q has data after its JSON object (at byte %d): a result file holds one object", ErrInput, name, te.At)
+	case err != nil:
+		return File{}, fmt.Errorf("%w: reading %q: %v", ErrInput, name, err)
 	}
 	return f, nil
 }
@@ -159,12 +142,12 @@ func Merge(ctx context.Context, names []string) (Plan, *big.Int, error) {
 	var p Plan
 	var first File
 	slices := map[int]string{}
-	var results []kcount.OpenResult
+	var results []Result
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		f, err := ReadFile(name)
+		f, err := ReadFile(ctx, name)
 		if err != nil {
 			return nil, nil, err
 		}

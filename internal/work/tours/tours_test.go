@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -103,8 +104,8 @@ func TestCheckpointRefuses(t *testing.T) {
 	}{
 		{"not a checkpoint", "hello\n", "not a knight count checkpoint"},
 		{"edited count", strings.Replace(string(data), "1 6 40 9", "1 7 40 9", 1), "damaged"},
-		{"twice, differing", string(data) + withCRC("1 8 40 9"), "another result"},
-		{"no such task", string(data) + withCRC("99 8 40 9"), "has tasks 0 to"},
+		{"twice, differing", string(data) + sealed.Line("1 8 40 9"), "another result"},
+		{"no such task", string(data) + sealed.Line("99 8 40 9"), "has tasks 0 to"},
 		{"empty", "", "empty"},
 	}
 	for _, tt := range tests {
@@ -174,6 +175,12 @@ func TestMerge(t *testing.T) {
 	resealed := filepath.Join(dir, "resealed.json")
 	b, _ = json.Marshal(f)
 	os.WriteFile(resealed, b, 0o644)
+	// a queens shard file (a slice of another puzzle), and a file with more after its object
+	queens := filepath.Join(dir, "queens.json")
+	os.WriteFile(queens, []byte(`{"n":8,"plan_version":1,"shard":0,"shards":1,"tasks":1,"solutions":"92","half_turn":"0","quarter_turn":"0","nodes":1,"seconds":0,"results":[],"checksum":""}`), 0o644)
+	trailing := filepath.Join(dir, "trailing.json")
+	data, _ = os.ReadFile(names[1])
+	os.WriteFile(trailing, append(data, []byte("{}\n")...), 0o644)
 	tests := []struct {
 		name  string
 		files []string
@@ -186,6 +193,10 @@ func TestMerge(t *testing.T) {
 		{"resealed", []string{names[0], resealed, names[2]}, ErrInput, "weighed sum"},
 		{"two plans", []string{names[0], names45[0]}, ErrInput, "plan"},
 		{"no files", nil, ErrInput, "no result files"},
+		{"queens shard", []string{queens}, ErrInput, "not the output"},
+		{"data after", []string{names[0], trailing, names[2]}, ErrInput, "data after its JSON object"},
+		{"a directory", []string{dir}, ErrInput, "not a regular file"},
+		{"no such file", []string{filepath.Join(dir, "none.json")}, ErrInput, "none.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
