@@ -67,8 +67,10 @@ import (
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
 // the k middle diagonals, and squeezes unused bits out of the matched words.
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
-// kept while consecutive row sets share their south rows; the north × south product runs
-// in a small function whose loop stays in registers. The measured times, against frames,
+// kept while consecutive row sets share their south rows; the north × south product of a
+// cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
+// VPCOMPRESSQ: joinCellAVX512), else in a small Go function whose loop stays in registers.
+// The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
 // N = 20…28 on paper" beyond); the cost model (cost.go) holds them.
 //
@@ -274,10 +276,10 @@ type joinWorker struct {
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
 	q1      [1][]uint64 // odd N: w.sideB, as nextQueries returns it
-	scratch []southPiece
+	scratch pieceList
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
-	scratch1 []southPiece
+	scratch1 pieceList
 	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
@@ -299,7 +301,7 @@ type southRow struct {
 	s, W   uint
 	isB    bool
 	off    []int32 // by column mask, 2^h+1 entries
-	buf    []southPiece
+	buf    pieceList
 }
 
 // ensure makes r hold the row rs prepared for the given class ranges, forbidden masks and
@@ -311,12 +313,12 @@ func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd,
 }
 
 // cell returns the prepared south pieces of columns cols in the row ensure set.
-func (r *southRow) cell(cols uint32) []southPiece {
-	return r.buf[r.off[cols]:r.off[cols+1]]
+func (r *southRow) cell(cols uint32) pieceList {
+	return r.buf.sub(int(r.off[cols]), int(r.off[cols+1]))
 }
 
 func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
-	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf[:0]}
+	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf.empty()}
 	n := 1 << t.h
 	if cap(r.off) < n+1 {
 		r.off = make([]int32, n+1)
@@ -324,7 +326,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	r.off = r.off[:n+1]
 	k := bits.OnesCount32(rs)
 	for c := range n {
-		r.off[c] = int32(len(r.buf))
+		r.off[c] = int32(r.buf.len())
 		if bits.OnesCount(uint(c)) != k {
 			continue
 		}
@@ -332,7 +334,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
 		}
 	}
-	r.off[n] = int32(len(r.buf))
+	r.off[n] = int32(r.buf.len())
 }
 
 // cellSouthH is the least h whose south pieces are prepared cell by cell, as a row set
@@ -763,27 +765,37 @@ func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
 	return r, nr, fd &^ long, fu &^ long
 }
 
-// southPiece is a south piece prepared for the join: clash holds the bits a north piece
-// must not share with it (down diagonals in the low half, up diagonals shifted to the north
-// frame in the high half) and sig its part of the signature, already in the frame.
-type southPiece struct{ clash, sig uint64 }
+// pieceList holds quarter pieces prepared for the join, north or south, as two parallel
+// lists: clash[i], the bits the other quarter's piece must not share with piece i (down
+// diagonals in the low half, up diagonals in the high half, both in the north quarter's
+// frame), and sig[i], its part of the half-board's signature, already in the frame. A
+// north and a south piece are compatible iff their clash words share no bit, and their
+// half-board's signature is the OR of their sig words (joinProduct).
+type pieceList struct{ clash, sig []uint64 }
 
-// prepareSouth appends the south pieces of p (filtered by the forbidden masks fd, fu) in
+func (l pieceList) len() int { return len(l.clash) }
+
+// sub returns pieces i…j−1.
+func (l pieceList) sub(i, j int) pieceList { return pieceList{l.clash[i:j:j], l.sig[i:j:j]} }
+
+// empty returns l with no pieces, keeping its memory.
+func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
+
+// prepareSouth appends the south pieces of ps (filtered by the forbidden masks fd, fu) in
 // the form joinPairs wants.
-func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB bool) []southPiece {
+func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
 	m := uint64(1)<<W - 1
 	for _, p := range ps {
 		ds, us := uint64(uint32(p)), p>>32
 		if uint32(ds)&fd|uint32(us)&fu != 0 {
 			continue
 		}
-		sp := southPiece{clash: ds | (us<<s&m)<<32}
+		sig := ds>>s&m | (us&m)<<W
 		if isB {
-			sp.sig = ds&m | (us<<s&m)<<W
-		} else {
-			sp.sig = ds>>s&m | (us&m)<<W
+			sig = ds&m | (us<<s&m)<<W
 		}
-		out = append(out, sp)
+		out.clash = append(out.clash, ds|(us<<s&m)<<32)
+		out.sig = append(out.sig, sig)
 	}
 	return out
 }
@@ -820,17 +832,17 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var sc []southPiece
+		var sc pieceList
 		if sr != nil {
 			sc = sr.cell(cols &^ c)
 		} else {
-			sc = w.scratch[:0]
+			sc = w.scratch.empty()
 			for i := range nrS {
 				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
 			}
 			w.scratch = sc
 		}
-		if len(sc) > 0 {
+		if sc.len() > 0 {
 			for i := range nrN {
 				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, &f)
 			}
@@ -839,38 +851,40 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 	return out, -1
 }
 
-// pairFrame holds what joinPairs needs besides the pieces: the north pieces' forbidden
-// masks fd, fu, the south offset s, the frame width W and its mask m, and the shifts that
-// put a north piece's down and up masks into the signature frame (half A: down masks as
-// they are, up masks shifted down by s; B: down masks shifted up by s, up masks as they
-// are).
+// pairFrame holds what a join of north and south pieces needs besides the pieces: the
+// north pieces' forbidden masks (down in the low half, up in the high half, as a piece),
+// and how a north piece's masks go into the frame of width W (mask m): its clash word is
+// (down<<s)&m | (up&m)<<32, its signature (down<<dl)&m | (up>>ur&m)<<W (half A: down masks
+// as they are, up masks shifted down by s; B: down masks shifted up by s, up masks as
+// they are). joinCellAVX512 reads the fields by their offsets: they stay in this order.
 type pairFrame struct {
-	fd, fu       uint32
-	s, W, dl, ur uint
+	forbid       uint64
+	s, dl, ur, W uint64
 	m            uint64
 }
 
 func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
-	f := pairFrame{fd: fd, fu: fu, s: s, W: W, m: uint64(1)<<W - 1, ur: s}
+	f := pairFrame{forbid: uint64(fd) | uint64(fu)<<32, s: uint64(s), W: uint64(W), m: uint64(1)<<W - 1, ur: uint64(s)}
 	if isB {
-		f.dl, f.ur = s, 0
+		f.dl, f.ur = uint64(s), 0
 	}
 	return f
 }
 
 // joinPairs returns out with the signatures of every compatible (north, south) pair
 // appended, north pieces filtered by f's forbidden masks. It only makes room: for the
-// whole product, or a block of north pieces at a time (at most joinBlock candidates) when
-// the product does not fit the capacity left; joinCell does the work.
-func joinPairs(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
-	if len(out)+len(north)*len(south) <= cap(out) {
+// whole product, or a block of north pieces at a time (at most joinBlock candidates)
+// when the product does not fit the capacity left; joinCell does the work.
+func joinPairs(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
+	ns := south.len()
+	if len(out)+len(north)*ns+cellSlack <= cap(out) {
 		return joinCell(out, north, south, f)
 	}
-	block := max(1, joinBlock/max(1, len(south)))
+	block := max(1, joinBlock/max(1, ns))
 	for len(north) > 0 {
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
-		if need := len(out) + len(nb)*len(south); cap(out) < need {
+		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
 			out = slices.Grow(out, need-len(out)+len(out)/2)
 		}
 		out = joinCell(out, nb, south, f)
@@ -878,36 +892,38 @@ func joinPairs(out []uint64, north []uint64, south []southPiece, f *pairFrame) [
 	return out
 }
 
-// joinCell appends to out, for every north piece p off the forbidden masks and every
-// south piece, sig(p) | sig(south) if the two share no diagonal. The inner loop is
-// branch-free: it writes every candidate and advances only past the compatible ones, so
-// out must have room for len(north)·len(south) more words (written through a pointer,
-// without the bounds check the compiler cannot drop). It is a function of its own, its
-// parameters behind one pointer and no call in it, so that its loops keep everything in
-// registers: one call per pair of cells.
-//
-//go:noinline
-func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
-	fd, fu, s, W, dl, ur, m := f.fd, f.fu, f.s&63, f.W&63, f.dl&63, f.ur&63, f.m
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
+
+// cellSlack is the room joinPairs leaves past a cell's last candidate: the AVX-512
+// kernel stores eight words at a time.
+const cellSlack = 8
+
+// joinCellGo is joinCell in Go: for every north piece p off the forbidden masks and
+// every south piece, it writes sig(p) | sig(south) and advances past it only if the two
+// share no diagonal. The inner loop is branch-free (written through a pointer, without
+// the bounds check the compiler cannot drop), so out must have room for
+// len(north)·len(south) more words. Its parameters are few and it calls nothing, so that
+// its loops keep everything in registers.
+func joinCellGo(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
+	forbid, s, dl, ur, W, m := f.forbid, f.s&63, f.dl&63, f.ur&63, f.W&63, f.m
 	dst := unsafe.Pointer(unsafe.SliceData(out))
 	i := uintptr(len(out))
+	sc, ss := south.clash, south.sig[:len(south.clash)]
 	for _, p := range north {
-		dn, un := uint64(uint32(p)), p>>32
-		if uint32(dn)&fd|uint32(un)&fu != 0 {
+		if p&forbid != 0 {
 			continue
 		}
+		dn, un := uint64(uint32(p)), p>>32
 		nc := dn<<s&m | (un&m)<<32
 		ns := dn<<dl&m | (un>>ur&m)<<W
-		for _, sp := range south {
-			*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
-			i += uintptr((nc&sp.clash - 1) >> 63)
+		for k, c := range sc {
+			*(*uint64)(unsafe.Add(dst, i*8)) = ns | ss[k]
+			i += uintptr((nc&c - 1) >> 63)
 		}
 	}
 	return out[:i]
 }
-
-// joinBlock bounds the candidates joinPairs makes room for at once.
-const joinBlock = 1 << 14
 
 // evenBFrom fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
@@ -940,10 +956,10 @@ func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var s0, s1 []southPiece
+		var s0, s1 pieceList
 		if byCell {
-			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			s0 = prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
 			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
 			w.scratch, w.scratch1 = s0, s1
 		} else {

@@ -1,0 +1,32 @@
+//go:build amd64 && !purego
+
+package join
+
+import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
+
+// haveCellAVX512 reports whether joinCellAVX512 may run: it needs AVX-512 F (with the
+// operating system saving the 512-bit registers; cpuid reports it together with VPOPCNTDQ:
+// Intel Ice Lake and later, AMD Zen 4 and later), POPCNT and BMI2.
+var haveCellAVX512 = cpuid.AVX512POPCNT && cpuid.BMI2
+
+// joinCell appends to out the signatures of the compatible pairs of north and south
+// pieces, as joinCellGo; out must have room for len(north)·len(south) + cellSlack more
+// words. With AVX-512 it is joinCellAVX512, eight south pieces a step; the two give the
+// same signatures in the same order (TestJoinCell).
+func joinCell(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
+	if !haveCellAVX512 || len(north) == 0 || len(south.clash) == 0 {
+		return joinCellGo(out, north, south, f)
+	}
+	n := joinCellAVX512(&out[len(out):cap(out)][0], &north[0], len(north), &south.clash[0], &south.sig[0], len(south.clash), f)
+	return out[:len(out)+n]
+}
+
+// joinCellAVX512 writes at dst the signatures of joinCellGo (nn north pieces, ns south
+// pieces as two lists) and returns how many it wrote. Each north piece off f's forbidden
+// masks is put into the frame with scalar shifts and broadcast; the south pieces go eight
+// a step (VPTESTNMQ against the clash words, VPCOMPRESSQ of the ORed signatures into a
+// register stored whole), the last step masked. It stores up to 7 words past the last
+// one it counts.
+//
+//go:noescape
+func joinCellAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
