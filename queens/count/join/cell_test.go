@@ -31,7 +31,7 @@ func TestJoinCell(t *testing.T) {
 					fd, fu = 1<<(h-1), uint32(1)<<uint(rng.IntN(h))
 				}
 				f := newPairFrame(fd, fu, s, W, isB)
-				north := make([]uint64, rng.IntN(12))
+				north := make([]uint64, rng.IntN(20))
 				for i := range north {
 					north[i] = piece()
 				}
