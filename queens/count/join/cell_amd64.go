@@ -10,14 +10,17 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
 var haveCellAVX512 = cpuid.AVX512POPCNT && cpuid.BMI2
 
 // joinCell appends to out the signatures of the compatible pairs of north and south
-// pieces, as joinCellGo; out must have room for len(north)·len(south) + cellSlack more
+// pieces (clash words sc, signatures ss), as joinCellGo; out must have room for len(north)·len(south) + cellSlack more
 // words. With AVX-512 it is joinCellAVX512, eight south pieces a step; the two give the
 // same signatures in the same order (TestJoinCell).
-func joinCell(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
-	if !haveCellAVX512 || len(north) == 0 || len(south.clash) == 0 {
-		return joinCellGo(out, north, south, f)
+func joinCell(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	if len(north) == 0 || len(sc) == 0 {
+		return out
 	}
-	n := joinCellAVX512(&out[len(out):cap(out)][0], &north[0], len(north), &south.clash[0], &south.sig[0], len(south.clash), f)
+	if !haveCellAVX512 {
+		return joinCellGo(out, north, sc, ss, f)
+	}
+	n := joinCellAVX512(&out[len(out):cap(out)][0], &north[0], len(north), &sc[0], &ss[:len(sc)][0], len(sc), f)
 	return out[:len(out)+n]
 }
 

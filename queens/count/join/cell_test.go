@@ -41,8 +41,8 @@ func TestJoinCell(t *testing.T) {
 				}
 				prefix := []uint64{7, 8, 9}
 				room := len(prefix) + len(north)*ns + cellSlack
-				want := joinCellGo(append(make([]uint64, 0, room), prefix...), north, south, &f)
-				got := joinCell(append(make([]uint64, 0, room), prefix...), north, south, &f)
+				want := joinCellGo(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
+				got := joinCell(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
 				if !slices.Equal(got, want) {
 					t.Fatalf("h %d, %d north, %d south, half B %v, forbidden %#x %#x: joinCell gives %d signatures %x, joinCellGo %d %x", h, len(north), ns, isB, fd, fu, len(got), got, len(want), want)
 				}

@@ -312,9 +312,12 @@ func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd,
 	}
 }
 
-// cell returns the prepared south pieces of columns cols in the row ensure set.
-func (r *southRow) cell(cols uint32) pieceList {
-	return r.buf.sub(int(r.off[cols]), int(r.off[cols+1]))
+// cell returns the prepared south pieces of columns cols in the row ensure set, their
+// clash words and signatures (two slices, not a pieceList: a struct of two slices made
+// and copied at once through the stack stalled the loads that read it back).
+func (r *southRow) cell(cols uint32) (clash, sig []uint64) {
+	lo, hi := r.off[cols], r.off[cols+1]
+	return r.buf.clash[lo:hi], r.buf.sig[lo:hi]
 }
 
 func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
@@ -775,9 +778,6 @@ type pieceList struct{ clash, sig []uint64 }
 
 func (l pieceList) len() int { return len(l.clash) }
 
-// sub returns pieces i…j−1.
-func (l pieceList) sub(i, j int) pieceList { return pieceList{l.clash[i:j:j], l.sig[i:j:j]} }
-
 // empty returns l with no pieces, keeping its memory.
 func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
 
@@ -832,19 +832,20 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var sc pieceList
+		var sc, ss []uint64
 		if sr != nil {
-			sc = sr.cell(cols &^ c)
+			sc, ss = sr.cell(cols &^ c)
 		} else {
-			sc = w.scratch.empty()
+			l := w.scratch.empty()
 			for i := range nrS {
-				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
+				l = prepareSouth(l, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
 			}
-			w.scratch = sc
+			w.scratch = l
+			sc, ss = l.clash, l.sig
 		}
-		if sc.len() > 0 {
+		if len(sc) > 0 {
 			for i := range nrN {
-				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, &f)
+				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, ss, &f)
 			}
 		}
 	}
@@ -875,10 +876,11 @@ func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
 // appended, north pieces filtered by f's forbidden masks. It only makes room: for the
 // whole product, or a block of north pieces at a time (at most joinBlock candidates)
 // when the product does not fit the capacity left; joinCell does the work.
-func joinPairs(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
-	ns := south.len()
+// The south pieces are given by their clash words sc and signatures ss.
+func joinPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	ns := len(sc)
 	if len(out)+len(north)*ns+cellSlack <= cap(out) {
-		return joinCell(out, north, south, f)
+		return joinCell(out, north, sc, ss, f)
 	}
 	block := max(1, joinBlock/max(1, ns))
 	for len(north) > 0 {
@@ -887,7 +889,7 @@ func joinPairs(out []uint64, north []uint64, south pieceList, f *pairFrame) []ui
 		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
 			out = slices.Grow(out, need-len(out)+len(out)/2)
 		}
-		out = joinCell(out, nb, south, f)
+		out = joinCell(out, nb, sc, ss, f)
 	}
 	return out
 }
@@ -905,11 +907,11 @@ const cellSlack = 8
 // the bounds check the compiler cannot drop), so out must have room for
 // len(north)·len(south) more words. Its parameters are few and it calls nothing, so that
 // its loops keep everything in registers.
-func joinCellGo(out []uint64, north []uint64, south pieceList, f *pairFrame) []uint64 {
+func joinCellGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
 	forbid, s, dl, ur, W, m := f.forbid, f.s&63, f.dl&63, f.ur&63, f.W&63, f.m
 	dst := unsafe.Pointer(unsafe.SliceData(out))
 	i := uintptr(len(out))
-	sc, ss := south.clash, south.sig[:len(south.clash)]
+	ss = ss[:len(sc)]
 	for _, p := range north {
 		if p&forbid != 0 {
 			continue
@@ -956,22 +958,24 @@ func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var s0, s1 pieceList
+		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
 		if byCell {
-			s0 = prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
-			w.scratch, w.scratch1 = s0, s1
+			l0 := prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			l1 := prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			l1 = prepareSouth(l1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = l0, l1
+			c0, s0, c1, s1 = l0.clash, l0.sig, l1.clash, l1.sig
 		} else {
-			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+			c0, s0 = w.southB[0].cell(cols &^ c)
+			c1, s1 = w.southB[1].cell(cols &^ c)
 		}
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if zero {
-			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
 		}
-		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
-		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
-		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
 	}
 	return -1
 }
