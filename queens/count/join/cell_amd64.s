@@ -103,7 +103,10 @@ whole:
 	TESTQ     CX, CX
 	JZ        nextBlock
 	TESTQ     BX, BX
-	JZ        longPiece
+	JZ        long2
+	MOVQ      R12, DX
+	CMPQ      CX, R12
+	JGT       swapped
 
 shortPiece:
 	VPERMQ    Z11, Z16, Z0
@@ -115,6 +118,43 @@ shortPiece:
 	DECQ      CX
 	JNZ       shortPiece
 	JMP       nextBlock
+
+long2:
+	// More than eight south pieces: north piece by north piece takes CX·⌈ns/8⌉ steps,
+	// south piece by south piece ns; the latter where 4·CX·⌈ns/8⌉ > 3·ns (a step against
+	// memory costs about 4/3 of one against registers).
+	MOVQ     ns+40(FP), DX
+	MOVQ     R12, AX
+	KORTESTW K7, K7
+	JZ       noTail
+	INCQ     AX
+
+noTail:
+	IMULQ CX, AX
+	SHLQ  $2, AX
+	LEAQ  (DX)(DX*2), SI
+	CMPQ  AX, SI
+	JLE   longPiece
+
+swapped:
+	// Each of the DX south pieces against the block's CX north pieces (lanes K3) at once.
+	MOVL  $0xff, AX
+	BZHIL CX, AX, AX
+	KMOVW AX, K3
+	MOVQ  R10, SI
+	MOVQ  R11, R13
+
+southPiece:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R13), Z1
+	VPTESTNMQ    Z11, Z0, K3, K1
+	VPORQ        Z14, Z1, Z4
+	COMPRESS8
+	ADDQ         $8, SI
+	ADDQ         $8, R13
+	DECQ         DX
+	JNZ          southPiece
+	JMP          nextBlock
 
 longPiece:
 	VPERMQ Z11, Z16, Z0

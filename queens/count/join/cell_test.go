@@ -7,7 +7,7 @@ import (
 )
 
 // TestJoinCell holds joinCell (the AVX-512 kernel where the processor has one) to
-// joinCellGo, signature for signature and in the same order, on random pieces: every
+// joinCellGo, the same signatures after what out held (in some order), on random pieces: every
 // length of the south list from 0 to 40 (whole steps of eight and a partial one), north
 // lists with and without forbidden masks, the frames of half A and half B, and a
 // capacity that leaves only the slack joinPairs promises.
@@ -43,6 +43,10 @@ func TestJoinCell(t *testing.T) {
 				room := len(prefix) + len(north)*ns + cellSlack
 				want := joinCellGo(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
 				got := joinCell(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
+				// The same signatures after the prefix; the kernel may make a block's
+				// pairs south piece by south piece (see joinCellAVX512).
+				slices.Sort(got[len(prefix):])
+				slices.Sort(want[len(prefix):])
 				if !slices.Equal(got, want) {
 					t.Fatalf("h %d, %d north, %d south, half B %v, forbidden %#x %#x: joinCell gives %d signatures %x, joinCellGo %d %x", h, len(north), ns, isB, fd, fu, len(got), got, len(want), want)
 				}
