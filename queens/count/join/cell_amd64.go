@@ -10,9 +10,9 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
 var haveCellAVX512 = cpuid.AVX512POPCNT && cpuid.BMI2
 
 // joinCell appends to out the signatures of the compatible pairs of north and south
-// pieces (clash words sc, signatures ss), as joinCellGo; out must have room for len(north)·len(south) + cellSlack more
-// words. With AVX-512 it is joinCellAVX512, eight south pieces a step; the two give the
-// same signatures in the same order (TestJoinCell).
+// pieces (clash words sc, signatures ss), those of joinCellGo; out must have room for
+// len(north)·len(sc) + cellSlack more words. With AVX-512 it is joinCellAVX512, whose
+// signatures are the same but may come in another order (TestJoinCell).
 func joinCell(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
 	if len(north) == 0 || len(sc) == 0 {
 		return out
@@ -25,11 +25,13 @@ func joinCell(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uin
 }
 
 // joinCellAVX512 writes at dst the signatures of joinCellGo (nn north pieces, ns south
-// pieces as two lists) and returns how many it wrote. Each north piece off f's forbidden
-// masks is put into the frame with scalar shifts and broadcast; the south pieces go eight
-// a step (VPTESTNMQ against the clash words, VPCOMPRESSQ of the ORed signatures into a
-// register stored whole), the last step masked. It stores up to 7 words past the last
-// one it counts.
+// pieces as two lists), in some order, and returns how many it wrote. North pieces go
+// eight at a time: their masks are put into the frame in vector registers, and the
+// block's pairs are made either north piece by north piece (each broadcast against the
+// south pieces eight a step) or, where that takes fewer steps, south piece by south piece
+// (each broadcast against the block); a step is a VPTESTNMQ of clash words and a
+// VPCOMPRESSQ of the ORed signatures into a register stored whole. It stores up to 7
+// words past the last one it counts.
 //
 //go:noescape
 func joinCellAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int

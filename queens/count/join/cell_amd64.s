@@ -16,9 +16,10 @@
 // func joinCellAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
 //
 // North pieces go eight at a time: their clash words (Z11) and signatures (Z14) are made
-// in vector registers, those off the forbidden masks packed to the front (VPCOMPRESSQ),
-// and each is then broadcast (VPERMQ by the index Z16) against the south pieces: held
-// in Z2, Z3 where there are at most eight of them, else read eight a step.
+// in vector registers, those off the forbidden masks packed to the front (VPCOMPRESSQ).
+// Then either each is broadcast (VPERMQ by the index Z16) against the south pieces, held
+// in Z2, Z3 where there are at most eight of them, else read eight a step; or, where that
+// takes fewer steps (swapped), each south piece is broadcast against the block.
 TEXT ·joinCellAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ north+8(FP), R8
