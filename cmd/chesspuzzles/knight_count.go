@@ -44,7 +44,8 @@ outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).
 --start S --end E counts the open tours from S to E (the dp sweep with both ends fixed).
 --plan counts the directed open tours as tasks, one for each class of pairs of end squares
 ("knight plan" lists them), in this process, with --checkpoint FILE to resume, or one slice
-with --shard I/K -o FILE ("knight merge" sums the slices).`,
+with --shard I/K -o FILE ("knight merge" sums the slices). --plan --split LEVELS takes
+the tasks of a split of the whole sweep instead ("knight plan --split" lists them).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed
@@ -61,6 +62,7 @@ with --shard I/K -o FILE ("knight merge" sums the slices).`,
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
 		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
 		o.knightPlanFlags.add(cmd)
+		o.knightDist.add(cmd)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
 		return runKnightCount(cmd.Context(), *o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -70,12 +72,16 @@ with --shard I/K -o FILE ("knight merge" sums the slices).`,
 type knightCountOpts struct {
 	knightCountFlags
 	knightPlanFlags
-	quiet   bool
-	verbose bool
-	json    bool
+	knightDist knightDistFlags
+	quiet      bool
+	verbose    bool
+	json       bool
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	if o.knightDist.used() {
+		return runKnightDistCount(ctx, o, stdout, stderr)
+	}
 	if o.knightPlanFlags.used() {
 		return runKnightCountEnds(ctx, o, stdout, stderr)
 	}

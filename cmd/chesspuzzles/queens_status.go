@@ -131,14 +131,22 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 			fmt.Fprintf(stdout, "%s\n", data)
 			continue
 		}
-		line := fmt.Sprintf("%s  N=%d  %d/%d tasks", j.Job, j.N, j.Done, j.Tasks)
+		board := fmt.Sprintf("  N=%d", j.N)
+		if dist.IsKnightJob(j.Job) {
+			board = "" // the job id names the board and the plan
+		}
+		line := fmt.Sprintf("%s%s  %d/%d tasks", j.Job, board, j.Done, j.Tasks)
 		switch {
 		case j.Bad != "":
 			line = fmt.Sprintf("%s  forged: the record is %s", j.Job, j.Bad)
 		case !j.Finished.IsZero() && !j.Checked:
 			line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), o.state)
 		case !j.Finished.IsZero():
-			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+			if dist.IsKnightJob(j.Job) {
+				line += fmt.Sprintf("  finished %s  total %s", j.Finished.Format(time.RFC3339), j.Total)
+			} else {
+				line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+			}
 		case j.Rate > 0:
 			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
 				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -36,7 +37,7 @@ func TestCheckpointForgedLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.SplitAfter(string(data), "\n")
-			body, ok := checkLine(strings.TrimSuffix(lines[1], "\n"))
+			body, ok := sealed.Unseal(strings.TrimSuffix(lines[1], "\n"))
 			if !ok {
 				t.Fatalf("line 2 %q has no good CRC", lines[1])
 			}
@@ -45,9 +46,9 @@ func TestCheckpointForgedLine(t *testing.T) {
 			fmt.Sscan(f[1], &sol)
 			fmt.Sscan(f[4], &nodes)
 			f[1] = fmt.Sprint(sol + 8_000_000_000_000)
-			forged := withCRC(strings.Join(f, " "))
+			forged := sealed.Line(strings.Join(f, " "))
 			f[1], f[4] = fmt.Sprint(sol), fmt.Sprint(nodes+1)
-			other := withCRC(strings.Join(f, " ")) // possible, but not what line 2 says
+			other := sealed.Line(strings.Join(f, " ")) // possible, but not what line 2 says
 			for _, tc := range []struct{ name, content, want string }{
 				{"raised by 8·10^12", lines[0] + forged + strings.Join(lines[2:], ""), "line 2: task"},
 				{"task twice", strings.Join(lines, "") + other, "again with another result"},

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -19,10 +20,10 @@ func FuzzOpenCheckpoint(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	header := withCRC(header(p))
+	header := sealed.Line(header(p))
 	f.Add([]byte(header))
-	f.Add([]byte(header + withCRC("3 1 0 0 4")))
-	f.Add([]byte(header + withCRC("3 1 0 0 4") + "5 0 0"))
+	f.Add([]byte(header + sealed.Line("3 1 0 0 4")))
+	f.Add([]byte(header + sealed.Line("3 1 0 0 4") + "5 0 0"))
 	f.Add([]byte("chesspuzzles-count-checkpoint 1 n=7 plan=1 tasks=34 crc=00000000\n"))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {

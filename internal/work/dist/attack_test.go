@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -16,15 +17,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 )
 
-// noPublished switches the published counts off for the test: every N counts as N = 28.
+// noPublished switches the published counts off for the test: every N counts as N = 28,
+// every knight board as one whose count is not published.
 func noPublished(t *testing.T) {
 	old := published
 	published = func(int) (count.Counts, bool) { return count.Counts{}, false }
 	t.Cleanup(func() { published = old })
+	noPublishedKnight(t)
 }
 
 // issuedHostile connects a hostile client under identity name, which a issues.
@@ -35,8 +39,8 @@ func issuedHostile(t *testing.T, url string, a *Authority, name string) *hostile
 }
 
 // A rogue is a worker of a compromised identity. It computes every task it is given and
-// hands in a lie (two more solutions, on tasks of weight 8 with solutions: whole classes,
-// so possible for the task) on a first computation when lieFirst says so, and on a
+// hands in a lie (two more solutions, on queens tasks of weight 8 with solutions: whole
+// classes, so possible for the task; two more tours on any knight task) on a first computation when lieFirst says so, and on a
 // second computation when lieSecond says so. With hold, it keeps its first lie (beating
 // its lease) until the coordinator has nothing else to give it, then hands it in. Every
 // ask waits pause first (0: as fast as the server answers).
@@ -54,7 +58,7 @@ type rogue struct {
 }
 
 func (r *rogue) ask(ctx context.Context) (Assignment, bool) {
-	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
 	m, err := r.h.nc.RequestWithContext(ctx, wantSubject(r.h.user), want)
 	var a Assignment
 	if err != nil || json.Unmarshal(m.Data, &a) != nil {
@@ -67,7 +71,7 @@ func (r *rogue) ask(ctx context.Context) (Assignment, bool) {
 func (r *rogue) result(a Assignment, lie bool) (Result, bool) {
 	task := mustTask(r.plan, a.ID)
 	res := runTask(r.plan, a.ID)
-	lies := lie && task.Weight == 8 && res.Solutions > 0
+	lies := lie && (task.N == 0 || task.Weight == 8 && res.Solutions > 0)
 	if lies {
 		res.Solutions += 2
 	}
@@ -179,56 +183,59 @@ func newRogue(h *hostile, plan count.Plan) *rogue {
 // total is exact; a lie that got in is caught, its identity quarantined and recorded so.
 func TestOneLiarUnpublished(t *testing.T) {
 	noPublished(t)
-	const n = 10
-	for _, mode := range []string{"once", "always", "hold"} {
-		t.Run(mode, func(t *testing.T) {
-			dir := t.TempDir()
-			s, a := authServer(t, dir)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			plan := mustPlan(t, n)
-			r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
-			switch mode {
-			case "once":
-				r.lieFirst = func(int) bool { return len(r.lies()) == 0 }
-			case "always":
-				r.lieFirst, r.lieSecond = func(int) bool { return true }, func(int) bool { return true }
-			case "hold":
-				r.lieFirst, r.hold = func(int) bool { return true }, true
-			}
-			log := &logger{t: t}
-			c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
-			out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
-			rctx, rcancel := context.WithCancel(ctx)
-			var wg sync.WaitGroup
-			defer func() { rcancel(); wg.Wait() }()
-			wg.Go(func() { r.run(rctx) })
-			o := <-out
-			st := o.st
-			if o.err != nil {
-				t.Fatalf("count: %v; log:\n%s", o.err, strings.Join(log.lines, "\n"))
-			}
-			if got, want := o.total, known(t)[n][0]; got != want {
-				t.Fatalf("Q(%d) with a liar (%s) = %s, want %s; log:\n%s", n, mode, got, want, strings.Join(log.lines, "\n"))
-			}
-			if st.Verified != plan.Len() || !log.contains("no published count of N=10") {
-				t.Errorf("stats %+v: want every task computed by two identities, as with no published count", st)
-			}
-			if os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
-				t.Log(strings.Join(log.lines, "\n"))
-			}
-			lied := r.lies()
-			t.Logf("%s: %d lies handed in and accepted as first results, %d results refused", mode, len(lied), st.Refused)
-			if len(lied) > 0 {
-				h, _ := ReadHistory(dir)
-				if rec := h[JobID(n, 1)]["rogue"]; rec == nil || !rec.Quarantined || rec.Disagreements == 0 {
-					t.Errorf("history of the liar: %+v, want quarantined after a disagreement", rec)
-				}
-				if !log.contains("quarantining rogue") {
-					t.Errorf("no quarantine in the log:\n%s", strings.Join(log.lines, "\n"))
-				}
-			}
-		})
+	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x6")} {
+		for _, mode := range []string{"once", "always", "hold"} {
+			t.Run(tj.kind+"/"+mode, func(t *testing.T) { oneLiar(t, tj, mode) })
+		}
+	}
+}
+
+func oneLiar(t *testing.T, tj testJob, mode string) {
+	dir := t.TempDir()
+	s, a := authServer(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	plan := tj.plan
+	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
+	switch mode {
+	case "once":
+		r.lieFirst = func(int) bool { return len(r.lies()) == 0 }
+	case "always":
+		r.lieFirst, r.lieSecond = func(int) bool { return true }, func(int) bool { return true }
+	case "hold":
+		r.lieFirst, r.hold = func(int) bool { return true }, true
+	}
+	log := &logger{t: t}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
+	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	rctx, rcancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() { rcancel(); wg.Wait() }()
+	wg.Go(func() { r.run(rctx) })
+	o := <-out
+	st := o.st
+	if o.err != nil {
+		t.Fatalf("count: %v; log:\n%s", o.err, strings.Join(log.lines, "\n"))
+	}
+	if got, want := o.total, tj.total; got != want {
+		t.Fatalf("%s with a liar (%s) = %s, want %s; log:\n%s", tj.kind, mode, got, want, strings.Join(log.lines, "\n"))
+	}
+	if st.Verified != plan.Len() || !log.contains("no published count of "+tj.what) {
+		t.Errorf("stats %+v: want every task computed by two identities, as with no published count", st)
+	}
+	if os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
+		t.Log(strings.Join(log.lines, "\n"))
+	}
+	lied := r.lies()
+	t.Logf("%s: %d lies handed in and accepted as first results, %d results refused", mode, len(lied), st.Refused)
+	if len(lied) > 0 {
+		h, _ := ReadHistory(dir)
+		if rec := h[tj.job]["rogue"]; rec == nil || !rec.Quarantined || rec.Disagreements == 0 {
+			t.Errorf("history of the liar: %+v, want quarantined after a disagreement", rec)
+		}
+		if !log.contains("quarantining rogue") {
+			t.Errorf("no quarantine in the log:\n%s", strings.Join(log.lines, "\n"))
+		}
 	}
 }
 
@@ -241,12 +248,17 @@ func TestOneLiarUnpublished(t *testing.T) {
 // other colluder, and the total is exact whenever a lie was caught.
 func TestCollusionUnpublished(t *testing.T) {
 	noPublished(t)
-	const n = 10
+	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x6")} {
+		t.Run(tj.kind, func(t *testing.T) { collusion(t, tj) })
+	}
+}
+
+func collusion(t *testing.T, tj testJob) {
 	dir := t.TempDir()
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	plan := mustPlan(t, n)
+	plan := tj.plan
 	ra := newRogue(issuedHostile(t, s.URL(), a, "ca"), plan)
 	rb := newRogue(issuedHostile(t, s.URL(), a, "cb"), plan)
 	ra.pause = 20 * time.Millisecond
@@ -284,10 +296,10 @@ func TestCollusionUnpublished(t *testing.T) {
 			}
 		}
 	}
-	exact := o.total == known(t)[n][0]
+	exact := o.total == tj.total
 	t.Logf("lies accepted first: ca %d, cb %d; caught by an honest verifier: %d; total exact: %v", len(ra.lies()), len(rb.lies()), caught, exact)
 	if caught > 0 && !exact {
-		t.Errorf("a lie was caught, but Q(%d) = %s, want %s", n, o.total, known(t)[n][0])
+		t.Errorf("a lie was caught, but %s gave %s, want %s", tj.kind, o.total, tj.total)
 	}
 }
 
@@ -363,12 +375,17 @@ func TestSteeringFails(t *testing.T) {
 // exact.
 func TestNonceBound(t *testing.T) {
 	noPublished(t)
-	const n = 9
+	for _, tj := range []testJob{queensJob(t, 9), knightJob(t, "5x6")} {
+		t.Run(tj.kind, func(t *testing.T) { nonceBound(t, tj) })
+	}
+}
+
+func nonceBound(t *testing.T, tj testJob) {
 	dir := t.TempDir()
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	plan := mustPlan(t, n)
+	plan := tj.plan
 	h := issuedHostile(t, s.URL(), a, "replayer")
 	r := newRogue(h, plan)
 	nc := coordConn(t, ctx, s.URL(), a)
@@ -423,10 +440,10 @@ func TestNonceBound(t *testing.T) {
 	stop := runWorkers(ctx, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
 	defer stop()
 	o := <-out
-	if o.err != nil || o.total != known(t)[n][0] {
-		t.Fatalf("Q(%d) = %q, %v; want %s", n, o.total, o.err, known(t)[n][0])
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("%s = %q, %v; want %s", tj.kind, o.total, o.err, tj.total)
 	}
-	if !log.contains("refused a result of task " + strconv.Itoa(old.ID) + " of job q9v1 from worker replayer") {
+	if !log.contains("refused a result of task " + strconv.Itoa(old.ID) + " of job " + tj.job + " from worker replayer") {
 		t.Errorf("the replayed nonce is not logged with the identity; log:\n%s", strings.Join(log.lines, "\n"))
 	}
 	if os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
@@ -439,12 +456,17 @@ func TestNonceBound(t *testing.T) {
 // there: it has every task computed once computed again by identities it picks, settles
 // the disagreements, quarantines the liar and prints the exact total.
 func TestRefusedRecovers(t *testing.T) {
-	const n = 10
+	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x5")} {
+		t.Run(tj.kind, func(t *testing.T) { refusedRecovers(t, tj) })
+	}
+}
+
+func refusedRecovers(t *testing.T, tj testJob) {
 	dir := t.TempDir()
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	plan := mustPlan(t, n)
+	plan := tj.plan
 	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
 	r.lieFirst = func(int) bool { return true }
 	log := &logger{t: t}
@@ -455,13 +477,13 @@ func TestRefusedRecovers(t *testing.T) {
 	defer func() { rcancel(); wg.Wait() }()
 	wg.Go(func() { r.run(rctx) })
 	o := <-out
-	if o.err != nil || o.total != known(t)[n][0] {
-		t.Fatalf("Q(%d) = %q, %v; want %s; log:\n%s", n, o.total, o.err, known(t)[n][0], strings.Join(log.lines, "\n"))
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("%s = %q, %v; want %s; log:\n%s", tj.kind, o.total, o.err, tj.total, strings.Join(log.lines, "\n"))
 	}
 	if len(r.lies()) == 0 {
 		t.Fatalf("the liar got no lie in; nothing was tested")
 	}
-	for _, want := range []string{"but the published values are", "computing again, by other identities, the", "quarantining rogue"} {
+	for _, want := range []string{"but the published", "computing again, by other identities, the", "quarantining rogue"} {
 		if !log.contains(want) {
 			t.Errorf("log has no %q; log:\n%s", want, strings.Join(log.lines, "\n"))
 		}
@@ -481,13 +503,27 @@ func TestRefusedUnresolved(t *testing.T) {
 		return c, ok
 	}
 	t.Cleanup(func() { published = old })
-	const n = 8
+	oldKnight := publishedKnight
+	publishedKnight = func(p tours.Plan) (*big.Int, bool) {
+		k, ok := oldKnight(p)
+		if ok {
+			k = new(big.Int).Add(k, k) // not the sum of any honest results
+		}
+		return k, ok
+	}
+	t.Cleanup(func() { publishedKnight = oldKnight })
+	for _, tj := range []testJob{queensJob(t, 8), knightJob(t, "5x5")} {
+		t.Run(tj.kind, func(t *testing.T) { refusedUnresolved(t, tj) })
+	}
+}
+
+func refusedUnresolved(t *testing.T, tj testJob) {
 	s, a := authServer(t, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	stop := runWorkers(ctx, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
 	defer stop()
-	_, _, err := (&Coordinator{Conn: coordConn(t, ctx, s.URL(), a), Replicas: 2, VerifyWait: time.Second}).Run(ctx, mustPlan(t, n))
+	_, _, err := (&Coordinator{Conn: coordConn(t, ctx, s.URL(), a), Replicas: 2, VerifyWait: time.Second}).Run(ctx, tj.plan)
 	var re *RefusedError
 	if !errors.As(err, &re) || len(re.Identities) == 0 || !strings.Contains(err.Error(), "the total is refused") {
 		t.Fatalf("Run with a total that cannot match: %v, want a RefusedError naming the identities", err)

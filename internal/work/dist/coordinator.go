@@ -254,7 +254,7 @@ func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, jo
 
 // taskMsg returns the message of task id of plan, with the task's description.
 func taskMsg(plan count.Plan, id int) TaskMsg {
-	m := TaskMsg{Job: JobID(plan.N(), plan.Version()), N: plan.N(), PlanVersion: plan.Version(), ID: id}
+	m := TaskMsg{Job: jobOf(plan), N: plan.N(), PlanVersion: plan.Version(), ID: id}
 	if t, err := plan.Task(id); err == nil {
 		m.Task = &t
 	}

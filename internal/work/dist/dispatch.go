@@ -105,7 +105,7 @@ func (d *dispatch) want(m *nats.Msg) {
 			d.c.logf("worker %s (%q) speaks task messages of version %d, this coordinator %d: it gets no tasks; run the same build on both", user, w.Name, w.Messages, MessageVersion)
 		}
 		a.Wait = 10
-	} else if slices.Contains(w.PlanVersions, d.plan.Version()) {
+	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
 		if l := d.assign(user); l != nil {
 			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds()}
 			a.Verify = l.verify

@@ -1,4 +1,5 @@
-// Package dist runs a queens count plan on many machines through NATS.
+// Package dist runs a queens count plan, or a knight's-tour plan (internal/work/tours,
+// through [KnightPlan]: see knight.go), on many machines through NATS.
 //
 // A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,
 // costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
@@ -20,9 +21,10 @@
 //	plan, _ := queens.NewPlan(20, count.MethodFrames, 0)
 //	counts, stats, err := (&dist.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
 //
-// Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), so
-// that results from a build that cuts the plan differently can never be mistaken for this
-// build's. On the server:
+// Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), or
+// for a knight plan the board, the plan kind and version ([KnightJobID]:
+// "k8x8-open-ends-v1"), so that results from a build that cuts the plan differently can
+// never be mistaken for this build's. On the server:
 //
 //   - subjects chesspuzzles.want.<identity> (a worker asks for a task; the coordinators
 //     answer as one queue group), chesspuzzles.beat.<identity> (its heartbeat, and tasks it
@@ -179,6 +181,9 @@ type WantMsg struct {
 	Name         string `json:"name,omitempty"`
 	Messages     int    `json:"messages,omitempty"`
 	PlanVersions []int  `json:"plan_versions"`
+	// Knight are the knight plan kinds with their versions the worker runs
+	// ("open-ends v1": see KnightKinds); none from a build before knight jobs.
+	Knight []string `json:"knight,omitempty"`
 }
 
 // An Assignment is a coordinator's answer to a WantMsg: a task and the nonce that binds
@@ -273,15 +278,14 @@ func openValue(s *Sealer, key string, data []byte, v any) (checked bool, err err
 	return s != nil, nil
 }
 
-// check returns why r cannot be a result for task id of the count of n with plan version
-// v, or nil if it can.
-func (r *Result) check(n, v, id int) error {
-	job := JobID(n, v)
+// check returns why r cannot be a result for task id of job, the count of n (0 for a
+// knight job) with plan version v, or nil if it can.
+func (r *Result) check(job string, n, v, id int) error {
 	switch {
 	case r.PlanVersion != v:
 		return fmt.Errorf("plan version %d, but job %s has plan version %d", r.PlanVersion, job, v)
 	case r.N != n:
-		return fmt.Errorf("board N=%d, but job %s has N=%d", r.N, job, n)
+		return fmt.Errorf("board N=%d, but job %s has N=%d (0: a knight job)", r.N, job, n)
 	case r.Job != job:
 		return fmt.Errorf("job %q, but it is stored under job %s", r.Job, job)
 	case r.ID != id:

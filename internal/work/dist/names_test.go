@@ -80,7 +80,7 @@ func TestResultCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := good
 			tc.edit(&r)
-			if err := r.check(9, 1, 5); (err == nil) != tc.wantOK {
+			if err := r.check(JobID(9, 1), 9, 1, 5); (err == nil) != tc.wantOK {
 				t.Errorf("check(%+v) = %v, want ok=%v", r, err, tc.wantOK)
 			}
 		})

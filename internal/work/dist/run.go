@@ -55,7 +55,7 @@ type run struct {
 // without a snapshot (see StateDir), a moment per thousand results already stored to read
 // them. It builds the plan first (plan.Build).
 func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, Stats, error) {
-	r := &run{c: c, plan: plan, job: JobID(plan.N(), plan.Version())}
+	r := &run{c: c, plan: plan, job: jobOf(plan)}
 	r.stats = Stats{Job: r.job, ByIdentities: map[int]int{}}
 	if err := r.open(ctx); err != nil {
 		return queens.Counts{}, r.stats, err
@@ -134,9 +134,9 @@ func (r *run) open(ctx context.Context) error {
 	}
 	r.share = c.Verify
 	replicas := c.Replicas
-	if _, ok := published(r.plan.N()); !ok && replicas == 0 {
+	if _, what, ok := publishedTotal(r.plan); !ok && replicas == 0 {
 		replicas = 2
-		c.logf("job %s: no published count of N=%d to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, r.plan.N())
+		c.logf("job %s: no published count of %s to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, what)
 	}
 	if replicas >= 2 {
 		r.share = 1
@@ -518,6 +518,14 @@ func (r *run) final() (queens.Counts, error) {
 		return r.tally.Final() // says how many tasks lack a result
 	}
 	c := r.tally.Counts()
+	if kp, ok := knightOf(r.plan); ok {
+		// a knight job has a total only: no symmetry classes, no U
+		c.Unique, c.HalfTurn, c.QuarterTurn = nil, nil, nil
+		if want, ok := publishedKnight(kp.p); ok && want.Cmp(c.Total) != 0 {
+			return queens.Counts{}, fmt.Errorf("the plan %s summed to %s, but the published count is %s: some task's result is wrong", kp.name, c.Total, want)
+		}
+		return c, nil
+	}
 	k, ok := published(c.N)
 	if !ok {
 		return c, nil

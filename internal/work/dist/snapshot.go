@@ -90,7 +90,7 @@ func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tall
 		return nil, err
 	}
 	s := &snapshot{
-		Job: JobID(plan.N(), plan.Version()), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
+		Job: jobOf(plan), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, FP: ver.fp,
 		Sample: slices.Sorted(maps.Keys(ver.sample)), Agreed: slices.Sorted(maps.Keys(ver.agreed)),
@@ -153,7 +153,7 @@ var errNoSnapshot = errors.New("no snapshot")
 // and the verifier it holds and the revision up to which they were read, or why the
 // snapshot cannot be trusted (errNoSnapshot if there is none).
 func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*count.Tally, *verifier, uint64, error) {
-	job := JobID(plan.N(), plan.Version())
+	job := jobOf(plan)
 	data, err := os.ReadFile(snapshotPath(dir, job))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, errNoSnapshot

@@ -82,7 +82,7 @@ func (h *hostile) refused(want string) {
 // ask asks the coordinator for a task as a worker does, until it gets one.
 func (h *hostile) ask(ctx context.Context) Assignment {
 	h.t.Helper()
-	want, _ := json.Marshal(WantMsg{Name: "hostile", Messages: MessageVersion, PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: "hostile", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
 	for ctx.Err() == nil {
 		m, err := h.request(ctx, wantSubject(h.user), want)
 		if err != nil {
@@ -153,27 +153,33 @@ func (h *hostile) tryJetStream(ctx context.Context, job string, data []byte) {
 	h.refused(`Permissions Violation for Publish to "$JS.API.STREAM.INFO.KV_` + ResultsBucket + `"`)
 }
 
-// TestForgeries: while a count of Q(12) (the issue's Q(14) with CHESSPUZZLES_LONG=1) runs
-// at the default --verify, a hostile client with a worker's credentials tries every
-// forgery of issue 25 and more; each is refused, by the server or the coordinator, and the
-// total is exact.
+// TestForgeries: while a count of Q(12) (the issue's Q(14) with CHESSPUZZLES_LONG=1), or of
+// 5×5's open tours, runs at the default --verify, a hostile client with a worker's
+// credentials tries every forgery of issue 25 and more; each is refused, by the server or
+// the coordinator, and the total is exact.
 func TestForgeries(t *testing.T) {
 	n := 12
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
 		n = 14
 	}
-	kv := known(t)
+	for _, tj := range []testJob{queensJob(t, n), knightJob(t, "5x5")} {
+		t.Run(tj.kind, func(t *testing.T) { forgeries(t, tj) })
+	}
+}
+
+func forgeries(t *testing.T, tj testJob) {
+	n := tj.n
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
-	plan := mustPlan(t, n)
-	job := JobID(n, frames.PlanVersion)
+	plan := tj.plan
+	job := tj.job
 	h := newHostile(t, s.URL())
 	honest := newWorker(t, ctx, s.URL(), "honest", 2)
 
 	lie := func(id int) Result {
 		r := runTask(plan, id)
 		r.Solutions += 8 // the issue's forgery: Q(14) printed 365604, true 365596
-		return Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: r, Worker: honest.Identity, Name: "honest"}
+		return Result{Job: job, N: n, PlanVersion: tj.version, Result: r, Worker: honest.Identity, Name: "honest"}
 	}
 	// Before the coordinator starts: a result written for a task before anyone takes it,
 	// straight into the results bucket, and a job record with a total.
@@ -221,7 +227,7 @@ func TestForgeries(t *testing.T) {
 	forged := []Result{lie(other), lie(a.ID), lie(a.ID), lie(a.ID)}
 	forged[0].Nonce = a.Nonce
 	forged[1].Nonce = "v" + a.Nonce[1:]
-	forged[2].Nonce, forged[2].Job = a.Nonce, JobID(n+1, frames.PlanVersion)
+	forged[2].Nonce, forged[2].Job = a.Nonce, tj.other
 	forged[3].Nonce, forged[3].Result = a.Nonce, runTask(plan, a.ID)
 	forged[3].Task = taskDigest(mustTask(plan, other))
 	for i, f := range forged {
@@ -244,10 +250,10 @@ func TestForgeries(t *testing.T) {
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	if got, want := o.counts.Total.String(), kv[n][0]; got != want {
-		t.Errorf("Q(%d) with forgeries = %s, want %s", n, got, want)
+	if got, want := o.counts.Total.String(), tj.total; got != want {
+		t.Errorf("%s with forgeries = %s, want %s", tj.kind, got, want)
 	}
-	t.Logf("Q(%d) = %s with forgeries; %d results refused", n, o.counts.Total, o.st.Refused)
+	t.Logf("%s = %s with forgeries; %d results refused", tj.kind, o.counts.Total, o.st.Refused)
 	if o.st.Refused < 6 || o.st.Identities != 1 {
 		t.Errorf("stats %+v: want at least 6 results refused and one identity's results counted", o.st)
 	}

@@ -24,7 +24,7 @@ func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
 // (see count.Plan.CheckResult). A second counting method plugs in here, through its
 // plan's own check.
 func checkResult(plan count.Plan, id int, r *Result) error {
-	if err := r.check(plan.N(), plan.Version(), id); err != nil {
+	if err := r.check(jobOf(plan), plan.N(), plan.Version(), id); err != nil {
 		return err
 	}
 	if r.Task != "" {
@@ -67,7 +67,7 @@ type verifier struct {
 // of the whole plan).
 func newVerifier(plan count.Plan, k int) *verifier {
 	v := &verifier{
-		job:    JobID(plan.N(), plan.Version()),
+		job:    jobOf(plan),
 		sample: map[int]bool{}, first: map[int]Result{}, second: map[int]Result{},
 		agreed: map[int]bool{}, asked: map[int]bool{}, workers: map[string]bool{},
 		fp: make([]uint32, plan.Len()),

@@ -52,12 +52,13 @@ type Worker struct {
 	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
 	mu       sync.Mutex
 	plans    map[[2]int]count.Plan // by (N, plan version)
+	knight   map[string]count.Plan // knight plans by job id
 	waitOnce sync.Once
 }
 
 // PlanVersions are the plan versions this build's workers run: a version number names
 // the method (queens.NewPlan).
-var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion}
+var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion}
 
 // Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
@@ -109,7 +110,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 	})
-	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
 	for range cores {
 		wg.Go(func() {
 			idle := 0 // answers without a task in a row
@@ -254,8 +255,11 @@ func (w *Worker) plan(n, v int) (count.Plan, error) {
 // Plans hook, or a message without a description, the task comes from the plan by id, and
 // a description must match it.
 func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
+	if IsKnightJob(m.Job) {
+		return w.knightTask(m)
+	}
 	if !slices.Contains(PlanVersions, m.PlanVersion) {
-		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion)
+		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion)
 	}
 	if m.Job != JobID(m.N, m.PlanVersion) {
 		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
@@ -295,7 +299,7 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 		return
 	}
 	version := a.PlanVersion
-	job := JobID(task.N, version)
+	job := a.Job // task checked that it is the job of task.N and version
 	key := resultKey(job, task.ID)
 	if a.Verify {
 		key = verifyKey(job, task.ID)

@@ -1,12 +1,12 @@
 package shard
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 )
 
 // MaxBytes bounds what Merge reads, all files together, and MaxFileBytes one file: a
@@ -27,60 +27,23 @@ const (
 // opened, is larger than limit, is not one JSON object of a shard, or has data after it is
 // an ErrInput. ReadFile does not check the checksum (see Sum).
 func ReadFile(ctx context.Context, name string, limit int64) (File, int64, error) {
-	type result struct {
-		f   File
-		n   int64
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		f, n, err := readFile(name, limit)
-		done <- result{f, n, err}
-	}()
-	select {
-	case r := <-done:
-		return r.f, r.n, r.err
-	case <-ctx.Done():
-		return File{}, 0, ctx.Err()
-	}
-}
-
-// readFile is ReadFile without the context.
-func readFile(name string, limit int64) (File, int64, error) {
 	var s File
-	f, err := os.Open(name)
-	if err != nil {
-		return File{}, 0, inputError(fmt.Errorf("reading shard result: %w", err))
-	}
-	defer f.Close()
-	cr := &countingReader{r: io.LimitReader(f, limit+1)}
-	dec := json.NewDecoder(cr)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil || s.Shards < 1 || s.N < 1 {
-		if cr.n > limit {
-			return File{}, 0, inputErrorf("%q is larger than %d bytes, more than a slice's file may be (count in more slices)", name, limit)
-		}
+	n, err := sealed.ReadJSON(ctx, name, limit, &s)
+	var te *sealed.TrailingError
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return File{}, 0, err
+	case errors.Is(err, sealed.ErrTooLarge):
+		return File{}, 0, inputErrorf("%q is larger than %d bytes, more than a slice's file may be (count in more slices)", name, limit)
+	case errors.Is(err, sealed.ErrNotJSON), err == nil && (s.Shards < 1 || s.N < 1):
 		return File{}, 0, inputErrorf("%q is not the output of \"queens count N --shard I/K\"", name)
-	}
-	at := dec.InputOffset()
-	rest, err := io.ReadAll(io.LimitReader(io.MultiReader(dec.Buffered(), cr), 4096))
-	if err != nil {
+	case errors.As(err, &te):
+		return File{}, 0, inputErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, te.At)
+	case errors.As(err, &pe):
+		return File{}, 0, inputError(fmt.Errorf("reading shard result: %w", err))
+	case err != nil:
 		return File{}, 0, inputError(fmt.Errorf("reading shard result %q: %w", name, err))
 	}
-	if len(bytes.TrimSpace(rest)) > 0 {
-		return File{}, 0, inputErrorf("%q has data after its JSON object (at byte %d): a shard file holds one object", name, at)
-	}
-	return s, cr.n, nil
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	c.n += int64(k)
-	return k, err
+	return s, n, nil
 }

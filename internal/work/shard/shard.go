@@ -23,16 +23,13 @@ package shard
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
@@ -73,12 +70,7 @@ type File struct {
 // file's size.
 func Sum(f File) string {
 	f.Checksum = ""
-	data, err := json.Marshal(f)
-	if err != nil {
-		panic(err) // a struct of numbers and strings always encodes
-	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return sealed.Checksum(f)
 }
 
 // FileMethod is the method as a shard file names it: empty for frames, so that files of
@@ -96,13 +88,6 @@ func MethodName(m string) string {
 		return count.MethodFrames
 	}
 	return m
-}
-
-// newRun returns a run identity: 128 random bits in hex.
-func newRun() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails: crypto/rand crashes the program rather
-	return hex.EncodeToString(b[:])
 }
 
 // Compute runs the i-th of k slices of plan (count.Shard) on the local pool with opts
@@ -123,7 +108,7 @@ func Compute(ctx context.Context, plan count.Plan, i, k int, opts work.Options) 
 	secs, _ := strconv.ParseFloat(strconv.FormatFloat(time.Since(start).Seconds(), 'g', 4, 64), 64)
 	f := File{N: plan.N(), Method: FileMethod(plan.Method()), PlanVersion: plan.Version(), Shard: i, Shards: k, Tasks: len(tasks),
 		Solutions: res.Counts.Total.String(), HalfTurn: res.Counts.HalfTurn.String(), QuarterTurn: res.Counts.QuarterTurn.String(),
-		Nodes: res.Nodes, Seconds: secs, Results: res.Results, Run: newRun()}
+		Nodes: res.Nodes, Seconds: secs, Results: res.Results, Run: sealed.NewRun()}
 	f.Checksum = Sum(f)
 	return f, nil
 }

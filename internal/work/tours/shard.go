@@ -1,20 +1,15 @@
 package tours
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"strconv"
 	"time"
 
-	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 )
 
 // File is one slice of a plan with the result of each of its tasks, as "knight count
@@ -43,8 +38,9 @@ type File struct {
 // they differ from run to run).
 type FileResult struct {
 	ID         int     `json:"id"`
-	Start      string  `json:"start"` // the task's squares, "file,rank" (informative)
-	End        string  `json:"end"`
+	Start      string  `json:"start,omitempty"` // an open-ends task's squares, "file,rank" (informative)
+	End        string  `json:"end,omitempty"`
+	Label      string  `json:"label,omitempty"` // another kind's Task.Label (informative)
 	Weight     int64   `json:"weight"`
 	Tours      string  `json:"tours"`
 	States     int64   `json:"states"`
@@ -55,17 +51,12 @@ type FileResult struct {
 // Sum returns the checksum f should carry (see File).
 func Sum(f File) string {
 	f.Checksum = ""
-	data, err := json.Marshal(f)
-	if err != nil {
-		panic(err) // a struct of numbers and strings always encodes
-	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return sealed.Checksum(f)
 }
 
 // Compute counts the i-th of k slices of p (Slice) with opts (its Tasks are set here) and
 // returns the slice's File, sealed. It takes the slice's tasks' time.
-func Compute(ctx context.Context, p *kcount.OpenPlan, i, k int, opts Options) (File, error) {
+func Compute(ctx context.Context, p Plan, i, k int, opts Options) (File, error) {
 	ids, err := Slice(p, i, k)
 	if err != nil {
 		return File{}, err
@@ -73,7 +64,7 @@ func Compute(ctx context.Context, p *kcount.OpenPlan, i, k int, opts Options) (F
 	opts.Tasks = ids
 	secs := map[int]float64{}
 	finished := opts.Finished
-	opts.Finished = func(r kcount.OpenResult, cpu time.Duration) {
+	opts.Finished = func(r Result, cpu time.Duration) {
 		secs[r.ID], _ = strconv.ParseFloat(strconv.FormatFloat(cpu.Seconds(), 'f', 2, 64), 64)
 		if finished != nil {
 			finished(r, cpu)
@@ -83,14 +74,19 @@ func Compute(ctx context.Context, p *kcount.OpenPlan, i, k int, opts Options) (F
 	if err != nil {
 		return File{}, err
 	}
-	var run [16]byte
-	rand.Read(run[:])
-	f := File{Plan: p.Name(), Rows: p.Rows, Cols: p.Cols, Tasks: len(p.Tasks), Shard: i, Shards: k, Run: hex.EncodeToString(run[:])}
+	rows, cols := p.Size()
+	f := File{Plan: p.Name(), Rows: rows, Cols: cols, Tasks: p.Len(), Shard: i, Shards: k, Run: sealed.NewRun()}
 	weighed := new(big.Int)
 	for _, r := range rs {
-		t := p.Tasks[r.ID]
-		f.Results = append(f.Results, FileResult{ID: r.ID, Start: squareName(t.Start.Row, t.Start.Col, p.Rows), End: squareName(t.End.Row, t.End.Col, p.Rows),
-			Weight: t.Weight, Tours: r.Tours.String(), States: r.States, Peak: r.Peak, CPUSeconds: secs[r.ID]})
+		t := p.Task(r.ID)
+		fr := FileResult{ID: r.ID, Weight: t.Weight, Tours: r.Tours.String(), States: r.States, Peak: r.Peak, CPUSeconds: secs[r.ID]}
+		if o, ok := p.(openEnds); ok {
+			ot := o.p.Tasks[r.ID]
+			fr.Start, fr.End = squareName(ot.Start.Row, ot.Start.Col, rows), squareName(ot.End.Row, ot.End.Col, rows)
+		} else {
+			fr.Label = t.Label
+		}
+		f.Results = append(f.Results, fr)
 		weighed.Add(weighed, new(big.Int).Mul(r.Tours, big.NewInt(t.Weight)))
 	}
 	f.Weighed = weighed.String()
@@ -108,31 +104,26 @@ func squareName(row, col, rows int) string {
 const MaxFileBytes = 16 << 20
 
 // ReadFile decodes the result file name: one JSON object of a File, nothing after it, at
-// most MaxFileBytes. Errors wrap ErrInput. It does not check the checksum.
-func ReadFile(name string) (File, error) {
-	var f File
-	fd, err := os.Open(name)
-	if err != nil {
-		return File{}, fmt.Errorf("%w: %v", ErrInput, err)
-	}
-	defer fd.Close()
-	if fi, err := fd.Stat(); err != nil || !fi.Mode().IsRegular() {
+// most MaxFileBytes, read as sealed.ReadJSON reads (stopping when ctx ends). Errors but
+// ctx's wrap ErrInput. It does not check the checksum.
+func ReadFile(ctx context.Context, name string) (File, error) {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
 		return File{}, fmt.Errorf("%w: %q is not a regular file", ErrInput, name)
 	}
-	data, err := io.ReadAll(io.LimitReader(fd, MaxFileBytes+1))
-	if err != nil {
-		return File{}, fmt.Errorf("%w: reading %q: %v", ErrInput, name, err)
-	}
-	if len(data) > MaxFileBytes {
+	var f File
+	_, err := sealed.ReadJSON(ctx, name, MaxFileBytes, &f)
+	var te *sealed.TrailingError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return File{}, err
+	case errors.Is(err, sealed.ErrTooLarge):
 		return File{}, fmt.Errorf("%w: %q is larger than %d bytes, more than a result file may be", ErrInput, name, MaxFileBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil || f.Shards < 1 || f.Plan == "" {
+	case errors.Is(err, sealed.ErrNotJSON), err == nil && (f.Shards < 1 || f.Plan == ""):
 		return File{}, fmt.Errorf("%w: %q is not the output of \"knight count --shard I/K -o FILE\"", ErrInput, name)
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return File{}, fmt.Errorf("%w: %q has data after its JSON object: a result file holds one object", ErrInput, name)
+	case errors.As(err, &te):
+		return File{}, fmt.Errorf("%w: %q has data after its JSON object (at byte %d): a result file holds one object", ErrInput, name, te.At)
+	case err != nil:
+		return File{}, fmt.Errorf("%w: reading %q: %v", ErrInput, name, err)
 	}
 	return f, nil
 }
@@ -144,19 +135,19 @@ func ReadFile(name string) (File, error) {
 // that is not its slice's or whose result p.Check refuses, a slice whose weighed sum is not
 // the sum of its results. It refuses the total (ErrRefused) where the board's count is
 // published (kcount.PublishedOpen) and differs. It takes time linear in the files.
-func Merge(ctx context.Context, names []string) (*kcount.OpenPlan, *big.Int, error) {
+func Merge(ctx context.Context, names []string) (Plan, *big.Int, error) {
 	if len(names) == 0 {
 		return nil, nil, fmt.Errorf("%w: no result files given", ErrInput)
 	}
-	var p *kcount.OpenPlan
+	var p Plan
 	var first File
 	slices := map[int]string{}
-	var results []kcount.OpenResult
+	var results []Result
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		f, err := ReadFile(name)
+		f, err := ReadFile(ctx, name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,14 +155,14 @@ func Merge(ctx context.Context, names []string) (*kcount.OpenPlan, *big.Int, err
 			return nil, nil, fmt.Errorf("%w: %q does not match its checksum: it was changed after it was written", ErrInput, name)
 		}
 		if p == nil {
-			p, err = kcount.NewOpenPlan(f.Rows, f.Cols)
+			p, err = NewPlan(f.Plan)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w: %q: %v", ErrInput, name, err)
 			}
 			first = f
 		}
-		if f.Plan != p.Name() || f.Rows != p.Rows || f.Cols != p.Cols || f.Tasks != len(p.Tasks) {
-			return nil, nil, fmt.Errorf("%w: %q is of the plan %q (%d tasks), not %q (%d tasks) as this build makes it", ErrInput, name, f.Plan, f.Tasks, p.Name(), len(p.Tasks))
+		if rows, cols := p.Size(); f.Plan != p.Name() || f.Rows != rows || f.Cols != cols || f.Tasks != p.Len() {
+			return nil, nil, fmt.Errorf("%w: %q is of the plan %q (%d tasks), not %q (%d tasks) as this build makes it", ErrInput, name, f.Plan, f.Tasks, p.Name(), p.Len())
 		}
 		if f.Shards != first.Shards {
 			return nil, nil, fmt.Errorf("%w: %q is slice %d of %d, %q of %d: give the slices of one K", ErrInput, name, f.Shard, f.Shards, names[0], first.Shards)
@@ -190,10 +181,10 @@ func Merge(ctx context.Context, names []string) (*kcount.OpenPlan, *big.Int, err
 		weighed := new(big.Int)
 		for j, fr := range f.Results {
 			k, ok := new(big.Int).SetString(fr.Tours, 10)
-			if !ok || fr.ID != ids[j] || fr.Weight != p.Tasks[fr.ID].Weight {
+			if !ok || fr.ID != ids[j] || fr.Weight != p.Task(fr.ID).Weight {
 				return nil, nil, fmt.Errorf("%w: %q: result %d is not task %d of slice %d/%d as this build makes it", ErrInput, name, j, ids[j], f.Shard, f.Shards)
 			}
-			r := kcount.OpenResult{ID: fr.ID, Tours: k, States: fr.States, Peak: fr.Peak}
+			r := Result{ID: fr.ID, Tours: k, States: fr.States, Peak: fr.Peak}
 			if err := p.Check(r); err != nil {
 				return nil, nil, fmt.Errorf("%w: %q: %v", ErrInput, name, err)
 			}
@@ -215,8 +206,8 @@ func Merge(ctx context.Context, names []string) (*kcount.OpenPlan, *big.Int, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
-	if want, ok := kcount.PublishedOpen(p.Rows, p.Cols); ok && want.Cmp(total) != 0 {
-		return p, total, fmt.Errorf("%w: the results sum to %v directed open tours of %d×%d, the published count is %v", ErrRefused, total, p.Rows, p.Cols, want)
+	if want, ok := p.Published(); ok && want.Cmp(total) != 0 {
+		return p, total, fmt.Errorf("%w: the results sum to %v for the plan %s, the published count is %v", ErrRefused, total, p.Name(), want)
 	}
 	return p, total, nil
 }

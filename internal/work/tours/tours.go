@@ -1,7 +1,10 @@
-// Package tours runs a plan of knight's-tour counting tasks (knight/count.OpenPlan: the
-// directed open tours of a board by classes of end pairs) the ways a long count runs: in
-// one process with a checkpoint that survives a kill, or in slices that a batch scheduler
-// runs one process each, whose result files are merged into the total.
+// Package tours runs a plan of knight's-tour counting tasks ([Plan]: a task list with
+// stable ids and weights, a task run under a context giving a result with counters a
+// re-run reproduces, the plan's name for files and jobs; [OpenEnds] makes one of
+// knight/count.OpenPlan, the directed open tours of a board by classes of end pairs) the
+// ways a long count runs: in one process with a checkpoint that survives a kill, or in
+// slices that a batch scheduler runs one process each, whose result files are merged into
+// the total.
 //
 // Running: [Run] counts the tasks not yet recorded in the checkpoint (if any), one after
 // another (each task's sweep is one goroutine and holds the memory; two at once would
@@ -10,7 +13,8 @@
 // Checkpoints: [OpenCheckpoint] creates or resumes an append-only text file, one header
 // line naming the plan, one line a finished task, each line sealed by its CRC-32; results
 // are written with one write(2) each and fsync'd, the file created by rename, so a killed
-// run loses only the task in flight.
+// run loses only the task in flight. Checkpoints and result files are written and read by
+// internal/work/sealed, as the queens runners' are.
 //
 //	chesspuzzles-knight-checkpoint 1 plan="8x8 open-ends v1" tasks=136 crc=…
 //	17 1234567890 4567890123 98765432 crc=…
@@ -22,9 +26,8 @@
 // where a published count disagrees.
 //
 // What is missing for NATS workers: internal/work/dist leases the tasks of a queens
-// count.Plan (its Task, CountTask and CheckResult, its results' counters) and keeps them in
-// a KV bucket of queens results; a knight plan needs the same seam (a task description a
-// worker runs without the plan, a result record with its counters) behind dist's lease
+// count.Plan; a [Plan] gives it what it needs of a knight plan (a name a worker rebuilds
+// the plan from, a task run by id, a result with its counters), behind dist's lease
 // protocol, which is queens-specific today.
 package tours
 
@@ -44,34 +47,34 @@ type Options struct {
 	// Checkpoint, if not nil, holds results already found (skipped) and records new ones.
 	Checkpoint *Checkpoint
 	// Done are results already found (from the checkpoint): their tasks are not counted.
-	Done []kcount.OpenResult
+	Done []Result
 	// MaxMemory bounds each task's state store (0: none).
 	MaxMemory int64
 	// Status, if not nil, is called after each cell of each task, with the task.
-	Status func(kcount.OpenTask, kcount.Status)
+	Status func(Task, kcount.Status)
 	// Finished, if not nil, is called after each task with its result and CPU time.
-	Finished func(kcount.OpenResult, time.Duration)
+	Finished func(Result, time.Duration)
 }
 
 // Run counts the tasks of p that opts asks for and has no result of yet, one after
 // another, recording each in opts.Checkpoint, and returns the results of those tasks (the
 // ones given in opts.Done among them). It stops with ctx.Err() within milliseconds of ctx
 // being done (a task cut short is not recorded), or with a task's error.
-func Run(ctx context.Context, p *kcount.OpenPlan, opts Options) ([]kcount.OpenResult, error) {
+func Run(ctx context.Context, p Plan, opts Options) ([]Result, error) {
 	ids := opts.Tasks
 	if ids == nil {
-		for _, t := range p.Tasks {
-			ids = append(ids, t.ID)
+		for id := range p.Len() {
+			ids = append(ids, id)
 		}
 	}
-	done := make(map[int]kcount.OpenResult)
+	done := make(map[int]Result)
 	for _, r := range opts.Done {
 		done[r.ID] = r
 	}
-	var out []kcount.OpenResult
+	var out []Result
 	for _, id := range ids {
-		if id < 0 || id >= len(p.Tasks) {
-			return nil, fmt.Errorf("task %d: the plan %s has tasks 0 to %d", id, p.Name(), len(p.Tasks)-1)
+		if id < 0 || id >= p.Len() {
+			return nil, fmt.Errorf("task %d: the plan %s has tasks 0 to %d", id, p.Name(), p.Len()-1)
 		}
 		if r, ok := done[id]; ok {
 			out = append(out, r)
@@ -80,13 +83,13 @@ func Run(ctx context.Context, p *kcount.OpenPlan, opts Options) ([]kcount.OpenRe
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		t := p.Tasks[id]
-		var status func(kcount.Status)
+		to := TaskOptions{MaxMemory: opts.MaxMemory}
 		if opts.Status != nil {
-			status = func(s kcount.Status) { opts.Status(t, s) }
+			t := p.Task(id)
+			to.Status = func(s kcount.Status) { opts.Status(t, s) }
 		}
 		cpu0 := processCPU()
-		r, err := kcount.CountOpenTask(ctx, p.Rows, p.Cols, t, opts.MaxMemory, status)
+		r, err := p.RunTask(ctx, id, to)
 		if err != nil {
 			return nil, err
 		}
@@ -107,12 +110,12 @@ func Run(ctx context.Context, p *kcount.OpenPlan, opts Options) ([]kcount.OpenRe
 // Slice returns the ids of the i-th of k slices of p: the tasks whose id is i modulo k,
 // so that the costly tasks, which are neighbours in the plan's order, spread over the
 // slices. An i or k out of range is an error.
-func Slice(p *kcount.OpenPlan, i, k int) ([]int, error) {
-	if k < 1 || k > len(p.Tasks) || i < 0 || i >= k {
-		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, p.Name(), len(p.Tasks), len(p.Tasks))
+func Slice(p Plan, i, k int) ([]int, error) {
+	if k < 1 || k > p.Len() || i < 0 || i >= k {
+		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, p.Name(), p.Len(), p.Len())
 	}
 	var ids []int
-	for id := i; id < len(p.Tasks); id += k {
+	for id := i; id < p.Len(); id += k {
 		ids = append(ids, id)
 	}
 	return ids, nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -29,7 +30,7 @@ func wholeCount(t *testing.T, rows, cols int) *big.Int {
 // task is counted twice.
 func TestCheckpointResume(t *testing.T) {
 	ctx := context.Background()
-	p, err := kcount.NewOpenPlan(4, 6)
+	p, err := NewPlan("4x6 open-ends v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestCheckpointResume(t *testing.T) {
 	}
 	ctx1, cancel := context.WithCancel(ctx)
 	n := 0
-	_, err = Run(ctx1, p, Options{Checkpoint: c, Finished: func(kcount.OpenResult, time.Duration) {
+	_, err = Run(ctx1, p, Options{Checkpoint: c, Finished: func(Result, time.Duration) {
 		if n++; n == 4 {
 			cancel()
 		}
@@ -61,13 +62,13 @@ func TestCheckpointResume(t *testing.T) {
 		t.Fatalf("resumed checkpoint: %v, %d results, want 4", err, len(done))
 	}
 	counted := 0
-	rs, err := Run(ctx, p, Options{Checkpoint: c, Done: done, Finished: func(kcount.OpenResult, time.Duration) { counted++ }})
+	rs, err := Run(ctx, p, Options{Checkpoint: c, Done: done, Finished: func(Result, time.Duration) { counted++ }})
 	c.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counted != len(p.Tasks)-4 {
-		t.Errorf("the resumed run counted %d tasks, want %d", counted, len(p.Tasks)-4)
+	if counted != p.Len()-4 {
+		t.Errorf("the resumed run counted %d tasks, want %d", counted, p.Len()-4)
 	}
 	total, err := p.Total(rs)
 	if err != nil {
@@ -77,23 +78,23 @@ func TestCheckpointResume(t *testing.T) {
 		t.Errorf("4×6 by a resumed plan: %v, the whole sweep %v", total, want)
 	}
 	_, done, err = OpenCheckpoint(ctx, path, p)
-	if err != nil || len(done) != len(p.Tasks) {
-		t.Errorf("finished checkpoint: %v, %d results, want %d", err, len(done), len(p.Tasks))
+	if err != nil || len(done) != p.Len() {
+		t.Errorf("finished checkpoint: %v, %d results, want %d", err, len(done), p.Len())
 	}
 }
 
 // TestCheckpointRefuses opens damaged checkpoints and one of another plan.
 func TestCheckpointRefuses(t *testing.T) {
 	ctx := context.Background()
-	p, _ := kcount.NewOpenPlan(4, 5)
-	other, _ := kcount.NewOpenPlan(5, 4)
+	p, _ := NewPlan("4x5 open-ends v1")
+	other, _ := NewPlan("5x4 open-ends v1")
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
 	c, _, err := OpenCheckpoint(ctx, good, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Record(kcount.OpenResult{ID: 1, Tours: big.NewInt(6), States: 40, Peak: 9}); err != nil {
+	if err := c.Record(Result{ID: 1, Tours: big.NewInt(6), States: 40, Peak: 9}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -103,8 +104,8 @@ func TestCheckpointRefuses(t *testing.T) {
 	}{
 		{"not a checkpoint", "hello\n", "not a knight count checkpoint"},
 		{"edited count", strings.Replace(string(data), "1 6 40 9", "1 7 40 9", 1), "damaged"},
-		{"twice, differing", string(data) + withCRC("1 8 40 9"), "another result"},
-		{"no such task", string(data) + withCRC("99 8 40 9"), "has tasks 0 to"},
+		{"twice, differing", string(data) + sealed.Line("1 8 40 9"), "another result"},
+		{"no such task", string(data) + sealed.Line("99 8 40 9"), "has tasks 0 to"},
 		{"empty", "", "empty"},
 	}
 	for _, tt := range tests {
@@ -127,7 +128,7 @@ func TestCheckpointRefuses(t *testing.T) {
 }
 
 // writeSlices computes the k slices of rows×cols into dir and returns their names.
-func writeSlices(t *testing.T, dir string, p *kcount.OpenPlan, k int) []string {
+func writeSlices(t *testing.T, dir string, p Plan, k int) []string {
 	t.Helper()
 	var names []string
 	for i := range k {
@@ -150,14 +151,14 @@ func writeSlices(t *testing.T, dir string, p *kcount.OpenPlan, k int) []string {
 func TestMerge(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	p55, _ := kcount.NewOpenPlan(5, 5)
+	p55, _ := NewPlan("5x5 open-ends v1")
 	names := writeSlices(t, dir, p55, 3)
 	_, total, err := Merge(ctx, names)
 	if err != nil || total.Cmp(big.NewInt(1728)) != 0 {
 		t.Fatalf("merge of 5×5 in 3 slices: %v, %v; want 1728", total, err)
 	}
 	dir45 := t.TempDir()
-	p45, _ := kcount.NewOpenPlan(4, 5)
+	p45, _ := NewPlan("4x5 open-ends v1")
 	names45 := writeSlices(t, dir45, p45, 2)
 	if _, total, err := Merge(ctx, names45); err != nil || total.Cmp(wholeCount(t, 4, 5)) != 0 {
 		t.Errorf("merge of 4×5 in 2 slices: %v, %v", total, err)
@@ -174,6 +175,12 @@ func TestMerge(t *testing.T) {
 	resealed := filepath.Join(dir, "resealed.json")
 	b, _ = json.Marshal(f)
 	os.WriteFile(resealed, b, 0o644)
+	// a queens shard file (a slice of another puzzle), and a file with more after its object
+	queens := filepath.Join(dir, "queens.json")
+	os.WriteFile(queens, []byte(`{"n":8,"plan_version":1,"shard":0,"shards":1,"tasks":1,"solutions":"92","half_turn":"0","quarter_turn":"0","nodes":1,"seconds":0,"results":[],"checksum":""}`), 0o644)
+	trailing := filepath.Join(dir, "trailing.json")
+	data, _ = os.ReadFile(names[1])
+	os.WriteFile(trailing, append(data, []byte("{}\n")...), 0o644)
 	tests := []struct {
 		name  string
 		files []string
@@ -186,6 +193,10 @@ func TestMerge(t *testing.T) {
 		{"resealed", []string{names[0], resealed, names[2]}, ErrInput, "weighed sum"},
 		{"two plans", []string{names[0], names45[0]}, ErrInput, "plan"},
 		{"no files", nil, ErrInput, "no result files"},
+		{"queens shard", []string{queens}, ErrInput, "not the output"},
+		{"data after", []string{names[0], trailing, names[2]}, ErrInput, "data after its JSON object"},
+		{"a directory", []string{dir}, ErrInput, "not a regular file"},
+		{"no such file", []string{filepath.Join(dir, "none.json")}, ErrInput, "none.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,5 +219,25 @@ func TestMerge(t *testing.T) {
 	os.WriteFile(resealed, b, 0o644)
 	if _, _, err := Merge(ctx, []string{names[0], resealed, names[2]}); !errors.Is(err, ErrRefused) {
 		t.Errorf("Merge of a consistent forgery of 5×5: %v, want ErrRefused", err)
+	}
+}
+
+// TestPlanNames parses plan names and refuses names that are not one, or of a kind or
+// version this build does not make.
+func TestPlanNames(t *testing.T) {
+	for _, name := range []string{"8x8 open-ends v1", "5x10 open-ends v1"} {
+		p, err := NewPlan(name)
+		if err != nil || p.Name() != name {
+			t.Errorf("NewPlan(%q): %v, %v", name, p, err)
+		}
+	}
+	if p, _ := NewPlan("8x8 open-ends v1"); p.Len() != 136 {
+		t.Errorf("8×8 open-ends: %d tasks, want 136 (Chernov's classes)", p.Len())
+	}
+	for _, name := range []string{"", "8x8", "8x8 open-ends", "8x8 open-ends v0", "8x8 open-ends v2", "8x8  open-ends v1", "08x8 open-ends v1",
+		"8x8 Open v1", "8x8 closed v1", "0x8 open-ends v1", "8x8 open-ends v1 ", "9x9 open-ends v1"} {
+		if _, err := NewPlan(name); err == nil {
+			t.Errorf("NewPlan(%q) made a plan", name)
+		}
 	}
 }
