@@ -17,13 +17,19 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // counted once): N = 26 twelve row sets (seeds 2 and 5), 5.74 ± 1.19 CPU-s a row set
 // (± 21 %); N = 27 sixteen (seeds 2 and 5), 3.79 ± 1.11 (± 29 %); N = 28 twelve (seeds 3,
 // 4 and 5), 134 ± 29 CPU-s (± 22 %; 505 ± 84 that evening, before these changes, at load
-// 5–7). N = 24–25 are still those of 25 November (AVX2, before this kernel). It is
+// 5–7). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
+// code after the class sieve and the four-batch kernel (before the occupancy cut bits and
+// the stored half B), at a load of 9–12.5 (bench/README.md,
+// "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
+// (0.64 ± 0.03 and 0.53 ± 0.16 of the model of 25 November, so 138 and 712 core-hours,
+// ± 5 and 30 %), at 29 each by one class of one of its row sets (0.37 ± 0.04 of the
+// extrapolation from 26–28, 3.53·10⁷: 1.31·10⁷ core-hours ± 11 %, two probes). It is
 // the model CoreSeconds and the choice of method read; frames' model was measured in the
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 8300, 27: 68000,
-	28: 7.5e5,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 8300, 27: 68000,
+	28: 7.5e5, 29: 1.31e7,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
