@@ -11,13 +11,13 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
 // at scale, session of 25 Nov", medians); for N = 26–28 row sets sampled on 27 November
 // (night) after the cut bits chosen by occupancy and, at even N, half B stored as a
-// weighted store (bench/README.md, "Issue 33: Q(28) cheaper"), at a load of 10–17, by
+// weighted store (bench/README.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
 // BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
 // class of its stored half against its queries times the classes, the passes made once
-// counted once): N = 26 twelve row sets (seeds 2 and 5), 5.74 ± 1.19 CPU-s a row set
-// (± 21 %); N = 27 sixteen (seeds 2 and 5), 3.79 ± 1.11 (± 29 %); N = 28 twelve (seeds 3,
-// 4 and 5), 134 ± 29 CPU-s (± 22 %; 505 ± 84 that evening, before these changes, at load
-// 5–7). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
+// counted once): N = 26 twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set
+// (± 21 %); N = 27 sixteen (seeds 2 and 5), 3.00 ± 0.99 (± 33 %); N = 28 twelve (seeds 3,
+// 4 and 5), 110 ± 25 CPU-s (± 23 %; 505 ± 84 that evening, before these changes, at load
+// 5–7; the same row sets at load 10–17 took 1.1–1.3 times as long). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
 // code after the class sieve and the four-batch kernel (before the occupancy cut bits and
 // the stored half B), at a load of 9–12.5 (bench/README.md,
 // "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
@@ -28,8 +28,8 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 8300, 27: 68000,
-	28: 7.5e5, 29: 1.31e7,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 7600, 27: 54000,
+	28: 6.1e5, 29: 1.31e7,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
