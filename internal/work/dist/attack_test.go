@@ -183,7 +183,7 @@ func newRogue(h *hostile, plan count.Plan) *rogue {
 // total is exact; a lie that got in is caught, its identity quarantined and recorded so.
 func TestOneLiarUnpublished(t *testing.T) {
 	noPublished(t)
-	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x6")} {
+	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x5")} {
 		for _, mode := range []string{"once", "always", "hold"} {
 			t.Run(tj.kind+"/"+mode, func(t *testing.T) { oneLiar(t, tj, mode) })
 		}
@@ -248,7 +248,7 @@ func oneLiar(t *testing.T, tj testJob, mode string) {
 // other colluder, and the total is exact whenever a lie was caught.
 func TestCollusionUnpublished(t *testing.T) {
 	noPublished(t)
-	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x6")} {
+	for _, tj := range []testJob{queensJob(t, 10), knightJob(t, "5x5")} {
 		t.Run(tj.kind, func(t *testing.T) { collusion(t, tj) })
 	}
 }
@@ -375,7 +375,7 @@ func TestSteeringFails(t *testing.T) {
 // exact.
 func TestNonceBound(t *testing.T) {
 	noPublished(t)
-	for _, tj := range []testJob{queensJob(t, 9), knightJob(t, "5x6")} {
+	for _, tj := range []testJob{queensJob(t, 9), knightJob(t, "5x5")} {
 		t.Run(tj.kind, func(t *testing.T) { nonceBound(t, tj) })
 	}
 }

@@ -206,7 +206,7 @@ func TestKnightResume(t *testing.T) {
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	plan := mustKnight(t, "5x6 open-ends v1")
+	plan := mustKnight(t, "5x5 open-ends v1")
 	nc := coordConn(t, ctx, s.URL(), a)
 	done := make(chan runOutcome, 1)
 	go func() {
@@ -234,11 +234,11 @@ func TestKnightResume(t *testing.T) {
 	stop := runWorkers(ctx, issuedWorker(t, ctx, s.URL(), a, "w0"))
 	o := <-done
 	stop()
-	if o.err != nil || o.total != publishedOpenTours["5x6"] {
-		t.Fatalf("first run: %s, %v; want %s", o.total, o.err, publishedOpenTours["5x6"])
+	if o.err != nil || o.total != publishedOpenTours["5x5"] {
+		t.Fatalf("first run: %s, %v; want %s", o.total, o.err, publishedOpenTours["5x5"])
 	}
 	counts, st, err := (&Coordinator{Conn: nc, StateDir: dir, Sealer: NewSealer("resume"), Replicas: 1}).Run(ctx, plan)
-	if err != nil || counts.Total.String() != publishedOpenTours["5x6"] {
+	if err != nil || counts.Total.String() != publishedOpenTours["5x5"] {
 		t.Fatalf("second run: %v, %v", counts.Total, err)
 	}
 	if st.Snapshot != plan.Len() || st.Resumed != plan.Len() || st.Queued != 0 {
