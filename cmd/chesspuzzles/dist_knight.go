@@ -50,7 +50,7 @@ func (f *knightDistFlags) add(cmd *cobra.Command) {
 	fs.IntVar(&f.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities; 1 by one (default: 2 on a board whose count is not published, else 1)")
 	fs.DurationVar(&f.verifyWait, "verify-wait", time.Minute, "with --distributed or --nats: verify in the coordinator the tasks no other worker verified within this `DURATION`")
 	fs.DurationVar(&f.ackWait, "ack-wait", dist.DefaultAckWait, "with --distributed or --nats: give again a task whose worker has been silent this long")
-	fs.IntVar(&f.workers, "workers", 1, "with --distributed or --nats: tasks a worker in this process runs at once, each holding its sweep's memory (0: none, the tasks wait for workers elsewhere)")
+	fs.IntVar(&f.workers, "workers", 1, "with --distributed or --nats: tasks a worker in this process runs at once, sharing --max-memory (0: none, the tasks wait for workers elsewhere)")
 	addLogFormatFlag(cmd, &f.logFmt)
 }
 
@@ -135,7 +135,7 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	}
 	counts, _, err := dist.Count(ctx, plan, dist.CountOptions{
 		URL: f.nats, Listen: f.listen, StoreDir: f.state, Token: token, Creds: f.auth.creds,
-		Workers: f.workers, AckWait: f.ackWait, Verify: f.verify, VerifyWait: f.verifyWait, Replicas: f.replicas,
+		Workers: f.workers, MaxMemory: opts.MaxMemory / int64(max(f.workers, 1)), AckWait: f.ackWait, Verify: f.verify, VerifyWait: f.verifyWait, Replicas: f.replicas,
 		Logf: logfTo(logger), Progress: func(s work.Status) { knightMeterUpdate(m, s) },
 	})
 	if err != nil {

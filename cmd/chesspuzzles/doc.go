@@ -208,7 +208,8 @@ coordinator's own credentials for a --nats server that wants them; a --state DIR
 others may write is refused; --log-format text or json. queens status [N] --state DIR
 lists the jobs of the coordinator running on DIR (or --nats URL), with the rate and the
 time left. worker --nats URL --creds FILE (or --identity NAME, for users and passwords an
-operator made) pulls tasks (--cores at once, default one per core), logs every --every
+operator made) pulls tasks (--cores at once, default one per core; a knight task within
+--max-memory, default half the machine's memory over --cores), logs every --every
 (default 30s) and with --verbose every task, names itself --name, and on Ctrl-C or SIGTERM
 hands its tasks back and exits 130. See
 docs/distributed.md.

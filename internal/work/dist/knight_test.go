@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
@@ -168,6 +169,15 @@ func TestKnightWorkerChecks(t *testing.T) {
 		if err := checkResult(plan, 3, &bad); err == nil {
 			t.Errorf("%s: result %+v accepted", name, bad)
 		}
+	}
+	// a worker's memory bound holds for every knight task it runs
+	small, task, err := (&Worker{MaxMemory: 1}).task(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me *kcount.MemoryError
+	if _, err := small.CountTask(context.Background(), task); !errors.As(err, &me) {
+		t.Errorf("a task run by a worker of 1 byte: %v, want a *MemoryError", err)
 	}
 	if !errors.Is(func() error { _, err := plan.Estimate(context.Background(), count.EstimateOptions{}); return err }(), errNoEstimate) {
 		t.Errorf("a knight plan estimated by the queens sampler")
