@@ -60,12 +60,13 @@ func Count(ctx context.Context, n int, opts CountOptions) (Counts, error) {
 // NewPlan returns the plan of the n×n board by method (count.MethodFrames or
 // count.MethodJoin; "" means the method that version names) with plan version v (0: the
 // method's default for n: frames.PlanVersion below frames.FineFromN, the fine plan from
-// there; join.PlanVersion). It is the one way the command, the runners and the
+// there; join.DefaultVersion: join.PlanVersion, or join.DemandPlanVersion from
+// join.DemandFromN). It is the one way the command, the runners and the
 // benchmarks get a plan. It returns at once: a plan builds its task list on first use (see
 // count.Plan), so a worker that only counts and checks tasks never builds it.
 func NewPlan(n int, method string, v int) (count.Plan, error) {
 	switch {
-	case method == "" && v == join.PlanVersion:
+	case method == "" && (v == join.PlanVersion || v == join.DemandPlanVersion):
 		method = count.MethodJoin
 	case method == "" && (v == frames.PlanVersion || v == frames.FinePlanVersion):
 		method = count.MethodFrames
@@ -81,12 +82,12 @@ func NewPlan(n int, method string, v int) (count.Plan, error) {
 		}
 		return frames.New(n, v)
 	case count.MethodJoin:
-		if v != 0 && v != join.PlanVersion {
-			return nil, fmt.Errorf("plan version of the join method must be %d, got %d", join.PlanVersion, v)
+		if v != 0 && v != join.PlanVersion && v != join.DemandPlanVersion {
+			return nil, fmt.Errorf("plan version of the join method must be %d or %d, got %d", join.PlanVersion, join.DemandPlanVersion, v)
 		}
-		return join.New(n)
+		return join.NewVersion(n, v)
 	case "":
-		return nil, fmt.Errorf("plan version %d is not one of this build (%d or %d frames, %d join)", v, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion)
+		return nil, fmt.Errorf("plan version %d is not one of this build (%d or %d frames, %d or %d join)", v, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion)
 	}
 	return nil, fmt.Errorf("method must be %s or %s, got %q", count.MethodJoin, count.MethodFrames, method)
 }

@@ -259,11 +259,16 @@ task holds a fraction of the whole sweep's states (6×6: its largest 14 times fe
 is counted again); --shard I/K -o FILE counts the tasks whose id is I modulo K into a
 result file with a checksum, and merge sums a complete set of them, refusing (exit 2) a
 missing, doubled, changed or foreign file and (exit 1) a total unlike the published count.
+--plan --split LEVELS (as "knight plan --split" lists them) takes instead the tasks of a
+split of the whole sweep: at cell CELL of a level cCELLkPARTSfFAR every state goes to one
+of PARTS parts by a hash of its FAR cells furthest ahead (0: of the whole state), and a
+task sweeps the board keeping its part of each level; the parts sum to the whole count.
 --plan --distributed (or --nats URL) runs the tasks through NATS as queens count
 --distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
 --verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
-workers: the job is k<R>x<C>-open-ends-v1, and --workers K (default 1) runs K tasks at once
-in this process, each holding its sweep's memory.
+workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs), and
+--workers K (default 1) runs K tasks at once in this process, each holding its sweep's
+memory.
 
 # Web app
 

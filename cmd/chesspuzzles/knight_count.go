@@ -44,7 +44,8 @@ outgrows the bound stops with exit 2. Ctrl-C stops a count (exit 130).
 --start S --end E counts the open tours from S to E (the dp sweep with both ends fixed).
 --plan counts the directed open tours as tasks, one for each class of pairs of end squares
 ("knight plan" lists them), in this process, with --checkpoint FILE to resume, or one slice
-with --shard I/K -o FILE ("knight merge" sums the slices).`,
+with --shard I/K -o FILE ("knight merge" sums the slices). --plan --split LEVELS takes
+the tasks of a split of the whole sweep instead ("knight plan --split" lists them).`,
 		Example: `  chesspuzzles knight count --size 5
   chesspuzzles knight count --size 5 --start a1
   chesspuzzles knight count --size 6 --closed

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
@@ -20,6 +21,7 @@ import (
 type knightPlanFlags struct {
 	end        string // --end: with --start, the tours from start to end
 	plan       bool   // --plan: the whole count as the plan's tasks
+	split      string // --split: the plan's tasks are parts of a split of the whole sweep
 	checkpoint string
 	shard      string
 	output     string
@@ -29,6 +31,7 @@ type knightPlanFlags struct {
 func (f *knightPlanFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.end, "end", "", "with --start: count only the open tours from --start that end on this square")
 	cmd.Flags().BoolVar(&f.plan, "plan", false, "count the open tours as a plan of tasks, one for each class of pairs of end squares (see \"knight plan\")")
+	cmd.Flags().StringVar(&f.split, "split", "", "with --plan: the tasks are the parts of a split of the whole sweep, `LEVELS` as \"knight plan --split\" takes them")
 	cmd.Flags().StringVar(&f.checkpoint, "checkpoint", "", "with --plan: record each finished task in `FILE` and resume from it")
 	cmd.Flags().StringVar(&f.shard, "shard", "", "with --plan: count only slice `I/K` of the tasks and print its result file (JSON, for \"knight merge\")")
 	cmd.Flags().StringVarP(&f.output, "output", "o", "", "with --shard: write the slice's result to `FILE` (atomically) instead of stdout")
@@ -36,7 +39,35 @@ func (f *knightPlanFlags) add(cmd *cobra.Command) {
 
 // used reports whether any of the flags asks for a count by end squares.
 func (f *knightPlanFlags) used() bool {
-	return f.end != "" || f.plan || f.checkpoint != "" || f.shard != "" || f.output != ""
+	return f.end != "" || f.plan || f.split != "" || f.checkpoint != "" || f.shard != "" || f.output != ""
+}
+
+// openPlan returns the plan of sz's open tours: by pairs of ends, or the split of split
+// (kcount.ParseSplitLevels) if it is not empty.
+func openPlan(sz board.Size, split string) (*kcount.OpenPlan, error) {
+	if split == "" {
+		return kcount.NewOpenPlan(sz.Rows, sz.Cols)
+	}
+	levels, err := kcount.ParseSplitLevels(split)
+	if err != nil {
+		return nil, err
+	}
+	return kcount.NewSplitPlan(sz.Rows, sz.Cols, levels)
+}
+
+// taskName says which tours task t of p counts: its ends, or its parts.
+func taskName(sz board.Size, p *kcount.OpenPlan, t kcount.OpenTask) string {
+	if t.Split == nil {
+		return sz.Name(t.Start) + "–" + sz.Name(t.End)
+	}
+	var b strings.Builder
+	for i, s := range t.Split {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "part %d/%d at cell %d", s.Part, s.Parts, s.Cell)
+	}
+	return b.String()
 }
 
 // runKnightCountEnds is "knight count" with --end or --plan (and its --checkpoint, --shard,
@@ -52,14 +83,14 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		return usageErrorf("--end and --plan count open tours; a closed tour has no ends")
 	case o.method != kcount.MethodAuto && o.method != kcount.MethodDP:
 		return usageErrorf("--end and --plan count by the dp method's sweep with fixed ends, not --method %s", o.method)
-	case f.end != "" && (f.plan || f.checkpoint != "" || f.shard != "" || f.output != ""):
+	case f.end != "" && (f.plan || f.split != "" || f.checkpoint != "" || f.shard != "" || f.output != ""):
 		return usageErrorf("--end counts one pair of squares; --plan, --checkpoint, --shard and -o count the plan of every pair")
 	case f.end != "" && opts.Start == nil:
 		return usageErrorf("--end needs --start: the tours from --start that end on --end")
 	case f.end == "" && opts.Start != nil:
 		return usageErrorf("--plan counts the tours of every start; --start goes with --end or without --plan")
 	case f.end == "" && !f.plan:
-		return usageErrorf("--checkpoint, --shard and -o go with --plan")
+		return usageErrorf("--split, --checkpoint, --shard and -o go with --plan")
 	case f.output != "" && f.shard == "":
 		return usageErrorf("-o FILE goes with --shard (it writes the slice's result there)")
 	case f.checkpoint != "" && f.shard != "":
@@ -75,9 +106,16 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		}
 		return runKnightCountPair(ctx, o, sz, *opts.Start, end, opts.MaxMemory, stdout, stderr)
 	}
-	p, err := kcount.NewOpenPlan(sz.Rows, sz.Cols)
+	p, err := openPlan(sz, f.split)
 	if err != nil {
 		return usageError(err)
+	}
+	how := "by pairs of end squares"
+	sweep := "by the forward sweep with both ends fixed"
+	tp := tours.OpenEnds(p)
+	if p.Split != nil {
+		how, sweep = "by a split of the whole sweep", "by the forward sweep, each keeping its part of the states"
+		tp = tours.OpenSplit(p)
 	}
 	ropts := tours.Options{MaxMemory: opts.MaxMemory}
 	if !o.quiet {
@@ -97,8 +135,8 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			bar.finish()
 			bar, current = nil, -1
 			t := p.Tasks[r.ID]
-			fmt.Fprintf(stderr, "task %d of %d (%s–%s, weight %d): %v tours, %d states summed, peak %d, %.1f CPU-s\n",
-				r.ID, len(p.Tasks), sz.Name(t.Start), sz.Name(t.End), t.Weight, r.Tours, r.States, r.Peak, cpu.Seconds())
+			fmt.Fprintf(stderr, "task %d of %d (%s, weight %d): %v tours, %d states summed, peak %d, %.1f CPU-s\n",
+				r.ID, len(p.Tasks), taskName(sz, p, t), t.Weight, r.Tours, r.States, r.Peak, cpu.Seconds())
 		}
 	}
 	if f.shard != "" {
@@ -107,10 +145,10 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			return usageError(err)
 		}
 		if !o.quiet {
-			fmt.Fprintf(stderr, "counting slice %d/%d of %s (%d tasks in all) by the forward sweep with both ends fixed\n", i, k, p.Name(), len(p.Tasks))
+			fmt.Fprintf(stderr, "counting slice %d/%d of %s (%d tasks in all) %s\n", i, k, p.Name(), len(p.Tasks), sweep)
 		}
 		return writeTo(f.output, stdout, func(w io.Writer) error {
-			file, err := tours.Compute(ctx, tours.OpenEnds(p), i, k, ropts)
+			file, err := tours.Compute(ctx, tp, i, k, ropts)
 			if err != nil {
 				return planError(err)
 			}
@@ -123,7 +161,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		})
 	}
 	if f.checkpoint != "" {
-		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, tours.OpenEnds(p))
+		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, tp)
 		if err != nil {
 			return planError(err)
 		}
@@ -134,9 +172,9 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		}
 	}
 	if !o.quiet {
-		fmt.Fprintf(stderr, "counting %s as %d tasks by pairs of end squares (%s), by the forward sweep with both ends fixed\n", sz, len(p.Tasks), p.Name())
+		fmt.Fprintf(stderr, "counting %s as %d tasks %s (%s), %s\n", sz, len(p.Tasks), how, p.Name(), sweep)
 	}
-	rs, err := tours.Run(ctx, tours.OpenEnds(p), ropts)
+	rs, err := tours.Run(ctx, tp, ropts)
 	if err != nil {
 		return planError(err)
 	}
@@ -213,13 +251,22 @@ of an even number of squares, both of the majority colour on an odd one) under t
 symmetries. A task counts the tours between its two squares, on the image of its class
 that the sweep finds cheapest; its weight is the directed tours each of them stands for
 (two directions times the pairs of its class). The total is the sum of count × weight.
-8×8 has 136 tasks (Chernov's classes). Columns: id, start, end, weight.`,
+8×8 has 136 tasks (Chernov's classes). Columns: id, start, end, weight.
+
+--split LEVELS lists instead the tasks of a split of the whole forward sweep: a level
+cCELLkPARTSfFAR gives each state before cell CELL of the sweep (column by column of the
+board turned to have no more rows than columns, from 0) to one of PARTS parts by a hash of
+its FAR cells furthest ahead (0: of the whole state); levels joined by - split again. A
+task keeps one part at each level: the parts' counts sum to the whole count (weight 1).
+Columns: id, the part at each level (CELL:PART/PARTS), weight.`,
 		Example: `  chesspuzzles knight plan --size 6
-  chesspuzzles knight plan --size 8 --json`,
+  chesspuzzles knight plan --size 8 --json
+  chesspuzzles knight plan --board 5x6 --split c10k4f3`,
 		Args: cobra.NoArgs,
 	}, func(cmd *cobra.Command, o *knightPlanOpts) {
 		o.sizes.add(cmd, "8")
-		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"plan":…,"rows":R,"cols":C,"tasks":[{"id":…,"start":"a1","end":"b3","weight":…},…]}`)
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"plan":…,"rows":R,"cols":C,"tasks":[{"id":…,"start":"a1","end":"b3","weight":…},…]} (split tasks: "parts":["10:0/4",…] instead of start and end)`)
+		cmd.Flags().StringVar(&o.split, "split", "", "list the tasks of a split of the whole sweep at `LEVELS` (e.g. c10k4f3) instead of pairs of ends")
 	}, func(cmd *cobra.Command, o *knightPlanOpts, _ []string) error {
 		return runKnightPlan(*o, cmd.OutOrStdout())
 	})
@@ -229,6 +276,7 @@ that the sweep finds cheapest; its weight is the directed tours each of them sta
 type knightPlanOpts struct {
 	sizes sizeFlags
 	json  bool
+	split string
 }
 
 func runKnightPlan(o knightPlanOpts, stdout io.Writer) error {
@@ -236,19 +284,28 @@ func runKnightPlan(o knightPlanOpts, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := kcount.NewOpenPlan(sz.Rows, sz.Cols)
+	p, err := openPlan(sz, o.split)
 	if err != nil {
 		return usageError(err)
 	}
 	type task struct {
-		ID     int    `json:"id"`
-		Start  string `json:"start"`
-		End    string `json:"end"`
-		Weight int64  `json:"weight"`
+		ID     int      `json:"id"`
+		Start  string   `json:"start,omitempty"`
+		End    string   `json:"end,omitempty"`
+		Parts  []string `json:"parts,omitempty"`
+		Weight int64    `json:"weight"`
 	}
 	var ts []task
 	for _, t := range p.Tasks {
-		ts = append(ts, task{t.ID, sz.Name(t.Start), sz.Name(t.End), t.Weight})
+		if t.Split == nil {
+			ts = append(ts, task{ID: t.ID, Start: sz.Name(t.Start), End: sz.Name(t.End), Weight: t.Weight})
+			continue
+		}
+		tk := task{ID: t.ID, Weight: t.Weight}
+		for _, s := range t.Split {
+			tk.Parts = append(tk.Parts, fmt.Sprintf("%d:%d/%d", s.Cell, s.Part, s.Parts))
+		}
+		ts = append(ts, tk)
 	}
 	if o.json {
 		return json.NewEncoder(stdout).Encode(struct {
@@ -259,7 +316,11 @@ func runKnightPlan(o knightPlanOpts, stdout io.Writer) error {
 		}{p.Name(), sz.Rows, sz.Cols, ts})
 	}
 	for _, t := range ts {
-		if _, err := fmt.Fprintf(stdout, "%d %s %s %d\n", t.ID, t.Start, t.End, t.Weight); err != nil {
+		what := t.Start + " " + t.End
+		if t.Parts != nil {
+			what = strings.Join(t.Parts, " ")
+		}
+		if _, err := fmt.Fprintf(stdout, "%d %s %d\n", t.ID, what, t.Weight); err != nil {
 			return err
 		}
 	}

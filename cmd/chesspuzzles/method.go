@@ -28,7 +28,7 @@ func addMethodFlags(cmd *cobra.Command, o *methodOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.method, "method", "auto", "`METHOD` of counting: join (half-boards joined from a quarter-board table, N from 4 to 29), frames (border queens + search: any N, tiny memory), or auto (whichever the measured cost model says is faster at N, within --max-memory; \"queens plan N\" shows it)")
 	f.StringVar(&o.maxMemory, "max-memory", "", "memory the count may use, e.g. 512MiB or 8GB (default: half the machine's memory)")
-	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.PlanVersion))
+	f.IntVar(&o.planVersion, "plan-version", 0, fmt.Sprintf("plan `VERSION`: frames %d (a task per border frame) or %d (big frames split to about a core-hour; the default from N=%d), join %d or %d (tasks made on demand; the default from N=%d)", frames.PlanVersion, frames.FinePlanVersion, frames.FineFromN, join.PlanVersion, join.DemandPlanVersion, join.DemandFromN))
 }
 
 // minMaxMemory is the smallest --max-memory accepted: below it not even the frames

@@ -31,7 +31,10 @@ import (
 // on the image that the sweep finds cheapest by the rule of chosenImage.
 type OpenPlan struct {
 	Rows, Cols int
-	Tasks      []OpenTask
+	// Split, if not nil, are the levels of a split plan (NewSplitPlan): its tasks are parts
+	// of the whole sweep, not pairs of ends.
+	Split []SplitLevel
+	Tasks []OpenTask
 }
 
 // OpenPlanVersion is the version of NewOpenPlan's task list: a checkpoint or a result
@@ -42,10 +45,13 @@ const OpenPlanVersion = 1
 
 // OpenTask is one task of an OpenPlan: the open tours from Start to End (both squares of
 // the board as given, not turned), each standing for Weight directed tours of the board
-// (two directions times the pairs of its class).
+// (two directions times the pairs of its class); or, if Split is not nil, the directed
+// tours (each path both ways) of the paths of the whole sweep that its part at each level
+// of a split plan keeps (Start and End unused, Weight 1).
 type OpenTask struct {
 	ID         int
 	Start, End board.Square
+	Split      []SplitPart
 	Weight     int64
 }
 
@@ -172,6 +178,9 @@ func chosenImage(rows, cols int, class [][2]int) (start, end int) {
 
 // Name is the plan's name as files carry it: "8x8 open-ends v1".
 func (p *OpenPlan) Name() string {
+	if p.Split != nil {
+		return fmt.Sprintf("%dx%d %s v%d", p.Rows, p.Cols, SplitKind(p.Split), SplitPlanVersion)
+	}
 	return fmt.Sprintf("%dx%d open-ends v%d", p.Rows, p.Cols, OpenPlanVersion)
 }
 
@@ -182,14 +191,16 @@ func (p *OpenPlan) Name() string {
 // stops with ctx.Err() within milliseconds of ctx being done.
 func CountOpenTask(ctx context.Context, rows, cols int, t OpenTask, maxMemory int64, status func(Status)) (OpenResult, error) {
 	sz := board.Size{Rows: rows, Cols: cols}
-	if !sz.Contains(t.Start) || !sz.Contains(t.End) || t.Start == t.End {
-		return OpenResult{}, fmt.Errorf("task %d: ends %s and %s must be two squares of the %s board", t.ID, sz.Numeric(t.Start), sz.Numeric(t.End), sz)
-	}
 	res := OpenResult{ID: t.ID}
 	fo := frontier.Options{
 		Start:     t.Start.Row*cols + t.Start.Col,
 		Ends:      []int{t.End.Row*cols + t.End.Col},
 		MaxMemory: maxMemory,
+	}
+	if t.Split != nil {
+		fo.Start, fo.Ends, fo.Splits = -1, nil, frontierSplits(t)
+	} else if !sz.Contains(t.Start) || !sz.Contains(t.End) || t.Start == t.End {
+		return OpenResult{}, fmt.Errorf("task %d: ends %s and %s must be two squares of the %s board", t.ID, sz.Numeric(t.Start), sz.Numeric(t.End), sz)
 	}
 	cells := rows * cols
 	fo.Report = func(cell, states int, bytes int64) {

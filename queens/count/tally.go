@@ -13,17 +13,20 @@ import (
 // concurrent use.
 type Tally struct {
 	plan                    Plan
-	seen                    []bool
+	seen                    []uint64 // a bit per task: task id in bit id%64 of word id/64
+	tasks                   int
 	done                    int
 	total, half, quarter    big.Int
 	nodes                   uint64
 	doneCost, remainingCost uint64
 }
 
-// NewTally returns an empty tally for the plan. It costs a pass over the plan's costs.
+// NewTally returns an empty tally for the plan. It costs a pass over the plan's costs, and
+// holds a bit per task (5.5 MB at 4.4·10⁷ tasks).
 func NewTally(p Plan) *Tally {
-	t := &Tally{plan: p, seen: make([]bool, p.Len())}
-	for id := range p.Len() {
+	n := p.Len()
+	t := &Tally{plan: p, seen: make([]uint64, (n+63)/64), tasks: n}
+	for id := range n {
 		t.remainingCost += p.Cost(id)
 	}
 	return t
@@ -32,13 +35,13 @@ func NewTally(p Plan) *Tally {
 // Add records r. It reports false, changing nothing, if the tally already holds a result for
 // r.ID, and returns an error if r.ID is not a task of the plan.
 func (t *Tally) Add(r Result) (bool, error) {
-	if r.ID < 0 || r.ID >= len(t.seen) {
-		return false, fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, t.plan.N(), len(t.seen)-1)
+	if r.ID < 0 || r.ID >= t.tasks {
+		return false, fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, t.plan.N(), t.tasks-1)
 	}
-	if t.seen[r.ID] {
+	if t.Has(r.ID) {
 		return false, nil
 	}
-	t.seen[r.ID] = true
+	t.seen[r.ID/64] |= 1 << (r.ID % 64)
 	t.done++
 	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
 	var x big.Int
@@ -75,7 +78,7 @@ func (t *Tally) Remove(r Result) bool {
 	if !t.Has(r.ID) {
 		return false
 	}
-	t.seen[r.ID] = false
+	t.seen[r.ID/64] &^= 1 << (r.ID % 64)
 	t.done--
 	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
 	var x big.Int
@@ -90,13 +93,15 @@ func (t *Tally) Remove(r Result) bool {
 }
 
 // Has reports whether the tally holds a result for task id.
-func (t *Tally) Has(id int) bool { return id >= 0 && id < len(t.seen) && t.seen[id] }
+func (t *Tally) Has(id int) bool {
+	return id >= 0 && id < t.tasks && t.seen[id/64]&(1<<(id%64)) != 0
+}
 
 // Done returns the number of tasks with a result.
 func (t *Tally) Done() int { return t.done }
 
 // Complete reports whether every task of the plan has a result.
-func (t *Tally) Complete() bool { return t.done == len(t.seen) }
+func (t *Tally) Complete() bool { return t.done == t.tasks }
 
 // Nodes returns the search-tree nodes of the results so far.
 func (t *Tally) Nodes() uint64 { return t.nodes }
@@ -127,7 +132,7 @@ func (t *Tally) Counts() Counts {
 // published and the counts are returned as summed. It errs too while tasks lack a result.
 func (t *Tally) Final() (Counts, error) {
 	if !t.Complete() {
-		return Counts{}, fmt.Errorf("%d of %d tasks have no result", len(t.seen)-t.done, len(t.seen))
+		return Counts{}, fmt.Errorf("%d of %d tasks have no result", t.tasks-t.done, t.tasks)
 	}
 	c := t.Counts()
 	k, ok := Known(c.N)
@@ -164,14 +169,12 @@ type tallyState struct {
 // long count. UnmarshalBinary reads it back. It costs a bit per task of the plan.
 func (t *Tally) MarshalBinary() ([]byte, error) {
 	s := tallyState{
-		Seen: make([]byte, (len(t.seen)+7)/8), Done: t.done,
+		Seen: make([]byte, (t.tasks+7)/8), Done: t.done,
 		Total: t.total.String(), HalfTurn: t.half.String(), QuarterTurn: t.quarter.String(),
 		Nodes: t.nodes,
 	}
-	for id, ok := range t.seen {
-		if ok {
-			s.Seen[id/8] |= 1 << (id % 8)
-		}
+	for i := range s.Seen {
+		s.Seen[i] = byte(t.seen[i/8] >> (8 * (i % 8)))
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
@@ -196,19 +199,19 @@ func (t *Tally) UnmarshalBinary(data []byte) error {
 	}
 	p := t.plan
 	u := NewTally(p)
-	if len(s.Seen) != (len(u.seen)+7)/8 {
-		return fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N(), len(u.seen))
+	if len(s.Seen) != (u.tasks+7)/8 {
+		return fmt.Errorf("tally state of %d bytes, but the plan of N=%d has %d tasks", len(s.Seen), p.N(), u.tasks)
 	}
-	for id := range u.seen {
+	for id := range u.tasks {
 		if s.Seen[id/8]&(1<<(id%8)) != 0 {
-			u.seen[id] = true
+			u.seen[id/64] |= 1 << (id % 64)
 			u.done++
 			c := p.Cost(id)
 			u.doneCost += c
 			u.remainingCost -= c
 		}
 	}
-	if extra := len(u.seen) % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
+	if extra := u.tasks % 8; extra != 0 && s.Seen[len(s.Seen)-1]>>extra != 0 {
 		return errors.New("tally state marks tasks beyond the plan's last")
 	}
 	if u.done != s.Done {

@@ -62,7 +62,7 @@ type Worker struct {
 
 // PlanVersions are the plan versions this build's workers run: a version number names
 // the method (queens.NewPlan).
-var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion}
+var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion}
 
 // Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
@@ -263,7 +263,7 @@ func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
 		return w.knightTask(m)
 	}
 	if !slices.Contains(PlanVersions, m.PlanVersion) {
-		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion)
+		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion)
 	}
 	if m.Job != JobID(m.N, m.PlanVersion) {
 		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)

@@ -142,7 +142,10 @@ func NewPlan(name string) (Plan, error) {
 		}
 		return OpenEnds(p), nil
 	}
-	return nil, fmt.Errorf("plan %q: this build makes plans of kind %s only", name, KindOpenEnds)
+	if strings.HasPrefix(kind, "open-split-") {
+		return newOpenSplit(name, rows, cols, kind, version)
+	}
+	return nil, fmt.Errorf("plan %q: this build makes plans of kind %s and open-split-LEVELS only", name, KindOpenEnds)
 }
 
 // OpenEnds returns p as a Plan of kind "open-ends". Its tasks have no forecast cost (0).

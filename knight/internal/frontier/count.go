@@ -18,6 +18,9 @@ type Options struct {
 	// end on: a plan's tasks split the tours of one start by their other end. It needs
 	// Start; nil leaves the end free.
 	Ends []int
+	// Splits, if not nil, keep only one part of the states at their cells (split.go):
+	// open tours only; the counts of the parts of a split sum to the count without it.
+	Splits []Split
 	// MaxMemory, if positive, bounds the bytes of the store; past it the count stops with
 	// a *MemoryError.
 	MaxMemory int64
@@ -54,6 +57,15 @@ func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		}
 	}
 	p := newPlanEnds(rows, cols, opts.Closed, opts.Start, opts.Ends)
+	if opts.Splits != nil {
+		if opts.Closed {
+			return nil, errors.New("frontier: Splits are of open tours")
+		}
+		if err := checkSplits(opts.Splits, p.n, p.W); err != nil {
+			return nil, err
+		}
+		p.splits = opts.Splits
+	}
 	wide := n > 64
 	r, err := p.count(ctx, newRuns(ctx, defaultRuns, wide, opts.MaxMemory), wide, opts.Report)
 	if !wide && errors.Is(err, errWide) {
@@ -77,6 +89,7 @@ func (p *plan) count(ctx context.Context, st store, wide bool, report func(cell,
 	if err != nil {
 		return nil, err
 	}
+	w.splits = p.splits
 	if err := w.run(ctx, p.steps, 0, p.n, report); err != nil {
 		return nil, err
 	}

@@ -23,6 +23,8 @@ type plan struct {
 	// ahead, for open tours, are the steps of the forward sweep (ahead.go), which Count
 	// runs instead of steps.
 	ahead []aheadStep
+	// splits, for open tours, keep one part of the states at their cells (split.go).
+	splits []Split
 }
 
 // newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the

@@ -21,6 +21,8 @@ type sweep struct {
 	cache      []rec     // made states not yet in out (nil: none)
 	cacheShift uint      // 64 less the log of len(cache)
 	wide       bool      // counts of 128 bits (else a carry into hi is one)
+	splits     []Split   // the states each keeps of a layer (split.go)
+	noTotals   bool      // tours finished at this cell belong to another part (split.go)
 }
 
 // readBatch is the number of states read from the store at a time.
@@ -74,6 +76,7 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 			s = &steps[v]
 		}
 		w.final = v == p.n-1
+		w.noTotals = !totalsKept(w.splits, v)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -81,6 +84,9 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 			in = st.read(in[:0])
 			if len(in) == 0 {
 				break
+			}
+			if w.splits != nil {
+				in = keepPart(in, w.splits, v, p.W)
 			}
 			for i := range in {
 				var a picture
@@ -165,6 +171,9 @@ func (w *sweep) emit(b *picture, lo, hi uint64) {
 
 // addTotal adds the count (hi, lo) of finished tours to the total.
 func (w *sweep) addTotal(lo, hi uint64) {
+	if w.noTotals {
+		return
+	}
 	var c uint64
 	w.total[1], c = bits.Add64(w.total[1], lo, 0)
 	w.total[0], c = bits.Add64(w.total[0], hi, c)

@@ -26,7 +26,8 @@ import (
 // reached N = 27 until 27 November 2026; it now reaches N = 29 with the tasks of N ≤ 27
 // unchanged (maxPlanTasks binds from N = 28 only). Its cut of N = 28–29 rests on the
 // extrapolated piece counts of h = 14 (quarterPiecesByQueens) and the extrapolated
-// cutCoreHours: both are frozen with the version.
+// cutCoreHours: both are frozen with the version. From N = 29 the default is
+// DemandPlanVersion instead, whose tasks are made on demand without that cap.
 const PlanVersion = 102
 
 // MinN and MaxN bound the N that New accepts. From N = 24 the whole

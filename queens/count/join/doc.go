@@ -15,5 +15,10 @@
 // join's plan gives the fundamental count exactly too.
 //
 // A task travels as a count.Task whose description is its run of row sets,
-// "sub:first:rowsets" (see joinTask), or "-1:0:0" for the symmetric task.
+// "sub:first:rowsets" (see joinTask), or "-1:0:0" for the symmetric task. The plan has two
+// versions that cut the same row sets differently: PlanVersion, whose task list is held
+// whole (20 bytes a task, at most 2²⁴ tasks), the default to N = 28, and
+// DemandPlanVersion, whose tasks are made on demand from a cut table of 20 bytes a block
+// of 4,096 row sets (4.4·10⁷ tasks of about half a core-hour at N = 29), the default
+// from N = 29 (DefaultVersion; NewVersion takes either at any N).
 package join

@@ -27,28 +27,35 @@ func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.
 	if err := p.Build(ctx); err != nil {
 		return count.Estimate{}, err
 	}
-	// Probes expected (by the cost model) to take more than ten budgets are not run: the
-	// estimate is the model's (Probes 0). A row set takes a fraction of a second to N = 23,
-	// about a second at 24, minutes beyond.
 	var total, top, rows uint64
 	for id := range p.Len() - 1 {
 		total += p.cost[id]
 		top = max(top, p.cost[id])
 		rows += uint64(p.rowSets[id])
 	}
-	perProbe := p.CoreSeconds() / float64(p.Len()-1)
-	if p.n > maxWholeTaskN {
-		perProbe = p.CoreSeconds() / float64(max(rows, 1))
+	return estimateTasks(ctx, p.n, p.CoreSeconds(), p.Len(), total, top, rows, p.taskAt, opts)
+}
+
+// estimateTasks is Estimate of a join plan of n of the given modelled time and number of
+// tasks (the last the symmetric one), whose row-set tasks' Costs sum to total, the largest
+// top, over rows row sets; taskAt makes a task by id.
+func estimateTasks(ctx context.Context, n int, coreSeconds float64, ntasks int, total, top, rows uint64, taskAt func(int) task, opts count.EstimateOptions) (count.Estimate, error) {
+	// Probes expected (by the cost model) to take more than ten budgets are not run: the
+	// estimate is the model's (Probes 0). A row set takes a fraction of a second to N = 23,
+	// about a second at 24, minutes beyond.
+	perProbe := coreSeconds / float64(ntasks-1)
+	if n > maxWholeTaskN {
+		perProbe = coreSeconds / float64(max(rows, 1))
 	}
 	if perProbe*float64(max(opts.MinProbes, 1)) > 10*opts.Budget.Seconds() {
-		return count.Estimate{Seconds: p.CoreSeconds(), Tasks: float64(p.Len()), TasksExact: true,
-			Largest: p.CoreSeconds() * float64(top) / float64(max(total, 1))}, nil
+		return count.Estimate{Seconds: coreSeconds, Tasks: float64(ntasks), TasksExact: true,
+			Largest: coreSeconds * float64(top) / float64(max(total, 1))}, nil
 	}
-	tasks := make([]task, p.Len()-1)
+	tasks := make([]task, ntasks-1)
 	for id := range tasks {
-		tasks[id] = p.taskAt(id)
+		tasks[id] = taskAt(id)
 	}
-	sym := p.taskAt(p.Len() - 1)
+	sym := taskAt(ntasks - 1)
 	tm := sample.NewTimer(opts.Budget, opts.MinProbes, opts.Clock)
 	start := tm.Now()
 	warm := tasks[0]
@@ -66,11 +73,11 @@ func (p *plan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.
 	}
 	setup := tm.Now() - start
 	tm = sample.NewTimer(opts.Budget, opts.MinProbes, opts.Clock)
-	mean, se, k, err := sampleRowSets(ctx, tasks, opts.Rand, p.n > maxWholeTaskN, tm, func(_ count.Result, secs float64) float64 { return secs })
+	mean, se, k, err := sampleRowSets(ctx, tasks, opts.Rand, n > maxWholeTaskN, tm, func(_ count.Result, secs float64) float64 { return secs })
 	if err != nil {
 		return count.Estimate{}, err
 	}
-	e := count.Estimate{Seconds: setup + mean, Setup: setup, Tasks: float64(p.Len()), TasksExact: true, Probes: k}
+	e := count.Estimate{Seconds: setup + mean, Setup: setup, Tasks: float64(ntasks), TasksExact: true, Probes: k}
 	e.SecondsErr = 2 * se / e.Seconds
 	e.Largest = max(symSecs, float64(top)*mean/float64(total))
 	return e, nil

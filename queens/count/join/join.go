@@ -65,7 +65,10 @@ import (
 // offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
-// the k middle diagonals, and squeezes unused bits out of the matched words.
+// the k middle diagonals, and squeezes unused bits out of the matched words. From h = 13
+// (N ≥ 26) a row set's cut bits are the diagonals its own half-boards occupy most on both
+// sides (occupancyOrder), and at even N it stores its larger half, B, as a weighted store
+// queried by half A (countRowSetStoreB).
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product runs
 // in a small function whose loop stays in registers. The measured times, against frames,
@@ -278,6 +281,10 @@ type joinWorker struct {
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
 	scratch1 []southPiece
+	// cls and clsN hold one cell's south and north pieces of half B that a class of
+	// countRowSetStoreB may use (evenBClassFrom).
+	cls  [2][]southPiece
+	clsN [2][]uint64
 	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
@@ -405,6 +412,10 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
 	}
 	if j.storeMax < math.MaxInt {
+		if j.kind == subEven && storeLarger {
+			n, _, err := w.countRowSetStoreB(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+			return n, err
+		}
 		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
 		return n, err
 	}
@@ -486,8 +497,9 @@ func classCandidates(W int) [classCandidatesLen]uint {
 const classCandidatesLen = 8
 
 // countRowSetClasses is countRowSet where half A may not fit one part (j.storeMax, h ≥
-// 13): half A is split by c cut bits into the classes of the half-boards
-// that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
+// 13): half A is split by c cut bits (the diagonals whose cut removes the most pairs of
+// this row set, occupancyOrder; classCandidates where cutByOccupancy is off) into the
+// classes of the half-boards that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
 // and a class with cut bits x meets only the queries with none of x's bits: the sieve's
 // cut, made by making the lists again instead of holding them. c is the fewest bits
 // that leave no class above j.storeMax (at most classBitsMax), so that each stored class
@@ -503,7 +515,16 @@ const classCandidatesLen = 8
 // returns the number of such classes.
 func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, &jb, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
 	// Pass 1: how many half-boards each class of the candidate bits holds.
 	var hist8 [1 << classCandidatesLen]int
 	var stored, kept uint64
@@ -551,13 +572,12 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	for _, b := range order[:cb] {
 		outer |= 1 << b
 	}
-	defer func() { w.m.exclude, w.m.perSub = 0, 0 }()
+	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
+	w.m.prefer = prefer
 	if cb > 0 {
 		w.m.perSub = sievePerSub
 	}
-	jb := *j
-	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	var queries uint64
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
@@ -641,6 +661,363 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
 	}
 	return wE * n[0], class, nil
+}
+
+// storeLarger makes a row set of even N from h = 13 store its half B, about three times
+// its half A at N = 26–28, and query it with half A (countRowSetStoreB) instead of the
+// other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
+var storeLarger = true
+
+// countRowSetStoreB is countRowSetClasses for even N with the roles of the halves
+// swapped: half B (its three lists by occupied long-diagonal segments, w.q) is split into
+// classes by cut bits and stored a class at a time, a weighted store (sieveMatcher.weighted:
+// each half-board weighs what its segments say, 2^segments, or w180 with none, as the
+// queries of countRowSetClasses do), and half A is made again for each and queried a
+// chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
+// more bits at the same sub-store size. Counters, return values and only are as
+// countRowSetClasses's (stored |A|, queries |B|).
+func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	mid := uint(W / 2)
+	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
+	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, j, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
+	// Pass 1 over half B: how many half-boards each class of the candidate bits holds.
+	var hist8 [1 << classCandidatesLen]int
+	var queries, kept uint64
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+			queries += uint64(len(q))
+			for _, sig := range q {
+				kept |= sig
+				var x uint
+				for i, b := range cand {
+					x |= uint(sig>>b&1) << i
+				}
+				hist8[x]++
+			}
+		}
+	}
+	kept &^= long
+	var order []uint
+	var pos []int
+	for i, b := range cand {
+		if kept>>b&1 != 0 && len(order) < classBitsMax {
+			order, pos = append(order, b), append(pos, i)
+		}
+	}
+	var hist [1 << classBitsMax]int
+	for x8, h := range hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		hist[x] += h
+	}
+	cb := 0
+	for ; cb < len(order); cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range hist {
+			size[x&(1<<cb-1)] += h
+			big = max(big, size[x&(1<<cb-1)])
+		}
+		if big <= j.storeMax {
+			break
+		}
+	}
+	var outer uint64
+	for _, b := range order[:cb] {
+		outer |= 1 << b
+	}
+	defer func() {
+		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
+	}()
+	w.m.exclude = outer | long
+	w.m.prefer = prefer
+	w.m.weighted, w.m.wbits = true, long
+	w.m.wshift = [3]uint8{uint8(w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
+	if cb > 0 {
+		w.m.perSub = sievePerSub
+	}
+	var stored, n uint64
+	first, class := only == -1, 0 // first: half A is still to count
+	for x := range 1 << cb {
+		size := 0
+		for y, h := range hist {
+			if y&(1<<cb-1) == x {
+				size += h
+			}
+		}
+		if size == 0 {
+			continue
+		}
+		class++
+		if only != -1 && only != class-1 {
+			continue
+		}
+		var X uint64 // the class's cut bits, in the frame
+		for i, b := range order[:cb] {
+			X |= uint64(x>>i&1) << b
+		}
+		for b := (queryChunk{}); !b.done; {
+			// A run of the class: half B made on from b, the other classes dropped.
+			w.sideB = w.sideB[:0]
+			for !b.done && len(w.sideB) < j.storeMax {
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, outer&^X)
+				b.done = b.from < 0
+				for _, q := range w.q {
+					for _, sig := range q {
+						if sig&outer == X {
+							w.sideB = append(w.sideB, sig)
+						}
+					}
+				}
+			}
+			if len(w.sideB) == 0 {
+				continue
+			}
+			w.m.build(w.sideB, W, j.sieve)
+			for aFrom := 0; aFrom >= 0; {
+				if first {
+					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+					stored += uint64(len(w.sideA))
+				} else {
+					w.sideA, aFrom = w.halfAClassFrom(j, w.sideA[:0], an, as, aFrom, j.queryMax, X)
+				}
+				i := 0
+				for _, sig := range w.sideA {
+					w.sideA[i] = sig
+					if sig&X == 0 {
+						i++
+					}
+				}
+				n += w.m.countAll(w.sideA[:i])
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for aFrom := 0; first && aFrom >= 0; { // no half B: half A still counts
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+		stored += uint64(len(w.sideA))
+	}
+	if only != -1 {
+		stored = 0
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return wE * n, class, nil
+}
+
+// evenBClassFrom is evenBFrom for the half-boards of one class of countRowSetStoreB,
+// those whose signatures have none of the bits bad (the class's outer cut bits it does
+// not have): a signature is the OR of its north and south pieces' parts, so the pieces
+// with a bad bit are dropped before their product is made, which shrinks it with every
+// bad bit (the caller still keeps only the signatures with all of the class's bits).
+// Without it half B made again for each of up to 64 classes took most of a row set's
+// time at N = 28.
+func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int, bad uint64) int {
+	t := w.t
+	s, W := uint(j.s), uint(2*j.h-1)
+	for k := range w.q {
+		w.q[k] = w.q[k][:0]
+	}
+	cols := j.colsB
+	f := newPairFrame(0, 0, s, W, true)
+	off, on := [2][2]int{{1, 3}}, [2][2]int{{0, 1}, {3, 4}} // SE off D1, on D1
+	byCell := j.h >= cellSouthH
+	if !byCell {
+		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
+		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
+	}
+	keepSouth := func(dst, src []southPiece) []southPiece {
+		for _, sp := range src {
+			if sp.sig&bad == 0 {
+				dst = append(dst, sp)
+			}
+		}
+		return dst
+	}
+	dl, ur, m := f.dl&63, f.ur&63, f.m
+	keepNorth := func(dst, src []uint64) []uint64 {
+		for _, p := range src {
+			dn, un := uint64(uint32(p)), p>>32
+			if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+				dst = append(dst, p)
+			}
+		}
+		return dst
+	}
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
+			return i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var s0, s1 []southPiece
+		if byCell {
+			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = s0, s1
+		} else {
+			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+		}
+		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		if bad != 0 {
+			w.cls[0], w.cls[1] = keepSouth(w.cls[0][:0], s0), keepSouth(w.cls[1][:0], s1)
+			w.clsN[0], w.clsN[1] = keepNorth(w.clsN[0][:0], nOff), keepNorth(w.clsN[1][:0], nOn)
+			s0, s1, nOff, nOn = w.cls[0], w.cls[1], w.clsN[0], w.clsN[1]
+		}
+		if zero {
+			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+		}
+		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+	}
+	return -1
+}
+
+// halfAClassFrom is halfFrom for half A (even N, from h = 13) without the half-boards
+// whose signatures have a bit of bad (the cut bits of a class of countRowSetStoreB, which
+// its queries must not have): the north and south pieces with such a bit are dropped
+// before their product is made, as evenBClassFrom does for half B. The caller still
+// drops the signatures with a bad bit.
+func (w *joinWorker) halfAClassFrom(j *joinSub, out []uint64, rn, rs uint32, from, limit int, bad uint64) ([]uint64, int) {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	cols := j.colsA
+	rN, nrN, fdN, fuN := classRanges(h, j.fd[qNW], j.fu[qNW])
+	rS, nrS, fdS, fuS := classRanges(h, j.fd[qSW], j.fu[qSW])
+	f := newPairFrame(fdN, fuN, s, W, false)
+	sr := southRowOf(j, &w.southA)
+	if sr != nil {
+		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, false)
+	}
+	dl, ur, m := f.dl&63, f.ur&63, f.m
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(out) >= limit {
+			return out, i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var sc []southPiece
+		if sr != nil {
+			sc = sr.cell(cols &^ c)
+		} else {
+			sc = w.scratch[:0]
+			for i := range nrS {
+				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, false)
+			}
+			w.scratch = sc
+		}
+		keep := w.cls[0][:0]
+		for _, sp := range sc {
+			if sp.sig&bad == 0 {
+				keep = append(keep, sp)
+			}
+		}
+		w.cls[0] = keep
+		if len(keep) == 0 {
+			continue
+		}
+		for i := range nrN {
+			north := w.clsN[0][:0]
+			for _, p := range t.run(rn, c, rN[i][0], rN[i][1]) {
+				dn, un := uint64(uint32(p)), p>>32
+				if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+					north = append(north, p)
+				}
+			}
+			w.clsN[0] = north
+			out = joinPairs(out, north, keep, &f)
+		}
+	}
+	return out, -1
+}
+
+// cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
+// sieves, by how often the row set's own half-boards occupy each diagonal
+// (occupancyOrder) instead of by a fixed order from the middle of each direction out.
+// A variable so that the harness can compare the two (CHESSPUZZLES_JOINCUTS=fixed).
+var cutByOccupancy = true
+
+// occupancyStep is the sampling step of occupancyOrder: it counts the diagonals of every
+// occupancyStep-th half-board of each side.
+const occupancyStep = 4
+
+// occupancyOrder returns the frame bits that both halves of the row set occupy, in
+// decreasing order of the share of (stored, query) pairs a cut on the bit removes: the
+// product of the shares of half A's and of half B's half-boards (every occupancyStep-th
+// one, queries unweighted) that occupy it. So a row set whose queens of A are mostly in
+// the north rows (where the down diagonals near the middle cross both halves) is cut on
+// down diagonals, not on as many up diagonals as down. It makes both halves once more
+// (against dozens of passes of half B in the classes at N = 28).
+func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 uint64) []uint {
+	var occA, occB [64]uint64
+	var nA, nB uint64
+	tally := func(occ *[64]uint64, sigs []uint64, n *uint64) {
+		for i := 0; i < len(sigs); i += occupancyStep {
+			for x := sigs[i]; x != 0; x &= x - 1 {
+				occ[bits.TrailingZeros64(x)]++
+			}
+			*n++
+		}
+	}
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		tally(&occA, w.sideA, &nA)
+	}
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, jb, bn, bs, w180, &b) {
+			tally(&occB, q, &nB)
+		}
+	}
+	if nA == 0 || nB == 0 {
+		return nil
+	}
+	type scored struct {
+		bit   uint
+		score float64
+	}
+	var sc []scored
+	for b := range uint(2 * (2*j.h - 1)) {
+		if occA[b] > 0 && occB[b] > 0 {
+			sc = append(sc, scored{b, float64(occA[b]) / float64(nA) * float64(occB[b]) / float64(nB)})
+		}
+	}
+	slices.SortStableFunc(sc, func(x, y scored) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	order := make([]uint, len(sc))
+	for i, s := range sc {
+		order[i] = s.bit
+	}
+	return order
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).

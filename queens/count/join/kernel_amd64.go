@@ -99,3 +99,22 @@ func matchIndexed(bw, cb, nch int) bool {
 //
 //go:noescape
 func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+
+// countBatchesAVX512IndexLanes is countBatchesAVX512Index keeping each word of each batch
+// apart: it sets out[8·b + w] (nb·8 of them) to the lanes of word w of batch b left set,
+// summed over the nq ≥ 1 queries, for a store whose words weigh differently
+// (matcher.countWeighted).
+//
+//go:noescape
+func countBatchesAVX512IndexLanes(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, out *uint64)
+
+// countBatchesLanes sets out[bw·b + w] (len(tab)/bs·bw of them) to the number of lanes of
+// word w of batch b that the queries cq leave set, summed over the queries:
+// countBatchesAVX512IndexLanes where it runs, else countBatchesGoLanes.
+func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, out []uint64) {
+	if len(tab) > 0 && len(cq) > 0 && matchIndexed(bw, cb, nch) {
+		countBatchesAVX512IndexLanes(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq), &out[0])
+		return
+	}
+	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
+}

@@ -588,3 +588,151 @@ zidone:
 	HSUM4
 	MOVQ          AX, ret+56(FP)
 	RET
+
+// LANES1, LANES2 and LANES4 store the first 1, 2 or 4 of Z2, Z3, Z4, Z5 (the word sums
+// of a group's batches) at R15, move R15 on past them and clear them.
+#define LANES1 VMOVDQU64 Z2, (R15); ADDQ $64, R15; VPXORQ Z2, Z2, Z2
+#define LANES2 VMOVDQU64 Z2, (R15); VMOVDQU64 Z3, 64(R15); ADDQ $128, R15; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3
+#define LANES4 VMOVDQU64 Z2, (R15); VMOVDQU64 Z3, 64(R15); VMOVDQU64 Z4, 128(R15); VMOVDQU64 Z5, 192(R15); ADDQ $256, R15; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3; VPXORQ Z4, Z4, Z4; VPXORQ Z5, Z5, Z5
+
+// GROUPEDL is GROUPED for countBatchesAVX512IndexLanes: each group's word sums are
+// stored (LANES1, LANES2, LANES4) instead of summed; then zldone.
+#define GROUPEDL(quads, quad, pairs, pair, single, query, m, CHUNKS) \
+quads:                             \
+	CMPQ      R8, $4;               \
+	JLT       pairs;                \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+	LEAQ      (SI)(R9*2), R10;      \
+	LEAQ      (DX)(R9*2), R13;      \
+quad:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	VMOVDQU64 (R10)(BX*1), Z8;      \
+	VMOVDQU64 (R13)(BX*1), Z9;      \
+	CHUNKS(RI4);                    \
+	POPZ4;                          \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       quad;                 \
+	LANES4;                         \
+	LEAQ      (SI)(R9*4), SI;       \
+	SUBQ      $4, R8;               \
+	JMP       quads;                \
+pairs:                             \
+	CMPQ      R8, $2;               \
+	JLT       single;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+pair:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	CHUNKS(RI2);                    \
+	POPZ2;                          \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       pair;                 \
+	LANES2;                         \
+	LEAQ      (SI)(R9*2), SI;       \
+	SUBQ      $2, R8;               \
+	JMP       pairs;                \
+single:                            \
+	TESTQ     R8, R8;               \
+	JZ        zldone;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+query:                             \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	CHUNKS(RI1);                    \
+	POPZ;                           \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       query;                \
+	LANES1;                         \
+	JMP       zldone
+
+// func countBatchesAVX512IndexLanes(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, out *uint64)
+//
+// countBatchesAVX512Index keeping the words apart: out[8·b + w] is the number of lanes of
+// word w of batch b that the nq queries (nq ≥ 1) leave set, summed over the queries, for
+// each of the nb batches.
+TEXT ·countBatchesAVX512IndexLanes(SB), NOSPLIT, $0-64
+	MOVQ   tab+0(FP), SI
+	MOVQ   nb+8(FP), R8
+	MOVQ   bs+16(FP), R9
+	SHLQ   $3, R9
+	MOVQ   nch+24(FP), R10
+	MOVQ   cb+32(FP), R14
+	MOVQ   cq+40(FP), R11
+	MOVQ   nq+48(FP), R12
+	MOVQ   out+56(FP), R15
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	CMPQ   R14, $6
+	JEQ    zl6
+	CMPQ   R10, $1
+	JEQ    zl5b1
+	CMPQ   R10, $2
+	JEQ    zl5b2
+	CMPQ   R10, $3
+	JEQ    zl5b3
+	CMPQ   R10, $4
+	JEQ    zl5b4
+	CMPQ   R10, $5
+	JEQ    zl5b5
+	CMPQ   R10, $6
+	JEQ    zl5b6
+	CMPQ   R10, $7
+	JEQ    zl5b7
+	JMP    zl5b8
+
+zl6:
+	CMPQ R10, $1
+	JEQ  zl6b1
+	CMPQ R10, $2
+	JEQ  zl6b2
+	CMPQ R10, $3
+	JEQ  zl6b3
+	CMPQ R10, $4
+	JEQ  zl6b4
+	CMPQ R10, $5
+	JEQ  zl6b5
+	CMPQ R10, $6
+	JEQ  zl6b6
+	CMPQ R10, $7
+	JEQ  zl6b7
+	JMP  zl6b8
+
+	GROUPEDL(zl5b1, zl5u1, zl5p1, zl5r1, zl5s1, zl5q1, 0x7c0, C5_1)
+	GROUPEDL(zl5b2, zl5u2, zl5p2, zl5r2, zl5s2, zl5q2, 0x7c0, C5_2)
+	GROUPEDL(zl5b3, zl5u3, zl5p3, zl5r3, zl5s3, zl5q3, 0x7c0, C5_3)
+	GROUPEDL(zl5b4, zl5u4, zl5p4, zl5r4, zl5s4, zl5q4, 0x7c0, C5_4)
+	GROUPEDL(zl5b5, zl5u5, zl5p5, zl5r5, zl5s5, zl5q5, 0x7c0, C5_5)
+	GROUPEDL(zl5b6, zl5u6, zl5p6, zl5r6, zl5s6, zl5q6, 0x7c0, C5_6)
+	GROUPEDL(zl5b7, zl5u7, zl5p7, zl5r7, zl5s7, zl5q7, 0x7c0, C5_7)
+	GROUPEDL(zl5b8, zl5u8, zl5p8, zl5r8, zl5s8, zl5q8, 0x7c0, C5_8)
+	GROUPEDL(zl6b1, zl6u1, zl6p1, zl6r1, zl6s1, zl6q1, 0xfc0, C6_1)
+	GROUPEDL(zl6b2, zl6u2, zl6p2, zl6r2, zl6s2, zl6q2, 0xfc0, C6_2)
+	GROUPEDL(zl6b3, zl6u3, zl6p3, zl6r3, zl6s3, zl6q3, 0xfc0, C6_3)
+	GROUPEDL(zl6b4, zl6u4, zl6p4, zl6r4, zl6s4, zl6q4, 0xfc0, C6_4)
+	GROUPEDL(zl6b5, zl6u5, zl6p5, zl6r5, zl6s5, zl6q5, 0xfc0, C6_5)
+	GROUPEDL(zl6b6, zl6u6, zl6p6, zl6r6, zl6s6, zl6q6, 0xfc0, C6_6)
+	GROUPEDL(zl6b7, zl6u7, zl6p7, zl6r7, zl6s7, zl6q7, 0xfc0, C6_7)
+	GROUPEDL(zl6b8, zl6u8, zl6p8, zl6r8, zl6s8, zl6q8, 0xfc0, C6_8)
+
+zldone:
+	VZEROUPPER
+	RET

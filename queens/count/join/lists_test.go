@@ -60,6 +60,31 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 	}
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
+	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
+	// cutByOccupancy; =both times each row set whole (from h = 13) both ways, in
+	// alternating order, and checks that the counts agree. With
+	// CHESSPUZZLES_JOINPERSUB_B=S2 as well, =both compares sub-stores of S2 (in place of
+	// the fixed cut bits) against CHESSPUZZLES_JOINPERSUB's or the default, both by occupancy.
+	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
+	perSubA, perSubB := sievePerSub, 0
+	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB_B"); v != "" {
+		if perSubB, err = strconv.Atoi(v); err != nil {
+			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
+		}
+	}
+	defer func(c bool) { cutByOccupancy = c }(cutByOccupancy)
+	if cuts == "fixed" {
+		cutByOccupancy = false
+	}
+	var both [2][]float64
+	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
+	// with CHESSPUZZLES_JOINCUTS=both compares storing half A (in place of the fixed cut
+	// bits) against half B, both by occupancy.
+	store := os.Getenv("CHESSPUZZLES_JOINSTORE")
+	defer func(s bool) { storeLarger = s }(storeLarger)
+	if store == "A" {
+		storeLarger = false
+	}
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
@@ -89,18 +114,48 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 		var c joinCounters
 		part, chunk, starts := w.lists(&j, e, &c)
+		if cuts == "both" && j.storeMax < math.MaxInt {
+			var got [2]uint64
+			var dt [2]float64
+			for r := range 2 {
+				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
+				cutByOccupancy = way == 1
+				if perSubB > 0 {
+					cutByOccupancy = true
+					sievePerSub = [2]int{perSubB, perSubA}[way]
+				}
+				if store == "both" {
+					cutByOccupancy = true
+					storeLarger = way == 1
+				}
+				c0 := cpuTime()
+				got[way], _ = w.classParts(&j, e, -1)
+				dt[way] = (cpuTime() - c0).Seconds()
+			}
+			if got[0] != got[1] {
+				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
+			}
+			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
+			sievePerSub = perSubA
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
+		}
 		if timing {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
 			// unbiased estimate where parts are drawn uniformly).
 			// From h = 13 a row set stores its classes (countRowSetClasses): one of them,
 			// drawn uniformly, is timed with its parts, and multiplied by their number
-			// (which counts the first pass over half A and the class's own pass once a
-			// class: two enumerations of A, small beside the matching).
+			// (the class's own passes over both halves counted once a class).
+			// The passes a row set makes once before its classes (the cut bits'
+			// occupancy, the classes' sizes) are what classParts takes with no class
+			// matched: timed once, they are counted once, not once a class.
 			classes := j.storeMax < math.MaxInt
 			parts := len(starts)
+			var once float64
 			if classes {
+				c0 := cpuTime()
 				_, parts = w.classParts(&j, e, -2)
+				once = (cpuTime() - c0).Seconds()
 			}
 			i := rng.IntN(parts)
 			c0 := cpuTime()
@@ -109,9 +164,10 @@ func BenchmarkJoinLists(b *testing.B) {
 			} else {
 				w.countPart(&j, e, wE0(&j, e), starts[i])
 			}
-			dt := (cpuTime() - c0).Seconds() * float64(parts)
+			dt := (cpuTime() - c0).Seconds()
+			dt = once + max(0, dt-once)*float64(parts)
 			times = append(times, dt)
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed: row set about %.2f CPU-s\n", e, s, parts, i, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed (%.2f CPU-s of passes made once): row set about %.2f CPU-s\n", e, s, parts, i, once, dt)
 		}
 		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
 		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
@@ -124,6 +180,11 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
 		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	if len(both[0]) > 0 {
+		m0, s0 := meanSE(both[0])
+		m1, s1 := meanSE(both[1])
+		b.Logf("N=%d: whole row sets, fixed cut bits %.2f ± %.2f CPU-s, by occupancy %.2f ± %.2f (%.3f×)", n, m0, s0, m1, s1, m0/m1)
+	}
 	if timing {
 		mean, se := meanSE(times)
 		rowSets := countedRowSets(n)
@@ -225,7 +286,11 @@ func (w *joinWorker) classParts(j *joinSub, e uint64, only int) (uint64, int) {
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	wE, w180 := j.rowSetWeight(e)
 	var c joinCounters
-	n, parts, err := w.countRowSetClasses(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
+	count := w.countRowSetClasses
+	if j.kind == subEven && storeLarger {
+		count = w.countRowSetStoreB
+	}
+	n, parts, err := count(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
 	if err != nil {
 		panic(err)
 	}

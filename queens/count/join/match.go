@@ -91,11 +91,26 @@ type matcher struct {
 	buf  []uint64
 	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
 	rows [64 + wideChunkBits][8]uint64
+
+	// A weighted store (resetWeighted) holds its patterns in words of 64 lanes of one
+	// weight each, 2^wshift[w] for word w, the lanes of word w that hold a pattern
+	// being wvalid[w] (the others are padding, never counted); nil for a plain store.
+	wvalid []uint64
+	wshift []uint8
+	lanes  []uint64 // the word sums of countBatchesLanes
 }
 
 // reset makes sigs the store, not yet built.
 func (m *matcher) reset(sigs []uint64) {
 	m.sigs, m.raw, m.built, m.rawWork = sigs, true, false, 0
+	m.wvalid, m.wshift = nil, nil
+}
+
+// resetWeighted makes sigs a weighted store, not yet built: word w of sigs (lanes
+// 64w…64w+63) holds patterns in the lanes of valid[w], each of weight 2^shift[w].
+func (m *matcher) resetWeighted(sigs, valid []uint64, shift []uint8) {
+	m.reset(sigs)
+	m.wvalid, m.wshift = valid, shift
 }
 
 // use prepares the matcher for nq queries: a raw scan while that stays cheaper than
@@ -145,12 +160,13 @@ func (m *matcher) build() {
 	for b := range m.nb {
 		lo := b * batch
 		hi := min(lo+batch, len(m.sigs))
-		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi])
+		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi], lo/64)
 	}
 }
 
-// buildBatch fills one batch's chunk tables from up to 64·bw signatures.
-func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
+// buildBatch fills one batch's chunk tables from up to 64·bw signatures, the first of
+// them in word w0 of the store.
+func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	bw := m.bw
 	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
 	// the store keep stale rows: the valid-lanes mask below clears those lanes.
@@ -184,6 +200,9 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64) {
 		case n > 0:
 			valid[w] = 1<<n - 1
 		}
+		if m.wvalid != nil && n > 0 {
+			valid[w] &= m.wvalid[w0+w]
+		}
 	}
 	cb := m.cb
 	for j := range m.nch {
@@ -212,6 +231,9 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	if len(qs) == 0 {
 		return 0
 	}
+	if m.wshift != nil {
+		return m.countWeighted(qs)
+	}
 	if m.raw {
 		var n uint64
 		for _, q := range qs {
@@ -222,6 +244,32 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		return n
 	}
 	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
+}
+
+// countWeighted is countAll for a weighted store: the sum over the queries of the
+// weights of the stored patterns disjoint from each.
+func (m *matcher) countWeighted(qs []uint64) uint64 {
+	var n uint64
+	if m.raw {
+		for w, v := range m.wvalid {
+			sh := m.wshift[w]
+			var c uint64
+			for ; v != 0; v &= v - 1 {
+				s := m.sigs[w*64+bits.TrailingZeros64(v)]
+				for _, q := range qs {
+					c += (s&q - 1) >> 63
+				}
+			}
+			n += c << sh
+		}
+		return n
+	}
+	m.lanes = grow(m.lanes, m.nb*m.bw)
+	countBatchesLanes(m.tab, m.bs, m.bw, m.nch, m.cb, qs, m.lanes)
+	for w, sh := range m.wshift {
+		n += m.lanes[w] << sh
+	}
+	return n
 }
 
 // chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
@@ -340,6 +388,27 @@ func swapBlocks(a *[64]uint64, j int, m uint64, rows int) {
 			t := (a[k]>>j ^ a[k+j]) & m
 			a[k] ^= t << j
 			a[k+j] ^= t
+		}
+	}
+}
+
+// countBatchesGoLanes is the portable kernel of weighted stores, written a lane word at a
+// time from the definition: it sets out[bw·b + w] to the number of lanes of word w of
+// batch b (of bw words a row) that the queries leave set, summed over the queries.
+func countBatchesGoLanes(tab []uint64, bs, bw, nch, cb int, qs []uint64, out []uint64) {
+	mask := uint64(1)<<cb - 1
+	nb := len(tab) / max(bs, 1)
+	clear(out[:nb*bw])
+	for b := range nb {
+		t := tab[b*bs : (b+1)*bs]
+		for _, c := range qs {
+			for l := range bw {
+				a := t[int(c&mask)*bw+l]
+				for j := 1; j < nch; j++ {
+					a &= t[(j<<cb+int(c>>(j*cb)&mask))*bw+l]
+				}
+				out[b*bw+l] += uint64(bits.OnesCount64(a))
+			}
 		}
 	}
 }

@@ -132,3 +132,61 @@ func BenchmarkMatchKernel(b *testing.B) {
 }
 
 var matchSink uint64
+
+// TestMatchWeighted holds a weighted store's count (words of one weight each, padding
+// lanes never counted), raw and in batches of either width and chunks of either size
+// (countBatchesAVX512IndexLanes where it runs, else countBatchesGoLanes), to a count
+// from the definition.
+func TestMatchWeighted(t *testing.T) {
+	defer func(w int) { matchWords = w }(matchWords)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, bw := range []int{8, 4} {
+		matchWords = bw
+		for _, cb := range []int{chunkBits, wideChunkBits} {
+			for _, words := range []int{1, 2, 7, 8, 9, 17, 33} {
+				for _, width := range []uint{3, 20, 34, 40, 50} {
+					sigs := make([]uint64, 64*words)
+					valid := make([]uint64, words)
+					shift := make([]uint8, words)
+					for w := range words {
+						a, b := rng.Uint64(), rng.Uint64()
+						valid[w] = a | b
+						if w%3 == 0 {
+							valid[w] &= 1<<rng.IntN(64) - 1
+						}
+						shift[w] = uint8(rng.IntN(3))
+					}
+					for i := range sigs {
+						a, b := rng.Uint64(), rng.Uint64()
+						sigs[i] = a & b & (1<<width - 1)
+					}
+					qs := make([]uint64, 100)
+					for i := range qs {
+						a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
+						qs[i] = a & b & c & (1<<width - 1)
+					}
+					var want uint64
+					for i, s := range sigs {
+						if valid[i/64]>>(i%64)&1 == 0 {
+							continue
+						}
+						for _, q := range qs {
+							if s&q == 0 {
+								want += 1 << shift[i/64]
+							}
+						}
+					}
+					for _, nq := range []int{0, 1 << 30} {
+						var m matcher
+						m.resetWeighted(sigs, valid, shift)
+						m.cb = cb
+						m.use(nq)
+						if got := m.countAll(qs, nil, 0); got != want {
+							t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, words, width, m.raw, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -88,16 +88,13 @@ func (t task) public() count.Task {
 	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
 }
 
-// New returns the join's plan of the n×n board, MinN ≤ n ≤ MaxN, of plan version
-// PlanVersion. It returns at once: the task list is built on first use (walking all
-// row sets twice: milliseconds at n = 20, a few seconds at n = 26–27), so a worker counts
-// and checks tasks without it. Memory of a count: see the plan's Memory.
-func New(n int) (count.Plan, error) {
-	if n < MinN || n > MaxN {
-		return nil, fmt.Errorf("board size for the join method must be a whole number from %d to %d, got %d", MinN, MaxN, n)
-	}
-	return &plan{n: n}, nil
-}
+// New returns the join's plan of the n×n board, MinN ≤ n ≤ MaxN, of its default version
+// (DefaultVersion: PlanVersion to N = 28, DemandPlanVersion from 29; NewVersion takes
+// either). It returns at once: the task list (for DemandPlanVersion its cut table) is
+// built on first use (walking all row sets twice: milliseconds at n = 20, a few seconds
+// at n = 26–27), so a worker counts tasks without it. Memory of a count: see the plan's
+// Memory.
+func New(n int) (count.Plan, error) { return NewVersion(n, 0) }
 
 // Build builds the plan's task list unless it is built, or returns ctx.Err() if ctx is
 // done first; a later call builds it again from the start. It walks all row sets twice

@@ -89,8 +89,21 @@ type sieveMatcher struct {
 	// its queries never have (countRowSetClasses): never cut bits, never matched. perSub,
 	// where positive, chooses k by the store's size (sievePerSub). Both are set by the
 	// caller before build.
-	exclude    uint64
-	perSub     int
+	exclude uint64
+	perSub  int
+	// prefer, where set, is the order in which build takes cut bits (occupancyOrder),
+	// instead of from the middle of each direction outwards.
+	prefer []uint
+	// weighted, set by the caller before build, makes a weighted store
+	// (countRowSetStoreB): a pattern with c of the bits wbits weighs 2^wshift[c], and its
+	// sub-store holds the patterns of each weight in words of their own (laid out in
+	// laid, lvalid and lshift: matcher.resetWeighted). The caller excludes wbits.
+	weighted   bool
+	wbits      uint64
+	wshift     [3]uint8
+	laid       []uint64
+	lvalid     []uint64
+	lshift     []uint8
 	k          int
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
@@ -127,13 +140,19 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		k--
 	}
 	mid := W / 2
-	for d, got := 0, 0; got < k && d < W; d++ {
+	for i, got := 0, 0; got < k && i < len(s.prefer); i++ {
+		if b := s.prefer[i]; kept>>b&1 != 0 {
+			cut |= 1 << b
+			got++
+		}
+	}
+	for d, got := 0, bits.OnesCount64(cut); got < k && d < W; d++ {
 		off := mid + (d+1)/2*(1-2*(d&1)) // mid, mid+1, mid−1, mid+2, …
 		if off < 0 || off >= W {
 			continue
 		}
 		for _, b := range [2]int{off, W + off} {
-			if got < k && kept>>b&1 != 0 {
+			if got < k && kept>>b&1 != 0 && cut>>b&1 == 0 {
 				cut |= 1 << b
 				got++
 			}
@@ -155,6 +174,11 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	if len(s.subs) < nsub {
 		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
 	}
+	if s.weighted {
+		s.laid = grow(s.laid, len(sigs)+3*63*nsub)[:0]
+		s.lvalid = grow(s.lvalid, len(sigs)/64+3*nsub+1)[:0]
+		s.lshift = grow(s.lshift, len(sigs)/64+3*nsub+1)[:0]
+	}
 	if k == 0 {
 		m := &s.subs[0]
 		m.sigs = sigs
@@ -164,7 +188,17 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			extractAll(s.packed, sigs, &s.keep)
 			m.sigs = s.packed
 		}
-		m.reset(m.sigs) // built by countAll, which knows the queries
+		if s.weighted {
+			// By weight: a counting sort of the patterns on their classes.
+			s.xs = grow(s.xs, len(sigs))
+			for i, x := range sigs {
+				s.xs[i] = uint64(bits.OnesCount64(x & s.wbits))
+			}
+			s.sorted, s.start = s.bucketSort(s.sorted, s.start, m.sigs, s.xs, 3)
+			m.resetWeighted(s.layOut(s.sorted, s.start))
+		} else {
+			m.reset(m.sigs) // built by countAll, which knows the queries
+		}
 		m.cb = cb
 		return
 	}
@@ -180,6 +214,19 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	for i, x := range s.xs {
 		s.xs[i] = ^x & mask
 	}
+	if s.weighted {
+		// Sub-store by sub-store, each by weight (keys 3i + c).
+		for i, x := range s.xs {
+			s.xs[i] = 3*x + uint64(bits.OnesCount64(sigs[i]&s.wbits))
+		}
+		s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, 3*nsub)
+		for i := range nsub {
+			m := &s.subs[i]
+			m.resetWeighted(s.layOut(s.sorted, s.start[3*i:3*i+4]))
+			m.cb = cb
+		}
+		return
+	}
 	s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, nsub)
 	start := s.start
 	for i := range nsub {
@@ -187,6 +234,33 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		m.reset(s.sorted[start[i]:start[i+1]])
 		m.cb = cb
 	}
+}
+
+// layOut appends to s.laid one weighted sub-store: the patterns sorted[start[c]:start[c+1]]
+// of each weight class c < 3, each class padded to whole words of 64 lanes, and returns
+// it with its words' valid lanes and weight shifts (matcher.resetWeighted). build sizes
+// the three buffers so that they never move.
+func (s *sieveMatcher) layOut(sorted []uint64, start []int) (sigs, valid []uint64, shift []uint8) {
+	l0, w0 := len(s.laid), len(s.lvalid)
+	for c := range 3 {
+		g := sorted[start[c]:start[c+1]]
+		if len(g) == 0 {
+			continue
+		}
+		s.laid = append(s.laid, g...)
+		for range -len(g) & 63 {
+			s.laid = append(s.laid, 0)
+		}
+		for i := 0; i < len(g); i += 64 {
+			v := ^uint64(0)
+			if r := len(g) - i; r < 64 {
+				v = 1<<r - 1
+			}
+			s.lvalid = append(s.lvalid, v)
+			s.lshift = append(s.lshift, s.wshift[c])
+		}
+	}
+	return s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lshift[w0:len(s.lshift):len(s.lshift)]
 }
 
 // countAll returns the number of disjoint (stored, query) pairs over the queries qs.
@@ -205,7 +279,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		var offs []uint32
 		// Below 3 batches the offsets cost what they save, but only the offsets kernel
 		// takes wide chunks.
-		if !m.raw && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
+		if !m.raw && !s.weighted && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
@@ -218,7 +292,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	extractAll(s.qc, qs, &s.keep)
 	s.qbuf, s.qoff = s.bucketSort(s.qbuf, s.qoff, s.qc, s.qx, nsub)
 	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
-	useOffs := matchOffsets(matchWords)
+	useOffs := matchOffsets(matchWords) && !s.weighted
 	s.made = grow(s.made, nsub)
 	made := s.made
 	clear(made)

@@ -150,7 +150,8 @@ func TestCountJoinSieve(t *testing.T) {
 // TestCountRowSetCut holds countRowSet's cut lists (half A stored a part at a time, half B
 // queried a chunk at a time, as N = 28–29 must) and the south pieces prepared cell by cell
 // to the whole lists: every task of the plan for small n, behind a forced sieve, gives the
-// same result, counters included, with lists cut to a few dozen half-boards as whole.
+// same result, counters included, with lists cut to a few dozen half-boards as whole, its
+// cut bits chosen by occupancy or from the middle out.
 func TestCountRowSetCut(t *testing.T) {
 	defer func(f, m, c, p int, l [2]int) {
 		joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, listMaxForce = f, m, c, p, l
@@ -180,13 +181,17 @@ func TestCountRowSetCut(t *testing.T) {
 			cellSouthH, listMaxForce = 14, [2]int{}
 			whole := results()
 			cellSouthH, listMaxForce = 0, [2]int{c.store, c.query}
-			cut := results()
-			if len(cut) != len(whole) {
-				t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-			}
-			for i := range whole {
-				if cut[i] != whole[i] {
-					t.Errorf("task %d: %+v with cut lists, %+v whole", i, cut[i], whole[i])
+			defer func(o bool) { cutByOccupancy = o }(cutByOccupancy)
+			for _, occ := range []bool{true, false} {
+				cutByOccupancy = occ
+				cut := results()
+				if len(cut) != len(whole) {
+					t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+				}
+				for i := range whole {
+					if cut[i] != whole[i] {
+						t.Errorf("task %d: %+v with cut lists (cut bits by occupancy: %v), %+v whole", i, cut[i], occ, whole[i])
+					}
 				}
 			}
 		})

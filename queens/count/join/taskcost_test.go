@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -11,10 +12,11 @@ import (
 )
 
 // BenchmarkJoinTasks is a measuring harness, not a check (bench/cost.sh -tasks runs it):
-// with CHESSPUZZLES_JOINTASKS=N:M:SEED it builds the join's plan of N, draws M of its
+// with CHESSPUZZLES_JOINTASKS=N:M:SEED it builds the join's plan of N (its default version:
+// DemandPlanVersion's cut table from N = 29), draws M of its
 // row-set tasks uniformly by id (seeded), and times each on this process's CPU clock against
-// what the cost model says of it, CoreSeconds·Cost/ΣCost (the figure queens plan and
-// queens estimate share out). A task whose modelled time is within
+// what the cost model says of it, CoreSeconds times its row sets' cost over all row sets'
+// (the figure queens plan and queens estimate share out). A task whose modelled time is within
 // CHESSPUZZLES_JOINTASKS_BUDGET (CPU seconds, default 600) runs whole, as a fresh worker
 // runs it (the table rows it reads built on the way, within the process's memory limit:
 // GOMEMLIMIT); a longer one is timed by a part: one of its row sets drawn uniformly, its four
@@ -52,17 +54,31 @@ func BenchmarkJoinTasks(b *testing.B) {
 	}
 	ctx := context.Background()
 	c0 := cpuTime()
-	p, err := buildJoinPlan(ctx, n)
-	if err != nil {
-		b.Fatal(err)
+	// The plan of N's default version: its tasks drawn uniformly by id, each modelled by
+	// its row sets' summed cost (a task of DemandPlanVersion has its block's mean as Cost).
+	var tasks int
+	var taskAt func(int) task
+	var total float64 // the row-set tasks' summed cost
+	var rsm rowSetModel
+	if DefaultVersion(n) == DemandPlanVersion {
+		c, err := buildCutTable(ctx, n, demandBlockRows, demandTaskSeconds)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tasks, taskAt, total, rsm = c.tasks(), c.taskAt, float64(c.total), c.m
+	} else {
+		p, err := buildJoinPlan(ctx, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range p.cost[:len(p.cost)-1] {
+			total += float64(c)
+		}
+		tasks, taskAt, rsm = len(p.cost)-1, p.taskAt, newRowSetModel(n)
 	}
-	var total float64
-	for _, c := range p.cost[:len(p.cost)-1] {
-		total += float64(c)
-	}
-	perCost := joinModelSeconds(n) / (total + float64(p.cost[len(p.cost)-1]))
-	b.Logf("N=%d: plan of %d tasks built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
-		n, len(p.cost), (cpuTime() - c0).Seconds(), joinModelSeconds(n)/3600, total*perCost/float64(len(p.cost)-1))
+	perCost := joinModelSeconds(n) / total
+	b.Logf("N=%d: plan of %d tasks (version %d) built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
+		n, tasks+1, DefaultVersion(n), (cpuTime() - c0).Seconds(), joinModelSeconds(n)/3600, total*perCost/float64(tasks))
 	tab, err := joinTable(ctx, n)
 	if err != nil {
 		b.Fatal(err)
@@ -70,8 +86,8 @@ func BenchmarkJoinTasks(b *testing.B) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 33))
 	var ratios []float64
 	for range m {
-		t := p.taskAt(rng.IntN(len(p.cost) - 1)) // the symmetric task (the last) left out
-		model := float64(t.Cost) * perCost
+		t := taskAt(rng.IntN(tasks)) // the symmetric task (the last) left out
+		model := float64(runCost(&rsm, t)) * perCost
 		var got, rows float64
 		var how string
 		if model <= budget {
@@ -100,14 +116,28 @@ func BenchmarkJoinTasks(b *testing.B) {
 			w.t = tab
 			var c joinCounters
 			_, _, starts := w.lists(&j, e, &c)
-			k := rng.IntN(len(starts))
+			// From h = 13 a row set stores half A by classes of its cut bits
+			// (countRowSetClasses), as a worker runs it: one class drawn uniformly is
+			// timed with its parts, times the classes (as BenchmarkJoinLists does);
+			// below, one part of the store drawn uniformly, times the parts.
+			classes := j.storeMax < math.MaxInt
+			parts, unit := len(starts), "part"
+			if classes {
+				_, parts = w.classParts(&j, e, -2)
+				unit = "class"
+			}
+			k := rng.IntN(parts)
 			c0 = cpuTime()
-			w.countPart(&j, e, wE0(&j, e), starts[k])
+			if classes {
+				w.classParts(&j, e, k)
+			} else {
+				w.countPart(&j, e, wE0(&j, e), starts[k])
+			}
 			part := (cpuTime() - c0).Seconds()
 			tab.release(rs[:])
-			got = part * float64(len(starts)) * float64(t.Join.RowSets)
-			how = fmt.Sprintf("by a part: row set %d of %d (%#x, %.3g pair tests), part %d of %d of its store: %.1f CPU-s, its 4 table rows %.1f CPU-s",
-				i, t.Join.RowSets, e, float64(c.pairTests), k, len(starts), part, rows)
+			got = part * float64(parts) * float64(t.Join.RowSets)
+			how = fmt.Sprintf("by a %s: row set %d of %d (%#x, %.3g pair tests), %s %d of %d of its store: %.1f CPU-s, its 4 table rows %.1f CPU-s",
+				unit, i, t.Join.RowSets, e, float64(c.pairTests), unit, k, parts, part, rows)
 		}
 		ratios = append(ratios, got/model)
 		b.Logf("N=%d task %d (sub-problem %d, Cost %d): modelled %.3g s, measured %.3g s (%.2f× the model) %s",
@@ -116,6 +146,19 @@ func BenchmarkJoinTasks(b *testing.B) {
 	mean, se := meanSE(ratios)
 	b.Logf("N=%d: %d tasks, measured ÷ modelled %.2f ± %.2f (mean ± s.e.); %.1f CPU-s in all, load %s",
 		n, m, mean, se, (cpuTime() - c0).Seconds(), loadAvg())
+}
+
+// runCost returns the summed modelled cost of task t's row sets.
+func runCost(m *rowSetModel, t task) uint64 {
+	j := newJoinSub(t.N, t.Join.Sub)
+	var c uint64
+	for k, e := 0, t.Join.First; k < t.Join.RowSets && e != 0; e = j.nextRowSet(e) {
+		if w, _ := j.rowSetWeight(e); w != 0 {
+			c += m.cost(&j, e)
+			k++
+		}
+	}
+	return c
 }
 
 // loadAvg returns the first three fields of /proc/loadavg, or "unknown".
