@@ -110,7 +110,11 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	case o.method != kcount.MethodAuto && o.method != kcount.MethodDP:
 		return usageErrorf("--plan counts by the dp method's sweep with fixed ends, not --method %s", o.method)
 	}
-	tp, err := tours.NewPlan(tours.PlanName(sz.Rows, sz.Cols, tours.KindOpenEnds, kcount.OpenPlanVersion))
+	op, err := openPlan(sz, p.split)
+	if err != nil {
+		return usageError(err)
+	}
+	tp, err := tours.NewPlan(op.Name())
 	if err != nil {
 		return usageError(err)
 	}

@@ -266,9 +266,9 @@ task sweeps the board keeping its part of each level; the parts sum to the whole
 --plan --distributed (or --nats URL) runs the tasks through NATS as queens count
 --distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
 --verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
-workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs), and
---workers K (default 1) runs K tasks at once in this process, each holding its sweep's
-memory.
+workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs,
+k<R>x<C>-open-split-LEVELS-v1 for a split), and --workers K (default 1) runs K tasks at
+once in this process, sharing --max-memory.
 
 # Web app
 

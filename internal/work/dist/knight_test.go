@@ -49,7 +49,8 @@ func noPublishedKnight(t *testing.T) {
 }
 
 func TestKnightJobIDs(t *testing.T) {
-	for name, job := range map[string]string{"8x8 open-ends v1": "k8x8-open-ends-v1", "5x10 open-ends v1": "k5x10-open-ends-v1", "6x6 split9 v2": "k6x6-split9-v2"} {
+	for name, job := range map[string]string{"8x8 open-ends v1": "k8x8-open-ends-v1", "5x10 open-ends v1": "k5x10-open-ends-v1", "6x6 split9 v2": "k6x6-split9-v2",
+		"5x6 open-split-c10k4f3-c20k2f0 v1": "k5x6-open-split-c10k4f3-c20k2f0-v1", "8x8 open-split-v2 v3": "k8x8-open-split-v2-v3"} {
 		got, err := KnightJobID(name)
 		if err != nil || got != job {
 			t.Errorf("KnightJobID(%q) = %q, %v; want %q", name, got, err, job)
@@ -69,20 +70,20 @@ func TestKnightJobIDs(t *testing.T) {
 	}
 }
 
-// TestKnightInProcess counts a board's directed open tours by the end-pair plan with an
-// in-process coordinator and two workers of issued identities, every task computed by
+// TestKnightInProcess counts a board's directed open tours by the end-pair plan (and by a
+// split of the whole sweep in two levels) with an in-process coordinator and two workers of issued identities, every task computed by
 // both: the total is the published count and the local runner's, every task verified,
 // and the job's record names the knight job with its total. 5×6 (no count in the
 // program's table: every task by two identities by default), and with CHESSPUZZLES_LONG=1
 // 6×6 too (published in the table: replicas asked for).
 func TestKnightInProcess(t *testing.T) {
-	boards := []string{"5x6"}
+	plans := []string{"5x6 open-ends v1", "5x6 open-split-c10k4f3-c20k2f0 v1"}
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
-		boards = append(boards, "6x6") // 3 CPU-s a computation
+		plans = append(plans, "6x6 open-ends v1") // 3 CPU-s a computation
 	}
-	for _, b := range boards {
-		t.Run(b, func(t *testing.T) {
-			name := b + " open-ends v1"
+	for _, name := range plans {
+		b, _, _ := strings.Cut(name, " ")
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			s, a := authServer(t, dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -118,9 +118,26 @@ func kindOK(kind string) bool {
 // KindOpenEnds is the kind of [OpenEnds] plans.
 const KindOpenEnds = "open-ends"
 
-// Kinds returns the plan kinds, each with the version, that NewPlan makes: "open-ends v1".
+// Kinds returns the plan kinds, each with the version, that NewPlan makes: "open-ends v1",
+// and "open-split-* v1" for the split plans of every LEVELS (a kind ending in * stands for
+// every kind it begins).
 func Kinds() []string {
-	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion)}
+	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion), "open-split-* v" + strconv.Itoa(kcount.SplitPlanVersion)}
+}
+
+// RunsKind reports whether kinds (as Kinds gives them) hold the kind of the given version.
+func RunsKind(kinds []string, kind string, version int) bool {
+	v := " v" + strconv.Itoa(version)
+	for _, k := range kinds {
+		pattern, ok := strings.CutSuffix(k, v)
+		if !ok {
+			continue
+		}
+		if prefix, family := strings.CutSuffix(pattern, "*"); family && strings.HasPrefix(kind, prefix) || pattern == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // NewPlan returns the plan a name names (see [PlanName]), as this build makes it, or an
