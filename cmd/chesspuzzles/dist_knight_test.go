@@ -21,19 +21,7 @@ func TestDistributedKnight(t *testing.T) {
 		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--replicas", "2", "--json")
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	jobLine := regexp.MustCompile(`(?m)^k5x6-open-split-c10k4f3-c20k2f0-v1  0/8 tasks`)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		st := start(t, "status", "queens", "status", "--state", state)
-		code := st.wait(time.Minute)
-		if code == 0 && jobLine.MatchString(st.stdout.String()) {
-			break
-		}
-		if code != 0 || !strings.HasPrefix(st.stdout.String(), "no jobs") || time.Now().After(deadline) {
-			t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the knight job, 0/8 tasks", code, st.stdout.String(), st.stderr.String())
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitStatus(t, state, `(?m)^k5x6-open-split-c10k4f3-c20k2f0-v1  0/8 tasks`)
 	start(t, "worker 1", "worker", "--nats", url, "--creds", addWorker(t, state, "w1"), "--cores", "1")
 	start(t, "worker 2", "worker", "--nats", url, "--creds", addWorker(t, state, "w2"), "--cores", "1")
 	if code := coord.wait(2 * time.Minute); code != 0 {

@@ -172,6 +172,27 @@ type runOutcome struct {
 	err   error
 }
 
+// attackServer starts a server of issued identities on a new state directory, with a
+// context of two minutes that ends with the test.
+func attackServer(t *testing.T) (string, *Server, *Authority, context.Context) {
+	t.Helper()
+	dir := t.TempDir()
+	s, a := authServer(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return dir, s, a, ctx
+}
+
+// runRogues runs rs until the test ends.
+func runRogues(t *testing.T, ctx context.Context, rs ...*rogue) {
+	rctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, r := range rs {
+		wg.Go(func() { r.run(rctx) })
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
 func newRogue(h *hostile, plan count.Plan) *rogue {
 	never := func(int) bool { return false }
 	return &rogue{h: h, plan: plan, lieFirst: never, lieSecond: never, lied: map[int]bool{}}
@@ -191,10 +212,7 @@ func TestOneLiarUnpublished(t *testing.T) {
 }
 
 func oneLiar(t *testing.T, tj testJob, mode string) {
-	dir := t.TempDir()
-	s, a := authServer(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	dir, s, a, ctx := attackServer(t)
 	plan := tj.plan
 	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
 	switch mode {
@@ -208,10 +226,7 @@ func oneLiar(t *testing.T, tj testJob, mode string) {
 	log := &logger{t: t}
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
 	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
-	rctx, rcancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { rcancel(); wg.Wait() }()
-	wg.Go(func() { r.run(rctx) })
+	runRogues(t, ctx, r)
 	o := <-out
 	st := o.st
 	if o.err != nil {
@@ -254,10 +269,7 @@ func TestCollusionUnpublished(t *testing.T) {
 }
 
 func collusion(t *testing.T, tj testJob) {
-	dir := t.TempDir()
-	s, a := authServer(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	dir, s, a, ctx := attackServer(t)
 	plan := tj.plan
 	ra := newRogue(issuedHostile(t, s.URL(), a, "ca"), plan)
 	rb := newRogue(issuedHostile(t, s.URL(), a, "cb"), plan)
@@ -268,11 +280,7 @@ func collusion(t *testing.T, tj testJob) {
 	log := &logger{t: t}
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
 	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"), issuedWorker(t, ctx, s.URL(), a, "h3"))
-	rctx, rcancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { rcancel(); wg.Wait() }()
-	wg.Go(func() { ra.run(rctx) })
-	wg.Go(func() { rb.run(rctx) })
+	runRogues(t, ctx, ra, rb)
 	o := <-out
 	if o.err != nil {
 		t.Fatalf("count: %v", o.err)
@@ -343,11 +351,7 @@ func TestSteeringFails(t *testing.T) {
 	first.lieFirst = func(id int) bool { firsts.Store(id, true); return false }
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), VerifyWait: time.Second}
 	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"), issuedWorker(t, ctx, s.URL(), a, "h3"))
-	rctx, rcancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { rcancel(); wg.Wait() }()
-	wg.Go(func() { first.run(rctx) })
-	wg.Go(func() { fast.run(rctx) })
+	runRogues(t, ctx, first, fast)
 	if o := <-out; o.err != nil || o.st.Identities != 5 {
 		t.Fatalf("count: %v, stats %+v; want 5 identities", o.err, o.st)
 	}
@@ -381,10 +385,7 @@ func TestNonceBound(t *testing.T) {
 }
 
 func nonceBound(t *testing.T, tj testJob) {
-	dir := t.TempDir()
-	s, a := authServer(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	dir, s, a, ctx := attackServer(t)
 	plan := tj.plan
 	h := issuedHostile(t, s.URL(), a, "replayer")
 	r := newRogue(h, plan)
@@ -462,20 +463,14 @@ func TestRefusedRecovers(t *testing.T) {
 }
 
 func refusedRecovers(t *testing.T, tj testJob) {
-	dir := t.TempDir()
-	s, a := authServer(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	_, s, a, ctx := attackServer(t)
 	plan := tj.plan
 	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), plan)
 	r.lieFirst = func(int) bool { return true }
 	log := &logger{t: t}
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), Replicas: 1, Verify: 0, VerifyWait: time.Second, Logf: log.Logf}
 	out := honestFirst(t, ctx, c, plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
-	rctx, rcancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { rcancel(); wg.Wait() }()
-	wg.Go(func() { r.run(rctx) })
+	runRogues(t, ctx, r)
 	o := <-out
 	if o.err != nil || o.total != tj.total {
 		t.Fatalf("%s = %q, %v; want %s; log:\n%s", tj.kind, o.total, o.err, tj.total, strings.Join(log.lines, "\n"))
