@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
@@ -256,5 +257,5 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 
 // runsKnight reports whether a worker that asked with w runs the knight plan k.
 func (w WantMsg) runsKnight(k *knightPlan) bool {
-	return tours.RunsKind(w.Knight, k.kind, k.version)
+	return slices.Contains(w.Knight, tours.Family(k.kind)+" v"+strconv.Itoa(k.version))
 }

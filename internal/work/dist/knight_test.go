@@ -256,3 +256,25 @@ func TestKnightResume(t *testing.T) {
 		t.Errorf("second run's stats %+v: want all %d tasks from the snapshot, nothing assigned", st, plan.Len())
 	}
 }
+
+// TestRunsKnight: a worker is given the knight jobs of the kinds and versions it lists, a
+// split plan of any levels by its family.
+func TestRunsKnight(t *testing.T) {
+	w := WantMsg{Knight: KnightKinds()}
+	for name, want := range map[string]bool{
+		"5x5 open-ends v1": true, "5x6 open-split-c10k4f3 v1": true, "5x6 open-split-c10k4f3-c20k2f0 v1": true,
+	} {
+		k, _ := knightOf(mustKnight(t, name))
+		if got := w.runsKnight(k); got != want {
+			t.Errorf("a worker of this build runs %s: %v, want %v", name, got, want)
+		}
+		if (WantMsg{}).runsKnight(k) {
+			t.Errorf("a worker that lists no kinds runs %s", name)
+		}
+		old := *k
+		old.version++
+		if w.runsKnight(&old) {
+			t.Errorf("a worker of this build runs %s of version %d", name, old.version)
+		}
+	}
+}

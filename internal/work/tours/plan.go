@@ -118,26 +118,23 @@ func kindOK(kind string) bool {
 // KindOpenEnds is the kind of [OpenEnds] plans.
 const KindOpenEnds = "open-ends"
 
-// Kinds returns the plan kinds, each with the version, that NewPlan makes: "open-ends v1",
-// and "open-split-* v1" for the split plans of every LEVELS (a kind ending in * stands for
-// every kind it begins).
+// Kinds returns the plan kinds (split plans by their family, KindOpenSplit), each with the
+// version, that NewPlan makes: "open-ends v1", "open-split v1".
 func Kinds() []string {
-	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion), "open-split-* v" + strconv.Itoa(kcount.SplitPlanVersion)}
+	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion), KindOpenSplit + " v" + strconv.Itoa(kcount.SplitPlanVersion)}
 }
 
-// RunsKind reports whether kinds (as Kinds gives them) hold the kind of the given version.
-func RunsKind(kinds []string, kind string, version int) bool {
-	v := " v" + strconv.Itoa(version)
-	for _, k := range kinds {
-		pattern, ok := strings.CutSuffix(k, v)
-		if !ok {
-			continue
-		}
-		if prefix, family := strings.CutSuffix(pattern, "*"); family && strings.HasPrefix(kind, prefix) || pattern == kind {
-			return true
-		}
+// KindOpenSplit is the family of the split plans' kinds: each is "open-split-" and its
+// levels (OpenSplit), and a worker that runs one runs them all.
+const KindOpenSplit = "open-split"
+
+// Family returns the family of a plan kind, as Kinds lists them: "open-split" for every
+// "open-split-LEVELS", else the kind itself.
+func Family(kind string) string {
+	if strings.HasPrefix(kind, KindOpenSplit+"-") {
+		return KindOpenSplit
 	}
-	return false
+	return kind
 }
 
 // NewPlan returns the plan a name names (see [PlanName]), as this build makes it, or an

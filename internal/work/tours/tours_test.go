@@ -222,25 +222,6 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func TestRunsKind(t *testing.T) {
-	kinds := Kinds()
-	for _, c := range []struct {
-		kind    string
-		version int
-		want    bool
-	}{
-		{"open-ends", 1, true}, {"open-ends", 2, false}, {"open-split-c10k4f3", 1, true}, {"open-split-c10k4f3-c20k2f0", 1, true},
-		{"open-split-c10k4f3", 2, false}, {"open-split", 1, false}, {"closed", 1, false}, {"open-end", 1, false},
-	} {
-		if got := RunsKind(kinds, c.kind, c.version); got != c.want {
-			t.Errorf("RunsKind(%q, %q v%d) = %v, want %v", kinds, c.kind, c.version, got, c.want)
-		}
-	}
-	if RunsKind(nil, "open-ends", 1) {
-		t.Errorf("a worker that lists no kinds runs open-ends")
-	}
-}
-
 // TestPlanNames parses plan names and refuses names that are not one, or of a kind or
 // version this build does not make.
 func TestPlanNames(t *testing.T) {

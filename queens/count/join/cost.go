@@ -16,13 +16,18 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // against its queries times the classes): N = 26 six row sets (seed 2), 12.3 ± 2.2 CPU-s
 // a row set (± 18 %); N = 27 twelve (seed 2), 5.1 ± 1.0 (± 21 %); N = 28 eight (seeds 3
 // and 4), 505 ± 84 CPU-s (± 17 %; the same method gave 1,560 ± 244 in the afternoon at
-// load 4–35). N = 24–25 are still those of 25 November (AVX2, before this kernel). It is
+// load 4–35). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
+// code after the class sieve and the four-batch kernel, at a load of 9–12.5 (bench/README.md,
+// "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
+// (0.64 ± 0.03 and 0.53 ± 0.16 of the model of 25 November, so 138 and 712 core-hours,
+// ± 5 and 30 %), at 29 each by one class of one of its row sets (0.37 ± 0.04 of the
+// extrapolation from 26–28, 3.53·10⁷: 1.31·10⁷ core-hours ± 11 %, two probes). It is
 // the model CoreSeconds and the choice of method read; frames' model was measured in the
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 215, 25: 1344, 26: 17800, 27: 92000,
-	28: 2.81e6,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 17800, 27: 92000,
+	28: 2.81e6, 29: 1.31e7,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core

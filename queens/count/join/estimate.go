@@ -13,6 +13,11 @@ import (
 // rows, which consecutive row sets share, than in counting.
 const maxWholeTaskN = 21
 
+// maxTimedN is the largest N whose join Estimate times anything: from N = 24 a probe's
+// setup alone (the quarter table or its rows, the symmetric search: 9 s at N = 24) passes
+// ten budgets, and a row set takes seconds to minutes, so the estimate is the model's.
+const maxTimedN = 23
+
 // Estimate times the join of the plan on the calling goroutine (see count.Plan.Estimate).
 // It builds the quarter table (a task of no row sets does only that) and, unless
 // opts.NoSetup, runs the symmetric-solution task whole (each is done once in a count, so
@@ -47,7 +52,7 @@ func estimateTasks(ctx context.Context, n int, coreSeconds float64, ntasks int, 
 	if n > maxWholeTaskN {
 		perProbe = coreSeconds / float64(max(rows, 1))
 	}
-	if perProbe*float64(max(opts.MinProbes, 1)) > 10*opts.Budget.Seconds() {
+	if n > maxTimedN || perProbe*float64(max(opts.MinProbes, 1)) > 10*opts.Budget.Seconds() {
 		return count.Estimate{Seconds: coreSeconds, Tasks: float64(ntasks), TasksExact: true,
 			Largest: coreSeconds * float64(top) / float64(max(total, 1))}, nil
 	}

@@ -526,52 +526,15 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		}
 	}
 	// Pass 1: how many half-boards each class of the candidate bits holds.
-	var hist8 [1 << classCandidatesLen]int
+	split := classSplit{cand: cand}
 	var stored, kept uint64
 	for from := 0; from >= 0; {
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		stored += uint64(len(w.sideA))
-		for _, sig := range w.sideA {
-			kept |= sig
-			var x uint
-			for i, b := range cand {
-				x |= uint(sig>>b&1) << i
-			}
-			hist8[x]++
-		}
+		kept |= split.add(w.sideA)
 	}
-	// The candidates some half-board has, in order, and the classes over them.
-	var order []uint
-	var pos []int
-	for i, b := range cand {
-		if kept>>b&1 != 0 && len(order) < classBitsMax {
-			order, pos = append(order, b), append(pos, i)
-		}
-	}
-	var hist [1 << classBitsMax]int
-	for x8, h := range hist8 {
-		var x int
-		for i, p := range pos {
-			x |= x8 >> p & 1 << i
-		}
-		hist[x] += h
-	}
-	cb := 0
-	for ; cb < len(order); cb++ {
-		var size [1 << classBitsMax]int
-		big := 0
-		for x, h := range hist {
-			size[x&(1<<cb-1)] += h
-			big = max(big, size[x&(1<<cb-1)])
-		}
-		if big <= j.storeMax {
-			break
-		}
-	}
-	var outer uint64
-	for _, b := range order[:cb] {
-		outer |= 1 << b
-	}
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
 	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
 	w.m.prefer = prefer
@@ -582,12 +545,7 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
 	for x := range 1 << cb {
-		size := 0
-		for y, h := range hist {
-			if y&(1<<cb-1) == x {
-				size += h
-			}
-		}
+		size, X := split.class(x) // X: the class's cut bits, in the frame
 		if size == 0 {
 			continue
 		}
@@ -595,10 +553,6 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		match := only == -1 || only == class-1
 		if !match && !first {
 			continue
-		}
-		var X uint64 // the class's cut bits, in the frame
-		for i, b := range order[:cb] {
-			X |= uint64(x>>i&1) << b
 		}
 		for aFrom := 0; aFrom >= 0; {
 			// A run of the class: half A made on from aFrom, the other classes dropped.
@@ -689,53 +643,17 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 		}
 	}
 	// Pass 1 over half B: how many half-boards each class of the candidate bits holds.
-	var hist8 [1 << classCandidatesLen]int
+	split := classSplit{cand: cand}
 	var queries, kept uint64
 	for b := (queryChunk{}); !b.done; {
 		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
 			queries += uint64(len(q))
-			for _, sig := range q {
-				kept |= sig
-				var x uint
-				for i, b := range cand {
-					x |= uint(sig>>b&1) << i
-				}
-				hist8[x]++
-			}
+			kept |= split.add(q)
 		}
 	}
 	kept &^= long
-	var order []uint
-	var pos []int
-	for i, b := range cand {
-		if kept>>b&1 != 0 && len(order) < classBitsMax {
-			order, pos = append(order, b), append(pos, i)
-		}
-	}
-	var hist [1 << classBitsMax]int
-	for x8, h := range hist8 {
-		var x int
-		for i, p := range pos {
-			x |= x8 >> p & 1 << i
-		}
-		hist[x] += h
-	}
-	cb := 0
-	for ; cb < len(order); cb++ {
-		var size [1 << classBitsMax]int
-		big := 0
-		for x, h := range hist {
-			size[x&(1<<cb-1)] += h
-			big = max(big, size[x&(1<<cb-1)])
-		}
-		if big <= j.storeMax {
-			break
-		}
-	}
-	var outer uint64
-	for _, b := range order[:cb] {
-		outer |= 1 << b
-	}
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
 	}()
@@ -749,12 +667,7 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 	var stored, n uint64
 	first, class := only == -1, 0 // first: half A is still to count
 	for x := range 1 << cb {
-		size := 0
-		for y, h := range hist {
-			if y&(1<<cb-1) == x {
-				size += h
-			}
-		}
+		size, X := split.class(x) // X: the class's cut bits, in the frame
 		if size == 0 {
 			continue
 		}
@@ -762,15 +675,15 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 		if only != -1 && only != class-1 {
 			continue
 		}
-		var X uint64 // the class's cut bits, in the frame
-		for i, b := range order[:cb] {
-			X |= uint64(x>>i&1) << b
-		}
 		for b := (queryChunk{}); !b.done; {
 			// A run of the class: half B made on from b, the other classes dropped.
 			w.sideB = w.sideB[:0]
 			for !b.done && len(w.sideB) < j.storeMax {
-				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, outer&^X)
+				// A chunk of at most what the store has room for (and a cell more), so
+				// that a run holds no more than j.storeMax and a cell, and the chunk no
+				// more than j.queryMax and a cell.
+				lim := min(j.queryMax, j.storeMax-len(w.sideB))
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, lim, outer&^X)
 				b.done = b.from < 0
 				for _, q := range w.q {
 					for _, sig := range q {
@@ -1018,6 +931,78 @@ func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 
 		order[i] = s.bit
 	}
 	return order
+}
+
+// classSplit chooses the classes that countRowSetClasses and countRowSetStoreB store one
+// at a time: add counts the stored half's half-boards by their candidate cut bits cand,
+// choose takes the fewest of those bits (in cand's order, those some half-board has, at
+// most classBitsMax) that leave no class above the store's limit, and class names a class.
+type classSplit struct {
+	cand  [classCandidatesLen]uint
+	hist8 [1 << classCandidatesLen]int
+	order []uint                 // the candidates some half-board has, in order
+	hist  [1 << classBitsMax]int // half-boards by their bits of order
+	cb    int                    // the cut bits taken: order[:cb]
+	outer uint64                 // the same, in the frame
+}
+
+// add counts sigs by their candidate bits and returns their OR.
+func (c *classSplit) add(sigs []uint64) uint64 {
+	var kept uint64
+	for _, sig := range sigs {
+		kept |= sig
+		var x uint
+		for i, b := range c.cand {
+			x |= uint(sig>>b&1) << i
+		}
+		c.hist8[x]++
+	}
+	return kept
+}
+
+// choose sets the classes' cut bits among the candidates in kept: the fewest that leave no
+// class above limit half-boards (all of them if none do).
+func (c *classSplit) choose(kept uint64, limit int) {
+	var pos []int
+	for i, b := range c.cand {
+		if kept>>b&1 != 0 && len(c.order) < classBitsMax {
+			c.order, pos = append(c.order, b), append(pos, i)
+		}
+	}
+	for x8, h := range c.hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		c.hist[x] += h
+	}
+	for c.cb = 0; c.cb < len(c.order); c.cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range c.hist {
+			size[x&(1<<c.cb-1)] += h
+			big = max(big, size[x&(1<<c.cb-1)])
+		}
+		if big <= limit {
+			break
+		}
+	}
+	for _, b := range c.order[:c.cb] {
+		c.outer |= 1 << b
+	}
+}
+
+// class returns the size of class x (x < 2^cb) and its cut bits in the frame.
+func (c *classSplit) class(x int) (size int, X uint64) {
+	for y, h := range c.hist {
+		if y&(1<<c.cb-1) == x {
+			size += h
+		}
+	}
+	for i, b := range c.order[:c.cb] {
+		X |= uint64(x>>i&1) << b
+	}
+	return size, X
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).
