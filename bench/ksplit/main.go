@@ -10,7 +10,7 @@
 //	go run ./bench/ksplit -board 6x8 [-parts 0,1] [-cells] SPLIT...
 //
 // SPLIT is a plan's levels as "knight plan --split" takes them (c20k8f5, levels joined by
-// +). -parts runs only the tasks listed (a sample: the sums are then scaled by the tasks
+// -). -parts runs only the tasks listed (a sample: the sums are then scaled by the tasks
 // in all over the tasks run, and the whole sweep is not run); -cells prints the whole
 // sweep's states after each cell.
 package main

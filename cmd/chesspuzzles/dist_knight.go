@@ -10,7 +10,6 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -110,7 +109,7 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	case o.method != kcount.MethodAuto && o.method != kcount.MethodDP:
 		return usageErrorf("--plan counts by the dp method's sweep with fixed ends, not --method %s", o.method)
 	}
-	tp, err := tours.NewPlan(tours.PlanName(sz.Rows, sz.Cols, tours.KindOpenEnds, kcount.OpenPlanVersion))
+	tp, err := tourPlan(sz, p.split)
 	if err != nil {
 		return usageError(err)
 	}

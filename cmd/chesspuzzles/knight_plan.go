@@ -55,6 +55,18 @@ func openPlan(sz board.Size, split string) (*kcount.OpenPlan, error) {
 	return kcount.NewSplitPlan(sz.Rows, sz.Cols, levels)
 }
 
+// tourPlan is openPlan as the runners take it (tours.OpenEnds or tours.OpenSplit).
+func tourPlan(sz board.Size, split string) (tours.Plan, error) {
+	p, err := openPlan(sz, split)
+	if err != nil {
+		return nil, err
+	}
+	if p.Split != nil {
+		return tours.OpenSplit(p), nil
+	}
+	return tours.OpenEnds(p), nil
+}
+
 // taskName says which tours task t of p counts: its ends, or its parts.
 func taskName(sz board.Size, p *kcount.OpenPlan, t kcount.OpenTask) string {
 	if t.Split == nil {

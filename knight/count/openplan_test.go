@@ -64,6 +64,13 @@ func planTotal(t *testing.T, rows, cols int) *big.Int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tasksTotal(t, p)
+}
+
+// tasksTotal counts every task of p and returns the total by p.Total.
+func tasksTotal(t *testing.T, p *OpenPlan) *big.Int {
+	t.Helper()
+	rows, cols := p.Rows, p.Cols
 	var rs []OpenResult
 	for _, task := range p.Tasks {
 		r, err := CountOpenTask(context.Background(), rows, cols, task, 0, nil)

@@ -1,7 +1,6 @@
 package count
 
 import (
-	"context"
 	"math/big"
 	"os"
 	"strings"
@@ -16,19 +15,7 @@ func splitTotal(t *testing.T, rows, cols int, levels []SplitLevel) *big.Int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []OpenResult
-	for _, task := range p.Tasks {
-		r, err := CountOpenTask(context.Background(), rows, cols, task, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, r)
-	}
-	total, err := p.Total(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return total
+	return tasksTotal(t, p)
 }
 
 // TestSplitPlanKnown sums split plans against the published counts

@@ -253,5 +253,5 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 
 // runsKnight reports whether a worker that asked with w runs the knight plan k.
 func (w WantMsg) runsKnight(k *knightPlan) bool {
-	return slices.Contains(w.Knight, k.kind+" v"+strconv.Itoa(k.version))
+	return slices.Contains(w.Knight, tours.Family(k.kind)+" v"+strconv.Itoa(k.version))
 }

@@ -118,9 +118,23 @@ func kindOK(kind string) bool {
 // KindOpenEnds is the kind of [OpenEnds] plans.
 const KindOpenEnds = "open-ends"
 
-// Kinds returns the plan kinds, each with the version, that NewPlan makes: "open-ends v1".
+// Kinds returns the plan kinds (split plans by their family, KindOpenSplit), each with the
+// version, that NewPlan makes: "open-ends v1", "open-split v1".
 func Kinds() []string {
-	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion)}
+	return []string{KindOpenEnds + " v" + strconv.Itoa(kcount.OpenPlanVersion), KindOpenSplit + " v" + strconv.Itoa(kcount.SplitPlanVersion)}
+}
+
+// KindOpenSplit is the family of the split plans' kinds: each is "open-split-" and its
+// levels (OpenSplit), and a worker that runs one runs them all.
+const KindOpenSplit = "open-split"
+
+// Family returns the family of a plan kind, as Kinds lists them: "open-split" for every
+// "open-split-LEVELS", else the kind itself.
+func Family(kind string) string {
+	if strings.HasPrefix(kind, KindOpenSplit+"-") {
+		return KindOpenSplit
+	}
+	return kind
 }
 
 // NewPlan returns the plan a name names (see [PlanName]), as this build makes it, or an

@@ -2,6 +2,7 @@ package tours
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -28,6 +29,12 @@ func TestOpenSplitPlan(t *testing.T) {
 	}
 	if want, _ := p.Published(); total.Cmp(want) != 0 {
 		t.Errorf("5×5 by a split plan: %v directed open tours, want %v", total, want)
+	}
+	if got := Family("open-split-c8k3f4-c12k2f0"); got != KindOpenSplit {
+		t.Errorf("Family(open-split-c8k3f4-c12k2f0) = %q, want %q", got, KindOpenSplit)
+	}
+	if ks := Kinds(); !slices.Contains(ks, "open-split v1") {
+		t.Errorf("Kinds() = %q, want open-split v1 among them", ks)
 	}
 	for _, name := range []string{"5x5 open-split-c8k3f4 v2", "5x5 open-split-c8k3 v1", "5x5 open-split-c30k3f4 v1", "5x5 open-split- v1", "5x5 open-split-c08k3f4 v1"} {
 		if _, err := NewPlan(name); err == nil {

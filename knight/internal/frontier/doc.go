@@ -49,6 +49,11 @@
 // open this keeps 4.7 million states summed over the cells, against 12.1 million the first
 // way. Closed tours, and the join, keep the first way.
 //
+// Options.Splits (split.go) keep, at chosen cells of the forward sweep, only the states of
+// one part by a hash of the state, so that a count can be cut into the tasks of a plan whose
+// counts sum to the whole; measured, a part keeps far more than its share of the later
+// layers (bench/README.md, "Issue 35: the 8×8 open tours by a split frontier").
+//
 // Counts are kept in uint64 and checked for carry; if one ever carries the count is redone
 // with 128-bit counts, which are checked too, so a count is never silently wrapped. Boards
 // of more than 64 squares start with 128-bit counts.

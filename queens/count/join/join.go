@@ -70,8 +70,10 @@ import (
 // sides (occupancyOrder), and at even N it stores its larger half, B, as a weighted store
 // queried by half A (countRowSetStoreB).
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
-// kept while consecutive row sets share their south rows; the north × south product runs
-// in a small function whose loop stays in registers. The measured times, against frames,
+// kept while consecutive row sets share their south rows; the north × south product of a
+// cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
+// VPCOMPRESSQ: joinCellAVX512), else in a small Go function whose loop stays in registers.
+// The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
 // N = 20…28 on paper" beyond); the cost model (cost.go) holds them.
 //
@@ -277,13 +279,13 @@ type joinWorker struct {
 	sideB   []uint64
 	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
 	q1      [1][]uint64 // odd N: w.sideB, as nextQueries returns it
-	scratch []southPiece
+	scratch pieceList
 	// scratch1 holds evenB's second class of south pieces where they are prepared cell
 	// by cell (h ≥ cellSouthH).
-	scratch1 []southPiece
+	scratch1 pieceList
 	// cls and clsN hold one cell's south and north pieces of half B that a class of
 	// countRowSetStoreB may use (evenBClassFrom).
-	cls  [2][]southPiece
+	cls  [2]pieceList
 	clsN [2][]uint64
 	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
@@ -306,7 +308,7 @@ type southRow struct {
 	s, W   uint
 	isB    bool
 	off    []int32 // by column mask, 2^h+1 entries
-	buf    []southPiece
+	buf    pieceList
 }
 
 // ensure makes r hold the row rs prepared for the given class ranges, forbidden masks and
@@ -317,13 +319,16 @@ func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd,
 	}
 }
 
-// cell returns the prepared south pieces of columns cols in the row ensure set.
-func (r *southRow) cell(cols uint32) []southPiece {
-	return r.buf[r.off[cols]:r.off[cols+1]]
+// cell returns the prepared south pieces of columns cols in the row ensure set, their
+// clash words and signatures (two slices, not a pieceList: a struct of two slices made
+// and copied at once through the stack stalled the loads that read it back).
+func (r *southRow) cell(cols uint32) (clash, sig []uint64) {
+	lo, hi := r.off[cols], r.off[cols+1]
+	return r.buf.clash[lo:hi], r.buf.sig[lo:hi]
 }
 
 func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
-	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf[:0]}
+	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf.empty()}
 	n := 1 << t.h
 	if cap(r.off) < n+1 {
 		r.off = make([]int32, n+1)
@@ -331,7 +336,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	r.off = r.off[:n+1]
 	k := bits.OnesCount32(rs)
 	for c := range n {
-		r.off[c] = int32(len(r.buf))
+		r.off[c] = int32(r.buf.len())
 		if bits.OnesCount(uint(c)) != k {
 			continue
 		}
@@ -339,7 +344,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
 		}
 	}
-	r.off[n] = int32(len(r.buf))
+	r.off[n] = int32(r.buf.len())
 }
 
 // cellSouthH is the least h whose south pieces are prepared cell by cell, as a row set
@@ -526,52 +531,15 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		}
 	}
 	// Pass 1: how many half-boards each class of the candidate bits holds.
-	var hist8 [1 << classCandidatesLen]int
+	split := classSplit{cand: cand}
 	var stored, kept uint64
 	for from := 0; from >= 0; {
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		stored += uint64(len(w.sideA))
-		for _, sig := range w.sideA {
-			kept |= sig
-			var x uint
-			for i, b := range cand {
-				x |= uint(sig>>b&1) << i
-			}
-			hist8[x]++
-		}
+		kept |= split.add(w.sideA)
 	}
-	// The candidates some half-board has, in order, and the classes over them.
-	var order []uint
-	var pos []int
-	for i, b := range cand {
-		if kept>>b&1 != 0 && len(order) < classBitsMax {
-			order, pos = append(order, b), append(pos, i)
-		}
-	}
-	var hist [1 << classBitsMax]int
-	for x8, h := range hist8 {
-		var x int
-		for i, p := range pos {
-			x |= x8 >> p & 1 << i
-		}
-		hist[x] += h
-	}
-	cb := 0
-	for ; cb < len(order); cb++ {
-		var size [1 << classBitsMax]int
-		big := 0
-		for x, h := range hist {
-			size[x&(1<<cb-1)] += h
-			big = max(big, size[x&(1<<cb-1)])
-		}
-		if big <= j.storeMax {
-			break
-		}
-	}
-	var outer uint64
-	for _, b := range order[:cb] {
-		outer |= 1 << b
-	}
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
 	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
 	w.m.prefer = prefer
@@ -582,12 +550,7 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
 	for x := range 1 << cb {
-		size := 0
-		for y, h := range hist {
-			if y&(1<<cb-1) == x {
-				size += h
-			}
-		}
+		size, X := split.class(x) // X: the class's cut bits, in the frame
 		if size == 0 {
 			continue
 		}
@@ -595,10 +558,6 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 		match := only == -1 || only == class-1
 		if !match && !first {
 			continue
-		}
-		var X uint64 // the class's cut bits, in the frame
-		for i, b := range order[:cb] {
-			X |= uint64(x>>i&1) << b
 		}
 		for aFrom := 0; aFrom >= 0; {
 			// A run of the class: half A made on from aFrom, the other classes dropped.
@@ -689,53 +648,17 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 		}
 	}
 	// Pass 1 over half B: how many half-boards each class of the candidate bits holds.
-	var hist8 [1 << classCandidatesLen]int
+	split := classSplit{cand: cand}
 	var queries, kept uint64
 	for b := (queryChunk{}); !b.done; {
 		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
 			queries += uint64(len(q))
-			for _, sig := range q {
-				kept |= sig
-				var x uint
-				for i, b := range cand {
-					x |= uint(sig>>b&1) << i
-				}
-				hist8[x]++
-			}
+			kept |= split.add(q)
 		}
 	}
 	kept &^= long
-	var order []uint
-	var pos []int
-	for i, b := range cand {
-		if kept>>b&1 != 0 && len(order) < classBitsMax {
-			order, pos = append(order, b), append(pos, i)
-		}
-	}
-	var hist [1 << classBitsMax]int
-	for x8, h := range hist8 {
-		var x int
-		for i, p := range pos {
-			x |= x8 >> p & 1 << i
-		}
-		hist[x] += h
-	}
-	cb := 0
-	for ; cb < len(order); cb++ {
-		var size [1 << classBitsMax]int
-		big := 0
-		for x, h := range hist {
-			size[x&(1<<cb-1)] += h
-			big = max(big, size[x&(1<<cb-1)])
-		}
-		if big <= j.storeMax {
-			break
-		}
-	}
-	var outer uint64
-	for _, b := range order[:cb] {
-		outer |= 1 << b
-	}
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
 	}()
@@ -749,12 +672,7 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 	var stored, n uint64
 	first, class := only == -1, 0 // first: half A is still to count
 	for x := range 1 << cb {
-		size := 0
-		for y, h := range hist {
-			if y&(1<<cb-1) == x {
-				size += h
-			}
-		}
+		size, X := split.class(x) // X: the class's cut bits, in the frame
 		if size == 0 {
 			continue
 		}
@@ -762,15 +680,15 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 		if only != -1 && only != class-1 {
 			continue
 		}
-		var X uint64 // the class's cut bits, in the frame
-		for i, b := range order[:cb] {
-			X |= uint64(x>>i&1) << b
-		}
 		for b := (queryChunk{}); !b.done; {
 			// A run of the class: half B made on from b, the other classes dropped.
 			w.sideB = w.sideB[:0]
 			for !b.done && len(w.sideB) < j.storeMax {
-				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, outer&^X)
+				// A chunk of at most what the store has room for (and a cell more), so
+				// that a run holds no more than j.storeMax and a cell, and the chunk no
+				// more than j.queryMax and a cell.
+				lim := min(j.queryMax, j.storeMax-len(w.sideB))
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, lim, outer&^X)
 				b.done = b.from < 0
 				for _, q := range w.q {
 					for _, sig := range q {
@@ -840,10 +758,10 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
 		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
 	}
-	keepSouth := func(dst, src []southPiece) []southPiece {
-		for _, sp := range src {
-			if sp.sig&bad == 0 {
-				dst = append(dst, sp)
+	keepSouth := func(dst pieceList, sc, ss []uint64) pieceList {
+		for i, sg := range ss[:len(sc)] {
+			if sg&bad == 0 {
+				dst.clash, dst.sig = append(dst.clash, sc[i]), append(dst.sig, sg)
 			}
 		}
 		return dst
@@ -867,27 +785,30 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var s0, s1 []southPiece
+		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
 		if byCell {
-			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
-			w.scratch, w.scratch1 = s0, s1
+			l0 := prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			l1 := prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			l1 = prepareSouth(l1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = l0, l1
+			c0, s0, c1, s1 = l0.clash, l0.sig, l1.clash, l1.sig
 		} else {
-			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+			c0, s0 = w.southB[0].cell(cols &^ c)
+			c1, s1 = w.southB[1].cell(cols &^ c)
 		}
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if bad != 0 {
-			w.cls[0], w.cls[1] = keepSouth(w.cls[0][:0], s0), keepSouth(w.cls[1][:0], s1)
+			w.cls[0], w.cls[1] = keepSouth(w.cls[0].empty(), c0, s0), keepSouth(w.cls[1].empty(), c1, s1)
 			w.clsN[0], w.clsN[1] = keepNorth(w.clsN[0][:0], nOff), keepNorth(w.clsN[1][:0], nOn)
-			s0, s1, nOff, nOn = w.cls[0], w.cls[1], w.clsN[0], w.clsN[1]
+			c0, s0, c1, s1 = w.cls[0].clash, w.cls[0].sig, w.cls[1].clash, w.cls[1].sig
+			nOff, nOn = w.clsN[0], w.clsN[1]
 		}
 		if zero {
-			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
 		}
-		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
-		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
-		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
 	}
 	return -1
 }
@@ -919,24 +840,25 @@ func (w *joinWorker) halfAClassFrom(j *joinSub, out []uint64, rn, rs uint32, fro
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var sc []southPiece
+		var sc, ss []uint64
 		if sr != nil {
-			sc = sr.cell(cols &^ c)
+			sc, ss = sr.cell(cols &^ c)
 		} else {
-			sc = w.scratch[:0]
+			l := w.scratch.empty()
 			for i := range nrS {
-				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, false)
+				l = prepareSouth(l, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, false)
 			}
-			w.scratch = sc
+			w.scratch = l
+			sc, ss = l.clash, l.sig
 		}
-		keep := w.cls[0][:0]
-		for _, sp := range sc {
-			if sp.sig&bad == 0 {
-				keep = append(keep, sp)
+		keep := w.cls[0].empty()
+		for i, sg := range ss[:len(sc)] {
+			if sg&bad == 0 {
+				keep.clash, keep.sig = append(keep.clash, sc[i]), append(keep.sig, sg)
 			}
 		}
 		w.cls[0] = keep
-		if len(keep) == 0 {
+		if keep.len() == 0 {
 			continue
 		}
 		for i := range nrN {
@@ -948,7 +870,7 @@ func (w *joinWorker) halfAClassFrom(j *joinSub, out []uint64, rn, rs uint32, fro
 				}
 			}
 			w.clsN[0] = north
-			out = joinPairs(out, north, keep, &f)
+			out = joinPairs(out, north, keep.clash, keep.sig, &f)
 		}
 	}
 	return out, -1
@@ -1018,6 +940,78 @@ func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 
 		order[i] = s.bit
 	}
 	return order
+}
+
+// classSplit chooses the classes that countRowSetClasses and countRowSetStoreB store one
+// at a time: add counts the stored half's half-boards by their candidate cut bits cand,
+// choose takes the fewest of those bits (in cand's order, those some half-board has, at
+// most classBitsMax) that leave no class above the store's limit, and class names a class.
+type classSplit struct {
+	cand  [classCandidatesLen]uint
+	hist8 [1 << classCandidatesLen]int
+	order []uint                 // the candidates some half-board has, in order
+	hist  [1 << classBitsMax]int // half-boards by their bits of order
+	cb    int                    // the cut bits taken: order[:cb]
+	outer uint64                 // the same, in the frame
+}
+
+// add counts sigs by their candidate bits and returns their OR.
+func (c *classSplit) add(sigs []uint64) uint64 {
+	var kept uint64
+	for _, sig := range sigs {
+		kept |= sig
+		var x uint
+		for i, b := range c.cand {
+			x |= uint(sig>>b&1) << i
+		}
+		c.hist8[x]++
+	}
+	return kept
+}
+
+// choose sets the classes' cut bits among the candidates in kept: the fewest that leave no
+// class above limit half-boards (all of them if none do).
+func (c *classSplit) choose(kept uint64, limit int) {
+	var pos []int
+	for i, b := range c.cand {
+		if kept>>b&1 != 0 && len(c.order) < classBitsMax {
+			c.order, pos = append(c.order, b), append(pos, i)
+		}
+	}
+	for x8, h := range c.hist8 {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		c.hist[x] += h
+	}
+	for c.cb = 0; c.cb < len(c.order); c.cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range c.hist {
+			size[x&(1<<c.cb-1)] += h
+			big = max(big, size[x&(1<<c.cb-1)])
+		}
+		if big <= limit {
+			break
+		}
+	}
+	for _, b := range c.order[:c.cb] {
+		c.outer |= 1 << b
+	}
+}
+
+// class returns the size of class x (x < 2^cb) and its cut bits in the frame.
+func (c *classSplit) class(x int) (size int, X uint64) {
+	for y, h := range c.hist {
+		if y&(1<<c.cb-1) == x {
+			size += h
+		}
+	}
+	for i, b := range c.order[:c.cb] {
+		X |= uint64(x>>i&1) << b
+	}
+	return size, X
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).
@@ -1140,27 +1134,34 @@ func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
 	return r, nr, fd &^ long, fu &^ long
 }
 
-// southPiece is a south piece prepared for the join: clash holds the bits a north piece
-// must not share with it (down diagonals in the low half, up diagonals shifted to the north
-// frame in the high half) and sig its part of the signature, already in the frame.
-type southPiece struct{ clash, sig uint64 }
+// pieceList holds quarter pieces prepared for the join, north or south, as two parallel
+// lists: clash[i], the bits the other quarter's piece must not share with piece i (down
+// diagonals in the low half, up diagonals in the high half, both in the north quarter's
+// frame), and sig[i], its part of the half-board's signature, already in the frame. A
+// north and a south piece are compatible iff their clash words share no bit, and their
+// half-board's signature is the OR of their sig words (joinProduct).
+type pieceList struct{ clash, sig []uint64 }
 
-// prepareSouth appends the south pieces of p (filtered by the forbidden masks fd, fu) in
+func (l pieceList) len() int { return len(l.clash) }
+
+// empty returns l with no pieces, keeping its memory.
+func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
+
+// prepareSouth appends the south pieces of ps (filtered by the forbidden masks fd, fu) in
 // the form joinPairs wants.
-func prepareSouth(out []southPiece, ps []uint64, fd, fu uint32, s, W uint, isB bool) []southPiece {
+func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
 	m := uint64(1)<<W - 1
 	for _, p := range ps {
 		ds, us := uint64(uint32(p)), p>>32
 		if uint32(ds)&fd|uint32(us)&fu != 0 {
 			continue
 		}
-		sp := southPiece{clash: ds | (us<<s&m)<<32}
+		sig := ds>>s&m | (us&m)<<W
 		if isB {
-			sp.sig = ds&m | (us<<s&m)<<W
-		} else {
-			sp.sig = ds>>s&m | (us&m)<<W
+			sig = ds&m | (us<<s&m)<<W
 		}
-		out = append(out, sp)
+		out.clash = append(out.clash, ds|(us<<s&m)<<32)
+		out.sig = append(out.sig, sig)
 	}
 	return out
 }
@@ -1197,94 +1198,100 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var sc []southPiece
+		var sc, ss []uint64
 		if sr != nil {
-			sc = sr.cell(cols &^ c)
+			sc, ss = sr.cell(cols &^ c)
 		} else {
-			sc = w.scratch[:0]
+			l := w.scratch.empty()
 			for i := range nrS {
-				sc = prepareSouth(sc, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
+				l = prepareSouth(l, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
 			}
-			w.scratch = sc
+			w.scratch = l
+			sc, ss = l.clash, l.sig
 		}
 		if len(sc) > 0 {
 			for i := range nrN {
-				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, &f)
+				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, ss, &f)
 			}
 		}
 	}
 	return out, -1
 }
 
-// pairFrame holds what joinPairs needs besides the pieces: the north pieces' forbidden
-// masks fd, fu, the south offset s, the frame width W and its mask m, and the shifts that
-// put a north piece's down and up masks into the signature frame (half A: down masks as
-// they are, up masks shifted down by s; B: down masks shifted up by s, up masks as they
-// are).
+// pairFrame holds what a join of north and south pieces needs besides the pieces: the
+// north pieces' forbidden masks (down in the low half, up in the high half, as a piece),
+// and how a north piece's masks go into the frame of width W (mask m): its clash word is
+// (down<<s)&m | (up&m)<<32, its signature (down<<dl)&m | (up>>ur&m)<<W (half A: down masks
+// as they are, up masks shifted down by s; B: down masks shifted up by s, up masks as
+// they are). joinCellAVX512 reads the fields by their offsets: they stay in this order.
 type pairFrame struct {
-	fd, fu       uint32
-	s, W, dl, ur uint
+	forbid       uint64
+	s, dl, ur, W uint64
 	m            uint64
 }
 
 func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
-	f := pairFrame{fd: fd, fu: fu, s: s, W: W, m: uint64(1)<<W - 1, ur: s}
+	f := pairFrame{forbid: uint64(fd) | uint64(fu)<<32, s: uint64(s), W: uint64(W), m: uint64(1)<<W - 1, ur: uint64(s)}
 	if isB {
-		f.dl, f.ur = s, 0
+		f.dl, f.ur = uint64(s), 0
 	}
 	return f
 }
 
 // joinPairs returns out with the signatures of every compatible (north, south) pair
 // appended, north pieces filtered by f's forbidden masks. It only makes room: for the
-// whole product, or a block of north pieces at a time (at most joinBlock candidates) when
-// the product does not fit the capacity left; joinCell does the work.
-func joinPairs(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
-	if len(out)+len(north)*len(south) <= cap(out) {
-		return joinCell(out, north, south, f)
+// whole product, or a block of north pieces at a time (at most joinBlock candidates)
+// when the product does not fit the capacity left; joinCell does the work.
+// The south pieces are given by their clash words sc and signatures ss.
+func joinPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	ns := len(sc)
+	if len(out)+len(north)*ns+cellSlack <= cap(out) {
+		return joinCell(out, north, sc, ss, f)
 	}
-	block := max(1, joinBlock/max(1, len(south)))
+	block := max(1, joinBlock/max(1, ns))
 	for len(north) > 0 {
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
-		if need := len(out) + len(nb)*len(south); cap(out) < need {
+		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
 			out = slices.Grow(out, need-len(out)+len(out)/2)
 		}
-		out = joinCell(out, nb, south, f)
+		out = joinCell(out, nb, sc, ss, f)
 	}
 	return out
 }
 
-// joinCell appends to out, for every north piece p off the forbidden masks and every
-// south piece, sig(p) | sig(south) if the two share no diagonal. The inner loop is
-// branch-free: it writes every candidate and advances only past the compatible ones, so
-// out must have room for len(north)·len(south) more words (written through a pointer,
-// without the bounds check the compiler cannot drop). It is a function of its own, its
-// parameters behind one pointer and no call in it, so that its loops keep everything in
-// registers: one call per pair of cells.
-//
-//go:noinline
-func joinCell(out []uint64, north []uint64, south []southPiece, f *pairFrame) []uint64 {
-	fd, fu, s, W, dl, ur, m := f.fd, f.fu, f.s&63, f.W&63, f.dl&63, f.ur&63, f.m
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
+
+// cellSlack is the room joinPairs leaves past a cell's last candidate: the AVX-512
+// kernel stores eight words at a time.
+const cellSlack = 8
+
+// joinCellGo is joinCell in Go: for every north piece p off the forbidden masks and
+// every south piece, it writes sig(p) | sig(south) and advances past it only if the two
+// share no diagonal. The inner loop is branch-free (written through a pointer, without
+// the bounds check the compiler cannot drop), so out must have room for
+// len(north)·len(south) more words. Its parameters are few and it calls nothing, so that
+// its loops keep everything in registers.
+func joinCellGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	forbid, s, dl, ur, W, m := f.forbid, f.s&63, f.dl&63, f.ur&63, f.W&63, f.m
 	dst := unsafe.Pointer(unsafe.SliceData(out))
 	i := uintptr(len(out))
+	ss = ss[:len(sc)]
 	for _, p := range north {
-		dn, un := uint64(uint32(p)), p>>32
-		if uint32(dn)&fd|uint32(un)&fu != 0 {
+		if p&forbid != 0 {
 			continue
 		}
+		dn, un := uint64(uint32(p)), p>>32
 		nc := dn<<s&m | (un&m)<<32
 		ns := dn<<dl&m | (un>>ur&m)<<W
-		for _, sp := range south {
-			*(*uint64)(unsafe.Add(dst, i*8)) = ns | sp.sig
-			i += uintptr((nc&sp.clash - 1) >> 63)
+		for k, c := range sc {
+			*(*uint64)(unsafe.Add(dst, i*8)) = ns | ss[k]
+			i += uintptr((nc&c - 1) >> 63)
 		}
 	}
 	return out[:i]
 }
-
-// joinBlock bounds the candidates joinPairs makes room for at once.
-const joinBlock = 1 << 14
 
 // evenBFrom fills w.q with half B's signatures for even N by the number of occupied
 // long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
@@ -1317,22 +1324,24 @@ func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit
 		if c&^cols != 0 || t.emptyCell(rn, c) {
 			continue
 		}
-		var s0, s1 []southPiece
+		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
 		if byCell {
-			s0 = prepareSouth(w.scratch[:0], t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(w.scratch1[:0], t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
-			s1 = prepareSouth(s1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
-			w.scratch, w.scratch1 = s0, s1
+			l0 := prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			l1 := prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			l1 = prepareSouth(l1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = l0, l1
+			c0, s0, c1, s1 = l0.clash, l0.sig, l1.clash, l1.sig
 		} else {
-			s0, s1 = w.southB[0].cell(cols&^c), w.southB[1].cell(cols&^c)
+			c0, s0 = w.southB[0].cell(cols &^ c)
+			c1, s1 = w.southB[1].cell(cols &^ c)
 		}
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if zero {
-			w.q[0] = joinPairs(w.q[0], nOff, s0, &f)
+			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
 		}
-		w.q[1] = joinPairs(w.q[1], nOff, s1, &f)
-		w.q[1] = joinPairs(w.q[1], nOn, s0, &f)
-		w.q[2] = joinPairs(w.q[2], nOn, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
 	}
 	return -1
 }

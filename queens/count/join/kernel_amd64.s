@@ -53,6 +53,12 @@ chunksDone:                      \
 // Vet does not look inside macros: TestMatchKernels checks both kernels.
 #define INDEXARGS MOVQ tab+0(FP), SI; MOVQ nb+8(FP), R8; MOVQ bs+16(FP), R9; SHLQ $3, R9; MOVQ nch+24(FP), R10; DECQ R10; MOVQ cq+32(FP), R11; MOVQ nq+40(FP), R12
 
+// ZINDEXARGS loads the seven arguments countBatchesAVX512Index and
+// countBatchesAVX512IndexLanes share (tab, nb, bs, nch, cb, cq, nq) into the registers
+// GROUPED and DISPATCH use, bs in bytes, and clears the four accumulators. Vet does not
+// look inside macros: TestMatchKernels and TestMatchWeighted check both kernels.
+#define ZINDEXARGS MOVQ tab+0(FP), SI; MOVQ nb+8(FP), R8; MOVQ bs+16(FP), R9; SHLQ $3, R9; MOVQ nch+24(FP), R10; MOVQ cb+32(FP), R14; MOVQ cq+40(FP), R11; MOVQ nq+48(FP), R12; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3; VPXORQ Z4, Z4, Z4; VPXORQ Z5, Z5, Z5
+
 // func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 //
 // The loops of countBatchesGo (match.go): for each of nb batches of bs words, for each
@@ -441,11 +447,12 @@ z512done:
 #define C6_7(R) C6_6(R); R(24576, 30, 0xfc0)
 #define C6_8(R) C6_7(R); R(28672, 36, 0xfc0)
 
-// GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS) is countBatchesAVX512Index
-// for one chunk width (first chunk's mask m) and number of chunks, at its six labels:
-// batches four at a time, then two, then the odd last one, each query's row offsets
-// computed once for the group; then zidone.
-#define GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS) \
+// GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS, AFTER4, AFTER2, AFTER1, done)
+// is countBatchesAVX512Index (AFTERn NOLANES, done zidone) or countBatchesAVX512IndexLanes
+// (LANESn, zldone) for one chunk width (first chunk's mask m) and number of chunks, at its
+// six labels: batches four at a time, then two, then the odd last one, each query's row
+// offsets computed once for the group, AFTERn run after each group of n; then done.
+#define GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS, AFTER4, AFTER2, AFTER1, done) \
 quads:                             \
 	CMPQ      R8, $4;               \
 	JLT       pairs;                \
@@ -467,6 +474,7 @@ quad:                              \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
 	JNZ       quad;                 \
+	AFTER4;                         \
 	LEAQ      (SI)(R9*4), SI;       \
 	SUBQ      $4, R8;               \
 	JMP       quads;                \
@@ -487,12 +495,13 @@ pair:                              \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
 	JNZ       pair;                 \
+	AFTER2;                         \
 	LEAQ      (SI)(R9*2), SI;       \
 	SUBQ      $2, R8;               \
 	JMP       pairs;                \
 single:                            \
 	TESTQ     R8, R8;               \
-	JZ        zidone;               \
+	JZ        done;                 \
 	MOVQ      R11, DI;              \
 	MOVQ      R12, CX;              \
 query:                             \
@@ -505,7 +514,23 @@ query:                             \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
 	JNZ       query;                \
-	JMP       zidone
+	AFTER1;                         \
+	JMP       done
+
+// NOLANES is GROUPED's AFTERn for countBatchesAVX512Index: nothing.
+#define NOLANES
+
+// DISPATCH(six, f1, …, f8, s1, …, s8) jumps to fk for k = R10 chunks of 5 bits (R14 = 5)
+// or, at label six, to sk for chunks of 6: the kernels' entry to their GROUPED loops.
+#define DISPATCH(six, f1, f2, f3, f4, f5, f6, f7, f8, s1, s2, s3, s4, s5, s6, s7, s8) \
+	CMPQ R14, $6; JEQ six;                                          \
+	CMPQ R10, $1; JEQ f1; CMPQ R10, $2; JEQ f2; CMPQ R10, $3; JEQ f3; \
+	CMPQ R10, $4; JEQ f4; CMPQ R10, $5; JEQ f5; CMPQ R10, $6; JEQ f6; \
+	CMPQ R10, $7; JEQ f7; JMP f8;                                    \
+six:                                                                \
+	CMPQ R10, $1; JEQ s1; CMPQ R10, $2; JEQ s2; CMPQ R10, $3; JEQ s3; \
+	CMPQ R10, $4; JEQ s4; CMPQ R10, $5; JEQ s5; CMPQ R10, $6; JEQ s6; \
+	CMPQ R10, $7; JEQ s7; JMP s8
 
 // func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 //
@@ -515,69 +540,25 @@ query:                             \
 // chunk)·8] of chunks j < nch and add the VPOPCNTQ of the result. A query's row offsets
 // are computed once a group (RORX and AND, BMI2), so no offsets are made beforehand.
 TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
-	MOVQ   tab+0(FP), SI
-	MOVQ   nb+8(FP), R8
-	MOVQ   bs+16(FP), R9
-	SHLQ   $3, R9
-	MOVQ   nch+24(FP), R10
-	MOVQ   cb+32(FP), R14
-	MOVQ   cq+40(FP), R11
-	MOVQ   nq+48(FP), R12
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	CMPQ   R14, $6
-	JEQ    zi6
-	CMPQ   R10, $1
-	JEQ    zi5b1
-	CMPQ   R10, $2
-	JEQ    zi5b2
-	CMPQ   R10, $3
-	JEQ    zi5b3
-	CMPQ   R10, $4
-	JEQ    zi5b4
-	CMPQ   R10, $5
-	JEQ    zi5b5
-	CMPQ   R10, $6
-	JEQ    zi5b6
-	CMPQ   R10, $7
-	JEQ    zi5b7
-	JMP    zi5b8
+	ZINDEXARGS
+	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8)
 
-zi6:
-	CMPQ R10, $1
-	JEQ  zi6b1
-	CMPQ R10, $2
-	JEQ  zi6b2
-	CMPQ R10, $3
-	JEQ  zi6b3
-	CMPQ R10, $4
-	JEQ  zi6b4
-	CMPQ R10, $5
-	JEQ  zi6b5
-	CMPQ R10, $6
-	JEQ  zi6b6
-	CMPQ R10, $7
-	JEQ  zi6b7
-	JMP  zi6b8
-
-	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5_1)
-	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5_2)
-	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5_3)
-	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5_4)
-	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5_5)
-	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5_6)
-	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5_7)
-	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5_8)
-	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6_1)
-	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6_2)
-	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6_3)
-	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6_4)
-	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6_5)
-	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6_6)
-	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6_7)
-	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6_8)
+	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5_1, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5_2, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5_3, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5_4, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5_5, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5_6, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5_7, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5_8, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6_1, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6_2, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6_3, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6_4, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6_5, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6_6, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6_7, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6_8, NOLANES, NOLANES, NOLANES, zidone)
 
 zidone:
 	VPADDQ        Z3, Z2, Z2
@@ -595,143 +576,32 @@ zidone:
 #define LANES2 VMOVDQU64 Z2, (R15); VMOVDQU64 Z3, 64(R15); ADDQ $128, R15; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3
 #define LANES4 VMOVDQU64 Z2, (R15); VMOVDQU64 Z3, 64(R15); VMOVDQU64 Z4, 128(R15); VMOVDQU64 Z5, 192(R15); ADDQ $256, R15; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3; VPXORQ Z4, Z4, Z4; VPXORQ Z5, Z5, Z5
 
-// GROUPEDL is GROUPED for countBatchesAVX512IndexLanes: each group's word sums are
-// stored (LANES1, LANES2, LANES4) instead of summed; then zldone.
-#define GROUPEDL(quads, quad, pairs, pair, single, query, m, CHUNKS) \
-quads:                             \
-	CMPQ      R8, $4;               \
-	JLT       pairs;                \
-	MOVQ      R11, DI;              \
-	MOVQ      R12, CX;              \
-	LEAQ      (SI)(R9*1), DX;       \
-	LEAQ      (SI)(R9*2), R10;      \
-	LEAQ      (DX)(R9*2), R13;      \
-quad:                              \
-	MOVQ      (DI), AX;             \
-	RORXQ     $58, AX, BX;          \
-	ANDL      $m, BX;               \
-	VMOVDQU64 (SI)(BX*1), Z0;       \
-	VMOVDQU64 (DX)(BX*1), Z6;       \
-	VMOVDQU64 (R10)(BX*1), Z8;      \
-	VMOVDQU64 (R13)(BX*1), Z9;      \
-	CHUNKS(RI4);                    \
-	POPZ4;                          \
-	ADDQ      $8, DI;               \
-	DECQ      CX;                   \
-	JNZ       quad;                 \
-	LANES4;                         \
-	LEAQ      (SI)(R9*4), SI;       \
-	SUBQ      $4, R8;               \
-	JMP       quads;                \
-pairs:                             \
-	CMPQ      R8, $2;               \
-	JLT       single;               \
-	MOVQ      R11, DI;              \
-	MOVQ      R12, CX;              \
-	LEAQ      (SI)(R9*1), DX;       \
-pair:                              \
-	MOVQ      (DI), AX;             \
-	RORXQ     $58, AX, BX;          \
-	ANDL      $m, BX;               \
-	VMOVDQU64 (SI)(BX*1), Z0;       \
-	VMOVDQU64 (DX)(BX*1), Z6;       \
-	CHUNKS(RI2);                    \
-	POPZ2;                          \
-	ADDQ      $8, DI;               \
-	DECQ      CX;                   \
-	JNZ       pair;                 \
-	LANES2;                         \
-	LEAQ      (SI)(R9*2), SI;       \
-	SUBQ      $2, R8;               \
-	JMP       pairs;                \
-single:                            \
-	TESTQ     R8, R8;               \
-	JZ        zldone;               \
-	MOVQ      R11, DI;              \
-	MOVQ      R12, CX;              \
-query:                             \
-	MOVQ      (DI), AX;             \
-	RORXQ     $58, AX, BX;          \
-	ANDL      $m, BX;               \
-	VMOVDQU64 (SI)(BX*1), Z0;       \
-	CHUNKS(RI1);                    \
-	POPZ;                           \
-	ADDQ      $8, DI;               \
-	DECQ      CX;                   \
-	JNZ       query;                \
-	LANES1;                         \
-	JMP       zldone
-
 // func countBatchesAVX512IndexLanes(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, out *uint64)
 //
 // countBatchesAVX512Index keeping the words apart: out[8·b + w] is the number of lanes of
 // word w of batch b that the nq queries (nq ≥ 1) leave set, summed over the queries, for
 // each of the nb batches.
 TEXT ·countBatchesAVX512IndexLanes(SB), NOSPLIT, $0-64
-	MOVQ   tab+0(FP), SI
-	MOVQ   nb+8(FP), R8
-	MOVQ   bs+16(FP), R9
-	SHLQ   $3, R9
-	MOVQ   nch+24(FP), R10
-	MOVQ   cb+32(FP), R14
-	MOVQ   cq+40(FP), R11
-	MOVQ   nq+48(FP), R12
-	MOVQ   out+56(FP), R15
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	CMPQ   R14, $6
-	JEQ    zl6
-	CMPQ   R10, $1
-	JEQ    zl5b1
-	CMPQ   R10, $2
-	JEQ    zl5b2
-	CMPQ   R10, $3
-	JEQ    zl5b3
-	CMPQ   R10, $4
-	JEQ    zl5b4
-	CMPQ   R10, $5
-	JEQ    zl5b5
-	CMPQ   R10, $6
-	JEQ    zl5b6
-	CMPQ   R10, $7
-	JEQ    zl5b7
-	JMP    zl5b8
+	ZINDEXARGS
+	MOVQ out+56(FP), R15
+	DISPATCH(zl6, zl5b1, zl5b2, zl5b3, zl5b4, zl5b5, zl5b6, zl5b7, zl5b8, zl6b1, zl6b2, zl6b3, zl6b4, zl6b5, zl6b6, zl6b7, zl6b8)
 
-zl6:
-	CMPQ R10, $1
-	JEQ  zl6b1
-	CMPQ R10, $2
-	JEQ  zl6b2
-	CMPQ R10, $3
-	JEQ  zl6b3
-	CMPQ R10, $4
-	JEQ  zl6b4
-	CMPQ R10, $5
-	JEQ  zl6b5
-	CMPQ R10, $6
-	JEQ  zl6b6
-	CMPQ R10, $7
-	JEQ  zl6b7
-	JMP  zl6b8
-
-	GROUPEDL(zl5b1, zl5u1, zl5p1, zl5r1, zl5s1, zl5q1, 0x7c0, C5_1)
-	GROUPEDL(zl5b2, zl5u2, zl5p2, zl5r2, zl5s2, zl5q2, 0x7c0, C5_2)
-	GROUPEDL(zl5b3, zl5u3, zl5p3, zl5r3, zl5s3, zl5q3, 0x7c0, C5_3)
-	GROUPEDL(zl5b4, zl5u4, zl5p4, zl5r4, zl5s4, zl5q4, 0x7c0, C5_4)
-	GROUPEDL(zl5b5, zl5u5, zl5p5, zl5r5, zl5s5, zl5q5, 0x7c0, C5_5)
-	GROUPEDL(zl5b6, zl5u6, zl5p6, zl5r6, zl5s6, zl5q6, 0x7c0, C5_6)
-	GROUPEDL(zl5b7, zl5u7, zl5p7, zl5r7, zl5s7, zl5q7, 0x7c0, C5_7)
-	GROUPEDL(zl5b8, zl5u8, zl5p8, zl5r8, zl5s8, zl5q8, 0x7c0, C5_8)
-	GROUPEDL(zl6b1, zl6u1, zl6p1, zl6r1, zl6s1, zl6q1, 0xfc0, C6_1)
-	GROUPEDL(zl6b2, zl6u2, zl6p2, zl6r2, zl6s2, zl6q2, 0xfc0, C6_2)
-	GROUPEDL(zl6b3, zl6u3, zl6p3, zl6r3, zl6s3, zl6q3, 0xfc0, C6_3)
-	GROUPEDL(zl6b4, zl6u4, zl6p4, zl6r4, zl6s4, zl6q4, 0xfc0, C6_4)
-	GROUPEDL(zl6b5, zl6u5, zl6p5, zl6r5, zl6s5, zl6q5, 0xfc0, C6_5)
-	GROUPEDL(zl6b6, zl6u6, zl6p6, zl6r6, zl6s6, zl6q6, 0xfc0, C6_6)
-	GROUPEDL(zl6b7, zl6u7, zl6p7, zl6r7, zl6s7, zl6q7, 0xfc0, C6_7)
-	GROUPEDL(zl6b8, zl6u8, zl6p8, zl6r8, zl6s8, zl6q8, 0xfc0, C6_8)
+	GROUPED(zl5b1, zl5u1, zl5p1, zl5r1, zl5s1, zl5q1, 0x7c0, C5_1, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b2, zl5u2, zl5p2, zl5r2, zl5s2, zl5q2, 0x7c0, C5_2, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b3, zl5u3, zl5p3, zl5r3, zl5s3, zl5q3, 0x7c0, C5_3, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b4, zl5u4, zl5p4, zl5r4, zl5s4, zl5q4, 0x7c0, C5_4, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b5, zl5u5, zl5p5, zl5r5, zl5s5, zl5q5, 0x7c0, C5_5, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b6, zl5u6, zl5p6, zl5r6, zl5s6, zl5q6, 0x7c0, C5_6, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b7, zl5u7, zl5p7, zl5r7, zl5s7, zl5q7, 0x7c0, C5_7, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl5b8, zl5u8, zl5p8, zl5r8, zl5s8, zl5q8, 0x7c0, C5_8, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b1, zl6u1, zl6p1, zl6r1, zl6s1, zl6q1, 0xfc0, C6_1, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b2, zl6u2, zl6p2, zl6r2, zl6s2, zl6q2, 0xfc0, C6_2, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b3, zl6u3, zl6p3, zl6r3, zl6s3, zl6q3, 0xfc0, C6_3, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b4, zl6u4, zl6p4, zl6r4, zl6s4, zl6q4, 0xfc0, C6_4, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b5, zl6u5, zl6p5, zl6r5, zl6s5, zl6q5, 0xfc0, C6_5, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b6, zl6u6, zl6p6, zl6r6, zl6s6, zl6q6, 0xfc0, C6_6, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b7, zl6u7, zl6p7, zl6r7, zl6s7, zl6q7, 0xfc0, C6_7, LANES4, LANES2, LANES1, zldone)
+	GROUPED(zl6b8, zl6u8, zl6p8, zl6r8, zl6s8, zl6q8, 0xfc0, C6_8, LANES4, LANES2, LANES1, zldone)
 
 zldone:
 	VZEROUPPER

@@ -212,6 +212,10 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 		} else {
 			copy(ch[:bw], m.rows[len(m.rows)-1][:]) // all ones
 		}
+		if bw == 8 {
+			fillChunk8(ch, &m.rows, j*cb, cb)
+			continue
+		}
 		for x := 1; x < 1<<cb; x++ {
 			prev := ch[(x&(x-1))*bw:][:bw]
 			row := m.rows[j*cb+bits.TrailingZeros(uint(x))][:bw]
@@ -220,6 +224,18 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 				dst[w] = prev[w] & row[w]
 			}
 		}
+	}
+}
+
+// fillChunk8 is buildBatch's four-Russians fill of one chunk of 8-word rows, ch[0] set:
+// entry x is entry x&(x−1) ANDed with the row of x's lowest bit (rows from r0 on). Whole
+// 8-word arrays, so that the loop has no bounds check and no inner loop.
+func fillChunk8(ch []uint64, rows *[64 + wideChunkBits][8]uint64, r0, cb int) {
+	t := unsafe.Slice((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(ch))), len(ch)/8)
+	for x := 1; x < len(t) && x < 1<<cb; x++ {
+		prev, row, dst := &t[x&(x-1)], &rows[r0+bits.TrailingZeros(uint(x))], &t[x]
+		dst[0], dst[1], dst[2], dst[3] = prev[0]&row[0], prev[1]&row[1], prev[2]&row[2], prev[3]&row[3]
+		dst[4], dst[5], dst[6], dst[7] = prev[4]&row[4], prev[5]&row[5], prev[6]&row[6], prev[7]&row[7]
 	}
 }
 

@@ -51,17 +51,8 @@ func TestMatchKernels(t *testing.T) {
 			for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
 				for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
 					var m matcher
-					m.sigs = make([]uint64, size)
-					for i := range m.sigs {
-						// Sparse signatures, as half-boards have: about a quarter of the bits.
-						a, b := rng.Uint64(), rng.Uint64()
-						m.sigs[i] = a & b & (1<<width - 1)
-					}
-					qs := make([]uint64, 300)
-					for i := range qs {
-						a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
-						qs[i] = a & b & c & (1<<width - 1)
-					}
+					m.sigs = sparseSigs(rng, size, width, 2)
+					qs := sparseSigs(rng, 300, width, 3)
 					var want uint64
 					for _, q := range qs {
 						for _, s := range m.sigs {
@@ -156,15 +147,8 @@ func TestMatchWeighted(t *testing.T) {
 						}
 						shift[w] = uint8(rng.IntN(3))
 					}
-					for i := range sigs {
-						a, b := rng.Uint64(), rng.Uint64()
-						sigs[i] = a & b & (1<<width - 1)
-					}
-					qs := make([]uint64, 100)
-					for i := range qs {
-						a, b, c := rng.Uint64(), rng.Uint64(), rng.Uint64()
-						qs[i] = a & b & c & (1<<width - 1)
-					}
+					copy(sigs, sparseSigs(rng, len(sigs), width, 2))
+					qs := sparseSigs(rng, 100, width, 3)
 					var want uint64
 					for i, s := range sigs {
 						if valid[i/64]>>(i%64)&1 == 0 {
@@ -189,4 +173,18 @@ func TestMatchWeighted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sparseSigs returns n random signatures of width bits, each the AND of ands random
+// words: sparse, as half-boards' are (a quarter of the bits for ands = 2).
+func sparseSigs(rng *rand.Rand, n int, width uint, ands int) []uint64 {
+	sigs := make([]uint64, n)
+	for i := range sigs {
+		x := uint64(1)<<width - 1
+		for range ands {
+			x &= rng.Uint64()
+		}
+		sigs[i] = x
+	}
+	return sigs
 }

@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package join
+
+// haveCellAVX512 is false without assembly.
+const haveCellAVX512 = false
+
+// joinCell appends to out the signatures of the compatible pairs of north and south
+// pieces (clash words sc, signatures ss; see joinCellGo, which it is); out must have room for len(north)·len(south)
+// more words.
+func joinCell(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	return joinCellGo(out, north, sc, ss, f)
+}
