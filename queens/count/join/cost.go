@@ -10,14 +10,16 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
 // plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
 // at scale, session of 25 Nov", medians); for N = 26–28 row sets sampled on 27 November
-// (evening) after the AVX-512 kernel's shared offsets and half A stored by classes
-// (bench/README.md, "Issue 33 item 2"), at a load of 5–7, by BenchmarkJoinLists with
-// CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one class of its half A
-// against its queries times the classes): N = 26 six row sets (seed 2), 12.3 ± 2.2 CPU-s
-// a row set (± 18 %); N = 27 twelve (seed 2), 5.1 ± 1.0 (± 21 %); N = 28 eight (seeds 3
-// and 4), 505 ± 84 CPU-s (± 17 %; the same method gave 1,560 ± 244 in the afternoon at
-// load 4–35). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
-// code after the class sieve and the four-batch kernel, at a load of 9–12.5 (bench/README.md,
+// (night) after the cut bits chosen by occupancy and, at even N, half B stored as a
+// weighted store (bench/README.md, "Issue 33: Q(28) cheaper"), at a load of 10–17, by
+// BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
+// class of its stored half against its queries times the classes, the passes made once
+// counted once): N = 26 twelve row sets (seeds 2 and 5), 5.74 ± 1.19 CPU-s a row set
+// (± 21 %); N = 27 sixteen (seeds 2 and 5), 3.79 ± 1.11 (± 29 %); N = 28 twelve (seeds 3,
+// 4 and 5), 134 ± 29 CPU-s (± 22 %; 505 ± 84 that evening, before these changes, at load
+// 5–7). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
+// code after the class sieve and the four-batch kernel (before the occupancy cut bits and
+// the stored half B), at a load of 9–12.5 (bench/README.md,
 // "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
 // (0.64 ± 0.03 and 0.53 ± 0.16 of the model of 25 November, so 138 and 712 core-hours,
 // ± 5 and 30 %), at 29 each by one class of one of its row sets (0.37 ± 0.04 of the
@@ -26,8 +28,8 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 17800, 27: 92000,
-	28: 2.81e6, 29: 1.31e7,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 8300, 27: 68000,
+	28: 7.5e5, 29: 1.31e7,
 }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core

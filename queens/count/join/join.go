@@ -707,7 +707,7 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
 					stored += uint64(len(w.sideA))
 				} else {
-					w.sideA, aFrom = w.halfAClassFrom(j, w.sideA[:0], an, as, aFrom, j.queryMax, X)
+					w.sideA, aFrom = w.halfClassFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax, X)
 				}
 				i := 0
 				for _, sig := range w.sideA {
@@ -737,8 +737,8 @@ func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, 
 	return wE * n, class, nil
 }
 
-// evenBClassFrom is evenBFrom for the half-boards of one class of countRowSetStoreB,
-// those whose signatures have none of the bits bad (the class's outer cut bits it does
+// evenBClassFrom is evenBFrom (which is it with bad = 0) for the half-boards of one class
+// of countRowSetStoreB, those whose signatures have none of the bits bad (the class's outer cut bits it does
 // not have): a signature is the OR of its north and south pieces' parts, so the pieces
 // with a bad bit are dropped before their product is made, which shrinks it with every
 // bad bit (the caller still keeps only the signatures with all of the class's bits).
@@ -757,24 +757,6 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 	if !byCell {
 		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
 		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
-	}
-	keepSouth := func(dst pieceList, sc, ss []uint64) pieceList {
-		for i, sg := range ss[:len(sc)] {
-			if sg&bad == 0 {
-				dst.clash, dst.sig = append(dst.clash, sc[i]), append(dst.sig, sg)
-			}
-		}
-		return dst
-	}
-	dl, ur, m := f.dl&63, f.ur&63, f.m
-	keepNorth := func(dst, src []uint64) []uint64 {
-		for _, p := range src {
-			dn, un := uint64(uint32(p)), p>>32
-			if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
-				dst = append(dst, p)
-			}
-		}
-		return dst
 	}
 	cs := t.colsByPop[bits.OnesCount32(rn)]
 	for i := from; i < len(cs); i++ {
@@ -798,8 +780,8 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 		}
 		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
 		if bad != 0 {
-			w.cls[0], w.cls[1] = keepSouth(w.cls[0].empty(), c0, s0), keepSouth(w.cls[1].empty(), c1, s1)
-			w.clsN[0], w.clsN[1] = keepNorth(w.clsN[0][:0], nOff), keepNorth(w.clsN[1][:0], nOn)
+			w.cls[0], w.cls[1] = keepSouth(w.cls[0].empty(), c0, s0, bad), keepSouth(w.cls[1].empty(), c1, s1, bad)
+			w.clsN[0], w.clsN[1] = f.keepNorth(w.clsN[0][:0], nOff, bad), f.keepNorth(w.clsN[1][:0], nOn, bad)
 			c0, s0, c1, s1 = w.cls[0].clash, w.cls[0].sig, w.cls[1].clash, w.cls[1].sig
 			nOff, nOn = w.clsN[0], w.clsN[1]
 		}
@@ -811,69 +793,6 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
 	}
 	return -1
-}
-
-// halfAClassFrom is halfFrom for half A (even N, from h = 13) without the half-boards
-// whose signatures have a bit of bad (the cut bits of a class of countRowSetStoreB, which
-// its queries must not have): the north and south pieces with such a bit are dropped
-// before their product is made, as evenBClassFrom does for half B. The caller still
-// drops the signatures with a bad bit.
-func (w *joinWorker) halfAClassFrom(j *joinSub, out []uint64, rn, rs uint32, from, limit int, bad uint64) ([]uint64, int) {
-	t := w.t
-	h := j.h
-	s, W := uint(j.s), uint(2*h-1)
-	cols := j.colsA
-	rN, nrN, fdN, fuN := classRanges(h, j.fd[qNW], j.fu[qNW])
-	rS, nrS, fdS, fuS := classRanges(h, j.fd[qSW], j.fu[qSW])
-	f := newPairFrame(fdN, fuN, s, W, false)
-	sr := southRowOf(j, &w.southA)
-	if sr != nil {
-		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, false)
-	}
-	dl, ur, m := f.dl&63, f.ur&63, f.m
-	cs := t.colsByPop[bits.OnesCount32(rn)]
-	for i := from; i < len(cs); i++ {
-		if len(out) >= limit {
-			return out, i
-		}
-		c := cs[i]
-		if c&^cols != 0 || t.emptyCell(rn, c) {
-			continue
-		}
-		var sc, ss []uint64
-		if sr != nil {
-			sc, ss = sr.cell(cols &^ c)
-		} else {
-			l := w.scratch.empty()
-			for i := range nrS {
-				l = prepareSouth(l, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, false)
-			}
-			w.scratch = l
-			sc, ss = l.clash, l.sig
-		}
-		keep := w.cls[0].empty()
-		for i, sg := range ss[:len(sc)] {
-			if sg&bad == 0 {
-				keep.clash, keep.sig = append(keep.clash, sc[i]), append(keep.sig, sg)
-			}
-		}
-		w.cls[0] = keep
-		if keep.len() == 0 {
-			continue
-		}
-		for i := range nrN {
-			north := w.clsN[0][:0]
-			for _, p := range t.run(rn, c, rN[i][0], rN[i][1]) {
-				dn, un := uint64(uint32(p)), p>>32
-				if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
-					north = append(north, p)
-				}
-			}
-			w.clsN[0] = north
-			out = joinPairs(out, north, keep.clash, keep.sig, &f)
-		}
-	}
-	return out, -1
 }
 
 // cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
@@ -1179,6 +1098,15 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 // increasing order), stopping after the first cell that leaves out with limit or more
 // signatures. It returns out and the index of the next column set, or −1 if none is left.
 func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int) ([]uint64, int) {
+	return w.halfClassFrom(j, out, qn, rn, rs, cols, isB, sr, from, limit, 0)
+}
+
+// halfClassFrom is halfFrom (which is it with bad = 0) without the half-boards whose
+// signatures have a bit of bad (half A queried by a class of countRowSetStoreB, which
+// must not have the class's cut bits): the north and south pieces with such a bit are
+// dropped before their product is made, as evenBClassFrom does for half B. The caller
+// still drops the signatures with a bad bit.
+func (w *joinWorker) halfClassFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int, bad uint64) ([]uint64, int) {
 	t := w.t
 	h := j.h
 	s, W := uint(j.s), uint(2*h-1)
@@ -1209,9 +1137,18 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 			w.scratch = l
 			sc, ss = l.clash, l.sig
 		}
+		if bad != 0 {
+			w.cls[0] = keepSouth(w.cls[0].empty(), sc, ss, bad)
+			sc, ss = w.cls[0].clash, w.cls[0].sig
+		}
 		if len(sc) > 0 {
 			for i := range nrN {
-				out = joinPairs(out, t.run(rn, c, rN[i][0], rN[i][1]), sc, ss, &f)
+				north := t.run(rn, c, rN[i][0], rN[i][1])
+				if bad != 0 {
+					north = f.keepNorth(w.clsN[0][:0], north, bad)
+					w.clsN[0] = north
+				}
+				out = joinPairs(out, north, sc, ss, &f)
 			}
 		}
 	}
@@ -1236,6 +1173,30 @@ func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
 		f.dl, f.ur = uint64(s), 0
 	}
 	return f
+}
+
+// keepSouth appends to dst the south pieces (clash words sc, signature parts ss) whose
+// signature part has no bit of bad.
+func keepSouth(dst pieceList, sc, ss []uint64, bad uint64) pieceList {
+	for i, sg := range ss[:len(sc)] {
+		if sg&bad == 0 {
+			dst.clash, dst.sig = append(dst.clash, sc[i]), append(dst.sig, sg)
+		}
+	}
+	return dst
+}
+
+// keepNorth appends to dst the north pieces of src whose part of the signature (in f's
+// frame) has no bit of bad.
+func (f *pairFrame) keepNorth(dst, src []uint64, bad uint64) []uint64 {
+	dl, ur, W, m := f.dl&63, f.ur&63, f.W&63, f.m
+	for _, p := range src {
+		dn, un := uint64(uint32(p)), p>>32
+		if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+			dst = append(dst, p)
+		}
+	}
+	return dst
 }
 
 // joinPairs returns out with the signatures of every compatible (north, south) pair
@@ -1300,48 +1261,5 @@ func joinCellGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []u
 // cell that leaves limit or more signatures in w.q, and returns the index of the next
 // column set, or −1 if none is left.
 func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int) int {
-	t := w.t
-	h := j.h
-	s, W := uint(j.s), uint(2*h-1)
-	for k := range w.q {
-		w.q[k] = w.q[k][:0]
-	}
-	k := bits.OnesCount32(rn)
-	cols := j.colsB
-	f := newPairFrame(0, 0, s, W, true)
-	off, on := [2][2]int{{1, 3}}, [2][2]int{{0, 1}, {3, 4}} // SE off D1, on D1
-	byCell := j.h >= cellSouthH
-	if !byCell {
-		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
-		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
-	}
-	cs := t.colsByPop[k]
-	for i := from; i < len(cs); i++ {
-		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
-			return i
-		}
-		c := cs[i]
-		if c&^cols != 0 || t.emptyCell(rn, c) {
-			continue
-		}
-		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
-		if byCell {
-			l0 := prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
-			l1 := prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
-			l1 = prepareSouth(l1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
-			w.scratch, w.scratch1 = l0, l1
-			c0, s0, c1, s1 = l0.clash, l0.sig, l1.clash, l1.sig
-		} else {
-			c0, s0 = w.southB[0].cell(cols &^ c)
-			c1, s1 = w.southB[1].cell(cols &^ c)
-		}
-		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
-		if zero {
-			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
-		}
-		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
-		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
-		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
-	}
-	return -1
+	return w.evenBClassFrom(j, rn, rs, zero, from, limit, 0)
 }
