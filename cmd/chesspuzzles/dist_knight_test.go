@@ -9,30 +9,19 @@ import (
 )
 
 // TestDistributedKnight: a knight plan's job runs on workers that "chesspuzzles worker"
-// starts, as a queens job does: the coordinator ("knight count --plan --distributed",
-// no local worker) admits two identities "worker add" issued, each task is computed by
-// both (replicas 2), "queens status" lists the job while it runs, and the total is 5×6's
+// starts, as a queens job does: the coordinator ("knight count --plan --split LEVELS
+// --distributed", no local worker) admits two identities "worker add" issued, which read
+// the plan back from the job id (the split's kind, hyphens and all), each task is computed
+// by both (replicas 2), "queens status" lists the job while it runs, and the total is 5×6's
 // 37,568 directed open tours (twice the 18,784 undirected of OEIS A083386).
 func TestDistributedKnight(t *testing.T) {
 	port := freePort(t)
 	state := t.TempDir()
-	coord := start(t, "coordinator", "knight", "count", "--size", "5x6", "--plan", "--distributed", "--state", state,
+	coord := start(t, "coordinator", "knight", "count", "--size", "5x6", "--plan", "--split", "c10k4f3-c20k2f0", "--distributed", "--state", state,
 		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--replicas", "2", "--json")
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	jobLine := regexp.MustCompile(`(?m)^k5x6-open-ends-v1  0/66 tasks`)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		st := start(t, "status", "queens", "status", "--state", state)
-		code := st.wait(time.Minute)
-		if code == 0 && jobLine.MatchString(st.stdout.String()) {
-			break
-		}
-		if code != 0 || !strings.HasPrefix(st.stdout.String(), "no jobs") || time.Now().After(deadline) {
-			t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the knight job, 0/66 tasks", code, st.stdout.String(), st.stderr.String())
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitStatus(t, state, `(?m)^k5x6-open-split-c10k4f3-c20k2f0-v1  0/8 tasks`)
 	start(t, "worker 1", "worker", "--nats", url, "--creds", addWorker(t, state, "w1"), "--cores", "1")
 	start(t, "worker 2", "worker", "--nats", url, "--creds", addWorker(t, state, "w2"), "--cores", "1")
 	if code := coord.wait(2 * time.Minute); code != 0 {
@@ -45,7 +34,7 @@ func TestDistributedKnight(t *testing.T) {
 	if total != "37568" {
 		t.Errorf("5×6 open by two workers: stdout %q, want 37568 tours", coord.stdout.String())
 	}
-	if !strings.Contains(coord.stderr.String(), "66 tasks by 2 distinct identities; 2 worker identities in all") {
+	if !strings.Contains(coord.stderr.String(), "8 tasks by 2 distinct identities; 2 worker identities in all") {
 		t.Errorf("coordinator log does not say both identities computed every task:\n%s", coord.stderr.String())
 	}
 }

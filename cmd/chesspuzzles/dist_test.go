@@ -355,6 +355,26 @@ func TestDistributedReconnect(t *testing.T) {
 	}
 }
 
+// waitStatus asks "queens status --state state" until it lists a job matching the
+// regular expression job, for up to 30 s while it says there is no job yet (the
+// coordinator prints the worker's command line before it publishes the job).
+func waitStatus(t *testing.T, state, job string) {
+	t.Helper()
+	jobLine := regexp.MustCompile(job)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		st := start(t, "status", "queens", "status", "--state", state)
+		code := st.wait(time.Minute)
+		if code == 0 && jobLine.MatchString(st.stdout.String()) {
+			return
+		}
+		if code != 0 || !strings.HasPrefix(st.stdout.String(), "no jobs") || time.Now().After(deadline) {
+			t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want a job matching %s", code, st.stdout.String(), st.stderr.String(), job)
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // TestDistributedIdentities: listening beyond loopback, the coordinator's server admits
 // only identities "worker add" issued: a worker without credentials, or with a token, is
 // refused (exit 1); a revoked identity is refused; an issued one counts, and "worker list"
@@ -371,19 +391,7 @@ func TestDistributedIdentities(t *testing.T) {
 	// status finds the coordinator from its state directory alone. The coordinator prints
 	// the worker's command line before it publishes the job, so status may at first see
 	// no job: it is asked again for up to 30 s.
-	jobLine := regexp.MustCompile(`^q10v1  N=10  0/272 tasks`)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		st := start(t, "status", "queens", "status", "--state", state)
-		code := st.wait(time.Minute)
-		if code == 0 && jobLine.MatchString(st.stdout.String()) {
-			break
-		}
-		if code != 0 || !strings.HasPrefix(st.stdout.String(), "no jobs") || time.Now().After(deadline) {
-			t.Errorf("queens status --state DIR: exit %d, stdout %q, stderr %q; want the job, 0/272 tasks", code, st.stdout.String(), st.stderr.String())
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitStatus(t, state, `^q10v1  N=10  0/272 tasks`)
 
 	bad := start(t, "worker without credentials", "worker", "--nats", url)
 	if code := bad.wait(30 * time.Second); code != 1 {

@@ -208,7 +208,8 @@ coordinator's own credentials for a --nats server that wants them; a --state DIR
 others may write is refused; --log-format text or json. queens status [N] --state DIR
 lists the jobs of the coordinator running on DIR (or --nats URL), with the rate and the
 time left. worker --nats URL --creds FILE (or --identity NAME, for users and passwords an
-operator made) pulls tasks (--cores at once, default one per core), logs every --every
+operator made) pulls tasks (--cores at once, default one per core; a knight task within
+--max-memory, default half the machine's memory over --cores), logs every --every
 (default 30s) and with --verbose every task, names itself --name, and on Ctrl-C or SIGTERM
 hands its tasks back and exits 130. See
 docs/distributed.md.
@@ -265,9 +266,9 @@ task sweeps the board keeping its part of each level; the parts sum to the whole
 --plan --distributed (or --nats URL) runs the tasks through NATS as queens count
 --distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
 --verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
-workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs), and
---workers K (default 1) runs K tasks at once in this process, each holding its sweep's
-memory.
+workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs,
+k<R>x<C>-open-split-LEVELS-v1 for a split), and --workers K (default 1) runs K tasks at
+once in this process, sharing --max-memory.
 
 # Web app
 

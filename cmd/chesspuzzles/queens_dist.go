@@ -8,14 +8,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
 	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// distOptions are the flags of "queens count" that run a count on many machines: through
-// NATS (--distributed, --nats), or as slices for a batch scheduler (--shard).
-type distOptions struct {
+// natsFlags are the flags of a count whose tasks run through NATS, a coordinator's: those
+// of "queens count --distributed" and "knight count --plan --distributed" alike.
+type natsFlags struct {
 	distributed bool
 	nats        string
 	listen      string
@@ -25,28 +28,94 @@ type distOptions struct {
 	replicas    int
 	verifyWait  time.Duration
 	ackWait     time.Duration
-	shard       string
-	status      bool
-	method      *methodOptions // the count's --method and --max-memory
-	logFmt      string         // --log-format of the coordinator
-	quiet       bool           // the count's --quiet: no progress
-	listenSet   bool           // whether --nats-listen was given (status)
+	logFmt      string // --log-format of the coordinator
 }
 
-// addDistFlags adds the distributed-count flags to cmd.
-func addDistFlags(cmd *cobra.Command, o *distOptions) {
+// add binds the flags to cmd: --distributed and --nats with the help given, the others
+// with the help of every count; unpublished says what may have no published count ("an
+// N", "a board").
+func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublished string) {
 	f := cmd.Flags()
-	f.BoolVar(&o.distributed, "distributed", false, "count through an embedded NATS server that workers on other machines join")
-	f.StringVar(&o.nats, "nats", "", "count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)")
+	f.BoolVar(&o.distributed, "distributed", false, distributedHelp)
+	f.StringVar(&o.nats, "nats", "", natsHelp)
 	f.StringVar(&o.listen, "nats-listen", "127.0.0.1:4222", "`ADDR` the embedded NATS server listens on (0.0.0.0:4222 for other machines)")
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
 	addAuthFlags(f, &o.auth, "`TOKEN` the coordinator gives a --nats server that wants one (default $CHESSPUZZLES_NATS_TOKEN); the embedded server takes no token, only identities \"worker add\" issued")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
-	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at an N with no published count, else 1)")
+	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
-	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	addLogFormatFlag(cmd, &o.logFmt)
+}
+
+// check refuses flags a coordinator cannot run with (workers: the cores of its local
+// worker; flags: the command's, to tell --replicas given from its default).
+func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
+	switch {
+	case workers < 0:
+		return usageErrorf("--workers must be a whole number from 0 up, got %d", workers)
+	case o.ackWait < 100*time.Millisecond:
+		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
+	case o.verifyWait <= 0:
+		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
+	case flags.Changed("replicas") && o.replicas != 1 && o.replicas != 2:
+		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	}
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
+		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
+	}
+	if err := checkVerify(o.verify); err != nil {
+		return err
+	}
+	if err := dist.CheckStateDir(o.state); err != nil {
+		return usageError(err)
+	}
+	return nil
+}
+
+// count runs plan through NATS as the flags say, with a local worker of workers cores
+// (each knight task within maxMemory), logging to m and showing progress by progress.
+func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, workers int, maxMemory int64, progress func(work.Status)) (queens.Counts, dist.Stats, error) {
+	token, err := o.auth.given()
+	if err != nil {
+		return queens.Counts{}, dist.Stats{}, err
+	}
+	logger, err := newLogger(m, o.logFmt, "coordinator")
+	if err != nil {
+		return queens.Counts{}, dist.Stats{}, err
+	}
+	counts, stats, err := dist.Count(ctx, plan, dist.CountOptions{
+		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
+		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
+		Logf: logfTo(logger), Progress: progress,
+	})
+	if err != nil {
+		url := o.nats
+		if url == "" {
+			url = "nats://" + o.listen
+		}
+		return counts, stats, refusedHint(err, url)
+	}
+	return counts, stats, nil
+}
+
+// distOptions are the flags of "queens count" that run a count on many machines: through
+// NATS (--distributed, --nats), or as slices for a batch scheduler (--shard).
+type distOptions struct {
+	natsFlags
+	shard     string
+	status    bool
+	method    *methodOptions // the count's --method and --max-memory
+	quiet     bool           // the count's --quiet: no progress
+	listenSet bool           // whether --nats-listen was given (status)
+}
+
+// addDistFlags adds the distributed-count flags to cmd.
+func addDistFlags(cmd *cobra.Command, o *distOptions) {
+	o.natsFlags.add(cmd, "count through an embedded NATS server that workers on other machines join",
+		"count through the NATS server at `URL` instead of an embedded one (with --status: the server to ask)", "an N")
+	f := cmd.Flags()
+	f.StringVar(&o.shard, "shard", "", "compute only slice `I/K` (0 ≤ I < K) of the plan and print it as JSON for \"queens merge\"")
 	// "queens status" is the command; the flag stays, hidden, for the scripts that use it,
 	// and says so on stderr (cobra's MarkDeprecated would say it on stdout).
 	f.BoolVar(&o.status, "status", false, `an alias of "queens status"`)
@@ -75,11 +144,8 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
-		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
-	}
-	if o.ackWait < 100*time.Millisecond {
-		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
+	if err := o.check(cmd.Flags(), workers); err != nil {
+		return err
 	}
 	c, err := o.method.plan(n, 0) // its tasks run on workers elsewhere
 	if err != nil {
@@ -89,42 +155,14 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err := plan.Build(ctx); err != nil {
 		return err
 	}
-	if err := checkVerify(o.verify); err != nil {
-		return err
-	}
-	if o.verifyWait <= 0 {
-		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
-	}
-	if cmd.Flags().Changed("replicas") && o.replicas != 1 && o.replicas != 2 {
-		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
-	}
-	if err := dist.CheckStateDir(o.state); err != nil {
-		return usageError(err)
-	}
-	token, err := o.auth.given()
-	if err != nil {
-		return err
-	}
 	// Log lines go through the meter, so that they do not tear its bar.
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), o.quiet)
 	m.waiting = "waiting for workers"
 	defer m.Finish()
-	logger, err := newLogger(m, o.logFmt, "coordinator")
+	start := time.Now()
+	counts, stats, err := o.count(ctx, plan, m, workers, 0, m.update)
 	if err != nil {
 		return err
-	}
-	start := time.Now()
-	counts, stats, err := dist.Count(ctx, plan, dist.CountOptions{
-		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
-		Workers: workers, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
-		Logf: logfTo(logger), Progress: m.update,
-	})
-	if err != nil {
-		url := o.nats
-		if url == "" {
-			url = "nats://" + o.listen
-		}
-		return refusedHint(err, url)
 	}
 	m.Finish()
 	if jsonOut {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
@@ -16,8 +17,8 @@ func newWorkerCmd() *cobra.Command {
 		Use:   "worker",
 		Short: "Join a distributed count: ask a coordinator for tasks and run them",
 		Long: `Worker joins the distributed counts coordinated by "queens count N --distributed"
-(or --nats URL) on another machine. It asks the coordinator for one task per core at a
-time, runs it, and hands the result in until the coordinator has stored it, so that a
+or "knight count --plan --distributed" (or --nats URL) on another machine. It asks the
+coordinator for one task per core at a time (a knight task within --max-memory), runs it, and hands the result in until the coordinator has stored it, so that a
 worker that dies loses nothing: its tasks are assigned again after the coordinator's ack
 deadline. While it computes it tells the coordinator so, however long a task takes.
 
@@ -46,6 +47,7 @@ The coordinator, not the worker, picks who computes a task a second time (--repl
 		f.StringVar(&opts.nats, "nats", "nats://127.0.0.1:4222", "`URL` of the NATS server (comma-separated for a cluster)")
 		addAuthFlags(f, &opts.auth, "`TOKEN` a --nats server of your own requires (default $CHESSPUZZLES_NATS_TOKEN); a coordinator's embedded server takes none, only --creds")
 		f.IntVar(&opts.cores, "cores", 0, "tasks to run at once (0: runtime.GOMAXPROCS, the cores this process may use)")
+		f.StringVar(&opts.maxMemory, "max-memory", "", "memory each knight task may hold, e.g. 8GiB; a task that needs more is handed back for another worker (default: half of this machine's memory divided by --cores)")
 		f.StringVar(&opts.name, "name", fmt.Sprintf("%s-%d", host, os.Getpid()), "`NAME` of this worker in the coordinator's log (its identity is what counts)")
 		f.StringVar(&opts.identity, "identity", "", "the NATS user `NAME` the operator gave this worker, for a cluster of users and passwords (default: the user of the --nats URL, else the one --creds names)")
 		f.BoolVarP(&opts.verbose, "verbose", "v", false, "log every task")
@@ -64,19 +66,24 @@ The coordinator, not the worker, picks who computes a task a second time (--repl
 
 // workerOptions are the options of "worker".
 type workerOptions struct {
-	nats     string
-	auth     natsAuth
-	cores    int
-	name     string
-	identity string
-	verbose  bool
-	every    time.Duration
-	logFmt   string        // --log-format
-	stall    time.Duration // testing hook, hidden
+	nats      string
+	auth      natsAuth
+	cores     int
+	maxMemory string // --max-memory, as given
+	name      string
+	identity  string
+	verbose   bool
+	every     time.Duration
+	logFmt    string        // --log-format
+	stall     time.Duration // testing hook, hidden
 }
 
 // runWorker runs a worker until ctx is done. The worker writes only log lines, to stderr.
 func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error {
+	maxMemory, err := workerMemory(opts.maxMemory, opts.cores)
+	if err != nil {
+		return err
+	}
 	logger, err := newLogger(stderr, opts.logFmt, "worker")
 	if err != nil {
 		return err
@@ -115,6 +122,23 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 		return refusedHint(err, opts.nats)
 	}
 	defer nc.Close()
-	w := &dist.Worker{Conn: nc, Identity: user, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall}
+	w := &dist.Worker{Conn: nc, Identity: user, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall,
+		MaxMemory: maxMemory}
 	return w.Run(ctx)
+}
+
+// workerMemory returns the bound of each knight task of a worker: --max-memory, else half
+// this machine's memory shared by the tasks that run at once (cores, 0: GOMAXPROCS).
+func workerMemory(flag string, cores int) (int64, error) {
+	if flag != "" {
+		size, err := parseSize(flag)
+		if err != nil {
+			return 0, usageErrorf("--max-memory: %v", err)
+		}
+		return int64(min(size, 1<<62)), nil
+	}
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
+	}
+	return int64(halfMemory() / uint64(cores)), nil
 }

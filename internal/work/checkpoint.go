@@ -145,22 +145,24 @@ func OpenCheckpointContext(ctx context.Context, path string, p count.Plan) (*Che
 		return nil
 	}
 	log, err := sealed.OpenLog(ctx, path, header(p), maxCheckpointLine, SyncEvery, each)
-	var nr *sealed.NotRegularError
-	var ll *sealed.LongLineError
-	var ce *CheckpointError
-	switch {
-	case err == nil:
-		return &Checkpoint{log: log, join: p.Method() == count.MethodJoin}, results, nil
-	case errors.As(err, &ce), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return nil, nil, err
-	case errors.As(err, &nr):
-		return nil, nil, bad("%v; a checkpoint must be one", err)
-	case errors.As(err, &ll):
-		return nil, nil, bad("%v: not a count checkpoint", err)
-	case errors.Is(err, sealed.ErrEmpty):
-		return nil, nil, bad("empty or not a count checkpoint")
+	if err != nil {
+		return nil, nil, checkpointError(path, err, "count checkpoint")
 	}
-	return nil, nil, &CheckpointError{Path: path, Err: err}
+	return &Checkpoint{log: log, join: p.Method() == count.MethodJoin}, results, nil
+}
+
+// checkpointError is the error of a checkpoint of the kind what that OpenLog could not
+// open with err: err itself if it is a *CheckpointError or the context's, else a
+// *CheckpointError saying why.
+func checkpointError(path string, err error, what string) error {
+	var ce *CheckpointError
+	if errors.As(err, &ce) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if reason, ok := sealed.Reason(err, what); ok {
+		err = errors.New(reason)
+	}
+	return &CheckpointError{Path: path, Err: err}
 }
 
 // Record appends r with a single write and fsyncs if the last fsync is SyncEvery old.

@@ -37,8 +37,9 @@ type CountOptions struct {
 	Token string
 	Creds string
 	// Workers is the number of cores of a worker run in this process (0: none, the
-	// tasks wait for workers elsewhere).
-	Workers int
+	// tasks wait for workers elsewhere); MaxMemory its Worker.MaxMemory.
+	Workers   int
+	MaxMemory int64
 	// AckWait, Verify and VerifyWait are the [Coordinator]'s.
 	// Replicas is the Coordinator's.
 	AckWait    time.Duration
@@ -125,7 +126,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		}
 		defer wc.Close()
 		host, _ := os.Hostname()
-		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour}
+		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour, MaxMemory: opts.MaxMemory}
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 

@@ -122,7 +122,7 @@ func (d *dispatch) assign(user string) *lease {
 	for q := d.queue[user]; len(q) > 0; q = d.queue[user] {
 		id := q[0]
 		d.queue[user] = q[1:]
-		if d.picked[id] == user && !d.ver.agreed[id] && d.verifyLease[id] == nil {
+		if d.picked[id] == user && !d.ver.agreed.has(id) && d.verifyLease[id] == nil {
 			return d.lease(user, id, true)
 		}
 	}
@@ -188,7 +188,7 @@ func (d *dispatch) pick(k int) {
 		id := d.toVerify[0]
 		d.toVerify = d.toVerify[1:]
 		f, ok := d.ver.first[id]
-		if !ok || d.ver.agreed[id] || d.verifyLease[id] != nil || d.picked[id] != "" {
+		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
 			continue
 		}
 		user := d.randomOther(f.Worker)
@@ -242,7 +242,7 @@ func (d *dispatch) release(l *lease) {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
 			delete(d.picked, l.id)
-			if !d.ver.agreed[l.id] {
+			if !d.ver.agreed.has(l.id) {
 				d.toVerify = append(d.toVerify, l.id)
 			}
 		}
@@ -383,7 +383,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if l.verify {
 		f, ok := d.ver.first[id]
 		switch {
-		case !ok || d.ver.agreed[id]:
+		case !ok || d.ver.agreed.has(id):
 			return false, nil // its first result was dropped, or another agreed meanwhile
 		case f.Worker == user:
 			return false, errors.New("a second computation by the identity of the first")
@@ -425,7 +425,7 @@ func (d *dispatch) settle(ctx context.Context, id int, err error) error {
 	if errors.As(err, &dis) {
 		return d.resolve(ctx, dis)
 	}
-	if err == nil && d.ver.agreed[id] {
+	if err == nil && d.ver.agreed.has(id) {
 		for _, w := range []string{d.ver.first[id].Worker, d.ver.second[id].Worker} {
 			if w != Here {
 				d.his(w).Verified++
@@ -473,7 +473,7 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 		return nil
 	}
 	// The first is right: the coordinator's computation is its second.
-	if _, ok := d.ver.first[id]; ok && !d.ver.agreed[id] {
+	if _, ok := d.ver.first[id]; ok && !d.ver.agreed.has(id) {
 		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
 		if err := d.store(verifyKey(d.job, id), &here); err != nil {
 			return err
@@ -604,8 +604,8 @@ func (d *dispatch) count(st *Stats) {
 	st.Identities = len(ids)
 	clear(st.ByIdentities)
 	two := 0
-	for id := range d.ver.sample {
-		if d.ver.agreed[id] {
+	for id := range d.ver.sample.ids() {
+		if d.ver.agreed.has(id) {
 			two++
 		}
 	}

@@ -71,12 +71,13 @@ func IsKnightJob(job string) bool { return strings.HasPrefix(job, knightPrefix) 
 
 // knightPlan is a tours.Plan seen as a count.Plan (see the comment above).
 type knightPlan struct {
-	p       tours.Plan
-	name    string
-	job     string
-	kind    string
-	version int
-	order   []int
+	p         tours.Plan
+	maxMemory int64 // each task's bound when it runs here (a worker's MaxMemory)
+	name      string
+	job       string
+	kind      string
+	version   int
+	order     []int
 }
 
 // KnightPlan returns p as a count.Plan that [Count], [Coordinator.Run] and [Worker] run as
@@ -165,7 +166,7 @@ func (k *knightPlan) CountTask(ctx context.Context, t count.Task) (count.Result,
 	if _, err := k.CheckTask(t); err != nil {
 		return count.Result{}, err
 	}
-	r, err := k.p.RunTask(ctx, t.ID, tours.TaskOptions{})
+	r, err := k.p.RunTask(ctx, t.ID, tours.TaskOptions{MaxMemory: k.maxMemory})
 	if err != nil {
 		return count.Result{ID: t.ID}, err
 	}
@@ -231,9 +232,12 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 		if err != nil {
 			return nil, count.Task{}, err
 		}
-		if p, err = KnightPlan(tp); err != nil {
+		kp, err := KnightPlan(tp)
+		if err != nil {
 			return nil, count.Task{}, err
 		}
+		kp.(*knightPlan).maxMemory = w.MaxMemory
+		p = kp
 		if p.Version() != m.PlanVersion {
 			return nil, count.Task{}, fmt.Errorf("task %d of job %s says plan version %d", m.ID, m.Job, m.PlanVersion)
 		}

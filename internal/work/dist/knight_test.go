@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
@@ -48,7 +49,8 @@ func noPublishedKnight(t *testing.T) {
 }
 
 func TestKnightJobIDs(t *testing.T) {
-	for name, job := range map[string]string{"8x8 open-ends v1": "k8x8-open-ends-v1", "5x10 open-ends v1": "k5x10-open-ends-v1", "6x6 split9 v2": "k6x6-split9-v2"} {
+	for name, job := range map[string]string{"8x8 open-ends v1": "k8x8-open-ends-v1", "5x10 open-ends v1": "k5x10-open-ends-v1", "6x6 split9 v2": "k6x6-split9-v2",
+		"5x6 open-split-c10k4f3-c20k2f0 v1": "k5x6-open-split-c10k4f3-c20k2f0-v1", "8x8 open-split-v2 v3": "k8x8-open-split-v2-v3"} {
 		got, err := KnightJobID(name)
 		if err != nil || got != job {
 			t.Errorf("KnightJobID(%q) = %q, %v; want %q", name, got, err, job)
@@ -68,20 +70,20 @@ func TestKnightJobIDs(t *testing.T) {
 	}
 }
 
-// TestKnightInProcess counts a board's directed open tours by the end-pair plan with an
-// in-process coordinator and two workers of issued identities, every task computed by
+// TestKnightInProcess counts a board's directed open tours by the end-pair plan (and by a
+// split of the whole sweep in two levels) with an in-process coordinator and two workers of issued identities, every task computed by
 // both: the total is the published count and the local runner's, every task verified,
 // and the job's record names the knight job with its total. 5×6 (no count in the
 // program's table: every task by two identities by default), and with CHESSPUZZLES_LONG=1
 // 6×6 too (published in the table: replicas asked for).
 func TestKnightInProcess(t *testing.T) {
-	boards := []string{"5x6"}
+	plans := []string{"5x6 open-ends v1", "5x6 open-split-c10k4f3-c20k2f0 v1"}
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
-		boards = append(boards, "6x6") // 3 CPU-s a computation
+		plans = append(plans, "6x6 open-ends v1") // 3 CPU-s a computation
 	}
-	for _, b := range boards {
-		t.Run(b, func(t *testing.T) {
-			name := b + " open-ends v1"
+	for _, name := range plans {
+		b, _, _ := strings.Cut(name, " ")
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			s, a := authServer(t, dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -169,6 +171,15 @@ func TestKnightWorkerChecks(t *testing.T) {
 			t.Errorf("%s: result %+v accepted", name, bad)
 		}
 	}
+	// a worker's memory bound holds for every knight task it runs
+	small, task, err := (&Worker{MaxMemory: 1}).task(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me *kcount.MemoryError
+	if _, err := small.CountTask(context.Background(), task); !errors.As(err, &me) {
+		t.Errorf("a task run by a worker of 1 byte: %v, want a *MemoryError", err)
+	}
 	if !errors.Is(func() error { _, err := plan.Estimate(context.Background(), count.EstimateOptions{}); return err }(), errNoEstimate) {
 		t.Errorf("a knight plan estimated by the queens sampler")
 	}
@@ -206,7 +217,7 @@ func TestKnightResume(t *testing.T) {
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	plan := mustKnight(t, "5x6 open-ends v1")
+	plan := mustKnight(t, "5x5 open-ends v1")
 	nc := coordConn(t, ctx, s.URL(), a)
 	done := make(chan runOutcome, 1)
 	go func() {
@@ -234,14 +245,36 @@ func TestKnightResume(t *testing.T) {
 	stop := runWorkers(ctx, issuedWorker(t, ctx, s.URL(), a, "w0"))
 	o := <-done
 	stop()
-	if o.err != nil || o.total != publishedOpenTours["5x6"] {
-		t.Fatalf("first run: %s, %v; want %s", o.total, o.err, publishedOpenTours["5x6"])
+	if o.err != nil || o.total != publishedOpenTours["5x5"] {
+		t.Fatalf("first run: %s, %v; want %s", o.total, o.err, publishedOpenTours["5x5"])
 	}
 	counts, st, err := (&Coordinator{Conn: nc, StateDir: dir, Sealer: NewSealer("resume"), Replicas: 1}).Run(ctx, plan)
-	if err != nil || counts.Total.String() != publishedOpenTours["5x6"] {
+	if err != nil || counts.Total.String() != publishedOpenTours["5x5"] {
 		t.Fatalf("second run: %v, %v", counts.Total, err)
 	}
 	if st.Snapshot != plan.Len() || st.Resumed != plan.Len() || st.Queued != 0 {
 		t.Errorf("second run's stats %+v: want all %d tasks from the snapshot, nothing assigned", st, plan.Len())
+	}
+}
+
+// TestRunsKnight: a worker is given the knight jobs of the kinds and versions it lists, a
+// split plan of any levels by its family.
+func TestRunsKnight(t *testing.T) {
+	w := WantMsg{Knight: KnightKinds()}
+	for name, want := range map[string]bool{
+		"5x5 open-ends v1": true, "5x6 open-split-c10k4f3 v1": true, "5x6 open-split-c10k4f3-c20k2f0 v1": true,
+	} {
+		k, _ := knightOf(mustKnight(t, name))
+		if got := w.runsKnight(k); got != want {
+			t.Errorf("a worker of this build runs %s: %v, want %v", name, got, want)
+		}
+		if (WantMsg{}).runsKnight(k) {
+			t.Errorf("a worker that lists no kinds runs %s", name)
+		}
+		old := *k
+		old.version++
+		if w.runsKnight(&old) {
+			t.Errorf("a worker of this build runs %s of version %d", name, old.version)
+		}
 	}
 }

@@ -541,7 +541,7 @@ func (r *run) final() (queens.Counts, error) {
 // not sampled yet are read back from the bucket, and the tasks wait for a verifier.
 func (r *run) verifyAll(ctx context.Context) error {
 	for id := range r.plan.Len() {
-		r.ver.sample[id] = true
+		r.ver.sample.add(id)
 	}
 	return readJob(ctx, r.js, r.results, r.job, 0, func(e jetstream.KeyValueEntry) error {
 		if e.Operation() != jetstream.KeyValuePut || strings.HasSuffix(e.Key(), ".v") {
@@ -572,7 +572,7 @@ func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
 	}
 	r.finished = true
 	stats := &r.stats
-	stats.Verified = len(r.ver.sample)
+	stats.Verified = r.ver.sample.len()
 	r.d.count(stats)
 	if stats.Verified > 0 {
 		c.logf("job %s: %d tasks were computed twice by distinct identities (%d here), and agree", job, stats.Verified, stats.VerifiedHere)
@@ -582,10 +582,10 @@ func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
 	counts, err := r.final()
 	if err != nil {
 		c.logf("job %s: %v", job, err)
-		if len(r.ver.pending()) == 0 && len(r.ver.sample) < r.plan.Len() {
+		if len(r.ver.pending()) == 0 && r.ver.sample.len() < r.plan.Len() {
 			// Recover: every task computed once is computed again by an identity the
 			// coordinator picks, and each disagreement settled, until the total holds.
-			c.logf("job %s: computing again, by other identities, the %d tasks that only one identity computed", job, r.plan.Len()-len(r.ver.sample))
+			c.logf("job %s: computing again, by other identities, the %d tasks that only one identity computed", job, r.plan.Len()-r.ver.sample.len())
 			if err := r.verifyAll(ctx); err != nil {
 				return queens.Counts{}, *stats, err
 			}

@@ -93,7 +93,7 @@ func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tall
 		Job: jobOf(plan), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, FP: ver.fp,
-		Sample: slices.Sorted(maps.Keys(ver.sample)), Agreed: slices.Sorted(maps.Keys(ver.agreed)),
+		Sample: slices.Collect(ver.sample.ids()), Agreed: slices.Collect(ver.agreed.ids()),
 		Workers: slices.Sorted(maps.Keys(ver.workers)),
 	}
 	for _, id := range s.Sample {
@@ -191,14 +191,14 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 		return nil, nil, 0, err
 	}
 	ver := &verifier{
-		job: job, sample: map[int]bool{}, first: map[int]Result{}, second: map[int]Result{},
-		agreed: map[int]bool{}, asked: map[int]bool{}, workers: map[string]bool{}, fp: s.FP,
+		job: job, sample: newIDSet(plan.Len()), first: map[int]Result{}, second: map[int]Result{},
+		agreed: newIDSet(plan.Len()), asked: newIDSet(plan.Len()), workers: map[string]bool{}, fp: s.FP,
 	}
 	for _, id := range s.Sample {
-		if id < 0 || id >= plan.Len() || ver.sample[id] {
+		if id < 0 || id >= plan.Len() || ver.sample.has(id) {
 			return nil, nil, 0, fmt.Errorf("its sample names task %d twice or out of the plan", id)
 		}
-		ver.sample[id] = true
+		ver.sample.add(id)
 	}
 	for id, fp := range s.FP {
 		if (fp != 0) != tally.Has(id) {
@@ -206,13 +206,13 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 		}
 	}
 	for _, r := range s.First {
-		if !ver.sample[r.ID] || !tally.Has(r.ID) || fingerprint(r.Result) != ver.fp[r.ID] {
+		if !ver.sample.has(r.ID) || !tally.Has(r.ID) || fingerprint(r.Result) != ver.fp[r.ID] {
 			return nil, nil, 0, fmt.Errorf("its first result of task %d is not that of a sampled task it counted", r.ID)
 		}
 		ver.first[r.ID] = r
 	}
 	for _, r := range s.Second {
-		if !ver.sample[r.ID] {
+		if !ver.sample.has(r.ID) {
 			return nil, nil, 0, fmt.Errorf("its second result of task %d is not of a sampled task", r.ID)
 		}
 		ver.second[r.ID] = r
@@ -223,9 +223,9 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 		if !ok1 || !ok2 || f.Result != g.Result || f.Worker == g.Worker {
 			return nil, nil, 0, fmt.Errorf("it says task %d was verified, but holds no two agreeing results of it", id)
 		}
-		ver.agreed[id] = true
+		ver.agreed.add(id)
 	}
-	for id := range ver.sample {
+	for id := range ver.sample.ids() {
 		if tally.Has(id) {
 			if _, ok := ver.first[id]; !ok {
 				return nil, nil, 0, fmt.Errorf("it counted the sampled task %d without keeping its result", id)

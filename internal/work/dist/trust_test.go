@@ -274,7 +274,8 @@ func forgeries(t *testing.T, tj testJob) {
 // and hands in a consistent lie (two more solutions: still whole classes of a task of
 // weight 8, so possible for the task) whenever lie says so. It also tries to hand in a
 // second computation of each of its lies by turning its nonce into one of a second
-// computation, which must be refused. It reports the tasks it lied about.
+// computation, before its first result and after it, which must be refused. It reports
+// the tasks it lied about.
 func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
 	for ctx.Err() == nil {
 		want, _ := json.Marshal(WantMsg{Name: "liar", Messages: MessageVersion, PlanVersions: PlanVersions})
@@ -295,6 +296,21 @@ func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie fu
 			r.Solutions += 2
 		}
 		res := Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, Result: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
+		if lies && !a.Verify {
+			// Its "second computation" first, while the task has no result and the run
+			// cannot have ended: the coordinator must refuse it (no lease of it) in the run,
+			// whatever the load.
+			early := res
+			early.Nonce = "v" + a.Nonce[1:]
+			data, _ := json.Marshal(early)
+			if rm, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, a.Job), data); err == nil {
+				var rc Receipt
+				_ = json.Unmarshal(rm.Data, &rc)
+				if rc.OK {
+					t.Errorf("the liar's own second computation of task %d, before its first, was accepted", a.ID)
+				}
+			}
+		}
 		data, _ := json.Marshal(res)
 		rm, err := h.nc.RequestWithContext(ctx, resultSubject(h.user, a.Job), data)
 		if err != nil {

@@ -3,7 +3,9 @@ package dist
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -54,12 +56,12 @@ func VerifySample(f float64, total int) int {
 // task stored again with another result. It is not safe for concurrent use.
 type verifier struct {
 	job     string
-	sample  map[int]bool   // the tasks this run verifies
+	sample  idSet          // the tasks this run verifies
 	first   map[int]Result // accepted first results of the sampled tasks, by task id
 	fp      []uint32       // fingerprint of each task's accepted first result, 0 if none
 	second  map[int]Result // second results from another worker, by task id
-	agreed  map[int]bool   // sampled tasks whose two results agree
-	asked   map[int]bool   // sampled tasks whose second computation this run asked for
+	agreed  idSet          // sampled tasks whose two results agree
+	asked   idSet          // sampled tasks whose second computation this run asked for
 	workers map[string]bool
 }
 
@@ -68,21 +70,76 @@ type verifier struct {
 func newVerifier(plan count.Plan, k int) *verifier {
 	v := &verifier{
 		job:    jobOf(plan),
-		sample: map[int]bool{}, first: map[int]Result{}, second: map[int]Result{},
-		agreed: map[int]bool{}, asked: map[int]bool{}, workers: map[string]bool{},
+		sample: newIDSet(plan.Len()), first: map[int]Result{}, second: map[int]Result{},
+		agreed: newIDSet(plan.Len()), asked: newIDSet(plan.Len()), workers: map[string]bool{},
 		fp: make([]uint32, plan.Len()),
 	}
 	n := plan.Len()
-	if 2*k > n {
+	switch {
+	case k >= n: // every task (--replicas 2): no permutation of the plan
+		for id := range n {
+			v.sample.add(id)
+		}
+		return v
+	case 2*k > n:
 		for _, id := range rand.Perm(n)[:k] {
-			v.sample[id] = true
+			v.sample.add(id)
 		}
 		return v
 	}
-	for len(v.sample) < k {
-		v.sample[rand.IntN(n)] = true
+	for v.sample.len() < k {
+		v.sample.add(rand.IntN(n))
 	}
 	return v
+}
+
+// An idSet is a set of a plan's task ids, a bit per task (2 MB for the 1.7·10⁷ tasks of
+// N = 28, where a map of them all took about a gigabyte). Its zero value is empty and
+// holds no id: make it with newIDSet.
+type idSet struct {
+	bits []uint64
+	n    int // members
+}
+
+// newIDSet returns an empty set for ids 0 to tasks−1.
+func newIDSet(tasks int) idSet { return idSet{bits: make([]uint64, (tasks+63)/64)} }
+
+// has reports whether id is in the set (false for an id out of its range).
+func (s *idSet) has(id int) bool {
+	return id >= 0 && id/64 < len(s.bits) && s.bits[id/64]&(1<<(id%64)) != 0
+}
+
+// add puts id, 0 ≤ id < tasks, into the set.
+func (s *idSet) add(id int) {
+	if !s.has(id) {
+		s.bits[id/64] |= 1 << (id % 64)
+		s.n++
+	}
+}
+
+// del takes id out of the set.
+func (s *idSet) del(id int) {
+	if s.has(id) {
+		s.bits[id/64] &^= 1 << (id % 64)
+		s.n--
+	}
+}
+
+// len returns the number of ids in the set.
+func (s *idSet) len() int { return s.n }
+
+// ids yields the set's ids in increasing order.
+func (s *idSet) ids() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for w, b := range s.bits {
+			for b != 0 {
+				if !yield(w*64 + bits.TrailingZeros64(b)) {
+					return
+				}
+				b &= b - 1
+			}
+		}
+	}
 }
 
 // fingerprint returns a nonzero 32-bit FNV-1a hash of r's counters.
@@ -112,7 +169,7 @@ func (v *verifier) sameAsFirst(id int, r Result) bool {
 func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
 	v.fp[id] = fingerprint(r.Result)
 	v.workers[r.Worker] = true
-	if !v.sample[id] {
+	if !v.sample.has(id) {
 		return false, nil
 	}
 	v.first[id] = r
@@ -121,7 +178,7 @@ func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
 			return false, err
 		}
 	}
-	return v.sample[id] && !v.agreed[id] && !v.asked[id], nil
+	return v.sample.has(id) && !v.agreed.has(id) && !v.asked.has(id), nil
 }
 
 // addSecond records a valid second result and compares it with the first, if there is one.
@@ -145,23 +202,24 @@ func (v *verifier) compare(id int, s Result) error {
 	if f.Result != s.Result {
 		return &DisagreeError{Job: v.job, ID: id, First: f, Second: s}
 	}
-	v.agreed[id] = true
+	v.agreed.add(id)
 	return nil
 }
 
 // addHere records a first result the coordinator computed itself: it needs no second.
 func (v *verifier) addHere(id int, r Result) {
 	v.fp[id] = fingerprint(r.Result)
-	if v.sample[id] {
-		v.first[id], v.second[id], v.agreed[id] = r, r, true
+	if v.sample.has(id) {
+		v.first[id], v.second[id] = r, r
+		v.agreed.add(id)
 	}
 }
 
 // dropFirst forgets the first result of task id (and an agreement on it).
 func (v *verifier) dropFirst(id int) {
 	delete(v.first, id)
-	delete(v.agreed, id)
-	delete(v.asked, id)
+	v.agreed.del(id)
+	v.asked.del(id)
 	if id >= 0 && id < len(v.fp) {
 		v.fp[id] = 0
 	}
@@ -170,14 +228,14 @@ func (v *verifier) dropFirst(id int) {
 // dropSecond forgets the second result of task id (and an agreement on it).
 func (v *verifier) dropSecond(id int) {
 	delete(v.second, id)
-	delete(v.agreed, id)
+	v.agreed.del(id)
 }
 
 // pending returns the sampled tasks with no agreeing second result, in id order.
 func (v *verifier) pending() []int {
 	var out []int
-	for id := range v.sample {
-		if !v.agreed[id] {
+	for id := range v.sample.ids() {
+		if !v.agreed.has(id) {
 			out = append(out, id)
 		}
 	}

@@ -45,6 +45,10 @@ type Worker struct {
 	// it): a hook for tests and benchmarks that run a plan of their own cut
 	// (a fine plan with a tiny bound). Leave it nil.
 	Plans func(n, version int) (count.Plan, error)
+	// MaxMemory bounds the state store of each knight task the worker runs (0: none): a
+	// task that needs more is handed back with the reason logged, for a worker with more
+	// memory. Queens tasks have bounds of their own (count.Plan.Memory).
+	MaxMemory int64
 
 	done     atomic.Int64
 	lastTask atomic.Int64 // when the worker last got a task, in Unix nanoseconds
@@ -344,6 +348,7 @@ wait:
 					w.logf("task %s handed back", key)
 				} else {
 					w.logf("task %s handed back: %v", key, o.err)
+					_ = sleep(ctx, time.Second) // a task this worker cannot run: not at once again
 				}
 				return
 			}

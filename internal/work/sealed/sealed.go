@@ -119,6 +119,23 @@ func fileKind(m os.FileMode) string {
 	return "a special file"
 }
 
+// Reason returns why a log of the kind what ("count checkpoint") cannot be used, for a
+// message, if err is one of OpenLog's own refusals (a path that is not a regular file, a
+// line too long, an empty file); else ok is false and the caller passes err on.
+func Reason(err error, what string) (reason string, ok bool) {
+	var nr *NotRegularError
+	var ll *LongLineError
+	switch {
+	case errors.As(err, &nr):
+		return fmt.Sprintf("%v; a checkpoint must be one", err), true
+	case errors.As(err, &ll):
+		return fmt.Sprintf("%v: not a %s", err, what), true
+	case errors.Is(err, ErrEmpty):
+		return "empty or not a " + what, true
+	}
+	return "", false
+}
+
 // A Log is an append-only file of sealed lines, open for appending. It is not safe for
 // concurrent use.
 type Log struct {

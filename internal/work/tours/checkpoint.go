@@ -84,20 +84,15 @@ func OpenCheckpoint(ctx context.Context, path string, p Plan) (*Checkpoint, []Re
 	}
 	// every result is made durable at once: a task takes seconds to hours
 	log, err := sealed.OpenLog(ctx, path, header(p), maxLine, 0, each)
-	var nr *sealed.NotRegularError
-	var ll *sealed.LongLineError
 	var ce *CheckpointError
 	switch {
 	case err == nil:
 		return &Checkpoint{log: log}, results, nil
 	case errors.As(err, &ce), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return nil, nil, err
-	case errors.As(err, &nr):
-		return nil, nil, bad("%v; a checkpoint must be one", err)
-	case errors.As(err, &ll):
-		return nil, nil, bad("%v: not a knight checkpoint", err)
-	case errors.Is(err, sealed.ErrEmpty):
-		return nil, nil, bad("empty: not a knight count checkpoint")
+	}
+	if reason, ok := sealed.Reason(err, "knight count checkpoint"); ok {
+		err = errors.New(reason)
 	}
 	return nil, nil, &CheckpointError{Path: path, Err: err}
 }

@@ -25,10 +25,9 @@
 // there once (or twice with the same result), and returns the total, refused (ErrRefused)
 // where a published count disagrees.
 //
-// What is missing for NATS workers: internal/work/dist leases the tasks of a queens
-// count.Plan; a [Plan] gives it what it needs of a knight plan (a name a worker rebuilds
-// the plan from, a task run by id, a result with its counters), behind dist's lease
-// protocol, which is queens-specific today.
+// NATS workers: internal/work/dist runs a [Plan] as a job beside queens jobs
+// (dist.KnightPlan): a worker rebuilds the plan from its name, runs a task by id, and
+// hands in its result with its counters, under dist's leases, seals and verification.
 package tours
 
 import (
