@@ -161,7 +161,11 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	if rec.Timed {
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (± %.0f%%, timed on %d sampled parts of its tasks)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, 100*rec.SecondsErr, rec.TimedProbes)
 	} else {
-		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (the cost model: a part of a task of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, opts.n)
+		model := "the cost model"
+		if rec.SecondsErr > 0 {
+			model = fmt.Sprintf("the cost model, ± %.0f%% at two standard errors of its sampled row sets", 100*rec.SecondsErr)
+		}
+		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (%s: a part of a task of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, model, opts.n)
 	}
 	fmt.Fprintf(stdout, "memory:     about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
 	join := "does not count N=" + strconv.Itoa(opts.n)

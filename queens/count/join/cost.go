@@ -32,6 +32,17 @@ var measuredCoreHours = map[int]float64{
 	28: 6.1e5, 29: 1.31e7,
 }
 
+// measuredError is the relative error measuredCoreHours states for N (one standard error of
+// the mean over its sampled row sets or tasks, as bench/README.md gives it); an N not here
+// has no stated error (a whole count, or an extrapolation).
+var measuredError = map[int]float64{
+	24: 0.05, 25: 0.30, 26: 0.21, 27: 0.33, 28: 0.23, 29: 0.11,
+}
+
+// ModelError returns the relative error the cost model states for the join's whole count
+// of n (see measuredError), or 0 where it states none. Cost: a map lookup.
+func ModelError(n int) float64 { return measuredError[n] }
+
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
 // Intel Xeon VM of 24 November 2026, before the sieve): the number of tasks is this model's
 // time over joinTaskSeconds, so the figures are frozen with PlanVersion (a new model

@@ -53,7 +53,7 @@ func estimateTasks(ctx context.Context, n int, coreSeconds float64, ntasks int, 
 		perProbe = coreSeconds / float64(max(rows, 1))
 	}
 	if n > maxTimedN || perProbe*float64(max(opts.MinProbes, 1)) > 10*opts.Budget.Seconds() {
-		return count.Estimate{Seconds: coreSeconds, Tasks: float64(ntasks), TasksExact: true,
+		return count.Estimate{Seconds: coreSeconds, SecondsErr: 2 * ModelError(n), Tasks: float64(ntasks), TasksExact: true,
 			Largest: coreSeconds * float64(top) / float64(max(total, 1))}, nil
 	}
 	tasks := make([]task, ntasks-1)
