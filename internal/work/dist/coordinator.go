@@ -217,9 +217,21 @@ type snapshotter struct {
 	digest  uint64        // planDigest of the plan
 	stream  int64         // creation time of the results bucket's stream
 	lastSeq uint64        // the stream's last sequence when the run started
-	every   time.Duration // between two snapshots
+	every   time.Duration // between two snapshots, at least
 	rev     uint64        // revision of the last snapshot written or loaded
 	at      time.Time     // when the last snapshot was written
+	took    time.Duration // how long writing it took
+}
+
+// snapshotShare bounds the share of a run's time that writing snapshots takes: the next
+// waits at least this many times as long as the last took to write (at N = 28, a snapshot
+// of 205 MB written in a second or two waits a minute or more; the run stops answering
+// workers while it writes).
+const snapshotShare = 50
+
+// due reports whether a snapshot is due now, if not forced.
+func (s *snapshotter) due() bool {
+	return time.Since(s.at) >= max(s.every, snapshotShare*s.took)
 }
 
 // snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
@@ -276,21 +288,6 @@ func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (u
 		return 0, err
 	}
 	return m.Sequence, nil
-}
-
-// firstFromHistory returns the first result of task id that the bucket still holds under
-// key with the fingerprint the verifier recorded, for the report of a disagreement on a
-// task whose first result was not kept whole; a Result naming no worker if none is left.
-func (c *Coordinator) firstFromHistory(ctx context.Context, sealer *Sealer, results jetstream.KeyValue, key string, id int, ver *verifier) Result {
-	hist, err := results.History(ctx, key)
-	if err == nil {
-		for _, e := range hist {
-			if _, _, r, err := decodeResult(sealer, key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.Result) == ver.fp[id] {
-				return r
-			}
-		}
-	}
-	return Result{Result: count.Result{ID: id}, Worker: "(a first result no longer stored)"}
 }
 
 // sleep waits d or until ctx is done.

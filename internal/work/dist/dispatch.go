@@ -187,11 +187,11 @@ func (d *dispatch) pick(k int) {
 		k--
 		id := d.toVerify[0]
 		d.toVerify = d.toVerify[1:]
-		f, ok := d.ver.first[id]
+		first, ok := d.ver.firstWorker(id)
 		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
 			continue
 		}
-		user := d.randomOther(f.Worker)
+		user := d.randomOther(first)
 		if user == "" {
 			keep = append(keep, id)
 			continue
@@ -381,11 +381,11 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	}
 	id := r.ID
 	if l.verify {
-		f, ok := d.ver.first[id]
+		first, ok := d.ver.firstWorker(id)
 		switch {
 		case !ok || d.ver.agreed.has(id):
 			return false, nil // its first result was dropped, or another agreed meanwhile
-		case f.Worker == user:
+		case first == user:
 			return false, errors.New("a second computation by the identity of the first")
 		}
 		if err := d.store(verifyKey(d.job, id), r); err != nil {
@@ -396,11 +396,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	}
 	if d.tally.Has(id) {
 		if !d.ver.sameAsFirst(id, *r) {
-			f, ok := d.ver.first[id]
-			if !ok {
-				f = Result{Result: count.Result{ID: id}, Worker: "(an earlier result)"}
-			}
-			return false, d.resolve(ctx, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r})
+			return false, d.resolve(ctx, d.ver.against(id, *r))
 		}
 		return false, nil
 	}
@@ -418,21 +414,51 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	return true, d.settle(ctx, id, err)
 }
 
-// settle follows a first or second result of task id that the verifier took with err: an
-// agreement is recorded in the identities' history, a disagreement resolved.
+// settle follows a first or second result of task id that the verifier took with err: a
+// disagreement is resolved. (An agreement is recorded in the identities' history by the
+// verifier's agree hook, agreed.)
 func (d *dispatch) settle(ctx context.Context, id int, err error) error {
 	var dis *DisagreeError
 	if errors.As(err, &dis) {
 		return d.resolve(ctx, dis)
 	}
-	if err == nil && d.ver.agreed.has(id) {
-		for _, w := range []string{d.ver.first[id].Worker, d.ver.second[id].Worker} {
-			if w != Here {
-				d.his(w).Verified++
-			}
+	return err
+}
+
+// agreed records in the identities' history that the results of identities first and
+// second of a task agree.
+func (d *dispatch) agreed(first, second string) {
+	for _, w := range []string{first, second} {
+		if ValidIdentity(w) {
+			d.his(w).Verified++
 		}
 	}
-	return err
+}
+
+// storedFirst returns the first result of task id that the bucket holds under its key
+// with the fingerprint the verifier recorded: the whole first result of a disagreement,
+// which the verifier keeps only as a fingerprint. It waits for the results this run is
+// storing. A first result no longer stored is an error: the task's result cannot be
+// settled, and the run stops rather than guess.
+func (d *dispatch) storedFirst(ctx context.Context, id int) (Result, error) {
+	key := resultKey(d.job, id)
+	select {
+	case <-d.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		return Result{}, fmt.Errorf("settling task %d: the server has not confirmed the stored results within a minute", id)
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+	hist, err := d.results.History(ctx, key)
+	if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Result{}, fmt.Errorf("settling task %d: reading %s: %w", id, key, err)
+	}
+	for i := len(hist) - 1; i >= 0; i-- {
+		if _, _, r, err := decodeResult(d.sealer, key, hist[i].Value()); err == nil && r.ID == id && d.ver.hasFirst(id) && d.ver.sameAsFirst(id, r) {
+			return r, nil
+		}
+	}
+	return Result{}, fmt.Errorf("job %s: task %d has two results that differ, and the first one counted is no longer in the results bucket (%s): the total cannot be settled", d.job, id, key)
 }
 
 // resolve settles two computations of a task that differ: the coordinator computes the
@@ -441,6 +467,13 @@ func (d *dispatch) settle(ctx context.Context, id int, err error) error {
 // computed again. No identity can so stop the count or have a result deleted but its own.
 func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	id := dis.ID
+	if dis.partial {
+		f, err := d.storedFirst(ctx, id)
+		if err != nil {
+			return err
+		}
+		dis.First, dis.partial = f, false
+	}
 	res, err := countLocally(ctx, d.plan, []int{id})
 	if err != nil {
 		return err
@@ -467,13 +500,13 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	if firstWrong {
 		// Its first result, of an identity no longer known, is dropped here; one of a
 		// quarantined identity is dropped already.
-		if f, ok := d.ver.first[id]; ok && f.Result == dis.First.Result {
-			d.dropFirst(ctx, id, f)
+		if d.ver.hasFirst(id) && d.ver.sameAsFirst(id, dis.First) {
+			d.dropFirst(ctx, id, dis.First)
 		}
 		return nil
 	}
 	// The first is right: the coordinator's computation is its second.
-	if _, ok := d.ver.first[id]; ok && !d.ver.agreed.has(id) {
+	if d.ver.hasFirst(id) && !d.ver.agreed.has(id) {
 		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
 		if err := d.store(verifyKey(d.job, id), &here); err != nil {
 			return err
@@ -551,7 +584,7 @@ func (d *dispatch) dropFirst(ctx context.Context, id int, r Result) {
 // waits for another.
 func (d *dispatch) dropSecond(ctx context.Context, id int) {
 	d.ver.dropSecond(id)
-	if _, ok := d.ver.first[id]; ok {
+	if d.ver.hasFirst(id) && d.ver.sample.has(id) {
 		d.toVerify = append(d.toVerify, id)
 	}
 	if err := d.results.Delete(ctx, verifyKey(d.job, id)); err != nil {
@@ -597,9 +630,7 @@ func (r *revision) load() uint64 {
 // count sets the identity counts of st from the verifier.
 func (d *dispatch) count(st *Stats) {
 	ids := maps.Clone(d.ver.workers)
-	for _, r := range d.ver.second {
-		ids[r.Worker] = true
-	}
+	maps.Copy(ids, d.ver.verifiers)
 	delete(ids, Here)
 	st.Identities = len(ids)
 	clear(st.ByIdentities)

@@ -69,11 +69,13 @@
 // run's assignments is refused, its task assigned again. Clients reconnect for ever after
 // losing their connection.
 //
-// Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// by the coordinator (the fine frames plan holds about 27 bytes a task), the tally holds a byte
-// a task and the verifier a 4-byte fingerprint of each result (whole results only for the
-// sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
-// its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
+// Size. A plan of millions of tasks (the join's plan of N = 28 has 1.7·10⁷) is held
+// compactly by the coordinator (the join's plan about 24 bytes a task), the tally holds a
+// bit a task and the verifier a keyed 8-byte fingerprint of each first result and a 4-byte
+// identity, whatever the share verified (whole results only for second computations that
+// came before their first), so the coordinator needs about 36 bytes a task besides the
+// server: about 600 MiB of Go heap at N = 28 with every task computed twice; its snapshot
+// takes about 12 bytes a task on disk, streamed. A worker never builds the fine plan:
 // each assignment carries its task, which the worker checks against the plan's rules
 // (count.Plan.CheckTask) and names by its digest in its result.
 //

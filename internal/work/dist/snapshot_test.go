@@ -147,7 +147,7 @@ func TestSnapshotIgnored(t *testing.T) {
 		why     string
 	}{
 		{"damaged", append(append(append([]byte(nil), good[:len(good)/2]...), good[len(good)/2]^1), good[len(good)/2+1:]...), plan, store, 0, 0.05, "checksum does not match"},
-		{"cut short", good[:len(good)/3], plan, store, 0, 0.05, "checksum does not match"},
+		{"cut short", good[:len(good)/3], plan, store, 0, 0.05, "the file is damaged"},
 		{"not a snapshot", []byte("{}\n"), plan, store, 0, 0.05, "not a snapshot of this build"},
 		{"another verified share", good, plan, store, 0, 0.5, "another --verify"},
 		{"another plan of the same job", good, other, filepath.Join(dir, "store2"), 2, 0.05, "not of this plan"},
