@@ -126,7 +126,15 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		}
 		defer wc.Close()
 		host, _ := os.Hostname()
-		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour, MaxMemory: opts.MaxMemory}
+		// Its log would crowd the coordinator's: only why it takes no task, once a line.
+		var said sync.Map
+		warnf := func(format string, args ...any) {
+			line := fmt.Sprintf(format, args...)
+			if _, dup := said.LoadOrStore(line, true); !dup {
+				logf("this machine's worker: %s", line)
+			}
+		}
+		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour, MaxMemory: opts.MaxMemory, Warnf: warnf}
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
