@@ -224,25 +224,9 @@ func (s *snapshot) read(r io.Reader, tasks int) error {
 	}
 	s.fp, s.who = make([]uint64, tasks), make([]uint32, tasks)
 	buf := make([]byte, 1<<16)
-	for i := 0; i < tasks; {
-		k := min(tasks-i, len(buf)/8)
-		if _, err := io.ReadFull(body, buf[:8*k]); err != nil {
-			return damaged
-		}
-		for j := range k {
-			s.fp[i+j] = binary.LittleEndian.Uint64(buf[8*j:])
-		}
-		i += k
-	}
-	for i := 0; i < tasks; {
-		k := min(tasks-i, len(buf)/4)
-		if _, err := io.ReadFull(body, buf[:4*k]); err != nil {
-			return damaged
-		}
-		for j := range k {
-			s.who[i+j] = binary.LittleEndian.Uint32(buf[4*j:])
-		}
-		i += k
+	if readLE(body, s.fp, 8, buf, binary.LittleEndian.Uint64) != nil ||
+		readLE(body, s.who, 4, buf, binary.LittleEndian.Uint32) != nil {
+		return damaged
 	}
 	var sum [sha256.Size + 1]byte
 	if k, _ := io.ReadFull(br, sum[:]); k != sha256.Size {
@@ -250,6 +234,22 @@ func (s *snapshot) read(r io.Reader, tasks int) error {
 	}
 	if !bytes.Equal(sum[:sha256.Size], h.Sum(nil)) {
 		return errors.New("its checksum does not match: the file is damaged")
+	}
+	return nil
+}
+
+// readLE fills out with little-endian words of size bytes read from r through buf, which
+// decode reads one of.
+func readLE[T uint32 | uint64](r io.Reader, out []T, size int, buf []byte, decode func([]byte) T) error {
+	for i := 0; i < len(out); {
+		k := min(len(out)-i, len(buf)/size)
+		if _, err := io.ReadFull(r, buf[:size*k]); err != nil {
+			return err
+		}
+		for j := range k {
+			out[i+j] = decode(buf[size*j:])
+		}
+		i += k
 	}
 	return nil
 }
