@@ -222,7 +222,7 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 }
 
 // jobProgress turns the coordinator's tally into work.Status values. The results already
-// on the server when the run starts (in its snapshot, or read from the bucket) come first,
+// on the server when the run starts (in its snapshot, or read from the stream) come first,
 // as fast as the server sends them; they are this run's resumed tasks, and its rate and
 // ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {

@@ -26,7 +26,7 @@ type run struct {
 	stats   Stats
 	sealer  *Sealer
 	js      jetstream.JetStream
-	results jetstream.KeyValue
+	results *resultStore
 	jobs    jetstream.KeyValue
 	rec     JobRecord
 	share   float64 // the share of tasks verified
@@ -129,7 +129,7 @@ func (r *run) open(ctx context.Context) error {
 	if r.js, err = jetstream.New(c.Conn); err != nil {
 		return err
 	}
-	if r.results, r.jobs, err = setup(ctx, r.js); err != nil {
+	if r.results, r.jobs, err = setup(ctx, r.js, c.logf); err != nil {
 		return err
 	}
 	r.share = c.Verify
@@ -174,7 +174,7 @@ func (r *run) resume(ctx context.Context) error {
 		r.tally, r.ver = count.NewTally(plan), newVerifier(plan, sample)
 	}
 	r.wrote = &revision{}
-	if err := readJob(ctx, r.js, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
+	if err := readJob(ctx, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
 		return err
 	}
 	r.stats.Resumed = r.tally.Done()
@@ -191,21 +191,18 @@ func (r *run) resume(ctx context.Context) error {
 
 // readStored returns the reader of the results earlier runs accepted: it takes only
 // entries this coordinator's secret sealed, and deletes the others.
-func (r *run) readStored(ctx context.Context) func(jetstream.KeyValueEntry) error {
+func (r *run) readStored(ctx context.Context) func(entry) error {
 	c, job := r.c, r.job
-	reject := func(e jetstream.KeyValueEntry, res Result, err error) {
+	reject := func(e entry, res Result, err error) {
 		r.stats.Rejected++
 		c.logf("rejected stored result %s (revision %d) of worker %q: %v", e.Key(), e.Revision(), res.Worker, err)
-		if err := r.results.Delete(ctx, e.Key(), jetstream.LastRevision(e.Revision())); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		if err := r.results.remove(ctx, e.seq); err != nil {
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
 	}
-	return func(e jetstream.KeyValueEntry) error {
+	return func(e entry) error {
 		r.stats.Read++
 		r.lastRev = max(r.lastRev, e.Revision())
-		if e.Operation() != jetstream.KeyValuePut {
-			return nil
-		}
 		j, id, res, err := decodeResult(r.sealer, e.Key(), e.Value())
 		if err == nil && j != job {
 			err = fmt.Errorf("key of job %q, not %s", j, job)
