@@ -172,12 +172,20 @@ func (r *resultStore) putAsync(key string, value []byte) (jetstream.PubAckFuture
 	return f, nil
 }
 
-// remove deletes the result stored at sequence seq (one already gone is not an error).
+// remove deletes the result stored at sequence seq. One already gone is not an error: the
+// server refuses to delete it (with a reason the client passes on only as text), and a
+// look at the sequence finds nothing there.
 func (r *resultStore) remove(ctx context.Context, seq uint64) error {
-	if err := r.st.DeleteMsg(ctx, seq); err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
-		return fmt.Errorf("deleting result %d of stream %s: %w", seq, ResultsStream, err)
+	err := r.st.DeleteMsg(ctx, seq)
+	if err == nil || errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil
 	}
-	return nil
+	if errors.Is(err, jetstream.ErrMsgDeleteUnsuccessful) {
+		if _, gerr := r.st.GetMsg(ctx, seq); errors.Is(gerr, jetstream.ErrMsgNotFound) {
+			return nil
+		}
+	}
+	return fmt.Errorf("deleting result %d of stream %s: %w", seq, ResultsStream, err)
 }
 
 // last returns the sequence of the last result on the subjects filter matches, 0 if there

@@ -1,6 +1,8 @@
 package dist
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -71,5 +73,65 @@ func TestResultsFromBucket(t *testing.T) {
 	}
 	if _, err := js.KeyValue(ctx, oldResultsBucket); err == nil {
 		t.Errorf("the bucket %s is still there", oldResultsBucket)
+	}
+}
+
+// TestResultsStore: results put under keys come back in order from a sequence, by job and
+// by key; a removed one is gone, and removing it again (or a sequence never used) is not
+// an error.
+func TestResultsStore(t *testing.T) {
+	s := startServer(t, t.TempDir(), "")
+	ctx, nc := connectTest(t, s, time.Minute, "coordinator")
+	js, _ := jetstream.New(nc)
+	res, _, err := setup(ctx, js, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"qa.0", "qa.5000", "qb.0", "qa.0.v", "qa.0"}
+	var seqs []uint64
+	for i, k := range keys {
+		seq, err := res.put(ctx, k, []byte{byte(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, seq)
+	}
+	read := func(from uint64) (got []string) {
+		t.Helper()
+		if err := readJob(ctx, res, "qa", from, func(e entry) error {
+			got = append(got, fmt.Sprintf("%s=%d@%d", e.Key(), e.Value()[0], e.Revision()))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := []string{
+		fmt.Sprintf("qa.0=0@%d", seqs[0]), fmt.Sprintf("qa.5000=1@%d", seqs[1]),
+		fmt.Sprintf("qa.0.v=3@%d", seqs[3]), fmt.Sprintf("qa.0=4@%d", seqs[4]),
+	}
+	if got := read(0); !slices.Equal(got, want) {
+		t.Errorf("job qa from 0: %v, want %v", got, want)
+	}
+	if got := read(seqs[1]); !slices.Equal(got, want[2:]) {
+		t.Errorf("job qa after %d: %v, want %v", seqs[1], got, want[2:])
+	}
+	if last, err := lastJobRevision(ctx, res, "qb"); err != nil || last != seqs[2] {
+		t.Errorf("lastJobRevision(qb) = %d, %v; want %d", last, err, seqs[2])
+	}
+	h, err := res.history(ctx, "qa.0")
+	if err != nil || len(h) != 2 || h[0].seq != seqs[0] || h[1].seq != seqs[4] {
+		t.Fatalf("history(qa.0) = %v, %v; want the results at %d and %d", h, err, seqs[0], seqs[4])
+	}
+	for range 2 {
+		if err := res.remove(ctx, seqs[0]); err != nil {
+			t.Fatalf("remove(%d): %v", seqs[0], err)
+		}
+	}
+	if err := res.remove(ctx, seqs[4]+1000); err != nil {
+		t.Errorf("remove of a sequence never used: %v", err)
+	}
+	if got := read(0); !slices.Equal(got, want[1:]) {
+		t.Errorf("job qa after a remove: %v, want %v", got, want[1:])
 	}
 }
