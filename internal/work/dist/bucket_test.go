@@ -3,6 +3,7 @@ package dist
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -31,11 +32,13 @@ import (
 // once from the start (readJob, a restart without a snapshot). It logs, after each step,
 // the process's resident memory now and at its peak (VmRSS, VmHWM; the peak is reset
 // between steps where the kernel allows), the Go heap in use, the store's size on disk
-// and the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (it must not hold
-// one already), CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-stored.pb.gz
-// and PREFIX-read.pb.gz, CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the
-// restart and logs the memory again. It costs about a microsecond of CPU and 600 bytes of disk a
-// key; one run whatever b.N (run it with -benchtime 1x).
+// and the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that
+// holds one already is only restarted and read: K must be what it holds);
+// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read}.pb.gz;
+// CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and logs the
+// memory again; CHESSPUZZLES_BUCKET_LAYOUT=log stores the same values in a stream of one
+// subject per job instead (the key in a header), to compare. It costs about 50 µs of CPU
+// and 550 bytes of disk a key; one run whatever b.N (run it with -benchtime 1x).
 func BenchmarkResultsBucket(b *testing.B) {
 	env := os.Getenv("CHESSPUZZLES_BUCKET")
 	if env == "" {
@@ -49,12 +52,18 @@ func BenchmarkResultsBucket(b *testing.B) {
 	dir := os.Getenv("CHESSPUZZLES_BUCKET_DIR")
 	if dir == "" {
 		dir = b.TempDir()
-	} else if _, err := os.Stat(filepath.Join(dir, "jetstream")); err == nil {
-		b.Fatalf("CHESSPUZZLES_BUCKET_DIR %s holds a store already; give an empty or new directory", dir)
 	}
 	prof := os.Getenv("CHESSPUZZLES_BUCKET_PPROF")
+	var log bool
+	switch l := os.Getenv("CHESSPUZZLES_BUCKET_LAYOUT"); l {
+	case "", "kv":
+	case "log":
+		log = true
+	default:
+		b.Fatalf("CHESSPUZZLES_BUCKET_LAYOUT must be kv (the results bucket, the default) or log (one subject per job), got %q", l)
+	}
 	for range b.N {
-		bucketRun(b, dir, k, prof)
+		bucketRun(b, dir, k, prof, log)
 	}
 }
 
@@ -85,9 +94,10 @@ func bucketResult(s *Sealer, rng *rand.Rand, id int, verify bool, serial int) *R
 }
 
 // bucketServer starts the embedded server on dir as the coordinator does (its authority,
-// StartServer, the coordinator's credentials, setup) and returns its JetStream context,
-// its results bucket and the function that stops both.
-func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.Int64) (jetstream.JetStream, jetstream.KeyValue, func()) {
+// StartServer, the coordinator's credentials, setup; with log, the log layout's stream
+// too) and returns its JetStream context, its results bucket and the function that stops
+// both.
+func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.Int64, log bool) (jetstream.JetStream, jetstream.KeyValue, func()) {
 	b.Helper()
 	auth, err := LoadOrCreateAuthority(dir)
 	if err != nil {
@@ -113,20 +123,134 @@ func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.In
 	if err != nil {
 		b.Fatal(err)
 	}
+	if !log {
+		return js, results, func() { nc.Close(); srv.Shutdown() }
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: bucketLogStream, Subjects: []string{bucketLogStream + ".>"}, Storage: jetstream.FileStorage}); err != nil {
+		b.Fatal(err)
+	}
 	return js, results, func() { nc.Close(); srv.Shutdown() }
 }
 
-func bucketRun(b *testing.B, dir string, k int, prof string) {
+func bucketRun(b *testing.B, dir string, k int, prof string, log bool) {
 	ctx := context.Background()
 	var errs atomic.Int64
-	m0 := memNow(dir)
+	m0 := serverMemory(dir)
 	b.Logf("before the server: %s", m0)
 
-	js, _, stop := bucketServer(b, ctx, dir, &errs)
-	resetPeak()
+	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err == nil {
+		b.Logf("%s holds a store: not storing, only restarting", dir)
+	} else {
+		bucketStore(b, ctx, dir, k, prof, m0, &errs, log)
+	}
+	start := time.Now()
+	js, results, stop := bucketServer(b, ctx, dir, &errs, log)
+	defer stop()
+	took := time.Since(start)
+	m2 := serverMemory(dir)
+	b.Logf("restarted in %.1f s (%s): %s", took.Seconds(), bucketStream(b, ctx, js, log), m2)
+	b.ReportMetric(float64(m2.hwm)/1024, "restart-peak-MiB")
+	bucketIdle(b, dir, "restarted")
+
+	resetPeakRSS()
+	start = time.Now()
+	rev, err := lastJobRevision(ctx, js, bucketJob)
+	b.Logf("the job's last revision %d (err %v) in %.1f s", rev, err, time.Since(start).Seconds())
+	// As the coordinator reads (a context with no deadline: each JetStream request then
+	// has the client's default five seconds), and, if that fails, with an hour.
+	s := NewSealer("bucket-benchmark")
+	half := func() {
+		b.Logf("half read: %s", serverMemory(dir))
+		bucketHeap(b, prof, "reading")
+	}
+	seen, took, err := bucketRead(ctx, js, results, s, k, half, log)
+	if err != nil {
+		b.Logf("reading the job as the coordinator does failed after %.1f s: %v; again with an hour's deadline", took.Seconds(), err)
+		hctx, cancel := context.WithTimeout(ctx, time.Hour)
+		defer cancel()
+		if seen, took, err = bucketRead(hctx, js, results, s, k, half, log); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if seen != k {
+		b.Fatalf("read %d entries, stored %d", seen, k)
+	}
+	m3 := serverMemory(dir)
+	b.Logf("read the job once in %.1f s: %s", took.Seconds(), m3)
+	b.ReportMetric(float64(m3.hwm)/1024, "read-peak-MiB")
+	bucketHeap(b, prof, "read")
+}
+
+// The stream and subject of the layout the benchmark compares with the results bucket:
+// every result of a job on one subject, its key in a header, read back in order.
+const (
+	bucketLogStream  = "bucketlog"
+	bucketLogSubject = bucketLogStream + "." + bucketJob
+)
+
+// bucketReadLog reads the k results of the log layout in order with an ordered consumer.
+func bucketReadLog(ctx context.Context, js jetstream.JetStream, k int, fn func(key string, data []byte) error) error {
+	c, err := js.OrderedConsumer(ctx, bucketLogStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{bucketLogSubject}})
+	if err != nil {
+		return err
+	}
+	it, err := c.Messages()
+	if err != nil {
+		return err
+	}
+	defer it.Stop()
+	for range k {
+		m, err := it.Next()
+		if err != nil {
+			return err
+		}
+		if err := fn(m.Headers().Get("Key"), m.Data()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bucketRead reads the job once with readJob, checking each seal, and returns how many
+// entries it read and how long it took.
+func bucketRead(ctx context.Context, js jetstream.JetStream, results jetstream.KeyValue, s *Sealer, k int, half func(), log bool) (int, time.Duration, error) {
+	start, seen := time.Now(), 0
+	if log {
+		err := bucketReadLog(ctx, js, k, func(key string, data []byte) error {
+			if seen == k/2 {
+				half()
+			}
+			if _, _, _, err := decodeResult(s, key, data); err != nil {
+				return err
+			}
+			seen++
+			return nil
+		})
+		return seen, time.Since(start), err
+	}
+	err := readJob(ctx, js, results, bucketJob, 0, func(e jetstream.KeyValueEntry) error {
+		if seen == 0 {
+			fmt.Fprintf(os.Stderr, "the first entry after %.1f s\n", time.Since(start).Seconds())
+		}
+		if seen == k/2 {
+			half()
+		}
+		if _, _, _, err := decodeResult(s, e.Key(), e.Value()); err != nil {
+			return err
+		}
+		seen++
+		return nil
+	})
+	return seen, time.Since(start), err
+}
+
+// bucketStore starts a server on dir, stores k results and stops it.
+func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof string, m0 serverMem, errs *atomic.Int64, log bool) {
+	js, _, stop := bucketServer(b, ctx, dir, errs, log)
+	resetPeakRSS()
 	s := NewSealer("bucket-benchmark")
 	rng := rand.New(rand.NewPCG(28, 102))
-	start := time.Now()
+	start, stalls := time.Now(), 0
 	for i := range k {
 		id := i / 2
 		key := resultKey(bucketJob, id)
@@ -140,8 +264,22 @@ func bucketRun(b *testing.B, dir string, k int, prof string) {
 		if i == 0 {
 			b.Logf("a value: %d bytes under %s: %s", len(data), key, data)
 		}
-		if _, err := js.PublishAsync("$KV."+ResultsBucket+"."+key, data); err != nil {
-			b.Fatalf("storing %s: %v", key, err)
+		// A server slower than the stores makes PublishAsync give up after a while
+		// (dispatch.store would log the error, and the task be computed again): wait.
+		for {
+			var err error
+			if log {
+				_, err = js.PublishMsgAsync(&nats.Msg{Subject: bucketLogSubject, Header: nats.Header{"Key": []string{key}}, Data: data})
+			} else {
+				_, err = js.PublishAsync("$KV."+ResultsBucket+"."+key, data)
+			}
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+				b.Fatalf("storing %s: %v", key, err)
+			}
+			stalls++
 		}
 	}
 	select {
@@ -153,56 +291,25 @@ func bucketRun(b *testing.B, dir string, k int, prof string) {
 	if n := errs.Load(); n > 0 {
 		b.Fatalf("%d stores failed", n)
 	}
-	st := streamState(b, ctx, js)
-	idle(b, dir, "stored")
-	m1 := memNow(dir)
-	b.Logf("stored %d keys in %.1f s (%s): %s", k, took.Seconds(), st, m1)
+	st := bucketStream(b, ctx, js, log)
+	m1 := serverMemory(dir)
+	b.Logf("stored %d keys in %.1f s (%d stalls; %s): %s", k, took.Seconds(), stalls, st, m1)
+	bucketIdle(b, dir, "stored")
 	b.ReportMetric(float64(m1.rss-m0.rss)*1024/float64(k), "rss-B/key")
 	b.ReportMetric(float64(m1.hwm)/1024, "stored-peak-MiB")
 	b.ReportMetric(float64(m1.disk)/float64(k), "disk-B/key")
-	writeHeap(b, prof, "stored")
+	bucketHeap(b, prof, "stored")
 	stop()
 	runtime.GC()
 	debug.FreeOSMemory()
-	resetPeak()
-	b.Logf("server stopped: %s", memNow(dir))
-
-	start = time.Now()
-	js, results, stop := bucketServer(b, ctx, dir, &errs)
-	defer stop()
-	took = time.Since(start)
-	m2 := memNow(dir)
-	b.Logf("restarted in %.1f s (%s): %s", took.Seconds(), streamState(b, ctx, js), m2)
-	b.ReportMetric(float64(m2.hwm)/1024, "restart-peak-MiB")
-	idle(b, dir, "restarted")
-
-	resetPeak()
-	start = time.Now()
-	seen := 0
-	err := readJob(ctx, js, results, bucketJob, 0, func(e jetstream.KeyValueEntry) error {
-		if _, _, _, err := decodeResult(s, e.Key(), e.Value()); err != nil {
-			return err
-		}
-		seen++
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	took = time.Since(start)
-	if seen != k {
-		b.Fatalf("read %d entries, stored %d", seen, k)
-	}
-	m3 := memNow(dir)
-	b.Logf("read the job once in %.1f s: %s", took.Seconds(), m3)
-	b.ReportMetric(float64(m3.hwm)/1024, "read-peak-MiB")
-	writeHeap(b, prof, "read")
+	resetPeakRSS()
+	b.Logf("server stopped: %s", serverMemory(dir))
 }
 
-// idle waits CHESSPUZZLES_BUCKET_IDLE (a duration; none if unset), as a coordinator
+// bucketIdle waits CHESSPUZZLES_BUCKET_IDLE (a duration; none if unset), as a coordinator
 // waits for results, and logs the memory then: the server drops a block's subject state
 // after two idle minutes.
-func idle(b *testing.B, dir, after string) {
+func bucketIdle(b *testing.B, dir, after string) {
 	env := os.Getenv("CHESSPUZZLES_BUCKET_IDLE")
 	if env == "" {
 		return
@@ -212,26 +319,26 @@ func idle(b *testing.B, dir, after string) {
 		b.Fatalf("CHESSPUZZLES_BUCKET_IDLE must be a duration such as 150s, got %q", env)
 	}
 	time.Sleep(d)
-	b.Logf("%s, then idle %v: %s", after, d, memNow(dir))
+	b.Logf("%s, then idle %v: %s", after, d, serverMemory(dir))
 }
 
-// mem is the process's memory and the store's size at one time.
-type mem struct {
+// serverMem is the process's memory and the store's size at one time.
+type serverMem struct {
 	rss, hwm uint64 // VmRSS and VmHWM, kB
 	heap     uint64 // Go heap in use after a collection, bytes
 	disk     int64  // bytes of the files under the store directory
 }
 
-func (m mem) String() string {
+func (m serverMem) String() string {
 	return fmt.Sprintf("VmRSS %.0f MiB, VmHWM %.0f MiB, Go heap in use %.0f MiB, store on disk %.0f MiB",
 		float64(m.rss)/1024, float64(m.hwm)/1024, float64(m.heap)/(1<<20), float64(m.disk)/(1<<20))
 }
 
-func memNow(dir string) mem {
+func serverMemory(dir string) serverMem {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	m := mem{heap: ms.HeapInuse}
+	m := serverMem{heap: ms.HeapInuse}
 	if f, err := os.Open("/proc/self/status"); err == nil {
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
@@ -260,13 +367,17 @@ func memNow(dir string) mem {
 	return m
 }
 
-// resetPeak resets the process's VmHWM to its VmRSS (Linux 4.0 on; elsewhere it does
+// resetPeakRSS resets the process's VmHWM to its VmRSS (Linux 4.0 on; elsewhere it does
 // nothing and the peak stays the process's).
-func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
-// streamState describes the results bucket's stream.
-func streamState(b *testing.B, ctx context.Context, js jetstream.JetStream) string {
-	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+// bucketStream describes the results bucket's stream.
+func bucketStream(b *testing.B, ctx context.Context, js jetstream.JetStream, log bool) string {
+	name := "KV_" + ResultsBucket
+	if log {
+		name = bucketLogStream
+	}
+	st, err := js.Stream(ctx, name)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -274,7 +385,7 @@ func streamState(b *testing.B, ctx context.Context, js jetstream.JetStream) stri
 	return fmt.Sprintf("stream: %d messages, %d subjects, %.0f MiB", s.Msgs, s.NumSubjects, float64(s.Bytes)/(1<<20))
 }
 
-func writeHeap(b *testing.B, prefix, step string) {
+func bucketHeap(b *testing.B, prefix, step string) {
 	if prefix == "" {
 		return
 	}
