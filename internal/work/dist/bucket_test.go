@@ -136,10 +136,10 @@ func bucketRun(b *testing.B, dir string, k int, prof string, log bool) {
 	ctx := context.Background()
 	var errs atomic.Int64
 	m0 := serverMemory(dir)
-	b.Logf("before the server: %s", m0)
+	bucketSay("before the server: %s", m0)
 
 	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err == nil {
-		b.Logf("%s holds a store: not storing, only restarting", dir)
+		bucketSay("%s holds a store: not storing, only restarting", dir)
 	} else {
 		bucketStore(b, ctx, dir, k, prof, m0, &errs, log)
 	}
@@ -148,24 +148,24 @@ func bucketRun(b *testing.B, dir string, k int, prof string, log bool) {
 	defer stop()
 	took := time.Since(start)
 	m2 := serverMemory(dir)
-	b.Logf("restarted in %.1f s (%s): %s", took.Seconds(), bucketStream(b, ctx, js, log), m2)
+	bucketSay("restarted in %.1f s (%s): %s", took.Seconds(), bucketStream(b, ctx, js, log), m2)
 	b.ReportMetric(float64(m2.hwm)/1024, "restart-peak-MiB")
 	bucketIdle(b, dir, "restarted")
 
 	resetPeakRSS()
 	start = time.Now()
 	rev, err := lastJobRevision(ctx, js, bucketJob)
-	b.Logf("the job's last revision %d (err %v) in %.1f s", rev, err, time.Since(start).Seconds())
+	bucketSay("the job's last revision %d (err %v) in %.1f s", rev, err, time.Since(start).Seconds())
 	// As the coordinator reads (a context with no deadline: each JetStream request then
 	// has the client's default five seconds), and, if that fails, with an hour.
 	s := NewSealer("bucket-benchmark")
 	half := func() {
-		b.Logf("half read: %s", serverMemory(dir))
+		bucketSay("half read: %s", serverMemory(dir))
 		bucketHeap(b, prof, "reading")
 	}
 	seen, took, err := bucketRead(ctx, js, results, s, k, half, log)
 	if err != nil {
-		b.Logf("reading the job as the coordinator does failed after %.1f s: %v; again with an hour's deadline", took.Seconds(), err)
+		bucketSay("reading the job as the coordinator does failed after %.1f s: %v; again with an hour's deadline", took.Seconds(), err)
 		hctx, cancel := context.WithTimeout(ctx, time.Hour)
 		defer cancel()
 		if seen, took, err = bucketRead(hctx, js, results, s, k, half, log); err != nil {
@@ -176,7 +176,7 @@ func bucketRun(b *testing.B, dir string, k int, prof string, log bool) {
 		b.Fatalf("read %d entries, stored %d", seen, k)
 	}
 	m3 := serverMemory(dir)
-	b.Logf("read the job once in %.1f s: %s", took.Seconds(), m3)
+	bucketSay("read the job once in %.1f s: %s", took.Seconds(), m3)
 	b.ReportMetric(float64(m3.hwm)/1024, "read-peak-MiB")
 	bucketHeap(b, prof, "read")
 }
@@ -230,7 +230,7 @@ func bucketRead(ctx context.Context, js jetstream.JetStream, results jetstream.K
 	}
 	err := readJob(ctx, js, results, bucketJob, 0, func(e jetstream.KeyValueEntry) error {
 		if seen == 0 {
-			fmt.Fprintf(os.Stderr, "the first entry after %.1f s\n", time.Since(start).Seconds())
+			bucketSay("the first entry after %.1f s", time.Since(start).Seconds())
 		}
 		if seen == k/2 {
 			half()
@@ -262,7 +262,7 @@ func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof stri
 			b.Fatal(err)
 		}
 		if i == 0 {
-			b.Logf("a value: %d bytes under %s: %s", len(data), key, data)
+			bucketSay("a value: %d bytes under %s: %s", len(data), key, data)
 		}
 		// A server slower than the stores makes PublishAsync give up after a while
 		// (dispatch.store would log the error, and the task be computed again): wait.
@@ -293,7 +293,7 @@ func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof stri
 	}
 	st := bucketStream(b, ctx, js, log)
 	m1 := serverMemory(dir)
-	b.Logf("stored %d keys in %.1f s (%d stalls; %s): %s", k, took.Seconds(), stalls, st, m1)
+	bucketSay("stored %d keys in %.1f s (%d stalls; %s): %s", k, took.Seconds(), stalls, st, m1)
 	bucketIdle(b, dir, "stored")
 	b.ReportMetric(float64(m1.rss-m0.rss)*1024/float64(k), "rss-B/key")
 	b.ReportMetric(float64(m1.hwm)/1024, "stored-peak-MiB")
@@ -303,7 +303,13 @@ func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof stri
 	runtime.GC()
 	debug.FreeOSMemory()
 	resetPeakRSS()
-	b.Logf("server stopped: %s", serverMemory(dir))
+	bucketSay("server stopped: %s", serverMemory(dir))
+}
+
+// bucketSay prints a line of the benchmark's report to standard error as it comes (a
+// benchmark's own log keeps only its last ten lines).
+func bucketSay(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bucket: "+format+"\n", args...)
 }
 
 // bucketIdle waits CHESSPUZZLES_BUCKET_IDLE (a duration; none if unset), as a coordinator
@@ -319,7 +325,7 @@ func bucketIdle(b *testing.B, dir, after string) {
 		b.Fatalf("CHESSPUZZLES_BUCKET_IDLE must be a duration such as 150s, got %q", env)
 	}
 	time.Sleep(d)
-	b.Logf("%s, then idle %v: %s", after, d, serverMemory(dir))
+	bucketSay("%s, then idle %v: %s", after, d, serverMemory(dir))
 }
 
 // serverMem is the process's memory and the store's size at one time.
