@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
@@ -88,12 +89,16 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	m.waiting = "waiting for workers"
 	m.started = true // a resumed job says so in the coordinator's log
 	defer m.Finish()
-	counts, _, err := f.count(ctx, plan, m, f.workers, opts.MaxMemory/int64(max(f.workers, 1)), func(s work.Status) { knightMeterUpdate(m, s) })
+	counts, stats, err := f.count(ctx, plan, m, f.workers, opts.MaxMemory/int64(max(f.workers, 1)), func(s work.Status) { knightMeterUpdate(m, s) })
 	if err != nil {
 		return err
 	}
 	m.Finish()
-	return printKnightTotal(o.json, sz, counts.Total, "directed open tours", stdout)
+	if o.json {
+		return json.NewEncoder(stdout).Encode(knightCountRecord{Rows: sz.Rows, Cols: sz.Cols, Tours: counts.Total, Counts: "directed open tours",
+			Verified: &stats.Verified, Identities: &stats.Identities, ByIdentities: stats.ByIdentities})
+	}
+	return printKnightTotal(false, sz, counts.Total, "directed open tours", stdout)
 }
 
 // knightMeterUpdate shows a knight job's status on m: tasks done, and tours so far.

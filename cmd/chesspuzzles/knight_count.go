@@ -60,7 +60,7 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 		})
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
-		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}`)
+		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}; distributed, also "verified", "identities" and "by_identities" as queens count gives them`)
 		o.knightPlanFlags.add(cmd)
 		o.knightDist.add(cmd)
 	}, func(cmd *cobra.Command, o *knightCountOpts, _ []string) error {
@@ -159,6 +159,11 @@ type knightCountRecord struct {
 	Counts string  `json:"counts"` // what was counted, in words
 	// States are the frontier states a dp or join count held (absent for the search).
 	States *knightStatesRecord `json:"states,omitempty"`
+	// Verified, Identities and ByIdentities are a distributed count's, as queens count
+	// --distributed --json gives them (distRecord); absent for a count on this machine.
+	Verified     *int        `json:"verified,omitempty"`
+	Identities   *int        `json:"identities,omitempty"`
+	ByIdentities map[int]int `json:"by_identities,omitempty"`
 }
 
 // knightStatesRecord is the "states" of knight count's --json output: the states after

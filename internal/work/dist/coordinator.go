@@ -19,7 +19,7 @@ import (
 // A Coordinator runs one count plan through a NATS server: it leases each task to a
 // worker identity that asks for one, with a nonce that binds the lease to that identity,
 // accepts a result only for a live lease of this run held by the identity it comes from,
-// picks the identity of each second computation itself, stores what it accepts (sealed, see [Sealer]) in the results bucket, and sums
+// picks the identity of each second computation itself, stores what it accepts (sealed, see [Sealer]) in the results stream, and sums
 // the results once per task id.
 type Coordinator struct {
 	Conn *nats.Conn
@@ -33,7 +33,7 @@ type Coordinator struct {
 	// Progress, if not nil, is called after each new result with the tally so far.
 	Progress func(t *count.Tally)
 	// CaughtUp, if not nil, is called once, when the run has read the results stored
-	// before it started (from its snapshot and the bucket), with the tally then.
+	// before it started (from its snapshot and the stream), with the tally then.
 	CaughtUp func(t *count.Tally)
 	// Verify is the share of tasks, chosen at random, that are computed a second time, by
 	// an identity other than the first's, as soon as the first result is in; the count is
@@ -52,7 +52,7 @@ type Coordinator struct {
 	// (DefaultWindow if zero).
 	Window int
 	// StateDir, if not empty, is the directory where the coordinator keeps a snapshot of
-	// the job (<job>.snapshot: the tally, the verifier's state and the results bucket's
+	// the job (<job>.snapshot: the tally, the verifier's state and the results stream's
 	// revision they were read up to), written every SnapshotEvery (30 seconds if zero)
 	// while results come and when the run ends or is interrupted, and its secret
 	// (AdminFile) unless Sealer is set. A run that finds a snapshot of its plan and server
@@ -95,7 +95,7 @@ type Stats struct {
 	Identities   int
 	ByIdentities map[int]int
 	// Snapshot is the number of tasks whose results the run took from its snapshot, Read
-	// the number of entries it read from the results bucket, Snapshots the snapshots it
+	// the number of entries it read from the results stream, Snapshots the snapshots it
 	// wrote.
 	Snapshot  int
 	Read      int
@@ -156,46 +156,6 @@ func (c *Coordinator) dropSnapshot(snap *snapshotter, job string) {
 	}
 }
 
-// readJob feeds fn every entry of job in the results bucket stored after revision from,
-// up to the job's last entry when it starts.
-func readJob(ctx context.Context, js jetstream.JetStream, results jetstream.KeyValue, job string, from uint64, fn func(jetstream.KeyValueEntry) error) error {
-	until, err := lastJobRevision(ctx, js, job)
-	if err != nil {
-		return fmt.Errorf("reading the results: %w", err)
-	}
-	if until <= from {
-		return nil
-	}
-	var opts []jetstream.WatchOpt
-	if from > 0 {
-		opts = append(opts, jetstream.ResumeFromRevision(from+1))
-	}
-	w, err := results.WatchFiltered(ctx, []string{job + ".>"}, opts...)
-	if err != nil {
-		return fmt.Errorf("reading the results: %w", err)
-	}
-	defer func() { _ = w.Stop() }()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case e, ok := <-w.Updates():
-			if !ok {
-				return errors.New("reading the results: the watcher stopped")
-			}
-			if e == nil {
-				return nil
-			}
-			if err := fn(e); err != nil {
-				return err
-			}
-			if e.Revision() >= until {
-				return nil
-			}
-		}
-	}
-}
-
 // putSealed stores v sealed under key.
 func putSealed(ctx context.Context, kv jetstream.KeyValue, s *Sealer, key string, v any) error {
 	data, err := sealValue(s, key, v)
@@ -215,22 +175,34 @@ const recordEvery = time.Second
 // A snapshotter is what a coordinator with a StateDir knows to write and check snapshots.
 type snapshotter struct {
 	digest  uint64        // planDigest of the plan
-	stream  int64         // creation time of the results bucket's stream
+	stream  int64         // creation time of the results stream
 	lastSeq uint64        // the stream's last sequence when the run started
-	every   time.Duration // between two snapshots
+	every   time.Duration // between two snapshots, at least
 	rev     uint64        // revision of the last snapshot written or loaded
 	at      time.Time     // when the last snapshot was written
+	took    time.Duration // how long writing it took
+}
+
+// snapshotShare bounds the share of a run's time that writing snapshots takes: the next
+// waits at least this many times as long as the last took to write (at N = 28, a snapshot
+// of 205 MB written in a second or two waits a minute or more; the run stops answering
+// workers while it writes).
+const snapshotShare = 50
+
+// due reports whether a snapshot is due now, if not forced.
+func (s *snapshotter) due() bool {
+	return time.Since(s.at) >= max(s.every, snapshotShare*s.took)
 }
 
 // snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
-// or cannot read the results bucket's stream (said in the log).
+// or cannot read the results stream (said in the log).
 func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan count.Plan) *snapshotter {
 	if c.StateDir == "" {
 		return nil
 	}
-	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
+	st, err := js.Stream(ctx, ResultsStream)
 	if err != nil {
-		c.logf("reading the results bucket's stream: %v; no snapshot", err)
+		c.logf("reading the results stream: %v; no snapshot", err)
 		return nil
 	}
 	info := st.CachedInfo()
@@ -243,10 +215,16 @@ func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, p
 
 // forget deletes both results of a task whose two computations disagree, so that the next
 // run computes it again instead of trusting either.
-func (c *Coordinator) forget(ctx context.Context, results jetstream.KeyValue, job string, id int) {
+func (c *Coordinator) forget(ctx context.Context, results *resultStore, job string, id int) {
 	for _, key := range []string{resultKey(job, id), verifyKey(job, id)} {
-		if err := results.Delete(ctx, key); err != nil {
+		hist, err := results.history(ctx, key)
+		if err != nil {
 			c.logf("deleting %s: %v", key, err)
+		}
+		for _, e := range hist {
+			if err := results.remove(ctx, e.seq); err != nil {
+				c.logf("deleting %s: %v", key, err)
+			}
 		}
 	}
 	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)
@@ -259,38 +237,6 @@ func taskMsg(plan count.Plan, id int) TaskMsg {
 		m.Task = &t
 	}
 	return m
-}
-
-// lastJobRevision returns the revision of the job's last entry in the results bucket, 0 if
-// it has none: one request to the server.
-func lastJobRevision(ctx context.Context, js jetstream.JetStream, job string) (uint64, error) {
-	st, err := js.Stream(ctx, "KV_"+ResultsBucket)
-	if err != nil {
-		return 0, err
-	}
-	m, err := st.GetLastMsgForSubject(ctx, "$KV."+ResultsBucket+"."+job+".>")
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	return m.Sequence, nil
-}
-
-// firstFromHistory returns the first result of task id that the bucket still holds under
-// key with the fingerprint the verifier recorded, for the report of a disagreement on a
-// task whose first result was not kept whole; a Result naming no worker if none is left.
-func (c *Coordinator) firstFromHistory(ctx context.Context, sealer *Sealer, results jetstream.KeyValue, key string, id int, ver *verifier) Result {
-	hist, err := results.History(ctx, key)
-	if err == nil {
-		for _, e := range hist {
-			if _, _, r, err := decodeResult(sealer, key, e.Value()); err == nil && id < len(ver.fp) && fingerprint(r.Result) == ver.fp[id] {
-				return r
-			}
-		}
-	}
-	return Result{Result: count.Result{ID: id}, Worker: "(a first result no longer stored)"}
 }
 
 // sleep waits d or until ctx is done.

@@ -126,7 +126,15 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		}
 		defer wc.Close()
 		host, _ := os.Hostname()
-		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour, MaxMemory: opts.MaxMemory}
+		// Its log would crowd the coordinator's: only why it takes no task, once a line.
+		var said sync.Map
+		warnf := func(format string, args ...any) {
+			line := fmt.Sprintf(format, args...)
+			if _, dup := said.LoadOrStore(line, true); !dup {
+				logf("this machine's worker: %s", line)
+			}
+		}
+		w := &Worker{Conn: wc, Identity: user, Cores: opts.Workers, Name: host + "-local", Every: time.Hour, MaxMemory: opts.MaxMemory, Warnf: warnf}
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
@@ -214,7 +222,7 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 }
 
 // jobProgress turns the coordinator's tally into work.Status values. The results already
-// on the server when the run starts (in its snapshot, or read from the bucket) come first,
+// on the server when the run starts (in its snapshot, or read from the stream) come first,
 // as fast as the server sends them; they are this run's resumed tasks, and its rate and
 // ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {

@@ -3,10 +3,13 @@ package dist
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -80,5 +83,47 @@ func TestCountRefused(t *testing.T) {
 	_, _, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong", StoreDir: t.TempDir()})
 	if !errors.Is(err, ErrRefused) {
 		t.Errorf("Count with a wrong token: %v, want ErrRefused", err)
+	}
+}
+
+// TestLocalWorkerSaysWhy: a coordinator's own worker whose --max-memory is too small for
+// the tasks says so in the coordinator's log, once a task, instead of handing every task
+// back in silence while the count waits.
+func TestLocalWorkerSaysWhy(t *testing.T) {
+	plan := mustKnight(t, "5x6 open-ends v1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var lines []string
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		line := fmt.Sprintf(format, args...)
+		lines = append(lines, line)
+		if strings.Contains(line, "this machine's worker: task") {
+			cancel()
+		}
+	}
+	_, _, err := Count(ctx, plan, CountOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Workers: 1, MaxMemory: 1, Logf: logf})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Count = %v, want it cancelled once the worker said why (the test's minute is up otherwise)", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]int{}
+	said := false
+	for _, l := range lines {
+		seen[l]++
+		if strings.Contains(l, "this machine's worker: task") && strings.Contains(l, "handed back: needs more than") {
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("no line says why the local worker handed a task back; log %q", lines)
+	}
+	for l, k := range seen {
+		if k > 1 && strings.Contains(l, "this machine's worker") {
+			t.Errorf("said %d times: %q", k, l)
+		}
 	}
 }

@@ -30,7 +30,7 @@ type dispatch struct {
 	plan        count.Plan
 	job         string
 	sealer      *Sealer
-	results     jetstream.KeyValue
+	results     *resultStore
 	tally       *count.Tally
 	ver         *verifier
 	stats       *Stats
@@ -187,11 +187,11 @@ func (d *dispatch) pick(k int) {
 		k--
 		id := d.toVerify[0]
 		d.toVerify = d.toVerify[1:]
-		f, ok := d.ver.first[id]
+		first, ok := d.ver.firstWorker(id)
 		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
 			continue
 		}
-		user := d.randomOther(f.Worker)
+		user := d.randomOther(first)
 		if user == "" {
 			keep = append(keep, id)
 			continue
@@ -381,11 +381,11 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	}
 	id := r.ID
 	if l.verify {
-		f, ok := d.ver.first[id]
+		first, ok := d.ver.firstWorker(id)
 		switch {
 		case !ok || d.ver.agreed.has(id):
 			return false, nil // its first result was dropped, or another agreed meanwhile
-		case f.Worker == user:
+		case first == user:
 			return false, errors.New("a second computation by the identity of the first")
 		}
 		if err := d.store(verifyKey(d.job, id), r); err != nil {
@@ -396,11 +396,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	}
 	if d.tally.Has(id) {
 		if !d.ver.sameAsFirst(id, *r) {
-			f, ok := d.ver.first[id]
-			if !ok {
-				f = Result{Result: count.Result{ID: id}, Worker: "(an earlier result)"}
-			}
-			return false, d.resolve(ctx, &DisagreeError{Job: d.job, ID: id, First: f, Second: *r})
+			return false, d.resolve(ctx, d.ver.against(id, *r))
 		}
 		return false, nil
 	}
@@ -418,21 +414,51 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	return true, d.settle(ctx, id, err)
 }
 
-// settle follows a first or second result of task id that the verifier took with err: an
-// agreement is recorded in the identities' history, a disagreement resolved.
+// settle follows a first or second result of task id that the verifier took with err: a
+// disagreement is resolved. (An agreement is recorded in the identities' history by the
+// verifier's agree hook, agreed.)
 func (d *dispatch) settle(ctx context.Context, id int, err error) error {
 	var dis *DisagreeError
 	if errors.As(err, &dis) {
 		return d.resolve(ctx, dis)
 	}
-	if err == nil && d.ver.agreed.has(id) {
-		for _, w := range []string{d.ver.first[id].Worker, d.ver.second[id].Worker} {
-			if w != Here {
-				d.his(w).Verified++
-			}
+	return err
+}
+
+// agreed records in the identities' history that the results of identities first and
+// second of a task agree.
+func (d *dispatch) agreed(first, second string) {
+	for _, w := range []string{first, second} {
+		if ValidIdentity(w) {
+			d.his(w).Verified++
 		}
 	}
-	return err
+}
+
+// storedFirst returns the first result of task id that the stream holds under its key
+// with the fingerprint the verifier recorded, and its sequence: the whole first result of a
+// disagreement, which the verifier keeps only as a fingerprint. It waits for the results
+// this run is storing. A first result no longer stored is an error: the task's result
+// cannot be settled, and the run stops rather than guess.
+func (d *dispatch) storedFirst(ctx context.Context, id int) (Result, uint64, error) {
+	key := resultKey(d.job, id)
+	select {
+	case <-d.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		return Result{}, 0, fmt.Errorf("settling task %d: the server has not confirmed the stored results within a minute", id)
+	case <-ctx.Done():
+		return Result{}, 0, ctx.Err()
+	}
+	hist, err := d.results.history(ctx, key)
+	if err != nil {
+		return Result{}, 0, fmt.Errorf("settling task %d: reading %s: %w", id, key, err)
+	}
+	for i := len(hist) - 1; i >= 0; i-- {
+		if _, _, r, err := decodeResult(d.sealer, key, hist[i].value); err == nil && r.ID == id && d.ver.hasFirst(id) && d.ver.sameAsFirst(id, r) {
+			return r, hist[i].seq, nil
+		}
+	}
+	return Result{}, 0, fmt.Errorf("job %s: task %d has two results that differ, and the first one counted is no longer in the results stream (%s): the total cannot be settled", d.job, id, key)
 }
 
 // resolve settles two computations of a task that differ: the coordinator computes the
@@ -441,6 +467,14 @@ func (d *dispatch) settle(ctx context.Context, id int, err error) error {
 // computed again. No identity can so stop the count or have a result deleted but its own.
 func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	id := dis.ID
+	firstSeq := uint64(0) // not known yet
+	if dis.partial {
+		f, seq, err := d.storedFirst(ctx, id)
+		if err != nil {
+			return err
+		}
+		dis.First, dis.partial, firstSeq = f, false, seq
+	}
 	res, err := countLocally(ctx, d.plan, []int{id})
 	if err != nil {
 		return err
@@ -467,13 +501,20 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	if firstWrong {
 		// Its first result, of an identity no longer known, is dropped here; one of a
 		// quarantined identity is dropped already.
-		if f, ok := d.ver.first[id]; ok && f.Result == dis.First.Result {
-			d.dropFirst(ctx, id, f)
+		if d.ver.hasFirst(id) && d.ver.sameAsFirst(id, dis.First) {
+			if firstSeq == 0 {
+				_, seq, err := d.storedFirst(ctx, id)
+				if err != nil {
+					return err
+				}
+				firstSeq = seq
+			}
+			d.dropFirst(ctx, id, dis.First, firstSeq)
 		}
 		return nil
 	}
 	// The first is right: the coordinator's computation is its second.
-	if _, ok := d.ver.first[id]; ok && !d.ver.agreed.has(id) {
+	if d.ver.hasFirst(id) && !d.ver.agreed.has(id) {
 		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
 		if err := d.store(verifyKey(d.job, id), &here); err != nil {
 			return err
@@ -486,7 +527,7 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 
 // quarantine takes every result of identity user out of the count (first results out of
 // the tally, to be computed again by others; second ones to be computed again by another
-// picked identity), deletes them from the bucket, and gives user no more tasks.
+// picked identity), deletes them from the stream, and gives user no more tasks.
 func (d *dispatch) quarantine(ctx context.Context, user string) error {
 	if d.quarantined[user] {
 		return nil
@@ -499,7 +540,7 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 			d.release(l)
 		}
 	}
-	// Every accepted result is in the bucket (or on its way: wait for it), whichever run
+	// Every accepted result is in the stream (or on its way: wait for it), whichever run
 	// accepted it.
 	select {
 	case <-d.js.PublishAsyncComplete():
@@ -509,19 +550,16 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 		return ctx.Err()
 	}
 	dropped := 0
-	err := readJob(ctx, d.js, d.results, d.job, 0, func(e jetstream.KeyValueEntry) error {
-		if e.Operation() != jetstream.KeyValuePut {
-			return nil
-		}
-		_, id, r, err := decodeResult(d.sealer, e.Key(), e.Value())
+	err := readJob(ctx, d.results, d.job, 0, func(e entry) error {
+		_, id, r, err := decodeResult(d.sealer, e.key, e.value)
 		if err != nil || r.Worker != user {
 			return nil
 		}
 		dropped++
-		if strings.HasSuffix(e.Key(), ".v") {
-			d.dropSecond(ctx, id)
+		if strings.HasSuffix(e.key, ".v") {
+			d.dropSecond(ctx, id, e.seq)
 		} else {
-			d.dropFirst(ctx, id, r)
+			d.dropFirst(ctx, id, r, e.seq)
 		}
 		return nil
 	})
@@ -533,49 +571,49 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 	return nil
 }
 
-// dropFirst takes the first result r of task id out of the count and the bucket, to be
-// computed again.
-func (d *dispatch) dropFirst(ctx context.Context, id int, r Result) {
+// dropFirst takes the first result r of task id, stored at sequence seq, out of the count
+// and the stream, to be computed again.
+func (d *dispatch) dropFirst(ctx context.Context, id int, r Result, seq uint64) {
 	if d.tally.Has(id) && d.ver.sameAsFirst(id, r) {
 		d.tally.Remove(r.Result)
 		d.ver.dropFirst(id)
 		d.again = append(d.again, id)
 		d.stats.Requeued++
 	}
-	if err := d.results.Delete(ctx, resultKey(d.job, id)); err != nil {
+	if err := d.results.remove(ctx, seq); err != nil {
 		d.c.logf("deleting %s: %v", resultKey(d.job, id), err)
 	}
 }
 
-// dropSecond takes the second result of task id out of the count and the bucket; the task
-// waits for another.
-func (d *dispatch) dropSecond(ctx context.Context, id int) {
+// dropSecond takes the second result of task id, stored at sequence seq, out of the count
+// and the stream; the task waits for another.
+func (d *dispatch) dropSecond(ctx context.Context, id int, seq uint64) {
 	d.ver.dropSecond(id)
-	if _, ok := d.ver.first[id]; ok {
+	if d.ver.hasFirst(id) && d.ver.sample.has(id) {
 		d.toVerify = append(d.toVerify, id)
 	}
-	if err := d.results.Delete(ctx, verifyKey(d.job, id)); err != nil {
+	if err := d.results.remove(ctx, seq); err != nil {
 		d.c.logf("deleting %s: %v", verifyKey(d.job, id), err)
 	}
 }
 
-// store starts writing an accepted result, sealed, under key (a put into the bucket is a
-// publish on its subject), and leaves the server's acknowledgement in d.ack: results are
+// store starts writing an accepted result, sealed, under key (a publish on the results
+// stream's subject), and leaves the server's acknowledgement in d.ack: results are
 // stored as fast as the server takes them, not one round trip at a time.
 func (d *dispatch) store(key string, r *Result) error {
 	data, err := sealValue(d.sealer, key, r)
 	if err != nil {
 		return err
 	}
-	f, err := d.js.PublishAsync("$KV."+ResultsBucket+"."+key, data)
+	f, err := d.results.putAsync(key, data)
 	if err != nil {
-		return fmt.Errorf("storing %s: %w", key, err)
+		return err
 	}
 	d.ack = f
 	return nil
 }
 
-// A revision is the highest revision of the results bucket known to be written, shared
+// A revision is the highest revision of the results stream known to be written, shared
 // by the goroutines that wait for the server's acknowledgements.
 type revision struct {
 	mu  sync.Mutex
@@ -597,9 +635,7 @@ func (r *revision) load() uint64 {
 // count sets the identity counts of st from the verifier.
 func (d *dispatch) count(st *Stats) {
 	ids := maps.Clone(d.ver.workers)
-	for _, r := range d.ver.second {
-		ids[r.Worker] = true
-	}
+	maps.Copy(ids, d.ver.verifiers)
 	delete(ids, Here)
 	st.Identities = len(ids)
 	clear(st.ByIdentities)

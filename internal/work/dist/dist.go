@@ -4,7 +4,7 @@
 // A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,
 // costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
 // each worker computes its tasks on all its cores and hands each result in; the
-// coordinator checks it, stores it in a key-value bucket under its job and task id, and
+// coordinator checks it, stores it in a stream under its job and task id, and
 // sums the results once per task id with a count.Tally, so that a task computed twice
 // never changes the total.
 //
@@ -30,8 +30,10 @@
 //     answer as one queue group), chesspuzzles.beat.<identity> (its heartbeat, and tasks it
 //     hands back), chesspuzzles.result.<identity>.<job> (its results, answered with a
 //     [Receipt]);
-//   - key-value bucket chesspuzzles_results, key <job>.<task id> (".v" appended for a
-//     second computation), value a JSON [Result] sealed by the coordinator;
+//   - stream CHESSPUZZLES_RESULTS ([ResultsStream]), a message a result on subject
+//     chesspuzzles.results.<job>.<task id / 4096>, its key <job>.<task id> (".v" appended
+//     for a second computation) in header Chesspuzzles-Key, value a JSON [Result] sealed by
+//     the coordinator under that key (not a key-value bucket: see results.go);
 //   - key-value bucket chesspuzzles_jobs, key <job>, value a JSON [JobRecord], sealed, for
 //     status.
 //
@@ -62,18 +64,20 @@
 // for its task (count.Plan.CheckResult), is refused and its task assigned again. Started
 // again against the same server (the same --state directory for the embedded one) a
 // coordinator takes what it had counted from its snapshot (Coordinator.StateDir: the
-// tally, the verifier's state and the results bucket's revision they were read up to,
+// tally, the verifier's state and the results stream's revision they were read up to,
 // checked against the plan and the bucket), reads only the results stored after that
 // revision (all of them when it has no snapshot it can trust), trusting only values its
 // secret sealed, and assigns only the tasks that have no result; a result of its earlier
 // run's assignments is refused, its task assigned again. Clients reconnect for ever after
 // losing their connection.
 //
-// Size. A plan of millions of tasks (the fine plan of N = 27 has 1.1·10⁷) is held compactly
-// by the coordinator (the fine frames plan holds about 27 bytes a task), the tally holds a byte
-// a task and the verifier a 4-byte fingerprint of each result (whole results only for the
-// sampled tasks), so the coordinator needs about 27 + 5 bytes a task besides the server;
-// its snapshot takes about 5.5 bytes a task on disk. A worker never builds the fine plan:
+// Size. A plan of millions of tasks (the join's plan of N = 28 has 1.7·10⁷) is held
+// compactly by the coordinator (the join's plan about 24 bytes a task), the tally holds a
+// bit a task and the verifier a keyed 8-byte fingerprint of each first result and a 4-byte
+// identity, whatever the share verified (whole results only for second computations that
+// came before their first), so the coordinator needs about 36 bytes a task besides the
+// server: about 600 MiB of Go heap at N = 28 with every task computed twice; its snapshot
+// takes about 12 bytes a task on disk, streamed. A worker never builds the fine plan:
 // each assignment carries its task, which the worker checks against the plan's rules
 // (count.Plan.CheckTask) and names by its digest in its result.
 //
@@ -102,7 +106,6 @@ import (
 // Names of the objects on the server; see the package comment.
 const (
 	SubjectPrefix = "chesspuzzles"
-	ResultsBucket = "chesspuzzles_results"
 	JobsBucket    = "chesspuzzles_jobs"
 )
 
@@ -481,18 +484,13 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// setup creates or updates the buckets and returns handles to them. It is idempotent:
-// coordinators call it every time. Only a coordinator may: a worker has no right to
-// JetStream at all.
-func setup(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, jetstream.KeyValue, error) {
-	results, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      ResultsBucket,
-		Description: "chesspuzzles task results, key <job>.<task id>, sealed by the coordinator",
-		History:     8,
-		Storage:     jetstream.FileStorage,
-	})
+// setup creates or updates the results stream (ResultsStream; see openResults) and the jobs
+// bucket, and returns handles to them. It is idempotent: coordinators call it every time.
+// Only a coordinator may: a worker has no right to JetStream at all.
+func setup(ctx context.Context, js jetstream.JetStream, logf func(string, ...any)) (*resultStore, jetstream.KeyValue, error) {
+	results, err := openResults(ctx, js, logf)
 	if err != nil {
-		return nil, nil, fmt.Errorf("creating bucket %s: %w", ResultsBucket, err)
+		return nil, nil, err
 	}
 	jobs, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:  JobsBucket,

@@ -236,7 +236,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	// The large state: the snapshot of a coordinator that has every result but those of
 	// every 25th task, taken against this server's (empty) results bucket.
 	js, _ := jetstream.New(nc)
-	if _, _, err := setup(ctx, js); err != nil {
+	if _, _, err := setup(ctx, js, t.Logf); err != nil {
 		t.Fatal(err)
 	}
 	var had []int

@@ -26,7 +26,7 @@ type run struct {
 	stats   Stats
 	sealer  *Sealer
 	js      jetstream.JetStream
-	results jetstream.KeyValue
+	results *resultStore
 	jobs    jetstream.KeyValue
 	rec     JobRecord
 	share   float64 // the share of tasks verified
@@ -129,7 +129,7 @@ func (r *run) open(ctx context.Context) error {
 	if r.js, err = jetstream.New(c.Conn); err != nil {
 		return err
 	}
-	if r.results, r.jobs, err = setup(ctx, r.js); err != nil {
+	if r.results, r.jobs, err = setup(ctx, r.js, c.logf); err != nil {
 		return err
 	}
 	r.share = c.Verify
@@ -174,7 +174,7 @@ func (r *run) resume(ctx context.Context) error {
 		r.tally, r.ver = count.NewTally(plan), newVerifier(plan, sample)
 	}
 	r.wrote = &revision{}
-	if err := readJob(ctx, r.js, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
+	if err := readJob(ctx, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
 		return err
 	}
 	r.stats.Resumed = r.tally.Done()
@@ -191,21 +191,18 @@ func (r *run) resume(ctx context.Context) error {
 
 // readStored returns the reader of the results earlier runs accepted: it takes only
 // entries this coordinator's secret sealed, and deletes the others.
-func (r *run) readStored(ctx context.Context) func(jetstream.KeyValueEntry) error {
+func (r *run) readStored(ctx context.Context) func(entry) error {
 	c, job := r.c, r.job
-	reject := func(e jetstream.KeyValueEntry, res Result, err error) {
+	reject := func(e entry, res Result, err error) {
 		r.stats.Rejected++
 		c.logf("rejected stored result %s (revision %d) of worker %q: %v", e.Key(), e.Revision(), res.Worker, err)
-		if err := r.results.Delete(ctx, e.Key(), jetstream.LastRevision(e.Revision())); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+		if err := r.results.remove(ctx, e.seq); err != nil {
 			c.logf("deleting rejected result %s: %v", e.Key(), err)
 		}
 	}
-	return func(e jetstream.KeyValueEntry) error {
+	return func(e entry) error {
 		r.stats.Read++
 		r.lastRev = max(r.lastRev, e.Revision())
-		if e.Operation() != jetstream.KeyValuePut {
-			return nil
-		}
 		j, id, res, err := decodeResult(r.sealer, e.Key(), e.Value())
 		if err == nil && j != job {
 			err = fmt.Errorf("key of job %q, not %s", j, job)
@@ -226,11 +223,7 @@ func (r *run) readStored(ctx context.Context) func(jetstream.KeyValueEntry) erro
 		}
 		if !added {
 			if !r.ver.sameAsFirst(id, res) {
-				f, ok := r.ver.first[id]
-				if !ok {
-					f = c.firstFromHistory(ctx, r.sealer, r.results, e.Key(), id, r.ver)
-				}
-				r.disputes = append(r.disputes, &DisagreeError{Job: job, ID: id, First: f, Second: res})
+				r.disputes = append(r.disputes, r.ver.against(id, res))
 			}
 			return nil
 		}
@@ -283,11 +276,12 @@ func (r *run) dispatch() {
 		d.window = DefaultWindow
 	}
 	d.next, d.stopNext = iter.Pull(r.plan.Order())
-	for _, id := range r.ver.pending() {
+	for id := range r.ver.unagreed() {
 		if r.tally.Has(id) {
 			d.toVerify = append(d.toVerify, id)
 		}
 	}
+	r.ver.agree = d.agreed
 	r.d = d
 }
 
@@ -419,7 +413,7 @@ func (r *run) step(ctx context.Context) (bool, error) {
 		}
 	}
 	r.stats.VerifiedHere += len(pending)
-	return len(ver.pending()) == 0, nil
+	return ver.done(), nil
 }
 
 // orphans computes here the tasks without a result when every identity that could
@@ -480,9 +474,10 @@ func (r *run) save(force bool) {
 	}
 	snap := r.snap
 	rev := max(r.lastRev, r.wrote.load())
-	if snap == nil || rev <= snap.rev || (!force && time.Since(snap.at) < snap.every) {
+	if snap == nil || rev <= snap.rev || (!force && !snap.due()) {
 		return
 	}
+	t0 := time.Now()
 	s, err := takeSnapshot(r.plan, snap.digest, snap.stream, rev, r.tally, r.ver)
 	if err == nil {
 		err = s.save(r.c.StateDir)
@@ -492,7 +487,7 @@ func (r *run) save(force bool) {
 		snap.at = time.Now() // try again later, not at every tick
 		return
 	}
-	snap.rev, snap.at = rev, time.Now()
+	snap.rev, snap.at, snap.took = rev, time.Now(), time.Since(t0)
 	r.stats.Snapshots++
 }
 
@@ -537,26 +532,17 @@ func (r *run) final() (queens.Counts, error) {
 	return c, nil
 }
 
-// verifyAll samples every task for a second computation: the first results of the tasks
-// not sampled yet are read back from the bucket, and the tasks wait for a verifier.
-func (r *run) verifyAll(ctx context.Context) error {
+// verifyAll samples every task for a second computation: the tasks not sampled yet wait
+// for a verifier (the verifier knows each first result's identity and fingerprint).
+func (r *run) verifyAll() {
 	for id := range r.plan.Len() {
-		r.ver.sample.add(id)
+		if !r.ver.sample.has(id) {
+			r.ver.sample.add(id)
+			if r.tally.Has(id) {
+				r.d.toVerify = append(r.d.toVerify, id)
+			}
+		}
 	}
-	return readJob(ctx, r.js, r.results, r.job, 0, func(e jetstream.KeyValueEntry) error {
-		if e.Operation() != jetstream.KeyValuePut || strings.HasSuffix(e.Key(), ".v") {
-			return nil
-		}
-		_, id, res, err := decodeResult(r.sealer, e.Key(), e.Value())
-		if err != nil {
-			return nil
-		}
-		if _, ok := r.ver.first[id]; !ok && r.ver.sameAsFirst(id, res) && r.tally.Has(id) {
-			r.ver.first[id] = res
-			r.d.toVerify = append(r.d.toVerify, id)
-		}
-		return nil
-	})
 }
 
 // finish waits until the server has every accepted result, then sums the tally and
@@ -582,13 +568,11 @@ func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
 	counts, err := r.final()
 	if err != nil {
 		c.logf("job %s: %v", job, err)
-		if len(r.ver.pending()) == 0 && r.ver.sample.len() < r.plan.Len() {
+		if r.ver.done() && r.ver.sample.len() < r.plan.Len() {
 			// Recover: every task computed once is computed again by an identity the
 			// coordinator picks, and each disagreement settled, until the total holds.
 			c.logf("job %s: computing again, by other identities, the %d tasks that only one identity computed", job, r.plan.Len()-r.ver.sample.len())
-			if err := r.verifyAll(ctx); err != nil {
-				return queens.Counts{}, *stats, err
-			}
+			r.verifyAll()
 			r.finished = false
 			return queens.Counts{}, *stats, errRecheck
 		}

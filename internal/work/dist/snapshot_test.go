@@ -57,7 +57,7 @@ func TestSnapshotCrash(t *testing.T) {
 	if tally.Done() == 0 || tally.Done() >= 3*plan.Len()/4 {
 		t.Fatalf("the old snapshot holds %d of %d tasks, want some and fewer than three quarters", tally.Done(), plan.Len())
 	}
-	results, _, err := setup(ctx, js)
+	results, _, err := setup(ctx, js, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,15 +68,16 @@ func TestSnapshotCrash(t *testing.T) {
 			break
 		}
 	}
-	e, err := results.Get(ctx, resultKey(JobID(n, plan.Version()), dup))
-	if err != nil {
-		t.Fatal(err)
+	hist, err := results.history(ctx, resultKey(JobID(n, plan.Version()), dup))
+	if err != nil || len(hist) == 0 {
+		t.Fatalf("task %d's result: %v, %v", dup, hist, err)
 	}
-	r, err := results.Put(ctx, e.Key(), e.Value())
+	e := hist[len(hist)-1]
+	r, err := results.put(ctx, e.Key(), e.Value())
 	if err != nil || r <= rev {
 		t.Fatalf("storing task %d again: revision %d, %v; want one after the snapshot's %d", dup, r, err, rev)
 	}
-	if last, err := lastJobRevision(ctx, js, JobID(n, plan.Version())); err != nil || last < r {
+	if last, err := lastJobRevision(ctx, results, JobID(n, plan.Version())); err != nil || last < r {
 		t.Fatalf("lastJobRevision = %d, %v; want at least %d", last, err, r)
 	}
 
@@ -147,7 +148,7 @@ func TestSnapshotIgnored(t *testing.T) {
 		why     string
 	}{
 		{"damaged", append(append(append([]byte(nil), good[:len(good)/2]...), good[len(good)/2]^1), good[len(good)/2+1:]...), plan, store, 0, 0.05, "checksum does not match"},
-		{"cut short", good[:len(good)/3], plan, store, 0, 0.05, "checksum does not match"},
+		{"cut short", good[:len(good)/3], plan, store, 0, 0.05, "the file is damaged"},
 		{"not a snapshot", []byte("{}\n"), plan, store, 0, 0.05, "not a snapshot of this build"},
 		{"another verified share", good, plan, store, 0, 0.5, "another --verify"},
 		{"another plan of the same job", good, other, filepath.Join(dir, "store2"), 2, 0.05, "not of this plan"},

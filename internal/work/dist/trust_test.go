@@ -132,25 +132,35 @@ func (h *hostile) hand(ctx context.Context, r Result) Receipt {
 	return Receipt{}
 }
 
-// tryJetStream tries to reach the results and jobs buckets through the JetStream API and
-// to write into them by plain publishes on their subjects; the server must refuse all.
+// tryJetStream tries to reach the results stream and the jobs bucket through the
+// JetStream API and to write into them by plain publishes on their subjects; the server
+// must refuse all.
 func (h *hostile) tryJetStream(ctx context.Context, job string, data []byte) {
 	h.t.Helper()
 	js, _ := jetstream.New(h.nc)
-	jctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	for _, b := range []string{ResultsBucket, JobsBucket} {
-		if kv, err := js.KeyValue(jctx, b); err == nil {
-			if _, err := kv.Put(jctx, job+".0", data); err == nil {
-				h.t.Errorf("a worker wrote into bucket %s", b)
-			}
+	try := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 300*time.Millisecond) }
+	jctx, cancel := try()
+	if kv, err := js.KeyValue(jctx, JobsBucket); err == nil {
+		if _, err := kv.Put(jctx, job, data); err == nil {
+			h.t.Errorf("a worker wrote into bucket %s", JobsBucket)
 		}
 	}
-	for _, subj := range []string{"$KV." + ResultsBucket + "." + job + ".0", "$KV." + ResultsBucket + "." + job + ".0.v", "$KV." + JobsBucket + "." + job} {
+	cancel()
+	jctx, cancel = try()
+	if _, err := js.Stream(jctx, ResultsStream); err == nil {
+		h.t.Errorf("a worker read stream %s", ResultsStream)
+	}
+	cancel()
+	jctx, cancel = try()
+	if _, err := js.Publish(jctx, resultsPrefix+job+".0", data); err == nil {
+		h.t.Errorf("a worker stored into stream %s", ResultsStream)
+	}
+	cancel()
+	for _, subj := range []string{resultsPrefix + job + ".0", "$KV." + JobsBucket + "." + job} {
 		_ = h.nc.Publish(subj, data)
 		h.refused(`Permissions Violation for Publish to "` + subj + `"`)
 	}
-	h.refused(`Permissions Violation for Publish to "$JS.API.STREAM.INFO.KV_` + ResultsBucket + `"`)
+	h.refused(`Permissions Violation for Publish to "$JS.API.STREAM.INFO.` + ResultsStream + `"`)
 }
 
 // TestForgeries: while a count of Q(12) (the issue's Q(14) with CHESSPUZZLES_LONG=1), or of
@@ -429,22 +439,36 @@ func TestOverwriteAfterFinish(t *testing.T) {
 	h.tryJetStream(ctx, job, []byte(`{"total":"1"}`))
 
 	js, _ := jetstream.New(nc)
-	results, _ := js.KeyValue(ctx, ResultsBucket)
+	results, _, err := setup(ctx, js, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
 	jobs, _ := js.KeyValue(ctx, JobsBucket)
 	forged := runTask(plan, 0)
 	forged.Solutions += 8
 	plain, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: forged, Worker: "forger"})
 	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: runTask(plan, 1), Worker: "forger"})
-	e2, err := results.Get(ctx, resultKey(job, 2))
-	if err != nil {
-		t.Fatal(err)
+	h2, err := results.history(ctx, resultKey(job, 2))
+	if err != nil || len(h2) == 0 {
+		t.Fatalf("task 2's result: %v, %v", h2, err)
 	}
+	e2 := h2[len(h2)-1]
 	for key, value := range map[string][]byte{
 		resultKey(job, 0): plain,      // a forged result, not sealed
 		resultKey(job, 1): otherSeal,  // sealed with another secret
 		resultKey(job, 3): e2.Value(), // task 2's sealed result moved under task 3's key
 	} {
-		if _, err := results.Put(ctx, key, value); err != nil {
+		// Overwritten: the stored result deleted, the forgery stored in its place.
+		old, err := results.history(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range old {
+			if err := results.remove(ctx, e.seq); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := results.put(ctx, key, value); err != nil {
 			t.Fatal(err)
 		}
 	}

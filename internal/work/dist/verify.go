@@ -2,6 +2,9 @@ package dist
 
 import (
 	"context"
+	crand "crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"iter"
 	"math"
@@ -50,29 +53,37 @@ func VerifySample(f float64, total int) int {
 	return min(total, max(1, int(math.Ceil(f*float64(total)))))
 }
 
-// A verifier follows a job's first and second results and compares them. It keeps whole
-// first results only for the sampled tasks, and for every other task a 32-bit fingerprint
-// (4 bytes a task: 44 MB for the 1.1·10⁷ tasks of the fine plan of N = 27), enough to see a
-// task stored again with another result. It is not safe for concurrent use.
+// A verifier follows a job's first and second results and compares them. For every task it
+// keeps a keyed 64-bit fingerprint of the accepted first result and the identity that
+// computed it (12 bytes a task: 204 MB for the 1.7·10⁷ tasks of N = 28), and whole results
+// only for the second computations that came before their first (rare: a first dropped and
+// computed again). Two results agree when their fingerprints are equal. The key is random
+// and secret (kept only in the coordinator's snapshot, in its state directory), so no worker
+// can make a wrong result whose fingerprint is that of the right one; two results with
+// different counters share one by chance with probability 2⁻⁶⁴. It is not safe for
+// concurrent use.
 type verifier struct {
-	job     string
-	sample  idSet          // the tasks this run verifies
-	first   map[int]Result // accepted first results of the sampled tasks, by task id
-	fp      []uint32       // fingerprint of each task's accepted first result, 0 if none
-	second  map[int]Result // second results from another worker, by task id
-	agreed  idSet          // sampled tasks whose two results agree
-	asked   idSet          // sampled tasks whose second computation this run asked for
-	workers map[string]bool
+	job    string
+	key    [32]byte
+	sample idSet    // the tasks this run verifies
+	agreed idSet    // tasks whose first result a second by another identity agrees with
+	fp     []uint64 // fingerprint of each task's accepted first result, 0 if none
+	who    []uint32 // identity of each task's accepted first result: an index into names
+	names  []string // identities, names[0] = "" (none)
+	index  map[string]uint32
+	early  map[int]Result // second results of tasks with no first result yet, by task id
+	// workers are the identities of accepted first results, verifiers of agreeing second ones.
+	workers, verifiers map[string]bool
+	// agree, if set, is told of each task whose two results come to agree.
+	agree func(first, second string)
 }
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
-// of the whole plan).
+// of the whole plan), with a new fingerprint key.
 func newVerifier(plan count.Plan, k int) *verifier {
-	v := &verifier{
-		job:    jobOf(plan),
-		sample: newIDSet(plan.Len()), first: map[int]Result{}, second: map[int]Result{},
-		agreed: newIDSet(plan.Len()), asked: newIDSet(plan.Len()), workers: map[string]bool{},
-		fp: make([]uint32, plan.Len()),
+	v := emptyVerifier(plan)
+	if _, err := crand.Read(v.key[:]); err != nil {
+		panic(err) // crypto/rand does not fail on the systems Go supports
 	}
 	n := plan.Len()
 	switch {
@@ -91,6 +102,16 @@ func newVerifier(plan count.Plan, k int) *verifier {
 		v.sample.add(rand.IntN(n))
 	}
 	return v
+}
+
+// emptyVerifier returns a verifier of plan that samples no task, with a zero key.
+func emptyVerifier(plan count.Plan) *verifier {
+	return &verifier{
+		job: jobOf(plan), sample: newIDSet(plan.Len()), agreed: newIDSet(plan.Len()),
+		fp: make([]uint64, plan.Len()), who: make([]uint32, plan.Len()),
+		names: []string{""}, index: map[string]uint32{"": 0}, early: map[int]Result{},
+		workers: map[string]bool{}, verifiers: map[string]bool{},
+	}
 }
 
 // An idSet is a set of a plan's task ids, a bit per task (2 MB for the 1.7·10⁷ tasks of
@@ -142,105 +163,163 @@ func (s *idSet) ids() iter.Seq[int] {
 	}
 }
 
-// fingerprint returns a nonzero 32-bit FNV-1a hash of r's counters.
-func fingerprint(r count.Result) uint32 {
-	h := uint32(2166136261)
-	for _, x := range [...]uint64{r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, r.RowSets, r.Stored, r.PairTests} {
-		for range 8 {
-			h ^= uint32(x & 0xff)
-			h *= 16777619
-			x >>= 8
-		}
+// setWords makes the set the one whose bits are words, for tasks ids, or says why it
+// cannot be.
+func (s *idSet) setWords(words []uint64, tasks int) error {
+	if len(words) != (tasks+63)/64 || tasks%64 != 0 && words[len(words)-1]>>(tasks%64) != 0 {
+		return fmt.Errorf("a set of %d words is not one of %d tasks", len(words), tasks)
 	}
-	return max(h, 1)
+	s.bits, s.n = words, 0
+	for _, w := range words {
+		s.n += bits.OnesCount64(w)
+	}
+	return nil
 }
 
-// sameAsFirst reports whether r, a result for a task that has an accepted first result,
-// has that result's counters (as far as its fingerprint tells, for unsampled tasks).
-func (v *verifier) sameAsFirst(id int, r Result) bool {
-	if f, ok := v.first[id]; ok {
-		return f.Result == r.Result
+// fingerprint returns the nonzero keyed 64-bit fingerprint of r's counters: the first 8
+// bytes of the SHA-256 of the key and the counters (a message of fixed length, so the key
+// as a prefix is a sound MAC). About a microsecond.
+func (v *verifier) fingerprint(r count.Result) uint64 {
+	var b [32 + 8*8]byte
+	copy(b[:], v.key[:])
+	for i, x := range [...]uint64{uint64(r.ID), r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, r.RowSets, r.Stored, r.PairTests} {
+		binary.LittleEndian.PutUint64(b[32+8*i:], x)
 	}
-	return id < 0 || id >= len(v.fp) || v.fp[id] == 0 || v.fp[id] == fingerprint(r.Result)
+	sum := sha256.Sum256(b[:])
+	return max(binary.LittleEndian.Uint64(sum[:8]), 1)
+}
+
+// ident returns the index of identity name, adding it if new.
+func (v *verifier) ident(name string) uint32 {
+	i, ok := v.index[name]
+	if !ok {
+		i = uint32(len(v.names))
+		v.names = append(v.names, name)
+		v.index[name] = i
+	}
+	return i
+}
+
+// hasFirst reports whether task id has an accepted first result.
+func (v *verifier) hasFirst(id int) bool { return id >= 0 && id < len(v.fp) && v.fp[id] != 0 }
+
+// firstWorker returns the identity of task id's accepted first result, if it has one.
+func (v *verifier) firstWorker(id int) (string, bool) {
+	if !v.hasFirst(id) {
+		return "", false
+	}
+	return v.names[v.who[id]], true
+}
+
+// sameAsFirst reports whether r, a result of task id, has the counters of the task's
+// accepted first result (true if it has none).
+func (v *verifier) sameAsFirst(id int, r Result) bool {
+	return !v.hasFirst(id) || v.fp[id] == v.fingerprint(r.Result)
 }
 
 // addFirst records an accepted first result. It reports whether the task is one to verify
-// whose second computation has not been asked for yet.
+// with no agreeing second result yet.
 func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
-	v.fp[id] = fingerprint(r.Result)
+	v.fp[id], v.who[id] = v.fingerprint(r.Result), v.ident(r.Worker)
 	v.workers[r.Worker] = true
-	if !v.sample.has(id) {
-		return false, nil
-	}
-	v.first[id] = r
-	if s, ok := v.second[id]; ok {
-		if err := v.compare(id, s); err != nil {
+	if s, ok := v.early[id]; ok {
+		delete(v.early, id)
+		if err := v.compare(id, &r, s); err != nil {
 			return false, err
 		}
 	}
-	return v.sample.has(id) && !v.agreed.has(id) && !v.asked.has(id), nil
+	return v.sample.has(id) && !v.agreed.has(id), nil
 }
 
 // addSecond records a valid second result and compares it with the first, if there is one.
 // A second result by the first result's own worker proves nothing and is ignored.
 func (v *verifier) addSecond(id int, r Result) error {
-	if f, ok := v.first[id]; ok && f.Worker == r.Worker {
+	if !v.hasFirst(id) {
+		v.early[id] = r
 		return nil
 	}
-	v.second[id] = r
-	if _, ok := v.first[id]; !ok {
-		return nil
-	}
-	return v.compare(id, r)
+	return v.compare(id, nil, r)
 }
 
-func (v *verifier) compare(id int, s Result) error {
-	f := v.first[id]
-	if f.Worker == s.Worker {
+// compare holds the second result s of task id against its first (first, if the caller
+// has it whole): equal fingerprints by distinct identities agree; different ones are a
+// DisagreeError, whose First is only the task id and the identity when first is nil.
+func (v *verifier) compare(id int, first *Result, s Result) error {
+	fw := v.names[v.who[id]]
+	if fw == s.Worker {
 		return nil
 	}
-	if f.Result != s.Result {
-		return &DisagreeError{Job: v.job, ID: id, First: f, Second: s}
+	if v.fingerprint(s.Result) != v.fp[id] {
+		if first != nil {
+			return &DisagreeError{Job: v.job, ID: id, First: *first, Second: s}
+		}
+		return v.against(id, s)
 	}
-	v.agreed.add(id)
+	v.verifiers[s.Worker] = true
+	if !v.agreed.has(id) {
+		v.agreed.add(id)
+		if v.agree != nil {
+			v.agree(fw, s.Worker)
+		}
+	}
 	return nil
+}
+
+// against returns the disagreement of r, a result of task id, with the task's accepted
+// first result, which it names by its identity only (see DisagreeError).
+func (v *verifier) against(id int, r Result) *DisagreeError {
+	fw, _ := v.firstWorker(id)
+	return &DisagreeError{Job: v.job, ID: id, First: Result{Job: v.job, Result: count.Result{ID: id}, Worker: fw}, Second: r, partial: true}
 }
 
 // addHere records a first result the coordinator computed itself: it needs no second.
 func (v *verifier) addHere(id int, r Result) {
-	v.fp[id] = fingerprint(r.Result)
+	v.fp[id], v.who[id] = v.fingerprint(r.Result), v.ident(Here)
+	delete(v.early, id)
 	if v.sample.has(id) {
-		v.first[id], v.second[id] = r, r
 		v.agreed.add(id)
 	}
 }
 
-// dropFirst forgets the first result of task id (and an agreement on it).
+// dropFirst forgets the first result of task id (and an agreement on it: the task waits
+// for a first result and then a second).
 func (v *verifier) dropFirst(id int) {
-	delete(v.first, id)
 	v.agreed.del(id)
-	v.asked.del(id)
 	if id >= 0 && id < len(v.fp) {
-		v.fp[id] = 0
+		v.fp[id], v.who[id] = 0, 0
 	}
 }
 
 // dropSecond forgets the second result of task id (and an agreement on it).
 func (v *verifier) dropSecond(id int) {
-	delete(v.second, id)
+	delete(v.early, id)
 	v.agreed.del(id)
 }
 
-// pending returns the sampled tasks with no agreeing second result, in id order.
-func (v *verifier) pending() []int {
-	var out []int
-	for id := range v.sample.ids() {
-		if !v.agreed.has(id) {
-			out = append(out, id)
+// unagreed yields the sampled tasks with no agreeing second result, in id order.
+func (v *verifier) unagreed() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for w, b := range v.sample.bits {
+			b &^= v.agreed.bits[w]
+			for b != 0 {
+				if !yield(w*64 + bits.TrailingZeros64(b)) {
+					return
+				}
+				b &= b - 1
+			}
 		}
 	}
-	slices.Sort(out)
-	return out
+}
+
+// pending returns the sampled tasks with no agreeing second result, in id order.
+func (v *verifier) pending() []int { return slices.Collect(v.unagreed()) }
+
+// done reports whether every sampled task has an agreeing second result.
+func (v *verifier) done() bool {
+	for range v.unagreed() {
+		return false
+	}
+	return true
 }
 
 // A DisagreeError says that two computations of one task differ: a worker lied, or a
@@ -249,6 +328,9 @@ type DisagreeError struct {
 	Job           string
 	ID            int
 	First, Second Result
+	// partial: First holds only the task id and the identity (the verifier keeps a
+	// fingerprint of first results): the dispatch reads it whole from the bucket.
+	partial bool
 }
 
 func (e *DisagreeError) Error() string {

@@ -32,7 +32,12 @@ type Worker struct {
 	// Name is what the worker calls itself in the coordinator's log; it proves nothing.
 	Name string
 	// Logf, if not nil, gets the worker's log lines; Verbose adds one line per task.
+	// Warnf, if not nil, gets instead the lines that say a task or a result could not be
+	// taken (a task refused or handed back with its reason, a result refused): how a
+	// coordinator's own worker, whose other lines would crowd the coordinator's log, says
+	// why it computes nothing.
 	Logf    func(format string, args ...any)
+	Warnf   func(format string, args ...any)
 	Verbose bool
 	// Every is how often the worker logs the number of tasks it has done (if it changed);
 	// zero means every 30 seconds.
@@ -71,6 +76,15 @@ func (w *Worker) logf(format string, args ...any) {
 	if w.Logf != nil {
 		w.Logf(format, args...)
 	}
+}
+
+// warnf logs a line about a task or result that could not be taken (see Warnf).
+func (w *Worker) warnf(format string, args ...any) {
+	if w.Warnf != nil {
+		w.Warnf(format, args...)
+		return
+	}
+	w.logf(format, args...)
 }
 
 // Run asks for and runs tasks until ctx is done; then it hands back the tasks it holds
@@ -297,7 +311,7 @@ func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
 func (w *Worker) handle(ctx context.Context, a Assignment) {
 	plan, task, err := w.task(a.TaskMsg)
 	if err != nil {
-		w.logf("refused task %d of job %q: %v", a.ID, a.Job, err)
+		w.warnf("refused task %d of job %q: %v", a.ID, a.Job, err)
 		w.beat(a.Nonce, true)
 		_ = sleep(ctx, time.Second)
 		return
@@ -347,7 +361,7 @@ wait:
 				if ctx.Err() != nil {
 					w.logf("task %s handed back", key)
 				} else {
-					w.logf("task %s handed back: %v", key, o.err)
+					w.warnf("task %s handed back: %v", key, o.err)
 					_ = sleep(ctx, time.Second) // a task this worker cannot run: not at once again
 				}
 				return
@@ -367,7 +381,7 @@ wait:
 		if err == nil {
 			var rc Receipt
 			if err := json.Unmarshal(m.Data, &rc); err != nil || !rc.OK {
-				w.logf("task %s: the coordinator refused the result: %s", key, rc.Refused)
+				w.warnf("task %s: the coordinator refused the result: %s", key, rc.Refused)
 				return
 			}
 			break
