@@ -23,47 +23,46 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// BenchmarkResultsBucket measures what the embedded NATS server costs a coordinator that
-// holds the results of a large job: CHESSPUZZLES_BUCKET=K stores K sealed results shaped
-// like those of N = 28's join (job q28v102, half under <job>.<id>, half under
-// <job>.<id>.v, as with --replicas 2) into the results bucket of a server started as the
-// coordinator starts it, published asynchronously as dispatch.store does; then starts the
-// server again on the same store directory (a restarted coordinator) and reads the job
-// once from the start (readJob, a restart without a snapshot). It logs, after each step,
+// BenchmarkResultsBucket measures what the embedded NATS server cost a coordinator that
+// held the results of a large job in the key-value bucket of the builds before the results
+// stream (oldResultsBucket, History 8, a key a result), the figure before;
+// BenchmarkResultsStream measures the same with ResultsStream, as setup() makes it now.
+// CHESSPUZZLES_BUCKET=K stores K sealed results shaped like those of N = 28's join (job
+// q28v102, half under <job>.<id>, half under <job>.<id>.v, as with --replicas 2) into a
+// server started as the coordinator starts it, published asynchronously as dispatch.store
+// does; then starts the server again on the same store directory (a restarted coordinator)
+// and reads the job once from the start (a restart without a snapshot); the stream's run
+// then deletes 1,000 results chosen at random, one at a time. It prints, after each step,
 // the process's resident memory now and at its peak (VmRSS, VmHWM; the peak is reset
-// between steps where the kernel allows), the Go heap in use, the store's size on disk
-// and the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that
-// holds one already is only restarted and read: K must be what it holds);
+// between steps where the kernel allows), the Go heap in use, the store's size on disk and
+// the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that holds one
+// already is only restarted and read: K must be what it holds);
 // CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read}.pb.gz;
-// CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and logs the
-// memory again; CHESSPUZZLES_BUCKET_LAYOUT=log stores the same values in a stream of one
-// subject per job instead (the key in a header), to compare. It costs about 50 µs of CPU
-// and 550 bytes of disk a key; one run whatever b.N (run it with -benchtime 1x).
-func BenchmarkResultsBucket(b *testing.B) {
+// CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and prints the
+// memory again. It costs about 50 µs of CPU and 550 bytes of disk a result; one run
+// whatever b.N (run it with -benchtime 1x).
+func BenchmarkResultsBucket(b *testing.B) { benchResults(b, false) }
+
+// BenchmarkResultsStream is BenchmarkResultsBucket with the results stream.
+func BenchmarkResultsStream(b *testing.B) { benchResults(b, true) }
+
+func benchResults(b *testing.B, stream bool) {
 	env := os.Getenv("CHESSPUZZLES_BUCKET")
 	if env == "" {
-		b.Skip("CHESSPUZZLES_BUCKET=K stores K results in an embedded server's bucket and reports its memory: " +
-			"CHESSPUZZLES_BUCKET=1000000 go test -run '^$' -bench ResultsBucket -benchtime 1x ./internal/work/dist/")
+		b.Skip("CHESSPUZZLES_BUCKET=K stores K results in an embedded server and reports its memory: " +
+			"CHESSPUZZLES_BUCKET=1000000 go test -run '^$' -bench 'ResultsBucket|ResultsStream' -benchtime 1x ./internal/work/dist/")
 	}
 	k, err := strconv.Atoi(env)
 	if err != nil || k < 2 {
-		b.Fatalf("CHESSPUZZLES_BUCKET must be a number of keys of at least 2, got %q", env)
+		b.Fatalf("CHESSPUZZLES_BUCKET must be a number of results of at least 2, got %q", env)
 	}
 	dir := os.Getenv("CHESSPUZZLES_BUCKET_DIR")
 	if dir == "" {
 		dir = b.TempDir()
 	}
 	prof := os.Getenv("CHESSPUZZLES_BUCKET_PPROF")
-	var log bool
-	switch l := os.Getenv("CHESSPUZZLES_BUCKET_LAYOUT"); l {
-	case "", "kv":
-	case "log":
-		log = true
-	default:
-		b.Fatalf("CHESSPUZZLES_BUCKET_LAYOUT must be kv (the results bucket, the default) or log (one subject per job), got %q", l)
-	}
 	for range b.N {
-		bucketRun(b, dir, k, prof, log)
+		bucketRun(b, dir, k, prof, stream)
 	}
 }
 
@@ -93,11 +92,18 @@ func bucketResult(s *Sealer, rng *rand.Rand, id int, verify bool, serial int) *R
 	}
 }
 
+// A bucketStore is where a run stores its results: the old bucket or the results stream.
+type bucketStore struct {
+	js  jetstream.JetStream
+	kv  jetstream.KeyValue // the old layout
+	res *resultStore       // the stream
+}
+
 // bucketServer starts the embedded server on dir as the coordinator does (its authority,
-// StartServer, the coordinator's credentials, setup; with log, the log layout's stream
-// too) and returns its JetStream context, its results bucket and the function that stops
-// both.
-func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.Int64, log bool) (jetstream.JetStream, jetstream.KeyValue, func()) {
+// StartServer, the coordinator's credentials; then setup() for the stream, or the old
+// bucket's configuration for the key-value layout) and returns the store and the function
+// that stops both.
+func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.Int64, stream bool) (bucketStore, func()) {
 	b.Helper()
 	auth, err := LoadOrCreateAuthority(dir)
 	if err != nil {
@@ -115,112 +121,136 @@ func bucketServer(b *testing.B, ctx context.Context, dir string, errs *atomic.In
 	if err != nil {
 		b.Fatal(err)
 	}
+	stop := func() { nc.Close(); srv.Shutdown() }
 	js, err := jetstream.New(nc, jetstream.WithPublishAsyncErrHandler(func(jetstream.JetStream, *nats.Msg, error) { errs.Add(1) }))
 	if err != nil {
 		b.Fatal(err)
 	}
-	results, _, err := setup(ctx, js)
+	st := bucketStore{js: js}
+	if stream {
+		st.res, _, err = setup(ctx, js, func(f string, args ...any) { bucketSay(f, args...) })
+	} else {
+		// The configuration of the results bucket before the results stream.
+		st.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: oldResultsBucket, History: 8, Storage: jetstream.FileStorage,
+			Description: "chesspuzzles task results, key <job>.<task id>, sealed by the coordinator"})
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
-	if !log {
-		return js, results, func() { nc.Close(); srv.Shutdown() }
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: bucketLogStream, Subjects: []string{bucketLogStream + ".>"}, Storage: jetstream.FileStorage}); err != nil {
-		b.Fatal(err)
-	}
-	return js, results, func() { nc.Close(); srv.Shutdown() }
+	return st, stop
 }
 
-func bucketRun(b *testing.B, dir string, k int, prof string, log bool) {
+// put starts storing data under key as a coordinator does, waiting while the client has
+// too many stores in flight.
+func (st bucketStore) put(key string, data []byte) (stalls int, err error) {
+	for {
+		if st.res != nil {
+			_, err = st.res.putAsync(key, data)
+		} else {
+			_, err = st.js.PublishAsync("$KV."+oldResultsBucket+"."+key, data)
+		}
+		// A server slower than the stores makes the client give up after a while
+		// (dispatch.store would log it, and the task be computed again): wait.
+		if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+			return stalls, err
+		}
+		stalls++
+	}
+}
+
+// read feeds fn every result of the job from the start, as a coordinator with no snapshot
+// reads them: readJob for the stream; for the bucket, what readJob did before the stream
+// (its last revision, then a watch of the job's keys up to it).
+func (st bucketStore) read(ctx context.Context, fn func(key string, value []byte, seq uint64) error) error {
+	if st.res != nil {
+		return readJob(ctx, st.res, bucketJob, 0, func(e entry) error { return fn(e.Key(), e.Value(), e.Revision()) })
+	}
+	s, err := st.js.Stream(ctx, "KV_"+oldResultsBucket)
+	if err != nil {
+		return err
+	}
+	last, err := s.GetLastMsgForSubject(ctx, "$KV."+oldResultsBucket+"."+bucketJob+".>")
+	if err != nil {
+		return err
+	}
+	w, err := st.kv.WatchFiltered(ctx, []string{bucketJob + ".>"})
+	if err != nil {
+		return fmt.Errorf("reading the results: %w", err)
+	}
+	defer func() { _ = w.Stop() }()
+	for e := range w.Updates() {
+		if e == nil {
+			return nil
+		}
+		if err := fn(e.Key(), e.Value(), e.Revision()); err != nil {
+			return err
+		}
+		if e.Revision() >= last.Sequence {
+			return nil
+		}
+	}
+	return errors.New("reading the results: the watcher stopped")
+}
+
+// state describes the store's stream.
+func (st bucketStore) state(b *testing.B, ctx context.Context) string {
+	name := "KV_" + oldResultsBucket
+	if st.res != nil {
+		name = ResultsStream
+	}
+	s, err := st.js.Stream(ctx, name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := s.CachedInfo().State
+	return fmt.Sprintf("stream %s: %d messages, %d subjects, %.0f MiB", name, i.Msgs, i.NumSubjects, float64(i.Bytes)/(1<<20))
+}
+
+func bucketRun(b *testing.B, dir string, k int, prof string, stream bool) {
 	ctx := context.Background()
 	var errs atomic.Int64
 	m0 := serverMemory(dir)
 	bucketSay("before the server: %s", m0)
-
 	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err == nil {
 		bucketSay("%s holds a store: not storing, only restarting", dir)
 	} else {
-		bucketStore(b, ctx, dir, k, prof, m0, &errs, log)
+		bucketFill(b, ctx, dir, k, prof, m0, &errs, stream)
 	}
+
 	start := time.Now()
-	js, results, stop := bucketServer(b, ctx, dir, &errs, log)
+	st, stop := bucketServer(b, ctx, dir, &errs, stream)
 	defer stop()
 	took := time.Since(start)
 	m2 := serverMemory(dir)
-	bucketSay("restarted in %.1f s (%s): %s", took.Seconds(), bucketStream(b, ctx, js, log), m2)
+	bucketSay("restarted in %.1f s (%s): %s", took.Seconds(), st.state(b, ctx), m2)
 	b.ReportMetric(float64(m2.hwm)/1024, "restart-peak-MiB")
 	bucketIdle(b, dir, "restarted")
 
-	resetPeakRSS()
-	start = time.Now()
-	rev, err := lastJobRevision(ctx, js, bucketJob)
-	bucketSay("the job's last revision %d (err %v) in %.1f s", rev, err, time.Since(start).Seconds())
 	// As the coordinator reads (a context with no deadline: each JetStream request then
 	// has the client's default five seconds), and, if that fails, with an hour.
+	resetPeakRSS()
 	s := NewSealer("bucket-benchmark")
-	half := func() {
-		bucketSay("half read: %s", serverMemory(dir))
-		bucketHeap(b, prof, "reading")
+	rng := rand.New(rand.NewPCG(33, 28))
+	pick := map[int]bool{}
+	for len(pick) < min(1000, k) {
+		pick[rng.IntN(k)] = true
 	}
-	seen, took, err := bucketRead(ctx, js, results, s, k, half, log)
-	if err != nil {
-		bucketSay("reading the job as the coordinator does failed after %.1f s: %v; again with an hour's deadline", took.Seconds(), err)
-		hctx, cancel := context.WithTimeout(ctx, time.Hour)
-		defer cancel()
-		if seen, took, err = bucketRead(hctx, js, results, s, k, half, log); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if seen != k {
-		b.Fatalf("read %d entries, stored %d", seen, k)
-	}
-	m3 := serverMemory(dir)
-	bucketSay("read the job once in %.1f s: %s", took.Seconds(), m3)
-	b.ReportMetric(float64(m3.hwm)/1024, "read-peak-MiB")
-	bucketHeap(b, prof, "read")
-}
-
-// The stream and subject of the layout the benchmark compares with the results bucket:
-// every result of a job on one subject, its key in a header, read back in order.
-const (
-	bucketLogStream  = "bucketlog"
-	bucketLogSubject = bucketLogStream + "." + bucketJob
-)
-
-// bucketReadLog reads the k results of the log layout in order with an ordered consumer.
-func bucketReadLog(ctx context.Context, js jetstream.JetStream, k int, fn func(key string, data []byte) error) error {
-	c, err := js.OrderedConsumer(ctx, bucketLogStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{bucketLogSubject}})
-	if err != nil {
-		return err
-	}
-	it, err := c.Messages()
-	if err != nil {
-		return err
-	}
-	defer it.Stop()
-	for range k {
-		m, err := it.Next()
-		if err != nil {
-			return err
-		}
-		if err := fn(m.Headers().Get("Key"), m.Data()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// bucketRead reads the job once with readJob, checking each seal, and returns how many
-// entries it read and how long it took.
-func bucketRead(ctx context.Context, js jetstream.JetStream, results jetstream.KeyValue, s *Sealer, k int, half func(), log bool) (int, time.Duration, error) {
-	start, seen := time.Now(), 0
-	if log {
-		err := bucketReadLog(ctx, js, k, func(key string, data []byte) error {
-			if seen == k/2 {
-				half()
+	var seqs []uint64
+	read := func(ctx context.Context) (int, time.Duration, error) {
+		start, seen := time.Now(), 0
+		seqs = seqs[:0]
+		err := st.read(ctx, func(key string, value []byte, seq uint64) error {
+			if seen == 0 {
+				bucketSay("the first result after %.1f s", time.Since(start).Seconds())
 			}
-			if _, _, _, err := decodeResult(s, key, data); err != nil {
+			if seen == k/2 {
+				bucketSay("half read: %s", serverMemory(dir))
+				bucketHeap(b, prof, "reading")
+			}
+			if pick[seen] {
+				seqs = append(seqs, seq)
+			}
+			if _, _, _, err := decodeResult(s, key, value); err != nil {
 				return err
 			}
 			seen++
@@ -228,25 +258,41 @@ func bucketRead(ctx context.Context, js jetstream.JetStream, results jetstream.K
 		})
 		return seen, time.Since(start), err
 	}
-	err := readJob(ctx, js, results, bucketJob, 0, func(e jetstream.KeyValueEntry) error {
-		if seen == 0 {
-			bucketSay("the first entry after %.1f s", time.Since(start).Seconds())
+	seen, took, err := read(ctx)
+	if err != nil {
+		bucketSay("reading the job as the coordinator does failed after %.1f s: %v; again with an hour's deadline", took.Seconds(), err)
+		hctx, cancel := context.WithTimeout(ctx, time.Hour)
+		defer cancel()
+		if seen, took, err = read(hctx); err != nil {
+			b.Fatal(err)
 		}
-		if seen == k/2 {
-			half()
+	}
+	if seen != k {
+		b.Fatalf("read %d results, stored %d", seen, k)
+	}
+	m3 := serverMemory(dir)
+	bucketSay("read the job once in %.1f s: %s", took.Seconds(), m3)
+	b.ReportMetric(float64(m3.hwm)/1024, "read-peak-MiB")
+	bucketHeap(b, prof, "read")
+
+	if st.res == nil {
+		return
+	}
+	resetPeakRSS()
+	start = time.Now()
+	for _, seq := range seqs {
+		if err := st.res.remove(ctx, seq); err != nil {
+			b.Fatal(err)
 		}
-		if _, _, _, err := decodeResult(s, e.Key(), e.Value()); err != nil {
-			return err
-		}
-		seen++
-		return nil
-	})
-	return seen, time.Since(start), err
+	}
+	took = time.Since(start)
+	bucketSay("deleted %d results at random, one at a time, in %.2f s (%.2f ms each; %s): %s",
+		len(seqs), took.Seconds(), took.Seconds()*1000/float64(len(seqs)), st.state(b, ctx), serverMemory(dir))
 }
 
-// bucketStore starts a server on dir, stores k results and stops it.
-func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof string, m0 serverMem, errs *atomic.Int64, log bool) {
-	js, _, stop := bucketServer(b, ctx, dir, errs, log)
+// bucketFill starts a server on dir, stores k results and stops it.
+func bucketFill(b *testing.B, ctx context.Context, dir string, k int, prof string, m0 serverMem, errs *atomic.Int64, stream bool) {
+	st, stop := bucketServer(b, ctx, dir, errs, stream)
 	resetPeakRSS()
 	s := NewSealer("bucket-benchmark")
 	rng := rand.New(rand.NewPCG(28, 102))
@@ -264,26 +310,14 @@ func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof stri
 		if i == 0 {
 			bucketSay("a value: %d bytes under %s: %s", len(data), key, data)
 		}
-		// A server slower than the stores makes PublishAsync give up after a while
-		// (dispatch.store would log the error, and the task be computed again): wait.
-		for {
-			var err error
-			if log {
-				_, err = js.PublishMsgAsync(&nats.Msg{Subject: bucketLogSubject, Header: nats.Header{"Key": []string{key}}, Data: data})
-			} else {
-				_, err = js.PublishAsync("$KV."+ResultsBucket+"."+key, data)
-			}
-			if err == nil {
-				break
-			}
-			if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
-				b.Fatalf("storing %s: %v", key, err)
-			}
-			stalls++
+		n, err := st.put(key, data)
+		if err != nil {
+			b.Fatalf("storing %s: %v", key, err)
 		}
+		stalls += n
 	}
 	select {
-	case <-js.PublishAsyncComplete():
+	case <-st.js.PublishAsyncComplete():
 	case <-time.After(10 * time.Minute):
 		b.Fatal("the server has not confirmed the stores within 10 minutes")
 	}
@@ -291,13 +325,13 @@ func bucketStore(b *testing.B, ctx context.Context, dir string, k int, prof stri
 	if n := errs.Load(); n > 0 {
 		b.Fatalf("%d stores failed", n)
 	}
-	st := bucketStream(b, ctx, js, log)
+	state := st.state(b, ctx)
 	m1 := serverMemory(dir)
-	bucketSay("stored %d keys in %.1f s (%d stalls; %s): %s", k, took.Seconds(), stalls, st, m1)
+	bucketSay("stored %d results in %.1f s (%d stalls; %s): %s", k, took.Seconds(), stalls, state, m1)
 	bucketIdle(b, dir, "stored")
-	b.ReportMetric(float64(m1.rss-m0.rss)*1024/float64(k), "rss-B/key")
+	b.ReportMetric(float64(m1.rss-m0.rss)*1024/float64(k), "rss-B/result")
 	b.ReportMetric(float64(m1.hwm)/1024, "stored-peak-MiB")
-	b.ReportMetric(float64(m1.disk)/float64(k), "disk-B/key")
+	b.ReportMetric(float64(m1.disk)/float64(k), "disk-B/result")
 	bucketHeap(b, prof, "stored")
 	stop()
 	runtime.GC()
@@ -376,20 +410,6 @@ func serverMemory(dir string) serverMem {
 // resetPeakRSS resets the process's VmHWM to its VmRSS (Linux 4.0 on; elsewhere it does
 // nothing and the peak stays the process's).
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// bucketStream describes the results bucket's stream.
-func bucketStream(b *testing.B, ctx context.Context, js jetstream.JetStream, log bool) string {
-	name := "KV_" + ResultsBucket
-	if log {
-		name = bucketLogStream
-	}
-	st, err := js.Stream(ctx, name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := st.CachedInfo().State
-	return fmt.Sprintf("stream: %d messages, %d subjects, %.0f MiB", s.Msgs, s.NumSubjects, float64(s.Bytes)/(1<<20))
-}
 
 func bucketHeap(b *testing.B, prefix, step string) {
 	if prefix == "" {
