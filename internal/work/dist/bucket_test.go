@@ -37,7 +37,7 @@ import (
 // between steps where the kernel allows), the Go heap in use, the store's size on disk and
 // the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that holds one
 // already is only restarted and read: K must be what it holds);
-// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read}.pb.gz;
+// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read,deleted}.pb.gz;
 // CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and prints the
 // memory again. It costs about 50 µs of CPU and 550 bytes of disk a result; one run
 // whatever b.N (run it with -benchtime 1x).
@@ -288,6 +288,11 @@ func bucketRun(b *testing.B, dir string, k int, prof string, stream bool) {
 	took = time.Since(start)
 	bucketSay("deleted %d results at random, one at a time, in %.2f s (%.2f ms each; %s): %s",
 		len(seqs), took.Seconds(), took.Seconds()*1000/float64(len(seqs)), st.state(b, ctx), serverMemory(dir))
+	bucketHeap(b, prof, "deleted")
+	// A delete loads its message block into the server's cache, which it drops after
+	// ten idle seconds.
+	time.Sleep(15 * time.Second)
+	bucketSay("15 s later: %s", serverMemory(dir))
 }
 
 // bucketFill starts a server on dir, stores k results and stops it.
