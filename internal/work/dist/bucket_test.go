@@ -35,9 +35,11 @@ import (
 // then deletes 1,000 results chosen at random, one at a time. It prints, after each step,
 // the process's resident memory now and at its peak (VmRSS, VmHWM; the peak is reset
 // between steps where the kernel allows), the Go heap in use, the store's size on disk and
-// the step's time. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that holds one
+// the step's time. The stream's run then deletes, in stream order, every fourth of the first
+// 400,000 results (a quarantine's pattern), and prints the memory while and 10, 30 and 60 s
+// after each kind of delete. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that holds one
 // already is only restarted and read: K must be what it holds);
-// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read,deleted}.pb.gz;
+// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read,deleted,quarantine}.pb.gz;
 // CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and prints the
 // memory again. It costs about 50 µs of CPU and 550 bytes of disk a result; one run
 // whatever b.N (run it with -benchtime 1x).
@@ -289,10 +291,40 @@ func bucketRun(b *testing.B, dir string, k int, prof string, stream bool) {
 	bucketSay("deleted %d results at random, one at a time, in %.2f s (%.2f ms each; %s): %s",
 		len(seqs), took.Seconds(), took.Seconds()*1000/float64(len(seqs)), st.state(b, ctx), serverMemory(dir))
 	bucketHeap(b, prof, "deleted")
-	// A delete loads its message block into the server's cache, which it drops after
-	// ten idle seconds.
-	time.Sleep(15 * time.Second)
-	bucketSay("15 s later: %s", serverMemory(dir))
+	bucketAfter(dir, "the random deletes")
+
+	// A quarantine's pattern: the results of one worker among four, in stream order.
+	resetPeakRSS()
+	start = time.Now()
+	n := min(100_000, k/4)
+	for j := range n {
+		if err := st.res.remove(ctx, uint64(1+4*j)); err != nil {
+			b.Fatal(err)
+		}
+		if (j+1)%25_000 == 0 {
+			bucketSay("%d of every 4th result deleted in order, %.1f s: %s", j+1, time.Since(start).Seconds(), serverMemory(dir))
+			if j+1 == n/2 {
+				bucketHeap(b, prof, "quarantine")
+			}
+		}
+	}
+	took = time.Since(start)
+	bucketSay("deleted every 4th of the first %d results in order in %.1f s (%.3f ms each; %s): %s",
+		4*n, took.Seconds(), took.Seconds()*1000/float64(n), st.state(b, ctx), serverMemory(dir))
+	bucketAfter(dir, "the ordered deletes")
+}
+
+// bucketAfter prints the memory 10, 30 and 60 s after what was done (after a garbage
+// collection each time): the server drops a message block from its cache after ten idle
+// seconds.
+func bucketAfter(dir, what string) {
+	start := time.Now()
+	for _, at := range []time.Duration{10 * time.Second, 30 * time.Second, 60 * time.Second} {
+		time.Sleep(time.Until(start.Add(at)))
+		runtime.GC()
+		debug.FreeOSMemory()
+		bucketSay("%v after %s: %s", at, what, serverMemory(dir))
+	}
 }
 
 // bucketFill starts a server on dir, stores k results and stops it.
