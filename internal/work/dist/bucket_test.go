@@ -300,10 +300,11 @@ func bucketRun(b *testing.B, dir string, k int, prof string, stream bool) {
 	for j := range n {
 		if err := st.res.remove(ctx, uint64(1+4*j)); err != nil {
 			// A result deleted already (one of the random ones, or in an earlier run on
-			// this store): the server says "sequence not found", code 10043, which
-			// remove does not take for a message already gone.
+			// this store): the server says "sequence not found" (code 10043) or, below
+			// the stream's first sequence, "no message found" (10057), which remove does
+			// not take for a message already gone.
 			var api *jetstream.APIError
-			if !errors.As(err, &api) || api.ErrorCode != 10043 {
+			if !errors.As(err, &api) || api.ErrorCode != 10043 && api.ErrorCode != 10057 {
 				b.Fatal(err)
 			}
 			gone++
