@@ -23,26 +23,25 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// BenchmarkResultsBucket measures what the embedded NATS server cost a coordinator that
-// held the results of a large job in the key-value bucket of the builds before the results
-// stream (oldResultsBucket, History 8, a key a result), the figure before;
-// BenchmarkResultsStream measures the same with ResultsStream, as setup() makes it now.
-// CHESSPUZZLES_BUCKET=K stores K sealed results shaped like those of N = 28's join (job
-// q28v102, half under <job>.<id>, half under <job>.<id>.v, as with --replicas 2) into a
-// server started as the coordinator starts it, published asynchronously as dispatch.store
-// does; then starts the server again on the same store directory (a restarted coordinator)
-// and reads the job once from the start (a restart without a snapshot); the stream's run
-// then deletes 1,000 results chosen at random, one at a time. It prints, after each step,
-// the process's resident memory now and at its peak (VmRSS, VmHWM; the peak is reset
-// between steps where the kernel allows), the Go heap in use, the store's size on disk and
-// the step's time. The stream's run then deletes, in stream order, every fourth of the first
-// 400,000 results (a quarantine's pattern), and prints the memory while and 10, 30 and 60 s
-// after each kind of delete. CHESSPUZZLES_BUCKET_DIR keeps the store there (a directory that holds one
-// already is only restarted and read: K must be what it holds);
-// CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles PREFIX-{stored,reading,read,deleted,quarantine}.pb.gz;
-// CHESSPUZZLES_BUCKET_IDLE=D waits D after storing and after the restart and prints the
-// memory again. It costs about 50 µs of CPU and 550 bytes of disk a result; one run
-// whatever b.N (run it with -benchtime 1x).
+// BenchmarkResultsBucket measures what the embedded NATS server cost a coordinator that held
+// the results of a large job in the key-value bucket of the builds before the results stream
+// (oldResultsBucket, History 8, a key a result), the figure before; BenchmarkResultsStream
+// measures the same with ResultsStream, as setup() makes it now. CHESSPUZZLES_BUCKET=K stores K
+// sealed results shaped like those of N = 28's join (job q28v102, half under <job>.<id>, half
+// under <job>.<id>.v, as with --replicas 2) into a server started as the coordinator starts it,
+// published asynchronously as dispatch.store does; then starts the server again on the same
+// store directory (a restarted coordinator) and reads the job once from the start (a restart
+// without a snapshot); the stream's run then deletes 1,000 results chosen at random, one at a
+// time. It prints, after each step, the process's resident memory now and at its peak (VmRSS,
+// VmHWM; the peak is reset between steps where the kernel allows), the Go heap in use, the
+// store's size on disk and the step's time. The stream's run then deletes, in stream order,
+// every fourth of the first 400,000 results (a quarantine's pattern), and prints the memory
+// while and 10, 30 and 60 s after each kind of delete. CHESSPUZZLES_BUCKET_DIR keeps the store
+// there (a directory that holds one already is only restarted and read: K must be what it
+// holds); CHESSPUZZLES_BUCKET_PPROF=PREFIX writes heap profiles
+// PREFIX-{stored,reading,read,deleted,quarantine}.pb.gz; CHESSPUZZLES_BUCKET_IDLE=D waits D
+// after storing and after the restart and prints the memory again. It costs about 50 µs of CPU
+// and 550 bytes of disk a result; one run whatever b.N (run it with -benchtime 1x).
 func BenchmarkResultsBucket(b *testing.B) { benchResults(b, false) }
 
 // BenchmarkResultsStream is BenchmarkResultsBucket with the results stream.
