@@ -83,7 +83,13 @@ sleep "$kill"
 kill -KILL "$(child "${wpids[0]}")"
 say "worker w1 killed (SIGKILL)"
 sleep $((restart - kill))
-kill -INT "$(child "$c1")"
+c1child=$(child "$c1" || true)
+if [ -z "$c1child" ]; then
+	say "the coordinator ended before the restart: $(cat "$dir/coord1.out")"
+	echo "$0: the job ended before -r RESTART ($restart s): give a smaller -r" >&2
+	exit 2
+fi
+kill -INT "$c1child"
 rc=0
 wait "$c1" || rc=$?
 say "coordinator interrupted (SIGINT): exit $rc"
