@@ -216,15 +216,13 @@ func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, p
 // forget deletes both results of a task whose two computations disagree, so that the next
 // run computes it again instead of trusting either.
 func (c *Coordinator) forget(ctx context.Context, results *resultStore, job string, id int) {
-	for _, key := range []string{resultKey(job, id), verifyKey(job, id)} {
-		hist, err := results.history(ctx, key)
-		if err != nil {
-			c.logf("deleting %s: %v", key, err)
-		}
-		for _, e := range hist {
-			if err := results.remove(ctx, e.seq); err != nil {
-				c.logf("deleting %s: %v", key, err)
-			}
+	hist, err := results.history(ctx, resultKey(job, id), verifyKey(job, id))
+	if err != nil {
+		c.logf("deleting the results of task %d of job %s: %v", id, job, err)
+	}
+	for _, e := range hist {
+		if err := results.remove(ctx, e.seq); err != nil {
+			c.logf("deleting %s: %v", e.key, err)
 		}
 	}
 	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)

@@ -505,15 +505,8 @@ func setup(ctx context.Context, js jetstream.JetStream, logf func(string, ...any
 // decodeResult parses a stored result, checks its seal with s, and returns the job and
 // task id its key names.
 func decodeResult(s *Sealer, key string, data []byte) (job string, id int, r Result, err error) {
-	base := strings.TrimSuffix(key, ".v")
-	i := strings.LastIndexByte(base, '.')
-	if i < 0 {
-		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
-	}
-	job = base[:i]
-	id, err = strconv.Atoi(base[i+1:])
-	if err != nil {
-		return "", 0, r, fmt.Errorf("key %q is not <job>.<task id>", key)
+	if job, id, err = parseKey(key); err != nil {
+		return "", 0, r, err
 	}
 	if _, err := openValue(s, key, data, &r); err != nil {
 		return job, id, r, err

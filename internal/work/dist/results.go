@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,19 +35,29 @@ const groupBits = 12
 // their results: a coordinator moves what it finds there into the stream (see openResults).
 const oldResultsBucket = "chesspuzzles_results"
 
-// resultsSubject returns the subject of the results stored under key, or an error if key
-// is not "<job>.<task id>" or "<job>.<task id>.v".
-func resultsSubject(key string) (string, error) {
+// parseKey returns the job and task id a result's key names, or an error if key is not
+// "<job>.<task id>" or "<job>.<task id>.v".
+func parseKey(key string) (job string, id int, err error) {
 	base := strings.TrimSuffix(key, ".v")
 	i := strings.LastIndexByte(base, '.')
 	if i <= 0 {
-		return "", fmt.Errorf("key %q is not <job>.<task id>", key)
+		return "", 0, fmt.Errorf("key %q is not <job>.<task id>", key)
 	}
-	id, err := strconv.Atoi(base[i+1:])
+	id, err = strconv.Atoi(base[i+1:])
 	if err != nil || id < 0 {
-		return "", fmt.Errorf("key %q is not <job>.<task id>", key)
+		return "", 0, fmt.Errorf("key %q is not <job>.<task id>", key)
 	}
-	return resultsPrefix + base[:i] + "." + strconv.Itoa(id>>groupBits), nil
+	return base[:i], id, nil
+}
+
+// resultsSubject returns the subject of the results stored under key, or an error if key
+// is not "<job>.<task id>" or "<job>.<task id>.v".
+func resultsSubject(key string) (string, error) {
+	job, id, err := parseKey(key)
+	if err != nil {
+		return "", err
+	}
+	return resultsPrefix + job + "." + strconv.Itoa(id>>groupBits), nil
 }
 
 // jobFilter is the subject filter of every result of job.
@@ -246,16 +257,18 @@ func (r *resultStore) read(ctx context.Context, filter string, from uint64, fn f
 	}
 }
 
-// history returns every result stored under key, oldest first: a read of its group's
-// subject (at most 4,096 tasks' results).
-func (r *resultStore) history(ctx context.Context, key string) ([]entry, error) {
+// history returns every result stored under key or under the other keys of its task
+// (also, if given), oldest first: one read of the task's group's subject (at most 4,096
+// tasks' results).
+func (r *resultStore) history(ctx context.Context, key string, also ...string) ([]entry, error) {
 	subj, err := resultsSubject(key)
 	if err != nil {
 		return nil, err
 	}
+	keys := append([]string{key}, also...)
 	var out []entry
 	err = r.read(ctx, subj, 0, func(e entry) error {
-		if e.key == key {
+		if slices.Contains(keys, e.key) {
 			out = append(out, e)
 		}
 		return nil
