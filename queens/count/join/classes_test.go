@@ -1,0 +1,89 @@
+package join
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestClassSplit holds the classes of countRowSetClasses and countRowSetStoreB to their
+// definition: for random stores and candidate bits (in any order of position), the bits
+// taken are the first candidates some half-board has, the fewest that leave no class
+// above the limit, and each class's size is the number of half-boards with exactly its
+// cut bits, counted one by one.
+func TestClassSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n := rng.IntN(2000)
+		sigs := make([]uint64, n)
+		for i := range sigs {
+			sigs[i] = sparse(rng, 1+rng.IntN(3)) & (1<<50 - 1)
+		}
+		var cand [classCandidatesLen]uint
+		perm := rng.Perm(50)
+		for i := range cand {
+			cand[i] = uint(perm[i])
+		}
+		limit := 1 + rng.IntN(max(1, n))
+		c := classSplit{cand: cand}
+		k := rng.IntN(n + 1) // in two pieces, as the passes add a chunk at a time
+		kept := c.add(sigs[:k]) | c.add(sigs[k:])
+		var or uint64
+		for _, s := range sigs {
+			or |= s
+		}
+		if kept != or {
+			t.Fatalf("trial %d: add's OR %#x, want %#x", trial, kept, or)
+		}
+		c.choose(kept, limit)
+		var order []uint
+		for _, b := range cand {
+			if or>>b&1 != 0 && len(order) < classBitsMax {
+				order = append(order, b)
+			}
+		}
+		if len(c.order) != len(order) || c.cb > len(order) {
+			t.Fatalf("trial %d: order %v, cut bits %d, want order %v", trial, c.order, c.cb, order)
+		}
+		for i := range order {
+			if c.order[i] != order[i] {
+				t.Fatalf("trial %d: order %v, want %v", trial, c.order, order)
+			}
+		}
+		sizes := func(cb int) (map[uint64]int, int) {
+			var outer uint64
+			for _, b := range order[:cb] {
+				outer |= 1 << b
+			}
+			m := map[uint64]int{}
+			big := 0
+			for _, s := range sigs {
+				m[s&outer]++
+				big = max(big, m[s&outer])
+			}
+			return m, big
+		}
+		want, big := sizes(c.cb)
+		if big > limit && c.cb < len(order) {
+			t.Fatalf("trial %d: %d cut bits leave a class of %d above the limit %d", trial, c.cb, big, limit)
+		}
+		if c.cb > 0 {
+			if _, b := sizes(c.cb - 1); b <= limit {
+				t.Fatalf("trial %d: %d cut bits taken, %d would do (largest class %d, limit %d)", trial, c.cb, c.cb-1, b, limit)
+			}
+		}
+		total := 0
+		for x := range 1 << c.cb {
+			size, X := c.class(x)
+			if size != want[X] {
+				t.Fatalf("trial %d: class %d (bits %#x) holds %d, want %d", trial, x, X, size, want[X])
+			}
+			if X&^c.outer != 0 {
+				t.Fatalf("trial %d: class %d's bits %#x outside the cut bits %#x", trial, x, X, c.outer)
+			}
+			total += size
+		}
+		if total != n {
+			t.Fatalf("trial %d: classes hold %d, want %d", trial, total, n)
+		}
+	}
+}
