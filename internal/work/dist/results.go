@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -213,7 +214,10 @@ func (r *resultStore) last(ctx context.Context, filter string) (uint64, error) {
 }
 
 // read feeds fn every result on the subjects filter matches stored after sequence from, in
-// order, up to the last one there when it starts.
+// order, up to the last one there when it starts. Results deleted while it reads are
+// not waited for: it ends at the last one that is left (the consumer says none is
+// pending), or, where nothing comes for readIdle, once the server's last result on the
+// filter is one it has read.
 func (r *resultStore) read(ctx context.Context, filter string, from uint64, fn func(entry) error) error {
 	until, err := r.last(ctx, filter)
 	if err != nil {
@@ -221,6 +225,9 @@ func (r *resultStore) read(ctx context.Context, filter string, from uint64, fn f
 	}
 	if until <= from {
 		return nil
+	}
+	if readHook != nil {
+		readHook()
 	}
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}}
 	if from > 0 {
@@ -235,11 +242,25 @@ func (r *resultStore) read(ctx context.Context, filter string, from uint64, fn f
 		return fmt.Errorf("reading the results: %w", err)
 	}
 	defer it.Stop()
+	seen := from
 	for {
-		m, err := it.Next(jetstream.NextContext(ctx))
+		wait, cancel := context.WithTimeout(ctx, readIdle)
+		m, err := it.Next(jetstream.NextContext(wait))
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				// Nothing for a while: the rest may have been deleted under this read.
+				cur, err := r.last(ctx, filter)
+				if err != nil {
+					return fmt.Errorf("reading the results: %w", err)
+				}
+				if cur <= seen {
+					return nil
+				}
+				continue
 			}
 			return fmt.Errorf("reading the results: %w", err)
 		}
@@ -248,14 +269,26 @@ func (r *resultStore) read(ctx context.Context, filter string, from uint64, fn f
 			return fmt.Errorf("reading the results: %w", err)
 		}
 		e := entry{key: m.Headers().Get(KeyHeader), value: m.Data(), seq: meta.Sequence.Stream}
+		if e.seq > until {
+			return nil // stored after the read began
+		}
 		if err := fn(e); err != nil {
 			return err
 		}
-		if e.seq >= until {
+		if e.seq >= until || meta.NumPending == 0 {
 			return nil
 		}
+		seen = e.seq
 	}
 }
+
+// readIdle is how long read waits for a result before it asks the server whether any is
+// left to read.
+var readIdle = 2 * time.Second
+
+// readHook, where set, runs in read between its finding the last result and its reading
+// (tests delete results there).
+var readHook func()
 
 // history returns every result stored under key or under the other keys of its task
 // (also, if given), oldest first: one read of the task's group's subject (at most 4,096

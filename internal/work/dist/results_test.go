@@ -135,3 +135,48 @@ func TestResultsStore(t *testing.T) {
 		t.Errorf("job qa after a remove: %v, want %v", got, want[1:])
 	}
 }
+
+// TestResultsReadDeleted holds read to its end where the results it set out to read are
+// deleted under it: the last of them (it ends at the one before), or all (it ends with
+// none), each within moments rather than waiting for results that will never come.
+func TestResultsReadDeleted(t *testing.T) {
+	s := startServer(t, t.TempDir(), "")
+	ctx, nc := connectTest(t, s, time.Minute, "coordinator")
+	js, _ := jetstream.New(nc)
+	res, _, err := setup(ctx, js, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(h func(), d time.Duration) { readHook, readIdle = h, d }(readHook, readIdle)
+	readIdle = 100 * time.Millisecond
+	for _, c := range []struct {
+		job  string
+		gone int // results deleted before the read reads: the last gone of three
+		want int
+	}{{"qc", 1, 2}, {"qd", 3, 0}} {
+		var seqs []uint64
+		for i := range 3 {
+			seq, err := res.put(ctx, fmt.Sprintf("%s.%d", c.job, i), []byte{byte(i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seqs = append(seqs, seq)
+		}
+		readHook = func() {
+			for _, seq := range seqs[3-c.gone:] {
+				if err := res.remove(ctx, seq); err != nil {
+					t.Errorf("remove(%d): %v", seq, err)
+				}
+			}
+		}
+		var got int
+		start := time.Now()
+		err := readJob(ctx, res, c.job, 0, func(entry) error { got++; return nil })
+		if err != nil || got != c.want {
+			t.Errorf("job %s, last %d of 3 deleted during the read: %d results, %v; want %d", c.job, c.gone, got, err, c.want)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("job %s: the read took %v", c.job, d)
+		}
+	}
+}
