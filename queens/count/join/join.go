@@ -508,11 +508,13 @@ const classCandidatesLen = 8
 // and a class with cut bits x meets only the queries with none of x's bits: the sieve's
 // cut, made by making the lists again instead of holding them. c is the fewest bits
 // that leave no class above j.storeMax (at most classBitsMax), so that each stored class
-// is as large as a worker's memory allows and its own sieve (sievePerSub) takes as many
+// is as large as a worker's memory allows and its own sieve (sievePerSubOdd) takes as many
 // cut bits as its size pays for: the cut bits of the two levels together grow with the
-// whole store, not with the part held. A first pass over half A counts the classes (one
-// more enumeration of A, and B is made again for every part: both small beside the
-// matching from h = 13). With c = 0 it is countRowSet's parts.
+// whole store, not with the part held (with c = 0 too: the one class's sieve is sized by
+// it, not by joinSieveBits). A first pass over half A counts the classes (one more
+// enumeration of A, and B is made again for every part: both small beside the matching
+// from h = 13; a class's half-boards and queries drop the pieces off its cut bits before
+// their products are made). With c = 0 it is countRowSet's parts.
 //
 // The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
 // the only-th class that holds half-boards and no other (the sampler of lists_test.go
@@ -543,9 +545,10 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
 	w.m.prefer = prefer
-	if cb > 0 {
-		w.m.perSub = sievePerSub
-	}
+	// Every class, one alone included, takes its sieve's cut bits by its size: at
+	// N = 27 a fixed 13 (joinSieveBits) made the row sets of one class slower, up to 1.2
+	// times (bench/README.md, "Issue 33: odd N cheaper").
+	w.m.perSub = sievePerSubOdd
 	var queries uint64
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count
@@ -564,7 +567,7 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 			w.sideA = w.sideA[:0]
 			for aFrom >= 0 && len(w.sideA) < j.storeMax {
 				start := len(w.sideA)
-				w.sideA, aFrom = w.halfFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
+				w.sideA, aFrom = w.halfClassFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax, outer&^X)
 				k := start
 				for _, sig := range w.sideA[start:] {
 					w.sideA[k] = sig
@@ -581,7 +584,11 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 				w.m.build(w.sideA, W, j.sieve)
 			}
 			for b := (queryChunk{}); !b.done; {
-				qs := w.nextQueries(j, &jb, bn, bs, w180, &b)
+				var bad uint64 // the first pass counts every query
+				if !first {
+					bad = X
+				}
+				qs := w.nextClassQueries(j, &jb, bn, bs, w180, &b, bad)
 				for k, q := range qs {
 					if first {
 						queries += uint64(len(q))
@@ -968,19 +975,28 @@ type queryChunk struct {
 // middle-row queen's; the centre: half B), and moves b on. jb is j with only the
 // middle-column queen's diagonals forbidden to half B (crosses).
 func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
+	return w.nextClassQueries(j, jb, bn, bs, w180, b, 0)
+}
+
+// nextClassQueries is nextQueries (which is it with bad = 0) without most of the queries
+// whose signatures have a bit of bad (those that meet a class of countRowSetClasses must
+// have none of its cut bits): pieces with such a bit are dropped before their product is
+// made, and a cross's middle-row queen a whose diagonals are in bad is passed over. The
+// caller still drops the signatures with a bad bit.
+func (w *joinWorker) nextClassQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk, bad uint64) [][]uint64 {
 	switch j.kind {
 	case subEven:
-		b.from = w.evenBFrom(j, bn, bs, w180 != 0, b.from, j.queryMax)
+		b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, bad)
 		b.done = b.from < 0
 		return w.q[:]
 	case subCross:
 		if b.a == 0 {
 			b.a = 1
 		}
-		b.a, b.from = w.crossBFrom(j, jb, bn, bs, b.a, b.from, j.queryMax)
+		b.a, b.from = w.crossBClassFrom(j, jb, bn, bs, b.a, b.from, j.queryMax, bad)
 		b.done = b.a == 0
 	default:
-		w.sideB, b.from = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax)
+		w.sideB, b.from = w.halfClassFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax, bad)
 		b.done = b.from < 0
 	}
 	w.q1[0] = w.sideB
@@ -993,12 +1009,22 @@ func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *
 // a = 0 when none is left. jb is j with only the middle-column queen's diagonals
 // forbidden to half B.
 func (w *joinWorker) crossBFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int) (int, int) {
+	return w.crossBClassFrom(j, jb, bn, bs, a, from, limit, 0)
+}
+
+// crossBClassFrom is crossBFrom (which is it with bad = 0) without the half-boards of a
+// middle-row queen whose diagonals are in bad, and without most others with a bit of
+// bad (see nextClassQueries).
+func (w *joinWorker) crossBClassFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int, bad uint64) (int, int) {
 	w.sideB = w.sideB[:0]
 	for ; a < j.b; a, from = a+1, 0 {
 		j.setCross(a)
+		if j.crossBits&bad != 0 {
+			continue
+		}
 		start := len(w.sideB)
 		var next int
-		w.sideB, next = w.halfFrom(jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, limit)
+		w.sideB, next = w.halfClassFrom(jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, limit, bad)
 		k := start
 		for _, sig := range w.sideB[start:] {
 			w.sideB[k] = sig | j.crossBits

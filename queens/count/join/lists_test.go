@@ -54,10 +54,11 @@ func BenchmarkJoinLists(b *testing.B) {
 	w := new(joinWorker)
 	w.t = tab
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m int) { sievePerSub = m }(sievePerSub)
+		defer func(m, o int) { sievePerSub, sievePerSubOdd = m, o }(sievePerSub, sievePerSubOdd)
 		if sievePerSub, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
+		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
 	}
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
 	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
@@ -66,7 +67,7 @@ func BenchmarkJoinLists(b *testing.B) {
 	// CHESSPUZZLES_JOINPERSUB_B=S2 as well, =both compares sub-stores of S2 (in place of
 	// the fixed cut bits) against CHESSPUZZLES_JOINPERSUB's or the default, both by occupancy.
 	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
-	perSubA, perSubB := sievePerSub, 0
+	perSubA, perSubOdd, perSubB := sievePerSub, sievePerSubOdd, 0
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB_B"); v != "" {
 		if perSubB, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
@@ -123,6 +124,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				if perSubB > 0 {
 					cutByOccupancy = true
 					sievePerSub = [2]int{perSubB, perSubA}[way]
+					sievePerSubOdd = [2]int{perSubB, perSubOdd}[way]
 				}
 				if store == "both" {
 					cutByOccupancy = true
@@ -136,7 +138,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
 			}
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
-			sievePerSub = perSubA
+			sievePerSub, sievePerSubOdd = perSubA, perSubOdd
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
 		if timing {

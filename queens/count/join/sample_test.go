@@ -66,10 +66,11 @@ func BenchmarkJoinSample(b *testing.B) {
 		}
 	}
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m int) { sievePerSub = m }(sievePerSub)
+		defer func(m, o int) { sievePerSub, sievePerSubOdd = m, o }(sievePerSub, sievePerSubOdd)
 		if sievePerSub, err1 = strconv.Atoi(v); err1 != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
+		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
 	}
 	p, err := newJoinPlan(n)
 	if err != nil {

@@ -48,7 +48,9 @@ const maxSieveBits = 14
 // N = 24–27, sieve retuned".) Odd N from 21 on takes more cut bits than its even
 // neighbour: a cross's store of half A answers the queries of every a. The larger the
 // stores, the more cut bits pay: at N = 26 eight cut bits (the old largest) took 3.3 times
-// the time of 13.
+// the time of 13. From N = 26 a row set is counted by classes whose sieves take their cut
+// bits by their size instead (sievePerSubOdd, sievePerSub): every class at odd N, and at even N those of
+// a row set with more than one; there a nonzero entry here only turns the sieve on.
 var joinSieveBits = [...]int{
 	16: 0, 17: 0, 18: 0, 19: 0,
 	20: 4, 21: 6, 22: 7, 23: 8,
@@ -68,8 +70,15 @@ var sieveMinPerSub = rawMatchMax
 // Measured on one class of a row set of N = 28 (BenchmarkJoinLists, seed 4, 0x1ac6bb2,
 // class 2 of 8, CPU-s of the row set's estimate, load 2–4, 27 Nov): 256: 854; 512: 719,
 // 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, joinSieveBits, give about
-// 500–800 at N = 20–26, for whole stores.)
+// 500–800 at N = 20–26, for whole stores.) It is countRowSetStoreB's (even N).
 var sievePerSub = 1024
+
+// sievePerSubOdd is sievePerSub for countRowSetClasses (half A stored: odd N from 27, where
+// every class takes its cut bits by its size). Measured at N = 27 (BenchmarkJoinLists,
+// 32 row sets, CPU-s a row set, runs alternated, load 1.1–1.3, 28 Nov): seed 9, 512:
+// 2.82, 3.05; 1024: 3.06, 3.07; 2048: 3.40, 3.33; seed 6, 256: 3.52, 3.27; 512: 2.95,
+// 2.88. The row sets of one large class gain most (up to 1.2 times faster at 512).
+var sievePerSubOdd = 512
 
 // sieveBitsFor returns k for n.
 func sieveBitsFor(n int) int {

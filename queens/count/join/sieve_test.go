@@ -153,10 +153,10 @@ func TestCountJoinSieve(t *testing.T) {
 // same result, counters included, with lists cut to a few dozen half-boards as whole, its
 // cut bits chosen by occupancy or from the middle out.
 func TestCountRowSetCut(t *testing.T) {
-	defer func(f, m, c, p int, l [2]int) {
-		joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, listMaxForce = f, m, c, p, l
-	}(joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, listMaxForce)
-	sieveMinPerSub, sievePerSub = 0, 4
+	defer func(f, m, c, p, o int, l [2]int) {
+		joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce = f, m, c, p, o, l
+	}(joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce)
+	sieveMinPerSub, sievePerSub, sievePerSubOdd = 0, 4, 4
 	for _, c := range []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}, {14, 3, 64, 64}} {
 		t.Run(fmt.Sprintf("n%d-k%d-%d-%d", c.n, c.k, c.store, c.query), func(t *testing.T) {
 			joinSieveForce = c.k
