@@ -510,8 +510,8 @@ const classCandidatesLen = 8
 // that leave no class above j.storeMax (at most classBitsMax), so that each stored class
 // is as large as a worker's memory allows and its own sieve (sievePerSubOdd) takes as many
 // cut bits as its size pays for: the cut bits of the two levels together grow with the
-// whole store, not with the part held (with c = 0 too: the one class's sieve is sized by
-// it, not by joinSieveBits). A first pass over half A counts the classes (one more
+// whole store, not with the part held (at N = 27 with c = 0 too: the one class's sieve
+// is sized by it, not by joinSieveBits). A first pass over half A counts the classes (one more
 // enumeration of A, and B is made again for every part: both small beside the matching
 // from h = 13; a class's half-boards and queries drop the pieces off its cut bits before
 // their products are made). With c = 0 it is countRowSet's parts.
@@ -545,10 +545,16 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
 	w.m.prefer = prefer
-	// Every class, one alone included, takes its sieve's cut bits by its size: at
-	// N = 27 a fixed 13 (joinSieveBits) made the row sets of one class slower, up to 1.2
-	// times (bench/README.md, "Issue 33: odd N cheaper").
-	w.m.perSub = sievePerSubOdd
+	// At N = 27 every class, one alone included, takes its sieve's cut bits by its size:
+	// a fixed 13 (joinSieveBits) made the row sets of one class slower, up to 1.2 times
+	// (bench/README.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
+	// measured with: classes of a row set of several, by sievePerSub.
+	switch {
+	case j.h == 13:
+		w.m.perSub = sievePerSubOdd
+	case cb > 0:
+		w.m.perSub = sievePerSub
+	}
 	var queries uint64
 	var n [3]uint64
 	first, class := only == -1, 0 // first: the queries are still to count

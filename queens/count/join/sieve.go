@@ -49,7 +49,7 @@ const maxSieveBits = 14
 // neighbour: a cross's store of half A answers the queries of every a. The larger the
 // stores, the more cut bits pay: at N = 26 eight cut bits (the old largest) took 3.3 times
 // the time of 13. From N = 26 a row set is counted by classes whose sieves take their cut
-// bits by their size instead (sievePerSubOdd, sievePerSub): every class at odd N, and at even N those of
+// bits by their size instead (sievePerSubOdd, sievePerSub): every class at N = 27, and elsewhere those of
 // a row set with more than one; there a nonzero entry here only turns the sieve on.
 var joinSieveBits = [...]int{
 	16: 0, 17: 0, 18: 0, 19: 0,
@@ -73,8 +73,8 @@ var sieveMinPerSub = rawMatchMax
 // 500–800 at N = 20–26, for whole stores.) It is countRowSetStoreB's (even N).
 var sievePerSub = 1024
 
-// sievePerSubOdd is sievePerSub for countRowSetClasses (half A stored: odd N from 27, where
-// every class takes its cut bits by its size). Measured at N = 27 (BenchmarkJoinLists,
+// sievePerSubOdd is sievePerSub for countRowSetClasses at N = 27 (half A stored, where
+// every class takes its cut bits by its size; N = 29 takes sievePerSub, as measured). Measured at N = 27 (BenchmarkJoinLists,
 // 32 row sets, CPU-s a row set, runs alternated, load 1.1–1.3, 28 Nov): seed 9, 512:
 // 2.82, 3.05; 1024: 3.06, 3.07; 2048: 3.40, 3.33; seed 6, 256: 3.52, 3.27; 512: 2.95,
 // 2.88. The row sets of one large class gain most (up to 1.2 times faster at 512).
