@@ -387,6 +387,11 @@ wait:
 			break
 		}
 		if ctx.Err() != nil {
+			// Stopped before the coordinator answered: the result may not have
+			// reached it, so the task goes back at once rather than after the ack
+			// deadline (a coordinator that took the result ignores the hand-back).
+			w.beat(a.Nonce, true)
+			w.logf("task %s handed back: stopped while handing in its result", key)
 			return
 		}
 		if !errors.Is(err, context.DeadlineExceeded) {
