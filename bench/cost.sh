@@ -46,6 +46,6 @@ for n in $(seq "$from" "$to"); do
 	CHESSPUZZLES_JOINTASKS=$n:$m:$seed CHESSPUZZLES_JOINTASKS_BUDGET=$budget GOMEMLIMIT=$mem \
 		/usr/bin/time -f "N=$n: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
 		"$tmp/join.test" -test.run '^$' -test.bench JoinTasks -test.benchtime 1x -test.timeout 6h 2>&1 |
-		grep -E 'N=[0-9]+' | sed 's/^ *taskcost_test.go:[0-9]*: //'
+		grep -E 'N=[0-9]+'
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

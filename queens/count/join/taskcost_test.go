@@ -22,8 +22,9 @@ import (
 // GOMEMLIMIT); a longer one is timed by a part: one of its row sets drawn uniformly, its four
 // table rows built (timed apart), and one part of its store drawn uniformly counted against
 // all its queries, times the parts and the row sets (an unbiased estimate of the task, as
-// BenchmarkJoinLists' timing is of a row set). Each task logs one line; the last line gives
-// the mean of measured ÷ modelled.
+// BenchmarkJoinLists' timing is of a row set). Each task prints one line to stderr as it
+// ends (not b.Logf, whose output the testing package cuts to ten lines); the last line
+// gives the mean of measured ÷ modelled.
 //
 //	CHESSPUZZLES_JOINTASKS=24:2:1 GOMEMLIMIT=2GiB go test -run '^$' -bench JoinTasks -benchtime 1x -timeout 3h ./queens/count/join
 func BenchmarkJoinTasks(b *testing.B) {
@@ -77,7 +78,7 @@ func BenchmarkJoinTasks(b *testing.B) {
 		tasks, taskAt, rsm = len(p.cost)-1, p.taskAt, newRowSetModel(n)
 	}
 	perCost := joinModelSeconds(n) / total
-	b.Logf("N=%d: plan of %d tasks (version %d) built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
+	say("N=%d: plan of %d tasks (version %d) built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
 		n, tasks+1, DefaultVersion(n), (cpuTime() - c0).Seconds(), joinModelSeconds(n)/3600, total*perCost/float64(tasks))
 	tab, err := joinTable(ctx, n)
 	if err != nil {
@@ -140,11 +141,11 @@ func BenchmarkJoinTasks(b *testing.B) {
 				unit, i, t.Join.RowSets, e, float64(c.pairTests), unit, k, parts, part, rows)
 		}
 		ratios = append(ratios, got/model)
-		b.Logf("N=%d task %d (sub-problem %d, Cost %d): modelled %.3g s, measured %.3g s (%.2f× the model) %s",
+		say("N=%d task %d (sub-problem %d, Cost %d): modelled %.3g s, measured %.3g s (%.2f× the model) %s",
 			n, t.ID, t.Join.Sub, t.Cost, model, got, got/model, how)
 	}
 	mean, se := meanSE(ratios)
-	b.Logf("N=%d: %d tasks, measured ÷ modelled %.2f ± %.2f (mean ± s.e.); %.1f CPU-s in all, load %s",
+	say("N=%d: %d tasks, measured ÷ modelled %.2f ± %.2f (mean ± s.e.); %.1f CPU-s in all, load %s",
 		n, m, mean, se, (cpuTime() - c0).Seconds(), loadAvg())
 }
 
@@ -159,6 +160,11 @@ func runCost(m *rowSetModel, t task) uint64 {
 		}
 	}
 	return c
+}
+
+// say prints one line of a harness to stderr at once.
+func say(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
 }
 
 // loadAvg returns the first three fields of /proc/loadavg, or "unknown".
