@@ -15,9 +15,10 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
 // class of its stored half against its queries times the classes, the passes made once
 // counted once): N = 26 twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set
-// (± 21 %); N = 27 from 128 row sets on 28 November on a quiet machine (load 1, seeds 6–9:
-// 3.40 ± 0.36 CPU-s, ± 10 %; the sixteen of the night, 3.00 ± 0.99, were a low draw of a
-// heavy tail); N = 28 twelve (seeds 3,
+// (± 21 %); N = 27 from the same 128 row sets (seeds 6–9) on 28 November, after odd N's
+// classes were made cheaper (bench/README.md, "Issue 33: odd N cheaper"), at a load of
+// 1.0–1.4: 2.99 ± 0.32 CPU-s, ± 11 % (the code before, alternated with it: 3.55 ± 0.36;
+// 3.40 ± 0.36 on a quieter machine that night); N = 28 twelve (seeds 3,
 // 4 and 5), 110 ± 25 CPU-s (± 23 %; 505 ± 84 that evening, before these changes, at load
 // 5–7; the same row sets at load 10–17 took 1.1–1.3 times as long). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
 // code after the class sieve and the four-batch kernel (before the occupancy cut bits and
@@ -30,7 +31,7 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 // first run.
 var measuredCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 7600, 27: 61000,
+	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 7600, 27: 54000,
 	28: 6.1e5, 29: 1.31e7,
 }
 
@@ -38,7 +39,7 @@ var measuredCoreHours = map[int]float64{
 // the mean over its sampled row sets or tasks, as bench/README.md gives it); an N not here
 // has no stated error (a whole count, or an extrapolation).
 var measuredError = map[int]float64{
-	24: 0.05, 25: 0.30, 26: 0.21, 27: 0.10, 28: 0.23, 29: 0.11,
+	24: 0.05, 25: 0.30, 26: 0.21, 27: 0.11, 28: 0.23, 29: 0.11,
 }
 
 // ModelError returns the relative error the cost model states for the join's whole count
