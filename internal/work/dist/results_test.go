@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -76,10 +77,10 @@ func TestResultsFromBucket(t *testing.T) {
 	}
 }
 
-// TestResultsStore: results put under keys come back in order from a sequence, by job and
-// by key; a removed one is gone, and removing it again (or a sequence never used) is not
-// an error.
-func TestResultsStore(t *testing.T) {
+// newResultStore starts a server and sets up its results store as a coordinator does; the
+// context ends after a minute.
+func newResultStore(t *testing.T) (context.Context, *resultStore) {
+	t.Helper()
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, time.Minute, "coordinator")
 	js, _ := jetstream.New(nc)
@@ -87,6 +88,14 @@ func TestResultsStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, res
+}
+
+// TestResultsStore: results put under keys come back in order from a sequence, by job and
+// by key; a removed one is gone, and removing it again (or a sequence never used) is not
+// an error.
+func TestResultsStore(t *testing.T) {
+	ctx, res := newResultStore(t)
 	keys := []string{"qa.0", "qa.5000", "qb.0", "qa.0.v", "qa.0"}
 	var seqs []uint64
 	for i, k := range keys {
@@ -140,13 +149,7 @@ func TestResultsStore(t *testing.T) {
 // deleted under it: the last of them (it ends at the one before), or all (it ends with
 // none), each within moments rather than waiting for results that will never come.
 func TestResultsReadDeleted(t *testing.T) {
-	s := startServer(t, t.TempDir(), "")
-	ctx, nc := connectTest(t, s, time.Minute, "coordinator")
-	js, _ := jetstream.New(nc)
-	res, _, err := setup(ctx, js, t.Logf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, res := newResultStore(t)
 	defer func(h func(), d time.Duration) { readHook, readIdle = h, d }(readHook, readIdle)
 	readIdle = 100 * time.Millisecond
 	for _, c := range []struct {
