@@ -162,6 +162,12 @@ func (w *Worker) Run(ctx context.Context) error {
 					_ = sleep(ctx, time.Duration(min(wait, 2)*float64(time.Second)))
 					continue
 				}
+				if ctx.Err() != nil {
+					// Stopped while the assignment came: back at once, uncomputed.
+					w.beat(a.Nonce, true)
+					w.logf("task %d of job %s handed back: stopped as it was assigned", a.ID, a.Job)
+					return
+				}
 				idle = 0
 				w.lastTask.Store(time.Now().UnixNano())
 				w.quiet.Store(false)
@@ -216,11 +222,30 @@ func (w *Worker) quietWhenIdle() {
 // build (another MessageVersion): its tasks would be unreadable.
 var ErrOtherBuild = errors.New("coordinator of another build")
 
-// ask requests one assignment.
+// askGrace is how long a worker stopped while it asks for a task still waits for the
+// answer: a task the coordinator leased to it meanwhile is then handed back at once (Run)
+// rather than after the ack deadline. Well under the second a stop may take.
+const askGrace = 300 * time.Millisecond
+
+// ask requests one assignment. Stopped (ctx done) while it waits, it waits askGrace more
+// for the answer, so that an assignment already made is not lost.
 func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {
 	var a Assignment
-	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	if ctx.Err() != nil {
+		return a, ctx.Err()
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(askGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-rctx.Done():
+		}
+	})
+	defer stop()
 	m, err := w.Conn.RequestWithContext(rctx, wantSubject(w.Identity), want)
 	if err != nil {
 		return a, err
