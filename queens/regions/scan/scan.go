@@ -17,6 +17,13 @@
 // page), the page's margin round the grid is the frame, as long as the grid spans three
 // quarters of the page's width.
 //
+// Crops inside the frame. A picture cropped inside the frame (its outer border cut off) has
+// no frame round the grid, or only a false one: thick borders closing a block of regions.
+// So a square-ish picture is also read whole, as a grid whose outer cells touch its edges;
+// that reading wins when no framed grid is read, or when it finds a larger grid of the same
+// pitch (the frame was a block inside it). A grid of fewer than 4 columns is refused: no
+// screenshot of the game shows one.
+//
 // Finding N. Inside the frame, the columns are where the colour changes in most rows (how
 // often, not by how much: every grid line runs the whole height, thin or thick, while a
 // queen's sharp edges are in one cell a row). For every N from 2 to [regions.MaxN], the
@@ -132,31 +139,114 @@ func Image(ctx context.Context, img image.Image) (*regions.Puzzle, error) {
 	return p, nil
 }
 
-// read returns the region ids of the grid in img.
+// read returns the region ids of the grid in img. It reads the grid inside the frame, when
+// there is one, and the whole picture as a crop inside the frame; the whole picture wins when
+// it reads as a larger grid of the same pitch (the "frame" was thick borders closing a block
+// of regions inside a crop) or when the framed grid is refused.
 func read(ctx context.Context, img image.Image) ([][]int, error) {
 	pic, err := newPicture(ctx, img)
 	if err != nil {
 		return nil, err
 	}
-	box, ok, err := pic.findFrame(ctx)
+	frame, ok, err := pic.findFrame(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, unreadable("no grid found")
+	var framed reading
+	if ok {
+		framed = pic.readBox(ctx, frame)
+		if errors.Is(framed.err, context.Canceled) || errors.Is(framed.err, context.DeadlineExceeded) {
+			return nil, framed.err
+		}
+		// A frame as large as the picture leaves no room for a crop around it, and a
+		// crop of a square grid is square: a phone's screenshot is not.
+		if framed.err == nil && (10*frame.w() >= 9*pic.w && 10*frame.h() >= 9*pic.h || 4*pic.w < 3*pic.h || 4*pic.h < 3*pic.w) {
+			return framed.grid, nil
+		}
 	}
-	cols, xs := pic.lattice(box, true)
-	rows, ys := pic.lattice(box, false)
-	if cols == 0 || rows == 0 {
-		return nil, unreadable("no grid found")
+	crop := pic.readBox(ctx, box{0, 0, pic.w, pic.h, rgb{}})
+	switch {
+	case !ok:
+		return crop.grid, crop.err
+	case framed.err == nil && crop.err == nil && len(crop.grid) > len(framed.grid) &&
+		math.Abs(crop.pitch-framed.pitch) <= 0.06*framed.pitch:
+		return crop.grid, nil
+	case framed.err == nil:
+		return framed.grid, nil
+	case crop.err == nil:
+		return crop.grid, nil
+	}
+	return nil, framed.err
+}
+
+// reading is what readBox read: a grid of pitch pixels a cell, or why not.
+type reading struct {
+	grid  [][]int
+	pitch float64
+	err   error
+}
+
+// readBox reads the grid that fills b: its lattice, its cells and its regions. A box with no
+// frame (b.line unset, a crop inside the frame) takes its lines' colour from the lattice.
+func (p *picture) readBox(ctx context.Context, b box) reading {
+	cols, xs := p.lattice(b, true)
+	if cols == 0 {
+		return reading{err: unreadable("no grid found")}
+	}
+	rows, ys := p.lattice(b, false)
+	if rows == 0 {
+		return reading{err: unreadable("no grid found")}
 	}
 	if cols != rows {
-		return nil, unreadable("found %d columns but %d rows", cols, rows)
+		return reading{err: unreadable("found %d columns but %d rows", cols, rows)}
+	}
+	if cols < 4 {
+		return reading{err: unreadable("found a %d×%d grid, want at least 4×4", cols, rows)}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return reading{err: err}
 	}
-	return pic.cells(box.line, xs, ys).regions()
+	if b.line == (rgb{}) {
+		b.line = p.lineColour(xs, ys)
+	}
+	grid, err := p.cells(b.line, xs, ys).regions()
+	pitch := (xs[cols] - xs[0] + ys[rows] - ys[0]) / float64(2*cols)
+	return reading{grid, pitch, err}
+}
+
+// lineColour is the colour of the thick borders among the lines at xs and ys: of the pixels
+// down the middle of the lines inside the grid, the mean of the quarter furthest in luma
+// from the picture's mean (dark borders on a light grid, light ones on a dark grid).
+func (p *picture) lineColour(xs, ys []float64) rgb {
+	luma := func(c rgb) int { return (2*int(c[0]) + 5*int(c[1]) + int(c[2])) / 8 }
+	var px []rgb
+	n := len(xs) - 1
+	for k := 1; k < n; k++ {
+		x, y := int(xs[k]), int(ys[k])
+		for t := int(ys[0]); t < int(ys[n]); t += 2 {
+			px = append(px, p.at(min(x, p.w-1), min(t, p.h-1)))
+		}
+		for t := int(xs[0]); t < int(xs[n]); t += 2 {
+			px = append(px, p.at(min(t, p.w-1), min(y, p.h-1)))
+		}
+	}
+	if len(px) == 0 {
+		return rgb{}
+	}
+	mean := 0
+	for _, c := range px {
+		mean += luma(c)
+	}
+	mean /= len(px)
+	sort.Slice(px, func(i, j int) bool { return abs(luma(px[i])-mean) > abs(luma(px[j])-mean) })
+	var sum [3]int
+	q := max(1, len(px)/4)
+	for _, c := range px[:q] {
+		for i := range 3 {
+			sum[i] += int(c[i])
+		}
+	}
+	return rgb{uint8(sum[0] / q), uint8(sum[1] / q), uint8(sum[2] / q)}
 }
 
 // picture is an image as 8-bit RGB, composited over white.

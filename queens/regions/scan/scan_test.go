@@ -248,6 +248,14 @@ func drawGrid(rows [][]int, l look) *image.RGBA {
 	return img
 }
 
+// cropInside is the part of img, drawn by drawGrid in look l around an n×n grid, inside its
+// frame, and a further in pixels in from each side: a crop with no outer border, as some
+// solvers ask their users to take.
+func cropInside(img *image.RGBA, n int, l look, in int) image.Image {
+	lo, hi := l.margin+l.frame-l.frame/2+in, l.margin+n*l.cell-(l.frame-l.frame/2)-in
+	return img.SubImage(image.Rect(lo, lo, hi, hi))
+}
+
 // rounded rounds the corners of the frame drawGrid drew in look l around an n×n grid: the
 // frame's arc of radius r, and outside it the background.
 func rounded(img *image.RGBA, n int, l look, r int) *image.RGBA {
@@ -358,6 +366,15 @@ func TestImage(t *testing.T) {
 			return jpegOf(t, onPhone(drawGrid(recoloured(p, len(blackLook.palette)), blackLook), blackLook.bg), 80)
 		}},
 		{"dark", func(t *testing.T, p *regions.Puzzle) image.Image { return dark(t, p) }},
+		{"game cropped inside the frame", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return cropInside(game(t, p), p.N(), gameLook, 0)
+		}},
+		{"game cropped into the outer cells jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return jpegOf(t, cropInside(game(t, p), p.N(), gameLook, 4), 75)
+		}},
+		{"dark cropped inside the frame", func(t *testing.T, p *regions.Puzzle) image.Image {
+			return cropInside(dark(t, p), p.N(), darkLook, 1)
+		}},
 		{"dark in chrome jpeg", func(t *testing.T, p *regions.Puzzle) image.Image {
 			return jpegOf(t, inChrome(dark(t, p), darkLook.bg, color.RGBA{0xcc, 0xcc, 0xcc, 0xff}), 80)
 		}},
@@ -412,6 +429,8 @@ func TestImageErrors(t *testing.T) {
 		{"blank", blank, "no grid found"},
 		{"9 rows of 8", drawGrid(nine, gameLook), "found 8 columns but 9 rows"},
 		{"one colour, two regions", sameImg, "two regions share a colour and a border"},
+		{"3×3", drawGrid([][]int{{0, 0, 1}, {0, 2, 1}, {2, 2, 1}}, gameLook), "want at least 4×4"},
+		{"3×3 crop", cropInside(drawGrid([][]int{{0, 0, 1}, {0, 2, 1}, {2, 2, 1}}, gameLook), 3, gameLook, 0), "want at least 4×4"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Image(context.Background(), c.img)
@@ -419,6 +438,38 @@ func TestImageErrors(t *testing.T) {
 				t.Fatalf("Image: %v, want an ErrUnreadable saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestClosedBlock reads a crop inside the frame of an 8×8 grid whose middle 4×4 block, four
+// regions, is closed all round by thick borders, like a frame (it was read as a 4×4 grid):
+//
+//	AAAAAAAA
+//	AAAAAAAA
+//	BBCCDDEE
+//	BBCCDDEE
+//	BBFFGGEE
+//	BBFFGGEE
+//	HHHHHHHH
+//	HHHHHHHH
+func TestClosedBlock(t *testing.T) {
+	grid := "AAAAAAAA/AAAAAAAA/BBCCDDEE/BBCCDDEE/BBFFGGEE/BBFFGGEE/HHHHHHHH/HHHHHHHH"
+	var rows [][]int
+	for _, line := range strings.Split(grid, "/") {
+		var row []int
+		for _, ch := range line {
+			row = append(row, int(ch-'A'))
+		}
+		rows = append(rows, row)
+	}
+	for _, in := range []int{0, 3} {
+		got, err := read(context.Background(), cropInside(drawGrid(rows, gameLook), 8, gameLook, in))
+		if err != nil {
+			t.Fatalf("crop %d pixels in: read: %v", in, err)
+		}
+		if g, w := letters(got), letters(rows); g != w {
+			t.Fatalf("crop %d pixels in: read\n%s\nwant\n%s", in, g, w)
+		}
 	}
 }
 
