@@ -58,7 +58,7 @@
 // queens/count/frames (border queens pre-placed, the rest by a bitboard search: any N, tiny
 // memory) and queens/count/join (half-boards built from a quarter-board table, joined by
 // their diagonal signatures: far faster where its table fits). internal/work runs a plan on
-// all cores, with checkpoints, or in slices; internal/work/dist over NATS. [Known] holds the
+// all cores, with checkpoints, or in slices; internal/work/cluster over NATS. [Known] holds the
 // published Q, U, P and R (OEIS A000170, A002562, A032522, A033148) that tests, Tally and
 // the web page check against.
 //

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
@@ -36,7 +36,7 @@ func main() {
 	n := flag.Int("n", 14, "board size")
 	bound := flag.Uint64("bound", 12, "fine plan bound (1 splits every frame to the end)")
 	cores := flag.Int("cores", 4, "worker: goroutines")
-	window := flag.Int("window", 0, "coordinator: queue window (0: dist.DefaultWindow)")
+	window := flag.Int("window", 0, "coordinator: queue window (0: cluster.DefaultWindow)")
 	verify := flag.Float64("verify", 0.001, "coordinator: share of tasks computed twice")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -50,7 +50,7 @@ func main() {
 func run(ctx context.Context, role, listen, state, url, token string, n int, bound uint64, cores, window int, verify float64) error {
 	switch role {
 	case "server":
-		s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: state, Token: token, Admin: token})
+		s, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: state, Token: token, Admin: token})
 		if err != nil {
 			return err
 		}
@@ -66,27 +66,27 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 		return err
 	}
 	if role == "worker" {
-		nc, user, err := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
+		nc, user, err := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
 		if err != nil {
 			return err
 		}
 		defer nc.Close()
 		host, _ := os.Hostname()
-		w := &dist.Worker{Conn: nc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
+		w := &cluster.Worker{Conn: nc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
 			Plans: func(int, int) (count.Plan, error) { return plan, nil }}
 		return w.Run(ctx)
 	}
-	co := dist.ConnectOptions{URL: url, Name: "coordbench " + role}
+	co := cluster.ConnectOptions{URL: url, Name: "coordbench " + role}
 	if token != "" {
-		co.User, co.Password = dist.AdminUser, token
+		co.User, co.Password = cluster.AdminUser, token
 	}
-	nc, err := dist.Connect(ctx, co)
+	nc, err := cluster.Connect(ctx, co)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	start := time.Now()
-	c := &dist.Coordinator{Conn: nc, Window: window, Verify: verify, VerifyWait: 10 * time.Second,
+	c := &cluster.Coordinator{Conn: nc, Window: window, Verify: verify, VerifyWait: 10 * time.Second,
 		Logf: func(f string, a ...any) {
 			fmt.Fprintf(os.Stderr, "%s "+f+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
 		}}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/spf13/pflag"
 )
 
@@ -40,7 +40,7 @@ func (a *natsAuth) given() (string, error) {
 	case a.token != "":
 		return a.token, nil
 	case a.tokenFile != "":
-		t, err := dist.ReadTokenFile(a.tokenFile)
+		t, err := cluster.ReadTokenFile(a.tokenFile)
 		if err != nil {
 			return "", usageError(err)
 		}
@@ -57,7 +57,7 @@ func (a *natsAuth) orStateToken(natsURL, dir string) (string, error) {
 	if err != nil || t != "" || !loopbackURL(natsURL) {
 		return t, err
 	}
-	t, err = dist.ReadTokenFile(filepath.Join(dir, dist.TokenFile))
+	t, err = cluster.ReadTokenFile(filepath.Join(dir, cluster.TokenFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -74,7 +74,7 @@ func loopbackURL(s string) bool {
 		if err != nil || u.Hostname() == "" {
 			return false
 		}
-		if !dist.IsLoopback(net.JoinHostPort(u.Hostname(), "0")) {
+		if !cluster.IsLoopback(net.JoinHostPort(u.Hostname(), "0")) {
 			return false
 		}
 	}
@@ -105,7 +105,7 @@ func urlPassword(s string) string {
 // refusedHint rewrites a refused connection as one line that says where credentials come
 // from.
 func refusedHint(err error, natsURL string) error {
-	if !errors.Is(err, dist.ErrRefused) {
+	if !errors.Is(err, cluster.ErrRefused) {
 		return err
 	}
 	return fmt.Errorf("the NATS server at %s refused this client's credentials (authorization violation): a worker needs credentials its operator issued (\"chesspuzzles worker add NAME\" on the coordinator's machine writes NAME.creds; give it with --creds NAME.creds); a token alone gets nothing",
@@ -114,16 +114,16 @@ func refusedHint(err error, natsURL string) error {
 
 // stateAuthority checks the state directory dir and returns the authority kept in it,
 // made on first use when create is set.
-func stateAuthority(dir string, create bool) (*dist.Authority, error) {
-	if err := dist.CheckStateDir(dir); err != nil {
+func stateAuthority(dir string, create bool) (*cluster.Authority, error) {
+	if err := cluster.CheckStateDir(dir); err != nil {
 		return nil, usageError(err)
 	}
-	var a *dist.Authority
+	var a *cluster.Authority
 	var err error
 	if create {
-		a, err = dist.LoadOrCreateAuthority(dir)
+		a, err = cluster.LoadOrCreateAuthority(dir)
 	} else {
-		a, err = dist.LoadAuthority(dir)
+		a, err = cluster.LoadAuthority(dir)
 	}
 	if err != nil {
 		return nil, usageError(err)

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -81,7 +81,7 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	if err != nil {
 		return usageError(err)
 	}
-	plan, err := dist.KnightPlan(tp)
+	plan, err := cluster.KnightPlan(tp)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -164,9 +164,9 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func embedded(t *testing.T, listen, dir string) *dist.Server {
+func embedded(t *testing.T, listen, dir string) *cluster.Server {
 	t.Helper()
-	s, err := dist.StartServer(dist.ServerOptions{Listen: listen, StoreDir: dir})
+	s, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func addWorker(t *testing.T, state, name string) string {
 
 // TestDistributedReconnect restarts the NATS server (same port, same store) under a running
 // coordinator and worker: both clients reconnect, and the count is exact. (Foreign and
-// forged stored results are internal/work/dist's TestOverwriteAfterFinish.)
+// forged stored results are internal/work/cluster's TestOverwriteAfterFinish.)
 func TestDistributedReconnect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short leaves out a worker reconnecting to a restarted server (seconds)")
@@ -503,13 +503,13 @@ func TestDistributedStatus(t *testing.T) {
 	// so, and prints none of its total.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	nc, err := dist.Connect(ctx, dist.ConnectOptions{URL: url})
+	nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
-	jobs, err := js.KeyValue(ctx, dist.JobsBucket)
+	jobs, err := js.KeyValue(ctx, cluster.JobsBucket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func newLogger(w io.Writer, format, component string) (*slog.Logger, error) {
 	return slog.New(h).With("component", component), nil
 }
 
-// logfTo adapts l to the printf-style Logf hooks of internal/work/dist: each call is one
+// logfTo adapts l to the printf-style Logf hooks of internal/work/cluster: each call is one
 // line at level INFO whose message is the formatted text.
 func logfTo(l *slog.Logger) func(format string, args ...any) {
 	return func(format string, args ...any) {

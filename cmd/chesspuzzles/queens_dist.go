@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
@@ -44,7 +44,7 @@ func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublish
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
 	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
-	f.DurationVar(&o.ackWait, "ack-wait", dist.DefaultAckWait, "redeliver a task whose worker has been silent this long")
+	f.DurationVar(&o.ackWait, "ack-wait", cluster.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	addLogFormatFlag(cmd, &o.logFmt)
 }
 
@@ -67,7 +67,7 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 	if err := checkVerify(o.verify); err != nil {
 		return err
 	}
-	if err := dist.CheckStateDir(o.state); err != nil {
+	if err := cluster.CheckStateDir(o.state); err != nil {
 		return usageError(err)
 	}
 	return nil
@@ -75,16 +75,16 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 
 // count runs plan through NATS as the flags say, with a local worker of workers cores
 // (each knight task within maxMemory), logging to m and showing progress by progress.
-func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, workers int, maxMemory int64, progress func(work.Status)) (queens.Counts, dist.Stats, error) {
+func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, workers int, maxMemory int64, progress func(work.Status)) (queens.Counts, cluster.Stats, error) {
 	token, err := o.auth.given()
 	if err != nil {
-		return queens.Counts{}, dist.Stats{}, err
+		return queens.Counts{}, cluster.Stats{}, err
 	}
 	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {
-		return queens.Counts{}, dist.Stats{}, err
+		return queens.Counts{}, cluster.Stats{}, err
 	}
-	counts, stats, err := dist.Count(ctx, plan, dist.CountOptions{
+	counts, stats, err := cluster.Count(ctx, plan, cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
 		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
 		Logf: logfTo(logger), Progress: progress,

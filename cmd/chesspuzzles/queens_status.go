@@ -10,7 +10,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/spf13/cobra"
 )
@@ -68,21 +68,21 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	url := o.nats
 	if url == "" {
 		// The coordinator of --state names its server while it runs.
-		if u, err := dist.ServerURL(o.state); err == nil && !o.listenSet {
+		if u, err := cluster.ServerURL(o.state); err == nil && !o.listenSet {
 			url = u
 		} else {
 			url = "nats://" + o.listen
 		}
 	}
-	co := dist.ConnectOptions{URL: url, Creds: o.auth.creds, Name: "chesspuzzles status"}
-	var sealer *dist.Sealer
-	admin, err := dist.ReadAdmin(o.state)
+	co := cluster.ConnectOptions{URL: url, Creds: o.auth.creds, Name: "chesspuzzles status"}
+	var sealer *cluster.Sealer
+	admin, err := cluster.ReadAdmin(o.state)
 	switch {
 	case err == nil:
-		sealer = dist.NewSealer(admin)
+		sealer = cluster.NewSealer(admin)
 		if o.auth.creds == "" && urlUser(url) == "" && loopbackURL(url) {
 			// The coordinator's own identity, from the authority in its state.
-			if a, err := dist.LoadAuthority(o.state); err == nil {
+			if a, err := cluster.LoadAuthority(o.state); err == nil {
 				if co.UserCreds, err = a.CoordinatorCreds(); err != nil {
 					return err
 				}
@@ -91,20 +91,20 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 	case !errors.Is(err, fs.ErrNotExist):
 		return usageError(err)
 	}
-	nc, err := dist.Connect(ctx, co)
+	nc, err := cluster.Connect(ctx, co)
 	if err != nil {
-		if errors.Is(err, dist.ErrRefused) {
-			return fmt.Errorf("the NATS server at %s refused this client's credentials: only the coordinator may read the jobs; run status with the coordinator's --state DIR (its secret is DIR/%s), or give --creds or a user in --nats of a user who may read them", url, dist.AdminFile)
+		if errors.Is(err, cluster.ErrRefused) {
+			return fmt.Errorf("the NATS server at %s refused this client's credentials: only the coordinator may read the jobs; run status with the coordinator's --state DIR (its secret is DIR/%s), or give --creds or a user in --nats of a user who may read them", url, cluster.AdminFile)
 		}
 		return fmt.Errorf("%w (is a coordinator or NATS server running there? --nats URL names it)", err)
 	}
 	defer nc.Close()
-	jobs, err := dist.Status(ctx, nc, sealer, time.Now())
+	jobs, err := cluster.Status(ctx, nc, sealer, time.Now())
 	if err != nil {
 		return err
 	}
 	if n != 0 {
-		jobs = slices.DeleteFunc(jobs, func(j dist.JobStatus) bool { return j.N != n })
+		jobs = slices.DeleteFunc(jobs, func(j cluster.JobStatus) bool { return j.N != n })
 	}
 	if len(jobs) == 0 && !jsonOut {
 		what := "no jobs"
@@ -132,7 +132,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 			continue
 		}
 		board := fmt.Sprintf("  N=%d", j.N)
-		if dist.IsKnightJob(j.Job) {
+		if cluster.IsKnightJob(j.Job) {
 			board = "" // the job id names the board and the plan
 		}
 		line := fmt.Sprintf("%s%s  %d/%d tasks", j.Job, board, j.Done, j.Tasks)
@@ -142,7 +142,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 		case !j.Finished.IsZero() && !j.Checked:
 			line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), o.state)
 		case !j.Finished.IsZero():
-			if dist.IsKnightJob(j.Job) {
+			if cluster.IsKnightJob(j.Job) {
 				line += fmt.Sprintf("  finished %s  total %s", j.Finished.Format(time.RFC3339), j.Total)
 			} else {
 				line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/spf13/cobra"
 )
 
@@ -120,7 +120,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if ee.err == nil {
 			return code
 		}
-	case errors.Is(err, dist.ErrCannotConnect):
+	case errors.Is(err, cluster.ErrCannotConnect):
 		// A NATS URL with no server behind it, or a token it refuses: bad input.
 		code = exitUsage
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:

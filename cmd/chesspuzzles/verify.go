@@ -2,12 +2,12 @@
 
 package main
 
-import "github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+import "github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 
 // defaultVerify is the share of tasks "queens merge" and a distributed count recompute
 // unless --verify says otherwise: enough to catch a machine that lies often, a few
 // percent of the work.
-const defaultVerify = dist.DefaultVerify
+const defaultVerify = cluster.DefaultVerify
 
 // checkVerify returns a usage error unless f is a fraction from 0 to 1.
 func checkVerify(f float64) error {

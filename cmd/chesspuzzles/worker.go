@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/spf13/cobra"
 )
 
@@ -93,15 +93,15 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 	if user == "" {
 		user = urlUser(opts.nats)
 	}
-	if user != "" && !dist.ValidIdentity(user) {
+	if user != "" && !cluster.ValidIdentity(user) {
 		return usageErrorf("--identity must be 1 to 64 letters, digits, '-' or '_', got %q", user)
 	}
 	if opts.auth.creds != "" {
-		data, err := dist.ReadCreds(opts.auth.creds)
+		data, err := cluster.ReadCreds(opts.auth.creds)
 		if err != nil {
 			return usageErrorf("--creds: %v", err)
 		}
-		name, err := dist.CredsIdentity(data)
+		name, err := cluster.CredsIdentity(data)
 		if err != nil {
 			return usageErrorf("--creds %s: %v", opts.auth.creds, err)
 		}
@@ -116,13 +116,13 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 			return err
 		}
 	}
-	nc, user, err := dist.ConnectWorker(ctx, dist.ConnectOptions{URL: opts.nats, Token: token, Creds: opts.auth.creds, User: user, Password: urlPassword(opts.nats),
+	nc, user, err := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: opts.nats, Token: token, Creds: opts.auth.creds, User: user, Password: urlPassword(opts.nats),
 		Name: "chesspuzzles worker " + opts.name, Logf: logf})
 	if err != nil {
 		return refusedHint(err, opts.nats)
 	}
 	defer nc.Close()
-	w := &dist.Worker{Conn: nc, Identity: user, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall,
+	w := &cluster.Worker{Conn: nc, Identity: user, Cores: opts.cores, Name: opts.name, Logf: logf, Verbose: opts.verbose, Every: opts.every, Stall: opts.stall,
 		MaxMemory: maxMemory}
 	return w.Run(ctx)
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/spf13/cobra"
 )
 
@@ -42,7 +42,7 @@ type workerRecord struct {
 	Name    string    `json:"name"`
 	Issued  time.Time `json:"issued"`
 	Revoked time.Time `json:"revoked,omitzero"`
-	dist.IdentityHistory
+	cluster.IdentityHistory
 }
 
 // runWorkerList prints the issued identities with their history.
@@ -51,7 +51,7 @@ func runWorkerList(o workerListOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h, err := dist.ReadHistory(o.state)
+	h, err := cluster.ReadHistory(o.state)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/dist"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/spf13/cobra"
 )
 
@@ -42,7 +42,7 @@ func runWorkerRevoke(ctx context.Context, o workerRevokeOptions, name string, st
 	if err := a.Revoke(name); err != nil {
 		return usageError(err)
 	}
-	url, err := dist.ServerURL(o.state)
+	url, err := cluster.ServerURL(o.state)
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(stderr, "revoked identity %s; no coordinator runs on %s now: the next one refuses it\n", name, o.state)
 		return nil

@@ -1,5 +1,5 @@
 // Package boundplan makes plans of many tiny tasks for the tests and benchmarks of what
-// runs plans (internal/work and its dist runner, bench/coordbench): the fine frames plan
+// runs plans (internal/work and its cluster runner, bench/coordbench): the fine frames plan
 // of a small N cut with a bound on each task's Cost of the caller's choosing instead of
 // the plan's own (a bound of 1 cuts N = 14 into about 4·10⁵ tasks of microseconds).
 //

@@ -2,7 +2,7 @@
 // every command: a bar redrawn in place when the output is a terminal, a plain line every
 // few seconds otherwise, and nothing at all when the user asked for quiet.
 //
-// The runs themselves (internal/work, internal/work/dist, the engines) report plain values;
+// The runs themselves (internal/work, internal/work/cluster, the engines) report plain values;
 // a command turns them into a [Status] and hands it to a [Meter], which alone draws. Every
 // line has one shape:
 //

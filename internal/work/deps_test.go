@@ -7,10 +7,10 @@ import (
 )
 
 // TestNoTerminalLibrary: running a plan is independent of how progress is drawn. Neither
-// this package nor dist may depend on a terminal library or on internal/progress; only
+// this package nor cluster may depend on a terminal library or on internal/progress; only
 // the commands do (issue 12).
 func TestNoTerminalLibrary(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".", "./dist").Output()
+	out, err := exec.Command("go", "list", "-deps", ".", "./cluster").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
@@ -21,7 +21,7 @@ func TestNoTerminalLibrary(t *testing.T) {
 	for _, d := range deps {
 		for _, bad := range []string{"github.com/vbauerster/mpb", "golang.org/x/term", "github.com/charmbracelet", "charm.land/", "/internal/progress"} {
 			if strings.Contains(d, bad) {
-				t.Errorf("internal/work or dist depends on %s", d)
+				t.Errorf("internal/work or cluster depends on %s", d)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // Package work runs a count plan (count.Plan), or any part of one, on this machine: on a
 // pool of goroutines, optionally recording every finished task in a checkpoint file so that
 // an interrupted or killed run resumes where it stopped, and reporting its progress as plain
-// [Status] values. Package dist runs a plan on many machines through NATS; drawing progress
+// [Status] values. Package cluster runs a plan on many machines through NATS; drawing progress
 // is the commands' business (internal/progress): this package imports no terminal library.
 //
 // Usage:

@@ -10,7 +10,7 @@
 // signatures: far faster where its table fits). queens.NewPlan hands them out and
 // queens.ChooseMethod picks one by the measured cost model (Plan.CoreSeconds, within
 // Plan.Memory). What runs a plan — internal/work on one machine with checkpoints and
-// slices ([Shard]), internal/work/dist over NATS, bench — uses only this package:
+// slices ([Shard]), internal/work/cluster over NATS, bench — uses only this package:
 //
 //	p, _ := queens.NewPlan(20, count.MethodJoin, 0)
 //	if err := p.Build(ctx); err != nil { // the task list: seconds to minutes at N = 27

@@ -13,7 +13,7 @@ import (
 
 // Plan is a count of a board's knight's tours cut into independent tasks, as every runner
 // takes it: [Run] in one process with a checkpoint, [Compute] and [Merge] by slices in
-// result files, and internal/work/dist's NATS workers. A plan is a pure function of its
+// result files, and internal/work/cluster's NATS workers. A plan is a pure function of its
 // Name: the same name gives the same tasks (ids, weights, costs) on every machine, and a
 // task run anywhere gives the same result with the same counters, so that a result
 // recorded by one run can be summed into another's, and a second run of a task checks the

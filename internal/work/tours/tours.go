@@ -25,9 +25,9 @@
 // there once (or twice with the same result), and returns the total, refused (ErrRefused)
 // where a published count disagrees.
 //
-// NATS workers: internal/work/dist runs a [Plan] as a job beside queens jobs
-// (dist.KnightPlan): a worker rebuilds the plan from its name, runs a task by id, and
-// hands in its result with its counters, under dist's leases, seals and verification.
+// NATS workers: internal/work/cluster runs a [Plan] as a job beside queens jobs
+// (cluster.KnightPlan): a worker rebuilds the plan from its name, runs a task by id, and
+// hands in its result with its counters, under the cluster's leases, seals and verification.
 package tours
 
 import (

@@ -1,0 +1,250 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// A Coordinator runs one count plan through a NATS server: it leases each task to a
+// worker identity that asks for one, with a nonce that binds the lease to that identity,
+// accepts a result only for a live lease of this run held by the identity it comes from,
+// picks the identity of each second computation itself, stores what it accepts (sealed, see [Sealer]) in the results stream, and sums
+// the results once per task id.
+type Coordinator struct {
+	Conn *nats.Conn
+	// AckWait is how long the coordinator waits for a word from the worker of an
+	// assignment (a heartbeat or the result) before it assigns the task again
+	// (DefaultAckWait if zero).
+	AckWait time.Duration
+	// Logf, if not nil, gets one line per event worth knowing: a resumed job, a refused
+	// result.
+	Logf func(format string, args ...any)
+	// Progress, if not nil, is called after each new result with the tally so far.
+	Progress func(t *count.Tally)
+	// CaughtUp, if not nil, is called once, when the run has read the results stored
+	// before it started (from its snapshot and the stream), with the tally then.
+	CaughtUp func(t *count.Tally)
+	// Verify is the share of tasks, chosen at random, that are computed a second time, by
+	// an identity other than the first's, as soon as the first result is in; the count is
+	// refused with a [DisagreeError] if the two differ. Zero verifies none; the command
+	// line's default is [DefaultVerify]. When every result came from one identity, or no
+	// other identity has done them within VerifyWait (a minute if zero) of the last
+	// first result, the coordinator computes them itself and says so.
+	Verify     float64
+	VerifyWait time.Duration
+	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
+	// as such): the mode for a fleet of workers none of which is trusted. Zero means 2 at
+	// an N with no published count (nothing else would hold a lie back), else 1 with
+	// Verify.
+	Replicas int
+	// Window is the most tasks assigned at once whose results have not come
+	// (DefaultWindow if zero).
+	Window int
+	// StateDir, if not empty, is the directory where the coordinator keeps a snapshot of
+	// the job (<job>.snapshot: the tally, the verifier's state and the results stream's
+	// revision they were read up to), written every SnapshotEvery (30 seconds if zero)
+	// while results come and when the run ends or is interrupted, and its secret
+	// (AdminFile) unless Sealer is set. A run that finds a snapshot of its plan and server
+	// reads only the results stored after it; one that does not match, or is damaged, is
+	// ignored with a logged line, and every result read.
+	StateDir      string
+	SnapshotEvery time.Duration
+	// Sealer seals what the coordinator stores and the nonces of its assignments. Nil:
+	// the one of the secret in StateDir, or without StateDir a new one, with which a
+	// coordinator started again trusts nothing stored before.
+	Sealer *Sealer
+}
+
+// DefaultWindow is the Coordinator's Window unless set: enough to keep some thousands of
+// cores busy.
+const DefaultWindow = 16384
+
+// Stats says what a run found and did.
+type Stats struct {
+	Job string
+	// Resumed is the number of tasks that had a result when the run started.
+	Resumed int
+	// Queued is the number of assignments the run made (first and second computations).
+	Queued int
+	// Rejected is the number of stored results rejected (not sealed by this coordinator,
+	// not of the job, impossible for their task); Refused the results handed in and
+	// refused (no outstanding assignment of the task to that identity, or impossible);
+	// Requeued the tasks assigned again for these reasons or because their worker fell
+	// silent.
+	Rejected int
+	Refused  int
+	Requeued int
+	// Verified is the number of tasks computed twice, by two distinct identities, and
+	// found to agree; VerifiedHere those of them the coordinator computed itself.
+	Verified     int
+	VerifiedHere int
+	// Identities is the number of distinct worker identities whose results the count
+	// holds; ByIdentities[k] the number of tasks computed by k distinct identities (the
+	// coordinator counting as one).
+	Identities   int
+	ByIdentities map[int]int
+	// Snapshot is the number of tasks whose results the run took from its snapshot, Read
+	// the number of entries it read from the results stream, Snapshots the snapshots it
+	// wrote.
+	Snapshot  int
+	Read      int
+	Snapshots int
+}
+
+// Here is the name of the coordinator in results it computed itself.
+const Here = "the coordinator"
+
+func (c *Coordinator) logf(format string, args ...any) {
+	if c.Logf != nil {
+		c.Logf(format, args...)
+	}
+}
+
+// A lease is one outstanding assignment.
+type lease struct {
+	id     int
+	user   string
+	verify bool
+	nonce  string
+	until  time.Time
+}
+
+// nonce returns the nonce of the serial-th assignment of a run: who it went to, which
+// task, first or second computation, sealed, so that nobody can guess it. A result is
+// accepted only for a nonce of a live lease of this run (dispatch.accept): a nonce of an
+// earlier run, or of a lease that lapsed, is refused.
+func nonce(s *Sealer, user, job string, id int, verify bool, serial string) string {
+	kind := "f"
+	if verify {
+		kind = "v"
+	}
+	return kind + serial + "." + s.Seal("nonce", user, job, strconv.Itoa(id), kind, serial)[:32]
+}
+
+// identitiesLine says how many tasks were computed by how many distinct identities.
+func identitiesLine(st Stats) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(st.ByIdentities)) {
+		word := "identities"
+		if k == 1 {
+			word = "identity"
+		}
+		parts = append(parts, fmt.Sprintf("%d tasks by %d distinct %s", st.ByIdentities[k], k, word))
+	}
+	return fmt.Sprintf("%s; %d worker identities in all", strings.Join(parts, ", "), st.Identities)
+}
+
+// dropSnapshot removes the job's snapshot, which may hold a result now refused and would
+// count it again on the next start.
+func (c *Coordinator) dropSnapshot(snap *snapshotter, job string) {
+	if snap == nil {
+		return
+	}
+	if err := os.Remove(snapshotPath(c.StateDir, job)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		c.logf("removing the snapshot of job %s, which may hold a result now refused: %v; remove it before counting again", job, err)
+	}
+}
+
+// putSealed stores v sealed under key.
+func putSealed(ctx context.Context, kv jetstream.KeyValue, s *Sealer, key string, v any) error {
+	data, err := sealValue(s, key, v)
+	if err != nil {
+		return err
+	}
+	if _, err := kv.Put(ctx, key, data); err != nil {
+		return fmt.Errorf("storing %s: %w", key, err)
+	}
+	return nil
+}
+
+// recordEvery is how often a running coordinator writes the job's progress into its
+// JobRecord, for "queens status".
+const recordEvery = time.Second
+
+// A snapshotter is what a coordinator with a StateDir knows to write and check snapshots.
+type snapshotter struct {
+	digest  uint64        // planDigest of the plan
+	stream  int64         // creation time of the results stream
+	lastSeq uint64        // the stream's last sequence when the run started
+	every   time.Duration // between two snapshots, at least
+	rev     uint64        // revision of the last snapshot written or loaded
+	at      time.Time     // when the last snapshot was written
+	took    time.Duration // how long writing it took
+}
+
+// snapshotShare bounds the share of a run's time that writing snapshots takes: the next
+// waits at least this many times as long as the last took to write (at N = 28, a snapshot
+// of 205 MB written in a second or two waits a minute or more; the run stops answering
+// workers while it writes).
+const snapshotShare = 50
+
+// due reports whether a snapshot is due now, if not forced.
+func (s *snapshotter) due() bool {
+	return time.Since(s.at) >= max(s.every, snapshotShare*s.took)
+}
+
+// snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
+// or cannot read the results stream (said in the log).
+func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan count.Plan) *snapshotter {
+	if c.StateDir == "" {
+		return nil
+	}
+	st, err := js.Stream(ctx, ResultsStream)
+	if err != nil {
+		c.logf("reading the results stream: %v; no snapshot", err)
+		return nil
+	}
+	info := st.CachedInfo()
+	every := c.SnapshotEvery
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	return &snapshotter{digest: planDigest(plan), stream: info.Created.UnixNano(), lastSeq: info.State.LastSeq, every: every, at: time.Now()}
+}
+
+// forget deletes both results of a task whose two computations disagree, so that the next
+// run computes it again instead of trusting either.
+func (c *Coordinator) forget(ctx context.Context, results *resultStore, job string, id int) {
+	hist, err := results.history(ctx, resultKey(job, id), verifyKey(job, id))
+	if err != nil {
+		c.logf("deleting the results of task %d of job %s: %v", id, job, err)
+	}
+	for _, e := range hist {
+		if err := results.remove(ctx, e.seq); err != nil {
+			c.logf("deleting %s: %v", e.key, err)
+		}
+	}
+	c.logf("deleted both results of task %d of job %s: a new run computes it again", id, job)
+}
+
+// taskMsg returns the message of task id of plan, with the task's description.
+func taskMsg(plan count.Plan, id int) TaskMsg {
+	m := TaskMsg{Job: jobOf(plan), N: plan.N(), PlanVersion: plan.Version(), ID: id}
+	if t, err := plan.Task(id); err == nil {
+		m.Task = &t
+	}
+	return m
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

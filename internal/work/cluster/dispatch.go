@@ -1,0 +1,654 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// pickScan is the most tasks waiting for a verifier that one request for a task looks
+// at; a tick of the loop looks at pickScan·64.
+const pickScan = 64
+
+// A dispatch is the coordinator's state of assignments. It is not safe for concurrent
+// use: Run's loop alone calls it.
+type dispatch struct {
+	c           *Coordinator
+	otherBuild  sync.Map // identities of workers of another MessageVersion, named once
+	plan        count.Plan
+	job         string
+	sealer      *Sealer
+	results     *resultStore
+	tally       *count.Tally
+	ver         *verifier
+	stats       *Stats
+	js          jetstream.JetStream
+	ack         jetstream.PubAckFuture // of the last store, for result to wait on
+	rev         *revision              // the highest revision this run wrote
+	ackWait     time.Duration
+	window      int
+	serial      int
+	leases      map[string]*lease // by nonce
+	firstLease  map[int]*lease    // the live first-computation lease of a task
+	verifyLease map[int]*lease    // the live second-computation lease of a task
+	again       []int             // tasks to assign again before the hand-out order
+	next        func() (int, bool)
+	stopNext    func()
+
+	// Second computations. The coordinator picks the identity of each at random among the
+	// live ones other than the first's (never whoever asks first): toVerify holds the
+	// sampled tasks with a first result, no agreeing second and no identity picked yet;
+	// picked the identity picked for a task, and queue the tasks picked for an identity,
+	// which it gets before any first computation when it asks.
+	toVerify []int
+	picked   map[int]string
+	queue    map[string][]int
+	// seen is when each identity last asked for a task or sent a heartbeat; live the
+	// identities seen within liveFor that are not quarantined, sorted.
+	seen        map[string]time.Time
+	live        []string
+	liveFor     time.Duration
+	quarantined map[string]bool
+	history     map[string]*IdentityHistory // this job's, by identity
+	snap        *snapshotter
+	log         map[string]bool // lines said once
+}
+
+// his returns the history record of identity user in this job.
+func (d *dispatch) his(user string) *IdentityHistory {
+	h := d.history[user]
+	if h == nil {
+		h = &IdentityHistory{}
+		d.history[user] = h
+	}
+	return h
+}
+
+// once logs a line the first time only.
+func (d *dispatch) once(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if !d.log[line] {
+		d.log[line] = true
+		d.c.logf("%s", line)
+	}
+}
+
+// want answers a worker's request for a task.
+func (d *dispatch) want(m *nats.Msg) {
+	user := subjectUser(m.Subject)
+	if !ValidIdentity(user) || m.Reply == "" {
+		return
+	}
+	var w WantMsg
+	_ = json.Unmarshal(m.Data, &w)
+	a := Assignment{Wait: 0.1, Messages: MessageVersion}
+	d.saw(user)
+	if d.quarantined[user] {
+		d.once("job %s: worker %s (%q) is quarantined: it gets no tasks", d.job, user, w.Name)
+		a.Wait = 10
+	} else if w.Messages != MessageVersion {
+		// Another build: it would read no task of ours (nor we its results). It gets
+		// none, and is named once; a worker of version 2 or later stops on our answer.
+		if _, named := d.otherBuild.LoadOrStore(user, true); !named {
+			d.c.logf("worker %s (%q) speaks task messages of version %d, this coordinator %d: it gets no tasks; run the same build on both", user, w.Name, w.Messages, MessageVersion)
+		}
+		a.Wait = 10
+	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
+		if l := d.assign(user); l != nil {
+			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds()}
+			a.Verify = l.verify
+		}
+	}
+	data, _ := json.Marshal(a)
+	_ = m.Respond(data)
+}
+
+// assign returns a new lease of a task for user: a second computation the coordinator
+// picked user for, else a task without a result, else nil.
+func (d *dispatch) assign(user string) *lease {
+	d.pick(pickScan)
+	for q := d.queue[user]; len(q) > 0; q = d.queue[user] {
+		id := q[0]
+		d.queue[user] = q[1:]
+		if d.picked[id] == user && !d.ver.agreed.has(id) && d.verifyLease[id] == nil {
+			return d.lease(user, id, true)
+		}
+	}
+	delete(d.queue, user)
+	if len(d.firstLease) >= d.window {
+		return nil
+	}
+	for len(d.again) > 0 {
+		id := d.again[0]
+		d.again = d.again[1:]
+		if !d.tally.Has(id) && d.firstLease[id] == nil {
+			return d.lease(user, id, false)
+		}
+	}
+	for d.next != nil {
+		id, ok := d.next()
+		if !ok {
+			d.next = nil
+			break
+		}
+		if !d.tally.Has(id) && d.firstLease[id] == nil {
+			return d.lease(user, id, false)
+		}
+	}
+	return nil
+}
+
+// saw records that identity user spoke (asked, or sent a heartbeat) now.
+func (d *dispatch) saw(user string) {
+	d.seen[user] = time.Now()
+	if _, found := slices.BinarySearch(d.live, user); !found && !d.quarantined[user] {
+		d.live = append(d.live, user)
+		slices.Sort(d.live)
+	}
+}
+
+// refresh drops from the live identities those silent for liveFor, and gives the tasks
+// picked for them, not yet leased, to be picked again.
+func (d *dispatch) refresh() {
+	now := time.Now()
+	d.live = slices.DeleteFunc(d.live, func(u string) bool { return d.quarantined[u] || now.Sub(d.seen[u]) > d.liveFor })
+	for user, q := range d.queue {
+		if _, found := slices.BinarySearch(d.live, user); found {
+			continue
+		}
+		for _, id := range q {
+			if d.picked[id] == user && d.verifyLease[id] == nil {
+				delete(d.picked, id)
+				d.toVerify = append(d.toVerify, id)
+			}
+		}
+		delete(d.queue, user)
+	}
+}
+
+// pick picks, for at most k tasks waiting for a second computation, an identity at random
+// among the live ones other than the first result's; a task for which there is none
+// waits.
+func (d *dispatch) pick(k int) {
+	var keep []int
+	for len(d.toVerify) > 0 && k > 0 {
+		k--
+		id := d.toVerify[0]
+		d.toVerify = d.toVerify[1:]
+		first, ok := d.ver.firstWorker(id)
+		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
+			continue
+		}
+		user := d.randomOther(first)
+		if user == "" {
+			keep = append(keep, id)
+			continue
+		}
+		d.picked[id] = user
+		d.queue[user] = append(d.queue[user], id)
+	}
+	d.toVerify = append(d.toVerify, keep...)
+}
+
+// randomOther returns a live identity other than not, chosen uniformly at random, or ""
+// if there is none.
+func (d *dispatch) randomOther(not string) string {
+	n := len(d.live)
+	i, found := slices.BinarySearch(d.live, not)
+	if found {
+		n--
+	}
+	if n <= 0 {
+		return ""
+	}
+	j := rand.IntN(n)
+	if found && j >= i {
+		j++
+	}
+	return d.live[j]
+}
+
+func (d *dispatch) lease(user string, id int, verify bool) *lease {
+	d.serial++
+	l := &lease{id: id, user: user, verify: verify, until: time.Now().Add(d.ackWait),
+		nonce: nonce(d.sealer, user, d.job, id, verify, strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.Itoa(d.serial))}
+	d.leases[l.nonce] = l
+	if verify {
+		d.verifyLease[id] = l
+	} else {
+		d.firstLease[id] = l
+	}
+	d.stats.Queued++
+	return l
+}
+
+// release ends a lease; a first computation's task without a result is assigned again
+// first.
+func (d *dispatch) release(l *lease) {
+	delete(d.leases, l.nonce)
+	if l.verify {
+		if d.verifyLease[l.id] == l {
+			delete(d.verifyLease, l.id)
+			delete(d.picked, l.id)
+			if !d.ver.agreed.has(l.id) {
+				d.toVerify = append(d.toVerify, l.id)
+			}
+		}
+		return
+	}
+	if d.firstLease[l.id] == l {
+		delete(d.firstLease, l.id)
+	}
+	if !d.tally.Has(l.id) {
+		d.again = append(d.again, l.id)
+		d.stats.Requeued++
+	}
+}
+
+// beat extends the leases a worker says it still works on, and ends those it hands back.
+func (d *dispatch) beat(m *nats.Msg) {
+	user := subjectUser(m.Subject)
+	var b BeatMsg
+	if json.Unmarshal(m.Data, &b) != nil || !ValidIdentity(user) {
+		return
+	}
+	if !d.quarantined[user] {
+		d.saw(user)
+	}
+	for _, n := range b.Nonces {
+		if l := d.leases[n]; l != nil && l.user == user {
+			l.until = time.Now().Add(d.ackWait)
+		}
+	}
+	for _, n := range b.Back {
+		if l := d.leases[n]; l != nil && l.user == user {
+			d.release(l)
+		}
+	}
+}
+
+// expire ends the leases whose workers have been silent for the ack deadline.
+// One line per silent worker: a dead worker that held thousands of tasks says so once.
+func (d *dispatch) expire() {
+	now := time.Now()
+	silent := map[string][]int{}
+	for _, l := range d.leases {
+		if now.After(l.until) {
+			silent[l.user] = append(silent[l.user], l.id)
+			d.release(l)
+		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(silent)) {
+		if ids := silent[user]; len(ids) == 1 {
+			d.c.logf("job %s: no word from worker %s on task %d for %v; assigning it again", d.job, user, ids[0], d.ackWait)
+		} else {
+			d.c.logf("job %s: no word from worker %s on %d tasks for %v; assigning them again", d.job, user, len(ids), d.ackWait)
+		}
+	}
+}
+
+// result takes a result a worker hands in: it accepts it only from the identity that
+// holds the task's live lease in this run, checks it, stores it sealed, and answers with a
+// Receipt. It reports whether the result was new. A result that differs from another
+// identity's is settled here (resolve): the count goes on.
+func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
+	user := subjectUser(m.Subject)
+	var r Result
+	err := json.Unmarshal(m.Data, &r)
+	news := false
+	if err == nil {
+		r.Worker = user
+		news, err = d.accept(ctx, user, &r)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		d.stats.Refused++
+		if ValidIdentity(user) {
+			d.his(user).Refused++
+		}
+		d.c.logf("refused a result of task %d of job %s from worker %s (%q): %v", r.ID, d.job, user, r.Name, err)
+		if m.Reply != "" {
+			data, _ := json.Marshal(Receipt{Refused: err.Error()})
+			_ = m.Respond(data)
+		}
+		return false, nil
+	}
+	ack := d.ack
+	d.ack = nil
+	if m.Reply != "" {
+		data, _ := json.Marshal(Receipt{OK: true})
+		if ack == nil {
+			_ = m.Respond(data)
+		} else {
+			// The worker lets its result go once told it is stored: answer when the
+			// server has it. A result the server failed to store stays counted in this
+			// run; a later run computes its task again.
+			go func() {
+				select {
+				case pa := <-ack.Ok():
+					d.rev.store(pa.Sequence)
+				case err := <-ack.Err():
+					d.c.logf("storing a result of job %s from worker %s: %v; it counts in this run only", d.job, user, err)
+				case <-ctx.Done():
+					return
+				}
+				_ = m.Respond(data)
+			}()
+		}
+	}
+	return news, nil
+}
+
+// errNotLeased is the reason of a refused result that answers no live lease: a replay, a
+// result of an earlier run, a late one, or one of a task never leased to its identity.
+var errNotLeased = errors.New("this identity holds no live lease of the task with this nonce in this run (a replay, a late result, or a task not leased to it)")
+
+// accept checks and takes a result of user's. It returns an error, the reason to refuse
+// the result, only for a result it did not take.
+func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news bool, err error) {
+	if r.Job != d.job {
+		return false, fmt.Errorf("result of job %q on the subject of job %s", r.Job, d.job)
+	}
+	if d.quarantined[user] {
+		return false, errors.New("the identity is quarantined: a result of it was shown wrong")
+	}
+	l := d.leases[r.Nonce]
+	if l == nil || l.user != user || l.id != r.ID {
+		return false, errNotLeased
+	}
+	// One result per lease, whatever comes of it: ended once the result is taken (or, if
+	// refused, its task assigned again).
+	defer d.release(l)
+	if time.Now().After(l.until) {
+		return false, fmt.Errorf("late: the lease ended %v ago", time.Since(l.until).Round(time.Millisecond))
+	}
+	if err := checkResult(d.plan, r.ID, r); err != nil {
+		return false, err
+	}
+	id := r.ID
+	if l.verify {
+		first, ok := d.ver.firstWorker(id)
+		switch {
+		case !ok || d.ver.agreed.has(id):
+			return false, nil // its first result was dropped, or another agreed meanwhile
+		case first == user:
+			return false, errors.New("a second computation by the identity of the first")
+		}
+		if err := d.store(verifyKey(d.job, id), r); err != nil {
+			return false, err
+		}
+		d.his(user).Tasks++
+		return true, d.settle(ctx, id, d.ver.addSecond(id, *r))
+	}
+	if d.tally.Has(id) {
+		if !d.ver.sameAsFirst(id, *r) {
+			return false, d.resolve(ctx, d.ver.against(id, *r))
+		}
+		return false, nil
+	}
+	if err := d.store(resultKey(d.job, id), r); err != nil {
+		return false, err
+	}
+	if _, err := d.tally.Add(r.Result); err != nil {
+		return false, err
+	}
+	d.his(user).Tasks++
+	ask, err := d.ver.addFirst(id, *r)
+	if ask {
+		d.toVerify = append(d.toVerify, id)
+	}
+	return true, d.settle(ctx, id, err)
+}
+
+// settle follows a first or second result of task id that the verifier took with err: a
+// disagreement is resolved. (An agreement is recorded in the identities' history by the
+// verifier's agree hook, agreed.)
+func (d *dispatch) settle(ctx context.Context, id int, err error) error {
+	var dis *DisagreeError
+	if errors.As(err, &dis) {
+		return d.resolve(ctx, dis)
+	}
+	return err
+}
+
+// agreed records in the identities' history that the results of identities first and
+// second of a task agree.
+func (d *dispatch) agreed(first, second string) {
+	for _, w := range []string{first, second} {
+		if ValidIdentity(w) {
+			d.his(w).Verified++
+		}
+	}
+}
+
+// storedFirst returns the first result of task id that the stream holds under its key
+// with the fingerprint the verifier recorded, and its sequence: the whole first result of a
+// disagreement, which the verifier keeps only as a fingerprint. It waits for the results
+// this run is storing. A first result no longer stored is an error: the task's result
+// cannot be settled, and the run stops rather than guess.
+func (d *dispatch) storedFirst(ctx context.Context, id int) (Result, uint64, error) {
+	key := resultKey(d.job, id)
+	select {
+	case <-d.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		return Result{}, 0, fmt.Errorf("settling task %d: the server has not confirmed the stored results within a minute", id)
+	case <-ctx.Done():
+		return Result{}, 0, ctx.Err()
+	}
+	hist, err := d.results.history(ctx, key)
+	if err != nil {
+		return Result{}, 0, fmt.Errorf("settling task %d: reading %s: %w", id, key, err)
+	}
+	for i := len(hist) - 1; i >= 0; i-- {
+		if _, _, r, err := decodeResult(d.sealer, key, hist[i].value); err == nil && r.ID == id && d.ver.hasFirst(id) && d.ver.sameAsFirst(id, r) {
+			return r, hist[i].seq, nil
+		}
+	}
+	return Result{}, 0, fmt.Errorf("job %s: task %d has two results that differ, and the first one counted is no longer in the results stream (%s): the total cannot be settled", d.job, id, key)
+}
+
+// resolve settles two computations of a task that differ: the coordinator computes the
+// task itself, and every identity whose result differs from its own is quarantined (see
+// quarantine); the task keeps the right result, verified by the coordinator, or is
+// computed again. No identity can so stop the count or have a result deleted but its own.
+func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
+	id := dis.ID
+	firstSeq := uint64(0) // not known yet
+	if dis.partial {
+		f, seq, err := d.storedFirst(ctx, id)
+		if err != nil {
+			return err
+		}
+		dis.First, dis.partial, firstSeq = f, false, seq
+	}
+	res, err := countLocally(ctx, d.plan, []int{id})
+	if err != nil {
+		return err
+	}
+	truth := res[0]
+	var wrong []string
+	firstWrong := dis.First.Result != truth
+	for _, r := range []Result{dis.First, dis.Second} {
+		if ValidIdentity(r.Worker) {
+			d.his(r.Worker).Disagreements++
+			if r.Result != truth {
+				wrong = append(wrong, r.Worker)
+			}
+		}
+	}
+	d.c.logf("job %s: task %d was computed twice with different results: %s found %d solutions (%d nodes), %s found %d (%d nodes); the coordinator computed it: %d solutions (%d nodes); quarantining %s",
+		d.job, id, dis.First.Worker, dis.First.Solutions, dis.First.Nodes, dis.Second.Worker, dis.Second.Solutions, dis.Second.Nodes,
+		truth.Solutions, truth.Nodes, strings.Join(wrong, " and "))
+	for _, w := range wrong {
+		if err := d.quarantine(ctx, w); err != nil {
+			return err
+		}
+	}
+	if firstWrong {
+		// Its first result, of an identity no longer known, is dropped here; one of a
+		// quarantined identity is dropped already.
+		if d.ver.hasFirst(id) && d.ver.sameAsFirst(id, dis.First) {
+			if firstSeq == 0 {
+				_, seq, err := d.storedFirst(ctx, id)
+				if err != nil {
+					return err
+				}
+				firstSeq = seq
+			}
+			d.dropFirst(ctx, id, dis.First, firstSeq)
+		}
+		return nil
+	}
+	// The first is right: the coordinator's computation is its second.
+	if d.ver.hasFirst(id) && !d.ver.agreed.has(id) {
+		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
+		if err := d.store(verifyKey(d.job, id), &here); err != nil {
+			return err
+		}
+		d.stats.VerifiedHere++
+		return d.settle(ctx, id, d.ver.addSecond(id, here))
+	}
+	return nil
+}
+
+// quarantine takes every result of identity user out of the count (first results out of
+// the tally, to be computed again by others; second ones to be computed again by another
+// picked identity), deletes them from the stream, and gives user no more tasks.
+func (d *dispatch) quarantine(ctx context.Context, user string) error {
+	if d.quarantined[user] {
+		return nil
+	}
+	d.quarantined[user] = true
+	d.his(user).Quarantined = true
+	d.refresh()
+	for _, l := range d.leases {
+		if l.user == user {
+			d.release(l)
+		}
+	}
+	// Every accepted result is in the stream (or on its way: wait for it), whichever run
+	// accepted it.
+	select {
+	case <-d.js.PublishAsyncComplete():
+	case <-time.After(time.Minute):
+		return fmt.Errorf("quarantining %s: the server has not confirmed the stored results within a minute", user)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	dropped := 0
+	err := readJob(ctx, d.results, d.job, 0, func(e entry) error {
+		_, id, r, err := decodeResult(d.sealer, e.key, e.value)
+		if err != nil || r.Worker != user {
+			return nil
+		}
+		dropped++
+		if strings.HasSuffix(e.key, ".v") {
+			d.dropSecond(ctx, id, e.seq)
+		} else {
+			d.dropFirst(ctx, id, r, e.seq)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("quarantining %s: %w", user, err)
+	}
+	d.c.dropSnapshot(d.snap, d.job)
+	d.c.logf("job %s: worker %s is quarantined: its %d stored results are dropped and computed again by other identities; it gets no more tasks", d.job, user, dropped)
+	return nil
+}
+
+// dropFirst takes the first result r of task id, stored at sequence seq, out of the count
+// and the stream, to be computed again.
+func (d *dispatch) dropFirst(ctx context.Context, id int, r Result, seq uint64) {
+	if d.tally.Has(id) && d.ver.sameAsFirst(id, r) {
+		d.tally.Remove(r.Result)
+		d.ver.dropFirst(id)
+		d.again = append(d.again, id)
+		d.stats.Requeued++
+	}
+	if err := d.results.remove(ctx, seq); err != nil {
+		d.c.logf("deleting %s: %v", resultKey(d.job, id), err)
+	}
+}
+
+// dropSecond takes the second result of task id, stored at sequence seq, out of the count
+// and the stream; the task waits for another.
+func (d *dispatch) dropSecond(ctx context.Context, id int, seq uint64) {
+	d.ver.dropSecond(id)
+	if d.ver.hasFirst(id) && d.ver.sample.has(id) {
+		d.toVerify = append(d.toVerify, id)
+	}
+	if err := d.results.remove(ctx, seq); err != nil {
+		d.c.logf("deleting %s: %v", verifyKey(d.job, id), err)
+	}
+}
+
+// store starts writing an accepted result, sealed, under key (a publish on the results
+// stream's subject), and leaves the server's acknowledgement in d.ack: results are
+// stored as fast as the server takes them, not one round trip at a time.
+func (d *dispatch) store(key string, r *Result) error {
+	data, err := sealValue(d.sealer, key, r)
+	if err != nil {
+		return err
+	}
+	f, err := d.results.putAsync(key, data)
+	if err != nil {
+		return err
+	}
+	d.ack = f
+	return nil
+}
+
+// A revision is the highest revision of the results stream known to be written, shared
+// by the goroutines that wait for the server's acknowledgements.
+type revision struct {
+	mu  sync.Mutex
+	rev uint64
+}
+
+func (r *revision) store(rev uint64) {
+	r.mu.Lock()
+	r.rev = max(r.rev, rev)
+	r.mu.Unlock()
+}
+
+func (r *revision) load() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rev
+}
+
+// count sets the identity counts of st from the verifier.
+func (d *dispatch) count(st *Stats) {
+	ids := maps.Clone(d.ver.workers)
+	maps.Copy(ids, d.ver.verifiers)
+	delete(ids, Here)
+	st.Identities = len(ids)
+	clear(st.ByIdentities)
+	two := 0
+	for id := range d.ver.sample.ids() {
+		if d.ver.agreed.has(id) {
+			two++
+		}
+	}
+	if one := d.plan.Len() - two; one > 0 {
+		st.ByIdentities[1] = one
+	}
+	if two > 0 {
+		st.ByIdentities[2] = two
+	}
+}

@@ -1,0 +1,317 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
+// bone (14,725 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
+func largeCase(t *testing.T) (count.Plan, int) {
+	t.Helper()
+	n, bound, least := 12, uint64(1), 10_000
+	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
+		n, bound, least = 14, 12, 100_000
+	} else {
+		t.Log("CHESSPUZZLES_LONG=1 runs this with a plan of N=14 of over 100,000 tasks (minutes)")
+	}
+	return finePlan(t, n, bound, least), n
+}
+
+// finePlan returns the fine plan of n cut with bound, which must have at least least tasks.
+func finePlan(t *testing.T, n int, bound uint64, least int) count.Plan {
+	t.Helper()
+	plan, err := boundplan.New(n, bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Len() < least {
+		t.Fatalf("N=%d with bound %d has %d tasks, want at least %d", n, bound, plan.Len(), least)
+	}
+	return plan
+}
+
+// workerPool runs k in-process workers on their own connections, each with the plan given
+// (the hook a plan of its own cut needs), until stop is called.
+type workerPool struct {
+	wg      sync.WaitGroup
+	cancels []context.CancelFunc
+	workers []*Worker
+}
+
+func startWorkers(t *testing.T, ctx context.Context, url string, plan count.Plan, k, cores int, prefix string) *workerPool {
+	t.Helper()
+	p := &workerPool{}
+	for i := range k {
+		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, Token: testToken})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithCancel(ctx)
+		w := &Worker{Conn: wc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s%d", prefix, i), Every: time.Hour,
+			Plans: func(n, v int) (count.Plan, error) {
+				if n != plan.N() || v != plan.Version() {
+					return nil, fmt.Errorf("no plan for N=%d v%d in this test", n, v)
+				}
+				return plan, nil
+			}}
+		p.cancels = append(p.cancels, cancel)
+		p.workers = append(p.workers, w)
+		p.wg.Go(func() {
+			defer wc.Close()
+			_ = w.Run(wctx)
+		})
+	}
+	return p
+}
+
+func (p *workerPool) stop() {
+	for _, c := range p.cancels {
+		c()
+	}
+	p.wg.Wait()
+}
+
+func checkKnown(t *testing.T, n int, c queens.Counts) {
+	t.Helper()
+	want, _ := queens.Known(n)
+	if c.Total.Cmp(want.Total) != 0 || c.Unique.Cmp(want.Unique) != 0 {
+		t.Fatalf("Q(%d) = %v, U = %v; want %v, %v", n, c.Total, c.Unique, want.Total, want.Unique)
+	}
+}
+
+// TestLargePlanKilledWorker runs a plan of many tasks (over 100,000 with
+// CHESSPUZZLES_LONG=1) through a coordinator that queues them in windows, and kills one
+// of three workers mid-run: its connection is cut without handing its tasks back, as
+// SIGKILL would, so they come again only after the ack deadline. The count is exact.
+func TestLargePlanKilledWorker(t *testing.T) {
+	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+		t.Skip("CHESSPUZZLES_LONG=1 runs this with a plan of N=14 of over 100,000 tasks (85 s under load); TestLargeStateKilledWorker runs a plan of that size from a snapshot")
+	}
+	plan, n := largeCase(t)
+	s := startServer(t, t.TempDir(), "")
+	ctx, nc := connectTest(t, s, 20*time.Minute, "coordinator")
+
+	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
+	defer pool.stop()
+	victim := startWorkers(t, ctx, s.URL(), plan, 1, 4, "victim")
+	defer victim.stop()
+
+	var lg logger
+	var mu sync.Mutex
+	done := 0
+	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 2000, Verify: 0.0005, VerifyWait: 5 * time.Second, Logf: lg.Logf,
+		Progress: func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
+	killed := make(chan int, 1)
+	go func() {
+		for {
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			d := done
+			mu.Unlock()
+			if d >= plan.Len()/3 && victim.workers[0].Done() > 0 {
+				// The victim's connection dies under its tasks in flight.
+				victim.workers[0].Conn.Close()
+				killed <- d
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	counts, st, err := c.Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	select {
+	case at = <-killed:
+	default:
+	}
+	if at < 0 || at >= plan.Len() {
+		t.Fatalf("the victim was not killed mid-run (at %d of %d tasks)", at, plan.Len())
+	}
+	checkKnown(t, n, counts)
+	if st.Queued < plan.Len() || st.Rejected != 0 {
+		t.Errorf("stats %+v: want at least %d queued, none rejected", st, plan.Len())
+	}
+	secs := time.Since(start).Seconds()
+	t.Logf("N=%d, %d tasks in %.1f s (%.0f tasks/s), victim killed at %d done after %d of its own; %d verified",
+		n, plan.Len(), secs, float64(plan.Len())/secs, at, victim.workers[0].Done(), st.Verified)
+}
+
+// TestLargePlanResume stops a coordinator, its workers and the embedded server with part
+// of a large plan done, starts all three again on the same store, and checks that the
+// second run takes the first's results from its snapshot, reads only the results stored
+// after it, queues only the rest (in windows) and ends exact.
+func TestLargePlanResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
+	}
+	plan, n := largeCase(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+
+	var lg logger
+	run := func(stopAt int) (queens.Counts, Stats, error) {
+		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Token: testToken, Admin: testAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Shutdown()
+		nc, err := Connect(ctx, ConnectOptions{URL: s.URL(), User: AdminUser, Password: testAdmin, Name: "coordinator"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
+		defer pool.stop()
+		rctx, rcancel := context.WithCancel(ctx)
+		defer rcancel()
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *count.Tally) {
+			if stopAt > 0 && t.Done() >= stopAt {
+				rcancel()
+			}
+		}}
+		return c.Run(rctx, plan)
+	}
+	_, first, err := run(plan.Len() / 2)
+	if err != context.Canceled {
+		t.Fatalf("first run: %v, want it cancelled half-way", err)
+	}
+	if first.Snapshots == 0 || first.Snapshot != 0 {
+		t.Fatalf("first run: stats %+v, want no snapshot read and one written when it was cancelled", first)
+	}
+	counts, st, err := run(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	if st.Snapshot < plan.Len()/2 || st.Read > plan.Len()-st.Snapshot+VerifySample(DefaultVerify, plan.Len())+100 {
+		t.Errorf("second run: %d tasks from the snapshot, %d results read; want at least half, and only the results stored after the snapshot; log %q", st.Snapshot, st.Read, lg.lines)
+	}
+	if st.Resumed < plan.Len()/2 || st.Resumed >= plan.Len() {
+		t.Errorf("second run resumed %d of %d tasks, want at least half and not all", st.Resumed, plan.Len())
+	}
+	if st.Queued > plan.Len()-st.Resumed {
+		t.Errorf("second run queued %d tasks, but only %d had no result", st.Queued, plan.Len()-st.Resumed)
+	}
+	t.Logf("N=%d: %d tasks, resumed %d, queued %d", n, plan.Len(), st.Resumed, st.Queued)
+}
+
+// TestLargeStateKilledWorker is the count of a plan of over 100,000 tasks with a
+// worker killed mid-run, cheap enough for every run: a coordinator starts from the
+// snapshot of a large state (N = 14 cut into 136,976 tasks, all but every 25th with a
+// result, computed here and snapshotted as a coordinator does), reads none of those
+// results again, queues the 5,480 left in windows through the server, and one of three
+// workers dies under its tasks. The count is exact, no task counted twice or missed: the
+// total is Q(14). The whole plan through the server is TestLargePlanKilledWorker's, with
+// CHESSPUZZLES_LONG=1.
+func TestLargeStateKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
+	}
+	const n, bound, every = 14, 12, 25
+	plan := finePlan(t, n, bound, 100_000)
+	dir := t.TempDir()
+	s := startServer(t, dir, "")
+	ctx, nc := connectTest(t, s, 10*time.Minute, "coordinator")
+	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1000, Verify: 0.0005, VerifyWait: 5 * time.Second,
+		StateDir: dir, SnapshotEvery: time.Second}
+
+	// The large state: the snapshot of a coordinator that has every result but those of
+	// every 25th task, taken against this server's (empty) results bucket.
+	js, _ := jetstream.New(nc)
+	if _, _, err := setup(ctx, js, t.Logf); err != nil {
+		t.Fatal(err)
+	}
+	var had []int
+	for id := range plan.Len() {
+		if id%every != 0 {
+			had = append(had, id)
+		}
+	}
+	res, err := work.Run(ctx, plan, work.Options{Tasks: had})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally, ver := count.NewTally(plan), newVerifier(plan, VerifySample(c.Verify, plan.Len()))
+	for _, r := range res.Results {
+		if _, err := tally.Add(r); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ver.addFirst(r.ID, Result{Job: JobID(n, plan.Version()), N: n, PlanVersion: plan.Version(), Result: r, Worker: "an earlier worker"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := c.snapshotter(ctx, js, plan)
+	shot, err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := shot.save(dir); err != nil {
+		t.Fatal(err)
+	}
+	left := plan.Len() - len(had)
+
+	pool := startWorkers(t, ctx, s.URL(), plan, 2, 8, "w")
+	defer pool.stop()
+	victim := startWorkers(t, ctx, s.URL(), plan, 1, 8, "victim")
+	defer victim.stop()
+	var lg logger
+	c.Logf = lg.Logf
+	var mu sync.Mutex
+	done := 0
+	c.Progress = func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }
+	killed := make(chan int, 1)
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+			mu.Lock()
+			d := done
+			mu.Unlock()
+			if d >= len(had)+left/3 && victim.workers[0].Done() > 0 {
+				victim.workers[0].Conn.Close() // its tasks in flight are lost until the deadline
+				killed <- d
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	counts, st, err := c.Run(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKnown(t, n, counts)
+	at := -1
+	select {
+	case at = <-killed:
+	default:
+	}
+	if at < len(had) || at >= plan.Len() {
+		t.Fatalf("the victim was not killed mid-run (at %d of %d tasks, %d from the snapshot)", at, plan.Len(), len(had))
+	}
+	if st.Snapshot != len(had) || !lg.contains(fmt.Sprintf("holds %d of %d tasks", len(had), plan.Len())) {
+		t.Errorf("the run took %d results from its snapshot, want %d; log %q", st.Snapshot, len(had), lg.lines)
+	}
+	// It read the results of this run only (and the second computations of the sample).
+	if limit := left + 2*VerifySample(c.Verify, plan.Len()) + 100; st.Read > limit || st.Queued < left || st.Queued > left+100 {
+		t.Errorf("stats %+v: want at most %d results read, from %d to %d tasks queued", st, limit, left, left+100)
+	}
+	t.Logf("N=%d, %d tasks, %d from the snapshot, %d run in %.1f s; victim killed at %d done after %d of its own; %d verified, %d snapshots written",
+		n, plan.Len(), len(had), left, time.Since(start).Seconds(), at, victim.workers[0].Done(), st.Verified, st.Snapshots)
+}

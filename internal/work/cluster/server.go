@@ -1,0 +1,119 @@
+package cluster
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServerOptions configures an embedded NATS server.
+type ServerOptions struct {
+	// Listen is host:port; port 0 picks a free port.
+	Listen string
+	// StoreDir holds JetStream's files; a server started again on the same directory finds
+	// its streams, consumers and buckets as they were.
+	StoreDir string
+	// Token, if not empty, is the cluster's shared token: what a worker gives, with the
+	// secret of an identity it made (NewIdentity), to connect as that identity with a
+	// worker's permissions only (WorkerPermissions). Admin, if not empty, is the
+	// coordinator's secret: the password of AdminUser, which may do anything. With either
+	// set, no other client connects; with neither, any client does, with every right.
+	Token string
+	Admin string
+	// Authority, if not nil, is the operator the server trusts: a client gets in only as
+	// a user the authority's account signed (see [Authority]); Token and Admin are then
+	// ignored. The command line's coordinator always sets it; the token scheme above
+	// stays for tests of what a server without it refuses.
+	Authority *Authority
+}
+
+// A Server is an embedded nats-server with JetStream.
+type Server struct {
+	s *server.Server
+}
+
+// StartServer starts an embedded server and waits until it accepts connections (a few
+// milliseconds, more when it recovers a large store).
+func StartServer(o ServerOptions) (*Server, error) {
+	host, portStr, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("listen address must be host:port, got %q", o.Listen)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 0 || port > 65535 {
+		return nil, fmt.Errorf("listen port must be from 0 to 65535, got %q", portStr)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	} else {
+		// The embedded server reports a taken port only by never becoming ready: look first.
+		l, err := net.Listen("tcp", o.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("NATS server cannot listen on %s: %w", o.Listen, err)
+		}
+		l.Close()
+	}
+	if err := os.MkdirAll(o.StoreDir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	opts := &server.Options{
+		ServerName: "chesspuzzles",
+		Host:       host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   o.StoreDir,
+		NoSigs:     true,
+		NoLog:      true,
+		MaxPayload: 1 << 20,
+	}
+	if o.Authority != nil {
+		if err := o.Authority.configure(opts); err != nil {
+			return nil, fmt.Errorf("starting NATS server: %w", err)
+		}
+	} else if o.Token != "" || o.Admin != "" {
+		opts.CustomClientAuthentication = &authenticator{token: o.Token, admin: o.Admin}
+	}
+	s, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("starting NATS server: %w", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(30 * time.Second) {
+		s.Shutdown()
+		return nil, fmt.Errorf("NATS server on %s did not start within 30s (is the port taken?)", o.Listen)
+	}
+	return &Server{s: s}, nil
+}
+
+// Addr returns the address the server listens on.
+func (s *Server) Addr() *net.TCPAddr {
+	a, _ := s.s.Addr().(*net.TCPAddr)
+	return a
+}
+
+// URL returns a nats:// URL for clients on this machine.
+func (s *Server) URL() string { return s.s.ClientURL() }
+
+// Shutdown stops the server and waits until it has.
+func (s *Server) Shutdown() {
+	s.s.Shutdown()
+	s.s.WaitForShutdown()
+}
+
+// IsLoopback reports whether a listen address host is loopback only ("127.0.0.1",
+// "::1", "localhost"); an empty host or 0.0.0.0 listens on every interface.
+func IsLoopback(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

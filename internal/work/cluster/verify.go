@@ -1,0 +1,353 @@
+package cluster
+
+import (
+	"context"
+	crand "crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"iter"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+)
+
+// DefaultVerify is the share of a job's tasks that a coordinator has computed a second time
+// unless told otherwise: enough to catch a worker that lies often, a few percent of the work.
+const DefaultVerify = 0.02
+
+// verifyKey is the results-bucket key of a task's second computation, made to verify the
+// first: "<job>.<task id>.v".
+func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
+
+// checkResult returns why r, stored under task id, cannot be a result of that task of
+// plan: it belongs to another job or plan, or its counters are impossible for the task
+// (see count.Plan.CheckResult). A second counting method plugs in here, through its
+// plan's own check.
+func checkResult(plan count.Plan, id int, r *Result) error {
+	if err := r.check(jobOf(plan), plan.N(), plan.Version(), id); err != nil {
+		return err
+	}
+	if r.Task != "" {
+		t, err := plan.Task(id)
+		if err != nil {
+			return err
+		}
+		if d := taskDigest(t); r.Task != d {
+			return fmt.Errorf("task %d: the worker counted a task with digest %s, but task %d of the plan has digest %s", id, r.Task, id, d)
+		}
+	}
+	return count.Check(plan, r.Result)
+}
+
+// VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least
+// one when f > 0 and there is a task.
+func VerifySample(f float64, total int) int {
+	if !(f > 0) || total == 0 {
+		return 0
+	}
+	return min(total, max(1, int(math.Ceil(f*float64(total)))))
+}
+
+// A verifier follows a job's first and second results and compares them. For every task it
+// keeps a keyed 64-bit fingerprint of the accepted first result and the identity that
+// computed it (12 bytes a task: 204 MB for the 1.7·10⁷ tasks of N = 28), and whole results
+// only for the second computations that came before their first (rare: a first dropped and
+// computed again). Two results agree when their fingerprints are equal. The key is random
+// and secret (kept only in the coordinator's snapshot, in its state directory), so no worker
+// can make a wrong result whose fingerprint is that of the right one; two results with
+// different counters share one by chance with probability 2⁻⁶⁴. It is not safe for
+// concurrent use.
+type verifier struct {
+	job    string
+	key    [32]byte
+	sample idSet    // the tasks this run verifies
+	agreed idSet    // tasks whose first result a second by another identity agrees with
+	fp     []uint64 // fingerprint of each task's accepted first result, 0 if none
+	who    []uint32 // identity of each task's accepted first result: an index into names
+	names  []string // identities, names[0] = "" (none)
+	index  map[string]uint32
+	early  map[int]Result // second results of tasks with no first result yet, by task id
+	// workers are the identities of accepted first results, verifiers of agreeing second ones.
+	workers, verifiers map[string]bool
+	// agree, if set, is told of each task whose two results come to agree.
+	agree func(first, second string)
+}
+
+// newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
+// of the whole plan), with a new fingerprint key.
+func newVerifier(plan count.Plan, k int) *verifier {
+	v := emptyVerifier(plan)
+	if _, err := crand.Read(v.key[:]); err != nil {
+		panic(err) // crypto/rand does not fail on the systems Go supports
+	}
+	n := plan.Len()
+	switch {
+	case k >= n: // every task (--replicas 2): no permutation of the plan
+		for id := range n {
+			v.sample.add(id)
+		}
+		return v
+	case 2*k > n:
+		for _, id := range rand.Perm(n)[:k] {
+			v.sample.add(id)
+		}
+		return v
+	}
+	for v.sample.len() < k {
+		v.sample.add(rand.IntN(n))
+	}
+	return v
+}
+
+// emptyVerifier returns a verifier of plan that samples no task, with a zero key.
+func emptyVerifier(plan count.Plan) *verifier {
+	return &verifier{
+		job: jobOf(plan), sample: newIDSet(plan.Len()), agreed: newIDSet(plan.Len()),
+		fp: make([]uint64, plan.Len()), who: make([]uint32, plan.Len()),
+		names: []string{""}, index: map[string]uint32{"": 0}, early: map[int]Result{},
+		workers: map[string]bool{}, verifiers: map[string]bool{},
+	}
+}
+
+// An idSet is a set of a plan's task ids, a bit per task (2 MB for the 1.7·10⁷ tasks of
+// N = 28, where a map of them all took about a gigabyte). Its zero value is empty and
+// holds no id: make it with newIDSet.
+type idSet struct {
+	bits []uint64
+	n    int // members
+}
+
+// newIDSet returns an empty set for ids 0 to tasks−1.
+func newIDSet(tasks int) idSet { return idSet{bits: make([]uint64, (tasks+63)/64)} }
+
+// has reports whether id is in the set (false for an id out of its range).
+func (s *idSet) has(id int) bool {
+	return id >= 0 && id/64 < len(s.bits) && s.bits[id/64]&(1<<(id%64)) != 0
+}
+
+// add puts id, 0 ≤ id < tasks, into the set.
+func (s *idSet) add(id int) {
+	if !s.has(id) {
+		s.bits[id/64] |= 1 << (id % 64)
+		s.n++
+	}
+}
+
+// del takes id out of the set.
+func (s *idSet) del(id int) {
+	if s.has(id) {
+		s.bits[id/64] &^= 1 << (id % 64)
+		s.n--
+	}
+}
+
+// len returns the number of ids in the set.
+func (s *idSet) len() int { return s.n }
+
+// ids yields the set's ids in increasing order.
+func (s *idSet) ids() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for w, b := range s.bits {
+			for b != 0 {
+				if !yield(w*64 + bits.TrailingZeros64(b)) {
+					return
+				}
+				b &= b - 1
+			}
+		}
+	}
+}
+
+// setWords makes the set the one whose bits are words, for tasks ids, or says why it
+// cannot be.
+func (s *idSet) setWords(words []uint64, tasks int) error {
+	if len(words) != (tasks+63)/64 || tasks%64 != 0 && words[len(words)-1]>>(tasks%64) != 0 {
+		return fmt.Errorf("a set of %d words is not one of %d tasks", len(words), tasks)
+	}
+	s.bits, s.n = words, 0
+	for _, w := range words {
+		s.n += bits.OnesCount64(w)
+	}
+	return nil
+}
+
+// fingerprint returns the nonzero keyed 64-bit fingerprint of r's counters: the first 8
+// bytes of the SHA-256 of the key and the counters (a message of fixed length, so the key
+// as a prefix is a sound MAC). About a microsecond.
+func (v *verifier) fingerprint(r count.Result) uint64 {
+	var b [32 + 8*8]byte
+	copy(b[:], v.key[:])
+	for i, x := range [...]uint64{uint64(r.ID), r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, r.RowSets, r.Stored, r.PairTests} {
+		binary.LittleEndian.PutUint64(b[32+8*i:], x)
+	}
+	sum := sha256.Sum256(b[:])
+	return max(binary.LittleEndian.Uint64(sum[:8]), 1)
+}
+
+// ident returns the index of identity name, adding it if new.
+func (v *verifier) ident(name string) uint32 {
+	i, ok := v.index[name]
+	if !ok {
+		i = uint32(len(v.names))
+		v.names = append(v.names, name)
+		v.index[name] = i
+	}
+	return i
+}
+
+// hasFirst reports whether task id has an accepted first result.
+func (v *verifier) hasFirst(id int) bool { return id >= 0 && id < len(v.fp) && v.fp[id] != 0 }
+
+// firstWorker returns the identity of task id's accepted first result, if it has one.
+func (v *verifier) firstWorker(id int) (string, bool) {
+	if !v.hasFirst(id) {
+		return "", false
+	}
+	return v.names[v.who[id]], true
+}
+
+// sameAsFirst reports whether r, a result of task id, has the counters of the task's
+// accepted first result (true if it has none).
+func (v *verifier) sameAsFirst(id int, r Result) bool {
+	return !v.hasFirst(id) || v.fp[id] == v.fingerprint(r.Result)
+}
+
+// addFirst records an accepted first result. It reports whether the task is one to verify
+// with no agreeing second result yet.
+func (v *verifier) addFirst(id int, r Result) (ask bool, err error) {
+	v.fp[id], v.who[id] = v.fingerprint(r.Result), v.ident(r.Worker)
+	v.workers[r.Worker] = true
+	if s, ok := v.early[id]; ok {
+		delete(v.early, id)
+		if err := v.compare(id, &r, s); err != nil {
+			return false, err
+		}
+	}
+	return v.sample.has(id) && !v.agreed.has(id), nil
+}
+
+// addSecond records a valid second result and compares it with the first, if there is one.
+// A second result by the first result's own worker proves nothing and is ignored.
+func (v *verifier) addSecond(id int, r Result) error {
+	if !v.hasFirst(id) {
+		v.early[id] = r
+		return nil
+	}
+	return v.compare(id, nil, r)
+}
+
+// compare holds the second result s of task id against its first (first, if the caller
+// has it whole): equal fingerprints by distinct identities agree; different ones are a
+// DisagreeError, whose First is only the task id and the identity when first is nil.
+func (v *verifier) compare(id int, first *Result, s Result) error {
+	fw := v.names[v.who[id]]
+	if fw == s.Worker {
+		return nil
+	}
+	if v.fingerprint(s.Result) != v.fp[id] {
+		if first != nil {
+			return &DisagreeError{Job: v.job, ID: id, First: *first, Second: s}
+		}
+		return v.against(id, s)
+	}
+	v.verifiers[s.Worker] = true
+	if !v.agreed.has(id) {
+		v.agreed.add(id)
+		if v.agree != nil {
+			v.agree(fw, s.Worker)
+		}
+	}
+	return nil
+}
+
+// against returns the disagreement of r, a result of task id, with the task's accepted
+// first result, which it names by its identity only (see DisagreeError).
+func (v *verifier) against(id int, r Result) *DisagreeError {
+	fw, _ := v.firstWorker(id)
+	return &DisagreeError{Job: v.job, ID: id, First: Result{Job: v.job, Result: count.Result{ID: id}, Worker: fw}, Second: r, partial: true}
+}
+
+// addHere records a first result the coordinator computed itself: it needs no second.
+func (v *verifier) addHere(id int, r Result) {
+	v.fp[id], v.who[id] = v.fingerprint(r.Result), v.ident(Here)
+	delete(v.early, id)
+	if v.sample.has(id) {
+		v.agreed.add(id)
+	}
+}
+
+// dropFirst forgets the first result of task id (and an agreement on it: the task waits
+// for a first result and then a second).
+func (v *verifier) dropFirst(id int) {
+	v.agreed.del(id)
+	if id >= 0 && id < len(v.fp) {
+		v.fp[id], v.who[id] = 0, 0
+	}
+}
+
+// dropSecond forgets the second result of task id (and an agreement on it).
+func (v *verifier) dropSecond(id int) {
+	delete(v.early, id)
+	v.agreed.del(id)
+}
+
+// unagreed yields the sampled tasks with no agreeing second result, in id order.
+func (v *verifier) unagreed() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for w, b := range v.sample.bits {
+			b &^= v.agreed.bits[w]
+			for b != 0 {
+				if !yield(w*64 + bits.TrailingZeros64(b)) {
+					return
+				}
+				b &= b - 1
+			}
+		}
+	}
+}
+
+// pending returns the sampled tasks with no agreeing second result, in id order.
+func (v *verifier) pending() []int { return slices.Collect(v.unagreed()) }
+
+// done reports whether every sampled task has an agreeing second result.
+func (v *verifier) done() bool {
+	for range v.unagreed() {
+		return false
+	}
+	return true
+}
+
+// A DisagreeError says that two computations of one task differ: a worker lied, or a
+// machine is broken. The count that met it prints no total.
+type DisagreeError struct {
+	Job           string
+	ID            int
+	First, Second Result
+	// partial: First holds only the task id and the identity (the verifier keeps a
+	// fingerprint of first results): the dispatch reads it whole from the bucket.
+	partial bool
+}
+
+func (e *DisagreeError) Error() string {
+	by := func(r Result) string {
+		if r.Worker == "" {
+			return "an unnamed worker"
+		}
+		return fmt.Sprintf("worker %q", r.Worker)
+	}
+	return fmt.Sprintf("task %d of job %s was computed twice with different results: %s found %d solutions (%d, %d fixed by turns, %d nodes), %s found %d (%d, %d, %d nodes); the total is refused",
+		e.ID, e.Job, by(e.First), e.First.Solutions, e.First.HalfTurn, e.First.QuarterTurn, e.First.Nodes,
+		by(e.Second), e.Second.Solutions, e.Second.HalfTurn, e.Second.QuarterTurn, e.Second.Nodes)
+}
+
+// countLocally runs tasks on all cores (work.Run) and returns their results in the order
+// of ids.
+func countLocally(ctx context.Context, plan count.Plan, ids []int) ([]count.Result, error) {
+	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
+	return res.Results, err
+}

@@ -1,0 +1,435 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
+	"github.com/nats-io/nats.go"
+)
+
+// A Worker asks a coordinator for tasks of this build's plan versions and runs them, one
+// per core at a time.
+type Worker struct {
+	// Conn is the worker's connection, made as Identity (see [NewIdentity]), with the
+	// inbox prefix of that identity ([InboxPrefix]).
+	Conn *nats.Conn
+	// Identity is the worker's identity: the user it connected as, and the token of its
+	// subjects.
+	Identity string
+	// Cores is how many tasks run at once (runtime.GOMAXPROCS(0) if zero).
+	Cores int
+	// Name is what the worker calls itself in the coordinator's log; it proves nothing.
+	Name string
+	// Logf, if not nil, gets the worker's log lines; Verbose adds one line per task.
+	// Warnf, if not nil, gets instead the lines that say a task or a result could not be
+	// taken (a task refused or handed back with its reason, a result refused): how a
+	// coordinator's own worker, whose other lines would crowd the coordinator's log, says
+	// why it computes nothing.
+	Logf    func(format string, args ...any)
+	Warnf   func(format string, args ...any)
+	Verbose bool
+	// Every is how often the worker logs the number of tasks it has done (if it changed);
+	// zero means every 30 seconds.
+	Every time.Duration
+	// Stall makes every task (not second computations) take at least this long: a hook for
+	// tests of ack deadlines and of killed workers. Leave it zero.
+	Stall time.Duration
+	// Plans, if not nil, builds the plan of a job from its N and plan version, and the
+	// worker takes every task from it by id (checking the message's description against
+	// it): a hook for tests and benchmarks that run a plan of their own cut
+	// (a fine plan with a tiny bound). Leave it nil.
+	Plans func(n, version int) (count.Plan, error)
+	// MaxMemory bounds the state store of each knight task the worker runs (0: none): a
+	// task that needs more is handed back with the reason logged, for a worker with more
+	// memory. Queens tasks have bounds of their own (count.Plan.Memory).
+	MaxMemory int64
+
+	done     atomic.Int64
+	lastTask atomic.Int64 // when the worker last got a task, in Unix nanoseconds
+	finished sync.Map     // jobs the coordinator said were finished, said once each
+	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
+	mu       sync.Mutex
+	plans    map[[2]int]count.Plan // by (N, plan version)
+	knight   map[string]count.Plan // knight plans by job id
+	waitOnce sync.Once
+}
+
+// PlanVersions are the plan versions this build's workers run: a version number names
+// the method (queens.NewPlan).
+var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion}
+
+// Done returns the number of tasks the worker has computed and handed in.
+func (w *Worker) Done() int64 { return w.done.Load() }
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Logf != nil {
+		w.Logf(format, args...)
+	}
+}
+
+// warnf logs a line about a task or result that could not be taken (see Warnf).
+func (w *Worker) warnf(format string, args ...any) {
+	if w.Warnf != nil {
+		w.Warnf(format, args...)
+		return
+	}
+	w.logf(format, args...)
+}
+
+// Run asks for and runs tasks until ctx is done; then it hands back the tasks it holds
+// (so that they are assigned again at once to another worker) and returns ctx.Err(). A
+// lost connection or an absent coordinator is waited for; a task this build cannot run is
+// handed back with a logged reason.
+func (w *Worker) Run(ctx context.Context) error {
+	if !ValidIdentity(w.Identity) {
+		return fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", w.Identity)
+	}
+	cores := w.Cores
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
+	}
+	coresWord := "cores"
+	if cores == 1 {
+		coresWord = "core"
+	}
+	w.logf("worker %s (%s): asking for tasks on %d %s", w.Identity, w.Name, cores, coresWord)
+	w.quietWhenIdle()
+	every := w.Every
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	ctx, stopAll := context.WithCancelCause(ctx) // stopAll(ErrOtherBuild…) ends every core
+	defer stopAll(nil)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		last := int64(0)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if d := w.done.Load(); d != last {
+					last = d
+					w.logf("worker %s: %d tasks done", w.Identity, d)
+				}
+			}
+		}
+	})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	for range cores {
+		wg.Go(func() {
+			idle := 0 // answers without a task in a row
+			for ctx.Err() == nil {
+				a, err := w.ask(ctx, want)
+				if err != nil {
+					if ctx.Err() == nil {
+						if !w.quiet.Load() {
+							w.waitOnce.Do(func() { w.logf("waiting for a coordinator (%v)", err) })
+						}
+						_ = sleep(ctx, 500*time.Millisecond)
+					}
+					continue
+				}
+				if a.Messages != MessageVersion {
+					stopAll(fmt.Errorf("%w: the coordinator speaks task messages of version %d, this worker %d; run the same build on both", ErrOtherBuild, a.Messages, MessageVersion))
+					return
+				}
+				if a.Finished != "" {
+					w.lastTask.Store(0) // idle: the server may go with its coordinator
+					if _, said := w.finished.LoadOrStore(a.Finished, true); !said {
+						w.logf("worker %s: job %s is done (%d tasks done by this worker); waiting quietly for the next", w.Identity, a.Finished, w.done.Load())
+					}
+					w.quiet.Store(true)
+				}
+				if a.Nonce == "" {
+					// Wait as told, twice as long each time up to 2 s: an idle fleet
+					// asks a few times a second at most.
+					wait := max(a.Wait, 0.01) * float64(int(1)<<min(idle, 8))
+					idle++
+					_ = sleep(ctx, time.Duration(min(wait, 2)*float64(time.Second)))
+					continue
+				}
+				if ctx.Err() != nil {
+					// Stopped while the assignment came: back at once, uncomputed.
+					w.beat(a.Nonce, true)
+					w.logf("task %d of job %s handed back: stopped as it was assigned", a.ID, a.Job)
+					return
+				}
+				idle = 0
+				w.lastTask.Store(time.Now().UnixNano())
+				w.quiet.Store(false)
+				w.handle(ctx, a)
+			}
+		})
+	}
+	wg.Wait()
+	w.logf("worker %s: %d tasks done; stopped", w.Identity, w.done.Load())
+	if err := context.Cause(ctx); errors.Is(err, ErrOtherBuild) {
+		return err
+	}
+	return ctx.Err()
+}
+
+// idleFor is how long a worker without a task counts as idle: a server that goes away
+// then is most likely an embedded one whose coordinator finished its job.
+const idleFor = 5 * time.Second
+
+// quietWhenIdle replaces the connection's disconnect and reconnect lines: a worker that
+// loses the server while it works says so, once per outage; an idle one says once that
+// the server went away after its job and waits quietly, however often it reconnects.
+func (w *Worker) quietWhenIdle() {
+	if w.Conn == nil {
+		return
+	}
+	var lost atomic.Bool
+	quiet := &w.quiet
+	url := w.Conn.ConnectedUrlRedacted()
+	w.Conn.SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		if err == nil || !lost.CompareAndSwap(false, true) {
+			return
+		}
+		if time.Since(time.Unix(0, w.lastTask.Load())) > idleFor {
+			if quiet.CompareAndSwap(false, true) {
+				w.logf("worker %s: the server went away with no task left for this worker (its job done, most likely); waiting quietly for the next coordinator", w.Identity)
+			}
+			return
+		}
+		quiet.Store(false)
+		w.logf("lost the connection to %s: %v; reconnecting", url, err)
+	})
+	w.Conn.SetReconnectHandler(func(c *nats.Conn) {
+		lost.Store(false)
+		if !quiet.Load() {
+			w.logf("reconnected to %s", c.ConnectedUrlRedacted())
+		}
+	})
+}
+
+// ErrOtherBuild is what Worker.Run returns, wrapped, when the coordinator is of another
+// build (another MessageVersion): its tasks would be unreadable.
+var ErrOtherBuild = errors.New("coordinator of another build")
+
+// askGrace is how long a worker stopped while it asks for a task still waits for the
+// answer: a task the coordinator leased to it meanwhile is then handed back at once (Run)
+// rather than after the ack deadline. Well under the second a stop may take.
+const askGrace = 300 * time.Millisecond
+
+// ask requests one assignment. Stopped (ctx done) while it waits, it waits askGrace more
+// for the answer, so that an assignment already made is not lost.
+func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {
+	var a Assignment
+	if ctx.Err() != nil {
+		return a, ctx.Err()
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(askGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-rctx.Done():
+		}
+	})
+	defer stop()
+	m, err := w.Conn.RequestWithContext(rctx, wantSubject(w.Identity), want)
+	if err != nil {
+		return a, err
+	}
+	if err := json.Unmarshal(m.Data, &a); err != nil {
+		return a, fmt.Errorf("not an assignment: %v", err)
+	}
+	return a, nil
+}
+
+// beat tells the coordinator the worker still works on the assignment of nonce n, or
+// hands it back.
+func (w *Worker) beat(n string, back bool) {
+	b := BeatMsg{Nonces: []string{n}}
+	if back {
+		b = BeatMsg{Back: []string{n}}
+	}
+	data, _ := json.Marshal(b)
+	_ = w.Conn.Publish(beatSubject(w.Identity), data)
+}
+
+// plan returns the plan of (n, v), built once, to take tasks from by id (see task):
+// queens.NewPlan's, or the Plans hook's.
+func (w *Worker) plan(n, v int) (count.Plan, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if p := w.plans[[2]int{n, v}]; p != nil {
+		return p, nil
+	}
+	build := w.Plans
+	if build == nil {
+		build = func(n, v int) (count.Plan, error) { return queens.NewPlan(n, "", v) }
+	}
+	p, err := build(n, v)
+	if err != nil {
+		return nil, err
+	}
+	if w.plans == nil {
+		w.plans = map[[2]int]count.Plan{}
+	}
+	w.plans[[2]int{n, v}] = p
+	return p, nil
+}
+
+// task returns the task a message names and its plan, or why the message is not one this
+// build can run. A task described in the message is rebuilt from its description
+// (count.Plan.CheckTask: for the fine plan its frame, its splits and its Cost must be the
+// plan's; for the join its row sets must be a run of its sub-problem's), so that the
+// worker never builds the plan: its memory and start do not grow with the plan. With the
+// Plans hook, or a message without a description, the task comes from the plan by id, and
+// a description must match it.
+func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
+	if IsKnightJob(m.Job) {
+		return w.knightTask(m)
+	}
+	if !slices.Contains(PlanVersions, m.PlanVersion) {
+		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion)
+	}
+	if m.Job != JobID(m.N, m.PlanVersion) {
+		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
+	}
+	if m.Task != nil && (m.Task.N != m.N || m.Task.ID != m.ID) {
+		return nil, count.Task{}, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
+	}
+	if m.Task != nil && w.Plans == nil {
+		// A plan made afresh, never built: it checks and counts the task from its
+		// description (costs that it caches, such as the fine plan's bound, are per process).
+		p, err := queens.NewPlan(m.N, "", m.PlanVersion)
+		if err != nil {
+			return nil, count.Task{}, err
+		}
+		t, err := p.CheckTask(*m.Task)
+		return p, t, err
+	}
+	p, err := w.plan(m.N, m.PlanVersion)
+	if err != nil {
+		return nil, count.Task{}, err
+	}
+	t, err := p.Task(m.ID)
+	if err == nil && m.Task != nil && *m.Task != t {
+		err = fmt.Errorf("the message describes task %d otherwise than the plan of N=%d, version %d", m.ID, m.N, m.PlanVersion)
+	}
+	return p, t, err
+}
+
+// handle runs one assignment: compute (with a heartbeat every third of the lease), then
+// hand the result in until the coordinator answers.
+func (w *Worker) handle(ctx context.Context, a Assignment) {
+	plan, task, err := w.task(a.TaskMsg)
+	if err != nil {
+		w.warnf("refused task %d of job %q: %v", a.ID, a.Job, err)
+		w.beat(a.Nonce, true)
+		_ = sleep(ctx, time.Second)
+		return
+	}
+	version := a.PlanVersion
+	job := a.Job // task checked that it is the job of task.N and version
+	key := resultKey(job, task.ID)
+	if a.Verify {
+		key = verifyKey(job, task.ID)
+	}
+	if w.Verbose {
+		w.logf("task %s started", key)
+	}
+	every := max(time.Duration(a.Lease*float64(time.Second))/3, 10*time.Millisecond)
+	start := time.Now()
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type outcome struct {
+		r   count.Result
+		err error
+	}
+	out := make(chan outcome, 1)
+	go func() {
+		r, err := plan.CountTask(cctx, task)
+		if err == nil && w.Stall > 0 && !a.Verify {
+			err = sleep(cctx, w.Stall-time.Since(start))
+		}
+		out <- outcome{r, err}
+	}()
+	beat := time.NewTicker(every)
+	defer beat.Stop()
+	var res count.Result
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			w.beat(a.Nonce, true)
+			w.logf("task %s handed back", key)
+			return
+		case <-beat.C:
+			w.beat(a.Nonce, false)
+		case o := <-out:
+			if o.err != nil {
+				// Cancelled with ctx (the count saw it first: both cases were ready), or
+				// failed: either way the task goes back to be assigned again.
+				w.beat(a.Nonce, true)
+				if ctx.Err() != nil {
+					w.logf("task %s handed back", key)
+				} else {
+					w.warnf("task %s handed back: %v", key, o.err)
+					_ = sleep(ctx, time.Second) // a task this worker cannot run: not at once again
+				}
+				return
+			}
+			res = o.r
+			break wait
+		}
+	}
+	r := Result{Job: job, N: task.N, PlanVersion: version, Result: res, Worker: w.Identity, Name: w.Name,
+		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
+	data, _ := json.Marshal(r)
+	said := false // that the coordinator did not answer
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		m, err := w.Conn.RequestWithContext(rctx, resultSubject(w.Identity, job), data)
+		cancel()
+		if err == nil {
+			var rc Receipt
+			if err := json.Unmarshal(m.Data, &rc); err != nil || !rc.OK {
+				w.warnf("task %s: the coordinator refused the result: %s", key, rc.Refused)
+				return
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			// Stopped before the coordinator answered: the result may not have
+			// reached it, so the task goes back at once rather than after the ack
+			// deadline (a coordinator that took the result ignores the hand-back).
+			w.beat(a.Nonce, true)
+			w.logf("task %s handed back: stopped while handing in its result", key)
+			return
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			_ = sleep(ctx, 500*time.Millisecond)
+		}
+		if !said {
+			said = true
+			w.logf("handing in task %s: %v; trying until a coordinator takes it", key, err)
+		}
+		w.beat(a.Nonce, false)
+	}
+	d := w.done.Add(1)
+	if w.Verbose {
+		w.logf("task %s done in %v (%d solutions), %d done by this worker", key, time.Since(start).Round(time.Millisecond), res.Solutions, d)
+	}
+}

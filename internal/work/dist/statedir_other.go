@@ -1,8 +1,0 @@
-//go:build !unix
-
-package dist
-
-import "io/fs"
-
-// ownerOf says that the owner is not known here.
-func ownerOf(fs.FileInfo) (int, bool) { return 0, false }
