@@ -6,9 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"unsafe"
-
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // PlanVersion identifies the way [New] cuts a count into tasks and what each
@@ -312,100 +309,4 @@ func (t task) rowSet(i int) (task, error) {
 	s.Join.First, s.Join.RowSets = e, 1
 	s.Cost = t.Cost / uint64(t.Join.RowSets)
 	return s, nil
-}
-
-// countJoin runs a task of the join. It needs no plan: the task names its row sets. The
-// quarter table comes whole or by rows (joinTable), within the process's memory limit.
-func (t task) countJoin(ctx context.Context) (count.Result, error) {
-	res := count.Result{ID: t.ID}
-	if t.Join.Sub < 0 {
-		p, r, nodes, err := symmetricCounts(ctx, t.N)
-		res.HalfTurn, res.QuarterTurn, res.Nodes = p, r, nodes
-		return res, err
-	}
-	if t.N < MinN || t.N > MaxN || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
-		return res, fmt.Errorf("join task %d of N=%d is not a task of the plan", t.ID, t.N)
-	}
-	tab, err := joinTable(ctx, t.N)
-	if err != nil {
-		return res, err
-	}
-	return t.countJoinTable(ctx, tab)
-}
-
-// countJoinTable runs a row-set task of the join on the table tab (whole or partial).
-func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Result, error) {
-	res := count.Result{ID: t.ID}
-	w := joinWorkers.Get().(*joinWorker)
-	defer joinWorkers.Put(w)
-	w.t = tab
-	j := newJoinSub(t.N, t.Join.Sub)
-	var c joinCounters
-	var sum uint64
-	var err error
-	if tab.cache == nil {
-		sum, err = w.countRowSets(ctx, &j, t.Join.First, t.Join.RowSets, &c)
-	} else {
-		// A row set at a time, holding the four rows of the table it reads.
-		e := t.Join.First
-		for done := 0; done < t.Join.RowSets && e != 0; e = j.nextRowSet(e) {
-			if wE, _ := j.rowSetWeight(e); wE == 0 {
-				continue
-			}
-			rows := j.tableRows(e)
-			if err = tab.acquire(ctx, rows[:]); err != nil {
-				break
-			}
-			var s uint64
-			s, err = w.countRowSets(ctx, &j, e, 1, &c)
-			tab.release(rows[:])
-			if err != nil {
-				break
-			}
-			sum += s
-			done++
-		}
-	}
-	if err != nil {
-		return res, err
-	}
-	res.Solutions = sum
-	res.RowSets, res.Stored, res.PairTests = c.rowSets, c.stored, c.pairTests
-	res.Nodes = c.stored + c.queries
-	return res, nil
-}
-
-// joinMemory returns the bytes of the join's quarter table for n, whole (8 bytes a
-// quarter piece plus 16 bytes per cell of 4^h cells: 1.9 MiB for n = 16–17, 11 MiB
-// for 18–19, 73.5 MiB for 20–21, 574 MiB for 22–23, 4.97 GiB for 24–25, 48.3 GiB for 26–27),
-// and of one worker's buffers (store, queries, matcher, prepared south pieces), which grow
-// with the largest row set. A process holds the whole table, shared by its workers, only
-// where it fits the memory limit; else it holds some of the table's rows (see
-// Plan.Memory, which answers for a whole count).
-func joinMemory(n int) (table, perWorker uint64) {
-	h := n / 2
-	table = joinTableBytes(n)
-	// The largest store seen, half-boards (BenchmarkJoinLists, 20–100 sampled row sets:
-	// 27,720 at N = 20, 214,450 at 22, 1,268,102 at 24, 10,564,629 at 26, ×6–8 a step of
-	// h), taken half again for the row sets not sampled, and at most the store of a part
-	// (listMax) plus one cell's overshoot; queries about three times the store, in chunks.
-	// A stored half-board takes about 100 bytes with the sieve's copies and the matcher's
-	// tables, a query about 48 with its copies and chunk offsets.
-	largest := []float64{8: 900, 9: 5130, 10: 42000, 11: 320000, 12: 1.9e6, 13: 1.6e7}
-	patterns := largest[min(max(h, 8), 13)]
-	for i := 13; i < h; i++ {
-		patterns *= 8
-	}
-	storeMax, queryMax := listMax(h)
-	store := min(patterns, 1.25*float64(storeMax))
-	queries := min(3*patterns, 1.25*float64(queryMax))
-	perWorker = uint64(100*store+48*queries) + 1<<20
-	// Three prepared south rows (16 bytes a piece) of at most the largest table row, or
-	// from h = 14 two prepared cells.
-	if h < cellSouthH {
-		perWorker += 3 * 16 * maxRowPieces(h)
-	}
-	// The sieve's 2^k sub-store matchers, each with its fixed rows (about 36 MiB at k = 13).
-	perWorker += uint64(1<<sieveBitsFor(n)) * uint64(unsafe.Sizeof(matcher{}))
-	return table, perWorker
 }

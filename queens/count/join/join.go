@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -270,29 +269,6 @@ func (j *joinSub) nextRowSet(e uint64) uint64 {
 // firstRowSet is the first k-subset in colex order.
 func (j *joinSub) firstRowSet() uint64 { return 1<<j.k - 1 }
 
-// joinWorker holds one goroutine's buffers for the join: the store, the queries and the
-// matcher, kept across row sets and tasks (a sync.Pool hands them out).
-type joinWorker struct {
-	t       *quarterTable
-	m       sieveMatcher
-	sideA   []uint64
-	sideB   []uint64
-	q       [3][]uint64 // even N: B half-boards by occupied long-diagonal segments
-	q1      [1][]uint64 // odd N: w.sideB, as nextQueries returns it
-	scratch pieceList
-	// scratch1 holds evenB's second class of south pieces where they are prepared cell
-	// by cell (h ≥ cellSouthH).
-	scratch1 pieceList
-	// cls and clsN hold one cell's south and north pieces of half B that a class of
-	// countRowSetStoreB may use (evenBClassFrom).
-	cls  [2]pieceList
-	clsN [2][]uint64
-	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
-	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
-	southA southRow
-	southB [2]southRow
-}
-
 // southRow holds the south pieces of one row mask of the table (every column set),
 // prepared by prepareSouth for one quarter, class ranges and forbidden masks. Consecutive
 // row sets in colex order share their south rows (the high bits change slowest), so a
@@ -361,40 +337,6 @@ func southRowOf(j *joinSub, r *southRow) *southRow {
 		return nil
 	}
 	return r
-}
-
-var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
-
-// joinCounters are the deterministic counters of a join task.
-type joinCounters struct {
-	rowSets, stored, queries, pairTests uint64
-}
-
-// countRowSets counts n counted row sets of sub-problem j starting at (and including) the
-// counted row set e0. It returns the weighted partial sum.
-func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n int, c *joinCounters) (uint64, error) {
-	var sum uint64
-	e := e0
-	for done := 0; done < n; e = j.nextRowSet(e) {
-		if e == 0 {
-			break
-		}
-		wE, w180 := j.rowSetWeight(e)
-		if wE == 0 {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		done++
-		c.rowSets++
-		n, err := w.countRowSet(ctx, j, e, wE, w180, c)
-		if err != nil {
-			return 0, err
-		}
-		sum += j.weight * n
-	}
-	return sum, nil
 }
 
 // countRowSet counts the pairs of row set e, weighted by the row-set weights.
