@@ -13,7 +13,7 @@ import (
 // crossed a process boundary cannot add more to a total than its task could.
 //
 // A row set E of a task is joined from the half-boards of half A on rows E and those of
-// half B on the other rows (see join.go). A half-board is a north quarter piece on the
+// half B on the other rows (see the notes in doc.go). A half-board is a north quarter piece on the
 // half's north rows joined with a south piece on its south rows, the two using disjoint
 // columns that together fill the half's free columns. So the half-boards of a half number
 // at most

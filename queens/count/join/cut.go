@@ -272,15 +272,6 @@ func (m *rowSetModel) cost(j *joinSub, e uint64) uint64 {
 	return uint64((4*(a+passes*b)+passes*a*b/128)/m.unit) + 1
 }
 
-// tableRows returns the four rows of the quarter table that row set e of j reads: the
-// north and south rows of half A (the rows of e) and of half B (the free rows not in e).
-func (j *joinSub) tableRows(e uint64) [4]uint32 {
-	h := uint(j.h)
-	lm := uint64(1)<<h - 1
-	rest := j.free &^ e
-	return [4]uint32{uint32(e & lm), uint32(e >> h & lm), uint32(rest & lm), uint32(rest >> h & lm)}
-}
-
 // rowSet returns the task that counts only the i-th counted row set of the join task t,
 // 0 ≤ i < t.Join.RowSets. Row sets of one task share a sub-problem and so a Cost per row
 // set (t.Cost / t.Join.RowSets), which makes a uniform sample of them an unbiased timing

@@ -16,7 +16,7 @@ import (
 // board, by a different method: a plain backtracking search of the whole board, a queen a
 // row from the top, each row's queen confined to half A (columns 0…h−1) if its bit is in e
 // and to half B (columns N−h…N−1) if not, with the sub-problem's fixed queens placed
-// first, and each solution weighted as the join weights it (see join.go): for even n the
+// first, and each solution weighted as the join weights it (see the notes in doc.go): for even n the
 // row-set weight times 2^(B's queens on the long diagonals), w180 in place of 1 where it
 // has none, and no solution with a queen of A on a long diagonal; for the centre the
 // row-set weight; for a cross (b = sub+1) weight 8, summed over the middle row's queen

@@ -1,0 +1,433 @@
+package join
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+)
+
+// classBitsMax bounds the cut bits that split half A into classes (countRowSetClasses).
+const classBitsMax = 6
+
+// classCandidates returns the frame bits countRowSetClasses may split half A by, in the
+// order it takes them: the sieve's order (the diagonals nearest the middle of each
+// direction, alternating), of which it takes those some stored half-board has (at even N
+// half A leaves the middle ones, the board's long diagonals, empty: rule 2).
+func classCandidates(W int) [classCandidatesLen]uint {
+	mid := uint(W / 2)
+	w := uint(W)
+	return [classCandidatesLen]uint{mid, w + mid, mid + 1, w + mid + 1, mid - 1, w + mid - 1, mid + 2, w + mid + 2}
+}
+
+const classCandidatesLen = 8
+
+// countRowSetClasses is countRowSet where half A may not fit one part (j.storeMax, h ≥
+// 13): half A is split by c cut bits (the diagonals whose cut removes the most pairs of
+// this row set, occupancyOrder; classCandidates where cutByOccupancy is off) into the
+// classes of the half-boards that agree on them, each stored alone (in runs of j.storeMax where a class is larger),
+// and a class with cut bits x meets only the queries with none of x's bits: the sieve's
+// cut, made by making the lists again instead of holding them. c is the fewest bits
+// that leave no class above j.storeMax (at most classBitsMax), so that each stored class
+// is as large as a worker's memory allows and its own sieve (sievePerSubOdd) takes as many
+// cut bits as its size pays for: the cut bits of the two levels together grow with the
+// whole store, not with the part held (at N = 27 with c = 0 too: the one class's sieve
+// is sized by it, not by joinSieveBits). A first pass over half A counts the classes (one more
+// enumeration of A, and B is made again for every part: both small beside the matching
+// from h = 13; a class's half-boards and queries drop the pieces off its cut bits before
+// their products are made). With c = 0 it is countRowSet's parts.
+//
+// The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
+// the only-th class that holds half-boards and no other (the sampler of lists_test.go
+// times one class so), with only = −2 none, and then leaves the counters' queries out; it
+// returns the number of such classes.
+func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	jb := *j
+	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
+	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, &jb, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
+	// Pass 1: how many half-boards each class of the candidate bits holds.
+	split := classSplit{cand: cand}
+	var stored, kept uint64
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		stored += uint64(len(w.sideA))
+		kept |= split.add(w.sideA)
+	}
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
+	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
+	w.m.exclude = outer
+	w.m.prefer = prefer
+	// At N = 27 every class, one alone included, takes its sieve's cut bits by its size:
+	// a fixed 13 (joinSieveBits) made the row sets of one class slower, up to 1.2 times
+	// (bench/README.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
+	// measured with: classes of a row set of several, by sievePerSub.
+	switch {
+	case j.h == 13:
+		w.m.perSub = sievePerSubOdd
+	case cb > 0:
+		w.m.perSub = sievePerSub
+	}
+	var queries uint64
+	var n [3]uint64
+	first, class := only == -1, 0 // first: the queries are still to count
+	for x := range 1 << cb {
+		size, X := split.class(x) // X: the class's cut bits, in the frame
+		if size == 0 {
+			continue
+		}
+		class++
+		match := only == -1 || only == class-1
+		if !match && !first {
+			continue
+		}
+		for aFrom := 0; aFrom >= 0; {
+			// A run of the class: half A made on from aFrom, the other classes dropped.
+			w.sideA = w.sideA[:0]
+			for aFrom >= 0 && len(w.sideA) < j.storeMax {
+				start := len(w.sideA)
+				w.sideA, aFrom = w.halfClassFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax, outer&^X)
+				k := start
+				for _, sig := range w.sideA[start:] {
+					w.sideA[k] = sig
+					if sig&outer == X {
+						k++
+					}
+				}
+				w.sideA = w.sideA[:k]
+			}
+			if len(w.sideA) == 0 || !match && !first {
+				continue
+			}
+			if match {
+				w.m.build(w.sideA, W, j.sieve)
+			}
+			for b := (queryChunk{}); !b.done; {
+				var bad uint64 // the first pass counts every query
+				if !first {
+					bad = X
+				}
+				qs := w.nextClassQueries(j, &jb, bn, bs, w180, &b, bad)
+				for k, q := range qs {
+					if first {
+						queries += uint64(len(q))
+					}
+					if !match {
+						continue
+					}
+					i := 0
+					for _, sig := range q {
+						q[i] = sig
+						if sig&X == 0 {
+							i++
+						}
+					}
+					n[k] += w.m.countAll(q[:i])
+				}
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for b := (queryChunk{}); first && !b.done; { // no half A: the queries still count
+		for _, q := range w.nextQueries(j, &jb, bn, bs, w180, &b) {
+			queries += uint64(len(q))
+		}
+	}
+	if j.kind == subCentre && queries < stored {
+		stored, queries = queries, stored
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	if j.kind == subEven {
+		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
+	}
+	return wE * n[0], class, nil
+}
+
+// storeLarger makes a row set of even N from h = 13 store its half B, about three times
+// its half A at N = 26–28, and query it with half A (countRowSetStoreB) instead of the
+// other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
+var storeLarger = true
+
+// countRowSetStoreB is countRowSetClasses for even N with the roles of the halves
+// swapped: half B (its three lists by occupied long-diagonal segments, w.q) is split into
+// classes by cut bits and stored a class at a time, a weighted store (sieveMatcher.weighted:
+// each half-board weighs what its segments say, 2^segments, or w180 with none, as the
+// queries of countRowSetClasses do), and half A is made again for each and queried a
+// chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
+// more bits at the same sub-store size. Counters, return values and only are as
+// countRowSetClasses's (stored |A|, queries |B|).
+func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+	W := 2*j.h - 1
+	mid := uint(W / 2)
+	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
+	cand := classCandidates(W)
+	var prefer []uint
+	if cutByOccupancy {
+		prefer = w.occupancyOrder(j, j, an, as, bn, bs, w180)
+		if len(prefer) >= classCandidatesLen {
+			copy(cand[:], prefer)
+		}
+	}
+	// Pass 1 over half B: how many half-boards each class of the candidate bits holds.
+	split := classSplit{cand: cand}
+	var queries, kept uint64
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+			queries += uint64(len(q))
+			kept |= split.add(q)
+		}
+	}
+	kept &^= long
+	split.choose(kept, j.storeMax)
+	cb, outer := split.cb, split.outer
+	defer func() {
+		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
+	}()
+	w.m.exclude = outer | long
+	w.m.prefer = prefer
+	w.m.weighted, w.m.wbits = true, long
+	w.m.wshift = [3]uint8{uint8(w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
+	if cb > 0 {
+		w.m.perSub = sievePerSub
+	}
+	var stored, n uint64
+	first, class := only == -1, 0 // first: half A is still to count
+	for x := range 1 << cb {
+		size, X := split.class(x) // X: the class's cut bits, in the frame
+		if size == 0 {
+			continue
+		}
+		class++
+		if only != -1 && only != class-1 {
+			continue
+		}
+		for b := (queryChunk{}); !b.done; {
+			// A run of the class: half B made on from b, the other classes dropped.
+			w.sideB = w.sideB[:0]
+			for !b.done && len(w.sideB) < j.storeMax {
+				// A chunk of at most what the store has room for (and a cell more), so
+				// that a run holds no more than j.storeMax and a cell, and the chunk no
+				// more than j.queryMax and a cell.
+				lim := min(j.queryMax, j.storeMax-len(w.sideB))
+				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, lim, outer&^X)
+				b.done = b.from < 0
+				for _, q := range w.q {
+					for _, sig := range q {
+						if sig&outer == X {
+							w.sideB = append(w.sideB, sig)
+						}
+					}
+				}
+			}
+			if len(w.sideB) == 0 {
+				continue
+			}
+			w.m.build(w.sideB, W, j.sieve)
+			for aFrom := 0; aFrom >= 0; {
+				if first {
+					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+					stored += uint64(len(w.sideA))
+				} else {
+					w.sideA, aFrom = w.halfClassFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax, X)
+				}
+				i := 0
+				for _, sig := range w.sideA {
+					w.sideA[i] = sig
+					if sig&X == 0 {
+						i++
+					}
+				}
+				n += w.m.countAll(w.sideA[:i])
+				if err := ctx.Err(); err != nil {
+					return 0, 0, err
+				}
+			}
+			first = false
+		}
+	}
+	for aFrom := 0; first && aFrom >= 0; { // no half B: half A still counts
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+		stored += uint64(len(w.sideA))
+	}
+	if only != -1 {
+		stored = 0
+	}
+	c.stored += stored
+	c.queries += queries
+	c.pairTests += stored * queries
+	return wE * n, class, nil
+}
+
+// cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
+// sieves, by how often the row set's own half-boards occupy each diagonal
+// (occupancyOrder) instead of by a fixed order from the middle of each direction out.
+// A variable so that the harness can compare the two (CHESSPUZZLES_JOINCUTS=fixed).
+var cutByOccupancy = true
+
+// occupancyStep is the sampling step of occupancyOrder: it counts the diagonals of every
+// occupancyStep-th half-board of each side.
+const occupancyStep = 16
+
+// occupancyOrder returns the frame bits that both halves of the row set occupy, in
+// decreasing order of the share of (stored, query) pairs a cut on the bit removes: the
+// product of the shares of half A's and of half B's half-boards (every occupancyStep-th
+// one, queries unweighted) that occupy it. So a row set whose queens of A are mostly in
+// the north rows (where the down diagonals near the middle cross both halves) is cut on
+// down diagonals, not on as many up diagonals as down. It makes both halves once more
+// (against dozens of passes of half B in the classes at N = 28).
+func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 uint64) []uint {
+	var occA, occB [64]uint64
+	var nA, nB uint64
+	tally := func(occ *[64]uint64, sigs []uint64, n *uint64) {
+		for i := 0; i < len(sigs); i += occupancyStep {
+			for x := sigs[i]; x != 0; x &= x - 1 {
+				occ[bits.TrailingZeros64(x)]++
+			}
+			*n++
+		}
+	}
+	for from := 0; from >= 0; {
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		tally(&occA, w.sideA, &nA)
+	}
+	for b := (queryChunk{}); !b.done; {
+		for _, q := range w.nextQueries(j, jb, bn, bs, w180, &b) {
+			tally(&occB, q, &nB)
+		}
+	}
+	if nA == 0 || nB == 0 {
+		return nil
+	}
+	type scored struct {
+		bit   uint
+		score float64
+	}
+	var sc []scored
+	for b := range uint(2 * (2*j.h - 1)) {
+		if occA[b] > 0 && occB[b] > 0 {
+			sc = append(sc, scored{b, float64(occA[b]) / float64(nA) * float64(occB[b]) / float64(nB)})
+		}
+	}
+	slices.SortStableFunc(sc, func(x, y scored) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	order := make([]uint, len(sc))
+	for i, s := range sc {
+		order[i] = s.bit
+	}
+	return order
+}
+
+// classSplit chooses the classes that countRowSetClasses and countRowSetStoreB store one
+// at a time: add counts the stored half's half-boards by their candidate cut bits cand,
+// choose takes the fewest of those bits (in cand's order, those some half-board has, at
+// most classBitsMax) that leave no class above the store's limit, and class names a class.
+type classSplit struct {
+	cand [classCandidatesLen]uint
+	// hist8 counts the half-boards by their candidate bits in the order of their
+	// positions in the frame (one bit-extract of the candidates' mask, ext), in four
+	// histograms filled in turn so that equal neighbours do not wait on one counter.
+	hist8 [4][1 << classCandidatesLen]int
+	ext   bitExtract
+	order []uint                 // the candidates some half-board has, in order
+	hist  [1 << classBitsMax]int // half-boards by their bits of order
+	cb    int                    // the cut bits taken: order[:cb]
+	outer uint64                 // the same, in the frame
+}
+
+// add counts sigs by their candidate bits and returns their OR. Cost: one bit-extract and
+// one increment a half-board (PEXT where the processor has BMI2).
+func (c *classSplit) add(sigs []uint64) uint64 {
+	if c.ext.mask == 0 {
+		var m uint64
+		for _, b := range c.cand {
+			m |= 1 << b
+		}
+		c.ext.set(m)
+	}
+	var kept uint64
+	var x [256]uint64
+	for len(sigs) > 0 {
+		blk := sigs[:min(len(x), len(sigs))]
+		sigs = sigs[len(blk):]
+		extractAll(x[:], blk, &c.ext)
+		for _, sig := range blk {
+			kept |= sig
+		}
+		xs := x[:len(blk)]
+		i := 0
+		for ; i+4 <= len(xs); i += 4 {
+			c.hist8[0][xs[i]&255]++
+			c.hist8[1][xs[i+1]&255]++
+			c.hist8[2][xs[i+2]&255]++
+			c.hist8[3][xs[i+3]&255]++
+		}
+		for ; i < len(xs); i++ {
+			c.hist8[0][xs[i]&255]++
+		}
+	}
+	return kept
+}
+
+// choose sets the classes' cut bits among the candidates in kept: the fewest that leave no
+// class above limit half-boards (all of them if none do).
+func (c *classSplit) choose(kept uint64, limit int) {
+	var pos []int // the order's candidates' places in hist8's index
+	for _, b := range c.cand {
+		if kept>>b&1 != 0 && len(c.order) < classBitsMax {
+			c.order, pos = append(c.order, b), append(pos, bits.OnesCount64(c.ext.mask&(1<<b-1)))
+		}
+	}
+	for x8 := range 1 << classCandidatesLen {
+		var x int
+		for i, p := range pos {
+			x |= x8 >> p & 1 << i
+		}
+		c.hist[x] += c.hist8[0][x8] + c.hist8[1][x8] + c.hist8[2][x8] + c.hist8[3][x8]
+	}
+	for c.cb = 0; c.cb < len(c.order); c.cb++ {
+		var size [1 << classBitsMax]int
+		big := 0
+		for x, h := range c.hist {
+			size[x&(1<<c.cb-1)] += h
+			big = max(big, size[x&(1<<c.cb-1)])
+		}
+		if big <= limit {
+			break
+		}
+	}
+	for _, b := range c.order[:c.cb] {
+		c.outer |= 1 << b
+	}
+}
+
+// class returns the size of class x (x < 2^cb) and its cut bits in the frame.
+func (c *classSplit) class(x int) (size int, X uint64) {
+	for y, h := range c.hist {
+		if y&(1<<c.cb-1) == x {
+			size += h
+		}
+	}
+	for i, b := range c.order[:c.cb] {
+		X |= uint64(x>>i&1) << b
+	}
+	return size, X
+}

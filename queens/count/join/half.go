@@ -1,0 +1,298 @@
+package join
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"unsafe"
+)
+
+// southRow holds the south pieces of one row mask of the table (every column set),
+// prepared by prepareSouth for one quarter, class ranges and forbidden masks. Consecutive
+// row sets in colex order share their south rows (the high bits change slowest), so a
+// worker prepares each south piece about once per sub-problem instead of once per row
+// set that uses it: at N = 16 that is 0.1 M pieces instead of 8 M.
+type southRow struct {
+	ok     bool
+	t      *quarterTable
+	rs     uint32
+	r      [2][2]int
+	nr     int
+	fd, fu uint32
+	s, W   uint
+	isB    bool
+	off    []int32 // by column mask, 2^h+1 entries
+	buf    pieceList
+}
+
+// ensure makes r hold the row rs prepared for the given class ranges, forbidden masks and
+// frame, filling it if its key differs from the last one.
+func (r *southRow) ensure(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	if !r.ok || r.t != t || r.rs != rs || r.r != rng || r.nr != nr || r.fd != fd || r.fu != fu || r.s != s || r.W != W || r.isB != isB {
+		r.fill(t, rs, rng, nr, fd, fu, s, W, isB)
+	}
+}
+
+// cell returns the prepared south pieces of columns cols in the row ensure set, their
+// clash words and signatures (two slices, not a pieceList: a struct of two slices made
+// and copied at once through the stack stalled the loads that read it back).
+func (r *southRow) cell(cols uint32) (clash, sig []uint64) {
+	lo, hi := r.off[cols], r.off[cols+1]
+	return r.buf.clash[lo:hi], r.buf.sig[lo:hi]
+}
+
+func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, fu uint32, s, W uint, isB bool) {
+	*r = southRow{ok: true, t: t, rs: rs, r: rng, nr: nr, fd: fd, fu: fu, s: s, W: W, isB: isB, off: r.off, buf: r.buf.empty()}
+	n := 1 << t.h
+	if cap(r.off) < n+1 {
+		r.off = make([]int32, n+1)
+	}
+	r.off = r.off[:n+1]
+	k := bits.OnesCount32(rs)
+	for c := range n {
+		r.off[c] = int32(r.buf.len())
+		if bits.OnesCount(uint(c)) != k {
+			continue
+		}
+		for i := range nr {
+			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
+		}
+	}
+	r.off[n] = int32(r.buf.len())
+}
+
+// cellSouthH is the least h whose south pieces are prepared cell by cell, as a row set
+// needs them, instead of a whole table row at a time (southRow). From h = 14 (N = 28, 29)
+// a table row holds up to some 2·10⁷ pieces, and three prepared rows would take about
+// 1 GiB a worker; a row set there takes minutes, against the few tens of milliseconds of
+// preparing the south cells it reads, once per cell that a north cell meets (at most the
+// four rows' pieces).
+var cellSouthH = 14 // tests lower it to run the cell-by-cell path at small N
+
+// southRowOf returns r, or nil where j's south pieces are prepared cell by cell.
+func southRowOf(j *joinSub, r *southRow) *southRow {
+	if j.h >= cellSouthH {
+		return nil
+	}
+	return r
+}
+
+// classRanges returns the class runs [from, to) of a cell that a quarter with forbidden
+// local masks fd, fu may use, as up to two ranges (one for a north quarter: see
+// quarterTable), and the forbidden bits left to test.
+func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
+	long := uint32(1) << (h - 1)
+	noDown, noUp := fd&long != 0, fu&long != 0
+	switch {
+	case noDown && noUp:
+		r[0], nr = [2]int{1, 2}, 1
+	case noDown:
+		r[0], nr = [2]int{1, 3}, 1
+	case noUp:
+		r[0], nr = [2]int{0, 2}, 1
+	default:
+		r[0], nr = [2]int{0, 4}, 1
+	}
+	return r, nr, fd &^ long, fu &^ long
+}
+
+// pieceList holds quarter pieces prepared for the join, north or south, as two parallel
+// lists: clash[i], the bits the other quarter's piece must not share with piece i (down
+// diagonals in the low half, up diagonals in the high half, both in the north quarter's
+// frame), and sig[i], its part of the half-board's signature, already in the frame. A
+// north and a south piece are compatible iff their clash words share no bit, and their
+// half-board's signature is the OR of their sig words (joinProduct).
+type pieceList struct{ clash, sig []uint64 }
+
+func (l pieceList) len() int { return len(l.clash) }
+
+// empty returns l with no pieces, keeping its memory.
+func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
+
+// prepareSouth appends the south pieces of ps (filtered by the forbidden masks fd, fu) in
+// the form joinPairs wants.
+func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
+	m := uint64(1)<<W - 1
+	for _, p := range ps {
+		ds, us := uint64(uint32(p)), p>>32
+		if uint32(ds)&fd|uint32(us)&fu != 0 {
+			continue
+		}
+		sig := ds>>s&m | (us&m)<<W
+		if isB {
+			sig = ds&m | (us<<s&m)<<W
+		}
+		out.clash = append(out.clash, ds|(us<<s&m)<<32)
+		out.sig = append(out.sig, sig)
+	}
+	return out
+}
+
+// half appends to out the signatures of the half-boards of one half (north quarter qn,
+// south quarter qn+1) on north rows rn and south rows rs using the columns cols. With sr
+// non-nil the south pieces come from that row cache; else they are prepared cell by cell
+// (the crosses' half B, whose forbidden masks change with every a).
+func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
+	out, _ = w.halfFrom(j, out, qn, rn, rs, cols, isB, sr, 0, math.MaxInt)
+	return out
+}
+
+// halfFrom is half over the north column sets from the from-th of |rn| columns on (in
+// increasing order), stopping after the first cell that leaves out with limit or more
+// signatures. It returns out and the index of the next column set, or −1 if none is left.
+func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int) ([]uint64, int) {
+	return w.halfClassFrom(j, out, qn, rn, rs, cols, isB, sr, from, limit, 0)
+}
+
+// halfClassFrom is halfFrom (which is it with bad = 0) without the half-boards whose
+// signatures have a bit of bad (half A queried by a class of countRowSetStoreB, which
+// must not have the class's cut bits): the north and south pieces with such a bit are
+// dropped before their product is made, as evenBClassFrom does for half B. The caller
+// still drops the signatures with a bad bit.
+func (w *joinWorker) halfClassFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int, bad uint64) ([]uint64, int) {
+	t := w.t
+	h := j.h
+	s, W := uint(j.s), uint(2*h-1)
+	k := bits.OnesCount32(rn)
+	rN, nrN, fdN, fuN := classRanges(h, j.fd[qn], j.fu[qn])
+	rS, nrS, fdS, fuS := classRanges(h, j.fd[qn+1], j.fu[qn+1])
+	f := newPairFrame(fdN, fuN, s, W, isB)
+	if sr != nil {
+		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
+	}
+	cs := t.colsByPop[k]
+	for i := from; i < len(cs); i++ {
+		if len(out) >= limit {
+			return out, i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var sc, ss []uint64
+		if sr != nil {
+			sc, ss = sr.cell(cols &^ c)
+		} else {
+			l := w.scratch.empty()
+			for i := range nrS {
+				l = prepareSouth(l, t.run(rs, cols&^c, rS[i][0], rS[i][1]), fdS, fuS, s, W, isB)
+			}
+			w.scratch = l
+			sc, ss = l.clash, l.sig
+		}
+		if bad != 0 {
+			w.cls[0] = keepSouth(w.cls[0].empty(), sc, ss, bad)
+			sc, ss = w.cls[0].clash, w.cls[0].sig
+		}
+		if len(sc) > 0 {
+			for i := range nrN {
+				north := t.run(rn, c, rN[i][0], rN[i][1])
+				if bad != 0 {
+					north = f.keepNorth(w.clsN[0][:0], north, bad)
+					w.clsN[0] = north
+				}
+				out = joinPairs(out, north, sc, ss, &f)
+			}
+		}
+	}
+	return out, -1
+}
+
+// pairFrame holds what a join of north and south pieces needs besides the pieces: the
+// north pieces' forbidden masks (down in the low half, up in the high half, as a piece),
+// and how a north piece's masks go into the frame of width W (mask m): its clash word is
+// (down<<s)&m | (up&m)<<32, its signature (down<<dl)&m | (up>>ur&m)<<W (half A: down masks
+// as they are, up masks shifted down by s; B: down masks shifted up by s, up masks as
+// they are). joinCellAVX512 reads the fields by their offsets: they stay in this order.
+type pairFrame struct {
+	forbid       uint64
+	s, dl, ur, W uint64
+	m            uint64
+}
+
+func newPairFrame(fd, fu uint32, s, W uint, isB bool) pairFrame {
+	f := pairFrame{forbid: uint64(fd) | uint64(fu)<<32, s: uint64(s), W: uint64(W), m: uint64(1)<<W - 1, ur: uint64(s)}
+	if isB {
+		f.dl, f.ur = uint64(s), 0
+	}
+	return f
+}
+
+// keepSouth appends to dst the south pieces (clash words sc, signature parts ss) whose
+// signature part has no bit of bad.
+func keepSouth(dst pieceList, sc, ss []uint64, bad uint64) pieceList {
+	for i, sg := range ss[:len(sc)] {
+		if sg&bad == 0 {
+			dst.clash, dst.sig = append(dst.clash, sc[i]), append(dst.sig, sg)
+		}
+	}
+	return dst
+}
+
+// keepNorth appends to dst the north pieces of src whose part of the signature (in f's
+// frame) has no bit of bad.
+func (f *pairFrame) keepNorth(dst, src []uint64, bad uint64) []uint64 {
+	dl, ur, W, m := f.dl&63, f.ur&63, f.W&63, f.m
+	for _, p := range src {
+		dn, un := uint64(uint32(p)), p>>32
+		if (dn<<dl&m|(un>>ur&m)<<W)&bad == 0 {
+			dst = append(dst, p)
+		}
+	}
+	return dst
+}
+
+// joinPairs returns out with the signatures of every compatible (north, south) pair
+// appended, north pieces filtered by f's forbidden masks. It only makes room: for the
+// whole product, or a block of north pieces at a time (at most joinBlock candidates)
+// when the product does not fit the capacity left; joinCell does the work.
+// The south pieces are given by their clash words sc and signatures ss.
+func joinPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	ns := len(sc)
+	if len(out)+len(north)*ns+cellSlack <= cap(out) {
+		return joinCell(out, north, sc, ss, f)
+	}
+	block := max(1, joinBlock/max(1, ns))
+	for len(north) > 0 {
+		nb := north[:min(block, len(north))]
+		north = north[len(nb):]
+		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
+			out = slices.Grow(out, need-len(out)+len(out)/2)
+		}
+		out = joinCell(out, nb, sc, ss, f)
+	}
+	return out
+}
+
+// joinBlock bounds the candidates joinPairs makes room for at once.
+const joinBlock = 1 << 14
+
+// cellSlack is the room joinPairs leaves past a cell's last candidate: the AVX-512
+// kernel stores eight words at a time.
+const cellSlack = 8
+
+// joinCellGo is joinCell in Go: for every north piece p off the forbidden masks and
+// every south piece, it writes sig(p) | sig(south) and advances past it only if the two
+// share no diagonal. The inner loop is branch-free (written through a pointer, without
+// the bounds check the compiler cannot drop), so out must have room for
+// len(north)·len(south) more words. Its parameters are few and it calls nothing, so that
+// its loops keep everything in registers.
+func joinCellGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	forbid, s, dl, ur, W, m := f.forbid, f.s&63, f.dl&63, f.ur&63, f.W&63, f.m
+	dst := unsafe.Pointer(unsafe.SliceData(out))
+	i := uintptr(len(out))
+	ss = ss[:len(sc)]
+	for _, p := range north {
+		if p&forbid != 0 {
+			continue
+		}
+		dn, un := uint64(uint32(p)), p>>32
+		nc := dn<<s&m | (un&m)<<32
+		ns := dn<<dl&m | (un>>ur&m)<<W
+		for k, c := range sc {
+			*(*uint64)(unsafe.Add(dst, i*8)) = ns | ss[k]
+			i += uintptr((nc&c - 1) >> 63)
+		}
+	}
+	return out[:i]
+}

@@ -1,0 +1,145 @@
+package join
+
+import "math/bits"
+
+// evenBClassFrom is evenBFrom (which is it with bad = 0) for the half-boards of one class
+// of countRowSetStoreB, those whose signatures have none of the bits bad (the class's outer cut bits it does
+// not have): a signature is the OR of its north and south pieces' parts, so the pieces
+// with a bad bit are dropped before their product is made, which shrinks it with every
+// bad bit (the caller still keeps only the signatures with all of the class's bits).
+// Without it half B made again for each of up to 64 classes took most of a row set's
+// time at N = 28.
+func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int, bad uint64) int {
+	t := w.t
+	s, W := uint(j.s), uint(2*j.h-1)
+	for k := range w.q {
+		w.q[k] = w.q[k][:0]
+	}
+	cols := j.colsB
+	f := newPairFrame(0, 0, s, W, true)
+	off, on := [2][2]int{{1, 3}}, [2][2]int{{0, 1}, {3, 4}} // SE off D1, on D1
+	byCell := j.h >= cellSouthH
+	if !byCell {
+		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
+		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
+	}
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
+			return i
+		}
+		c := cs[i]
+		if c&^cols != 0 || t.emptyCell(rn, c) {
+			continue
+		}
+		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
+		if byCell {
+			l0 := prepareSouth(w.scratch.empty(), t.run(rs, cols&^c, off[0][0], off[0][1]), 0, 0, s, W, true)
+			l1 := prepareSouth(w.scratch1.empty(), t.run(rs, cols&^c, on[0][0], on[0][1]), 0, 0, s, W, true)
+			l1 = prepareSouth(l1, t.run(rs, cols&^c, on[1][0], on[1][1]), 0, 0, s, W, true)
+			w.scratch, w.scratch1 = l0, l1
+			c0, s0, c1, s1 = l0.clash, l0.sig, l1.clash, l1.sig
+		} else {
+			c0, s0 = w.southB[0].cell(cols &^ c)
+			c1, s1 = w.southB[1].cell(cols &^ c)
+		}
+		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		if bad != 0 {
+			w.cls[0], w.cls[1] = keepSouth(w.cls[0].empty(), c0, s0, bad), keepSouth(w.cls[1].empty(), c1, s1, bad)
+			w.clsN[0], w.clsN[1] = f.keepNorth(w.clsN[0][:0], nOff, bad), f.keepNorth(w.clsN[1][:0], nOn, bad)
+			c0, s0, c1, s1 = w.cls[0].clash, w.cls[0].sig, w.cls[1].clash, w.cls[1].sig
+			nOff, nOn = w.clsN[0], w.clsN[1]
+		}
+		if zero {
+			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
+		}
+		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
+		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
+		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
+	}
+	return -1
+}
+
+// queryChunk is where the next chunk of a row set's queries starts (nextQueries).
+type queryChunk struct {
+	a, from int
+	done    bool
+}
+
+// nextQueries makes the chunk of half B's queries that b names, as countRowSet does by
+// kind (even N: the three lists by occupied long-diagonal segments, w.q; a cross: every
+// middle-row queen's; the centre: half B), and moves b on. jb is j with only the
+// middle-column queen's diagonals forbidden to half B (crosses).
+func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
+	return w.nextClassQueries(j, jb, bn, bs, w180, b, 0)
+}
+
+// nextClassQueries is nextQueries (which is it with bad = 0) without most of the queries
+// whose signatures have a bit of bad (those that meet a class of countRowSetClasses must
+// have none of its cut bits): pieces with such a bit are dropped before their product is
+// made, and a cross's middle-row queen a whose diagonals are in bad is passed over. The
+// caller still drops the signatures with a bad bit.
+func (w *joinWorker) nextClassQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk, bad uint64) [][]uint64 {
+	switch j.kind {
+	case subEven:
+		b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, bad)
+		b.done = b.from < 0
+		return w.q[:]
+	case subCross:
+		if b.a == 0 {
+			b.a = 1
+		}
+		b.a, b.from = w.crossBClassFrom(j, jb, bn, bs, b.a, b.from, j.queryMax, bad)
+		b.done = b.a == 0
+	default:
+		w.sideB, b.from = w.halfClassFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax, bad)
+		b.done = b.from < 0
+	}
+	w.q1[0] = w.sideB
+	return w.q1[:]
+}
+
+// crossBFrom sets w.sideB to the next chunk of a cross's half B over every middle-row
+// queen a (see countRowSetWhole), from queen a and north column set from on, stopping
+// once it holds limit or more signatures. It returns where the next chunk starts, or
+// a = 0 when none is left. jb is j with only the middle-column queen's diagonals
+// forbidden to half B.
+func (w *joinWorker) crossBFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int) (int, int) {
+	return w.crossBClassFrom(j, jb, bn, bs, a, from, limit, 0)
+}
+
+// crossBClassFrom is crossBFrom (which is it with bad = 0) without the half-boards of a
+// middle-row queen whose diagonals are in bad, and without most others with a bit of
+// bad (see nextClassQueries).
+func (w *joinWorker) crossBClassFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int, bad uint64) (int, int) {
+	w.sideB = w.sideB[:0]
+	for ; a < j.b; a, from = a+1, 0 {
+		j.setCross(a)
+		if j.crossBits&bad != 0 {
+			continue
+		}
+		start := len(w.sideB)
+		var next int
+		w.sideB, next = w.halfClassFrom(jb, w.sideB, qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), from, limit, bad)
+		k := start
+		for _, sig := range w.sideB[start:] {
+			w.sideB[k] = sig | j.crossBits
+			k += int((sig&j.crossBits - 1) >> 63)
+		}
+		w.sideB = w.sideB[:k]
+		if next >= 0 {
+			return a, next
+		}
+	}
+	return 0, 0
+}
+
+// evenBFrom fills w.q with half B's signatures for even N by the number of occupied
+// long-diagonal segments (NE's up long diagonal is D2, SE's down long diagonal is D1);
+// with zero false the B half-boards with neither are not needed (their weight is 0). It
+// makes those of the north column sets from the from-th on, stopping after the first
+// cell that leaves limit or more signatures in w.q, and returns the index of the next
+// column set, or −1 if none is left.
+func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int) int {
+	return w.evenBClassFrom(j, rn, rs, zero, from, limit, 0)
+}
