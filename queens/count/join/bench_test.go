@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var joinSink uint64
+var benchSink uint64
 
 // BenchmarkCountJoin times the whole join count of n on one goroutine (table built once
 // per process and shared, so it is not in the loop after the first run).
@@ -18,7 +18,7 @@ func BenchmarkCountJoin(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				joinSink += c.Total.Uint64()
+				benchSink += c.Total.Uint64()
 			}
 		})
 	}
@@ -34,7 +34,7 @@ func BenchmarkCountJoinOdd(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				joinSink += c.Total.Uint64()
+				benchSink += c.Total.Uint64()
 			}
 		})
 	}

@@ -38,12 +38,12 @@ import (
 // 1.6·10^8; at N = 20 none passes 10^15), not a modest inflation of one task:
 // recomputation (--verify, --replicas) catches that.
 
-// joinBoundTableMaxH is the largest quarter size whose cell counts are tabulated: 4^h
+// boundTableMaxH is the largest quarter size whose cell counts are tabulated: 4^h
 // 32-bit counts (16 MiB at h = 11, the table of N = 22 and 23) from one walk over the P(h)
 // pieces (1 s at h = 10, 5 s at h = 11 on a shared core). Above it a cell is bounded by
 // k!, the permutations of its k queens, which makes H ≤ h!: far looser, but those N (24
 // and more) take weeks.
-const joinBoundTableMaxH = 11
+const boundTableMaxH = 11
 
 var cellCounts struct {
 	sync.Mutex
@@ -116,32 +116,32 @@ func masksByPop(h int) [][]uint32 {
 	return m
 }
 
-// joinTaskBound holds the bounds of one join task's counters.
-type joinTaskBound struct {
+// taskBound holds the bounds of one join task's counters.
+type taskBound struct {
 	solutions, pairTests, stored, queries uint64
 }
 
-// joinBound returns the bounds of task t of the join (Sub ≥ 0) and an error if t is not a
+// counterBound returns the bounds of task t of the join (Sub ≥ 0) and an error if t is not a
 // task of the join's plan. It walks the task's row sets once, about |cols|·2^h cell
 // lookups a half each: milliseconds for a task of N ≤ 20.
-func (t task) joinBound() (joinTaskBound, error) {
-	var b joinTaskBound
-	if t.N < MinN || t.N > MaxN || t.Join.Sub < 0 || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
+func (t task) counterBound() (taskBound, error) {
+	var b taskBound
+	if t.N < MinN || t.N > MaxN || t.Run.Sub < 0 || t.Run.Sub >= subproblemCount(t.N) || t.Run.RowSets < 0 {
 		return b, fmt.Errorf("task %d is not a task of the join's plan for N=%d", t.ID, t.N)
 	}
-	j := newJoinSub(t.N, t.Join.Sub)
+	j := newSubproblem(t.N, t.Run.Sub)
 	h := j.h
 	var cnt []uint32
-	if h <= joinBoundTableMaxH {
+	if h <= boundTableMaxH {
 		cnt = quarterCellCounts(h)
 	}
 	byPop := masksByPop(h)
 	lm := uint32(1)<<h - 1
-	e := t.Join.First
+	e := t.Run.First
 	if w, _ := j.rowSetWeight(e); w == 0 || e == 0 {
 		return b, fmt.Errorf("task %d does not start at a counted row set of N=%d", t.ID, t.N)
 	}
-	for done := 0; done < t.Join.RowSets; e = j.nextRowSet(e) {
+	for done := 0; done < t.Run.RowSets; e = j.nextRowSet(e) {
 		if e == 0 {
 			return b, fmt.Errorf("task %d of N=%d holds more row sets than its sub-problem", t.ID, t.N)
 		}
@@ -180,7 +180,7 @@ func (t task) joinBound() (joinTaskBound, error) {
 // checkJoinBound checks r, a result of the join task t (Sub ≥ 0), against the task's
 // bounds and against its own pair tests (each adds at most 8 to the sum).
 func (t task) checkJoinBound(r count.Result) error {
-	b, err := t.joinBound()
+	b, err := t.counterBound()
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func satPow2(k int) uint64 {
 // counts only solutions fixed by turns; every other task counts all solutions of its row
 // sets, none of the turn counts, and must report exactly the row sets it was given.
 func (t task) checkJoinResult(r count.Result) error {
-	if t.Join.Sub < 0 {
+	if t.Run.Sub < 0 {
 		switch {
 		case r.Solutions != 0 || r.RowSets != 0 || r.Stored != 0 || r.PairTests != 0:
 			return fmt.Errorf("task %d counts only symmetric solutions, but reports %d solutions, %d row sets, %d patterns, %d pair tests", r.ID, r.Solutions, r.RowSets, r.Stored, r.PairTests)
@@ -262,8 +262,8 @@ func (t task) checkJoinResult(r count.Result) error {
 	switch {
 	case r.HalfTurn != 0 || r.QuarterTurn != 0:
 		return fmt.Errorf("task %d counts no symmetric solutions (the plan's last task does), but reports %d and %d", r.ID, r.HalfTurn, r.QuarterTurn)
-	case r.RowSets != uint64(t.Join.RowSets):
-		return fmt.Errorf("task %d has %d row sets, but its result reports %d", r.ID, t.Join.RowSets, r.RowSets)
+	case r.RowSets != uint64(t.Run.RowSets):
+		return fmt.Errorf("task %d has %d row sets, but its result reports %d", r.ID, t.Run.RowSets, r.RowSets)
 	case r.PairTests == 0 && r.Solutions != 0:
 		return fmt.Errorf("task %d: %d solutions from no pair tests", r.ID, r.Solutions)
 	}

@@ -30,7 +30,7 @@ func TestJoinBoundTrue(t *testing.T) {
 			if err := count.Check(p, r); err != nil {
 				t.Fatalf("N=%d: the real result of task %d is refused: %v", n, task.ID, err)
 			}
-			if task.Join.Sub < 0 {
+			if task.Run.Sub < 0 {
 				forged := r
 				forged.HalfTurn += 1e15
 				if count.Check(p, forged) == nil {
@@ -38,7 +38,7 @@ func TestJoinBoundTrue(t *testing.T) {
 				}
 				continue
 			}
-			b, err := task.joinBound()
+			b, err := task.counterBound()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +112,7 @@ func TestCheckResultJoin(t *testing.T) {
 			forged[0].RowSets++
 			forged[1].HalfTurn, forged[1].Solutions = r.HalfTurn+1, r.Solutions+1
 			forged[2].ID = len(p.allTasks())
-			if tk.Join.Sub < 0 {
+			if tk.Run.Sub < 0 {
 				forged[0].RowSets, forged[0].Solutions = 0, 1
 			}
 			for i, f := range forged {

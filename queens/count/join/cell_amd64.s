@@ -13,14 +13,14 @@
 // COMPRESS8 stores at DI the lanes of Z4 that K1 selects, packed, and moves DI past them.
 #define COMPRESS8 VPCOMPRESSQ.Z Z4, K1, Z4; VMOVDQU64 Z4, (DI); KMOVW K1, AX; POPCNTL AX, AX; LEAQ (DI)(AX*8), DI
 
-// func joinCellAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
+// func cellPairsAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
 //
 // North pieces go eight at a time: their clash words (Z11) and signatures (Z14) are made
 // in vector registers, those off the forbidden masks packed to the front (VPCOMPRESSQ).
 // Then either each is broadcast (VPERMQ by the index Z16) against the south pieces, held
 // in Z2, Z3 where there are at most eight of them, else read eight a step; or, where that
 // takes fewer steps (swapped), each south piece is broadcast against the block.
-TEXT ·joinCellAVX512(SB), NOSPLIT, $0-64
+TEXT ·cellPairsAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ north+8(FP), R8
 	MOVQ nn+16(FP), R9

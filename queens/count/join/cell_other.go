@@ -5,9 +5,9 @@ package join
 // haveCellAVX512 is false without assembly.
 const haveCellAVX512 = false
 
-// joinCell appends to out the signatures of the compatible pairs of north and south
-// pieces (clash words sc, signatures ss; see joinCellGo, which it is); out must have room for len(north)·len(south)
+// cellPairs appends to out the signatures of the compatible pairs of north and south
+// pieces (clash words sc, signatures ss; see cellPairsGo, which it is); out must have room for len(north)·len(south)
 // more words.
-func joinCell(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
-	return joinCellGo(out, north, sc, ss, f)
+func cellPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+	return cellPairsGo(out, north, sc, ss, f)
 }

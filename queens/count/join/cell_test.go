@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestJoinCell holds joinCell (the AVX-512 kernel where the processor has one) to
-// joinCellGo, the same signatures after what out held (in some order), on random pieces: every
+// TestJoinCell holds cellPairs (the AVX-512 kernel where the processor has one) to
+// cellPairsGo, the same signatures after what out held (in some order), on random pieces: every
 // length of the south list from 0 to 40 (whole steps of eight and a partial one), north
 // lists with and without forbidden masks, the frames of half A and half B, and a
-// capacity that leaves only the slack joinPairs promises.
+// capacity that leaves only the slack appendPairs promises.
 func TestJoinCell(t *testing.T) {
 	if !haveCellAVX512 {
-		t.Log("no AVX-512: joinCell is joinCellGo")
+		t.Log("no AVX-512: cellPairs is cellPairsGo")
 	}
 	rng := rand.New(rand.NewPCG(5, 33))
 	for h := 5; h <= 13; h += 4 {
@@ -41,14 +41,14 @@ func TestJoinCell(t *testing.T) {
 				}
 				prefix := []uint64{7, 8, 9}
 				room := len(prefix) + len(north)*ns + cellSlack
-				want := joinCellGo(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
-				got := joinCell(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
+				want := cellPairsGo(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
+				got := cellPairs(append(make([]uint64, 0, room), prefix...), north, south.clash, south.sig, &f)
 				// The same signatures after the prefix; the kernel may make a block's
-				// pairs south piece by south piece (see joinCellAVX512).
+				// pairs south piece by south piece (see cellPairsAVX512).
 				slices.Sort(got[len(prefix):])
 				slices.Sort(want[len(prefix):])
 				if !slices.Equal(got, want) {
-					t.Fatalf("h %d, %d north, %d south, half B %v, forbidden %#x %#x: joinCell gives %d signatures %x, joinCellGo %d %x", h, len(north), ns, isB, fd, fu, len(got), got, len(want), want)
+					t.Fatalf("h %d, %d north, %d south, half B %v, forbidden %#x %#x: cellPairs gives %d signatures %x, cellPairsGo %d %x", h, len(north), ns, isB, fd, fu, len(got), got, len(want), want)
 				}
 			}
 		}

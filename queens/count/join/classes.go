@@ -31,7 +31,7 @@ const classCandidatesLen = 8
 // is as large as a worker's memory allows and its own sieve (sievePerSubOdd) takes as many
 // cut bits as its size pays for: the cut bits of the two levels together grow with the
 // whole store, not with the part held (at N = 27 with c = 0 too: the one class's sieve
-// is sized by it, not by joinSieveBits). A first pass over half A counts the classes (one more
+// is sized by it, not by sieveBitsByN). A first pass over half A counts the classes (one more
 // enumeration of A, and B is made again for every part: both small beside the matching
 // from h = 13; a class's half-boards and queries drop the pieces off its cut bits before
 // their products are made). With c = 0 it is countRowSet's parts.
@@ -40,7 +40,7 @@ const classCandidatesLen = 8
 // the only-th class that holds half-boards and no other (the sampler of lists_test.go
 // times one class so), with only = −2 none, and then leaves the counters' queries out; it
 // returns the number of such classes.
-func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, bn, bs uint32, wE, w180 uint64, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
 	jb := *j
 	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
@@ -66,7 +66,7 @@ func (w *joinWorker) countRowSetClasses(ctx context.Context, j *joinSub, an, as,
 	w.m.exclude = outer
 	w.m.prefer = prefer
 	// At N = 27 every class, one alone included, takes its sieve's cut bits by its size:
-	// a fixed 13 (joinSieveBits) made the row sets of one class slower, up to 1.2 times
+	// a fixed 13 (sieveBitsByN) made the row sets of one class slower, up to 1.2 times
 	// (bench/README.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
 	// measured with: classes of a row set of several, by sievePerSub.
 	switch {
@@ -168,7 +168,7 @@ var storeLarger = true
 // chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
 // more bits at the same sub-store size. Counters, return values and only are as
 // countRowSetClasses's (stored |A|, queries |B|).
-func (w *joinWorker) countRowSetStoreB(ctx context.Context, j *joinSub, an, as, bn, bs uint32, wE, w180 uint64, c *joinCounters, only int) (uint64, int, error) {
+func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, bn, bs uint32, wE, w180 uint64, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
 	mid := uint(W / 2)
 	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
@@ -287,7 +287,7 @@ const occupancyStep = 16
 // the north rows (where the down diagonals near the middle cross both halves) is cut on
 // down diagonals, not on as many up diagonals as down. It makes both halves once more
 // (against dozens of passes of half B in the classes at N = 28).
-func (w *joinWorker) occupancyOrder(j, jb *joinSub, an, as, bn, bs uint32, w180 uint64) []uint {
+func (w *worker) occupancyOrder(j, jb *subproblem, an, as, bn, bs uint32, w180 uint64) []uint {
 	var occA, occB [64]uint64
 	var nA, nB uint64
 	tally := func(occ *[64]uint64, sigs []uint64, n *uint64) {

@@ -48,7 +48,7 @@ func ModelError(n int) float64 { return measuredError[n] }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
 // Intel Xeon VM of 24 November 2026, before the sieve): the number of tasks is this model's
-// time over joinTaskSeconds, so the figures are frozen with PlanVersion (a new model
+// time over maxTaskSeconds, so the figures are frozen with PlanVersion (a new model
 // for the cut is a new version). The join has since become 2–6 times faster than these from
 // N = 20, so its tasks take well under half a core-hour (about 12 minutes at N = 24–25).
 var cutCoreHours = map[int]float64{
@@ -56,9 +56,9 @@ var cutCoreHours = map[int]float64{
 	20: 0.0597, 21: 0.405, 22: 9.12, 23: 61.4, 24: 2177, 25: 15307,
 }
 
-// joinModelSeconds is the modelled core-seconds of the join's whole count of n (see
+// modelSeconds is the modelled core-seconds of the join's whole count of n (see
 // model.Seconds, which extrapolates beyond the last N measured).
-func joinModelSeconds(n int) float64 { return model.Seconds(measuredCoreHours, n) }
+func modelSeconds(n int) float64 { return model.Seconds(measuredCoreHours, n) }
 
 // cutModelSeconds is the core-seconds plan version 102 takes the join's count of n for when
 // it cuts it into tasks (cutCoreHours).
@@ -68,21 +68,21 @@ func cutModelSeconds(n int) float64 { return model.Seconds(cutCoreHours, n) }
 // model was measured on (see measuredCoreHours). Another machine scales it by its speed;
 // Task.Cost shares it among the tasks (a task's time is about CoreSeconds·Cost/ΣCost,
 // within a factor of about three). It costs nothing but a look-up.
-func (p *plan) CoreSeconds() float64 { return joinModelSeconds(p.n) }
+func (p *plan) CoreSeconds() float64 { return modelSeconds(p.n) }
 
 // Memory returns the bytes a process needs to run the plan's tasks on workers goroutines
 // if it may use limit bytes (0: no limit), and whether they fit the limit. The join needs its quarter table and a worker's buffers
-// (joinMemory): the whole table, shared by the workers, where it fits the limit with the
+// (memoryOf): the whole table, shared by the workers, where it fits the limit with the
 // buffers; else only the rows that its row sets read, as many as fit (the rows of four
 // row sets a worker at the least: under 0.1 GiB at N = 24–25, about 0.3 GiB at 26–27),
-// built and dropped as the tasks go (joinTable). The join is a little slower so (a row is
+// built and dropped as the tasks go (tableFor). The join is a little slower so (a row is
 // rebuilt when it was dropped: at most about 3 % of a row set's time from N = 24) and never
 // holds more than the limit allows, if it allows the least it needs. It costs nothing but
 // arithmetic.
 func (p *plan) Memory(workers int, limit uint64) (need uint64, fits bool) {
 	workers = max(workers, 1)
-	table, per := joinMemory(p.n)
-	buffers := uint64(workers)*per + joinSlack
+	table, per := memoryOf(p.n)
+	buffers := uint64(workers)*per + memorySlack
 	if limit == 0 || table+buffers <= limit {
 		return table + buffers, true
 	}
@@ -93,12 +93,12 @@ func (p *plan) Memory(workers int, limit uint64) (need uint64, fits bool) {
 	return limit, true
 }
 
-// joinSlack is the memory a join process needs besides its table and workers' buffers:
+// memorySlack is the memory a join process needs besides its table and workers' buffers:
 // the runtime, the plan and the binary (the whole process takes about 20 MiB at N = 16, table and buffers included).
-const joinSlack = 8 << 20
+const memorySlack = 8 << 20
 
 // minRowBytes is the least a partial table of n needs on workers goroutines: four rows
-// a worker, each as large as the largest (JoinMemory's measure), and the row index.
+// a worker, each as large as the largest (memoryOf's measure), and the row index.
 func minRowBytes(n, workers int) uint64 {
 	h := n / 2
 	return uint64(workers)*4*maxRowBytes(h) + 96<<h

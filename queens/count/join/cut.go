@@ -28,7 +28,7 @@ import (
 const PlanVersion = 102
 
 // MinN and MaxN bound the N that New accepts. From N = 24 the whole
-// quarter table needs gigabytes (see JoinMemory), and a task builds only the rows of it
+// quarter table needs gigabytes (see memoryOf), and a task builds only the rows of it
 // that its row sets need (see Plan.Memory). At N = 30 the largest table rows of h = 15
 // would take about 1.4 GiB each (four a row set), and the count some 10⁸ core-hours by the
 // model: the join stops at 29.
@@ -43,23 +43,23 @@ const (
 // asks for 7.6·10⁶), so the tasks of N ≤ 27 are those plan version 102 always cut.
 const maxPlanTasks = 1 << 24
 
-// joinTasksTarget is the fewest tasks a join plan is cut into: enough for a pool or a
+// tasksTarget is the fewest tasks a join plan is cut into: enough for a pool or a
 // cluster to balance, few enough that a task (a group of row sets) amortises its setup.
-// Where the plan's modelled time over joinTaskSeconds asks for more, it gets more.
-const joinTasksTarget = 512
+// Where the plan's modelled time over maxTaskSeconds asks for more, it gets more.
+const tasksTarget = 512
 
-// joinTaskSeconds is the modelled time on one core (see Plan.CoreSeconds) that a join
+// maxTaskSeconds is the modelled time on one core (see Plan.CoreSeconds) that a join
 // task should not exceed: half a core-hour, so that with the model's error (a task's
 // row sets take from about a third to three times their modelled share) hardly any task
 // exceeds about a core-hour.
-const joinTaskSeconds = 1800
+const maxTaskSeconds = 1800
 
-// A joinTask is the part of a [task] of the join method: Sub names the sub-problem (0 the
+// A rowSetRun is the part of a [task] of the join method: Sub names the sub-problem (0 the
 // whole board for even N or the centre queen for odd N, 1… the crosses with the middle
 // column's queen on row h+Sub+1 (all positions of the middle row's queen), −1 the
 // search for symmetric solutions), and the task counts RowSets counted row sets of it from
 // First on, in colex order.
-type joinTask struct {
+type rowSetRun struct {
 	Sub     int    `json:"sub"`
 	First   uint64 `json:"first"`
 	RowSets int    `json:"row_sets"`
@@ -71,11 +71,11 @@ type joinTask struct {
 // plan's sum holds Q, P and R and gives U exactly. Every task has Weight 1: the symmetry
 // weights are inside each task's partial sum.
 //
-// Each row set has a modelled cost (joinSub.rowSetCost: its half-boards from the sizes of
+// Each row set has a modelled cost (subproblem.rowSetCost: its half-boards from the sizes of
 // the quarter table's rows, and their pair tests); a task's Cost is the sum of its row
 // sets'. Row sets are added to a task, in colex order, while its Cost stays within a bound:
-// the plan's total cost over the larger of joinTasksTarget and the modelled time over
-// joinTaskSeconds, or a single row set's cost where one is larger. So tasks end up
+// the plan's total cost over the larger of tasksTarget and the modelled time over
+// maxTaskSeconds, or a single row set's cost where one is larger. So tasks end up
 // between about half and all of the bound (a task is cut only when the next row set would
 // overflow it), the largest at most about twice the mean: about 500 tasks to N = 22,
 // some 2,000 to 5,000 at N = 24, and as many as the model asks beyond, none of more than
@@ -94,8 +94,8 @@ func buildJoinPlan(ctx context.Context, n int) (*plan, error) {
 		return nil, err
 	}
 	var top, open uint64 // open: the Cost of the last task while it takes row sets, else 0
-	for sub := range joinSubs(n) {
-		j := newJoinSub(n, sub)
+	for sub := range subproblemCount(n) {
+		j := newSubproblem(n, sub)
 		open = 0
 		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
 			if i%ctxEvery == 0 && ctx.Err() != nil {
@@ -143,7 +143,7 @@ type boundOf struct {
 
 // planBound returns the row-set cost model of n and the bound on a task's Cost that cuts
 // the plan's row sets into tasks: the plan's total cost over the larger of
-// joinTasksTarget and the modelled time over joinTaskSeconds, or a single row set's cost
+// tasksTarget and the modelled time over maxTaskSeconds, or a single row set's cost
 // where one is larger. It walks all row sets once (C(2h, h) per sub-problem: a second or
 // two at n = 26–27), once per process and n, or returns ctx.Err() if ctx is done first,
 // looking at it every 2¹⁶ row sets.
@@ -153,8 +153,8 @@ func planBound(ctx context.Context, n int) (rowSetModel, uint64, error) {
 	}
 	m := newRowSetModel(n)
 	var total, top uint64
-	for sub := range joinSubs(n) {
-		j := newJoinSub(n, sub)
+	for sub := range subproblemCount(n) {
+		j := newSubproblem(n, sub)
 		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
 			if i%ctxEvery == 0 && ctx.Err() != nil {
 				return rowSetModel{}, 0, ctx.Err()
@@ -166,7 +166,7 @@ func planBound(ctx context.Context, n int) (rowSetModel, uint64, error) {
 			}
 		}
 	}
-	tasks := min(max(joinTasksTarget, int(min(cutModelSeconds(n)/joinTaskSeconds, 1<<40))), maxPlanTasks)
+	tasks := min(max(tasksTarget, int(min(cutModelSeconds(n)/maxTaskSeconds, 1<<40))), maxPlanTasks)
 	bound := max(top, total/uint64(tasks))
 	planBounds.Store(n, boundOf{m, bound})
 	return m, bound, nil
@@ -185,17 +185,17 @@ func (t task) checkRun() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("task %d of N=%d is not a task of the join's plan: %s", t.ID, t.N, fmt.Sprintf(format, args...))
 	}
-	j := newJoinSub(t.N, t.Join.Sub)
-	e := t.Join.First
+	j := newSubproblem(t.N, t.Run.Sub)
+	e := t.Run.First
 	if w, _ := j.rowSetWeight(e); w == 0 || bits.OnesCount64(e) != j.k {
-		return bad("%#x is not a counted row set of sub-problem %d", e, t.Join.Sub)
+		return bad("%#x is not a counted row set of sub-problem %d", e, t.Run.Sub)
 	}
 	m, bound, _ := planBound(context.Background(), t.N) // no error without a context's end
 	var cost uint64
 	for k := 0; ; e = j.nextRowSet(e) {
 		if e == 0 {
-			if k < t.Join.RowSets {
-				return bad("sub-problem %d has only %d counted row sets from %#x, not %d", t.Join.Sub, k, t.Join.First, t.Join.RowSets)
+			if k < t.Run.RowSets {
+				return bad("sub-problem %d has only %d counted row sets from %#x, not %d", t.Run.Sub, k, t.Run.First, t.Run.RowSets)
 			}
 			break
 		}
@@ -203,7 +203,7 @@ func (t task) checkRun() error {
 			continue
 		}
 		c := m.cost(&j, e)
-		if k == t.Join.RowSets {
+		if k == t.Run.RowSets {
 			if cost+c <= bound {
 				return bad("the plan would add the next row set to it (cost %d + %d within the bound %d)", cost, c, bound)
 			}
@@ -215,7 +215,7 @@ func (t task) checkRun() error {
 	switch {
 	case cost != t.Cost:
 		return bad("cost %d, but its row sets cost %d", t.Cost, cost)
-	case t.Join.RowSets > 1 && cost > bound:
+	case t.Run.RowSets > 1 && cost > bound:
 		return bad("cost %d is over the plan's bound %d", cost, bound)
 	}
 	return nil
@@ -257,7 +257,7 @@ func newRowSetModel(n int) rowSetModel {
 // queries, 512 a few nanoseconds (a cross makes B's queries once for each of its b−1
 // middle-row queens). The model ignores the diagonals between north and south, so it
 // is a relative cost: Plan.CoreSeconds turns it into time by measurement.
-func (m *rowSetModel) cost(j *joinSub, e uint64) uint64 {
+func (m *rowSetModel) cost(j *subproblem, e uint64) uint64 {
 	h := uint(j.h)
 	lm := uint64(1)<<h - 1
 	rest := j.free &^ e
@@ -273,17 +273,17 @@ func (m *rowSetModel) cost(j *joinSub, e uint64) uint64 {
 }
 
 // rowSet returns the task that counts only the i-th counted row set of the join task t,
-// 0 ≤ i < t.Join.RowSets. Row sets of one task share a sub-problem and so a Cost per row
-// set (t.Cost / t.Join.RowSets), which makes a uniform sample of them an unbiased timing
+// 0 ≤ i < t.Run.RowSets. Row sets of one task share a sub-problem and so a Cost per row
+// set (t.Cost / t.Run.RowSets), which makes a uniform sample of them an unbiased timing
 // of a task too long to run whole (Estimate times N ≥ 22 so). It walks i row sets: well
 // under a millisecond.
 func (t task) rowSet(i int) (task, error) {
-	if t.Join.Sub < 0 || i < 0 || i >= t.Join.RowSets ||
-		t.N < MinN || t.N > MaxN || t.Join.Sub >= joinSubs(t.N) {
+	if t.Run.Sub < 0 || i < 0 || i >= t.Run.RowSets ||
+		t.N < MinN || t.N > MaxN || t.Run.Sub >= subproblemCount(t.N) {
 		return task{}, fmt.Errorf("row set %d is not in task %d of the join's plan for N=%d", i, t.ID, t.N)
 	}
-	j := newJoinSub(t.N, t.Join.Sub)
-	e := t.Join.First
+	j := newSubproblem(t.N, t.Run.Sub)
+	e := t.Run.First
 	for k := 0; ; e = j.nextRowSet(e) {
 		if e == 0 {
 			return task{}, fmt.Errorf("row set %d is not in task %d of the join's plan for N=%d", i, t.ID, t.N)
@@ -297,7 +297,7 @@ func (t task) rowSet(i int) (task, error) {
 		k++
 	}
 	s := t
-	s.Join.First, s.Join.RowSets = e, 1
-	s.Cost = t.Cost / uint64(t.Join.RowSets)
+	s.Run.First, s.Run.RowSets = e, 1
+	s.Cost = t.Cost / uint64(t.Run.RowSets)
 	return s, nil
 }

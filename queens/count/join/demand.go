@@ -115,8 +115,8 @@ type cutTable struct {
 func buildCutTable(ctx context.Context, n, blockRows int, taskSeconds float64) (*cutTable, error) {
 	c := &cutTable{n: n, blockRows: blockRows, m: newRowSetModel(n)}
 	var top uint64
-	for sub := range joinSubs(n) {
-		j := newJoinSub(n, sub)
+	for sub := range subproblemCount(n) {
+		j := newSubproblem(n, sub)
 		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
 			if i%ctxEvery == 0 && ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -129,11 +129,11 @@ func buildCutTable(ctx context.Context, n, blockRows int, taskSeconds float64) (
 			}
 		}
 	}
-	tasks := max(joinTasksTarget, min(model.Seconds(demandCoreHours, n)/taskSeconds, 1<<40))
+	tasks := max(tasksTarget, min(model.Seconds(demandCoreHours, n)/taskSeconds, 1<<40))
 	c.bound = max(top, uint64(float64(c.total)/tasks))
 	var id uint64
-	for sub := range joinSubs(n) {
-		j := newJoinSub(n, sub)
+	for sub := range subproblemCount(n) {
+		j := newSubproblem(n, sub)
 		var in int      // counted row sets in the open block
 		var open uint64 // the Cost of the block's last task while it takes row sets
 		for i, e := 0, j.firstRowSet(); e != 0; i, e = i+1, j.nextRowSet(e) {
@@ -203,12 +203,12 @@ func (c *cutTable) subOf(b int) int {
 // block yields the tasks of block b in id order, each as its first row set, number of row
 // sets and summed modelled cost: the cut of buildCutTable, walked again (at most
 // blockRows counted row sets).
-func (c *cutTable) block(b int) iter.Seq2[int, joinTask] {
-	return func(yield func(int, joinTask) bool) {
+func (c *cutTable) block(b int) iter.Seq2[int, rowSetRun] {
+	return func(yield func(int, rowSetRun) bool) {
 		sub := c.subOf(b)
-		j := newJoinSub(c.n, sub)
+		j := newSubproblem(c.n, sub)
 		id := int(c.firstTask[b])
-		cur := joinTask{Sub: sub}
+		cur := rowSetRun{Sub: sub}
 		var open uint64
 		in := 0
 		for e := c.first[b]; e != 0 && in < c.blockRows; e = j.nextRowSet(e) {
@@ -225,7 +225,7 @@ func (c *cutTable) block(b int) iter.Seq2[int, joinTask] {
 				open = 0
 			}
 			if open == 0 {
-				cur = joinTask{Sub: sub, First: e}
+				cur = rowSetRun{Sub: sub, First: e}
 			}
 			cur.RowSets++
 			open += x
@@ -239,13 +239,13 @@ func (c *cutTable) block(b int) iter.Seq2[int, joinTask] {
 // taskAt returns task id of the plan, 0 ≤ id ≤ tasks() (the last the symmetric one).
 func (c *cutTable) taskAt(id int) task {
 	if id == c.tasks() {
-		return task{N: c.n, ID: id, Weight: 1, Cost: c.top + 1, Join: joinTask{Sub: -1}}
+		return task{N: c.n, ID: id, Weight: 1, Cost: c.top + 1, Run: rowSetRun{Sub: -1}}
 	}
 	b := c.blockOf(id)
 	t := task{N: c.n, ID: id, Weight: 1, Cost: c.blockCost(b)}
 	for k, jt := range c.block(b) {
 		if k == id {
-			t.Join = jt
+			t.Run = jt
 			break
 		}
 	}
@@ -359,7 +359,7 @@ func (p *demandPlan) Memory(workers int, limit uint64) (need uint64, fits bool) 
 }
 
 // CoreSeconds returns the modelled time of the whole count (see plan.CoreSeconds).
-func (p *demandPlan) CoreSeconds() float64 { return joinModelSeconds(p.n) }
+func (p *demandPlan) CoreSeconds() float64 { return modelSeconds(p.n) }
 
 // Estimate times the join of the plan on the calling goroutine (see plan.Estimate).
 func (p *demandPlan) Estimate(ctx context.Context, opts count.EstimateOptions) (count.Estimate, error) {

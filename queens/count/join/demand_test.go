@@ -17,7 +17,7 @@ func newDemandPlan(n, blockRows int, taskSeconds float64) *demandPlan {
 // take every counted row set of every sub-problem once, in colex order, then the symmetric
 // task; each is a task CheckTask accepts (and with a changed field, refuses); Order yields
 // every id once by decreasing Cost, ties by id. Blocks of 1 to 4,096 row sets, tasks
-// aimed at the default half core-hour (at least joinTasksTarget) and at a picosecond (the
+// aimed at the default half core-hour (at least tasksTarget) and at a picosecond (the
 // bound is then the costliest row set).
 func TestDemandCover(t *testing.T) {
 	for _, c := range []struct {
@@ -26,7 +26,7 @@ func TestDemandCover(t *testing.T) {
 		taskSecs  float64
 		wantSplit bool // some task has more than one row set
 	}{
-		{"N=6 blocks of 3", 6, 3, demandTaskSeconds, false}, // fewer row sets than joinTasksTarget
+		{"N=6 blocks of 3", 6, 3, demandTaskSeconds, false}, // fewer row sets than tasksTarget
 		{"N=9 blocks of 1", 9, 1, demandTaskSeconds, false},
 		{"N=11 blocks of 64", 11, 64, demandTaskSeconds, false},
 		{"N=12 blocks of 64, tiny tasks", 12, 64, 1e-12, true}, // cheap row sets share the costliest's bound
@@ -40,8 +40,8 @@ func TestDemandCover(t *testing.T) {
 			}
 			worker := newDemandPlan(c.n, c.block, c.taskSecs)
 			id, split := 0, false
-			for sub := range joinSubs(c.n) {
-				j := newJoinSub(c.n, sub)
+			for sub := range subproblemCount(c.n) {
+				j := newSubproblem(c.n, sub)
 				var cur task
 				left := 0 // row sets of cur still to see
 				for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
@@ -50,15 +50,15 @@ func TestDemandCover(t *testing.T) {
 					}
 					if left == 0 {
 						cur = p.t.taskAt(id)
-						if cur.Join.Sub != sub || cur.Join.First != e || cur.Join.RowSets < 1 {
-							t.Fatalf("task %d is %+v, want one of sub-problem %d from row set %#x", id, cur.Join, sub, e)
+						if cur.Run.Sub != sub || cur.Run.First != e || cur.Run.RowSets < 1 {
+							t.Fatalf("task %d is %+v, want one of sub-problem %d from row set %#x", id, cur.Run, sub, e)
 						}
 						if cur.Cost != p.Cost(id) {
 							t.Fatalf("task %d: Cost %d, Plan.Cost %d", id, cur.Cost, p.Cost(id))
 						}
-						split = split || cur.Join.RowSets > 1
+						split = split || cur.Run.RowSets > 1
 						checkDemandTask(t, worker, cur)
-						left = cur.Join.RowSets
+						left = cur.Run.RowSets
 						id++
 					}
 					left--
@@ -71,8 +71,8 @@ func TestDemandCover(t *testing.T) {
 				t.Fatalf("the row sets made %d tasks, the plan has %d and the symmetric one", id, p.Len()-1)
 			}
 			sym := p.t.taskAt(id)
-			if sym.Join.Sub != -1 {
-				t.Fatalf("the last task is %+v, want the symmetric one", sym.Join)
+			if sym.Run.Sub != -1 {
+				t.Fatalf("the last task is %+v, want the symmetric one", sym.Run)
 			}
 			checkDemandTask(t, worker, sym)
 			if split != c.wantSplit {
@@ -108,8 +108,8 @@ func checkDemandTask(t *testing.T, worker *demandPlan, x task) {
 	for _, f := range []func(*task){
 		func(y *task) { y.Cost++ },
 		func(y *task) { y.ID++ },
-		func(y *task) { y.Join.RowSets++ },
-		func(y *task) { y.Join.First ^= 2 },
+		func(y *task) { y.Run.RowSets++ },
+		func(y *task) { y.Run.First ^= 2 },
 	} {
 		y := x
 		f(&y)

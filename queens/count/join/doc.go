@@ -5,7 +5,7 @@
 // half-board of the left and right halves is built from a table of quarter-board pieces,
 // and the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher.
 // It is several times faster than the frame search for N = 16…23 (bench/README.md). It
-// reads a quarter table, whole where it fits the process's memory limit (joinMemory:
+// reads a quarter table, whole where it fits the process's memory limit (memoryOf:
 // 11 MiB at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 5 GiB at 24–25), else a row at a
 // time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB, N = 28 and 29 on
 // one worker in 2 GiB, about 1 GiB measured at N = 28).
@@ -15,7 +15,7 @@
 // join's plan gives the fundamental count exactly too.
 //
 // A task travels as a count.Task whose description is its run of row sets,
-// "sub:first:rowsets" (see joinTask), or "-1:0:0" for the symmetric task. The plan has two
+// "sub:first:rowsets" (see rowSetRun), or "-1:0:0" for the symmetric task. The plan has two
 // versions that cut the same row sets differently: PlanVersion, whose task list is held
 // whole (20 bytes a task, at most 2²⁴ tasks), the default to N = 28, and
 // DemandPlanVersion, whose tasks are made on demand from a cut table of 20 bytes a block
@@ -63,7 +63,7 @@ package join
 // set), or the middle row's queen is at column h+a and the middle column's at row h+b with
 // a, b ≠ 0, |a| ≠ |b|; the eight symmetries act freely on (a, b), so 0 < a < b ≤ h with
 // weight 8 covers them. The crosses with the same b share the row sets and half A (see
-// newJoinSub): one store per (b, E) answers the queries of all b−1 values of a, which is
+// newSubproblem): one store per (b, E) answers the queries of all b−1 values of a, which is
 // what keeps odd N from drowning in tiny stores. A row set stores whichever side has
 // fewer half-boards (for the centre both halves have the same weight, and for a cross
 // half B's half-boards over every a, all of weight 8, are one list), except a cross behind
@@ -71,7 +71,7 @@ package join
 
 // Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
 // 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
-// MiB at N = 16–17, 11 MiB at 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23 (joinMemory). It is
+// MiB at N = 16–17, 11 MiB at 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23 (memoryOf). It is
 // built once per process and shared read-only by every worker; a worker's own buffers
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
@@ -86,7 +86,7 @@ package join
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product of a
 // cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
-// VPCOMPRESSQ: joinCellAVX512), else in a small Go function whose loop stays in registers.
+// VPCOMPRESSQ: cellPairsAVX512), else in a small Go function whose loop stays in registers.
 // The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
 // N = 20…28 on paper" beyond); the cost model (cost.go) holds them.

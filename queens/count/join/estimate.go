@@ -64,7 +64,7 @@ func estimateTasks(ctx context.Context, n int, coreSeconds float64, ntasks int, 
 	tm := sample.NewTimer(opts.Budget, opts.MinProbes, opts.Clock)
 	start := tm.Now()
 	warm := tasks[0]
-	warm.Join.RowSets = 0
+	warm.Run.RowSets = 0
 	if _, err := warm.countJoin(ctx); err != nil {
 		return count.Estimate{}, err
 	}
@@ -119,10 +119,10 @@ func sampleRowSets(ctx context.Context, tasks []task, rng *rand.Rand, rowSets bo
 		}
 		run, scale := t, 1.0
 		if rowSets {
-			if run, err = t.rowSet(rng.IntN(t.Join.RowSets)); err != nil {
+			if run, err = t.rowSet(rng.IntN(t.Run.RowSets)); err != nil {
 				return 0, 0, 0, err
 			}
-			scale = float64(t.Join.RowSets)
+			scale = float64(t.Run.RowSets)
 		}
 		t0 := pr.Now()
 		r, err := run.countJoin(ctx)

@@ -70,7 +70,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 var cellSouthH = 14 // tests lower it to run the cell-by-cell path at small N
 
 // southRowOf returns r, or nil where j's south pieces are prepared cell by cell.
-func southRowOf(j *joinSub, r *southRow) *southRow {
+func southRowOf(j *subproblem, r *southRow) *southRow {
 	if j.h >= cellSouthH {
 		return nil
 	}
@@ -101,7 +101,7 @@ func classRanges(h int, fd, fu uint32) (r [2][2]int, nr int, fd2, fu2 uint32) {
 // diagonals in the low half, up diagonals in the high half, both in the north quarter's
 // frame), and sig[i], its part of the half-board's signature, already in the frame. A
 // north and a south piece are compatible iff their clash words share no bit, and their
-// half-board's signature is the OR of their sig words (joinProduct).
+// half-board's signature is the OR of their sig words (appendPairs).
 type pieceList struct{ clash, sig []uint64 }
 
 func (l pieceList) len() int { return len(l.clash) }
@@ -110,7 +110,7 @@ func (l pieceList) len() int { return len(l.clash) }
 func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
 
 // prepareSouth appends the south pieces of ps (filtered by the forbidden masks fd, fu) in
-// the form joinPairs wants.
+// the form appendPairs wants.
 func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
 	m := uint64(1)<<W - 1
 	for _, p := range ps {
@@ -132,7 +132,7 @@ func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool
 // south quarter qn+1) on north rows rn and south rows rs using the columns cols. With sr
 // non-nil the south pieces come from that row cache; else they are prepared cell by cell
 // (the crosses' half B, whose forbidden masks change with every a).
-func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
+func (w *worker) half(j *subproblem, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow) []uint64 {
 	out, _ = w.halfFrom(j, out, qn, rn, rs, cols, isB, sr, 0, math.MaxInt)
 	return out
 }
@@ -140,7 +140,7 @@ func (w *joinWorker) half(j *joinSub, out []uint64, qn int, rn, rs, cols uint32,
 // halfFrom is half over the north column sets from the from-th of |rn| columns on (in
 // increasing order), stopping after the first cell that leaves out with limit or more
 // signatures. It returns out and the index of the next column set, or −1 if none is left.
-func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int) ([]uint64, int) {
+func (w *worker) halfFrom(j *subproblem, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int) ([]uint64, int) {
 	return w.halfClassFrom(j, out, qn, rn, rs, cols, isB, sr, from, limit, 0)
 }
 
@@ -149,7 +149,7 @@ func (w *joinWorker) halfFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uin
 // must not have the class's cut bits): the north and south pieces with such a bit are
 // dropped before their product is made, as evenBClassFrom does for half B. The caller
 // still drops the signatures with a bad bit.
-func (w *joinWorker) halfClassFrom(j *joinSub, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int, bad uint64) ([]uint64, int) {
+func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols uint32, isB bool, sr *southRow, from, limit int, bad uint64) ([]uint64, int) {
 	t := w.t
 	h := j.h
 	s, W := uint(j.s), uint(2*h-1)
@@ -191,7 +191,7 @@ func (w *joinWorker) halfClassFrom(j *joinSub, out []uint64, qn int, rn, rs, col
 					north = f.keepNorth(w.clsN[0][:0], north, bad)
 					w.clsN[0] = north
 				}
-				out = joinPairs(out, north, sc, ss, &f)
+				out = appendPairs(out, north, sc, ss, &f)
 			}
 		}
 	}
@@ -203,7 +203,7 @@ func (w *joinWorker) halfClassFrom(j *joinSub, out []uint64, qn int, rn, rs, col
 // and how a north piece's masks go into the frame of width W (mask m): its clash word is
 // (down<<s)&m | (up&m)<<32, its signature (down<<dl)&m | (up>>ur&m)<<W (half A: down masks
 // as they are, up masks shifted down by s; B: down masks shifted up by s, up masks as
-// they are). joinCellAVX512 reads the fields by their offsets: they stay in this order.
+// they are). cellPairsAVX512 reads the fields by their offsets: they stay in this order.
 type pairFrame struct {
 	forbid       uint64
 	s, dl, ur, W uint64
@@ -242,42 +242,42 @@ func (f *pairFrame) keepNorth(dst, src []uint64, bad uint64) []uint64 {
 	return dst
 }
 
-// joinPairs returns out with the signatures of every compatible (north, south) pair
+// appendPairs returns out with the signatures of every compatible (north, south) pair
 // appended, north pieces filtered by f's forbidden masks. It only makes room: for the
-// whole product, or a block of north pieces at a time (at most joinBlock candidates)
-// when the product does not fit the capacity left; joinCell does the work.
+// whole product, or a block of north pieces at a time (at most pairBlock candidates)
+// when the product does not fit the capacity left; cellPairs does the work.
 // The south pieces are given by their clash words sc and signatures ss.
-func joinPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+func appendPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
 	ns := len(sc)
 	if len(out)+len(north)*ns+cellSlack <= cap(out) {
-		return joinCell(out, north, sc, ss, f)
+		return cellPairs(out, north, sc, ss, f)
 	}
-	block := max(1, joinBlock/max(1, ns))
+	block := max(1, pairBlock/max(1, ns))
 	for len(north) > 0 {
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
 		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
 			out = slices.Grow(out, need-len(out)+len(out)/2)
 		}
-		out = joinCell(out, nb, sc, ss, f)
+		out = cellPairs(out, nb, sc, ss, f)
 	}
 	return out
 }
 
-// joinBlock bounds the candidates joinPairs makes room for at once.
-const joinBlock = 1 << 14
+// pairBlock bounds the candidates appendPairs makes room for at once.
+const pairBlock = 1 << 14
 
-// cellSlack is the room joinPairs leaves past a cell's last candidate: the AVX-512
+// cellSlack is the room appendPairs leaves past a cell's last candidate: the AVX-512
 // kernel stores eight words at a time.
 const cellSlack = 8
 
-// joinCellGo is joinCell in Go: for every north piece p off the forbidden masks and
+// cellPairsGo is cellPairs in Go: for every north piece p off the forbidden masks and
 // every south piece, it writes sig(p) | sig(south) and advances past it only if the two
 // share no diagonal. The inner loop is branch-free (written through a pointer, without
 // the bounds check the compiler cannot drop), so out must have room for
 // len(north)·len(south) more words. Its parameters are few and it calls nothing, so that
 // its loops keep everything in registers.
-func joinCellGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
+func cellPairsGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
 	forbid, s, dl, ur, W, m := f.forbid, f.s&63, f.dl&63, f.ur&63, f.W&63, f.m
 	dst := unsafe.Pointer(unsafe.SliceData(out))
 	i := uintptr(len(out))

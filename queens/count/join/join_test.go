@@ -109,8 +109,8 @@ func TestJoinPlan(t *testing.T) {
 			if r1 != r2 {
 				t.Errorf("N=%d task %d: %+v then %+v", n, i, r1, r2)
 			}
-			if i < len(p.allTasks())-1 && (r1.RowSets == 0 || r1.RowSets != uint64(tk.Join.RowSets)) {
-				t.Errorf("N=%d task %d counted %d row sets, want %d", n, i, r1.RowSets, tk.Join.RowSets)
+			if i < len(p.allTasks())-1 && (r1.RowSets == 0 || r1.RowSets != uint64(tk.Run.RowSets)) {
+				t.Errorf("N=%d task %d counted %d row sets, want %d", n, i, r1.RowSets, tk.Run.RowSets)
 			}
 			results = append(results, r1)
 		}
@@ -137,12 +137,12 @@ func TestJoinRowSets(t *testing.T) {
 		for _, tk := range p.allTasks()[:len(p.allTasks())-1] {
 			whole := tk.Count()
 			var sum, rowSets, stored, pairs uint64
-			for i := range tk.Join.RowSets {
+			for i := range tk.Run.RowSets {
 				s, err := tk.rowSet(i)
 				if err != nil {
 					t.Fatalf("N=%d task %d row set %d: %v", n, tk.ID, i, err)
 				}
-				if i > 0 && s.Join.First == tk.Join.First {
+				if i > 0 && s.Run.First == tk.Run.First {
 					t.Fatalf("N=%d task %d: row set %d is the first one again", n, tk.ID, i)
 				}
 				r := s.Count()
@@ -155,8 +155,8 @@ func TestJoinRowSets(t *testing.T) {
 				t.Errorf("N=%d task %d: row sets add up to %d solutions, %d row sets, %d stored, %d pair tests; the task: %+v",
 					n, tk.ID, sum, rowSets, stored, pairs, whole)
 			}
-			if _, err := tk.rowSet(tk.Join.RowSets); err == nil {
-				t.Errorf("N=%d task %d: rowSet(%d) accepted", n, tk.ID, tk.Join.RowSets)
+			if _, err := tk.rowSet(tk.Run.RowSets); err == nil {
+				t.Errorf("N=%d task %d: rowSet(%d) accepted", n, tk.ID, tk.Run.RowSets)
 			}
 		}
 		if _, err := p.allTasks()[len(p.allTasks())-1].rowSet(0); err == nil {

@@ -38,20 +38,20 @@ func BenchmarkJoinLists(b *testing.B) {
 		b.Fatalf("CHESSPUZZLES_JOINLISTS=%q: want N:M:SEED, N from %d to %d", spec, MinN, MaxN)
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	subs := make([]joinSub, joinSubs(n))
+	subs := make([]subproblem, subproblemCount(n))
 	var shares []float64
 	var all float64
 	for s := range subs {
-		subs[s] = newJoinSub(n, s)
+		subs[s] = newSubproblem(n, s)
 		c := binomial(bits.OnesCount64(subs[s].free), subs[s].k)
 		shares = append(shares, c)
 		all += c
 	}
-	tab, err := joinTable(context.Background(), n)
+	tab, err := tableFor(context.Background(), n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := new(joinWorker)
+	w := new(worker)
 	w.t = tab
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
 		defer func(m, o int) { sievePerSub, sievePerSubOdd = m, o }(sievePerSub, sievePerSubOdd)
@@ -113,7 +113,7 @@ func BenchmarkJoinLists(b *testing.B) {
 		for _, r := range rows {
 			maxRow = max(maxRow, tab.rows[r].bytes())
 		}
-		var c joinCounters
+		var c counters
 		part, chunk, starts := w.lists(&j, e, &c)
 		if cuts == "both" && j.storeMax < math.MaxInt {
 			var got [2]uint64
@@ -198,7 +198,7 @@ func BenchmarkJoinLists(b *testing.B) {
 // queries at a time (listMax), and builds the matcher's store of its first part, adding
 // the row set's counters to c and returning the largest part and chunk, without running
 // a query. (For a cross, half B is made for every middle-row queen.)
-func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk int, starts []int) {
+func (w *worker) lists(j *subproblem, e uint64, c *counters) (part, chunk int, starts []int) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
@@ -245,7 +245,7 @@ func (w *joinWorker) lists(j *joinSub, e uint64, c *joinCounters) (part, chunk i
 
 // countPart counts one part of row set e's store, the one from the from-th north column
 // set on, against all its queries, as countRowSet does.
-func (w *joinWorker) countPart(j *joinSub, e uint64, w180 uint64, from int) uint64 {
+func (w *worker) countPart(j *subproblem, e uint64, w180 uint64, from int) uint64 {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
@@ -280,14 +280,14 @@ func (w *joinWorker) countPart(j *joinSub, e uint64, w180 uint64, from int) uint
 
 // classParts runs countRowSetClasses on row set e matching only its only-th class that
 // holds half-boards (none for −2), and returns its count and the number of such classes.
-func (w *joinWorker) classParts(j *joinSub, e uint64, only int) (uint64, int) {
+func (w *worker) classParts(j *subproblem, e uint64, only int) (uint64, int) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
 	rest := j.free &^ e
 	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
 	wE, w180 := j.rowSetWeight(e)
-	var c joinCounters
+	var c counters
 	count := w.countRowSetClasses
 	if j.kind == subEven && storeLarger {
 		count = w.countRowSetStoreB
@@ -299,7 +299,7 @@ func (w *joinWorker) classParts(j *joinSub, e uint64, only int) (uint64, int) {
 	return n, parts
 }
 
-func wE0(j *joinSub, e uint64) uint64 {
+func wE0(j *subproblem, e uint64) uint64 {
 	_, w180 := j.rowSetWeight(e)
 	return w180
 }
@@ -323,8 +323,8 @@ func meanSE(x []float64) (mean, se float64) {
 // about a second at n = 28).
 func countedRowSets(n int) uint64 {
 	var c uint64
-	for sub := range joinSubs(n) {
-		j := newJoinSub(n, sub)
+	for sub := range subproblemCount(n) {
+		j := newSubproblem(n, sub)
 		for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
 			if w, _ := j.rowSetWeight(e); w != 0 {
 				c++

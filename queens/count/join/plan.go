@@ -33,19 +33,19 @@ type plan struct {
 	}
 }
 
-// task is one task of the join's plan: the row sets of Join, or the symmetric search.
+// task is one task of the join's plan: the row sets of Run, or the symmetric search.
 type task struct {
 	N, ID  int
 	Weight int // always 1: the symmetry weights are inside each task's sum
 	Cost   uint64
-	Join   joinTask
+	Run    rowSetRun
 }
 
 // taskFormat reads the count.Task of a join plan into its task (readTask).
 var taskFormat = taskdesc.Format[task]{Method: count.MethodJoin, Plan: "the join's plan", Read: readTask}
 
 // readTask returns the join task that t describes, or why it describes none: its weight is
-// 1 and its description "sub:first:rowsets" (see joinTask), sub −1 for the symmetric
+// 1 and its description "sub:first:rowsets" (see rowSetRun), sub −1 for the symmetric
 // search ("-1:0:0").
 func readTask(t count.Task) (task, error) {
 	if t.Weight != 1 {
@@ -61,14 +61,14 @@ func readTask(t count.Task) (task, error) {
 	switch {
 	case err1 != nil || err2 != nil || err3 != nil:
 		return task{}, fmt.Errorf("description %q is not sub:first:rowsets", t.Desc)
-	case sub < -1 || sub >= joinSubs(t.N):
-		return task{}, fmt.Errorf("sub-problem %d, want -1 to %d", sub, joinSubs(t.N)-1)
+	case sub < -1 || sub >= subproblemCount(t.N):
+		return task{}, fmt.Errorf("sub-problem %d, want -1 to %d", sub, subproblemCount(t.N)-1)
 	case sub == -1 && (first != 0 || k != 0):
 		return task{}, fmt.Errorf("the symmetric task names row sets")
 	case sub >= 0 && k < 1:
 		return task{}, fmt.Errorf("%d row sets", k)
 	}
-	return task{N: t.N, ID: t.ID, Weight: 1, Cost: t.Cost, Join: joinTask{Sub: sub, First: first, RowSets: k}}, nil
+	return task{N: t.N, ID: t.ID, Weight: 1, Cost: t.Cost, Run: rowSetRun{Sub: sub, First: first, RowSets: k}}, nil
 }
 
 // CountContext runs the task (countJoin), or stops when ctx is done.
@@ -84,7 +84,7 @@ func (t task) CheckResult(r count.Result) error {
 
 // public returns t as a count.Task, its row sets in Desc (see readTask).
 func (t task) public() count.Task {
-	d := strconv.Itoa(t.Join.Sub) + ":" + strconv.FormatUint(t.Join.First, 10) + ":" + strconv.Itoa(t.Join.RowSets)
+	d := strconv.Itoa(t.Run.Sub) + ":" + strconv.FormatUint(t.Run.First, 10) + ":" + strconv.Itoa(t.Run.RowSets)
 	return count.Task{N: t.N, ID: t.ID, Method: count.MethodJoin, Weight: 1, Cost: t.Cost, Desc: d}
 }
 
@@ -139,10 +139,10 @@ func (p *plan) Len() int {
 // taskAt returns task id, 0 ≤ id < Len().
 func (p *plan) taskAt(id int) task {
 	p.build()
-	t := task{N: p.n, ID: id, Weight: 1, Cost: p.cost[id], Join: joinTask{Sub: -1}}
+	t := task{N: p.n, ID: id, Weight: 1, Cost: p.cost[id], Run: rowSetRun{Sub: -1}}
 	if id < len(p.cost)-1 {
 		sub, _ := slices.BinarySearch(p.subEnd, int32(id+1))
-		t.Join = joinTask{Sub: sub, First: p.first[id], RowSets: int(p.rowSets[id])}
+		t.Run = rowSetRun{Sub: sub, First: p.first[id], RowSets: int(p.rowSets[id])}
 	}
 	return t
 }
@@ -196,11 +196,11 @@ func (p *plan) CheckTask(t count.Task) (count.Task, error) {
 // search; else an error. It walks the task's row sets and, once per process, all of n's
 // row sets for the bound (a second or two at n = 27).
 func (t task) rebuild() (count.Task, error) {
-	if t.Join.Sub >= 0 {
+	if t.Run.Sub >= 0 {
 		if err := t.checkRun(); err != nil {
 			return count.Task{}, err
 		}
-		if _, err := t.joinBound(); err != nil {
+		if _, err := t.counterBound(); err != nil {
 			return count.Task{}, err
 		}
 	}

@@ -37,14 +37,14 @@ func TestCheckTask(t *testing.T) {
 				f(&x)
 				forged = append(forged, x.public())
 			}
-			if jt.Join.Sub >= 0 {
+			if jt.Run.Sub >= 0 {
 				edit(func(x *task) { x.Cost++ })
-				edit(func(x *task) { x.Join.RowSets++ })
-				edit(func(x *task) { x.Join.RowSets-- })
-				edit(func(x *task) { x.Join.First |= 1 << 62 })
-				edit(func(x *task) { x.Join.Sub = joinSubs(n) })
+				edit(func(x *task) { x.Run.RowSets++ })
+				edit(func(x *task) { x.Run.RowSets-- })
+				edit(func(x *task) { x.Run.First |= 1 << 62 })
+				edit(func(x *task) { x.Run.Sub = subproblemCount(n) })
 			} else {
-				edit(func(x *task) { x.Join.RowSets = 1 })
+				edit(func(x *task) { x.Run.RowSets = 1 })
 			}
 			c := ct
 			c.Method = count.MethodFrames
@@ -66,19 +66,19 @@ func TestCompactPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prev := task{Join: joinTask{Sub: 0}}
+	prev := task{Run: rowSetRun{Sub: 0}}
 	for id := range p.Len() - 1 {
 		tk := p.taskAt(id)
-		if tk.ID != id || tk.Join.RowSets < 1 || tk.Join.Sub < prev.Join.Sub || (tk.Join.Sub == prev.Join.Sub && id > 0 && tk.Join.First <= prev.Join.First) {
+		if tk.ID != id || tk.Run.RowSets < 1 || tk.Run.Sub < prev.Run.Sub || (tk.Run.Sub == prev.Run.Sub && id > 0 && tk.Run.First <= prev.Run.First) {
 			t.Fatalf("task %d = %+v after %+v", id, tk, prev)
 		}
 		prev = tk
 	}
-	if last := p.taskAt(p.Len() - 1); last.Join.Sub != -1 || last.Cost <= p.cost[0] {
+	if last := p.taskAt(p.Len() - 1); last.Run.Sub != -1 || last.Cost <= p.cost[0] {
 		t.Errorf("last task = %+v, want the symmetric task, costliest", last)
 	}
-	if prev.Join.Sub != joinSubs(15)-1 {
-		t.Errorf("the last row-set task is of sub-problem %d, want %d", prev.Join.Sub, joinSubs(15)-1)
+	if prev.Run.Sub != subproblemCount(15)-1 {
+		t.Errorf("the last row-set task is of sub-problem %d, want %d", prev.Run.Sub, subproblemCount(15)-1)
 	}
 }
 

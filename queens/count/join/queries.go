@@ -9,7 +9,7 @@ import "math/bits"
 // bad bit (the caller still keeps only the signatures with all of the class's bits).
 // Without it half B made again for each of up to 64 classes took most of a row set's
 // time at N = 28.
-func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int, bad uint64) int {
+func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, limit int, bad uint64) int {
 	t := w.t
 	s, W := uint(j.s), uint(2*j.h-1)
 	for k := range w.q {
@@ -51,11 +51,11 @@ func (w *joinWorker) evenBClassFrom(j *joinSub, rn, rs uint32, zero bool, from, 
 			nOff, nOn = w.clsN[0], w.clsN[1]
 		}
 		if zero {
-			w.q[0] = joinPairs(w.q[0], nOff, c0, s0, &f)
+			w.q[0] = appendPairs(w.q[0], nOff, c0, s0, &f)
 		}
-		w.q[1] = joinPairs(w.q[1], nOff, c1, s1, &f)
-		w.q[1] = joinPairs(w.q[1], nOn, c0, s0, &f)
-		w.q[2] = joinPairs(w.q[2], nOn, c1, s1, &f)
+		w.q[1] = appendPairs(w.q[1], nOff, c1, s1, &f)
+		w.q[1] = appendPairs(w.q[1], nOn, c0, s0, &f)
+		w.q[2] = appendPairs(w.q[2], nOn, c1, s1, &f)
 	}
 	return -1
 }
@@ -70,7 +70,7 @@ type queryChunk struct {
 // kind (even N: the three lists by occupied long-diagonal segments, w.q; a cross: every
 // middle-row queen's; the centre: half B), and moves b on. jb is j with only the
 // middle-column queen's diagonals forbidden to half B (crosses).
-func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
+func (w *worker) nextQueries(j, jb *subproblem, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
 	return w.nextClassQueries(j, jb, bn, bs, w180, b, 0)
 }
 
@@ -79,7 +79,7 @@ func (w *joinWorker) nextQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *
 // have none of its cut bits): pieces with such a bit are dropped before their product is
 // made, and a cross's middle-row queen a whose diagonals are in bad is passed over. The
 // caller still drops the signatures with a bad bit.
-func (w *joinWorker) nextClassQueries(j, jb *joinSub, bn, bs uint32, w180 uint64, b *queryChunk, bad uint64) [][]uint64 {
+func (w *worker) nextClassQueries(j, jb *subproblem, bn, bs uint32, w180 uint64, b *queryChunk, bad uint64) [][]uint64 {
 	switch j.kind {
 	case subEven:
 		b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, bad)
@@ -104,14 +104,14 @@ func (w *joinWorker) nextClassQueries(j, jb *joinSub, bn, bs uint32, w180 uint64
 // once it holds limit or more signatures. It returns where the next chunk starts, or
 // a = 0 when none is left. jb is j with only the middle-column queen's diagonals
 // forbidden to half B.
-func (w *joinWorker) crossBFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int) (int, int) {
+func (w *worker) crossBFrom(j, jb *subproblem, bn, bs uint32, a, from, limit int) (int, int) {
 	return w.crossBClassFrom(j, jb, bn, bs, a, from, limit, 0)
 }
 
 // crossBClassFrom is crossBFrom (which is it with bad = 0) without the half-boards of a
 // middle-row queen whose diagonals are in bad, and without most others with a bit of
 // bad (see nextClassQueries).
-func (w *joinWorker) crossBClassFrom(j, jb *joinSub, bn, bs uint32, a, from, limit int, bad uint64) (int, int) {
+func (w *worker) crossBClassFrom(j, jb *subproblem, bn, bs uint32, a, from, limit int, bad uint64) (int, int) {
 	w.sideB = w.sideB[:0]
 	for ; a < j.b; a, from = a+1, 0 {
 		j.setCross(a)
@@ -140,6 +140,6 @@ func (w *joinWorker) crossBClassFrom(j, jb *joinSub, bn, bs uint32, a, from, lim
 // makes those of the north column sets from the from-th on, stopping after the first
 // cell that leaves limit or more signatures in w.q, and returns the index of the next
 // column set, or −1 if none is left.
-func (w *joinWorker) evenBFrom(j *joinSub, rn, rs uint32, zero bool, from, limit int) int {
+func (w *worker) evenBFrom(j *subproblem, rn, rs uint32, zero bool, from, limit int) int {
 	return w.evenBClassFrom(j, rn, rs, zero, from, limit, 0)
 }

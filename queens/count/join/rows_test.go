@@ -108,12 +108,12 @@ func TestRowTableCounts(t *testing.T) {
 	}
 }
 
-// TestJoinTableByLimit checks that joinTable gives the whole table where the memory limit
+// TestJoinTableByLimit checks that tableFor gives the whole table where the memory limit
 // holds it and a partial one where it does not, and that the count is exact either way.
 func TestJoinTableByLimit(t *testing.T) {
-	tab, err := joinTable(context.Background(), 16)
+	tab, err := tableFor(context.Background(), 16)
 	if err != nil || tab.cache != nil {
-		t.Fatalf("joinTable(16) with the default limit: partial %v, %v; want the whole table", tab != nil && tab.cache != nil, err)
+		t.Fatalf("tableFor(16) with the default limit: partial %v, %v; want the whole table", tab != nil && tab.cache != nil, err)
 	}
 	// Two workers in 2 GiB to N = 25; from N = 26 (stores of up to 2²³ half-boards a
 	// worker, about 1 GiB with their tables) one.
@@ -177,7 +177,7 @@ func TestJoinPlanTasks(t *testing.T) {
 		for _, task := range tasks {
 			total += task.Cost
 			top = max(top, task.Cost)
-			rowSets += task.Join.RowSets
+			rowSets += task.Run.RowSets
 		}
 		mean := float64(total) / float64(len(tasks))
 		secs := p.CoreSeconds() * float64(top) / float64(total)
@@ -185,8 +185,8 @@ func TestJoinPlanTasks(t *testing.T) {
 			t.Errorf("N=%d: %d tasks, largest %.2f× the mean, %.0f s by the model", n, len(tasks), float64(top)/mean, secs)
 		}
 		want := 0
-		for sub := range joinSubs(n) {
-			j := newJoinSub(n, sub)
+		for sub := range subproblemCount(n) {
+			j := newSubproblem(n, sub)
 			for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
 				if w, _ := j.rowSetWeight(e); w != 0 {
 					want++

@@ -46,7 +46,7 @@ var listMaxForce [2]int
 // the centre of odd N: the shorter list stored), however they are cut. It returns
 // ctx.Err() if ctx is done, looking at it after each chunk of queries (at most seconds
 // apart at N = 28, where a row set takes minutes).
-func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, w180 uint64, c *joinCounters) (uint64, error) {
+func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w180 uint64, c *counters) (uint64, error) {
 	h := uint(j.h)
 	lm := uint32(1)<<h - 1
 	an, as := uint32(e)&lm, uint32(e>>h)&lm
@@ -128,7 +128,7 @@ func (w *joinWorker) countRowSet(ctx context.Context, j *joinSub, e uint64, wE, 
 
 // countRowSetWhole is countRowSet with both halves' lists made whole, the shorter one
 // stored: odd N without the sieve (N ≤ 19), and the centre of odd N to 25.
-func (w *joinWorker) countRowSetWhole(j *joinSub, an, as, bn, bs uint32, wE uint64, c *joinCounters) uint64 {
+func (w *worker) countRowSetWhole(j *subproblem, an, as, bn, bs uint32, wE uint64, c *counters) uint64 {
 	if j.kind == subCross {
 		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
 		// Half B forbids only the middle-column queen's diagonals to its pieces, the
@@ -161,7 +161,7 @@ func (w *joinWorker) countRowSetWhole(j *joinSub, an, as, bn, bs uint32, wE uint
 // every a, about 1,400.) Behind the sieve (cut bits, N ≥ 21) a cross stores its half A
 // whatever the sizes: storing the shorter B there made sampled row sets (seed 7, two
 // alternated runs each) 1.11× slower at N = 21, 1.16× at 23, 1.18× at 25 and 1.6× at 27.
-func (w *joinWorker) countPairs(j *joinSub, x, y []uint64, c *joinCounters) uint64 {
+func (w *worker) countPairs(j *subproblem, x, y []uint64, c *counters) uint64 {
 	c.stored += uint64(len(x))
 	c.queries += uint64(len(y))
 	c.pairTests += uint64(len(x)) * uint64(len(y))

@@ -22,7 +22,7 @@ import (
 // row-set weight; for a cross (b = sub+1) weight 8, summed over the middle row's queen
 // a = 1…b−1. It knows nothing of quarter tables, signatures, the matcher or the sieve.
 func rowSetSearch(n, sub int, e uint64) uint64 {
-	j := newJoinSub(n, sub)
+	j := newSubproblem(n, sub)
 	wE, w180 := j.rowSetWeight(e)
 	if wE == 0 {
 		return 0
@@ -132,13 +132,13 @@ func (s *rowSearch) place(r, long int) uint64 {
 	return sum
 }
 
-// joinRowSet counts row set e of sub-problem sub by the join: a task of that one row set.
-func joinRowSet(t testing.TB, n, sub int, e uint64) uint64 {
-	tab, err := joinTable(context.Background(), n)
+// countOneRowSet counts row set e of sub-problem sub by the join: a task of that one row set.
+func countOneRowSet(t testing.TB, n, sub int, e uint64) uint64 {
+	tab, err := tableFor(context.Background(), n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := task{N: n, Weight: 1, Join: joinTask{Sub: sub, First: e, RowSets: 1}}.countJoinTable(context.Background(), tab)
+	r, err := task{N: n, Weight: 1, Run: rowSetRun{Sub: sub, First: e, RowSets: 1}}.countJoinTable(context.Background(), tab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +150,8 @@ func joinRowSet(t testing.TB, n, sub int, e uint64) uint64 {
 func randomRowSet(rng *rand.Rand, n int) (sub int, e uint64) {
 	var shares []float64
 	var all float64
-	for s := range joinSubs(n) {
-		j := newJoinSub(n, s)
+	for s := range subproblemCount(n) {
+		j := newSubproblem(n, s)
 		c := binomial(bits.OnesCount64(j.free), j.k)
 		shares = append(shares, c)
 		all += c
@@ -161,7 +161,7 @@ func randomRowSet(rng *rand.Rand, n int) (sub int, e uint64) {
 		x -= shares[sub]
 		sub++
 	}
-	j := newJoinSub(n, sub)
+	j := newSubproblem(n, sub)
 	for {
 		e = randomSubset(rng, j.free, j.k)
 		if w, _ := j.rowSetWeight(e); w != 0 {
@@ -181,13 +181,13 @@ func randomRowSet(rng *rand.Rand, n int) (sub int, e uint64) {
 func TestRowSetSearch(t *testing.T) {
 	check := func(t *testing.T, n, sub int, e uint64) {
 		t.Helper()
-		if got, want := joinRowSet(t, n, sub, e), rowSetSearch(n, sub, e); got != want {
+		if got, want := countOneRowSet(t, n, sub, e), rowSetSearch(n, sub, e); got != want {
 			t.Errorf("N=%d sub-problem %d row set %#x: join %d, search %d", n, sub, e, got, want)
 		}
 	}
 	for n := 6; n <= 10; n++ {
-		for sub := range joinSubs(n) {
-			j := newJoinSub(n, sub)
+		for sub := range subproblemCount(n) {
+			j := newSubproblem(n, sub)
 			for e := j.firstRowSet(); e != 0; e = j.nextRowSet(e) {
 				if w, _ := j.rowSetWeight(e); w != 0 {
 					check(t, n, sub, e)
@@ -219,7 +219,7 @@ func TestRowSetSearch(t *testing.T) {
 			for range 20 {
 				sub, e := randomRowSet(rng, n)
 				t0 := time.Now()
-				got := joinRowSet(t, n, sub, e)
+				got := countOneRowSet(t, n, sub, e)
 				t1 := time.Now()
 				want := rowSetSearch(n, sub, e)
 				t.Logf("N=%d sub-problem %d row set %#x: %d (join %v, search %v)", n, sub, e, got, t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))

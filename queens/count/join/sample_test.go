@@ -42,8 +42,8 @@ func BenchmarkJoinSample(b *testing.B) {
 		b.Fatalf("CHESSPUZZLES_JOINSAMPLE=%q: want N:M or N:M:SEED", spec)
 	}
 	if k := os.Getenv("CHESSPUZZLES_JOINSIEVE"); k != "" {
-		defer func(f int) { joinSieveForce = f }(joinSieveForce)
-		if joinSieveForce, err1 = strconv.Atoi(k); err1 != nil {
+		defer func(f int) { sieveBitsForce = f }(sieveBitsForce)
+		if sieveBitsForce, err1 = strconv.Atoi(k); err1 != nil {
 			b.Fatalf("CHESSPUZZLES_JOINSIEVE=%q: want a number of cut bits", k)
 		}
 	}
@@ -80,24 +80,24 @@ func BenchmarkJoinSample(b *testing.B) {
 	var total int
 	for id := range tasks {
 		tasks[id] = p.taskAt(id)
-		total += tasks[id].Join.RowSets
+		total += tasks[id].Run.RowSets
 	}
 	rng := rand.New(rand.NewPCG(seed, 0))
 	sample := make([]task, m)
 	for i := range sample {
 		r := rng.IntN(total)
 		for _, task := range tasks {
-			if r < task.Join.RowSets {
+			if r < task.Run.RowSets {
 				if sample[i], err = task.rowSet(r); err != nil {
 					b.Fatal(err)
 				}
 				break
 			}
-			r -= task.Join.RowSets
+			r -= task.Run.RowSets
 		}
 	}
 	c0 := cpuTime()
-	if _, err := joinTable(context.Background(), n); err != nil {
+	if _, err := tableFor(context.Background(), n); err != nil {
 		b.Fatal(err)
 	}
 	c1 := cpuTime()

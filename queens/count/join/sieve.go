@@ -22,7 +22,7 @@ import "math/bits"
 // maxSieveBits bounds the cut bits.
 const maxSieveBits = 14
 
-// joinSieveBits is k, the cut bits, for each N (index), 0 where the sieve does not pay.
+// sieveBitsByN is k, the cut bits, for each N (index), 0 where the sieve does not pay.
 // Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel with chunk offsets, no
 // AVX-512), process CPU time of the same uniformly sampled row sets (100–20,000 of them,
 // BenchmarkJoinSample, seed 1) counted with each k in turn, twice, in alternated order,
@@ -51,15 +51,15 @@ const maxSieveBits = 14
 // the time of 13. From N = 26 a row set is counted by classes whose sieves take their cut
 // bits by their size instead (sievePerSubOdd, sievePerSub): every class at N = 27, and elsewhere those of
 // a row set with more than one; there a nonzero entry here only turns the sieve on.
-var joinSieveBits = [...]int{
+var sieveBitsByN = [...]int{
 	16: 0, 17: 0, 18: 0, 19: 0,
 	20: 4, 21: 6, 22: 7, 23: 8,
 	24: 9, 25: 10, 26: 13, 27: 13,
 }
 
-// joinSieveForce, when ≥ 0, overrides joinSieveBits (tests use it to run the sieve at
+// sieveBitsForce, when ≥ 0, overrides sieveBitsByN (tests use it to run the sieve at
 // small N, where counting is fast).
-var joinSieveForce = -1
+var sieveBitsForce = -1
 
 // sieveMinPerSub is the least mean sub-store size the sieve splits a store into; tests set
 // it to 0 to run the sieve on the small stores of small N.
@@ -69,7 +69,7 @@ var sieveMinPerSub = rawMatchMax
 // countRowSetClasses): its cut bits are ⌊log₂(store/sievePerSub)⌋, at most maxSieveBits.
 // Measured on one class of a row set of N = 28 (BenchmarkJoinLists, seed 4, 0x1ac6bb2,
 // class 2 of 8, CPU-s of the row set's estimate, load 2–4, 27 Nov): 256: 854; 512: 719,
-// 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, joinSieveBits, give about
+// 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, sieveBitsByN, give about
 // 500–800 at N = 20–26, for whole stores.) It is countRowSetStoreB's (even N).
 var sievePerSub = 1024
 
@@ -82,13 +82,13 @@ var sievePerSubOdd = 512
 
 // sieveBitsFor returns k for n.
 func sieveBitsFor(n int) int {
-	if joinSieveForce >= 0 {
-		return min(joinSieveForce, maxSieveBits)
+	if sieveBitsForce >= 0 {
+		return min(sieveBitsForce, maxSieveBits)
 	}
-	if n < len(joinSieveBits) {
-		return joinSieveBits[n]
+	if n < len(sieveBitsByN) {
+		return sieveBitsByN[n]
 	}
-	return joinSieveBits[len(joinSieveBits)-1]
+	return sieveBitsByN[len(sieveBitsByN)-1]
 }
 
 // sieveMatcher counts disjoint (stored, query) pairs like matcher, behind a sieve of k cut

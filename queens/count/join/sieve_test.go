@@ -74,7 +74,7 @@ func FuzzExtract(f *testing.F) {
 // query, pair by pair. Stores have holes (bits no pattern has) as half-boards do. Every
 // case runs with wide chunks wherever they save a chunk (wideChunkMin 0) and never.
 func TestSieveMatcher(t *testing.T) {
-	defer func(f, m, w int) { joinSieveForce, sieveMinPerSub, wideChunkMin = f, m, w }(joinSieveForce, sieveMinPerSub, wideChunkMin)
+	defer func(f, m, w int) { sieveBitsForce, sieveMinPerSub, wideChunkMin = f, m, w }(sieveBitsForce, sieveMinPerSub, wideChunkMin)
 	sieveMinPerSub = 0
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, wideMin := range []int{0, 1 << 30} {
@@ -82,7 +82,7 @@ func TestSieveMatcher(t *testing.T) {
 		for _, W := range []int{9, 17, 21} {
 			for _, size := range []int{0, 1, 47, 300, 1500, 5000} {
 				for _, k := range []int{0, 1, 3, 6, 8, 11, maxSieveBits} { // 9–13 are used from N = 24
-					joinSieveForce = k
+					sieveBitsForce = k
 					width := uint(2 * W)
 					holes := uint64(1)<<(W/2) | uint64(1)<<(W+W/2) | uint64(1)<<(W/2+2)
 					sigs := make([]uint64, size)
@@ -125,7 +125,7 @@ func TestSieveMatcher(t *testing.T) {
 // TestCountJoinSieve counts Q(n) with the sieve forced at small n, where tasks are fast
 // and stores small, against the published values (Known), for even and odd n.
 func TestCountJoinSieve(t *testing.T) {
-	defer func(f, m int) { joinSieveForce, sieveMinPerSub = f, m }(joinSieveForce, sieveMinPerSub)
+	defer func(f, m int) { sieveBitsForce, sieveMinPerSub = f, m }(sieveBitsForce, sieveMinPerSub)
 	sieveMinPerSub = 0
 	cases := []struct{ n, k int }{{10, 2}, {11, 3}, {12, 1}, {12, 4}, {13, 2}, {13, 5}, {14, 3}, {14, 6}}
 	if !testing.Short() && !raceEnabled {
@@ -134,7 +134,7 @@ func TestCountJoinSieve(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("n%d-k%d", c.n, c.k), func(t *testing.T) {
-			joinSieveForce = c.k
+			sieveBitsForce = c.k
 			got, err := CountJoin(context.Background(), c.n)
 			if err != nil {
 				t.Fatal(err)
@@ -154,12 +154,12 @@ func TestCountJoinSieve(t *testing.T) {
 // cut bits chosen by occupancy or from the middle out.
 func TestCountRowSetCut(t *testing.T) {
 	defer func(f, m, c, p, o int, l [2]int) {
-		joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce = f, m, c, p, o, l
-	}(joinSieveForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce)
+		sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce = f, m, c, p, o, l
+	}(sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce)
 	sieveMinPerSub, sievePerSub, sievePerSubOdd = 0, 4, 4
 	for _, c := range []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}, {14, 3, 64, 64}} {
 		t.Run(fmt.Sprintf("n%d-k%d-%d-%d", c.n, c.k, c.store, c.query), func(t *testing.T) {
-			joinSieveForce = c.k
+			sieveBitsForce = c.k
 			results := func() []count.Result {
 				p, err := newJoinPlan(c.n)
 				if err != nil {
@@ -167,7 +167,7 @@ func TestCountRowSetCut(t *testing.T) {
 				}
 				var rs []count.Result
 				for _, task := range p.allTasks() {
-					if task.Join.Sub < 0 {
+					if task.Run.Sub < 0 {
 						continue
 					}
 					r, err := task.countJoinTable(context.Background(), mustTable(t, c.n))

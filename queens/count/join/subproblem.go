@@ -2,9 +2,9 @@ package join
 
 import "math/bits"
 
-// joinSub is one sub-problem of the join: the board with its pre-placed queens (none for
+// subproblem is one sub-problem of the join: the board with its pre-placed queens (none for
 // even N).
-type joinSub struct {
+type subproblem struct {
 	n, h, s int
 	kind    int    // subEven, subCentre or subCross
 	a, b    int    // cross: middle-row queen at column h+a, middle-column queen at row h+b
@@ -31,7 +31,7 @@ const (
 	subCross
 )
 
-// quarters, in the order of joinSub.fd: NW, SW (half A), NE, SE (half B).
+// quarters, in the order of subproblem.fd: NW, SW (half A), NE, SE (half B).
 const (
 	qNW = iota
 	qSW
@@ -39,7 +39,7 @@ const (
 	qSE
 )
 
-// newJoinSub returns sub-problem number sub of the n×n board: 0 is the whole board (even
+// newSubproblem returns sub-problem number sub of the n×n board: 0 is the whole board (even
 // n) or the centre queen (odd n); sub = 1…h−1 are the crosses with the middle column's
 // queen at row h+b, b = sub+1, and every a = 1…b−1 (set by setCross).
 //
@@ -49,9 +49,9 @@ const (
 // signatures (crossBits), and one store of A serves all b−1 values of a. Only the
 // middle-column queen's diagonals are forbidden to A's pieces (for b = h one of them leaves
 // the frame, so they must be).
-func newJoinSub(n, sub int) joinSub {
+func newSubproblem(n, sub int) subproblem {
 	h := n / 2
-	j := joinSub{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1, sieve: sieveBitsFor(n)}
+	j := subproblem{n: n, h: h, s: n - h, free: 1<<(2*h) - 1, k: h, colsA: 1<<h - 1, colsB: 1<<h - 1, weight: 1, sieve: sieveBitsFor(n)}
 	j.storeMax, j.queryMax = listMax(h)
 	long := uint64(1) << (n - 1) // D1's down index and D2's up index
 	switch {
@@ -76,7 +76,7 @@ func newJoinSub(n, sub int) joinSub {
 }
 
 // forbid sets the forbidden local masks of quarters q0…q1 from global diagonal masks.
-func (j *joinSub) forbid(q0, q1 int, fdG, fuG uint64) {
+func (j *subproblem) forbid(q0, q1 int, fdG, fuG uint64) {
 	s := uint(j.s)
 	lm := uint64(1)<<(2*j.h-1) - 1
 	shifts := [4][2]uint{{s, 0}, {0, s}, {2 * s, s}, {s, 2 * s}}
@@ -88,7 +88,7 @@ func (j *joinSub) forbid(q0, q1 int, fdG, fuG uint64) {
 
 // setCross sets a cross's middle-row queen at (h, h+a): half B loses column a−1 and
 // both queens' diagonals, and crossBits holds the frame bits of that queen's diagonals.
-func (j *joinSub) setCross(a int) {
+func (j *subproblem) setCross(a int) {
 	h, n := j.h, j.n
 	mc := h + a
 	j.a = a
@@ -98,9 +98,9 @@ func (j *joinSub) setCross(a int) {
 	j.crossBits = 1<<(a+h-1) | 1<<(W+uint(h+a-1))
 }
 
-// joinSubs returns the number of sub-problems of n: 1 for even n, h for odd (the centre
+// subproblemCount returns the number of sub-problems of n: 1 for even n, h for odd (the centre
 // and b = 2…h).
-func joinSubs(n int) int {
+func subproblemCount(n int) int {
 	if n%2 == 0 {
 		return 1
 	}
@@ -108,7 +108,7 @@ func joinSubs(n int) int {
 }
 
 // reverseRows maps a row set to its north–south mirror image.
-func (j *joinSub) reverseRows(e uint64) uint64 {
+func (j *subproblem) reverseRows(e uint64) uint64 {
 	return bits.Reverse64(e) >> (64 - 2*j.h)
 }
 
@@ -116,7 +116,7 @@ func (j *joinSub) reverseRows(e uint64) uint64 {
 // crosses 1 for every E inside the free rows; otherwise rule 1 (E ≤ reverse(E)), and
 // w180 the half-turn weight of rule 3 (for the centre it multiplies the whole row set;
 // for even N only B half-boards without long-diagonal queens).
-func (j *joinSub) rowSetWeight(e uint64) (w, w180 uint64) {
+func (j *subproblem) rowSetWeight(e uint64) (w, w180 uint64) {
 	if e&^j.free != 0 {
 		return 0, 0
 	}
@@ -147,7 +147,7 @@ func (j *joinSub) rowSetWeight(e uint64) (w, w180 uint64) {
 
 // nextRowSet returns the next k-subset after e of 2h bits in colex order (Gosper's hack),
 // or 0 when there is none.
-func (j *joinSub) nextRowSet(e uint64) uint64 {
+func (j *subproblem) nextRowSet(e uint64) uint64 {
 	c := e & -e
 	r := e + c
 	e = ((r^e)>>2)/c | r
@@ -158,11 +158,11 @@ func (j *joinSub) nextRowSet(e uint64) uint64 {
 }
 
 // firstRowSet is the first k-subset in colex order.
-func (j *joinSub) firstRowSet() uint64 { return 1<<j.k - 1 }
+func (j *subproblem) firstRowSet() uint64 { return 1<<j.k - 1 }
 
 // tableRows returns the four rows of the quarter table that row set e of j reads: the
 // north and south rows of half A (the rows of e) and of half B (the free rows not in e).
-func (j *joinSub) tableRows(e uint64) [4]uint32 {
+func (j *subproblem) tableRows(e uint64) [4]uint32 {
 	h := uint(j.h)
 	lm := uint64(1)<<h - 1
 	rest := j.free &^ e

@@ -44,7 +44,7 @@ import (
 // A table may instead be partial (newRowTable): rows[r] is built when a row set needs it
 // and dropped, least recently used first, when the rows built outgrow the table's memory
 // budget (see rowTable); a row not built has off == nil. A join task needs only the four
-// rows of each of its row sets (see joinSub.tableRows), so a partial table holds the join
+// rows of each of its row sets (see subproblem.tableRows), so a partial table holds the join
 // of any N ≤ 27 in a few hundred MiB where the whole one takes 5 GiB (N = 24–25) or 48 GiB
 // (26–27).
 type quarterTable struct {
@@ -143,9 +143,9 @@ func maxRowPieces(h int) uint64 {
 	return uint64(p)
 }
 
-// joinTableBytes returns the memory the quarter table for n takes: 8 bytes a piece, 16
+// tableBytes returns the memory the quarter table for n takes: 8 bytes a piece, 16
 // bytes per (rows, columns) cell (4^h cells) and a row index of 2^h rows.
-func joinTableBytes(n int) uint64 {
+func tableBytes(n int) uint64 {
 	h := n / 2
 	return 8*quarterPieceCount(h) + (4*(4<<h+1)+uint64(unsafe.Sizeof(tableRow{})))<<h
 }
@@ -653,22 +653,22 @@ func (c *rowCache) evict(need uint64) {
 // N = 23 and the rows that the tasks read from N = 24 on.
 const defaultJoinLimit = 2 << 30
 
-// joinTable returns the quarter table for the join of n: the whole table, shared by the
+// tableFor returns the quarter table for the join of n: the whole table, shared by the
 // goroutines of the process (sharedQuarterTable), where it fits the process's memory
 // limit together with a worker's buffers on every core (runtime.GOMAXPROCS; see
 // Plan.Memory); else a partial table shared the same way, whose rows are built as the
 // row sets need them and take what the limit leaves (newRowTable). The limit is the Go
 // runtime's soft memory limit (runtime/debug.SetMemoryLimit or GOMEMLIMIT; the command
 // line sets it from --max-memory), or defaultJoinLimit if none is set.
-func joinTable(ctx context.Context, n int) (*quarterTable, error) {
+func tableFor(ctx context.Context, n int) (*quarterTable, error) {
 	h := n / 2
 	limit := uint64(defaultJoinLimit)
 	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
 		limit = uint64(l)
 	}
 	workers := runtime.GOMAXPROCS(0)
-	table, per := joinMemory(n)
-	used := uint64(workers)*per + joinSlack
+	table, per := memoryOf(n)
+	used := uint64(workers)*per + memorySlack
 	if table+used <= limit {
 		return sharedQuarterTable(ctx, h)
 	}

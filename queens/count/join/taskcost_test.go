@@ -77,10 +77,10 @@ func BenchmarkJoinTasks(b *testing.B) {
 		}
 		tasks, taskAt, rsm = len(p.cost)-1, p.taskAt, newRowSetModel(n)
 	}
-	perCost := joinModelSeconds(n) / total
+	perCost := modelSeconds(n) / total
 	say("N=%d: plan of %d tasks (version %d) built in %.1f CPU-s; the model: %.4g core-hours, a task %.3g s on average",
-		n, tasks+1, DefaultVersion(n), (cpuTime() - c0).Seconds(), joinModelSeconds(n)/3600, total*perCost/float64(tasks))
-	tab, err := joinTable(ctx, n)
+		n, tasks+1, DefaultVersion(n), (cpuTime() - c0).Seconds(), modelSeconds(n)/3600, total*perCost/float64(tasks))
+	tab, err := tableFor(ctx, n)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,22 +100,22 @@ func BenchmarkJoinTasks(b *testing.B) {
 			got = (cpuTime() - c0).Seconds()
 			how = fmt.Sprintf("whole (%d row sets, %.3g pair tests, its table rows built on the way)", r.RowSets, float64(r.PairTests))
 		} else {
-			i := rng.IntN(t.Join.RowSets)
+			i := rng.IntN(t.Run.RowSets)
 			s, err := t.rowSet(i)
 			if err != nil {
 				b.Fatal(err)
 			}
-			j := newJoinSub(n, s.Join.Sub)
-			e := s.Join.First
+			j := newSubproblem(n, s.Run.Sub)
+			e := s.Run.First
 			rs := j.tableRows(e)
 			c0 := cpuTime()
 			if err := tab.acquire(ctx, rs[:]); err != nil {
 				b.Fatal(err)
 			}
 			rows = (cpuTime() - c0).Seconds()
-			w := new(joinWorker)
+			w := new(worker)
 			w.t = tab
-			var c joinCounters
+			var c counters
 			_, _, starts := w.lists(&j, e, &c)
 			// From h = 13 a row set stores half A by classes of its cut bits
 			// (countRowSetClasses), as a worker runs it: one class drawn uniformly is
@@ -136,13 +136,13 @@ func BenchmarkJoinTasks(b *testing.B) {
 			}
 			part := (cpuTime() - c0).Seconds()
 			tab.release(rs[:])
-			got = part * float64(parts) * float64(t.Join.RowSets)
+			got = part * float64(parts) * float64(t.Run.RowSets)
 			how = fmt.Sprintf("by a %s: row set %d of %d (%#x, %.3g pair tests), %s %d of %d of its store: %.1f CPU-s, its 4 table rows %.1f CPU-s",
-				unit, i, t.Join.RowSets, e, float64(c.pairTests), unit, k, parts, part, rows)
+				unit, i, t.Run.RowSets, e, float64(c.pairTests), unit, k, parts, part, rows)
 		}
 		ratios = append(ratios, got/model)
 		say("N=%d task %d (sub-problem %d, Cost %d): modelled %.3g s, measured %.3g s (%.2f× the model) %s",
-			n, t.ID, t.Join.Sub, t.Cost, model, got, got/model, how)
+			n, t.ID, t.Run.Sub, t.Cost, model, got, got/model, how)
 	}
 	mean, se := meanSE(ratios)
 	say("N=%d: %d tasks, measured ÷ modelled %.2f ± %.2f (mean ± s.e.); %.1f CPU-s in all, load %s",
@@ -151,9 +151,9 @@ func BenchmarkJoinTasks(b *testing.B) {
 
 // runCost returns the summed modelled cost of task t's row sets.
 func runCost(m *rowSetModel, t task) uint64 {
-	j := newJoinSub(t.N, t.Join.Sub)
+	j := newSubproblem(t.N, t.Run.Sub)
 	var c uint64
-	for k, e := 0, t.Join.First; k < t.Join.RowSets && e != 0; e = j.nextRowSet(e) {
+	for k, e := 0, t.Run.First; k < t.Run.RowSets && e != 0; e = j.nextRowSet(e) {
 		if w, _ := j.rowSetWeight(e); w != 0 {
 			c += m.cost(&j, e)
 			k++

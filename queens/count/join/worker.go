@@ -9,9 +9,9 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
-// joinWorker holds one goroutine's buffers for the join: the store, the queries and the
+// worker holds one goroutine's buffers for the join: the store, the queries and the
 // matcher, kept across row sets and tasks (a sync.Pool hands them out).
-type joinWorker struct {
+type worker struct {
 	t       *quarterTable
 	m       sieveMatcher
 	sideA   []uint64
@@ -26,22 +26,22 @@ type joinWorker struct {
 	// countRowSetStoreB may use (evenBClassFrom).
 	cls  [2]pieceList
 	clsN [2][]uint64
-	// South pieces prepared for joinPairs, a whole table row (south rows) at a time:
+	// South pieces prepared for appendPairs, a whole table row (south rows) at a time:
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
 	southB [2]southRow
 }
 
-var joinWorkers = sync.Pool{New: func() any { return new(joinWorker) }}
+var workerPool = sync.Pool{New: func() any { return new(worker) }}
 
-// joinCounters are the deterministic counters of a join task.
-type joinCounters struct {
+// counters are the deterministic counters of a join task.
+type counters struct {
 	rowSets, stored, queries, pairTests uint64
 }
 
 // countRowSets counts n counted row sets of sub-problem j starting at (and including) the
 // counted row set e0. It returns the weighted partial sum.
-func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n int, c *joinCounters) (uint64, error) {
+func (w *worker) countRowSets(ctx context.Context, j *subproblem, e0 uint64, n int, c *counters) (uint64, error) {
 	var sum uint64
 	e := e0
 	for done := 0; done < n; e = j.nextRowSet(e) {
@@ -67,18 +67,18 @@ func (w *joinWorker) countRowSets(ctx context.Context, j *joinSub, e0 uint64, n 
 }
 
 // countJoin runs a task of the join. It needs no plan: the task names its row sets. The
-// quarter table comes whole or by rows (joinTable), within the process's memory limit.
+// quarter table comes whole or by rows (tableFor), within the process's memory limit.
 func (t task) countJoin(ctx context.Context) (count.Result, error) {
 	res := count.Result{ID: t.ID}
-	if t.Join.Sub < 0 {
+	if t.Run.Sub < 0 {
 		p, r, nodes, err := symmetricCounts(ctx, t.N)
 		res.HalfTurn, res.QuarterTurn, res.Nodes = p, r, nodes
 		return res, err
 	}
-	if t.N < MinN || t.N > MaxN || t.Join.Sub >= joinSubs(t.N) || t.Join.RowSets < 0 {
+	if t.N < MinN || t.N > MaxN || t.Run.Sub >= subproblemCount(t.N) || t.Run.RowSets < 0 {
 		return res, fmt.Errorf("join task %d of N=%d is not a task of the plan", t.ID, t.N)
 	}
-	tab, err := joinTable(ctx, t.N)
+	tab, err := tableFor(ctx, t.N)
 	if err != nil {
 		return res, err
 	}
@@ -88,19 +88,19 @@ func (t task) countJoin(ctx context.Context) (count.Result, error) {
 // countJoinTable runs a row-set task of the join on the table tab (whole or partial).
 func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Result, error) {
 	res := count.Result{ID: t.ID}
-	w := joinWorkers.Get().(*joinWorker)
-	defer joinWorkers.Put(w)
+	w := workerPool.Get().(*worker)
+	defer workerPool.Put(w)
 	w.t = tab
-	j := newJoinSub(t.N, t.Join.Sub)
-	var c joinCounters
+	j := newSubproblem(t.N, t.Run.Sub)
+	var c counters
 	var sum uint64
 	var err error
 	if tab.cache == nil {
-		sum, err = w.countRowSets(ctx, &j, t.Join.First, t.Join.RowSets, &c)
+		sum, err = w.countRowSets(ctx, &j, t.Run.First, t.Run.RowSets, &c)
 	} else {
 		// A row set at a time, holding the four rows of the table it reads.
-		e := t.Join.First
-		for done := 0; done < t.Join.RowSets && e != 0; e = j.nextRowSet(e) {
+		e := t.Run.First
+		for done := 0; done < t.Run.RowSets && e != 0; e = j.nextRowSet(e) {
 			if wE, _ := j.rowSetWeight(e); wE == 0 {
 				continue
 			}
@@ -127,16 +127,16 @@ func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Resu
 	return res, nil
 }
 
-// joinMemory returns the bytes of the join's quarter table for n, whole (8 bytes a
+// memoryOf returns the bytes of the join's quarter table for n, whole (8 bytes a
 // quarter piece plus 16 bytes per cell of 4^h cells: 1.9 MiB for n = 16–17, 11 MiB
 // for 18–19, 73.5 MiB for 20–21, 574 MiB for 22–23, 4.97 GiB for 24–25, 48.3 GiB for 26–27),
 // and of one worker's buffers (store, queries, matcher, prepared south pieces), which grow
 // with the largest row set. A process holds the whole table, shared by its workers, only
 // where it fits the memory limit; else it holds some of the table's rows (see
 // Plan.Memory, which answers for a whole count).
-func joinMemory(n int) (table, perWorker uint64) {
+func memoryOf(n int) (table, perWorker uint64) {
 	h := n / 2
-	table = joinTableBytes(n)
+	table = tableBytes(n)
 	// The largest store seen, half-boards (BenchmarkJoinLists, 20–100 sampled row sets:
 	// 27,720 at N = 20, 214,450 at 22, 1,268,102 at 24, 10,564,629 at 26, ×6–8 a step of
 	// h), taken half again for the row sets not sampled, and at most the store of a part
