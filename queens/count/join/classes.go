@@ -40,14 +40,14 @@ const classCandidatesLen = 8
 // the only-th class that holds half-boards and no other (the sampler of lists_test.go
 // times one class so), with only = −2 none, and then leaves the counters' queries out; it
 // returns the number of such classes.
-func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, bn, bs uint32, wE, w180 uint64, c *counters, only int) (uint64, int, error) {
+func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
 	jb := *j
 	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	cand := classCandidates(W)
 	var prefer []uint
 	if cutByOccupancy {
-		prefer = w.occupancyOrder(j, &jb, an, as, bn, bs, w180)
+		prefer = w.occupancyOrder(j, &jb, r)
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
 		}
@@ -56,7 +56,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, 
 	split := classSplit{cand: cand}
 	var stored, kept uint64
 	for from := 0; from >= 0; {
-		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		stored += uint64(len(w.sideA))
 		kept |= split.add(w.sideA)
 	}
@@ -93,7 +93,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, 
 			w.sideA = w.sideA[:0]
 			for aFrom >= 0 && len(w.sideA) < j.storeMax {
 				start := len(w.sideA)
-				w.sideA, aFrom = w.halfClassFrom(j, w.sideA, qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax, outer&^X)
+				w.sideA, aFrom = w.halfClassFrom(j, w.sideA, qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax, outer&^X)
 				k := start
 				for _, sig := range w.sideA[start:] {
 					w.sideA[k] = sig
@@ -114,7 +114,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, 
 				if !first {
 					bad = X
 				}
-				qs := w.nextClassQueries(j, &jb, bn, bs, w180, &b, bad)
+				qs := w.nextClassQueries(j, &jb, r, &b, bad)
 				for k, q := range qs {
 					if first {
 						queries += uint64(len(q))
@@ -139,7 +139,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, 
 		}
 	}
 	for b := (queryChunk{}); first && !b.done; { // no half A: the queries still count
-		for _, q := range w.nextQueries(j, &jb, bn, bs, w180, &b) {
+		for _, q := range w.nextQueries(j, &jb, r, &b) {
 			queries += uint64(len(q))
 		}
 	}
@@ -150,9 +150,9 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, an, as, 
 	c.queries += queries
 	c.pairTests += stored * queries
 	if j.kind == subEven {
-		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), class, nil
+		return r.w * (r.w180*n[0] + 2*n[1] + 4*n[2]), class, nil
 	}
-	return wE * n[0], class, nil
+	return r.w * n[0], class, nil
 }
 
 // storeLarger makes a row set of even N from h = 13 store its half B, about three times
@@ -168,14 +168,14 @@ var storeLarger = true
 // chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
 // more bits at the same sub-store size. Counters, return values and only are as
 // countRowSetClasses's (stored |A|, queries |B|).
-func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, bn, bs uint32, wE, w180 uint64, c *counters, only int) (uint64, int, error) {
+func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
 	mid := uint(W / 2)
 	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
 	cand := classCandidates(W)
 	var prefer []uint
 	if cutByOccupancy {
-		prefer = w.occupancyOrder(j, j, an, as, bn, bs, w180)
+		prefer = w.occupancyOrder(j, j, r)
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
 		}
@@ -184,7 +184,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 	split := classSplit{cand: cand}
 	var queries, kept uint64
 	for b := (queryChunk{}); !b.done; {
-		for _, q := range w.nextQueries(j, j, bn, bs, w180, &b) {
+		for _, q := range w.nextQueries(j, j, r, &b) {
 			queries += uint64(len(q))
 			kept |= split.add(q)
 		}
@@ -198,7 +198,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 	w.m.exclude = outer | long
 	w.m.prefer = prefer
 	w.m.weighted, w.m.wbits = true, long
-	w.m.wshift = [3]uint8{uint8(w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
+	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
 	if cb > 0 {
 		w.m.perSub = sievePerSub
 	}
@@ -221,7 +221,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 				// that a run holds no more than j.storeMax and a cell, and the chunk no
 				// more than j.queryMax and a cell.
 				lim := min(j.queryMax, j.storeMax-len(w.sideB))
-				b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, lim, outer&^X)
+				b.from = w.evenBClassFrom(j, r.bn, r.bs, r.w180 != 0, b.from, lim, outer&^X)
 				b.done = b.from < 0
 				for _, q := range w.q {
 					for _, sig := range q {
@@ -237,10 +237,10 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 			w.m.build(w.sideB, W, j.sieve)
 			for aFrom := 0; aFrom >= 0; {
 				if first {
-					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+					w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
 					stored += uint64(len(w.sideA))
 				} else {
-					w.sideA, aFrom = w.halfClassFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax, X)
+					w.sideA, aFrom = w.halfClassFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax, X)
 				}
 				i := 0
 				for _, sig := range w.sideA {
@@ -258,7 +258,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 		}
 	}
 	for aFrom := 0; first && aFrom >= 0; { // no half B: half A still counts
-		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.queryMax)
 		stored += uint64(len(w.sideA))
 	}
 	if only != -1 {
@@ -267,7 +267,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, an, as, b
 	c.stored += stored
 	c.queries += queries
 	c.pairTests += stored * queries
-	return wE * n, class, nil
+	return r.w * n, class, nil
 }
 
 // cutByOccupancy chooses countRowSetClasses's cut bits, of the classes and of their
@@ -287,7 +287,7 @@ const occupancyStep = 16
 // the north rows (where the down diagonals near the middle cross both halves) is cut on
 // down diagonals, not on as many up diagonals as down. It makes both halves once more
 // (against dozens of passes of half B in the classes at N = 28).
-func (w *worker) occupancyOrder(j, jb *subproblem, an, as, bn, bs uint32, w180 uint64) []uint {
+func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 	var occA, occB [64]uint64
 	var nA, nB uint64
 	tally := func(occ *[64]uint64, sigs []uint64, n *uint64) {
@@ -299,11 +299,11 @@ func (w *worker) occupancyOrder(j, jb *subproblem, an, as, bn, bs uint32, w180 u
 		}
 	}
 	for from := 0; from >= 0; {
-		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		tally(&occA, w.sideA, &nA)
 	}
 	for b := (queryChunk{}); !b.done; {
-		for _, q := range w.nextQueries(j, jb, bn, bs, w180, &b) {
+		for _, q := range w.nextQueries(j, jb, r, &b) {
 			tally(&occB, q, &nB)
 		}
 	}

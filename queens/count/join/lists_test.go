@@ -106,7 +106,8 @@ func BenchmarkJoinLists(b *testing.B) {
 				break
 			}
 		}
-		rows := j.tableRows(e)
+		r := j.rowSet(e)
+		rows := r.tableRows()
 		if err := tab.acquire(context.Background(), rows[:]); err != nil {
 			b.Fatal(err)
 		}
@@ -281,18 +282,12 @@ func (w *worker) countPart(j *subproblem, e uint64, w180 uint64, from int) uint6
 // classParts runs countRowSetClasses on row set e matching only its only-th class that
 // holds half-boards (none for −2), and returns its count and the number of such classes.
 func (w *worker) classParts(j *subproblem, e uint64, only int) (uint64, int) {
-	h := uint(j.h)
-	lm := uint32(1)<<h - 1
-	an, as := uint32(e)&lm, uint32(e>>h)&lm
-	rest := j.free &^ e
-	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
-	wE, w180 := j.rowSetWeight(e)
 	var c counters
 	count := w.countRowSetClasses
 	if j.kind == subEven && storeLarger {
 		count = w.countRowSetStoreB
 	}
-	n, parts, err := count(context.Background(), j, an, as, bn, bs, wE, w180, &c, only)
+	n, parts, err := count(context.Background(), j, j.rowSet(e), &c, only)
 	if err != nil {
 		panic(err)
 	}

@@ -66,12 +66,12 @@ type queryChunk struct {
 	done    bool
 }
 
-// nextQueries makes the chunk of half B's queries that b names, as countRowSet does by
+// nextQueries makes the chunk of row set r's queries (its half B) that b names, as countRowSet does by
 // kind (even N: the three lists by occupied long-diagonal segments, w.q; a cross: every
 // middle-row queen's; the centre: half B), and moves b on. jb is j with only the
 // middle-column queen's diagonals forbidden to half B (crosses).
-func (w *worker) nextQueries(j, jb *subproblem, bn, bs uint32, w180 uint64, b *queryChunk) [][]uint64 {
-	return w.nextClassQueries(j, jb, bn, bs, w180, b, 0)
+func (w *worker) nextQueries(j, jb *subproblem, r rowSet, b *queryChunk) [][]uint64 {
+	return w.nextClassQueries(j, jb, r, b, 0)
 }
 
 // nextClassQueries is nextQueries (which is it with bad = 0) without most of the queries
@@ -79,20 +79,20 @@ func (w *worker) nextQueries(j, jb *subproblem, bn, bs uint32, w180 uint64, b *q
 // have none of its cut bits): pieces with such a bit are dropped before their product is
 // made, and a cross's middle-row queen a whose diagonals are in bad is passed over. The
 // caller still drops the signatures with a bad bit.
-func (w *worker) nextClassQueries(j, jb *subproblem, bn, bs uint32, w180 uint64, b *queryChunk, bad uint64) [][]uint64 {
+func (w *worker) nextClassQueries(j, jb *subproblem, r rowSet, b *queryChunk, bad uint64) [][]uint64 {
 	switch j.kind {
 	case subEven:
-		b.from = w.evenBClassFrom(j, bn, bs, w180 != 0, b.from, j.queryMax, bad)
+		b.from = w.evenBClassFrom(j, r.bn, r.bs, r.w180 != 0, b.from, j.queryMax, bad)
 		b.done = b.from < 0
 		return w.q[:]
 	case subCross:
 		if b.a == 0 {
 			b.a = 1
 		}
-		b.a, b.from = w.crossBClassFrom(j, jb, bn, bs, b.a, b.from, j.queryMax, bad)
+		b.a, b.from = w.crossBClassFrom(j, jb, r.bn, r.bs, b.a, b.from, j.queryMax, bad)
 		b.done = b.a == 0
 	default:
-		w.sideB, b.from = w.halfClassFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax, bad)
+		w.sideB, b.from = w.halfClassFrom(j, w.sideB[:0], qNE, r.bn, r.bs, j.colsB, true, southRowOf(j, &w.southB[0]), b.from, j.queryMax, bad)
 		b.done = b.from < 0
 	}
 	w.q1[0] = w.sideB

@@ -37,7 +37,7 @@ func listMax(h int) (store, query int) {
 // listMaxForce, where set, overrides listMax (tests cut small N's lists so).
 var listMaxForce [2]int
 
-// countRowSet counts the pairs of row set e, weighted by the row-set weights.
+// countRowSet counts the pairs of row set r, weighted by its weights.
 //
 // Behind the sieve (N ≥ 20) it holds at most j.storeMax stored half-boards and
 // j.queryMax queries at once: half A is made and stored a part at a time (a run of its
@@ -46,22 +46,17 @@ var listMaxForce [2]int
 // the centre of odd N: the shorter list stored), however they are cut. It returns
 // ctx.Err() if ctx is done, looking at it after each chunk of queries (at most seconds
 // apart at N = 28, where a row set takes minutes).
-func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w180 uint64, c *counters) (uint64, error) {
-	h := uint(j.h)
-	lm := uint32(1)<<h - 1
-	an, as := uint32(e)&lm, uint32(e>>h)&lm
-	rest := j.free &^ e
-	bn, bs := uint32(rest)&lm, uint32(rest>>h)&lm
+func (w *worker) countRowSet(ctx context.Context, j *subproblem, r rowSet, c *counters) (uint64, error) {
 	W := 2*j.h - 1
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
-		return w.countRowSetWhole(j, an, as, bn, bs, wE, c), nil
+		return w.countRowSetWhole(j, r, c), nil
 	}
 	if j.storeMax < math.MaxInt {
 		if j.kind == subEven && storeLarger {
-			n, _, err := w.countRowSetStoreB(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+			n, _, err := w.countRowSetStoreB(ctx, j, r, c, -1)
 			return n, err
 		}
-		n, _, err := w.countRowSetClasses(ctx, j, an, as, bn, bs, wE, w180, c, -1)
+		n, _, err := w.countRowSetClasses(ctx, j, r, c, -1)
 		return n, err
 	}
 	// Half A a part at a time; the first part's passes over B count the queries.
@@ -70,7 +65,7 @@ func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w
 	jb := *j
 	jb.forbid(qNE, qSE, j.fdB, j.fuB) // crosses: see countRowSetWhole
 	for aFrom, first := 0, true; aFrom >= 0; first = false {
-		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
+		w.sideA, aFrom = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), aFrom, j.storeMax)
 		stored += uint64(len(w.sideA))
 		if len(w.sideA) == 0 && !first {
 			continue
@@ -79,7 +74,7 @@ func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w
 		switch j.kind {
 		case subEven:
 			for bFrom := 0; bFrom >= 0; {
-				bFrom = w.evenBFrom(j, bn, bs, w180 != 0, bFrom, j.queryMax)
+				bFrom = w.evenBFrom(j, r.bn, r.bs, r.w180 != 0, bFrom, j.queryMax)
 				for k := range w.q {
 					n[k] += w.m.countAll(w.q[k])
 					if first {
@@ -92,7 +87,7 @@ func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w
 			}
 		case subCross:
 			for a, from := 1, 0; a != 0; {
-				a, from = w.crossBFrom(j, &jb, bn, bs, a, from, j.queryMax)
+				a, from = w.crossBFrom(j, &jb, r.bn, r.bs, a, from, j.queryMax)
 				n[0] += w.m.countAll(w.sideB)
 				if first {
 					queries += uint64(len(w.sideB))
@@ -103,7 +98,7 @@ func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w
 			}
 		default: // the centre, storing half A
 			for bFrom := 0; bFrom >= 0; {
-				w.sideB, bFrom = w.halfFrom(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]), bFrom, j.queryMax)
+				w.sideB, bFrom = w.halfFrom(j, w.sideB[:0], qNE, r.bn, r.bs, j.colsB, true, southRowOf(j, &w.southB[0]), bFrom, j.queryMax)
 				n[0] += w.m.countAll(w.sideB)
 				if first {
 					queries += uint64(len(w.sideB))
@@ -121,16 +116,16 @@ func (w *worker) countRowSet(ctx context.Context, j *subproblem, e uint64, wE, w
 	c.queries += queries
 	c.pairTests += stored * queries
 	if j.kind == subEven {
-		return wE * (w180*n[0] + 2*n[1] + 4*n[2]), nil
+		return r.w * (r.w180*n[0] + 2*n[1] + 4*n[2]), nil
 	}
-	return wE * n[0], nil
+	return r.w * n[0], nil
 }
 
 // countRowSetWhole is countRowSet with both halves' lists made whole, the shorter one
 // stored: odd N without the sieve (N ≤ 19), and the centre of odd N to 25.
-func (w *worker) countRowSetWhole(j *subproblem, an, as, bn, bs uint32, wE uint64, c *counters) uint64 {
+func (w *worker) countRowSetWhole(j *subproblem, r rowSet, c *counters) uint64 {
 	if j.kind == subCross {
-		w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
+		w.sideA = w.half(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA))
 		// Half B forbids only the middle-column queen's diagonals to its pieces, the
 		// same for every a, so its south pieces come from the row cache; the
 		// middle-row queen's diagonals are all inside the frame (a < h), so a half-board
@@ -141,16 +136,16 @@ func (w *worker) countRowSetWhole(j *subproblem, an, as, bn, bs uint32, wE uint6
 		// side the matcher stores (countPairs).
 		jb := *j
 		jb.forbid(qNE, qSE, j.fdB, j.fuB)
-		w.crossBFrom(j, &jb, bn, bs, 1, 0, math.MaxInt)
-		return wE * w.countPairs(j, w.sideA, w.sideB, c)
+		w.crossBFrom(j, &jb, r.bn, r.bs, 1, 0, math.MaxInt)
+		return r.w * w.countPairs(j, w.sideA, w.sideB, c)
 	}
-	w.sideA = w.half(j, w.sideA[:0], qNW, an, as, j.colsA, false, southRowOf(j, &w.southA))
-	w.sideB = w.half(j, w.sideB[:0], qNE, bn, bs, j.colsB, true, southRowOf(j, &w.southB[0]))
+	w.sideA = w.half(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA))
+	w.sideB = w.half(j, w.sideB[:0], qNE, r.bn, r.bs, j.colsB, true, southRowOf(j, &w.southB[0]))
 	store, query := w.sideA, w.sideB
 	if len(query) < len(store) {
 		store, query = query, store
 	}
-	return wE * w.countPairs(j, store, query, c)
+	return r.w * w.countPairs(j, store, query, c)
 }
 
 // countPairs returns the number of disjoint pairs of x and y, counted as x stored and y

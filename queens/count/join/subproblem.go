@@ -160,11 +160,24 @@ func (j *subproblem) nextRowSet(e uint64) uint64 {
 // firstRowSet is the first k-subset in colex order.
 func (j *subproblem) firstRowSet() uint64 { return 1<<j.k - 1 }
 
-// tableRows returns the four rows of the quarter table that row set e of j reads: the
-// north and south rows of half A (the rows of e) and of half B (the free rows not in e).
-func (j *subproblem) tableRows(e uint64) [4]uint32 {
+// A rowSet is a counted row set E of a sub-problem as the join reads it: the four rows of
+// the quarter table it joins, half A's north and south rows (those of E) and half B's (the
+// free rows not in E), and its weights by the row-set rules (see rowSetWeight).
+type rowSet struct {
+	an, as, bn, bs uint32
+	w, w180        uint64
+}
+
+// rowSet returns row set e of j, its weight w = 0 if e is not counted.
+func (j *subproblem) rowSet(e uint64) rowSet {
 	h := uint(j.h)
 	lm := uint64(1)<<h - 1
 	rest := j.free &^ e
-	return [4]uint32{uint32(e & lm), uint32(e >> h & lm), uint32(rest & lm), uint32(rest >> h & lm)}
+	r := rowSet{an: uint32(e & lm), as: uint32(e >> h & lm), bn: uint32(rest & lm), bs: uint32(rest >> h & lm)}
+	r.w, r.w180 = j.rowSetWeight(e)
+	return r
 }
+
+// tableRows returns the four rows of the quarter table that row set r reads, in the order
+// of its fields.
+func (r *rowSet) tableRows() [4]uint32 { return [4]uint32{r.an, r.as, r.bn, r.bs} }

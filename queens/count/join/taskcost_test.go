@@ -107,7 +107,8 @@ func BenchmarkJoinTasks(b *testing.B) {
 			}
 			j := newSubproblem(n, s.Run.Sub)
 			e := s.Run.First
-			rs := j.tableRows(e)
+			r := j.rowSet(e)
+			rs := r.tableRows()
 			c0 := cpuTime()
 			if err := tab.acquire(ctx, rs[:]); err != nil {
 				b.Fatal(err)

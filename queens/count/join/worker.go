@@ -48,8 +48,8 @@ func (w *worker) countRowSets(ctx context.Context, j *subproblem, e0 uint64, n i
 		if e == 0 {
 			break
 		}
-		wE, w180 := j.rowSetWeight(e)
-		if wE == 0 {
+		r := j.rowSet(e)
+		if r.w == 0 {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -57,7 +57,7 @@ func (w *worker) countRowSets(ctx context.Context, j *subproblem, e0 uint64, n i
 		}
 		done++
 		c.rowSets++
-		n, err := w.countRowSet(ctx, j, e, wE, w180, c)
+		n, err := w.countRowSet(ctx, j, r, c)
 		if err != nil {
 			return 0, err
 		}
@@ -101,10 +101,11 @@ func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Resu
 		// A row set at a time, holding the four rows of the table it reads.
 		e := t.Run.First
 		for done := 0; done < t.Run.RowSets && e != 0; e = j.nextRowSet(e) {
-			if wE, _ := j.rowSetWeight(e); wE == 0 {
+			r := j.rowSet(e)
+			if r.w == 0 {
 				continue
 			}
-			rows := j.tableRows(e)
+			rows := r.tableRows()
 			if err = tab.acquire(ctx, rows[:]); err != nil {
 				break
 			}
