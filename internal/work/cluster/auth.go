@@ -1,8 +1,7 @@
 package cluster
 
 import (
-	"context"
-	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -14,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 )
 
 // The token scheme. A server started without an [Authority] (ServerOptions.Token and
@@ -140,33 +138,6 @@ func ReadAdmin(dir string) (string, error) {
 	return ReadTokenFile(filepath.Join(dir, AdminFile))
 }
 
-// A Sealer signs and checks what only the coordinator may write: the results it accepted,
-// the job records, and the nonces of its assignments. Its key is derived from the
-// coordinator's secret, so that a coordinator started again on the same state directory
-// (or "queens status" on that machine) checks what an earlier one sealed.
-type Sealer struct{ key []byte }
-
-// NewSealer returns the sealer of the coordinator whose secret is admin.
-func NewSealer(admin string) *Sealer {
-	m := hmac.New(sha256.New, []byte(admin))
-	m.Write([]byte("chesspuzzles seal key"))
-	return &Sealer{key: m.Sum(nil)}
-}
-
-// Seal returns the HMAC-SHA-256 of the parts (each length-prefixed), in hex.
-func (s *Sealer) Seal(parts ...string) string {
-	m := hmac.New(sha256.New, s.key)
-	for _, p := range parts {
-		fmt.Fprintf(m, "%d:%s", len(p), p)
-	}
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// Check reports whether seal is Seal(parts...).
-func (s *Sealer) Check(seal string, parts ...string) bool {
-	return hmac.Equal([]byte(seal), []byte(s.Seal(parts...)))
-}
-
 // loadOrCreateSecret is LoadOrCreateToken for the file name in dir.
 func loadOrCreateSecret(dir, name string) (string, bool, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -207,57 +178,9 @@ func loadOrCreateSecret(dir, name string) (string, bool, error) {
 	return token, true, nil
 }
 
-// ConnectWorker connects a worker and returns its identity. With credentials (o.Creds, a
-// file, or o.UserCreds) the identity is the user they name: the usual case, an identity
-// the operator issued ([Authority.Issue]). With o.User set (an identity the operator gave
-// as user and password) it connects as that user. With neither it makes a new identity
-// from o.Token ([NewIdentity]), which only a server of the token scheme admits. Either
-// way the connection's inboxes are the identity's.
-func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, error) {
-	switch {
-	case len(o.UserCreds) > 0 || o.Creds != "":
-		creds := o.UserCreds
-		if len(creds) == 0 {
-			var err error
-			if creds, err = ReadCreds(o.Creds); err != nil {
-				return nil, "", fmt.Errorf("reading the credentials: %w", err)
-			}
-		}
-		name, err := CredsIdentity(creds)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", o.Creds, err)
-		}
-		if o.User != "" && o.User != name {
-			return nil, "", fmt.Errorf("the credentials are of identity %q, not %q", name, o.User)
-		}
-		o.User, o.Password, o.Token, o.Creds, o.UserCreds = name, "", "", "", creds
-	case o.User == "":
-		id := NewIdentity(o.Token)
-		o.User, o.Password, o.Token = id.User, id.Password, ""
-	}
-	if !ValidIdentity(o.User) {
-		return nil, "", fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", o.User)
-	}
-	user := o.User
-	if len(o.UserCreds) > 0 {
-		o.User, o.Password = "", "" // the credentials say who the client is
-	}
-	o.InboxPrefix = InboxPrefix(user)
-	nc, err := Connect(ctx, o)
-	return nc, user, err
-}
-
-// ReadCreds reads a credentials file. It refuses one that users other than its owner and
-// group may read, or that any but its owner may write: the key in it is the identity.
-// (Group read is allowed for the secret volumes of Kubernetes, owned by root and the
-// pod's group.)
-func ReadCreds(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if perm := info.Mode().Perm(); perm&0o027 != 0 {
-		return nil, fmt.Errorf("%s can be read or written by other users (mode %04o); make it the owner's only: chmod 600 %s", path, perm, path)
-	}
-	return os.ReadFile(path)
+// NewToken returns a random token of 32 hex digits.
+func NewToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

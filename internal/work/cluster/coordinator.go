@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +69,10 @@ type Coordinator struct {
 // cores busy.
 const DefaultWindow = 16384
 
+// DefaultAckWait is how long a coordinator waits for a word from the worker of an
+// assignment (its heartbeat or its result) before it assigns the task again.
+const DefaultAckWait = 30 * time.Second
+
 // Stats says what a run found and did.
 type Stats struct {
 	Job string
@@ -120,18 +123,6 @@ type lease struct {
 	until  time.Time
 }
 
-// nonce returns the nonce of the serial-th assignment of a run: who it went to, which
-// task, first or second computation, sealed, so that nobody can guess it. A result is
-// accepted only for a nonce of a live lease of this run (dispatch.accept): a nonce of an
-// earlier run, or of a lease that lapsed, is refused.
-func nonce(s *Sealer, user, job string, id int, verify bool, serial string) string {
-	kind := "f"
-	if verify {
-		kind = "v"
-	}
-	return kind + serial + "." + s.Seal("nonce", user, job, strconv.Itoa(id), kind, serial)[:32]
-}
-
 // identitiesLine says how many tasks were computed by how many distinct identities.
 func identitiesLine(st Stats) string {
 	var parts []string
@@ -154,18 +145,6 @@ func (c *Coordinator) dropSnapshot(snap *snapshotter, job string) {
 	if err := os.Remove(snapshotPath(c.StateDir, job)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		c.logf("removing the snapshot of job %s, which may hold a result now refused: %v; remove it before counting again", job, err)
 	}
-}
-
-// putSealed stores v sealed under key.
-func putSealed(ctx context.Context, kv jetstream.KeyValue, s *Sealer, key string, v any) error {
-	data, err := sealValue(s, key, v)
-	if err != nil {
-		return err
-	}
-	if _, err := kv.Put(ctx, key, data); err != nil {
-		return fmt.Errorf("storing %s: %w", key, err)
-	}
-	return nil
 }
 
 // recordEvery is how often a running coordinator writes the job's progress into its

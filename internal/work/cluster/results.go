@@ -319,3 +319,33 @@ func readJob(ctx context.Context, res *resultStore, job string, from uint64, fn 
 func lastJobRevision(ctx context.Context, res *resultStore, job string) (uint64, error) {
 	return res.last(ctx, jobFilter(job))
 }
+
+// setup creates or updates the results stream (ResultsStream; see openResults) and the jobs
+// bucket, and returns handles to them. It is idempotent: coordinators call it every time.
+// Only a coordinator may: a worker has no right to JetStream at all.
+func setup(ctx context.Context, js jetstream.JetStream, logf func(string, ...any)) (*resultStore, jetstream.KeyValue, error) {
+	results, err := openResults(ctx, js, logf)
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:  JobsBucket,
+		Storage: jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating bucket %s: %w", JobsBucket, err)
+	}
+	return results, jobs, nil
+}
+
+// decodeResult parses a stored result, checks its seal with s, and returns the job and
+// task id its key names.
+func decodeResult(s *Sealer, key string, data []byte) (job string, id int, r Result, err error) {
+	if job, id, err = parseKey(key); err != nil {
+		return "", 0, r, err
+	}
+	if _, err := openValue(s, key, data, &r); err != nil {
+		return job, id, r, err
+	}
+	return job, id, r, nil
+}
