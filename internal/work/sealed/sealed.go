@@ -284,6 +284,11 @@ var (
 	ErrNotJSON = errors.New("not one JSON object of the record")
 )
 
+// A RecordError is a record's decoder refusing it (see ReadJSONStream): Msg says why.
+type RecordError struct{ Msg string }
+
+func (e *RecordError) Error() string { return e.Msg }
+
 // A TrailingError says a result file has data after its JSON object, at byte At.
 type TrailingError struct{ At int64 }
 
@@ -293,19 +298,33 @@ func (e *TrailingError) Error() string {
 
 // ReadJSON decodes the result file name into v (a pointer to the record), reading at most
 // limit bytes, and returns the bytes it read. The JSON is decoded as it streams in, so an
-// input that is no JSON (/dev/zero) is refused at its first byte, and memory stays within a
-// small multiple of the file's size; the open and the reads run aside, so the end of ctx
-// stops a read of a slow or endless pipe at once (ReadJSON then returns ctx.Err()). It
-// returns ErrTooLarge, ErrNotJSON (unknown fields too), a *TrailingError, or the system's
-// error. It does not check the checksum.
+// input that is no JSON (/dev/zero) is refused at its first byte; encoding/json holds the
+// whole object's text while it decodes it, so memory is about twice the file's size plus
+// the record (see ReadJSONStream for a record whose size is not bounded by its text). The
+// open and the reads run aside, so the end of ctx stops a read of a slow or endless pipe at
+// once (ReadJSON then returns ctx.Err()). It returns ErrTooLarge, ErrNotJSON (unknown
+// fields too), a *TrailingError, or the system's error. It does not check the checksum.
 func ReadJSON(ctx context.Context, name string, limit int64, v any) (int64, error) {
+	return ReadJSONStream(ctx, name, limit, func(dec *json.Decoder) error {
+		dec.DisallowUnknownFields()
+		return dec.Decode(v)
+	})
+}
+
+// ReadJSONStream is ReadJSON with the decoding left to decode, which reads one JSON object
+// from dec, token by token where it wants (dec.Token, then dec.Decode of each element), so
+// that the decoder holds one element's text at a time and decode can bound what it keeps.
+// An error of decode is ErrNotJSON, or ErrTooLarge when the limit was passed first, but
+// for a *RecordError, which decode returns to refuse a record that is JSON (one with more
+// elements than it may hold), and which ReadJSONStream returns as it is.
+func ReadJSONStream(ctx context.Context, name string, limit int64, decode func(dec *json.Decoder) error) (int64, error) {
 	type result struct {
 		n   int64
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		n, err := readJSON(name, limit, v)
+		n, err := readJSON(name, limit, decode)
 		done <- result{n, err}
 	}()
 	select {
@@ -316,8 +335,8 @@ func ReadJSON(ctx context.Context, name string, limit int64, v any) (int64, erro
 	}
 }
 
-// readJSON is ReadJSON without the context.
-func readJSON(name string, limit int64, v any) (int64, error) {
+// readJSON is ReadJSONStream without the context.
+func readJSON(name string, limit int64, decode func(dec *json.Decoder) error) (int64, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
@@ -325,8 +344,11 @@ func readJSON(name string, limit int64, v any) (int64, error) {
 	defer f.Close()
 	cr := &countingReader{r: io.LimitReader(f, limit+1)}
 	dec := json.NewDecoder(cr)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := decode(dec); err != nil {
+		var re *RecordError
+		if errors.As(err, &re) {
+			return 0, re
+		}
 		if cr.n > limit {
 			return 0, ErrTooLarge
 		}
