@@ -3,10 +3,12 @@ package web
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"io"
 	"net/http"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/picture"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions/scan"
 )
 
@@ -21,10 +23,12 @@ import (
 
 // Bounds of a picture to read: more than a phone's screenshot (about 3 megapixels) or a
 // desktop's at 4K (8.3), and small enough that a request holds at most about 150 MB while
-// it decodes.
+// it decodes: its pixels at most maxPictureDecoded bytes, which its header tells (package
+// picture), so that a 16-bit picture has at most 6 megapixels.
 const (
-	maxPictureBytes  = 16 << 20
-	maxPicturePixels = 12 << 20
+	maxPictureBytes   = 16 << 20
+	maxPicturePixels  = 12 << 20
+	maxPictureDecoded = 4 * maxPicturePixels
 )
 
 func (s *Server) regionsReadRoutes() {
@@ -49,6 +53,9 @@ func (s *Server) regionsRead(w http.ResponseWriter, r *http.Request) error {
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxPicturePixels/cfg.Height {
 		return &httpError{code: http.StatusRequestEntityTooLarge, msg: "the picture has more than 12 megapixels"}
+	}
+	if size, err := picture.Measure(data); err == nil && size.Bytes > maxPictureDecoded {
+		return &httpError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("the picture is %v, more than %d MiB", size, maxPictureDecoded>>20)}
 	}
 	p, err := scan.Read(r.Context(), bytes.NewReader(data))
 	if errors.Is(err, scan.ErrUnreadable) {

@@ -84,6 +84,14 @@ func TestRegionsRead(t *testing.T) {
 	huge = binary.BigEndian.AppendUint32(huge, 13)
 	huge = append(huge, ihdr...)
 	huge = binary.BigEndian.AppendUint32(huge, crc32.ChecksumIEEE(ihdr))
+	// 3000×3000 pixels of 16 bits a channel with alpha: within 12 megapixels, but 69 MiB
+	// decoded; refused by its header as well.
+	deep := bytes.Clone(huge)
+	ihdr = binary.BigEndian.AppendUint32([]byte("IHDR"), 3000)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, 3000)
+	ihdr = append(ihdr, 16, 6, 0, 0, 0)
+	copy(deep[12:], ihdr)
+	binary.BigEndian.PutUint32(deep[12+len(ihdr):], crc32.ChecksumIEEE(ihdr))
 	for _, c := range []struct {
 		name string
 		body []byte
@@ -93,6 +101,7 @@ func TestRegionsRead(t *testing.T) {
 		{"text", []byte("AAB/ABB/CCC"), 400, "not a PNG, JPEG or GIF picture"},
 		{"blank", blankPNG.Bytes(), 400, "no grid found"},
 		{"5000×5000", huge, 413, "more than 12 megapixels"},
+		{"3000×3000 of 16 bits", deep, 413, "3000×3000 pixels of 8 bytes, 69 MiB decoded, more than 48 MiB"},
 		{"16 MiB", make([]byte, maxPictureBytes+1), 413, "larger than 16 MiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +35,17 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// The header of a PNG of 6400×6400 pixels of 16 bits a channel with alpha: 313 MiB
+	// decoded, within 40 megapixels but refused by it (issue 44: such a picture of one colour is a 300 KB file).
+	deep := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d")
+	ihdr := binary.BigEndian.AppendUint32([]byte("IHDR"), 6400)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, 6400)
+	ihdr = append(ihdr, 16, 6, 0, 0, 0)
+	deep = binary.BigEndian.AppendUint32(append(deep, ihdr...), crc32.ChecksumIEEE(ihdr))
+	deepPNG := filepath.Join(t.TempDir(), "deep.png")
+	if err := os.WriteFile(deepPNG, deep, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Each input is made by a shell pipeline (yes, head, printf), so that the hundreds of
 	// megabytes never pass through this process, which may be race-instrumented.
 	for _, tc := range []struct {
@@ -63,6 +76,11 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 			"picture on standard input is larger than 33554432 bytes"},
 		{"merge, endless results", `printf '{"n":10,"shards":1,"results":['; yes '{"id":1,"solutions":0,"half_turn":0,"quarter_turn":0,"nodes":3},'`,
 			[]string{"queens", "merge", "/dev/stdin"}, `"/dev/stdin" is larger than 67108864 bytes`},
+		{"regions read, a 40-megapixel PNG of 16 bits a channel", "cat " + deepPNG, []string{"queens", "regions", "read", "-"},
+			"6400×6400 pixels of 8 bytes, 313 MiB decoded, want at most 160 MiB"},
+		// 66 MB of empty results, 3 bytes of JSON each, would be 16.5 million results of 64 bytes.
+		{"merge, 66 MB of empty results", `printf '{"n":10,"shards":1,"results":['; yes '{},' | head -c 66000000; printf '{}]}'`,
+			[]string{"queens", "merge", "/dev/stdin"}, "task results, more than a file of at most 67108864 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line := "{ " + tc.input + "; } | " + prlimit + " --as=2000000000 " + bin + " " + strings.Join(tc.args, " ")

@@ -12,14 +12,22 @@ import (
 	"os"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/picture"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions/scan"
 	"github.com/chesspuzzles/chesspuzzles/render"
 )
 
 // maxPictureInput bounds the size of a picture file "regions read" and "regions solve" read;
-// scan refuses more than 40 megapixels besides.
-const maxPictureInput = 32 << 20
+// scan refuses more than 40 megapixels besides. maxPictureDecoded bounds the bytes its
+// pixels take once decoded, which its header tells (package picture): 40 megapixels of 8
+// bits a channel, 20 of 16 bits; so that a small file (a 16-bit PNG of one colour
+// compresses a thousandfold) is refused before it is decoded, and reading one stays within
+// a few hundred megabytes.
+const (
+	maxPictureInput   = 32 << 20
+	maxPictureDecoded = 4 * scan.MaxPixels
+)
 
 // isPicture tells a PNG, JPEG or GIF file by its first bytes.
 func isPicture(data []byte) bool {
@@ -32,11 +40,11 @@ func isPicture(data []byte) bool {
 }
 
 // readRegionsPuzzle reads the puzzle in file ("-": stdin): a picture (package scan), or,
-// unless picture is set, a grid of region letters. Errors about the input are usage errors
+// unless onlyPicture is set, a grid of region letters. Errors about the input are usage errors
 // (exit 2) naming the file.
-func readRegionsPuzzle(ctx context.Context, file string, stdin io.Reader, picture bool) (*regions.Puzzle, error) {
+func readRegionsPuzzle(ctx context.Context, file string, stdin io.Reader, onlyPicture bool) (*regions.Puzzle, error) {
 	kind := "grid"
-	if picture {
+	if onlyPicture {
 		kind = "picture"
 	}
 	name, what := "standard input", kind+" on standard input"
@@ -47,7 +55,10 @@ func readRegionsPuzzle(ctx context.Context, file string, stdin io.Reader, pictur
 	if err != nil {
 		return nil, err
 	}
-	if picture || isPicture(data) {
+	if onlyPicture || isPicture(data) {
+		if size, err := picture.Measure(data); err == nil && size.Bytes > maxPictureDecoded {
+			return nil, usageErrorf("%s: the picture is %v, want at most %d MiB (%d megapixels of 8 bits a channel)", name, size, maxPictureDecoded>>20, scan.MaxPixels>>20)
+		}
 		p, err := scan.Read(ctx, bytes.NewReader(data))
 		if errors.Is(err, scan.ErrUnreadable) {
 			return nil, usageErrorf("%s: %v", name, err)
