@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,7 +93,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		// look at their context), so that the server stops within a second.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	fmt.Fprintf(stdout, "serving on http://%s/\n", ln.Addr())
+	fmt.Fprintf(stdout, "serving on %s\n", pageURL(ln.Addr()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -112,4 +113,19 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintln(stdout, "stopped")
 	return ctx.Err() // interrupted: exit 130
+}
+
+// pageURL is the address of the page served on a, one a browser on this machine opens:
+// a listener on every address (0.0.0.0 or [::], which Go reports as [::]) is reached at
+// 127.0.0.1, and an IPv6 address is written in brackets.
+func pageURL(a net.Addr) string {
+	host := a.String()
+	if t, ok := a.(*net.TCPAddr); ok {
+		ip := t.IP
+		if ip == nil || ip.IsUnspecified() {
+			ip = net.IPv4(127, 0, 0, 1)
+		}
+		host = net.JoinHostPort(ip.String(), strconv.Itoa(t.Port))
+	}
+	return "http://" + host + "/"
 }

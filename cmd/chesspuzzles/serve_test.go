@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -147,5 +148,46 @@ func TestServeBadAllowHost(t *testing.T) {
 	err := runServe(context.Background(), serveOptions{addr: "127.0.0.1:0", timeout: time.Second, allowHosts: []string{"http://x:80"}}, &out, &out)
 	if code := exitCode(err); code != exitUsage || !strings.Contains(err.Error(), "--allow-host") {
 		t.Errorf("--allow-host http://x:80: %v (exit %d), want exit 2 naming --allow-host", err, code)
+	}
+}
+
+// TestServeURLOpens: the address serve prints is one a browser opens, whatever --addr says
+// (issue 46: a listener on every address printed http://[::]:PORT/); the page answers there.
+func TestServeURLOpens(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:0", "0.0.0.0:0", ":0", "[::]:0"} {
+		serveOnce(t, serveOptions{addr: addr, timeout: 5 * time.Second}, func(url, _ string) {
+			if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
+				t.Errorf("--addr %s: serving on %q, want http://127.0.0.1:PORT/", addr, url)
+				return
+			}
+			resp, err := http.Get(url + "api/queens/count?n=6")
+			if err != nil {
+				t.Fatalf("--addr %s: %v", addr, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(body), `"total":"4"`) {
+				t.Errorf("--addr %s: count?n=6 at %s: %d %s", addr, url, resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+func TestPageURL(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		addr *net.TCPAddr
+		want string
+	}{
+		{"every address, as Go reports it", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://127.0.0.1:8080/"},
+		{"every IPv4 address", &net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080/"},
+		{"no IP", &net.TCPAddr{Port: 80}, "http://127.0.0.1:80/"},
+		{"loopback", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "http://127.0.0.1:8080/"},
+		{"IPv6 loopback", &net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080/"},
+		{"a LAN address", &net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 9000}, "http://192.168.1.5:9000/"},
+	} {
+		if got := pageURL(tc.addr); got != tc.want {
+			t.Errorf("%s: pageURL(%v) = %q, want %q", tc.name, tc.addr, got, tc.want)
+		}
 	}
 }
