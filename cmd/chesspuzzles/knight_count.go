@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
 )
@@ -100,7 +101,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	if !o.quiet {
 		name := map[string]string{kcount.MethodDP: "frontier dynamic programming", kcount.MethodJoin: "frontier dynamic programming of two mirror halves, joined", kcount.MethodSearch: "backtracking, meeting in the middle"}[method]
 		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
-		p = newCountProgress(stderr, isTerminal(stderr))
+		p = newCountProgress(stderr, progress.CanDraw(stderr))
 		opts.Status = p.update
 	}
 	var figs kcount.StateFigures

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
@@ -138,7 +139,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 		ropts.Status = func(t tours.Task, s kcount.Status) {
 			if t.ID != current {
 				bar.finish()
-				bar, current = newCountProgress(stderr, isTerminal(stderr)), t.ID
+				bar, current = newCountProgress(stderr, progress.CanDraw(stderr)), t.ID
 			}
 			bar.update(s)
 		}
@@ -210,7 +211,7 @@ func runKnightCountPair(ctx context.Context, o knightCountOpts, sz board.Size, s
 	var status func(kcount.Status)
 	if !o.quiet {
 		fmt.Fprintf(stderr, "counting the open tours of %s from %s to %s by the forward sweep with both ends fixed\n", sz, sz.Name(start), sz.Name(end))
-		p = newCountProgress(stderr, isTerminal(stderr))
+		p = newCountProgress(stderr, progress.CanDraw(stderr))
 		status = p.update
 	}
 	r, err := kcount.CountOpenTask(ctx, sz.Rows, sz.Cols, kcount.OpenTask{Start: start, End: end}, maxMemory, status)

@@ -68,7 +68,7 @@ type Options struct {
 	Unit, RateUnit string
 	// Quiet shows nothing at all.
 	Quiet bool
-	// Terminal draws a bar; nil decides by whether the output is a terminal.
+	// Terminal draws a bar; nil decides by [CanDraw].
 	Terminal *bool
 	// Every is the time between plain lines (default Every).
 	Every time.Duration
@@ -101,7 +101,7 @@ func New(w io.Writer, o Options) *Meter {
 	if o.Terminal != nil {
 		m.tty = *o.Terminal
 	} else {
-		m.tty = IsTerminal(w)
+		m.tty = CanDraw(w)
 	}
 	return m
 }
@@ -110,6 +110,19 @@ func New(w io.Writer, o Options) *Meter {
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// CanDraw reports whether a bar drawn on w can be seen: w is a terminal that reports a
+// size of at least one column and one row. A terminal that reports 0×0 (a serial console,
+// some containers' pseudo-terminals before anyone sets their size) would get a bar drawn
+// in no rows at all, so it gets the plain lines instead. It costs a system call or two.
+func CanDraw(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return false
+	}
+	width, height, err := term.GetSize(int(f.Fd()))
+	return err == nil && width > 0 && height > 0
 }
 
 // Update records s: on a terminal the bar shows it at its next redraw (five a second);
