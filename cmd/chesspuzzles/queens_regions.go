@@ -23,8 +23,8 @@ easy (last free cells, a region within one row or column, a cell whose queen wou
 row, column or region), medium (also two regions within two rows or columns) or hard (also
 groups of three or more, and forcing chains). The same --n, --seed and --level give the same
 puzzle on every machine; without --seed, the seed is today's date as YYYYMMDD (local time),
-which gives the page's puzzle of the day at the same size and level (the page opens at 8×8,
-easy).
+which gives the page's puzzle of the day at the same size and level: with no flags, the
+puzzle the page opens with (8×8, easy).
 
 --format text writes a header line (# N×N, level, seed: what to do) and the grid as region
 letters, one row a line (the form "regions solve" reads, skipping the header); svg and png
@@ -41,7 +41,7 @@ row). --solution adds the answer to text and pictures.
 		f := cmd.Flags()
 		f.IntVar(&o.n, "n", 8, fmt.Sprintf("grid size N, from %d to %d", regions.MinGenerateN, regions.MaxGenerateN))
 		f.Uint64Var(&o.seed, "seed", 0, "the seed: the same seed gives the same puzzle (default today's date, YYYYMMDD)")
-		f.StringVar(&o.level, "level", "medium", "easy, medium or hard")
+		f.StringVar(&o.level, "level", "easy", "easy, medium or hard")
 		f.StringVar(&o.format, "format", "text", "text, svg, png or json")
 		f.StringVarP(&o.output, "output", "o", "", "write to this file (atomically) instead of stdout")
 		f.BoolVar(&o.solution, "solution", false, "show the solution too")
