@@ -41,10 +41,16 @@
 // borders, colour alone tells the regions). Two cells are in one region when they have the
 // same colour and no thick border between them. When that gives N regions, they are the
 // puzzle (palettes repeat colours on large grids: regions apart may share one; a picture of
-// borders alone has one colour). Otherwise, when the cells have exactly N colours, each
-// colour is a region, in one piece or several, unless a thick border runs between two
-// cells of one colour: that is refused ("two regions share a colour and a border"), as is
-// any other count.
+// borders alone has one colour) when no thin line runs between two colours. Where the
+// picture has thick borders, they alone make regions too, and the two readings are held
+// against each other: a thin line between two colours is a disagreement. When the borders
+// make N regions, each of one colour but for one cell darker than the rest of its region by
+// the same share in each channel (the cell under the mouse on the game's page, darkened to
+// about 0.8), the borders are the puzzle. Otherwise, when the cells have exactly N colours,
+// each colour is a region, in one piece or several, as long as a piece apart from the rest
+// of its colour is walled off by thick borders and no thick border runs between two cells of
+// one colour ("two regions share a colour and a border"). Anything else is refused with
+// what disagreed.
 //
 // What it reads. Tested on pictures of grids of 5 to 20 with cells of 20 to 200 pixels:
 // package render's (letters in the cells, queens or none), the web page's in light and dark
@@ -338,6 +344,9 @@ const (
 	sameRegion = 40
 	inkNoise   = 30
 	edgeChange = 40 // a change of colour between pixels two apart that makes an edge
+	// sameBin: histogram peaks this close are one colour before they are refined. Bins of 8
+	// levels put colours 54 apart (the game's green and tan) 40 apart, so it is below that.
+	sameBin = 24
 )
 
 // box is a rectangle of pixels: [x0, x1) × [y0, y1), and for a frame the colour of its line.
@@ -632,6 +641,7 @@ type cellGrid struct {
 	n     int
 	class []int     // class[r*n+c]: the cell's colour, an index in palette
 	col   []rgb     // col[r*n+c]: palette[class[r*n+c]]
+	own   []rgb     // own[r*n+c]: the median colour of the cell's ring (a hovered cell's own, darker)
 	right []float64 // right[r*n+c]: ink across the edge between (r, c) and (r, c+1)
 	down  []float64 // down[r*n+c]: ink across the edge between (r, c) and (r+1, c)
 }
@@ -662,12 +672,12 @@ func (p *picture) ring(b box, yield func(rgb)) {
 // between them. The colours are found for the whole grid at once: the palette is the peaks
 // of a histogram of the cells' rings (32 levels a channel; pixels of the frame's colour line
 // left out, as queens and marks are drawn in the lines' ink), each peak at least a tenth of a
-// ring's pixels and further than sameRegion from every fuller one; then each cell takes the
+// ring's pixels and further than sameBin from every fuller one (refined below); then each cell takes the
 // palette colour most of its ring's pixels are near. Colours that only blend two others (the
 // anti-aliased edge of a queen, JPEG ringing) are spread thin and make no peak.
 func (p *picture) cells(line rgb, xs, ys []float64) *cellGrid {
 	n := len(xs) - 1
-	g := &cellGrid{n: n, class: make([]int, n*n), col: make([]rgb, n*n), right: make([]float64, n*n), down: make([]float64, n*n)}
+	g := &cellGrid{n: n, class: make([]int, n*n), col: make([]rgb, n*n), own: make([]rgb, n*n), right: make([]float64, n*n), down: make([]float64, n*n)}
 	cell := func(i int) box {
 		r, c := i/n, i%n
 		return box{int(xs[c]), int(ys[r]), int(xs[c+1]), int(ys[r+1]), line}
@@ -698,7 +708,7 @@ func (p *picture) cells(line rgb, xs, ys []float64) *cellGrid {
 		}
 		near := false
 		for _, c := range palette {
-			if dist(c, centre(k)) <= sameRegion {
+			if dist(c, centre(k)) <= sameBin {
 				near = true
 				break
 			}
@@ -818,12 +828,15 @@ func (p *picture) cells(line rgb, xs, ys []float64) *cellGrid {
 				best = k
 			}
 		}
-		if all > 0 && 3*votes[best] < all {
-			var m rgb
+		var m rgb
+		if all > 0 {
 			for ch := range ringPix {
 				sort.Ints(ringPix[ch])
 				m[ch] = uint8(ringPix[ch][len(ringPix[ch])/2])
 			}
+		}
+		g.own[i] = m
+		if all > 0 && 3*votes[best] < all {
 			if best = nearest(m, 3*sameRegion/2); best < 0 {
 				best = len(palette)
 				palette = append(palette, m)
@@ -831,15 +844,18 @@ func (p *picture) cells(line rgb, xs, ys []float64) *cellGrid {
 		}
 		g.class[i] = best
 		g.col[i] = palette[best]
+		if all == 0 {
+			g.own[i] = g.col[i]
+		}
 	}
 	for r := range n {
 		for c := range n {
 			i := r*n + c
 			if c+1 < n {
-				g.right[i] = p.ink(xs[c+1], ys[r], ys[r+1], xs[c+1]-xs[c], true, g.col[i], g.col[i+1])
+				g.right[i] = p.ink(xs[c+1], ys[r], ys[r+1], xs[c+1]-xs[c], true, g.own[i], g.own[i+1])
 			}
 			if r+1 < n {
-				g.down[i] = p.ink(ys[r+1], xs[c], xs[c+1], ys[r+1]-ys[r], false, g.col[i], g.col[i+n])
+				g.down[i] = p.ink(ys[r+1], xs[c], xs[c+1], ys[r+1]-ys[r], false, g.own[i], g.own[i+n])
 			}
 		}
 	}
@@ -991,15 +1007,183 @@ func (g *cellGrid) regions() ([][]int, error) {
 		return rows, len(names)
 	}
 	rows, count := id(find)
-	if count == n {
+	thick := !math.IsInf(cut, 1)
+	if !thick {
+		// Colour alone tells the regions.
+		if count == n {
+			return rows, nil
+		}
+		byColour, colours := id(func(i int) int { return class[i] })
+		if colours == n {
+			return byColour, nil
+		}
+		return nil, unreadable("found a %d×%d grid but %d regions (%d colours)", n, n, count, colours)
+	}
+	// The borders alone: cells with no thick border between them are one region.
+	bparent := make([]int, n*n)
+	for i := range bparent {
+		bparent[i] = i
+	}
+	bfind := func(i int) int {
+		for bparent[i] != i {
+			bparent[i] = bparent[bparent[i]]
+			i = bparent[i]
+		}
+		return i
+	}
+	// thinApart is the first thin edge between cells of two colours.
+	thinApart := ""
+	for r := range n {
+		for c := range n {
+			i := r*n + c
+			for _, e := range [2]struct {
+				j   int
+				ink float64
+				ok  bool
+			}{{i + 1, g.right[i], c+1 < n}, {i + n, g.down[i], r+1 < n}} {
+				if !e.ok || e.ink > cut {
+					continue
+				}
+				bparent[bfind(i)] = bfind(e.j)
+				if class[i] != class[e.j] && thinApart == "" {
+					thinApart = fmt.Sprintf("r%dc%d and r%dc%d", i/n+1, i%n+1, e.j/n+1, e.j%n+1)
+				}
+			}
+		}
+	}
+	byBorders, bcount := id(bfind)
+	if count == n && thinApart == "" {
 		return rows, nil
+	}
+	// One cell under the mouse, darkened, differs in colour from the rest of its region,
+	// to which thin lines tie it: then the borders tell the regions.
+	if bcount == n {
+		if _, ok := g.hovered(bfind); ok {
+			return byBorders, nil
+		}
+	}
+	if count == n {
+		return nil, unreadable("colours and borders disagree: a thin line between two colours (%s)", thinApart)
 	}
 	byColour, colours := id(func(i int) int { return class[i] })
 	switch {
 	case split != "":
 		return nil, unreadable("two regions share a colour and a border (%s), and the borders and colours make %d regions, the colours alone %d, not %d", split, count, colours, n)
-	case colours == n:
-		return byColour, nil
+	case colours != n:
+		return nil, unreadable("found a %d×%d grid but %d regions (%d colours)", n, n, count, colours)
 	}
-	return nil, unreadable("found a %d×%d grid but %d regions (%d colours)", n, n, count, colours)
+	// Each colour is a region, in one piece or several; a piece apart from the rest of
+	// its colour must be walled off by thick borders.
+	if e := g.thinPiece(cut); e != "" {
+		return nil, unreadable("a region in pieces meets another colour across a thin line (%s)", e)
+	}
+	return byColour, nil
+}
+
+// thinPiece returns the first thin edge (ink at most cut) between cells of two colours where
+// one of them is in a colour's piece, when that colour is in several pieces, or "".
+func (g *cellGrid) thinPiece(cut float64) string {
+	n := g.n
+	piece := make([]int, n*n)
+	for i := range piece {
+		piece[i] = -1
+	}
+	pieces := map[int]int{}
+	for i := range n * n {
+		if piece[i] >= 0 {
+			continue
+		}
+		pieces[g.class[i]]++
+		stack := []int{i}
+		piece[i] = i
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r, c := k/n, k%n
+			for _, d := range [4][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}} {
+				rr, cc := r+d[0], c+d[1]
+				if rr < 0 || cc < 0 || rr >= n || cc >= n {
+					continue
+				}
+				j := rr*n + cc
+				if piece[j] < 0 && g.class[j] == g.class[i] {
+					piece[j] = i
+					stack = append(stack, j)
+				}
+			}
+		}
+	}
+	for r := range n {
+		for c := range n {
+			i := r*n + c
+			for _, e := range [2]struct {
+				j   int
+				ink float64
+				ok  bool
+			}{{i + 1, g.right[i], c+1 < n}, {i + n, g.down[i], r+1 < n}} {
+				if e.ok && e.ink <= cut && g.class[i] != g.class[e.j] && (pieces[g.class[i]] > 1 || pieces[g.class[e.j]] > 1) {
+					return fmt.Sprintf("r%dc%d and r%dc%d", i/n+1, i%n+1, e.j/n+1, e.j%n+1)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// hovered reports whether the regions that find names (by the borders alone) each have one
+// colour, but for at most one cell darker than the rest of its region by the same share in
+// each channel (0.6 to 0.95 of it): the cell under the mouse on the game's page. It returns
+// that cell, or −1.
+func (g *cellGrid) hovered(find func(int) int) (int, bool) {
+	n := g.n
+	// The region's colour is the one most of its cells have.
+	votes := map[[2]int]int{}
+	for i := range n * n {
+		votes[[2]int{find(i), g.class[i]}]++
+	}
+	major := map[int]int{}
+	for k, v := range votes {
+		if m, ok := major[k[0]]; !ok || v > votes[[2]int{k[0], m}] || v == votes[[2]int{k[0], m}] && k[1] < m {
+			major[k[0]] = k[1]
+		}
+	}
+	cell := -1
+	for i := range n * n {
+		m := major[find(i)]
+		if g.class[i] == m {
+			continue
+		}
+		if cell >= 0 || votes[[2]int{find(i), m}] < 2 {
+			return -1, false
+		}
+		// The region's colour, read from its cells' own colours.
+		var ref rgb
+		for j := range n * n {
+			if find(j) == find(i) && g.class[j] == m {
+				ref = g.own[j]
+				break
+			}
+		}
+		if !darker(g.own[i], ref) {
+			return -1, false
+		}
+		cell = i
+	}
+	return cell, cell >= 0
+}
+
+// darker reports whether c is ref darkened: each channel 0.6 to 0.95 of ref's, all by about
+// the same share.
+func darker(c, ref rgb) bool {
+	sc, sr := int(c[0])+int(c[1])+int(c[2]), int(ref[0])+int(ref[1])+int(ref[2])
+	if sr == 0 || 20*sc < 12*sr || 20*sc > 19*sr {
+		return false
+	}
+	f := float64(sc) / float64(sr)
+	for k := range 3 {
+		if math.Abs(float64(c[k])-f*float64(ref[k])) > 14 {
+			return false
+		}
+	}
+	return true
 }
