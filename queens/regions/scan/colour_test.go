@@ -23,8 +23,8 @@ func hovered(img *image.RGBA, l look, r, c int, f float64) *image.RGBA {
 
 // TestHover reads grids in the game's look with one cell darkened to 0.8 of its colour, as
 // under the mouse on the game's page: at every cell of a 9×9 puzzle in turn, framed and
-// cropped inside the frame, PNG and JPEG. Each reads right or is refused; none reads wrong,
-// and most read right.
+// cropped inside the frame, PNG and JPEG (with -short, one picture in seven). Each reads
+// right or is refused; none reads wrong, and most read right.
 func TestHover(t *testing.T) {
 	p := puzzle(t, 9, 5)
 	want := letters(p.Rows())
@@ -33,7 +33,7 @@ func TestHover(t *testing.T) {
 	for r := range 9 {
 		for c := range 9 {
 			for k, kind := range []string{"framed", "crop jpeg"} {
-				if (r+c+k)%2 == 1 && testing.Short() {
+				if testing.Short() && (r*9+c+k)%7 != 0 {
 					continue
 				}
 				img := image.Image(hovered(drawGrid(rows, gameLook), gameLook, r, c, 0.8))
