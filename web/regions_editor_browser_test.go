@@ -260,8 +260,13 @@ func TestRegionsEditor(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 760)); err != nil {
 			t.Fatal(err)
 		}
+		// Closed and scrolled away, the editor opens in view: on a phone it is below the board.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('regions-editor').hidden = true; window.scrollTo(0, 0); true`)); err != nil {
+			t.Fatal(err)
+		}
 		click(t, "#regions-edit")
 		waitFor(t, ctx, "the editor", `!document.getElementById('regions-editor').hidden`)
+		waitFor(t, ctx, "the editor in view", `(r => r.top >= -1 && r.top < innerHeight - 100)(document.getElementById('regions-editor').getBoundingClientRect())`)
 		if w := evalInt(t, ctx, `document.documentElement.scrollWidth`); w > 375 {
 			t.Errorf("the page is %d px wide at a 375 px window: it scrolls sideways", w)
 		}

@@ -133,6 +133,11 @@ func TestRegionsReadPage(t *testing.T) {
 		if n := evalInt(t, ctx, `window.reads.length`); n != 3 {
 			t.Errorf("%d reads after a picture of no puzzle, want 3", n)
 		}
+		// The grid of the picture before is gone: from the editor and from the text.
+		waitFor(t, ctx, "the editor closed", `document.getElementById('regions-editor').hidden`)
+		if s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('regions-read-text').textContent`)); s != "" {
+			t.Errorf("after a picture of no puzzle, the grid read as text is %q, want none", s)
+		}
 	})
 
 	// The page's own screenshots, read back.

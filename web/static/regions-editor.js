@@ -92,13 +92,21 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
     update();
   }
 
-  // load puts a grid (N arrays of N ids) in the editor, and opens it unless show is false.
+  // fromPicture: the grid shown was read from a picture ('regions:load').
+  let fromPicture = false;
+
+  // load puts a grid (N arrays of N ids) in the editor, and opens it, scrolled into view,
+  // unless show is false.
   function load(next, show = true) {
     rows = next.map((row) => row.slice());
     nSel.value = String(rows.length);
     brush = Math.min(brush, rows.length - 1);
     cursor = [Math.min(cursor[0], rows.length - 1), Math.min(cursor[1], rows.length - 1)];
-    if (show) el.hidden = false;
+    fromPicture = false;
+    if (show) {
+      el.hidden = false;
+      el.scrollIntoView({ block: 'nearest' });
+    }
     update();
   }
 
@@ -255,12 +263,19 @@ export function makeEditor({ palette, colourRegions, play, link, minN, maxN }) {
       const grid = parseGrid(Array.isArray(d.regions) ? d.regions.join('\n') : '');
       if (d.n !== undefined && d.n !== grid.length) throw new Error(`n is ${d.n} but there are ${grid.length} rows`);
       load(grid);
+      fromPicture = true;
       note.textContent = `Loaded a ${grid.length}×${grid.length} grid: check it against your picture, correct it by painting, then play it.`;
     } catch (e) {
       el.hidden = false;
       note.textContent = `Could not load the grid: ${e.message}.`;
     }
     el.scrollIntoView({ block: 'nearest' });
+  });
+  // A picture that could not be read: a grid read from an earlier one is not shown for it.
+  document.addEventListener('regions:unread', () => {
+    if (!fromPicture) return;
+    fromPicture = false;
+    el.hidden = true;
   });
 
   update();

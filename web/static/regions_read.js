@@ -6,7 +6,8 @@
 //	document.dispatchEvent(new CustomEvent('regions:load', {detail: {n, regions}}))
 //
 // regions being the grid's rows as region letters (["AAB…", …], the CLI's text), for the
-// player to check, correct and then solve with hints.
+// player to check, correct and then solve with hints. A picture it cannot read fires
+// 'regions:unread' (no detail), so that the editor drops a grid read from an earlier picture.
 
 import { $, h } from './dom.js';
 
@@ -68,6 +69,10 @@ async function read(file) {
   if (gen !== reading) return;
   if (!res.ok) {
     say(`No puzzle read: ${body.error || `HTTP ${res.status}`}.`, 'error');
+    // The grid of the picture before is not this picture's: it goes, here and in the editor.
+    text.textContent = '';
+    details.hidden = true;
+    document.dispatchEvent(new CustomEvent('regions:unread'));
     return;
   }
   const regions = body.regions.map((row) => row.map((k) => String.fromCharCode(65 + k)).join(''));
