@@ -16,19 +16,18 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 build bench/coordbench cb
 port=$((20000 + RANDOM % 20000))
-token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 url="nats://127.0.0.1:$port"
-"$tmp/cb" -role server -listen "127.0.0.1:$port" -state "$tmp/state" -token "$token" 2>"$tmp/server.err" &
+"$tmp/cb" -role server -listen "127.0.0.1:$port" -state "$tmp/state" -workers "$procs" 2>"$tmp/server.err" &
 server=$!
 pids+=($server)
 sleep 1
 for i in $(seq "$procs"); do
-	"$tmp/cb" -role worker -nats "$url" -token "$token" -cores "$cores" -n "$n" -bound "$bound" 2>"$tmp/worker$i.err" &
+	"$tmp/cb" -role worker -nats "$url" -creds "$tmp/state/cb$i.creds" -cores "$cores" -n "$n" -bound "$bound" 2>"$tmp/worker$i.err" &
 	pids+=($!)
 done
 machine "$procs worker processes × $cores goroutines"
 /usr/bin/time -f "coordinator: %U s user, %S s sys, %M KiB peak RSS, %e s wall" \
-	"$tmp/cb" -role coordinator -nats "$url" -token "$token" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
+	"$tmp/cb" -role coordinator -nats "$url" -state "$tmp/state" -n "$n" -bound "$bound" -window "$window" 2>"$tmp/coord.err"
 grep -E "coordinator:|queued now|assigning the rest" "$tmp/coord.err" || tail -3 "$tmp/coord.err"
 # The server's peak RSS and CPU time, from /proc before it stops.
 hz=$(getconf CLK_TCK)

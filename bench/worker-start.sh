@@ -31,11 +31,13 @@ done
 grep -o "job .*" "$tmp/coordinator.err" | head -1
 for round in 1 2; do
 	for bin in "$@"; do
-		"$bin" worker --nats "nats://127.0.0.1:$port" --token-file "$tmp/state/token" --cores 1 -v \
+		id="start-$round-$(basename "$bin")-$RANDOM"
+		"$tmp/chesspuzzles" worker add "$id" --state "$tmp/state" -o "$tmp/$id.creds" >/dev/null 2>&1
+		"$bin" worker --nats "nats://127.0.0.1:$port" --creds "$tmp/$id.creds" --cores 1 -v \
 			--name "start-$round" >"$tmp/worker.err" 2>&1 &
 		w=$!
 		t0=$(date +%s.%N)
-		until grep -q " started " "$tmp/worker.err"; do
+		until grep -qE ' started( |"|$)' "$tmp/worker.err"; do
 			kill -0 "$w" 2>/dev/null || { cat "$tmp/worker.err" >&2; exit 1; }
 			sleep 0.05
 		done

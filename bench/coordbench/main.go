@@ -2,9 +2,14 @@
 // tasks: the fine plan of a small N cut with a tiny bound (internal/boundplan), which
 // "queens count" cannot select, so this program plays each part in its own process:
 //
-//	coordbench -role server -listen 127.0.0.1:4333 -state DIR -token T
-//	coordbench -role worker -nats nats://127.0.0.1:4333 -token T -cores 4 -n 14 -bound 12
-//	coordbench -role coordinator -nats nats://127.0.0.1:4333 -token T -n 14 -bound 12
+//	coordbench -role server -listen 127.0.0.1:4333 -state DIR -workers 8
+//	coordbench -role worker -nats nats://127.0.0.1:4333 -creds DIR/cb1.creds -cores 4 -n 14 -bound 12
+//	coordbench -role coordinator -nats nats://127.0.0.1:4333 -state DIR -n 14 -bound 12
+//
+// The server trusts the [cluster.Authority] it keeps in DIR, as the command line's embedded
+// server does: it issues -workers identities, cb1 to cbK, and writes their credentials in
+// DIR/cb<i>.creds (mode 0600) before it listens; the coordinator, on the same machine, takes
+// its own credentials from DIR.
 //
 // The coordinator prints the plan's size, its time from start to the exact count, the
 // tasks per second, and its Go heap after the run; bench/coordinator.sh wraps it in
@@ -17,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -30,9 +36,10 @@ import (
 func main() {
 	role := flag.String("role", "", "server, worker or coordinator")
 	listen := flag.String("listen", "127.0.0.1:4333", "server: address")
-	state := flag.String("state", "", "server: store directory")
 	url := flag.String("nats", "nats://127.0.0.1:4333", "worker, coordinator: server URL")
-	token := flag.String("token", "", "token of the workers; the coordinator's secret too")
+	state := flag.String("state", "", "server, coordinator: state directory (store, authority)")
+	workers := flag.Int("workers", 8, "server: worker identities to issue (DIR/cb1.creds ...)")
+	creds := flag.String("creds", "", "worker: credentials file the server wrote")
 	n := flag.Int("n", 14, "board size")
 	bound := flag.Uint64("bound", 12, "fine plan bound (1 splits every frame to the end)")
 	cores := flag.Int("cores", 4, "worker: goroutines")
@@ -41,16 +48,29 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *role, *listen, *state, *url, *token, *n, *bound, *cores, *window, *verify); err != nil && ctx.Err() == nil {
+	if err := run(ctx, *role, *listen, *state, *url, *creds, *workers, *n, *bound, *cores, *window, *verify); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "coordbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, role, listen, state, url, token string, n int, bound uint64, cores, window int, verify float64) error {
+func run(ctx context.Context, role, listen, state, url, creds string, workers, n int, bound uint64, cores, window int, verify float64) error {
 	switch role {
 	case "server":
-		s, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: state, Token: token, Admin: token})
+		auth, err := cluster.LoadOrCreateAuthority(state)
+		if err != nil {
+			return err
+		}
+		for i := 1; i <= workers; i++ {
+			c, err := auth.Issue(fmt.Sprintf("cb%d", i))
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(state, fmt.Sprintf("cb%d.creds", i)), c, 0o600); err != nil {
+				return err
+			}
+		}
+		s, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: state, Authority: auth})
 		if err != nil {
 			return err
 		}
@@ -66,7 +86,7 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 		return err
 	}
 	if role == "worker" {
-		nc, user, err := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: url, Token: token, Name: "coordbench " + role})
+		nc, user, err := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: url, Creds: creds, Name: "coordbench " + role})
 		if err != nil {
 			return err
 		}
@@ -76,11 +96,15 @@ func run(ctx context.Context, role, listen, state, url, token string, n int, bou
 			Plans: func(int, int) (count.Plan, error) { return plan, nil }}
 		return w.Run(ctx)
 	}
-	co := cluster.ConnectOptions{URL: url, Name: "coordbench " + role}
-	if token != "" {
-		co.User, co.Password = cluster.AdminUser, token
+	auth, err := cluster.LoadAuthority(state)
+	if err != nil {
+		return err
 	}
-	nc, err := cluster.Connect(ctx, co)
+	cc, err := auth.CoordinatorCreds()
+	if err != nil {
+		return err
+	}
+	nc, err := cluster.Connect(ctx, cluster.ConnectOptions{URL: url, UserCreds: cc, Name: "coordbench " + role})
 	if err != nil {
 		return err
 	}

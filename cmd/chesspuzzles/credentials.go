@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
@@ -27,7 +25,7 @@ type natsAuth struct {
 // addAuthFlags adds --token, --token-file and --creds to f.
 func addAuthFlags(f *pflag.FlagSet, a *natsAuth, tokenUsage string) {
 	f.StringVar(&a.token, "token", "", tokenUsage)
-	f.StringVar(&a.tokenFile, "token-file", "", "read the token from `FILE` (mode 600; a coordinator keeps its own in --state DIR/token)")
+	f.StringVar(&a.tokenFile, "token-file", "", "read the token from `FILE` (mode 600)")
 	f.StringVar(&a.creds, "creds", "", "NATS credentials `FILE` (user JWT and key) for a cluster that wants one")
 }
 
@@ -47,24 +45,6 @@ func (a *natsAuth) given() (string, error) {
 		return t, nil
 	}
 	return os.Getenv(tokenEnv), nil
-}
-
-// orStateToken returns the given token or, if none was given and the server at natsURL is
-// on this machine, the token of the coordinator state directory dir if it has one. A token
-// is never sent on its own to a server on another machine.
-func (a *natsAuth) orStateToken(natsURL, dir string) (string, error) {
-	t, err := a.given()
-	if err != nil || t != "" || !loopbackURL(natsURL) {
-		return t, err
-	}
-	t, err = cluster.ReadTokenFile(filepath.Join(dir, cluster.TokenFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", usageError(err)
-	}
-	return t, nil
 }
 
 // loopbackURL reports whether every server a NATS URL list names is on this machine.

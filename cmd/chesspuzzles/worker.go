@@ -112,7 +112,7 @@ func runWorker(ctx context.Context, opts workerOptions, stderr io.Writer) error 
 	}
 	token := ""
 	if user == "" {
-		if token, err = opts.auth.orStateToken(opts.nats, defaultStateDir()); err != nil {
+		if token, err = opts.auth.given(); err != nil {
 			return err
 		}
 	}

@@ -13,8 +13,10 @@ import (
 
 // ConnectOptions says how to reach a NATS server.
 type ConnectOptions struct {
-	URL   string
-	Token string // empty for none
+	URL string
+	// Token, if not empty, is the NATS token of a server of the operator's own that wants
+	// one.
+	Token string
 	// Creds, if not empty, is a NATS credentials file (a user JWT and its key), for a
 	// cluster that authenticates users by NATS's decentralized auth. A user and password
 	// may also be given in the URL (nats://user:password@host:4222).
@@ -22,8 +24,8 @@ type ConnectOptions struct {
 	// UserCreds, if not empty, are the contents of such a credentials file (an identity
 	// the coordinator made for itself, never written down).
 	UserCreds []byte
-	// User and Password, if User is not empty, are the client's user and password: the
-	// coordinator's (AdminUser) or a worker identity's (see NewIdentity).
+	// User and Password, if User is not empty, are the client's user and password: a worker
+	// identity's that the operator gave as user and password, or the tests' (tokenscheme_test.go).
 	User, Password string
 	// InboxPrefix, if not empty, is the prefix of the client's reply subjects: a worker's
 	// must be InboxPrefix(its identity), the only subjects it may receive on.
@@ -135,9 +137,10 @@ func isAuthError(err error) bool {
 // ConnectWorker connects a worker and returns its identity. With credentials (o.Creds, a
 // file, or o.UserCreds) the identity is the user they name: the usual case, an identity
 // the operator issued ([Authority.Issue]). With o.User set (an identity the operator gave
-// as user and password) it connects as that user. With neither it makes a new identity
-// from o.Token ([NewIdentity]), which only a server of the token scheme admits. Either
-// way the connection's inboxes are the identity's.
+// as user and password) it connects as that user. With neither it connects under a name
+// of its own making ("w" and 16 random hex digits, with o.Token if set), which only a
+// server that checks no identity admits. Either way the connection's inboxes are the
+// identity's.
 func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, error) {
 	switch {
 	case len(o.UserCreds) > 0 || o.Creds != "":
@@ -157,8 +160,7 @@ func ConnectWorker(ctx context.Context, o ConnectOptions) (*nats.Conn, string, e
 		}
 		o.User, o.Password, o.Token, o.Creds, o.UserCreds = name, "", "", "", creds
 	case o.User == "":
-		id := NewIdentity(o.Token)
-		o.User, o.Password, o.Token = id.User, id.Password, ""
+		o.User, o.Password = "w"+NewToken()[:16], ""
 	}
 	if !ValidIdentity(o.User) {
 		return nil, "", fmt.Errorf("worker identity must be 1 to 64 letters, digits, '-' or '_', got %q", o.User)

@@ -21,19 +21,17 @@ import (
 // worker.
 type CountOptions struct {
 	// URL is the NATS server to count through; empty starts an embedded one that listens
-	// on Listen (default 127.0.0.1:4222; port 0 picks one) and keeps its store and its
-	// token in StoreDir (default "."). The coordinator keeps its snapshot of the job in
-	// StoreDir either way (see Coordinator.StateDir).
+	// on Listen (default 127.0.0.1:4222; port 0 picks one) and keeps its store, the
+	// [Authority] that issues the workers' identities and the coordinator's secret in
+	// StoreDir (default "."). The coordinator keeps its snapshot of the job in StoreDir
+	// either way (see Coordinator.StateDir).
 	URL      string
 	Listen   string
 	StoreDir string
-	// Token is the cluster's shared token, which workers give to make their identities
-	// (NewIdentity). Empty means: for an embedded server, the token kept in StoreDir/token
-	// (created on first start, so that a restarted coordinator keeps the token its
-	// running workers hold); for URL, none. The coordinator itself connects to an
-	// embedded server as AdminUser with the secret kept in StoreDir (AdminFile); to URL
-	// with Token, Creds (a NATS credentials file) or the user in the URL, which the
-	// operator must give every right.
+	// Token and Creds say how the coordinator authenticates to the server at URL: its NATS
+	// token, a NATS credentials file, or (neither) the user in the URL, which the operator
+	// must give every right. The coordinator itself connects to an embedded server with
+	// credentials its Authority makes for it; Token and Creds are then unused.
 	Token string
 	Creds string
 	// Workers is the number of cores of a worker run in this process (0: none, the

@@ -64,7 +64,7 @@ func startServer(t *testing.T, dir, token string) *Server {
 	if token == "" {
 		token = testToken
 	}
-	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Token: token, Admin: testAdmin})
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, auth: tokenAuth(token, testAdmin)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func adminConn(t *testing.T, ctx context.Context, url string) *nats.Conn {
 // connection is closed when the test ends.
 func newWorker(t *testing.T, ctx context.Context, url, name string, cores int) *Worker {
 	t.Helper()
-	nc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, Token: testToken, Name: name})
+	nc, user, err := connectTokenWorker(ctx, url, testToken, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,8 +79,10 @@ func TestIssuedIdentities(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
+	self := NewIdentity(testToken)
 	for _, o := range []ConnectOptions{
 		{URL: s.URL(), Token: testToken},
+		{URL: s.URL(), User: self.User, Password: self.Password},
 		{URL: s.URL()},
 		{URL: s.URL(), User: AdminUser, Password: testAdmin},
 	} {

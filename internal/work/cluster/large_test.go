@@ -54,7 +54,7 @@ func startWorkers(t *testing.T, ctx context.Context, url string, plan count.Plan
 	t.Helper()
 	p := &workerPool{}
 	for i := range k {
-		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, Token: testToken})
+		wc, user, err := connectTokenWorker(ctx, url, testToken, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func TestLargePlanResume(t *testing.T) {
 
 	var lg logger
 	run := func(stopAt int) (queens.Counts, Stats, error) {
-		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Token: testToken, Admin: testAdmin})
+		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, auth: tokenAuth(testToken, testAdmin)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,18 +17,13 @@ type ServerOptions struct {
 	// StoreDir holds JetStream's files; a server started again on the same directory finds
 	// its streams, consumers and buckets as they were.
 	StoreDir string
-	// Token, if not empty, is the cluster's shared token: what a worker gives, with the
-	// secret of an identity it made (NewIdentity), to connect as that identity with a
-	// worker's permissions only (WorkerPermissions). Admin, if not empty, is the
-	// coordinator's secret: the password of AdminUser, which may do anything. With either
-	// set, no other client connects; with neither, any client does, with every right.
-	Token string
-	Admin string
 	// Authority, if not nil, is the operator the server trusts: a client gets in only as
-	// a user the authority's account signed (see [Authority]); Token and Admin are then
-	// ignored. The command line's coordinator always sets it; the token scheme above
-	// stays for tests of what a server without it refuses.
+	// a user the authority's account signed (see [Authority]). The command line's
+	// coordinator always sets it; with none, any client connects with every right.
 	Authority *Authority
+	// auth, if not nil and Authority is nil, checks every client instead: the tests' token
+	// scheme (tokenAuth).
+	auth server.Authentication
 }
 
 // A Server is an embedded nats-server with JetStream.
@@ -74,8 +69,8 @@ func StartServer(o ServerOptions) (*Server, error) {
 		if err := o.Authority.configure(opts); err != nil {
 			return nil, fmt.Errorf("starting NATS server: %w", err)
 		}
-	} else if o.Token != "" || o.Admin != "" {
-		opts.CustomClientAuthentication = &authenticator{token: o.Token, admin: o.Admin}
+	} else if o.auth != nil {
+		opts.CustomClientAuthentication = o.auth
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 // A Worker asks a coordinator for tasks of this build's plan versions and runs them, one
 // per core at a time.
 type Worker struct {
-	// Conn is the worker's connection, made as Identity (see [NewIdentity]), with the
+	// Conn is the worker's connection, made as Identity (see [ConnectWorker]), with the
 	// inbox prefix of that identity ([InboxPrefix]).
 	Conn *nats.Conn
 	// Identity is the worker's identity: the user it connected as, and the token of its
