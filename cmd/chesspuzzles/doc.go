@@ -37,6 +37,7 @@ The groups and commands are:
 	worker add NAME         issue a worker identity: NAME.creds, the credentials it joins with
 	worker revoke NAME      revoke a worker identity; the running server drops it at once
 	worker list             the issued identities and what each did
+	worker server-config    the nats-server lines that trust these identities (a cluster of your own)
 	version                 print the version and the commit it was built from
 	completion SHELL        print a shell completion script: bash, zsh, fish or powershell
 

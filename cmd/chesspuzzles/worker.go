@@ -55,7 +55,7 @@ The coordinator, not the worker, picks who computes a task a second time (--repl
 		f.DurationVar(&opts.stall, "test-stall", 0, "make every task take at least this long (for tests)")
 		_ = f.MarkHidden("test-stall")
 		addLogFormatFlag(cmd, &opts.logFmt)
-		cmd.AddCommand(newWorkerAddCmd(), newWorkerRevokeCmd(), newWorkerListCmd())
+		cmd.AddCommand(newWorkerAddCmd(), newWorkerRevokeCmd(), newWorkerListCmd(), newWorkerServerConfigCmd())
 	}, func(cmd *cobra.Command, opts *workerOptions, _ []string) error {
 		if opts.cores < 0 {
 			return usageErrorf("--cores must be 0 (all) or more, got %d", opts.cores)
