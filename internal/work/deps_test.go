@@ -26,3 +26,21 @@ func TestNoTerminalLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestShardWithoutNATS: merging shard files needs neither the cluster package nor the NATS
+// server and client it brings (issue 47).
+func TestShardWithoutNATS(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./shard").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps listed %d packages: %q", len(deps), out)
+	}
+	for _, d := range deps {
+		if strings.HasSuffix(d, "/internal/work/cluster") || strings.HasPrefix(d, "github.com/nats-io/") {
+			t.Errorf("internal/work/shard depends on %s", d)
+		}
+	}
+}

@@ -201,7 +201,7 @@ func TestLargePlanResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkKnown(t, n, counts)
-	if st.Snapshot < plan.Len()/2 || st.Read > plan.Len()-st.Snapshot+VerifySample(DefaultVerify, plan.Len())+100 {
+	if st.Snapshot < plan.Len()/2 || st.Read > plan.Len()-st.Snapshot+work.VerifySample(DefaultVerify, plan.Len())+100 {
 		t.Errorf("second run: %d tasks from the snapshot, %d results read; want at least half, and only the results stored after the snapshot; log %q", st.Snapshot, st.Read, lg.lines)
 	}
 	if st.Resumed < plan.Len()/2 || st.Resumed >= plan.Len() {
@@ -249,7 +249,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tally, ver := count.NewTally(plan), newVerifier(plan, VerifySample(c.Verify, plan.Len()))
+	tally, ver := count.NewTally(plan), newVerifier(plan, work.VerifySample(c.Verify, plan.Len()))
 	for _, r := range res.Results {
 		if _, err := tally.Add(r); err != nil {
 			t.Fatal(err)
@@ -309,7 +309,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 		t.Errorf("the run took %d results from its snapshot, want %d; log %q", st.Snapshot, len(had), lg.lines)
 	}
 	// It read the results of this run only (and the second computations of the sample).
-	if limit := left + 2*VerifySample(c.Verify, plan.Len()) + 100; st.Read > limit || st.Queued < left || st.Queued > left+100 {
+	if limit := left + 2*work.VerifySample(c.Verify, plan.Len()) + 100; st.Read > limit || st.Queued < left || st.Queued > left+100 {
 		t.Errorf("stats %+v: want at most %d results read, from %d to %d tasks queued", st, limit, left, left+100)
 	}
 	t.Logf("N=%d, %d tasks, %d from the snapshot, %d run in %.1f s; victim killed at %d done after %d of its own; %d verified, %d snapshots written",

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
@@ -155,7 +156,7 @@ func (r *run) open(ctx context.Context) error {
 // resume takes what earlier runs counted: the snapshot, then the results stored after it.
 func (r *run) resume(ctx context.Context) error {
 	c, plan, job := r.c, r.plan, r.job
-	sample := VerifySample(r.share, plan.Len())
+	sample := work.VerifySample(r.share, plan.Len())
 	r.snap = c.snapshotter(ctx, r.js, plan)
 	if snap := r.snap; snap != nil {
 		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, sample)

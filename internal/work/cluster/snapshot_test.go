@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -50,7 +51,7 @@ func TestSnapshotCrash(t *testing.T) {
 	}
 	js, _ := jetstream.New(nc)
 	snap := c.snapshotter(ctx, js, plan)
-	tally, _, rev, err := loadSnapshot(dir, plan, snap.digest, snap.stream, snap.lastSeq, VerifySample(c.Verify, plan.Len()))
+	tally, _, rev, err := loadSnapshot(dir, plan, snap.digest, snap.stream, snap.lastSeq, work.VerifySample(c.Verify, plan.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestSnapshotCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkKnown(t, n, counts)
-	if st.Snapshot != tally.Done() || st.Read > plan.Len()-tally.Done()+3*VerifySample(c.Verify, plan.Len())+c.Window {
+	if st.Snapshot != tally.Done() || st.Read > plan.Len()-tally.Done()+3*work.VerifySample(c.Verify, plan.Len())+c.Window {
 		t.Errorf("second run: %d tasks from the snapshot, %d results read; want %d, and only the results stored after it", st.Snapshot, st.Read, tally.Done())
 	}
 	if st.Rejected != 0 {
@@ -134,7 +135,7 @@ func TestSnapshotIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, lg := runCount(t, plan, store, 0, 0.05); st.Snapshot != plan.Len() || st.Read > 2*VerifySample(0.05, plan.Len()) {
+	if st, lg := runCount(t, plan, store, 0, 0.05); st.Snapshot != plan.Len() || st.Read > 2*work.VerifySample(0.05, plan.Len()) {
 		t.Fatalf("a count of a finished job with its snapshot took %d tasks from it and read %d results, want %d and hardly any; log %q", st.Snapshot, st.Read, plan.Len(), lg.lines)
 	}
 	other := finePlan(t, n, 2, 100)

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"iter"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -42,15 +41,6 @@ func checkResult(plan count.Plan, id int, r *Result) error {
 		}
 	}
 	return count.Check(plan, r.Result)
-}
-
-// VerifySample returns how many of total tasks a share f verifies: ⌈f·total⌉, at least
-// one when f > 0 and there is a task.
-func VerifySample(f float64, total int) int {
-	if !(f > 0) || total == 0 {
-		return 0
-	}
-	return min(total, max(1, int(math.Ceil(f*float64(total)))))
 }
 
 // A verifier follows a job's first and second results and compares them. For every task it

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -225,7 +224,7 @@ func checkTasks(plan count.Plan, name string, f File) error {
 	return nil
 }
 
-// verify recomputes the share f of the results in files (cluster.VerifySample), chosen at
+// verify recomputes the share f of the results in files (work.VerifySample), chosen at
 // random, on all cores, and returns an ErrRefused naming the first task whose result
 // differs, and its file. It takes those tasks' time, and memory for them alone.
 func verify(ctx context.Context, plan count.Plan, files []named, f float64) error {
@@ -233,7 +232,7 @@ func verify(ctx context.Context, plan count.Plan, files []named, f float64) erro
 	for _, sf := range files {
 		total += len(sf.f.Results)
 	}
-	k := cluster.VerifySample(f, total)
+	k := work.VerifySample(f, total)
 	if k == 0 {
 		return nil
 	}
