@@ -59,6 +59,7 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 			method:    "counting method: auto, dp (frontier dynamic programming), join (closed tours: two mirror halves) or search (backtracking)",
 			maxMemory: "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)",
 		})
+		cmd.Flags().StringVar(&o.spill, "spill", "", "keep the dp sweep's layers in this directory (made if missing): runs spill there past --max-memory, and the same command resumes from the last layer sealed")
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
 		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}; distributed, also "verified", "identities" and "by_identities" as queens count gives them`)
@@ -74,12 +75,16 @@ type knightCountOpts struct {
 	knightCountFlags
 	knightPlanFlags
 	knightDist knightDistFlags
+	spill      string
 	quiet      bool
 	verbose    bool
 	json       bool
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
+	if o.spill != "" && (o.knightPlanFlags.used() || o.knightDist.used()) {
+		return usageErrorf("--spill counts the whole sweep in this process: not with --plan or a distributed count")
+	}
 	if o.knightDist.used() {
 		return runKnightDistCount(ctx, o, stdout, stderr)
 	}
@@ -89,6 +94,18 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	sz, opts, err := o.options()
 	if err != nil {
 		return err
+	}
+	var dir spillDir
+	if o.spill != "" {
+		if dir, err = openSpillDir(o.spill); err != nil {
+			return usageErrorf("--spill: %v", err)
+		}
+		opts.Spill = dir
+		opts.Resumed = func(cells int) {
+			if !o.quiet {
+				fmt.Fprintf(stderr, "resuming from the layer after cell %d, sealed in %s\n", cells, o.spill)
+			}
+		}
 	}
 	method, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {
@@ -102,6 +119,9 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		name := map[string]string{kcount.MethodDP: "frontier dynamic programming", kcount.MethodJoin: "frontier dynamic programming of two mirror halves, joined", kcount.MethodSearch: "backtracking, meeting in the middle"}[method]
 		fmt.Fprintf(stderr, "counting %s by %s (--method %s)\n", sz, name, method)
 		p = newCountProgress(stderr, progress.CanDraw(stderr))
+		if o.spill != "" {
+			p.disk = dir
+		}
 		opts.Status = p.update
 	}
 	var figs kcount.StateFigures
@@ -120,6 +140,12 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	}
 	if errors.As(err, &me) {
 		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, kcount.FormatBytes(max(me.Need, me.Limit)), kcount.FormatBytes(me.Limit))
+	}
+	if errors.Is(err, kcount.ErrLayerChecksum) || errors.Is(err, kcount.ErrOtherCount) {
+		return usageErrorf("--spill %s: %v; remove its files to count from the start", o.spill, err)
+	}
+	if err != nil && o.spill != "" && ctx.Err() == nil {
+		return fmt.Errorf("counting %s with --spill %s: %w", sz, o.spill, err)
 	}
 	if err != nil {
 		return err

@@ -17,6 +17,9 @@ type countProgress struct {
 	tty bool
 	t0  time.Time
 	m   *progress.Meter // made at the first status, which names the method's unit
+	// disk, if not "", is the --spill directory: the lines then give the bytes of the
+	// count's files there, those freed over the last cell, and the bytes free.
+	disk spillDir
 }
 
 func newCountProgress(w io.Writer, tty bool) *countProgress {
@@ -46,6 +49,12 @@ func (p *countProgress) update(s kcount.Status) {
 	}
 	if s.Method == kcount.MethodDP || s.Method == kcount.MethodJoin {
 		st.Note = fmt.Sprintf("%d states, %s", s.States, kcount.FormatBytes(s.Bytes))
+		if p.disk != "" {
+			st.Note += fmt.Sprintf(", disk %s (peak %s, freed %s, %d runs spilled)", kcount.FormatBytes(s.Disk), kcount.FormatBytes(s.DiskPeak), kcount.FormatBytes(s.DiskFreed), s.Spills)
+			if free := p.disk.free(); free >= 0 {
+				st.Note += fmt.Sprintf(", %s free", kcount.FormatBytes(free))
+			}
+		}
 	}
 	p.m.Update(st)
 }

@@ -29,6 +29,17 @@ type Options struct {
 	// Estimate's model, fitted to them, forecasts a peak past the bound; the error of a
 	// store that passes the bound before then is Estimated too, with that forecast.
 	MaxMemory int64
+	// Spill, if not nil, keeps the layers of a dp count on this disk: the layer after each
+	// cell is sealed in a file (checksummed), the sorted runs a cell makes spill to files
+	// there once they pass MaxMemory less the sort buffers (about 240 MB), and a count
+	// stopped anywhere resumes from its last sealed layer when run again with the same
+	// board, options and Spill. It needs the dp method (MethodAuto takes it); MaxMemory
+	// then bounds the memory instead of refusing the count. Its cost: each state of a
+	// layer is compressed, written, read back and decompressed once more than in memory.
+	Spill SpillDisk
+	// Resumed, if not nil, is called with Spill when the count resumes from a sealed
+	// layer, with the cells placed in it.
+	Resumed func(cells int)
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).
 	Progress func(done, total int)
@@ -36,6 +47,20 @@ type Options struct {
 	// states in the frontier and the memory held.
 	Status func(Status)
 }
+
+// SpillDisk is the directory a count with Options.Spill keeps its files in: create, open,
+// rename (atomic and durable), remove, list and size files by name.
+type SpillDisk = frontier.Disk
+
+// SpillFile is a file of a SpillDisk being written.
+type SpillFile = frontier.DiskFile
+
+// ErrLayerChecksum reports a sealed layer of Options.Spill whose records do not match
+// their checksum: the count refuses it (remove the directory's files to start over).
+var ErrLayerChecksum = frontier.ErrLayerChecksum
+
+// ErrOtherCount reports an Options.Spill directory that holds the layers of another count.
+var ErrOtherCount = frontier.ErrOtherCount
 
 // The counting methods of Options.Method.
 const (
@@ -109,6 +134,9 @@ func ChooseMethod(rows, cols int, opts Options) (string, error) {
 	switch m {
 	case "", MethodAuto:
 		m = MethodDP
+		if opts.Spill != nil {
+			break // only dp spills
+		}
 		if searchFaster(rows, cols, opts.Start != nil) {
 			m = MethodSearch
 		}
@@ -130,6 +158,8 @@ func ChooseMethod(rows, cols int, opts Options) (string, error) {
 		return "", fmt.Errorf("method %q: the methods are auto, dp, join and search", m)
 	}
 	switch {
+	case opts.Spill != nil && m != MethodDP:
+		return "", fmt.Errorf("method %s: only the dp method spills its layers to disk", m)
 	case m == MethodSearch && rows*cols > MaxCountSquares:
 		return "", fmt.Errorf("board %d×%d: the search method counts boards of at most %d squares", rows, cols, MaxCountSquares)
 	case m == MethodDP && (min(rows, cols) > DPMaxRows || max(rows, cols) > MaxCountLong):
@@ -211,6 +241,9 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		if m == MethodJoin {
 			return countJoin(ctx, rows, cols, opts.MaxMemory, status)
 		}
+		if opts.Spill != nil {
+			return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill, Resumed: opts.Resumed}, status)
+		}
 		return countDP(ctx, rows, cols, opts.Closed, start, opts.MaxMemory, status)
 	}
 	progress := opts.Progress
@@ -260,12 +293,16 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		eta = newSweepETA(sh, m, cells)
 	}
 	var chk *memoryCheck
-	if fo.MaxMemory > 0 && rows*cols > MaxQuickSquares {
+	if fo.MaxMemory > 0 && rows*cols > MaxQuickSquares && fo.Spill == nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		chk = newMemoryCheck(sh, m, rows, cols, cells, fo.MaxMemory, cancel)
 		defer chk.stop()
+	}
+	var disk frontier.DiskUse
+	if fo.Spill != nil {
+		fo.DiskReport = func(_ int, u frontier.DiskUse) { disk = u }
 	}
 	if eta != nil || chk != nil {
 		fo.Report = func(cell, states int, bytes int64) {
@@ -273,7 +310,8 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 				chk.after(cell, states)
 			}
 			if status != nil {
-				status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states)})
+				status(Status{Method: m, Done: cell + 1, Total: total, States: states, Bytes: bytes, ETA: eta.after(cell, states),
+					Disk: disk.Held, DiskPeak: disk.Peak, DiskFreed: disk.Freed, Spills: disk.Spills})
 			}
 		}
 	}
@@ -375,6 +413,10 @@ type Status struct {
 	// included): Estimate's model refitted to the states after each cell so far, at the rate
 	// measured so far. It is a forecast, not a bound (checked on 8×8 closed: bench/README.md).
 	ETA time.Duration
+	// With Options.Spill (dp): the bytes of the count's files on disk after the last cell,
+	// the most during it, and those freed during it, and the sorted runs it spilled.
+	Disk, DiskPeak, DiskFreed int64
+	Spills                    int
 }
 
 // MemoryError is returned when a count would need more memory than allowed: by

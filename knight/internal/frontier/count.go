@@ -24,6 +24,18 @@ type Options struct {
 	// MaxMemory, if positive, bounds the bytes of the store; past it the count stops with
 	// a *MemoryError.
 	MaxMemory int64
+	// Spill, if not nil, keeps the count's layers on this disk (spill.go): the layer after
+	// each cell is sealed in a file, the sorted runs a cell makes spill to files once they
+	// pass MaxMemory (less the sort buffers), and a count stopped anywhere resumes from
+	// its last sealed layer when run again with the same Spill. Open tours and closed, not
+	// Join.
+	Spill Disk
+	// DiskReport, if not nil, is called with Spill after each cell with its index and what
+	// the count holds on disk.
+	DiskReport func(cell int, use DiskUse)
+	// Resumed, if not nil, is called with Spill when the count resumes from a sealed
+	// layer, with the cells placed in it.
+	Resumed func(cells int)
 	// Report, if not nil, is called after each cell with its index (from 0; Join reports
 	// the cells of both its sweeps, then JoinCells for the join itself), the states it left
 	// and the store's memory over the step.
@@ -65,6 +77,13 @@ func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 			return nil, err
 		}
 		p.splits = opts.Splits
+	}
+	if opts.Spill != nil {
+		r, err := p.countSpill(ctx, opts)
+		if err == nil && !opts.Closed && opts.Start < 0 {
+			r.Lsh(r, 1)
+		}
+		return r, err
 	}
 	wide := n > 64
 	r, err := p.count(ctx, newRuns(ctx, defaultRuns, wide, opts.MaxMemory), wide, opts.Report)

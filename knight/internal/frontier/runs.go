@@ -27,8 +27,15 @@ const runsPeakPerState = 6
 // layer holds states states: its chunks and its buffers (the sort buffer, its copy, each of
 // 24 bytes a record and grown by at most a quarter past bufRecs, and the radix counts).
 func (cfg runsConfig) peakBytes(states float64) int64 {
+	return int64(states*runsPeakPerState) + cfg.bufferBytes(states)
+}
+
+// bufferBytes is the memory of the buffers of the store of cfg for a sweep whose largest
+// layer holds states states: the sort buffer and its copy, each of 24 bytes a record and
+// grown by at most a quarter past bufRecs, and the radix counts.
+func (cfg runsConfig) bufferBytes(states float64) int64 {
 	recs := min(float64(cfg.bufRecs), 2*states+1024)
-	return int64(states*runsPeakPerState + 2*1.25*24*recs + 8*(64+radixBits-1)/radixBits<<radixBits)
+	return int64(2*1.25*24*recs + 8*(64+radixBits-1)/radixBits<<radixBits)
 }
 
 // radixBits is the bits of a digit of the radix sort: 2^11 buckets keep the places

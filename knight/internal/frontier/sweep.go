@@ -31,17 +31,7 @@ const readBatch = 256
 // newSweep returns a sweep of p over st, which it starts with the one state before the
 // first cell (no cell placed, the window all full).
 func newSweep(p *plan, st store, wide bool) (*sweep, error) {
-	batch, cacheBits := st.batch()
-	// the cache holds at most a quarter of the buffer (it is drained into it)
-	for cacheBits > 0 && 4<<cacheBits > batch {
-		cacheBits--
-	}
-	w := &sweep{p: p, st: st, wide: wide, batch: batch, out: make([]rec, 0, min(1024, batch+64))}
-	if cacheBits > 0 {
-		w.cache = make([]rec, 1<<cacheBits)
-		w.cacheShift = uint(64 - cacheBits)
-		w.batch -= len(w.cache)
-	}
+	w := makeSweep(p, st, wide)
 	var a0 picture
 	for i := range a0 {
 		a0[i] = full
@@ -56,6 +46,23 @@ func newSweep(p *plan, st store, wide bool) (*sweep, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// makeSweep returns a sweep of p over st, whose layer is read as it is (a layer resumed
+// from disk: spill.go).
+func makeSweep(p *plan, st store, wide bool) *sweep {
+	batch, cacheBits := st.batch()
+	// the cache holds at most a quarter of the buffer (it is drained into it)
+	for cacheBits > 0 && 4<<cacheBits > batch {
+		cacheBits--
+	}
+	w := &sweep{p: p, st: st, wide: wide, batch: batch, out: make([]rec, 0, min(1024, batch+64))}
+	if cacheBits > 0 {
+		w.cache = make([]rec, 1<<cacheBits)
+		w.cacheShift = uint(64 - cacheBits)
+		w.batch -= len(w.cache)
+	}
+	return w
 }
 
 // run places the cells from..to-1 by steps (p.steps, or the join's) on the layer of the

@@ -1,0 +1,296 @@
+package frontier
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// memDisk is a Disk in memory: a file is its bytes once closed.
+type memDisk struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func newMemDisk() *memDisk { return &memDisk{files: map[string][]byte{}} }
+
+type memFile struct {
+	d    *memDisk
+	name string
+	buf  bytes.Buffer
+}
+
+func (f *memFile) Write(b []byte) (int, error) { return f.buf.Write(b) }
+func (f *memFile) Sync() error                 { return nil }
+func (f *memFile) Close() error {
+	f.d.mu.Lock()
+	defer f.d.mu.Unlock()
+	f.d.files[f.name] = f.buf.Bytes()
+	return nil
+}
+
+func (d *memDisk) Create(name string) (DiskFile, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.files[name] = nil
+	return &memFile{d: d, name: name}, nil
+}
+
+func (d *memDisk) Open(name string) (io.ReadCloser, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b, ok := d.files[name]
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
+}
+
+func (d *memDisk) Rename(from, to string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b, ok := d.files[from]
+	if !ok {
+		return fs.ErrNotExist
+	}
+	delete(d.files, from)
+	d.files[to] = b
+	return nil
+}
+
+func (d *memDisk) Remove(name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.files[name]; !ok {
+		return fs.ErrNotExist
+	}
+	delete(d.files, name)
+	return nil
+}
+
+func (d *memDisk) Names() ([]string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Sorted(maps.Keys(d.files)), nil
+}
+
+func (d *memDisk) Size(name string) (int64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b, ok := d.files[name]
+	if !ok {
+		return 0, fs.ErrNotExist
+	}
+	return int64(len(b)), nil
+}
+
+// spillBudget is the bytes of chunks the runs of tinySpill hold before they spill: 5×6
+// open spills a few runs at its widest cells.
+const spillBudget = 1 << 13
+
+// tinySpill sizes the runs in memory so that boards of 20–36 squares spill many runs.
+var tinySpill = runsConfig{chunkBytes: 256, bufRecs: 64, fanIn: 3, cacheBits: 2}
+
+// spillCount counts with opts on d, with the runs of tinySpill and a budget of budget
+// bytes, and returns the count and the most runs a cell spilled.
+func spillCount(ctx context.Context, rows, cols int, opts Options, d Disk, budget int64) (uint64, int, error) {
+	p := newPlanEnds(rows, cols, opts.Closed, opts.Start, opts.Ends)
+	opts.Spill = d
+	spills := 0
+	report := opts.DiskReport
+	opts.DiskReport = func(cell int, u DiskUse) {
+		spills = max(spills, u.Spills)
+		if report != nil {
+			report(cell, u)
+		}
+	}
+	r, err := p.countSpillCfg(ctx, opts, tinySpill, budget)
+	if err != nil {
+		return 0, spills, err
+	}
+	if !opts.Closed && opts.Start < 0 {
+		r.Lsh(r, 1)
+	}
+	return r.Uint64(), spills, nil
+}
+
+// TestSpillCount checks counts whose layers go to disk and whose runs spill against the
+// same counts in memory, and that a finished count leaves no file behind.
+func TestSpillCount(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		opts       Options
+		budget     int64
+	}{
+		{"4x5 open", 4, 5, Options{Start: -1}, 1 << 10},
+		{"5x6 open", 5, 6, Options{Start: -1}, spillBudget},
+		{"5x5 from a corner", 5, 5, Options{Start: 0}, 1 << 10},
+		{"5x6 closed", 5, 6, Options{Closed: true, Start: -1}, 1 << 10},
+	}
+	if testing.Short() {
+		tests = tests[:1]
+	}
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := Count(ctx, tt.rows, tt.cols, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := newMemDisk()
+			got, spills, err := spillCount(ctx, tt.rows, tt.cols, tt.opts, d, tt.budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want.Uint64() {
+				t.Errorf("spilled count of %s = %d, want %d", tt.name, got, want)
+			}
+			if spills < 2 {
+				t.Errorf("at most %d runs spilled at a cell, want several", spills)
+			}
+			if names, _ := d.Names(); len(names) > 0 {
+				t.Errorf("files left after the count: %v", names)
+			}
+		})
+	}
+}
+
+// TestSpillResume stops a spilling count after each of a few cells and runs it again on
+// the same disk: it resumes from the layer after the cell it stopped at (or the one
+// before, if it stopped inside a step) and ends with the same count.
+func TestSpillResume(t *testing.T) {
+	const rows, cols = 5, 6
+	want, err := Count(context.Background(), rows, cols, Options{Start: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops := []int{0, 7, 15, 28}
+	if testing.Short() {
+		stops = []int{7, 28}
+	}
+	for _, stop := range stops {
+		d := newMemDisk()
+		ctx, cancel := context.WithCancel(context.Background())
+		_, _, err := spillCount(ctx, rows, cols, Options{Start: -1, Report: func(cell, _ int, _ int64) {
+			if cell == stop {
+				cancel()
+			}
+		}}, d, spillBudget)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped after cell %d: err %v, want context.Canceled", stop, err)
+		}
+		resumed := -1
+		got, _, err := spillCount(context.Background(), rows, cols, Options{Start: -1, Resumed: func(c int) { resumed = c }}, d, spillBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// cell stop was placed and sealed: the layer of stop+1 cells placed
+		if resumed != stop+1 {
+			t.Errorf("stopped after cell %d: resumed from %d cells placed, want %d", stop, resumed, stop+1)
+		}
+		if got != want.Uint64() {
+			t.Errorf("stopped after cell %d: count %d, want %d", stop, got, want)
+		}
+	}
+}
+
+// TestSpillRefused checks that a damaged layer, or a layer of another count, is refused
+// with an error, never counted.
+func TestSpillRefused(t *testing.T) {
+	const rows, cols, stop = 5, 6, 12
+	// stopped returns a disk holding the sealed layer of stop+1 cells placed of 5×6 open.
+	stopped := func() (*memDisk, string) {
+		d := newMemDisk()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		spillCount(ctx, rows, cols, Options{Start: -1, Report: func(cell, _ int, _ int64) {
+			if cell == stop {
+				cancel()
+			}
+		}}, d, spillBudget)
+		name := layerName(stop + 1)
+		if _, ok := d.files[name]; !ok {
+			t.Fatalf("no %s after cell %d; files %v", name, stop, slices.Collect(maps.Keys(d.files)))
+		}
+		return d, name
+	}
+	for _, tt := range []struct {
+		name string
+		at   func(n int) int // the byte flipped in a file of n bytes
+		want string
+	}{
+		{"header", func(int) int { return 10 }, "header"},
+		{"records", func(n int) int { return headerLen + (n-headerLen-trailerLen)/2 }, ""},
+		{"trailer", func(n int) int { return n - 2 }, ErrLayerChecksum.Error()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, name := stopped()
+			b := d.files[name]
+			b[tt.at(len(b))] ^= 0x40
+			_, _, err := spillCount(context.Background(), rows, cols, Options{Start: -1}, d, spillBudget)
+			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("count on a layer damaged in its %s: err %v, want one naming %s and %q", tt.name, err, name, tt.want)
+			}
+		})
+	}
+	t.Run("other count", func(t *testing.T) {
+		d, _ := stopped()
+		_, _, err := spillCount(context.Background(), rows, cols, Options{Start: 0}, d, spillBudget)
+		if !errors.Is(err, ErrOtherCount) {
+			t.Errorf("5×6 from a1 on the layers of 5×6 open: err %v, want ErrOtherCount", err)
+		}
+	})
+}
+
+// TestSpillCodec writes random sorted records to a file and reads them back.
+func TestSpillCodec(t *testing.T) {
+	d := newMemDisk()
+	w, err := createRun(d, "run", header{fp: 7, cells: 3, wide: true, total: [2]uint64{5, 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type r3 struct{ k, lo, hi uint64 }
+	var want []r3
+	k := uint64(0)
+	for i := range 300000 {
+		k += 1 + uint64(i*i%1000)
+		x := r3{k, uint64(i) * 0x9E3779B97F4A7C15 >> (i % 64), 0}
+		if i%97 == 0 {
+			x.hi = uint64(i)
+		}
+		want = append(want, x)
+		if err := w.put(x.k, x.lo, x.hi); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.close(true); err != nil {
+		t.Fatal(err)
+	}
+	r, h, err := openRun(d, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	if h != (header{fp: 7, cells: 3, wide: true, total: [2]uint64{5, 9}}) {
+		t.Errorf("header %+v, want fp 7, 3 cells, wide, total 5·2^64+9", h)
+	}
+	i := 0
+	for r.next() {
+		if i >= len(want) || (r3{r.k, r.lo, r.hi}) != want[i] {
+			t.Fatalf("record %d: %d %d %d, want %v", i, r.k, r.lo, r.hi, want[i])
+		}
+		i++
+	}
+	if r.err != nil || i != len(want) {
+		t.Errorf("read %d records, err %v; want %d, nil", i, r.err, len(want))
+	}
+}
