@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// knightSpillBin returns the test binary linked as chesspuzzles (testscript.Main runs it
+// as the command when it is called by that name) in a new directory, and that directory.
+func knightSpillBin(t *testing.T) (bin, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(dir, "chesspuzzles")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir
+}
+
+// killedAtLayer starts "knight count" with args, waits until dir holds a sealed layer of at
+// least cells cells placed, and kills the count with SIGKILL.
+func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, fmt.Sprintf("layer-%05d.kl", cells))
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		names, _ := filepath.Glob(filepath.Join(dir, "layer-*.kl"))
+		if len(names) > 0 && names[len(names)-1] >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("killing the count: %v", err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the count ended with %v before it was killed, stderr: %s", err, &stderr)
+	}
+}
+
+// TestKnightCountSpillKilledResumes kills "knight count --spill" of 5×8 open (5×7 with
+// -short or -race) with SIGKILL once it has sealed the layer of 20 cells placed (15), reruns
+// the same command, and checks that it resumes from a sealed layer and prints the
+// published count (OEIS A389755, twice its undirected paths: 36,122,108 directed tours;
+// 1,245,736). Then it kills it again, damages the
+// trailer of the layer it left, and checks that the count is refused with one line and
+// exit 2.
+func TestKnightCountSpillKilledResumes(t *testing.T) {
+	board, at, want := "5x8", 20, "36122108 directed open tours of 5×8\n"
+	if raceEnabled || testing.Short() {
+		// about a second in a race-instrumented binary (A389755: 622,868 paths)
+		board, at, want = "5x7", 15, "1245736 directed open tours of 5×7\n"
+	}
+	bin, dir := knightSpillBin(t)
+	spill := filepath.Join(dir, "spill")
+	args := []string{"knight", "count", "--board", board, "--method", "dp", "--spill", spill, "--max-memory", "64MiB"}
+	killedAtLayer(t, bin, spill, at, args)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resumed count: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), want) {
+		t.Errorf("resumed count printed:\n%s\nwant %s", out, want)
+	}
+	if !strings.Contains(string(out), "resuming from the layer after cell ") {
+		t.Errorf("resumed count did not say it resumed:\n%s", out)
+	}
+	if names, _ := os.ReadDir(spill); len(names) > 0 {
+		t.Errorf("%d files left in the spill directory after the count", len(names))
+	}
+
+	killedAtLayer(t, bin, spill, at, args)
+	layers, _ := filepath.Glob(filepath.Join(spill, "layer-*.kl"))
+	if len(layers) == 0 {
+		t.Fatal("no layer left after the kill")
+	}
+	last := layers[len(layers)-1]
+	b, err := os.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1 // the checksum in the trailer
+	if err := os.WriteFile(last, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, append(args, "--quiet")...)
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("count on a damaged layer: %v, want exit 2; stderr:\n%s", err, &stderr)
+	}
+	if msg := stderr.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, filepath.Base(last)+" fails its checksum") {
+		t.Errorf("count on a damaged layer said:\n%s\nwant one line naming %s and its checksum", msg, filepath.Base(last))
+	}
+}
