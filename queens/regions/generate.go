@@ -26,15 +26,19 @@ const (
 // in one piece), which kills it and keeps the planted solution. Every region stays in one
 // piece. A puzzle whose grade is not level is thrown away and the process starts again.
 //
-// Up to N = 12 the regions are sized like the published game's: they grow smallest first,
-// uncapped; regions of at most three cells are then fattened with cells of larger
-// neighbours while the puzzle stays unique and at its level; and a grid is kept only when
-// no region has three cells or fewer at medium and hard, at most two do at easy, and a
-// one-cell region is in about one easy puzzle in five (after 64 attempts, any grid of the
-// level is kept). Above N = 12, easier levels instead cap some regions at one to three
-// cells, which gives forced first moves. Costs are measured in bench/README.md:
-// milliseconds at N = 8–11, a fraction of a second at N = 12–15, seconds at N = 20; the
-// level the grids lean away from (medium at large N) needs the most attempts. It returns
+// Up to N = 12 the regions are shaped like the published game's: one region, the
+// background, takes every cell it can first, until it holds 0.30 to 0.55 of the board, and
+// after the repair takes cells of the regions it touches while the puzzle stays unique and
+// at its level, so that it winds round the others; the other regions grow smallest first,
+// uncapped; in half the grids regions of at most three cells are then fattened with cells
+// of larger neighbours while the puzzle stays unique and at its level; and a grid is kept
+// only when at most two regions have three cells or fewer, none of them one cell at medium
+// and hard, and, at easy, a one-cell region is in about one puzzle in five (after 64
+// attempts, any grid of the level is kept). Above N = 12, easier levels instead cap some
+// regions at one to three cells, which gives forced first moves. Costs are measured in
+// bench/README.md: milliseconds at N = 8–11 (a median of 0.07 CPU-s or less at N = 8–10),
+// a fraction of a second at N = 12–15, seconds at N = 20; the level the grids lean away from
+// (medium at large N) needs the most attempts. It returns
 // ctx's error when ctx ends first (checked between searches, so within milliseconds).
 func Generate(ctx context.Context, n int, seed uint64, level Level) (*Puzzle, error) {
 	if n < MinGenerateN || n > MaxGenerateN {
@@ -81,7 +85,15 @@ func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 			}
 		}
 	}
-	if growUnique(ctx, rng, n, sol, region, n, caps, natural) > 0 {
+	// Up to it, one region is the background, as in the published levels: it takes every
+	// cell it can reach until it holds a share of the board drawn from 0.30 to 0.55 (the
+	// published levels' largest region holds 0.36 of the board on average), winding round
+	// the others.
+	bg, bgSize := -1, 0
+	if natural {
+		bg, bgSize = rng.IntN(n), n*n*(30+rng.IntN(26))/100
+	}
+	if growUnique(ctx, rng, n, sol, region, n, caps, natural, bg, bgSize) > 0 {
 		fill(rng, n, region)
 	}
 	if !repair(ctx, rng, n, region, sol) {
@@ -94,10 +106,17 @@ func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 		if l, err := Grade(raw(n, region)); err != nil || l > level {
 			return nil
 		}
-		fatten(ctx, rng, n, region, sol, func() bool {
+		keep := func() bool {
 			l, err := Grade(raw(n, region))
 			return err == nil && l <= level
-		})
+		}
+		swell(ctx, rng, n, region, sol, bg, bgSize, keep)
+		// Half the grids keep their small regions: the published levels have one of at
+		// most three cells in about half their medium and hard puzzles.
+		if rng.IntN(2) == 0 {
+			return relabel(raw(n, region))
+		}
+		fatten(ctx, rng, n, region, sol, keep)
 	}
 	return relabel(raw(n, region))
 }
@@ -113,9 +132,10 @@ const maxNaturalN = 12
 
 // natural reports whether p's region sizes are like the published game's (608 levels
 // collected by its players: a region of one cell in 23 % of them, 1.6 regions of at most
-// three cells a level): at medium and hard no region of at most smallRegion cells; at easy
-// at most two, and a grid with a one-cell region passes one time in four (the draw is from
-// rng, so that Generate stays repeatable; about one easy puzzle in five keeps one).
+// three cells a level, one of at most three cells in 63 % of medium and 48 % of hard levels):
+// at most two regions of at most smallRegion cells; at medium and hard none of one cell; at
+// easy a grid with a one-cell region passes one time in four (the draw is from rng, so that
+// Generate stays repeatable; about one easy puzzle in five keeps one).
 func natural(rng *rand.Rand, p *Puzzle, level Level) bool {
 	n := p.n
 	size := make([]int, n)
@@ -130,7 +150,7 @@ func natural(rng *rand.Rand, p *Puzzle, level Level) bool {
 		one = one || z == 1
 	}
 	if level > Easy {
-		return small == 0
+		return small <= 2 && !one
 	}
 	return small <= 2 && (!one || rng.IntN(4) == 0)
 }
@@ -196,6 +216,62 @@ func fatten(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 					size[rk]++
 				}
 			}
+		}
+	}
+}
+
+// swell hands cells of other regions that touch region bg to it, one at a time, until bg
+// has target cells or no cell can go: a cell goes when it is no planted queen, its region
+// keeps two cells or more and stays in one piece, and the grid keeps one solution ([fixed])
+// and keep holds. It tries at most 4n cells, each a count and a grade.
+func swell(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int, bg, target int, keep func() bool) {
+	if bg < 0 {
+		return
+	}
+	planted := make([]bool, n*n)
+	for r, c := range sol {
+		planted[r*n+c] = true
+	}
+	size := make([]int, n)
+	count := func() {
+		clear(size)
+		for _, k := range region {
+			size[k]++
+		}
+	}
+	count()
+	var cand []int
+	for tries := 0; size[bg] < target && tries < 4*n && ctx.Err() == nil; {
+		cand = cand[:0]
+		for x, d := range region {
+			if int(d) != bg && !planted[x] && size[d] > 2 && contains(foreign(region, n, x), uint8(bg)) {
+				cand = append(cand, x)
+			}
+		}
+		rng.Shuffle(len(cand), func(a, b int) { cand[a], cand[b] = cand[b], cand[a] })
+		moved := false
+		for _, x := range cand {
+			if tries >= 4*n {
+				break
+			}
+			d := region[x]
+			if len(cutOff(region, n, x, int(d)*n+sol[d])) > 1 {
+				continue // x joins the rest of its region: it would split in two
+			}
+			tries++
+			save := slices.Clone(region)
+			region[x] = uint8(bg)
+			count()
+			if fixed(ctx, rng, n, region, sol, size, x) && keep() {
+				moved = true
+				count()
+				break
+			}
+			copy(region, save)
+			count()
+		}
+		if !moved {
+			return
 		}
 	}
 }
@@ -493,9 +569,10 @@ func relabel(p *Puzzle) *Puzzle {
 // solution through a waiting cell (its witness) is killed by taking back one of the
 // witness's other cells (not a planted queen, not splitting its region), and growth goes
 // on. Searches are given a node budget; one that runs out counts as a refusal, which is
-// always safe. growUnique returns the number of cells left without a region (0 when the
-// grid is complete) after at most kills witness kills.
-func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8, kills int, caps []int, balance bool) int {
+// always safe. Region bg (none when −1) is offered a cell before any other region until it
+// has bgSize cells. growUnique returns the number of cells left without a region (0 when
+// the grid is complete) after at most kills witness kills.
+func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []uint8, kills int, caps []int, balance bool, bg, bgSize int) int {
 	size := make([]int, n)
 	for k := range size {
 		size[k] = 1
@@ -547,6 +624,12 @@ func growUnique(ctx context.Context, rng *rand.Rand, n int, sol []int, region []
 		rng.Shuffle(len(tos), func(a, b int) { tos[a], tos[b] = tos[b], tos[a] })
 		if balance {
 			slices.SortStableFunc(tos, func(a, b uint8) int { return size[a] - size[b] })
+		}
+		if bg >= 0 && size[bg] < bgSize {
+			if i := slices.Index(tos, uint8(bg)); i > 0 {
+				copy(tos[1:i+1], tos[:i])
+				tos[0] = uint8(bg)
+			}
 		}
 		return tos
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -514,11 +515,15 @@ func TestRecordJSON(t *testing.T) {
 	}
 }
 
-// TestNaturalSizes holds generated region sizes to the published game's (issue 36: a
-// one-cell region in at most 30 % of puzzles, regions of at most three cells at most two a
-// puzzle on average, none at medium and hard) over seeds 1…6 at N = 7–9.
-func TestNaturalSizes(t *testing.T) {
-	puzzles, one, small := 0, 0, 0
+// TestShape holds generated puzzles to the published game's shape (issues 36 and 45) over
+// seeds 1…6 at N = 7–9, all levels: the largest region holds 0.30 of the board or more on
+// average and 40 % of it in at least 15 % of the puzzles; a region winds (its longest
+// shortest path, ÷ N) 1.2 or more on average (the published levels: 1.75); a third of the
+// medium and hard puzzles or more keep a region of at most three cells; a one-cell region in
+// at most 30 % of puzzles, regions of at most three cells at most two a puzzle on average.
+func TestShape(t *testing.T) {
+	var puzzles, one, small, big, smallHarder, harder int
+	var share, winding float64
 	for n := 7; n <= 9; n++ {
 		for lv := Easy; lv <= Hard; lv++ {
 			for seed := uint64(1); seed <= 6; seed++ {
@@ -526,28 +531,54 @@ func TestNaturalSizes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				rows := p.Rows()
 				size := make([]int, n)
-				for _, row := range p.Rows() {
+				for _, row := range rows {
 					for _, k := range row {
 						size[k]++
 					}
 				}
-				hasOne := false
-				for k, z := range size {
+				hasOne, hasSmall := false, false
+				for _, z := range size {
 					if z <= 3 {
 						small++
-						if lv > Easy {
-							t.Errorf("n=%d seed=%d %s: region %s has %d cells, want at least 4\n%s", n, seed, lv, Letter(k), z, p)
-						}
+						hasSmall = true
 					}
 					hasOne = hasOne || z == 1
 				}
 				if hasOne {
 					one++
 				}
+				if lv > Easy {
+					harder++
+					if hasSmall {
+						smallHarder++
+					}
+				}
+				most := slices.Max(size)
+				share += float64(most) / float64(n*n)
+				if 10*most >= 4*n*n {
+					big++
+				}
+				winding += float64(longestInRegion(rows)) / float64(n)
 				puzzles++
 			}
 		}
+	}
+	f := float64(puzzles)
+	t.Logf("%d puzzles: largest region's share %.2f, %d with one of 40 %%, winding %.2f, %d of %d medium and hard with a region of ≤ 3 cells",
+		puzzles, share/f, big, winding/f, smallHarder, harder)
+	if share/f < 0.30 {
+		t.Errorf("the largest region's share of the board is %.2f on average, want at least 0.30", share/f)
+	}
+	if 100*big < 15*puzzles {
+		t.Errorf("%d of %d puzzles have a region of 40 %% of the board, want at least 15 %%", big, puzzles)
+	}
+	if winding/f < 1.2 {
+		t.Errorf("regions wind %.2f on average, want at least 1.2", winding/f)
+	}
+	if 3*smallHarder < harder {
+		t.Errorf("%d of %d medium and hard puzzles have a region of at most three cells, want a third", smallHarder, harder)
 	}
 	if one*10 > puzzles*3 {
 		t.Errorf("%d of %d puzzles have a one-cell region, want at most 30 %%", one, puzzles)
@@ -555,4 +586,32 @@ func TestNaturalSizes(t *testing.T) {
 	if small > 2*puzzles {
 		t.Errorf("%d regions of at most three cells in %d puzzles, want at most 2 a puzzle", small, puzzles)
 	}
+}
+
+// longestInRegion is the longest shortest path inside one region of rows, in steps between
+// cells that share a side.
+func longestInRegion(rows [][]int) int {
+	n := len(rows)
+	best := 0
+	dist := make([]int, n*n)
+	for start := range n * n {
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[start] = 0
+		queue := []int{start}
+		for len(queue) > 0 {
+			i := queue[0]
+			queue = queue[1:]
+			best = max(best, dist[i])
+			for _, d := range [4][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}} {
+				r, c := i/n+d[0], i%n+d[1]
+				if r >= 0 && c >= 0 && r < n && c < n && rows[r][c] == rows[i/n][i%n] && dist[r*n+c] < 0 {
+					dist[r*n+c] = dist[i] + 1
+					queue = append(queue, r*n+c)
+				}
+			}
+		}
+	}
+	return best
 }
