@@ -7,9 +7,9 @@
 // side by sweeping its left half, which by the board's mirror is its right half too, then the
 // two middle columns, and joining the two sets of pictures (join.go). Both run the one sweep
 // driver of sweep.go over a state store (store.go), of which there are two: sorted runs of
-// compact records (runs.go), which Count and Join use, and a pair of hash tables (table.go),
-// which Join used until its sweeps were measured faster over the runs (a test checks the two
-// stores against each other). Package knight's Estimate times the same sweeps with the same stores.
+// compact records (runs.go), which Count and Join use, and, in the tests only, a pair of
+// hash tables (table_test.go), which Join used until its sweeps were measured faster over
+// the runs (a test checks the two stores against each other). Package knight's Estimate times the same sweeps with the same stores.
 //
 // # The sweep
 //

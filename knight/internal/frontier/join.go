@@ -42,7 +42,7 @@ import (
 // search (knight's count_join_test.go) and against 7×8's published 34,524,432,316.
 //
 // Cost: the two sweeps run over the sorted runs (runs.go), as Count's, about 0.27 µs a
-// state read once they outgrow the caches (over the hash tables of table.go, which they
+// state read once they outgrow the caches (over the hash tables of table_test.go, which they
 // used until issue 35, about 1 µs: 7×8 closed's sweeps took 32 CPU-s against 19 now), and
 // they reach only the middle of the board, whose
 // states are far fewer than the plain sweep's widest: 6×8 closed holds 24,291 right states

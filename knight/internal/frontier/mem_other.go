@@ -2,10 +2,7 @@
 
 package frontier
 
-// mapWords returns n zeroed words from the Go heap (elsewhere than Linux).
-func mapWords(n int) ([]uint64, []byte) { return make([]uint64, n), nil }
-
-// unmap does nothing: heap tables are freed by the collector.
+// unmap does nothing: heap memory is freed by the collector.
 func unmap([]byte) {}
 
 // mapBytes returns n zeroed bytes from the Go heap (elsewhere than Linux).

@@ -12,7 +12,7 @@ type rec struct{ k, lo, hi uint64 }
 // A store holds a sweep's states between two cells: the layer being read (the states after
 // the last cell placed, each once with its count) and the layer being written (the states
 // the next cell makes, equal ones added up). Two types implement it: tables (two hash
-// tables, one read while the other is written; table.go), which the tests check runs
+// tables, one read while the other is written; table_test.go), which the tests check runs
 // against, and runs (sorted runs of compact records, given back as they are read; runs.go),
 // which Count and Join use. The
 // sweep driver (sweep.go) is written once against it.
