@@ -30,7 +30,6 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
 )
 
 func main() {

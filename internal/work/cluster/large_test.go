@@ -12,7 +12,6 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	_ "github.com/chesspuzzles/chesspuzzles/queens/count/frames" // registers boundplan.New
 	"github.com/nats-io/nats.go/jetstream"
 )
 
