@@ -8,7 +8,7 @@ import (
 
 // Article follows the rule of the knight's-tour program of a widely read article on the
 // 8×8 tour: Warnsdorff's rule with that program's own move order, an accessibility table
-// that is never reset, and its own tie-break (see [articlePath]). From the 64 starts of the
+// that is never reset, and its own tie-break (see articlePath). From the 64 starts of the
 // 8×8 board it reproduces the boards that program prints, move for move; where the program
 // gets stuck and prints a broken board (from b5 it visits 60 squares) Find returns an
 // error wrapping ErrDeadEnd that says where and how many squares were left. It takes

@@ -260,7 +260,7 @@ func (c *completer) feasible(cur int32) bool {
 }
 
 // whyNot returns, in words that name a square, the first of the search's cuts (see
-// [completer.feasible]) that rules out every tour from the path as it is, or "" if none
+// completer.feasible) that rules out every tour from the path as it is, or "" if none
 // does: a knight with no move, a square cut off, two squares that could each only end the tour, a square the
 // knight cannot reach, a start with nothing left to close on. It takes time linear in
 // the board.

@@ -121,7 +121,7 @@ func attempt(ctx context.Context, rng *rand.Rand, n int, level Level) *Puzzle {
 	return relabel(raw(n, region))
 }
 
-// naturalTries is how many attempts Generate holds to natural region sizes ([natural])
+// naturalTries is how many attempts Generate holds to natural region sizes (natural)
 // before it takes any grid of its level, so that a level that needs small regions still
 // ends; at N = 7–12 all but one puzzle in fifty met them within these (bench/README.md).
 const naturalTries = 64
@@ -163,7 +163,7 @@ const smallRegion = 3
 // fatten grows the regions of at most smallRegion cells, a side neighbour cell at a time,
 // taken from a region of more than smallRegion+1 cells that stays in one piece (never a
 // planted queen). A move is kept when the planted solution stays the only one (proved by
-// Count), or one more move makes it so again ([fixed]), and keep approves the grid (the
+// Count), or one more move makes it so again (fixed), and keep approves the grid (the
 // level); else it is undone. Each small region tries its neighbour cells in random order
 // until one is kept; rounds go on while a region grows. It costs a count or two (well under
 // a millisecond at N ≤ 12) a cell tried, and keep's cost a move kept.
@@ -222,7 +222,7 @@ func fatten(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []in
 
 // swell hands cells of other regions that touch region bg to it, one at a time, until bg
 // has target cells or no cell can go: a cell goes when it is no planted queen, its region
-// keeps two cells or more and stays in one piece, and the grid keeps one solution ([fixed])
+// keeps two cells or more and stays in one piece, and the grid keeps one solution (fixed)
 // and keep holds. It tries at most 4n cells, each a count and a grade.
 func swell(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int, bg, target int, keep func() bool) {
 	if bg < 0 {

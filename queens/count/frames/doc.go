@@ -4,7 +4,7 @@
 //
 // Every solution has exactly one queen on each border line (the top and bottom rows, the
 // left and right columns), its frame. A symmetry of the square maps a solution's frame onto
-// its image's frame, so the plan keeps one frame per symmetry class as a [Task] weighted by
+// its image's frame, so the plan keeps one frame per symmetry class as a [count.Task] weighted by
 // the class size (8, 4, 2 or 1), and the total is the weighted sum: 3206 tasks for N = 16,
 // 9522 for N = 20, 83190 for N = 32 (between n⁴/20 and n⁴/12 in that range). The solutions
 // that a half turn or a quarter turn fixes are counted in the same tasks, which gives U(N)

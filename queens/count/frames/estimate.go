@@ -11,7 +11,7 @@ import (
 
 // Probe walks one random path down the task's search tree, choosing each queen uniformly
 // among the open columns of its row, and returns Knuth's estimates of the size of the tree
-// (the nodes [task.Count] visits, as it counts them) and of the number of solutions: with d_k
+// (the nodes task.Count visits, as it counts them) and of the number of solutions: with d_k
 // open columns on the k-th row of the path, nodes = d_1 + d_1·d_2 + … and solutions = d_1·…·d_D
 // if the path reaches the last row, else 0. Both are unbiased; their average over many
 // probes converges, slowly when the tree is lopsided. A probe costs one path: a few

@@ -29,7 +29,7 @@ const PlanVersion = 1
 // lemma.
 //
 // A task pre-places its frame and completes the inner rows with an iterative bitboard search
-// (see [task.countContext]). There are about n⁴/8 tasks, of sizes that differ by a few orders of
+// (see task.CountContext). There are about n⁴/8 tasks, of sizes that differ by a few orders of
 // magnitude (see task.Cost): 3206 for n = 16, 9522 for n = 20, 83190 for n = 32.
 type plan struct {
 	n       int
@@ -44,10 +44,10 @@ type plan struct {
 	once lazy.Once // builds tasks or compact (see Build)
 }
 
-// A task is one frame of a [Plan]: queens pre-placed at (0, Top), (N-1, Bottom), (Left, 0)
+// A task is one frame of a [count.Plan]: queens pre-placed at (0, Top), (N-1, Bottom), (Left, 0)
 // and (Right, N-1) (a corner queen is named twice). Its fields are all a worker needs to
 // run it; ID alone identifies it within the plan for (N, PlanVersion). The zero task is not
-// valid: get tasks from [NewPlan].
+// valid: get tasks from [New].
 type task struct {
 	N  int `json:"n"`
 	ID int `json:"id"`
@@ -120,7 +120,7 @@ func (t task) Count() count.Result {
 	return r
 }
 
-// CountContext is [task.Count] that stops early, returning ctx.Err(), when ctx is done. It
+// CountContext is task.Count that stops early, returning ctx.Err(), when ctx is done. It
 // looks at ctx every million nodes (a few milliseconds). A result returned with an error
 // holds only the nodes visited so far: a measure of speed, not a count.
 func (t task) CountContext(ctx context.Context) (count.Result, error) {

@@ -131,7 +131,7 @@ func (p *plan) Cost(id int) uint64 {
 }
 
 // Order returns the ids of the plan's tasks in the order a scheduler should hand them out:
-// decreasing Cost, ties by id, as [Plan.ByCost]. For a plan held in Tasks it sorts a copy
+// decreasing Cost, ties by id, as plan.ByCost. For a plan held in Tasks it sorts a copy
 // of the ids first; a compact plan keeps the order.
 func (p *plan) Order() iter.Seq[int] {
 	p.build()

@@ -14,7 +14,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/queens/internal/bound"
 )
 
-// FinePlanVersion identifies the fine frame plan of [NewFinePlan]: the frames of
+// FinePlanVersion identifies the fine frame plan ([New] of this version): the frames of
 // [PlanVersion] 1, with every frame whose estimated cost exceeds fineBound split by the
 // queens of its next empty rows. Like every plan version it pins the tasks and their ids.
 const FinePlanVersion = 2
@@ -45,7 +45,7 @@ const FinePlanVersion = 2
 //     in proportion to their own estimates, so a plan's total Cost, and the nodes per cost
 //     unit, are those of v1.
 //
-// Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [Known] (times 10.5 per row
+// Hence bound = target nodes / (2.1·Q(n) / ΣCost), Q(n) from [count.Known] (times 10.5 per row
 // beyond it). It is 876 at n = 27 (frames cost up to 147,456), and larger than every
 // frame's cost up to n = 24, where the fine plan is the v1 plan.
 func fineBound(n int) uint64 {
@@ -125,7 +125,7 @@ func fineBase(ctx context.Context, n int, bound uint64) (*plan, uint64, error) {
 	return base, bound, nil
 }
 
-// The fine frame plan of n (version [FinePlanVersion]), 1 ≤ n ≤ count.MaxN: its tasks partition the work of [NewPlan]'s: each v1 frame is a task as it is,
+// The fine frame plan of n (version [FinePlanVersion]), 1 ≤ n ≤ count.MaxN: its tasks partition the work of the [PlanVersion] plan's: each v1 frame is a task as it is,
 // or, when its Cost exceeds fineBound(n), it is split where its search first branches
 // (after the forced queens: a row's open columns, or the open rows of a column that only
 // two rows can take, see search), each child a task with that queen added to

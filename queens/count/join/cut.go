@@ -54,7 +54,7 @@ const tasksTarget = 512
 // exceeds about a core-hour.
 const maxTaskSeconds = 1800
 
-// A rowSetRun is the part of a [task] of the join method: Sub names the sub-problem (0 the
+// A rowSetRun is the part of a task of the join method: Sub names the sub-problem (0 the
 // whole board for even N or the centre queen for odd N, 1… the crosses with the middle
 // column's queen on row h+Sub+1 (all positions of the middle row's queen), −1 the
 // search for symmetric solutions), and the task counts RowSets counted row sets of it from
