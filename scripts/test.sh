@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README.md, "Test it"; .ci/run calls it as it is): installs
 # Chromium for the page tests if it is missing (as root, from Debian's packages), then vet,
-# staticcheck, gofmt, and every test with the race detector. Each phase says when it starts
+# staticcheck, gofmt, go.mod's tidiness ("go mod tidy -diff"), the doc links (every [Name]
+# in a doc comment resolves: scripts/doclinks, a few seconds), and every test with the race
+# detector. Each phase says when it starts
 # and how long it took, and every 30 s that it is still running when it has nothing to print;
 # scripts/testlog prints each package's result, failures in full, the ten slowest tests, and
 # the verdict: packages ok, failed and skipped with the minutes since this script began, then
@@ -62,6 +64,8 @@ phase install install_chromium
 phase vet go vet "${pkgs[@]}"
 phase staticcheck go tool staticcheck "${pkgs[@]}"
 phase gofmt unformatted
+phase tidy go mod tidy -diff
+phase doclinks go run ./scripts/doclinks
 # The last phase ends with testlog's verdict, so that "N passed, N failed" is the last line.
 echo "== tests: started $(date -u +%T) (go test -race; testlog names what runs after 30 s of quiet)"
 go test -race -timeout 60m -json "${pkgs[@]}" | go run ./scripts/testlog -start "$start"
