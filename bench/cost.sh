@@ -3,7 +3,7 @@
 # tasks (bench/cost/main.go says how). One core; about 10 minutes of CPU with the defaults.
 #
 # Usage: bench/cost.sh [flags of bench/cost]   e.g. bench/cost.sh -from 20 -to 28 -budget 20s
-# (the run of bench/README.md, "Run of 25 November": 11 minutes, 490 CPU-s, 2.4 GiB)
+# (the run of bench/log/2026-11-25.md, "Run of 25 November": 11 minutes, 490 CPU-s, 2.4 GiB)
 #
 # Prints a Markdown table: per N and method, the plan's tasks (= exact, ≈ sampled), the
 # core-hours measured on the sample and extrapolated to the plan (± two standard errors of

@@ -2,7 +2,7 @@
 // against the whole forward sweep: for each plan, the states summed over every task and
 // cell over the whole sweep's (the redundancy), the largest task's peak over the whole
 // peak, the CPU seconds of the tasks summed over the whole sweep's, and that the tasks'
-// counts sum to the whole count. bench/README.md, "Issue 35: the 8×8 open tours by a split
+// counts sum to the whole count. bench/log/2026-11-27.md, "Issue 35: the 8×8 open tours by a split
 // frontier", has its figures.
 //
 // Usage:

@@ -117,7 +117,7 @@ var errCountOverflow = errors.New("count overflows a 64-bit integer")
 // The search wins where the frontier is wide for its few tours; dp wins on every board
 // with a short side of 3 or 4 that either method takes more than a few hundredths of a
 // second on (the search counts their tours one by one: 3×14 open 0.58 s against 0.00),
-// and on 5×7 open and larger. The full table is in bench/README.md ("Issue 35 follow-up: auto
+// and on 5×7 open and larger. The full table is in bench/log/2026-11-27.md ("Issue 35 follow-up: auto
 // by measurement").
 func ChooseMethod(rows, cols int, opts Options) (string, error) {
 	sz := board.Size{Rows: rows, Cols: cols}

@@ -202,7 +202,7 @@ func shapeOf(rows, cols int, closed bool) sweepShape {
 // openLate is how the growth of the forward sweep's states slows from column to column once
 // the start-up columns are past: the growth of a column (its states summed, over those of
 // the column before) is that of the column before raised to openLate. Measured on the open
-// boards counted whole (bench/README.md, "Issue 35 items 2 and 4"): from column 2 to 3,
+// boards counted whole (bench/log/2026-11-27.md, "Issue 35 items 2 and 4"): from column 2 to 3,
 // 0.86 on 5×10, 0.75 on 6×7, 0.83 on 7×7.
 const openLate = 0.8
 

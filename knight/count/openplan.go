@@ -17,7 +17,7 @@ import (
 // total is the sum of each task's count times its weight.
 //
 // Why pairs of ends: fixing both ends makes the sweep nearly a closed tour's (every other
-// cell must take two edges). Measured on 6×6 (bench/README.md, "Issue 35 item 3"), the
+// cell must take two edges). Measured on 6×6 (bench/log/2026-11-27.md, "Issue 35 item 3"), the
 // largest task's widest layer holds 78,004 states against the whole sweep's 1,109,430
 // (14 times fewer), and the 45 tasks together take 3.1 CPU-s against its 3.7; tasks by one
 // end only (6 classes) keep 235,823 at the widest. The gain falls as the board grows: on

@@ -91,7 +91,7 @@ func tasksTotal(t *testing.T, p *OpenPlan) *big.Int {
 // count copied here against the whole sweep. With CHESSPUZZLES_LONG=1 it takes the boards
 // of up to 40 squares too (5×7, 4×9, 5×8, 6×6: 15 CPU-s), with CHESSPUZZLES_LONG=all the
 // open boards of known-values-long.txt (6×8, 5×10 and 7×7, the plan of 7×7 about 20
-// CPU-minutes: bench/README.md, "Issue 35 item 3").
+// CPU-minutes: bench/log/2026-11-27.md, "Issue 35 item 3").
 func TestOpenPlanKnown(t *testing.T) {
 	known := append(readKnownCounts(t, "testdata/known-values-open.txt"), readKnownCounts(t, "testdata/known-values.txt")...)
 	if os.Getenv("CHESSPUZZLES_LONG") == "all" {

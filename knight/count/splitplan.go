@@ -39,7 +39,7 @@ type SplitPart struct {
 // memory small but repeat most of the work (400–600 core-hours). A part holds about 1/K of
 // the states after its cell, and the states of two parts that the whole sweep would merge
 // later are carried twice; keying on the far cells keeps such states together
-// (bench/README.md, "Issue 35: the 8×8 open tours by a split frontier"). Building the
+// (bench/log/2026-11-27.md, "Issue 35: the 8×8 open tours by a split frontier"). Building the
 // plan costs nothing beyond its task list.
 func NewSplitPlan(rows, cols int, levels []SplitLevel) (*OpenPlan, error) {
 	if _, err := NewOpenPlan(rows, cols); err != nil {

@@ -52,7 +52,7 @@
 // Options.Splits (split.go) keep, at chosen cells of the forward sweep, only the states of
 // one part by a hash of the state, so that a count can be cut into the tasks of a plan whose
 // counts sum to the whole; measured, a part keeps far more than its share of the later
-// layers (bench/README.md, "Issue 35: the 8×8 open tours by a split frontier").
+// layers (bench/log/2026-11-27.md, "Issue 35: the 8×8 open tours by a split frontier").
 //
 // Counts are kept in uint64 and checked for carry; if one ever carries the count is redone
 // with 128-bit counts, which are checked too, so a count is never silently wrapped. Boards

@@ -6,10 +6,10 @@ import (
 
 // measuredCoreHours holds the core-hours of the frames method's whole count of N, measured
 // by bench/cost.sh (timed random samples of the real plans' tasks on one core, the plan
-// extrapolated; ± two standard errors in bench/README.md, "Run of 25 November after the
+// extrapolated; ± two standard errors in bench/log/2026-11-25.md, "Run of 25 November after the
 // join's kernel work") on the 2-core AMD EPYC (Zen 3) of 25 November 2026 for N = 20–28, in
 // the same run as the join's model, and for N = 16–19 by whole counts on one worker there
-// (bench/count.sh, the medians of bench/README.md, "The merged tree on this machine").
+// (bench/count.sh, the medians of bench/log/2026-11-25.md, "The merged tree on this machine").
 var measuredCoreHours = map[int]float64{
 	16: 1.312 / 3600, 17: 8.122 / 3600, 18: 53.0 / 3600, 19: 374.3 / 3600,
 	20: 0.789, 21: 6.7, 22: 48.3, 23: 436, 24: 4066, 25: 40324, 26: 358884, 27: 3.55e6, 28: 3.57e7,

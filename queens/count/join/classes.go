@@ -67,7 +67,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	w.m.prefer = prefer
 	// At N = 27 every class, one alone included, takes its sieve's cut bits by its size:
 	// a fixed 13 (sieveBitsByN) made the row sets of one class slower, up to 1.2 times
-	// (bench/README.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
+	// (bench/log/2026-11-28.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
 	// measured with: classes of a row set of several, by sievePerSub.
 	switch {
 	case j.h == 13:

@@ -4,25 +4,25 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
 // measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–23
 // bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25 November 2026, after the sieve
-// and the AVX2 kernel's chunk offsets (bench/README.md, "Run of 25 November after the join's
-// kernel work"); for N = 24–27 the run there with the sieve's cut bits retuned (bench/README.md,
+// and the AVX2 kernel's chunk offsets (bench/log/2026-11-25.md, "Run of 25 November after the join's
+// kernel work"); for N = 24–27 the run there with the sieve's cut bits retuned (bench/log/2026-11-25.md,
 // "Run of 25 November: the join at N = 24–27, sieve retuned": 96, 132, 20 and 20 probes, ± 7,
 // 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
-// plan extrapolated; for N = 16–19 whole counts on one worker there (bench/README.md, "Join
+// plan extrapolated; for N = 16–19 whole counts on one worker there (bench/log/2026-11-25.md, "Join
 // at scale, session of 25 Nov", medians); for N = 26–28 row sets sampled on 27 November
 // (night) after the cut bits chosen by occupancy and, at even N, half B stored as a
-// weighted store (bench/README.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
+// weighted store (bench/log/2026-11-27.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
 // BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
 // class of its stored half against its queries times the classes, the passes made once
 // counted once): N = 26 twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set
 // (± 21 %); N = 27 from the same 128 row sets (seeds 6–9) on 28 November, after odd N's
-// classes were made cheaper (bench/README.md, "Issue 33: odd N cheaper"), at a load of
+// classes were made cheaper (bench/log/2026-11-28.md, "Issue 33: odd N cheaper"), at a load of
 // 1.0–1.4: 2.99 ± 0.32 CPU-s, ± 11 % (the code before, alternated with it: 3.55 ± 0.36;
 // 3.40 ± 0.36 on a quieter machine that night); N = 28 twelve (seeds 3,
 // 4 and 5), 110 ± 25 CPU-s (± 23 %; 505 ± 84 that evening, before these changes, at load
 // 5–7; the same row sets at load 10–17 took 1.1–1.3 times as long). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
 // code after the class sieve and the four-batch kernel (before the occupancy cut bits and
-// the stored half B), at a load of 9–12.5 (bench/README.md,
+// the stored half B), at a load of 9–12.5 (bench/log/2026-11-27.md,
 // "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
 // (0.64 ± 0.03 and 0.53 ± 0.16 of the model of 25 November, so 138 and 712 core-hours,
 // ± 5 and 30 %), at 29 each by one class of one of its row sets (0.37 ± 0.04 of the

@@ -44,9 +44,9 @@ const demandTaskSeconds = 1800
 // demandCoreHours is the model DemandPlanVersion cuts by, frozen with the version:
 // measuredCoreHours as it stood when the version was fixed (27 November 2026), and for
 // N = 29, which no sample had timed on the code of that day, 2·10⁷ core-hours: a real
-// task of N = 29 took 0.41 of the model of the afternoon (1.7·10⁸ core-hours; bench/README.md,
+// task of N = 29 took 0.41 of the model of the afternoon (1.7·10⁸ core-hours; bench/log/2026-11-27.md,
 // "Issue 33 items 3–5"), and the classes of half A made N = 28's row sets about 3 times
-// faster since ("Issue 33 item 2"). bench/README.md, "Issue 33: N = 29 tasks on demand",
+// faster since ("Issue 33 item 2"). bench/log/2026-11-27.md, "Issue 33: N = 29 tasks on demand",
 // holds what the tasks then took.
 var demandCoreHours = map[int]float64{
 	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,

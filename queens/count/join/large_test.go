@@ -17,7 +17,7 @@ import (
 // the n to check instead, e.g. CHESSPUZZLES_JOIN_NS=22 for Q(22) alone. Each n is its
 // plan's tasks counted on two goroutines and summed, as shards are. On one core of the
 // 2-core EPYC without the race detector they take about 4 s, 30 s, 170 s, 26 min (21) and
-// 2.6 h (22) of CPU (bench/README.md, "Issue 33 items 3–5"), and far more with it, so under
+// 2.6 h (22) of CPU (bench/log/2026-11-27.md, "Issue 33 items 3–5"), and far more with it, so under
 // -race the test runs itself again in a child "go test" without -race and requires the
 // child to report that it passed.
 func TestCountJoinLarge(t *testing.T) {

@@ -24,7 +24,7 @@ const chunkBits = 5
 const wideChunkBits = 6
 
 // wideChunkMin is the least diagonal frame W (2h − 1, h = ⌊N/2⌋) that takes
-// wideChunkBits: 21, N ≥ 22. Measured on 25 Nov (bench/README.md, "the matcher's chunks"):
+// wideChunkBits: 21, N ≥ 22. Measured on 25 Nov (bench/log/2026-11-25.md, "the matcher's chunks"):
 // N = 22 gained about 4 % a shard (7 % in the harness), while with wide chunks from stores
 // of 1,024 N = 20 whole did not change and N = 18 and 19 lost up to 7 %; N ≤ 17 lost
 // 13–20 % with them everywhere. A variable so that the harness can move it

@@ -26,7 +26,7 @@ const maxSieveBits = 14
 // Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel with chunk offsets, no
 // AVX-512), process CPU time of the same uniformly sampled row sets (100–20,000 of them,
 // BenchmarkJoinSample, seed 1) counted with each k in turn, twice, in alternated order,
-// the fastest k taken (bench/README.md, "Session of 25 Nov (second)"):
+// the fastest k taken (bench/log/2026-11-25.md, "Session of 25 Nov (second)"):
 //
 //	N    k tried     ms per row set at each k (mean of two runs)      k
 //	16   0 1 2       0.031 0.043 0.045                                0
@@ -44,7 +44,7 @@ const maxSieveBits = 14
 //	27   8 10 12 13 14  6150 3366 2273 1801 2044                      13
 //
 // (24–27: one run each of 20, 12, 2 and 2 row sets of seed 7, then of seed 8 after the ";"
-// (24, 25: k = 8 9 10 11); load 3–12; bench/README.md, "Run of 25 November: the join at
+// (24, 25: k = 8 9 10 11); load 3–12; bench/log/2026-11-25.md, "Run of 25 November: the join at
 // N = 24–27, sieve retuned".) Odd N from 21 on takes more cut bits than its even
 // neighbour: a cross's store of half A answers the queries of every a. The larger the
 // stores, the more cut bits pay: at N = 26 eight cut bits (the old largest) took 3.3 times
