@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +15,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/chesspuzzles/chesspuzzles/web"
 )
 
 // The documents whose examples and links are checked, relative to the module root.
@@ -128,12 +132,27 @@ var envAssign = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`)
 // TestDocExamples runs every command of the ```console blocks of README.md, bench/README.md
 // and docs/*.md and compares what it prints with the document. A command line is
 // "[VAR=value ...] chesspuzzles ARGS [2>/dev/null]" (its stdout, then its stderr unless
-// discarded, is the expected output) or "echo $?" (the exit code of the previous command).
+// discarded, is the expected output), "echo $?" (the exit code of the previous command) or
+// a request to the API of "chesspuzzles serve" ("curl -s …", see curlDoc; docs/api.md's
+// examples, run in a directory of their own).
 // Other shell syntax is refused, so that a document cannot show what this test cannot run.
 func TestDocExamples(t *testing.T) {
 	n := 0
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, file := range docFiles(t) {
+		if err := os.Chdir(wd); err != nil {
+			t.Fatal(err)
+		}
 		text := readDoc(t, file)
+		// docs/api.md's examples write a picture and send it: in a directory of their own.
+		if file == "docs/api.md" {
+			if err := os.Chdir(t.TempDir()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		code := -1
 		for _, st := range consoleSteps(file, text) {
 			n++
@@ -149,11 +168,18 @@ func TestDocExamples(t *testing.T) {
 				continue
 			}
 			var got string
-			got, code = runDocCommand(t, where, st.cmd, "")
+			if strings.HasPrefix(st.cmd, "curl ") {
+				got, code = curlDoc(t, where, st.cmd), 0
+			} else {
+				got, code = runDocCommand(t, where, st.cmd, "")
+			}
 			if !docMatch(got, st.want) {
 				t.Errorf("%s:\ngot:\n%s\ndocument says:\n%s", where, got, st.want)
 			}
 		}
+	}
+	if err := os.Chdir(wd); err != nil {
+		t.Fatal(err)
 	}
 	if n == 0 {
 		t.Fatal("no ```console examples found: the documents or this test have moved")
@@ -322,6 +348,49 @@ func runDocCommand(t *testing.T, where, line, watch string) (string, int) {
 		t.Fatalf("%s: did not finish in 20s: examples in ```console blocks must be quick", where)
 	}
 	return strings.TrimSuffix(out.String(), "\n"), code
+}
+
+// curlDoc answers a document's "curl -s [-H 'Name: value'] [--data-binary @FILE|DATA] 'URL'"
+// line, URL on http://127.0.0.1:8080 as "chesspuzzles serve" listens by default, from that
+// server's handler in this process (loopback only, default limits), and returns the body as
+// curl -s prints it. --data-binary makes it a POST of the file's bytes or of DATA.
+func curlDoc(t *testing.T, where, line string) string {
+	t.Helper()
+	words, err := splitWords(line)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	const origin = "http://127.0.0.1:8080"
+	method, host, target := http.MethodGet, "127.0.0.1:8080", ""
+	var body []byte
+	for i := 1; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "-s":
+		case w == "-H" && i+1 < len(words) && strings.HasPrefix(strings.ToLower(words[i+1]), "host: "):
+			host = words[i+1][len("host: "):]
+			i++
+		case w == "--data-binary" && i+1 < len(words):
+			method, body = http.MethodPost, []byte(words[i+1])
+			if name, ok := strings.CutPrefix(words[i+1], "@"); ok {
+				if body, err = os.ReadFile(name); err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+			}
+			i++
+		case strings.HasPrefix(w, origin+"/") && target == "":
+			target = strings.TrimPrefix(w, origin)
+		default:
+			t.Fatalf("%s: a curl line is curl -s [-H 'Host: …'] [--data-binary @FILE|DATA] '%s/…'; fence other examples as ```text", where, origin)
+		}
+	}
+	if target == "" {
+		t.Fatalf("%s: no %s/… URL", where, origin)
+	}
+	req := httptest.NewRequest(method, target, bytes.NewReader(body))
+	req.Host = host
+	rec := httptest.NewRecorder()
+	web.New(web.Options{LoopbackOnly: true}).Handler().ServeHTTP(rec, req)
+	return strings.TrimSuffix(rec.Body.String(), "\n")
 }
 
 func TestConsoleSteps(t *testing.T) {
