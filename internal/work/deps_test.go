@@ -44,3 +44,37 @@ func TestShardWithoutNATS(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnersAboveEngines: the import graph runs one way. The engines (board, queens/...,
+// knight/...) import no runner (internal/work/...), no front end (render, web) and no
+// command; the runners import no front end and no command (issue 47).
+func TestRunnersAboveEngines(t *testing.T) {
+	const mod = "github.com/chesspuzzles/chesspuzzles/"
+	for _, tc := range []struct {
+		pkgs      []string
+		forbidden []string
+	}{
+		{[]string{"../../board/...", "../../queens/...", "../../knight/..."}, []string{"internal/work", "render", "web", "cmd/"}},
+		{[]string{"./..."}, []string{"render", "web", "cmd/"}},
+	} {
+		out, err := exec.Command("go", append([]string{"list", "-deps"}, tc.pkgs...)...).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %v: %v", tc.pkgs, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 10 {
+			t.Fatalf("go list -deps %v listed %d packages: %q", tc.pkgs, len(deps), out)
+		}
+		for _, d := range deps {
+			rel, ok := strings.CutPrefix(d, mod)
+			if !ok {
+				continue
+			}
+			for _, bad := range tc.forbidden {
+				if rel == strings.TrimSuffix(bad, "/") || strings.HasPrefix(rel, strings.TrimSuffix(bad, "/")+"/") {
+					t.Errorf("%v depends on %s", tc.pkgs, d)
+				}
+			}
+		}
+	}
+}
