@@ -28,15 +28,16 @@ const (
 //
 // Up to N = 12 the regions are shaped like the published game's: one region, the
 // background, takes every cell it can first, until it holds 0.30 to 0.55 of the board, and
-// after the repair takes cells of the regions it touches while the puzzle stays unique and
-// at its level, so that it winds round the others; the other regions grow smallest first,
+// after the repair takes cells of the regions it touches, those furthest along it from its
+// queen first, while the puzzle stays unique and at its level, so that it grows arms and
+// winds round the others; the other regions grow smallest first,
 // uncapped; in half the grids regions of at most three cells are then fattened with cells
 // of larger neighbours while the puzzle stays unique and at its level; and a grid is kept
 // only when at most two regions have three cells or fewer, none of them one cell at medium
 // and hard, and, at easy, a one-cell region is in about one puzzle in five (after 64
 // attempts, any grid of the level is kept). Above N = 12, easier levels instead cap some
 // regions at one to three cells, which gives forced first moves. Costs are measured in
-// bench/README.md: milliseconds at N = 8–11 (a median of 0.07 CPU-s or less at N = 8–10),
+// bench/README.md: milliseconds at N = 8–11 (a median of 0.1 CPU-s or less at N = 8–10),
 // a fraction of a second at N = 12–15, seconds at N = 20; the level the grids lean away from
 // (medium at large N) needs the most attempts. It returns
 // ctx's error when ctx ends first (checked between searches, so within milliseconds).
@@ -249,6 +250,10 @@ func swell(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int
 			}
 		}
 		rng.Shuffle(len(cand), func(a, b int) { cand[a], cand[b] = cand[b], cand[a] })
+		// Cells that touch bg furthest from its queen, along bg, go first: bg grows arms
+		// and winds rather than swelling round its middle.
+		far := reach(region, n, bg*n+sol[bg])
+		slices.SortStableFunc(cand, func(a, b int) int { return far(b) - far(a) })
 		moved := false
 		for _, x := range cand {
 			if tries >= 4*n {
@@ -273,6 +278,42 @@ func swell(ctx context.Context, rng *rand.Rand, n int, region []uint8, sol []int
 		if !moved {
 			return
 		}
+	}
+}
+
+// reach returns, for a cell touching root's region, one more than the shortest path inside
+// the region from root to a cell of it that the cell touches (0 for other cells): a
+// breadth-first search of the region, N² steps.
+func reach(region []uint8, n, root int) func(x int) int {
+	k := region[root]
+	dist := make([]int, n*n)
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[root] = 0
+	queue := []int{root}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		r, c := i/n, i%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n && region[rr*n+cc] == k && dist[rr*n+cc] < 0 {
+				dist[rr*n+cc] = dist[i] + 1
+				queue = append(queue, rr*n+cc)
+			}
+		}
+	}
+	return func(x int) int {
+		best := 0
+		r, c := x/n, x%n
+		for _, d := range sides {
+			rr, cc := r+d[0], c+d[1]
+			if rr >= 0 && rr < n && cc >= 0 && cc < n && dist[rr*n+cc] >= 0 {
+				best = max(best, dist[rr*n+cc]+1)
+			}
+		}
+		return best
 	}
 }
 
