@@ -6,19 +6,26 @@ import (
 	"testing"
 )
 
+// deps returns the import paths of pkgs and of every package they depend on (go list
+// -deps), failing the test if go list fails or lists fewer than a handful.
+func deps(t *testing.T, pkgs ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %v: %v", pkgs, err)
+	}
+	d := strings.Fields(string(out))
+	if len(d) < 10 {
+		t.Fatalf("go list -deps %v listed %d packages: %q", pkgs, len(d), out)
+	}
+	return d
+}
+
 // TestNoTerminalLibrary: running a plan is independent of how progress is drawn. Neither
 // this package nor cluster may depend on a terminal library or on internal/progress; only
 // the commands do (issue 12).
 func TestNoTerminalLibrary(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".", "./cluster").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 {
-		t.Fatalf("go list -deps listed %d packages: %q", len(deps), out)
-	}
-	for _, d := range deps {
+	for _, d := range deps(t, ".", "./cluster") {
 		for _, bad := range []string{"github.com/vbauerster/mpb", "golang.org/x/term", "github.com/charmbracelet", "charm.land/", "/internal/progress"} {
 			if strings.Contains(d, bad) {
 				t.Errorf("internal/work or cluster depends on %s", d)
@@ -30,15 +37,7 @@ func TestNoTerminalLibrary(t *testing.T) {
 // TestShardWithoutNATS: merging shard files needs neither the cluster package nor the NATS
 // server and client it brings (issue 47).
 func TestShardWithoutNATS(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "./shard").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 {
-		t.Fatalf("go list -deps listed %d packages: %q", len(deps), out)
-	}
-	for _, d := range deps {
+	for _, d := range deps(t, "./shard") {
 		if strings.HasSuffix(d, "/internal/work/cluster") || strings.HasPrefix(d, "github.com/nats-io/") {
 			t.Errorf("internal/work/shard depends on %s", d)
 		}
@@ -57,15 +56,7 @@ func TestRunnersAboveEngines(t *testing.T) {
 		{[]string{"../../board/...", "../../queens/...", "../../knight/..."}, []string{"internal/work", "render", "web", "cmd/"}},
 		{[]string{"./..."}, []string{"render", "web", "cmd/"}},
 	} {
-		out, err := exec.Command("go", append([]string{"list", "-deps"}, tc.pkgs...)...).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %v: %v", tc.pkgs, err)
-		}
-		deps := strings.Fields(string(out))
-		if len(deps) < 10 {
-			t.Fatalf("go list -deps %v listed %d packages: %q", tc.pkgs, len(deps), out)
-		}
-		for _, d := range deps {
+		for _, d := range deps(t, tc.pkgs...) {
 			rel, ok := strings.CutPrefix(d, mod)
 			if !ok {
 				continue
