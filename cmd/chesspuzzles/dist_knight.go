@@ -8,40 +8,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-// knightDistFlags are the flags of "knight count --plan" that run the plan's tasks through
-// NATS, as "queens count --distributed" runs a queens plan: the same flags (natsFlags),
-// coordinator, workers ("chesspuzzles worker"), state directory and identities.
-type knightDistFlags struct {
-	natsFlags
-	workers int
-	flags   *pflag.FlagSet // the command's, to tell the flags given
-}
-
-// knightDistNames are the names of the flags of knightDistFlags.
-var knightDistNames = []string{"distributed", "nats", "nats-listen", "state", "token", "token-file", "creds", "verify", "replicas", "verify-wait", "ack-wait", "workers", "log-format"}
-
-// add binds the flags to cmd.
-func (f *knightDistFlags) add(cmd *cobra.Command) {
-	f.natsFlags.add(cmd, "with --plan: run the tasks through an embedded NATS server that workers (\"chesspuzzles worker\") join, as queens count --distributed",
-		"with --plan: run the tasks through the NATS server at `URL` instead of an embedded one", "a board")
-	f.flags = cmd.Flags()
-	f.flags.IntVar(&f.workers, "workers", 1, "with --distributed or --nats: tasks a worker in this process runs at once, sharing --max-memory (0: none, the tasks wait for workers elsewhere)")
-}
-
-// used reports whether any of the flags was given: the count runs through NATS, or is
-// refused for a flag that goes with --distributed or --nats.
-func (f *knightDistFlags) used() bool {
-	for _, name := range knightDistNames {
-		if f.flags != nil && f.flags.Changed(name) {
-			return true
-		}
-	}
-	return false
-}
 
 // runKnightDistCount is "knight count --plan --distributed" (or --nats): the coordinator of
 // the plan's tasks, with a local worker of --workers cores if asked.

@@ -70,17 +70,6 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 	})
 }
 
-// knightCountOpts are the options of "knight count".
-type knightCountOpts struct {
-	knightCountFlags
-	knightPlanFlags
-	knightDist knightDistFlags
-	spill      string
-	quiet      bool
-	verbose    bool
-	json       bool
-}
-
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
 	if o.spill != "" && (o.knightPlanFlags.used() || o.knightDist.used()) {
 		return usageErrorf("--spill counts the whole sweep in this process: not with --plan or a distributed count")
@@ -174,31 +163,4 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	}
 	_, err = fmt.Fprintf(stdout, "%s %s of %s\n", k, what, sz)
 	return err
-}
-
-// knightCountRecord is the --json output of knight count.
-type knightCountRecord struct {
-	Rows   int     `json:"rows"`
-	Cols   int     `json:"cols"`
-	Closed bool    `json:"closed"`
-	Start  *string `json:"start"`
-	Tours  any     `json:"tours"`
-	Counts string  `json:"counts"` // what was counted, in words
-	// States are the frontier states a dp or join count held (absent for the search).
-	States *knightStatesRecord `json:"states,omitempty"`
-	// Verified, Identities and ByIdentities are a distributed count's, as queens count
-	// --distributed --json gives them (distRecord); absent for a count on this machine.
-	Verified     *int        `json:"verified,omitempty"`
-	Identities   *int        `json:"identities,omitempty"`
-	ByIdentities map[int]int `json:"by_identities,omitempty"`
-}
-
-// knightStatesRecord is the "states" of knight count's --json output: the states after
-// each cell summed over the cells, the most after one cell and which (from 1), and the
-// cells swept.
-type knightStatesRecord struct {
-	Sum      int64 `json:"sum"`
-	Peak     int   `json:"peak"`
-	PeakCell int   `json:"peak_cell"`
-	Cells    int   `json:"cells"`
 }
