@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
+	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
@@ -71,4 +72,13 @@ func warnSolveCost(n int, stderr io.Writer) {
 	}
 	fmt.Fprintf(stderr, "N = %d: listing in code order searches from the smallest code and can take minutes to days before the first solution; "+
 		"\"queens one %d\" prints one at once, \"queens one %d --random\" a random one\n", n, n, n)
+}
+
+// replicasLine says, for an N with no published count, that a distributed count of it
+// computes every task twice by default: "" for the other N.
+func replicasLine(n int) string {
+	if _, ok := queens.Known(n); ok {
+		return ""
+	}
+	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once)", n)
 }

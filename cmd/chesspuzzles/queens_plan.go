@@ -149,15 +149,6 @@ func runPlan(ctx context.Context, opts planOptions, c queens.Choice, stdout io.W
 	return nil
 }
 
-// replicasLine says, for an N with no published count, that a distributed count of it
-// computes every task twice by default: "" for the other N.
-func replicasLine(n int) string {
-	if _, ok := queens.Known(n); ok {
-		return ""
-	}
-	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once)", n)
-}
-
 // coreTime writes an estimated time in the largest fitting unit.
 func coreTime(s float64) string {
 	switch {
