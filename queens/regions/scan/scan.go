@@ -956,17 +956,8 @@ func (g *cellGrid) regions() ([][]int, error) {
 	}
 	cut := thickThreshold(inks)
 	// Union the cells of one colour with no thick border between them.
-	parent := make([]int, n*n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	parent := newForest(n * n)
+	find := parent.find
 	// split is the first edge with a thick border between two cells of one colour.
 	split := ""
 	join := func(i, j int, ink float64) {
@@ -1020,17 +1011,8 @@ func (g *cellGrid) regions() ([][]int, error) {
 		return nil, unreadable("found a %d×%d grid but %d regions (%d colours)", n, n, count, colours)
 	}
 	// The borders alone: cells with no thick border between them are one region.
-	bparent := make([]int, n*n)
-	for i := range bparent {
-		bparent[i] = i
-	}
-	bfind := func(i int) int {
-		for bparent[i] != i {
-			bparent[i] = bparent[bparent[i]]
-			i = bparent[i]
-		}
-		return i
-	}
+	bparent := newForest(n * n)
+	bfind := bparent.find
 	// thinApart is the first thin edge between cells of two colours.
 	thinApart := ""
 	for r := range n {
@@ -1128,6 +1110,26 @@ func (g *cellGrid) thinPiece(cut float64) string {
 		}
 	}
 	return ""
+}
+
+// forest is a union-find forest of cells: forest[i] is i's parent, i for a root.
+type forest []int
+
+func newForest(n int) forest {
+	f := make(forest, n)
+	for i := range f {
+		f[i] = i
+	}
+	return f
+}
+
+// find returns the root of i's tree, halving the path on the way.
+func (f forest) find(i int) int {
+	for f[i] != i {
+		f[i] = f[f[i]]
+		i = f[i]
+	}
+	return i
 }
 
 // hovered reports whether the regions that find names (by the borders alone) each have one

@@ -441,6 +441,19 @@ func TestImageErrors(t *testing.T) {
 	}
 }
 
+// gridOf is the grid of region letters s, rows joined by "/", as region ids (A is 0).
+func gridOf(s string) [][]int {
+	var rows [][]int
+	for _, line := range strings.Split(s, "/") {
+		var row []int
+		for _, ch := range line {
+			row = append(row, int(ch-'A'))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
 // TestClosedBlock reads a crop inside the frame of an 8×8 grid whose middle 4×4 block, four
 // regions, is closed all round by thick borders, like a frame (it was read as a 4×4 grid):
 //
@@ -453,15 +466,7 @@ func TestImageErrors(t *testing.T) {
 //	HHHHHHHH
 //	HHHHHHHH
 func TestClosedBlock(t *testing.T) {
-	grid := "AAAAAAAA/AAAAAAAA/BBCCDDEE/BBCCDDEE/BBFFGGEE/BBFFGGEE/HHHHHHHH/HHHHHHHH"
-	var rows [][]int
-	for _, line := range strings.Split(grid, "/") {
-		var row []int
-		for _, ch := range line {
-			row = append(row, int(ch-'A'))
-		}
-		rows = append(rows, row)
-	}
+	rows := gridOf("AAAAAAAA/AAAAAAAA/BBCCDDEE/BBCCDDEE/BBFFGGEE/BBFFGGEE/HHHHHHHH/HHHHHHHH")
 	for _, in := range []int{0, 3} {
 		got, err := read(context.Background(), cropInside(drawGrid(rows, gameLook), 8, gameLook, in))
 		if err != nil {
@@ -477,15 +482,7 @@ func TestClosedBlock(t *testing.T) {
 // issue 36; it has exactly one solution), drawn in the game's look: the cells of each colour
 // are one region, however many pieces it has.
 func TestPieces(t *testing.T) {
-	level := "AAAAABAAA/AAAAAAACA/AADAAAAAA/EAAAFAAAA/AAAAAAGAA/AAAAAAAAF/AAAAABAAA/AAAHAAAAA/AIAAAAAAA"
-	var rows [][]int
-	for _, line := range strings.Split(level, "/") {
-		var row []int
-		for _, ch := range line {
-			row = append(row, int(ch-'A'))
-		}
-		rows = append(rows, row)
-	}
+	rows := gridOf("AAAAABAAA/AAAAAAACA/AADAAAAAA/EAAAFAAAA/AAAAAAGAA/AAAAAAAAF/AAAAABAAA/AAAHAAAAA/AIAAAAAAA")
 	for _, img := range []image.Image{drawGrid(rows, gameLook), jpegOf(t, drawGrid(rows, gameLook), 75)} {
 		got, err := read(context.Background(), img)
 		if err != nil {
