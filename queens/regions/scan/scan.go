@@ -164,9 +164,11 @@ func read(ctx context.Context, img image.Image) ([][]int, error) {
 		if errors.Is(framed.err, context.Canceled) || errors.Is(framed.err, context.DeadlineExceeded) {
 			return nil, framed.err
 		}
-		// A frame as large as the picture leaves no room for a crop around it, and a
-		// crop of a square grid is square: a phone's screenshot is not.
-		if framed.err == nil && (10*frame.w() >= 9*pic.w && 10*frame.h() >= 9*pic.h || 4*pic.w < 3*pic.h || 4*pic.h < 3*pic.w) {
+		// A frame with less than a cell of the picture round it leaves no room for a crop
+		// around it, and a crop of a square grid is square: a phone's screenshot is not.
+		room := 0.8 * framed.pitch
+		if framed.err == nil && (float64(frame.x0) < room && float64(pic.w-frame.x1) < room && float64(frame.y0) < room && float64(pic.h-frame.y1) < room ||
+			4*pic.w < 3*pic.h || 4*pic.h < 3*pic.w) {
 			return framed.grid, nil
 		}
 	}
