@@ -160,7 +160,8 @@ func createRun(d Disk, name string, h header) (*fileWriter, error) {
 	cw := countWriter{f, &w.bytes}
 	if _, err := cw.Write(h.bytes()); err != nil {
 		f.Close()
-		return nil, err
+		bufPool.Put(w.bufp)
+		return nil, fmt.Errorf("writing %s: %w", name, err)
 	}
 	w.zw = zwPool.Get().(*flate.Writer)
 	w.zw.Reset(cw)
@@ -187,15 +188,22 @@ func (w *fileWriter) flush() error {
 	w.crc = crc32.Update(w.crc, castagnoli, w.buf)
 	_, err := w.zw.Write(w.buf)
 	w.buf = w.buf[:0]
-	return err
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", w.name, err)
+	}
+	return nil
 }
 
 // close ends the file: the rest of the records, the trailer, and (if sync) a sync.
 func (w *fileWriter) close(sync bool) error {
-	err := w.flush()
-	if err == nil {
-		err = w.zw.Close()
+	if err := w.flush(); err != nil {
+		w.f.Close()
+		zwPool.Put(w.zw)
+		bufPool.Put(w.bufp)
+		w.zw, w.bufp, w.buf = nil, nil, nil
+		return err
 	}
+	err := w.zw.Close()
 	if err == nil {
 		var t [trailerLen]byte
 		copy(t[:], trailMagic)

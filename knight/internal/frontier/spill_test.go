@@ -17,7 +17,11 @@ import (
 type memDisk struct {
 	mu    sync.Mutex
 	files map[string][]byte
+	room  int64 // if positive, the bytes the files may hold in all (a full disk past it)
 }
+
+// errDiskFull is what a memDisk's writes return once its room is used.
+var errDiskFull = errors.New("no space left on device")
 
 func newMemDisk() *memDisk { return &memDisk{files: map[string][]byte{}} }
 
@@ -27,7 +31,22 @@ type memFile struct {
 	buf  bytes.Buffer
 }
 
-func (f *memFile) Write(b []byte) (int, error) { return f.buf.Write(b) }
+func (f *memFile) Write(b []byte) (int, error) {
+	if f.d.room > 0 {
+		f.d.mu.Lock()
+		used := int64(f.buf.Len())
+		for name, data := range f.d.files {
+			if name != f.name {
+				used += int64(len(data))
+			}
+		}
+		f.d.mu.Unlock()
+		if used+int64(len(b)) > f.d.room {
+			return 0, errDiskFull
+		}
+	}
+	return f.buf.Write(b)
+}
 func (f *memFile) Sync() error                 { return nil }
 func (f *memFile) Close() error {
 	f.d.mu.Lock()
@@ -292,5 +311,18 @@ func TestSpillCodec(t *testing.T) {
 	}
 	if r.err != nil || i != len(want) {
 		t.Errorf("read %d records, err %v; want %d, nil", i, r.err, len(want))
+	}
+}
+
+// TestSpillDiskFull fills the disk of a spilling count part way: the count stops with the
+// disk's error, naming the file it was writing, and gives no count.
+func TestSpillDiskFull(t *testing.T) {
+	for _, room := range []int64{100, 2000, 20000} {
+		d := newMemDisk()
+		d.room = room
+		got, _, err := spillCount(context.Background(), 5, 6, Options{Start: -1}, d, spillBudget)
+		if !errors.Is(err, errDiskFull) || !strings.Contains(err.Error(), "writing ") {
+			t.Errorf("5×6 open on a disk of %d bytes: count %d, err %v; want the disk's error naming the file", room, got, err)
+		}
 	}
 }
