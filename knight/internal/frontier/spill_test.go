@@ -47,7 +47,7 @@ func (f *memFile) Write(b []byte) (int, error) {
 	}
 	return f.buf.Write(b)
 }
-func (f *memFile) Sync() error                 { return nil }
+func (f *memFile) Sync() error { return nil }
 func (f *memFile) Close() error {
 	f.d.mu.Lock()
 	defer f.d.mu.Unlock()
