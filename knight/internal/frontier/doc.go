@@ -9,7 +9,10 @@
 // driver of sweep.go over a state store (store.go), of which there are two: sorted runs of
 // compact records (runs.go), which Count and Join use, and, in the tests only, a pair of
 // hash tables (table_test.go), which Join used until its sweeps were measured faster over
-// the runs (a test checks the two stores against each other). Package knight's Estimate times the same sweeps with the same stores.
+// the runs (a test checks the two stores against each other). With Options.Spill, Count's
+// layers go to files on a Disk the caller gives, sealed after each cell so that a stopped
+// count resumes, and its runs spill there past MaxMemory (spill.go). Package knight's
+// Estimate times the same sweeps with the same stores.
 //
 // # The sweep
 //
