@@ -23,8 +23,9 @@ func hovered(img *image.RGBA, l look, r, c int, f float64) *image.RGBA {
 
 // TestHover reads grids in the game's look with one cell darkened to 0.8 of its colour, as
 // under the mouse on the game's page: at every cell of a 9×9 puzzle in turn, framed and
-// cropped inside the frame, PNG and JPEG (with -short, one picture in seven). Each reads
-// right or is refused; none reads wrong, and most read right.
+// cropped inside the frame, PNG and JPEG (with -short, one picture in seven), and in a dark
+// app's look lightened to 1.2 instead. Each reads right or is refused; none reads wrong,
+// and most read right.
 func TestHover(t *testing.T) {
 	p := puzzle(t, 9, 5)
 	want := letters(p.Rows())
@@ -51,6 +52,23 @@ func TestHover(t *testing.T) {
 					right++
 				}
 			}
+		}
+	}
+	// A dark page may lighten the cell under the mouse instead.
+	dark := recoloured(p, len(darkLook.palette))
+	for i := 0; i < 81; i += 5 {
+		if testing.Short() && i%15 != 0 {
+			continue
+		}
+		got, err := Image(context.Background(), hovered(drawGrid(dark, darkLook), darkLook, i/9, i%9, 1.2))
+		switch {
+		case err != nil:
+			refused++
+			t.Logf("dark, r%dc%d lightened: %v", i/9+1, i%9+1, err)
+		case got.String() != want:
+			t.Errorf("dark, r%dc%d lightened: read\n%swant\n%s", i/9+1, i%9+1, got, want)
+		default:
+			right++
 		}
 	}
 	if refused > right/20 {

@@ -44,9 +44,9 @@
 // borders alone has one colour) when no thin line runs between two colours. Where the
 // picture has thick borders, they alone make regions too, and the two readings are held
 // against each other: a thin line between two colours is a disagreement. When the borders
-// make N regions, each of one colour but for one cell darker than the rest of its region by
-// the same share in each channel (the cell under the mouse on the game's page, darkened to
-// about 0.8), the borders are the puzzle. Otherwise, when the cells have exactly N colours,
+// make N regions, each of one colour but for one cell darker (or lighter) than the rest of
+// its region by the same share in each channel (the cell under the mouse on the game's
+// page, darkened to about 0.8), the borders are the puzzle. Otherwise, when the cells have exactly N colours,
 // each colour is a region, in one piece or several, as long as a piece apart from the rest
 // of its colour is walled off by thick borders and no thick border runs between two cells of
 // one colour ("two regions share a colour and a border"). Anything else is refused with
@@ -1135,9 +1135,9 @@ func (f forest) find(i int) int {
 }
 
 // hovered reports whether the regions that find names (by the borders alone) each have one
-// colour, but for at most one cell darker than the rest of its region by the same share in
-// each channel (0.6 to 0.95 of it): the cell under the mouse on the game's page. It returns
-// that cell, or −1.
+// colour, but for at most one cell darker or lighter than the rest of its region by the
+// same share in each channel ([darker]): the cell under the mouse on the game's page. It
+// returns that cell, or −1.
 func (g *cellGrid) hovered(find func(int) int) (int, bool) {
 	n := g.n
 	// The region's colour is the one most of its cells have.
@@ -1176,11 +1176,12 @@ func (g *cellGrid) hovered(find func(int) int) (int, bool) {
 	return cell, cell >= 0
 }
 
-// darker reports whether c is ref darkened: each channel 0.6 to 0.95 of ref's, all by about
-// the same share.
+// darker reports whether c is ref darkened or lightened: each channel 0.6 to 0.95 of ref's,
+// or 1.05 to 1.4 (a dark page may lighten the cell under the mouse), all by about the same
+// share.
 func darker(c, ref rgb) bool {
 	sc, sr := int(c[0])+int(c[1])+int(c[2]), int(ref[0])+int(ref[1])+int(ref[2])
-	if sr == 0 || 20*sc < 12*sr || 20*sc > 19*sr {
+	if sr == 0 || 20*sc < 12*sr || 20*sc > 28*sr || 20*sc > 19*sr && 20*sc < 21*sr {
 		return false
 	}
 	f := float64(sc) / float64(sr)
