@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net"
+	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/monitor"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
@@ -26,6 +29,7 @@ type natsFlags struct {
 	auth        natsAuth
 	verify      float64
 	replicas    int
+	metrics     string
 	verifyWait  time.Duration
 	ackWait     time.Duration
 	logFmt      string // --log-format of the coordinator
@@ -43,6 +47,7 @@ func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublish
 	addAuthFlags(f, &o.auth, "`TOKEN` the coordinator gives a --nats server that wants one (default $CHESSPUZZLES_NATS_TOKEN); the embedded server takes no token, only identities \"worker add\" issued")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
 	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
+	f.StringVar(&o.metrics, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics and a status page at http://ADDR/ while the coordinator runs (off by default; 127.0.0.1:9464, or 0.0.0.0:9464 for other machines)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", cluster.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	addLogFormatFlag(cmd, &o.logFmt)
@@ -60,6 +65,11 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	case flags.Changed("replicas") && o.replicas != 1 && o.replicas != 2:
 		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	}
+	if o.metrics != "" {
+		if _, port, err := net.SplitHostPort(o.metrics); err != nil || !validPort(port) {
+			return usageErrorf("--metrics-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.metrics)
+		}
 	}
 	if _, port, err := net.SplitHostPort(o.listen); err != nil || !validPort(port) {
 		return usageErrorf("--nats-listen must be HOST:PORT with a port from 0 to 65535, got %q", o.listen)
@@ -84,6 +94,10 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 	if err != nil {
 		return queens.Counts{}, cluster.Stats{}, err
 	}
+	progress, err = o.watch(ctx, plan, logger, progress)
+	if err != nil {
+		return queens.Counts{}, cluster.Stats{}, err
+	}
 	counts, stats, err := cluster.Count(ctx, plan, cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
 		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
@@ -97,6 +111,32 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 		return counts, stats, refusedHint(err, url)
 	}
 	return counts, stats, nil
+}
+
+// watch starts the metrics and status page --metrics-listen asks for, if any, and returns
+// the progress function that feeds them and then progress (which may be nil). They stop
+// with ctx. An address it cannot listen on is a usage error.
+func (o *natsFlags) watch(ctx context.Context, plan count.Plan, logger *slog.Logger, progress func(work.Status)) (func(work.Status), error) {
+	if o.metrics == "" {
+		return progress, nil
+	}
+	var store func() (uint64, bool)
+	if o.nats == "" {
+		store = monitor.DirBytes(filepath.Join(o.state, "jetstream"))
+	}
+	m := monitor.New(o.state, store)
+	addr, err := m.Serve(ctx, o.metrics, logfTo(logger))
+	if err != nil {
+		return nil, usageError(err)
+	}
+	logger.Info(fmt.Sprintf("metrics on http://%s/metrics, the status page on http://%s/", addr, addr))
+	job := cluster.JobID(plan.N(), plan.Version())
+	return func(s work.Status) {
+		m.Update(job, s)
+		if progress != nil {
+			progress(s)
+		}
+	}, nil
 }
 
 // distOptions are the flags of "queens count" that run a count on many machines: through

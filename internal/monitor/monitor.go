@@ -1,0 +1,307 @@
+// Package monitor is what a distributed count's coordinator shows an operator who watches
+// it for weeks: Prometheus metrics in the text format at /metrics, made with the Prometheus
+// Go client, and a small HTML status page at / with the same figures and a plot of the
+// progress (inline SVG; no script, no build step).
+//
+// Usage, beside a count whose Progress it is given:
+//
+//	m := monitor.New(stateDir, monitor.DirBytes(storeDir))
+//	addr, err := m.Serve(ctx, "127.0.0.1:9464", logf)
+//	… opts.Progress = func(s work.Status) { m.Update(job, s) }
+//
+// Its figures come from the count's status, from the identities' history the coordinator
+// writes in its state directory every 5 seconds (read again in the background when it
+// changed), and from the process itself; a scrape costs the same whatever the plan's size
+// and the number of identities (the 20 with the most results are named, the others summed).
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// TopIdentities is how many identities the metrics name one by one, those with the most
+// results; the others are summed under identity="others", so that a scrape stays the same
+// size with ten identities or ten thousand.
+const TopIdentities = 20
+
+// plotEvery is the time between two points of the progress plot; plotSamples of them
+// (two days) are kept, the oldest dropped.
+const (
+	plotEvery   = 15 * time.Second
+	plotSamples = 11520
+)
+
+// Monitor is what a coordinator shows an operator watching a long count: Prometheus
+// metrics in the text format at /metrics, and a status page at / with the same figures and
+// a plot of the progress. Its cost does not grow with the plan: it keeps the last status
+// the run reported, a sample of it every 15 seconds, and reads the identities' history
+// (DIR/history.json, written every 5 seconds by the run) every historyEvery in the
+// background, when it changed.
+type Monitor struct {
+	dir   string                // the coordinator's state directory: history and snapshot
+	store func() (uint64, bool) // the store's size; nil: not shown
+
+	mu       sync.Mutex
+	job      string
+	st       work.Status
+	last     time.Time // when a result last came (Done grew)
+	samples  []sample
+	histMod  time.Time // the history file's time when read
+	ids      []identityRow
+	total    cluster.IdentityHistory // summed over every identity
+	quar     int                     // identities quarantined
+	storeAt  time.Time
+	storeLen uint64
+	storeOK  bool
+
+	reg *prometheus.Registry
+}
+
+// sample is a point of the progress plot.
+type sample struct {
+	at       time.Time
+	done     int
+	fraction float64
+}
+
+// identityRow is one identity's record in the job, by name.
+type identityRow struct {
+	name string
+	cluster.IdentityHistory
+}
+
+func New(dir string, store func() (uint64, bool)) *Monitor {
+	m := &Monitor{dir: dir, store: store, reg: prometheus.NewRegistry()}
+	m.reg.MustRegister(m, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	return m
+}
+
+// update records s, the status of job after a result (a Count's Progress).
+func (m *Monitor) Update(job string, s work.Status) {
+	now := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.Done != m.st.Done || m.last.IsZero() {
+		m.last = now
+	}
+	m.job, m.st = job, s
+	if n := len(m.samples); n == 0 || now.Sub(m.samples[n-1].at) >= plotEvery || s.Done == s.Tasks {
+		if n >= plotSamples {
+			m.samples = slices.Delete(m.samples, 0, n/2)
+		}
+		m.samples = append(m.samples, sample{at: now, done: s.Done, fraction: s.Fraction()})
+	}
+}
+
+// historyEvery is how often the Monitor reads the identities' history again (the run
+// writes it every 5 seconds): off the path of a scrape, which a history of thousands of
+// identities would slow by milliseconds.
+const historyEvery = 5 * time.Second
+
+// refreshHistory reads the identities' records of the job again if the file changed since
+// it was last read. It parses the file without holding m.mu.
+func (m *Monitor) refreshHistory() {
+	m.mu.Lock()
+	dir, job, mod := m.dir, m.job, m.histMod
+	m.mu.Unlock()
+	if dir == "" || job == "" {
+		return
+	}
+	fi, err := os.Stat(filepath.Join(dir, cluster.HistoryFile))
+	if err != nil || fi.ModTime().Equal(mod) {
+		return
+	}
+	h, err := cluster.ReadHistory(dir)
+	if err != nil {
+		return
+	}
+	var ids []identityRow
+	var total cluster.IdentityHistory
+	quar := 0
+	for name, r := range h[job] {
+		ids = append(ids, identityRow{name, *r})
+		total.Tasks += r.Tasks
+		total.Verified += r.Verified
+		total.Disagreements += r.Disagreements
+		total.Refused += r.Refused
+		if r.Quarantined {
+			quar++
+		}
+	}
+	slices.SortFunc(ids, func(a, b identityRow) int {
+		if a.Tasks != b.Tasks {
+			return b.Tasks - a.Tasks
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	m.mu.Lock()
+	m.histMod, m.ids, m.total, m.quar = fi.ModTime(), ids, total, quar
+	m.mu.Unlock()
+}
+
+// storeBytes returns the size of the results' store, asked at most every 5 seconds;
+// m.mu is held.
+func (m *Monitor) storeBytes() (uint64, bool) {
+	if m.store == nil {
+		return 0, false
+	}
+	if time.Since(m.storeAt) >= 5*time.Second {
+		m.storeAt = time.Now()
+		m.storeLen, m.storeOK = m.store()
+	}
+	return m.storeLen, m.storeOK
+}
+
+// DirBytes returns a store function for New: the bytes of the files under dir (an
+// embedded server's JetStream store), read by walking it.
+func DirBytes(dir string) func() (uint64, bool) {
+	return func() (uint64, bool) {
+		var n uint64
+		err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() {
+				n += uint64(fi.Size())
+			}
+			return nil
+		})
+		return n, err == nil
+	}
+}
+
+// snapshotAge is the time since the job's snapshot was written, if there is one.
+func (m *Monitor) snapshotAge() (time.Duration, bool) {
+	if m.dir == "" || m.job == "" {
+		return 0, false
+	}
+	fi, err := os.Stat(filepath.Join(m.dir, m.job+".snapshot"))
+	if err != nil {
+		return 0, false
+	}
+	return time.Since(fi.ModTime()), true
+}
+
+var (
+	descTasks = prometheus.NewDesc("chesspuzzles_tasks", "Tasks of the job by state: done (with a result), left (without).", []string{"count_job", "state"}, nil)
+	descFrac  = prometheus.NewDesc("chesspuzzles_done_ratio", "The share of the job's estimated work done, 0 to 1.", []string{"count_job"}, nil)
+	descRate  = prometheus.NewDesc("chesspuzzles_nodes_per_second", "Search nodes a second over this run's results (0 before the first).", []string{"count_job"}, nil)
+	descETA   = prometheus.NewDesc("chesspuzzles_eta_seconds", "Estimated time left, from the work still to do at this run's rate (absent before the first result).", []string{"count_job"}, nil)
+	descLast  = prometheus.NewDesc("chesspuzzles_last_result_timestamp_seconds", "When the job last got a new result (Unix time): a stalled count stops moving it.", []string{"count_job"}, nil)
+	descByID  = prometheus.NewDesc("chesspuzzles_identity_results", "Results accepted from each identity in the job (first and second computations); the identities beyond the top 20 are summed as identity=\"others\".", []string{"count_job", "identity"}, nil)
+	descIDs   = prometheus.NewDesc("chesspuzzles_identities", "Identities with a record in the job.", []string{"count_job"}, nil)
+	descCheck = prometheus.NewDesc("chesspuzzles_results", "Results of the job by what the checks said: verified (agreed with another computation), disagreed, refused.", []string{"count_job", "outcome"}, nil)
+	descQuar  = prometheus.NewDesc("chesspuzzles_quarantined_identities", "Identities shown wrong by a disagreement in the job: their results dropped, no task given them.", []string{"count_job"}, nil)
+	descStore = prometheus.NewDesc("chesspuzzles_store_bytes", "Bytes of the embedded server's store (the results stream and the jobs bucket).", nil, nil)
+	descSnap  = prometheus.NewDesc("chesspuzzles_snapshot_age_seconds", "Time since the coordinator last wrote its snapshot of the job.", []string{"count_job"}, nil)
+)
+
+// Describe is prometheus.Collector's.
+func (m *Monitor) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descTasks, descFrac, descRate, descETA, descLast, descByID, descIDs, descCheck, descQuar, descStore, descSnap} {
+		ch <- d
+	}
+}
+
+// Collect is prometheus.Collector's: a fixed number of series, whatever the plan's size
+// and the number of identities.
+func (m *Monitor) Collect(ch chan<- prometheus.Metric) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	if b, ok := m.storeBytes(); ok {
+		gauge(descStore, float64(b))
+	}
+	if m.job == "" {
+		return
+	}
+	s, job := m.st, m.job
+	gauge(descTasks, float64(s.Done), job, "done")
+	gauge(descTasks, float64(s.Tasks-s.Done), job, "left")
+	gauge(descFrac, s.Fraction(), job)
+	rate := 0.0
+	if s.Done > s.Resumed {
+		rate = s.Rate()
+	}
+	gauge(descRate, rate, job)
+	if eta, ok := s.ETA(); ok {
+		gauge(descETA, eta.Seconds(), job)
+	}
+	gauge(descLast, float64(m.last.UnixMilli())/1000, job)
+	if age, ok := m.snapshotAge(); ok {
+		gauge(descSnap, age.Seconds(), job)
+	}
+	gauge(descIDs, float64(len(m.ids)), job)
+	others := 0
+	for i, r := range m.ids {
+		if i < TopIdentities {
+			gauge(descByID, float64(r.Tasks), job, r.name)
+		} else {
+			others += r.Tasks
+		}
+	}
+	if len(m.ids) > TopIdentities {
+		gauge(descByID, float64(others), job, "others")
+	}
+	gauge(descCheck, float64(m.total.Verified), job, "verified")
+	gauge(descCheck, float64(m.total.Disagreements), job, "disagreed")
+	gauge(descCheck, float64(m.total.Refused), job, "refused")
+	gauge(descQuar, float64(m.quar), job)
+}
+
+// handler serves the metrics at /metrics and the status page at /.
+func (m *Monitor) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Timeout: 5 * time.Second}))
+	mux.HandleFunc("GET /{$}", m.statusPage)
+	return mux
+}
+
+// serve serves the metrics at /metrics and the status page at / on addr until ctx is
+// done. It returns once it listens, with the address it listens on, or the error of
+// listening.
+func (m *Monitor) Serve(ctx context.Context, addr string, logf func(string, ...any)) (net.Addr, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: cannot listen on %q: %w", addr, err)
+	}
+	srv := &http.Server{Handler: m.handler(), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logf("metrics: %v", err)
+		}
+	}()
+	go func() {
+		t := time.NewTicker(historyEvery)
+		defer t.Stop()
+		for {
+			m.refreshHistory()
+			select {
+			case <-ctx.Done():
+				srv.Close()
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return ln.Addr(), nil
+}
