@@ -75,6 +75,12 @@ func TestRegionsEditor(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#rg-ed-text"), text)); err != nil {
 			t.Fatal(err)
 		}
+		// The note is cleared first, so that the wait below sees this import's note and not
+		// the last one's; the button is brought to the middle of the view first, so that the
+		// click is not aimed at where it stood before the editor's last scroll.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.getElementById('rg-ed-note').textContent = ''; document.getElementById('rg-ed-import').scrollIntoView({block: 'center'}); return true; })()`)); err != nil {
+			t.Fatal(err)
+		}
 		click(t, "#rg-ed-import")
 		waitFor(t, ctx, "the import", `document.getElementById('rg-ed-note').textContent.startsWith('Imported')`)
 	}
@@ -152,7 +158,7 @@ func TestRegionsEditor(t *testing.T) {
 		}
 		screenshot(t, ctx, "regions-editor-differ.png")
 		if str(t, `String(document.getElementById('rg-ed-apply').hidden)`) == "true" {
-			t.Fatalf("no suggestion: %s", str(t, `document.getElementById('rg-ed-suggest').textContent`))
+			t.Fatalf("no suggestion: %s; grid %s; diff %s", str(t, `document.getElementById('rg-ed-suggest').textContent`), editorGrid(t), str(t, `document.getElementById('rg-ed-diff').textContent`))
 		}
 		click(t, "#rg-ed-apply")
 		waitFor(t, ctx, "one solution", `document.getElementById('rg-ed-count').dataset.count === '1'`)
