@@ -108,12 +108,30 @@ func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq in
 //go:noescape
 func countBatchesAVX512IndexLanes(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, out *uint64)
 
+// countBatchesAVX2Lanes is countBatchesAVX2 keeping the words apart: it sets out[4·b + w]
+// (nb·4 of them) to the lanes of word w of batch b left set, summed over the nq ≥ 1
+// queries (stride uint32 chunk offsets each, chunkOffsets), for a store whose words weigh
+// differently (matcher.countWeighted).
+//
+//go:noescape
+func countBatchesAVX2Lanes(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, out *uint64)
+
+// lanesOffsets reports whether countBatchesLanes takes the queries' chunk offsets for
+// batches of bw words: the AVX2 kernel does.
+func lanesOffsets(bw int) bool { return bw == 4 && haveMatchAVX2 }
+
 // countBatchesLanes sets out[bw·b + w] (len(tab)/bs·bw of them) to the number of lanes of
 // word w of batch b that the queries cq leave set, summed over the queries:
-// countBatchesAVX512IndexLanes where it runs, else countBatchesGoLanes.
-func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, out []uint64) {
-	if len(tab) > 0 && len(cq) > 0 && matchIndexed(bw, cb, nch) {
+// countBatchesAVX512IndexLanes where it runs, countBatchesAVX2Lanes on the queries' chunk
+// offsets offs (stride slots a query) where given, else countBatchesGoLanes.
+func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int, out []uint64) {
+	switch {
+	case len(tab) == 0 || len(cq) == 0:
+	case matchIndexed(bw, cb, nch):
 		countBatchesAVX512IndexLanes(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq), &out[0])
+		return
+	case lanesOffsets(bw) && stride >= nch && len(offs) >= len(cq)*stride:
+		countBatchesAVX2Lanes(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq), &out[0])
 		return
 	}
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)

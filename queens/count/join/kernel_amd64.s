@@ -606,3 +606,132 @@ TEXT ·countBatchesAVX512IndexLanes(SB), NOSPLIT, $0-64
 zldone:
 	VZEROUPPER
 	RET
+
+// UNROLLEDL(pairs, pair, single, query, CHUNKS) is UNROLLED keeping each batch's four
+// word sums apart: batches two at a time, their sums in Y2 and Y8, stored at R15 (32
+// bytes a batch) once the queries are done, then the odd last batch alone, then
+// avx2ldone.
+#define UNROLLEDL(pairs, pair, single, query, CHUNKS) \
+pairs:                             \
+	CMPQ    R8, $2;                 \
+	JLT     single;                 \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	LEAQ    (SI)(R9*1), DX;         \
+	VPXOR   Y2, Y2, Y2;             \
+	VPXOR   Y8, Y8, Y8;             \
+pair:                              \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	VMOVDQU (DX)(BX*1), Y6;         \
+	CHUNKS(ROW2);                   \
+	POPADD;                         \
+	POPCNTB(Y6, Y7);                \
+	VPSADBW Y5, Y6, Y6;             \
+	VPADDQ  Y6, Y8, Y8;             \
+	ADDQ    R14, DI;                \
+	DECQ    CX;                     \
+	JNZ     pair;                   \
+	VMOVDQU Y2, (R15);              \
+	VMOVDQU Y8, 32(R15);            \
+	ADDQ    $64, R15;               \
+	LEAQ    (SI)(R9*2), SI;         \
+	SUBQ    $2, R8;                 \
+	JMP     pairs;                  \
+single:                            \
+	TESTQ   R8, R8;                 \
+	JZ      avx2ldone;              \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	VPXOR   Y2, Y2, Y2;             \
+query:                             \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	CHUNKS(ROW);                    \
+	POPADD;                         \
+	ADDQ    R14, DI;                \
+	DECQ    CX;                     \
+	JNZ     query;                  \
+	VMOVDQU Y2, (R15);              \
+	JMP     avx2ldone
+
+// func countBatchesAVX2Lanes(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, out *uint64)
+//
+// countBatchesAVX2 keeping the words apart (countBatchesGoLanes): out[4·b + w] is the
+// number of lanes of word w of batch b that the nq queries (nq ≥ 1; stride uint32 chunk
+// offsets each) leave set, summed over the queries, for each of the nb batches. VPSADBW
+// leaves each quadword's popcount in its own lane, so the per-word sums cost nothing more
+// than countBatchesAVX2's total; only the two batches of a pair are summed apart.
+TEXT ·countBatchesAVX2Lanes(SB), NOSPLIT, $0-64
+	MOVQ    tab+0(FP), SI
+	MOVQ    nb+8(FP), R8
+	MOVQ    bs+16(FP), R9
+	SHLQ    $3, R9
+	MOVQ    nch+24(FP), R10
+	MOVQ    offs+32(FP), R11
+	MOVQ    stride+40(FP), R14
+	SHLQ    $2, R14
+	MOVQ    nq+48(FP), R12
+	MOVQ    out+56(FP), R15
+	VMOVDQU popcntNibbles<>(SB), Y3
+	VMOVDQU lowNibbles<>(SB), Y4
+	VPXOR   Y5, Y5, Y5
+	CMPQ    R10, $1
+	JEQ     avx2l1
+	CMPQ    R10, $2
+	JEQ     avx2l2
+	CMPQ    R10, $3
+	JEQ     avx2l3
+	CMPQ    R10, $4
+	JEQ     avx2l4
+	CMPQ    R10, $5
+	JEQ     avx2l5
+	CMPQ    R10, $6
+	JEQ     avx2l6
+	CMPQ    R10, $7
+	JEQ     avx2l7
+	CMPQ    R10, $8
+	JEQ     avx2l8
+	DECQ    R10
+
+avx2ln:
+	TESTQ R8, R8
+	JZ    avx2ldone
+	MOVQ  R11, DI
+	MOVQ  R12, CX
+	VPXOR Y2, Y2, Y2
+
+avx2lqn:
+	MOVL    (DI), BX
+	VMOVDQU (SI)(BX*1), Y0
+	MOVQ    DI, DX
+	MOVQ    R10, R13
+
+avx2lcn:
+	ADDQ  $4, DX
+	MOVL  (DX), BX
+	VPAND (SI)(BX*1), Y0, Y0
+	DECQ  R13
+	JNZ   avx2lcn
+	POPADD
+	ADDQ  R14, DI
+	DECQ  CX
+	JNZ   avx2lqn
+	VMOVDQU Y2, (R15)
+	ADDQ  $32, R15
+	ADDQ  R9, SI
+	DECQ  R8
+	JMP   avx2ln
+
+	UNROLLEDL(avx2l1, avx2lp1, avx2ls1, avx2lq1, CHUNKS1)
+	UNROLLEDL(avx2l2, avx2lp2, avx2ls2, avx2lq2, CHUNKS2)
+	UNROLLEDL(avx2l3, avx2lp3, avx2ls3, avx2lq3, CHUNKS3)
+	UNROLLEDL(avx2l4, avx2lp4, avx2ls4, avx2lq4, CHUNKS4)
+	UNROLLEDL(avx2l5, avx2lp5, avx2ls5, avx2lq5, CHUNKS5)
+	UNROLLEDL(avx2l6, avx2lp6, avx2ls6, avx2lq6, CHUNKS6)
+	UNROLLEDL(avx2l7, avx2lp7, avx2ls7, avx2lq7, CHUNKS7)
+	UNROLLEDL(avx2l8, avx2lp8, avx2ls8, avx2lq8, CHUNKS8)
+
+avx2ldone:
+	VZEROUPPER
+	RET

@@ -22,7 +22,10 @@ func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ 
 // matchIndexed is false: countBatchesGo computes the chunk rows from the queries.
 func matchIndexed(int, int, int) bool { return false }
 
+// lanesOffsets is false: countBatchesGoLanes computes the chunk rows from the queries.
+func lanesOffsets(int) bool { return false }
+
 // countBatchesLanes is countBatchesGoLanes without assembly.
-func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, out []uint64) {
+func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ int, out []uint64) {
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }

@@ -98,6 +98,7 @@ type matcher struct {
 	wvalid []uint64
 	wshift []uint8
 	lanes  []uint64 // the word sums of countBatchesLanes
+	offs   []uint32 // the queries' chunk offsets, where countWeighted makes them
 }
 
 // reset makes sigs the store, not yet built.
@@ -248,7 +249,7 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		return 0
 	}
 	if m.wshift != nil {
-		return m.countWeighted(qs)
+		return m.countWeighted(qs, offs, stride)
 	}
 	if m.raw {
 		var n uint64
@@ -263,8 +264,9 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 }
 
 // countWeighted is countAll for a weighted store: the sum over the queries of the
-// weights of the stored patterns disjoint from each.
-func (m *matcher) countWeighted(qs []uint64) uint64 {
+// weights of the stored patterns disjoint from each. Where the kernel takes chunk offsets
+// (lanesOffsets: AVX2) and offs holds none for these queries, it makes them.
+func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int) uint64 {
 	var n uint64
 	if m.raw {
 		for w, v := range m.wvalid {
@@ -281,7 +283,12 @@ func (m *matcher) countWeighted(qs []uint64) uint64 {
 		return n
 	}
 	m.lanes = grow(m.lanes, m.nb*m.bw)
-	countBatchesLanes(m.tab, m.bs, m.bw, m.nch, m.cb, qs, m.lanes)
+	if lanesOffsets(m.bw) && (stride < m.nch || len(offs) < len(qs)*stride) {
+		stride = m.nch
+		m.offs = chunkOffsets(m.offs, qs, stride, m.bw, m.cb)
+		offs = m.offs
+	}
+	countBatchesLanes(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
 	for w, sh := range m.wshift {
 		n += m.lanes[w] << sh
 	}

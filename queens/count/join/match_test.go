@@ -126,8 +126,8 @@ var matchSink uint64
 
 // TestMatchWeighted holds a weighted store's count (words of one weight each, padding
 // lanes never counted), raw and in batches of either width and chunks of either size
-// (countBatchesAVX512IndexLanes where it runs, else countBatchesGoLanes), to a count
-// from the definition.
+// (countBatchesAVX512IndexLanes where it runs, countBatchesAVX2Lanes on chunk offsets where
+// that runs, else countBatchesGoLanes), to a count from the definition.
 func TestMatchWeighted(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -288,7 +288,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 		var offs []uint32
 		// Below 3 batches the offsets cost what they save, but only the offsets kernel
 		// takes wide chunks.
-		if !m.raw && !s.weighted && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
+		if !m.raw && (!s.weighted || lanesOffsets(m.bw)) && (m.nb > 2 || s.cb != chunkBits) && matchOffsets(m.bw) && !matchIndexed(m.bw, m.cb, m.nch) {
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
@@ -301,7 +301,7 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 	extractAll(s.qc, qs, &s.keep)
 	s.qbuf, s.qoff = s.bucketSort(s.qbuf, s.qoff, s.qc, s.qx, nsub)
 	// A bucket's chunk offsets are made when a batched (not raw) sub-store first meets it.
-	useOffs := matchOffsets(matchWords) && !s.weighted
+	useOffs := matchOffsets(matchWords) && (!s.weighted || lanesOffsets(matchWords))
 	s.made = grow(s.made, nsub)
 	made := s.made
 	clear(made)
