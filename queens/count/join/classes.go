@@ -155,10 +155,23 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	return r.w * n[0], class, nil
 }
 
-// storeLarger makes a row set of even N from h = 13 store its half B, about three times
-// its half A at N = 26–28, and query it with half A (countRowSetStoreB) instead of the
-// other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
+// storeLarger makes a row set of even N from h = storeBMinH store its half B, about three
+// times its half A at N = 22–28, and query it with half A (countRowSetStoreB) instead of
+// the other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
 var storeLarger = true
+
+// storeBMinH is the least h whose even row sets store half B: 11 (N = 22). Measured with
+// the AVX2 kernel, sampled row sets (BenchmarkJoinSample, seed 1) alternated against half
+// A stored (bench/log/2026-11-29-join.md): N = 20 1.1–1.2 times slower, so it stays
+// with A; N = 22 1.16 times faster (median of three pairs), N = 24 1.53. A variable so
+// that tests can run it at small N.
+var storeBMinH = 11
+
+// sievePerSubWhole is sievePerSub for a row set of h < 13 stored in one class (the whole
+// of half B): N = 22, 100 sampled row sets, three runs each at load 22–27, 512: 37.4,
+// 39.5, 39.1 ms a row set; 1,024: 42.6, 42.2, 38.5. Row sets of h ≥ 13 in one class keep
+// the fixed cut bits of sieveBitsFor, as their cost was measured.
+var sievePerSubWhole = 512
 
 // countRowSetStoreB is countRowSetClasses for even N with the roles of the halves
 // swapped: half B (its three lists by occupied long-diagonal segments, w.q) is split into
@@ -199,8 +212,11 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	w.m.prefer = prefer
 	w.m.weighted, w.m.wbits = true, long
 	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
-	if cb > 0 {
+	switch {
+	case cb > 0:
 		w.m.perSub = sievePerSub
+	case j.h < 13:
+		w.m.perSub = sievePerSubWhole
 	}
 	var stored, n uint64
 	first, class := only == -1, 0 // first: half A is still to count

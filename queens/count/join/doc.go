@@ -79,10 +79,11 @@ package join
 // offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. From N = 17 a sieve of k cut bits
 // (sieve.go) lets each query meet only the stored half-boards that agree with it on
-// the k middle diagonals, and squeezes unused bits out of the matched words. From h = 13
-// (N ≥ 26) a row set's cut bits are the diagonals its own half-boards occupy most on both
-// sides (occupancyOrder), and at even N it stores its larger half, B, as a weighted store
-// queried by half A (countRowSetStoreB).
+// the k middle diagonals, and squeezes unused bits out of the matched words. From h = 11
+// (N ≥ 22) an even row set stores its larger half, B, as a weighted store queried by half
+// A (countRowSetStoreB; weighted kernels for AVX-512 and AVX2, and a pure-Go twin), its cut
+// bits the diagonals its own half-boards occupy most on both sides (occupancyOrder), as
+// every row set's from h = 13 (N ≥ 26).
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product of a
 // cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,

@@ -151,7 +151,8 @@ func TestCountJoinSieve(t *testing.T) {
 // queried a chunk at a time, as N = 28–29 must) and the south pieces prepared cell by cell
 // to the whole lists: every task of the plan for small n, behind a forced sieve, gives the
 // same result, counters included, with lists cut to a few dozen half-boards as whole, its
-// cut bits chosen by occupancy or from the middle out.
+// cut bits chosen by occupancy or from the middle out; and whole lists with half B stored
+// at even n (storeBMinH, as from N = 22) give it too.
 func TestCountRowSetCut(t *testing.T) {
 	defer func(f, m, c, p, o int, l [2]int) {
 		sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce = f, m, c, p, o, l
@@ -180,17 +181,31 @@ func TestCountRowSetCut(t *testing.T) {
 			}
 			cellSouthH, listMaxForce = 14, [2]int{}
 			whole := results()
+			defer func(h int) { storeBMinH = h }(storeBMinH)
+			storeBMinH = 0
+			for i, r := range results() {
+				if r != whole[i] {
+					t.Errorf("task %d: %+v with half B stored whole, %+v with half A", i, r, whole[i])
+				}
+			}
 			cellSouthH, listMaxForce = 0, [2]int{c.store, c.query}
 			defer func(o bool) { cutByOccupancy = o }(cutByOccupancy)
-			for _, occ := range []bool{true, false} {
-				cutByOccupancy = occ
-				cut := results()
-				if len(cut) != len(whole) {
-					t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-				}
-				for i := range whole {
-					if cut[i] != whole[i] {
-						t.Errorf("task %d: %+v with cut lists (cut bits by occupancy: %v), %+v whole", i, cut[i], occ, whole[i])
+			// Even n: half B stored in classes (as N = 26 and 28) and half A (as odd N).
+			for _, minH := range []int{0, 99} {
+				storeBMinH = minH
+				for _, occ := range []bool{true, false} {
+					if minH == 99 && (c.n%2 == 1 || !occ) {
+						continue // odd n stores half A either way
+					}
+					cutByOccupancy = occ
+					cut := results()
+					if len(cut) != len(whole) {
+						t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+					}
+					for i := range whole {
+						if cut[i] != whole[i] {
+							t.Errorf("task %d: %+v with cut lists (cut bits by occupancy: %v, half B stored from h = %d), %+v whole", i, cut[i], occ, minH, whole[i])
+						}
 					}
 				}
 			}

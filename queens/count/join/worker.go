@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"sync"
 	"unsafe"
 
@@ -149,9 +150,19 @@ func memoryOf(n int) (table, perWorker uint64) {
 	for i := 13; i < h; i++ {
 		patterns *= 8
 	}
+	// Even N from h = storeBMinH stores half B, about three times half A, and queries
+	// A; below h = 13 its sieve takes a cut bit per doubling of sievePerSubWhole.
 	storeMax, queryMax := listMax(h)
-	store := min(patterns, 1.25*float64(storeMax))
-	queries := min(3*patterns, 1.25*float64(queryMax))
+	stored, queried := patterns, 3*patterns
+	k := sieveBitsFor(n)
+	if n%2 == 0 && storeLarger && h >= storeBMinH {
+		stored, queried = 3*patterns, patterns
+		if h < 13 {
+			k = min(maxSieveBits, bits.Len(uint(stored)/uint(sievePerSubWhole))-1)
+		}
+	}
+	store := min(stored, 1.25*float64(storeMax))
+	queries := min(queried, 1.25*float64(queryMax))
 	perWorker = uint64(100*store+48*queries) + 1<<20
 	// Three prepared south rows (16 bytes a piece) of at most the largest table row, or
 	// from h = 14 two prepared cells.
@@ -159,6 +170,6 @@ func memoryOf(n int) (table, perWorker uint64) {
 		perWorker += 3 * 16 * maxRowPieces(h)
 	}
 	// The sieve's 2^k sub-store matchers, each with its fixed rows (about 36 MiB at k = 13).
-	perWorker += uint64(1<<sieveBitsFor(n)) * uint64(unsafe.Sizeof(matcher{}))
+	perWorker += uint64(1<<k) * uint64(unsafe.Sizeof(matcher{}))
 	return table, perWorker
 }
