@@ -118,33 +118,40 @@ GLOBL lowNibbles<>(SB), RODATA|NOPTR, $32
 #define CHUNKS7(R) CHUNKS6(R); R(24)
 #define CHUNKS8(R) CHUNKS7(R); R(28)
 
-// UNROLLED(pairs, pair, single, query, CHUNKS) is the kernel for one number of chunks, at
-// its four labels: batches two at a time (pairs, looping over the queries at pair), then
-// the odd last batch alone (single, looping at query), then avx2done.
-#define UNROLLED(pairs, pair, single, query, CHUNKS) \
+// UNROLLED(pairs, pair, single, query, CHUNKS, done, PBEGIN, POP2, PEND, SBEGIN, SEND) is
+// the offsets kernel for one number of chunks, at its four labels: batches two at a time
+// (pairs, looping over the queries at pair; PBEGIN before the queries, POP2 adding up each
+// query's two rows, PEND after them), then the odd last batch alone (single, looping at
+// query; SBEGIN before, SEND after), then done. countBatchesAVX2 sums everything in Y2
+// (NOBATCH, POPADD2); countBatchesAVX2Lanes keeps each batch's word sums apart and stores
+// them at R15 (LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND).
+#define UNROLLED(pairs, pair, single, query, CHUNKS, done, PBEGIN, POP2, PEND, SBEGIN, SEND) \
 pairs:                             \
 	CMPQ    R8, $2;                 \
 	JLT     single;                 \
 	MOVQ    R11, DI;                \
 	MOVQ    R12, CX;                \
 	LEAQ    (SI)(R9*1), DX;         \
+	PBEGIN;                         \
 pair:                              \
 	MOVL    (DI), BX;               \
 	VMOVDQU (SI)(BX*1), Y0;         \
 	VMOVDQU (DX)(BX*1), Y6;         \
 	CHUNKS(ROW2);                   \
-	POPADD2;                        \
+	POP2;                           \
 	ADDQ    R14, DI;                \
 	DECQ    CX;                     \
 	JNZ     pair;                   \
+	PEND;                           \
 	LEAQ    (SI)(R9*2), SI;         \
 	SUBQ    $2, R8;                 \
 	JMP     pairs;                  \
 single:                            \
 	TESTQ   R8, R8;                 \
-	JZ      avx2done;               \
+	JZ      done;                   \
 	MOVQ    R11, DI;                \
 	MOVQ    R12, CX;                \
+	SBEGIN;                         \
 query:                             \
 	MOVL    (DI), BX;               \
 	VMOVDQU (SI)(BX*1), Y0;         \
@@ -153,7 +160,59 @@ query:                             \
 	ADDQ    R14, DI;                \
 	DECQ    CX;                     \
 	JNZ     query;                  \
-	JMP     avx2done
+	SEND;                           \
+	JMP     done
+
+// LANES2BEGIN clears two batches' word sums (Y2, Y8); POPLANES2 adds Y0's and Y6's
+// quadword popcounts to them; LANES2END stores both at R15 and moves it on.
+#define LANES2BEGIN VPXOR Y2, Y2, Y2; VPXOR Y8, Y8, Y8
+#define POPLANES2 POPADD; POPCNTB(Y6, Y7); VPSADBW Y5, Y6, Y6; VPADDQ Y6, Y8, Y8
+#define LANES2END VMOVDQU Y2, (R15); VMOVDQU Y8, 32(R15); ADDQ $64, R15
+
+// OFFSARGS loads the seven arguments countBatchesAVX2 and countBatchesAVX2Lanes share
+// (tab, nb, bs, nch, offs, stride, nq) into the registers OFFSLOOP and UNROLLED use, bs
+// and stride in bytes, and the popcount tables into Y3, Y4 and zero into Y5. Vet does not
+// look inside macros: TestMatchKernels and TestMatchWeighted check both kernels.
+#define OFFSARGS MOVQ tab+0(FP), SI; MOVQ nb+8(FP), R8; MOVQ bs+16(FP), R9; SHLQ $3, R9; MOVQ nch+24(FP), R10; MOVQ offs+32(FP), R11; MOVQ stride+40(FP), R14; SHLQ $2, R14; MOVQ nq+48(FP), R12; VMOVDQU popcntNibbles<>(SB), Y3; VMOVDQU lowNibbles<>(SB), Y4; VPXOR Y5, Y5, Y5
+
+// OFFSDISPATCH(c1, …, c8) jumps to label ck for k = R10 chunks from 1 to 8, else falls
+// through to the looped kernel with R10 less one.
+#define OFFSDISPATCH(c1, c2, c3, c4, c5, c6, c7, c8) CMPQ R10, $1; JEQ c1; CMPQ R10, $2; JEQ c2; CMPQ R10, $3; JEQ c3; CMPQ R10, $4; JEQ c4; CMPQ R10, $5; JEQ c5; CMPQ R10, $6; JEQ c6; CMPQ R10, $7; JEQ c7; CMPQ R10, $8; JEQ c8; DECQ R10
+
+// OFFSLOOP(batch, query, chunk, done, BEGIN, END) is the offsets kernel for more than 8
+// chunks, a batch at a time: BEGIN before a batch's queries, END after them (LANESBEGIN
+// and LANESEND keep each batch's word sums apart; NOBATCH, nothing).
+#define OFFSLOOP(batch, query, chunk, done, BEGIN, END) \
+batch:                           \
+	TESTQ   R8, R8;               \
+	JZ      done;                 \
+	MOVQ    R11, DI;              \
+	MOVQ    R12, CX;              \
+	BEGIN;                        \
+query:                           \
+	MOVL    (DI), BX;             \
+	VMOVDQU (SI)(BX*1), Y0;       \
+	MOVQ    DI, DX;               \
+	MOVQ    R10, R13;             \
+chunk:                           \
+	ADDQ    $4, DX;               \
+	MOVL    (DX), BX;             \
+	VPAND   (SI)(BX*1), Y0, Y0;   \
+	DECQ    R13;                  \
+	JNZ     chunk;                \
+	POPADD;                       \
+	ADDQ    R14, DI;              \
+	DECQ    CX;                   \
+	JNZ     query;                \
+	END;                          \
+	ADDQ    R9, SI;               \
+	DECQ    R8;                   \
+	JMP     batch
+
+// LANESBEGIN clears a batch's word sums; LANESEND stores them at R15 and moves it on.
+#define LANESBEGIN VPXOR Y2, Y2, Y2
+#define LANESEND VMOVDQU Y2, (R15); ADDQ $32, R15
+#define NOBATCH
 
 // func countBatchesAVX2(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
 //
@@ -165,71 +224,19 @@ query:                             \
 // to 8 (two instructions a chunk, UNROLLED) and runs two batches at a time (one offset load
 // for two row ANDs), then the odd last batch alone; more than 8 chunks take a loop.
 TEXT ·countBatchesAVX2(SB), NOSPLIT, $0-64
-	MOVQ    tab+0(FP), SI
-	MOVQ    nb+8(FP), R8
-	MOVQ    bs+16(FP), R9
-	SHLQ    $3, R9
-	MOVQ    nch+24(FP), R10
-	MOVQ    offs+32(FP), R11
-	MOVQ    stride+40(FP), R14
-	SHLQ    $2, R14
-	MOVQ    nq+48(FP), R12
-	VPXOR   Y2, Y2, Y2
-	VMOVDQU popcntNibbles<>(SB), Y3
-	VMOVDQU lowNibbles<>(SB), Y4
-	VPXOR   Y5, Y5, Y5
-	CMPQ    R10, $1
-	JEQ     avx2b1
-	CMPQ    R10, $2
-	JEQ     avx2b2
-	CMPQ    R10, $3
-	JEQ     avx2b3
-	CMPQ    R10, $4
-	JEQ     avx2b4
-	CMPQ    R10, $5
-	JEQ     avx2b5
-	CMPQ    R10, $6
-	JEQ     avx2b6
-	CMPQ    R10, $7
-	JEQ     avx2b7
-	CMPQ    R10, $8
-	JEQ     avx2b8
-	DECQ    R10
+	OFFSARGS
+	VPXOR Y2, Y2, Y2
+	OFFSDISPATCH(avx2b1, avx2b2, avx2b3, avx2b4, avx2b5, avx2b6, avx2b7, avx2b8)
+	OFFSLOOP(avx2bn, avx2qn, avx2cn, avx2done, NOBATCH, NOBATCH)
 
-avx2bn:
-	TESTQ R8, R8
-	JZ    avx2done
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-
-avx2qn:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	MOVQ    DI, DX
-	MOVQ    R10, R13
-
-avx2cn:
-	ADDQ  $4, DX
-	MOVL  (DX), BX
-	VPAND (SI)(BX*1), Y0, Y0
-	DECQ  R13
-	JNZ   avx2cn
-	POPADD
-	ADDQ  R14, DI
-	DECQ  CX
-	JNZ   avx2qn
-	ADDQ  R9, SI
-	DECQ  R8
-	JMP   avx2bn
-
-	UNROLLED(avx2b1, avx2p1, avx2s1, avx2q1, CHUNKS1)
-	UNROLLED(avx2b2, avx2p2, avx2s2, avx2q2, CHUNKS2)
-	UNROLLED(avx2b3, avx2p3, avx2s3, avx2q3, CHUNKS3)
-	UNROLLED(avx2b4, avx2p4, avx2s4, avx2q4, CHUNKS4)
-	UNROLLED(avx2b5, avx2p5, avx2s5, avx2q5, CHUNKS5)
-	UNROLLED(avx2b6, avx2p6, avx2s6, avx2q6, CHUNKS6)
-	UNROLLED(avx2b7, avx2p7, avx2s7, avx2q7, CHUNKS7)
-	UNROLLED(avx2b8, avx2p8, avx2s8, avx2q8, CHUNKS8)
+	UNROLLED(avx2b1, avx2p1, avx2s1, avx2q1, CHUNKS1, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b2, avx2p2, avx2s2, avx2q2, CHUNKS2, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b3, avx2p3, avx2s3, avx2q3, CHUNKS3, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b4, avx2p4, avx2s4, avx2q4, CHUNKS4, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b5, avx2p5, avx2s5, avx2q5, CHUNKS5, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b6, avx2p6, avx2s6, avx2q6, CHUNKS6, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b7, avx2p7, avx2s7, avx2q7, CHUNKS7, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
+	UNROLLED(avx2b8, avx2p8, avx2s8, avx2q8, CHUNKS8, avx2done, NOBATCH, POPADD2, NOBATCH, NOBATCH, NOBATCH)
 
 avx2done:
 	HSUM4
@@ -607,54 +614,6 @@ zldone:
 	VZEROUPPER
 	RET
 
-// UNROLLEDL(pairs, pair, single, query, CHUNKS) is UNROLLED keeping each batch's four
-// word sums apart: batches two at a time, their sums in Y2 and Y8, stored at R15 (32
-// bytes a batch) once the queries are done, then the odd last batch alone, then
-// avx2ldone.
-#define UNROLLEDL(pairs, pair, single, query, CHUNKS) \
-pairs:                             \
-	CMPQ    R8, $2;                 \
-	JLT     single;                 \
-	MOVQ    R11, DI;                \
-	MOVQ    R12, CX;                \
-	LEAQ    (SI)(R9*1), DX;         \
-	VPXOR   Y2, Y2, Y2;             \
-	VPXOR   Y8, Y8, Y8;             \
-pair:                              \
-	MOVL    (DI), BX;               \
-	VMOVDQU (SI)(BX*1), Y0;         \
-	VMOVDQU (DX)(BX*1), Y6;         \
-	CHUNKS(ROW2);                   \
-	POPADD;                         \
-	POPCNTB(Y6, Y7);                \
-	VPSADBW Y5, Y6, Y6;             \
-	VPADDQ  Y6, Y8, Y8;             \
-	ADDQ    R14, DI;                \
-	DECQ    CX;                     \
-	JNZ     pair;                   \
-	VMOVDQU Y2, (R15);              \
-	VMOVDQU Y8, 32(R15);            \
-	ADDQ    $64, R15;               \
-	LEAQ    (SI)(R9*2), SI;         \
-	SUBQ    $2, R8;                 \
-	JMP     pairs;                  \
-single:                            \
-	TESTQ   R8, R8;                 \
-	JZ      avx2ldone;              \
-	MOVQ    R11, DI;                \
-	MOVQ    R12, CX;                \
-	VPXOR   Y2, Y2, Y2;             \
-query:                             \
-	MOVL    (DI), BX;               \
-	VMOVDQU (SI)(BX*1), Y0;         \
-	CHUNKS(ROW);                    \
-	POPADD;                         \
-	ADDQ    R14, DI;                \
-	DECQ    CX;                     \
-	JNZ     query;                  \
-	VMOVDQU Y2, (R15);              \
-	JMP     avx2ldone
-
 // func countBatchesAVX2Lanes(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, out *uint64)
 //
 // countBatchesAVX2 keeping the words apart (countBatchesGoLanes): out[4·b + w] is the
@@ -663,74 +622,19 @@ query:                             \
 // leaves each quadword's popcount in its own lane, so the per-word sums cost nothing more
 // than countBatchesAVX2's total; only the two batches of a pair are summed apart.
 TEXT ·countBatchesAVX2Lanes(SB), NOSPLIT, $0-64
-	MOVQ    tab+0(FP), SI
-	MOVQ    nb+8(FP), R8
-	MOVQ    bs+16(FP), R9
-	SHLQ    $3, R9
-	MOVQ    nch+24(FP), R10
-	MOVQ    offs+32(FP), R11
-	MOVQ    stride+40(FP), R14
-	SHLQ    $2, R14
-	MOVQ    nq+48(FP), R12
-	MOVQ    out+56(FP), R15
-	VMOVDQU popcntNibbles<>(SB), Y3
-	VMOVDQU lowNibbles<>(SB), Y4
-	VPXOR   Y5, Y5, Y5
-	CMPQ    R10, $1
-	JEQ     avx2l1
-	CMPQ    R10, $2
-	JEQ     avx2l2
-	CMPQ    R10, $3
-	JEQ     avx2l3
-	CMPQ    R10, $4
-	JEQ     avx2l4
-	CMPQ    R10, $5
-	JEQ     avx2l5
-	CMPQ    R10, $6
-	JEQ     avx2l6
-	CMPQ    R10, $7
-	JEQ     avx2l7
-	CMPQ    R10, $8
-	JEQ     avx2l8
-	DECQ    R10
+	OFFSARGS
+	MOVQ out+56(FP), R15
+	OFFSDISPATCH(avx2l1, avx2l2, avx2l3, avx2l4, avx2l5, avx2l6, avx2l7, avx2l8)
+	OFFSLOOP(avx2ln, avx2lqn, avx2lcn, avx2ldone, LANESBEGIN, LANESEND)
 
-avx2ln:
-	TESTQ R8, R8
-	JZ    avx2ldone
-	MOVQ  R11, DI
-	MOVQ  R12, CX
-	VPXOR Y2, Y2, Y2
-
-avx2lqn:
-	MOVL    (DI), BX
-	VMOVDQU (SI)(BX*1), Y0
-	MOVQ    DI, DX
-	MOVQ    R10, R13
-
-avx2lcn:
-	ADDQ  $4, DX
-	MOVL  (DX), BX
-	VPAND (SI)(BX*1), Y0, Y0
-	DECQ  R13
-	JNZ   avx2lcn
-	POPADD
-	ADDQ  R14, DI
-	DECQ  CX
-	JNZ   avx2lqn
-	VMOVDQU Y2, (R15)
-	ADDQ  $32, R15
-	ADDQ  R9, SI
-	DECQ  R8
-	JMP   avx2ln
-
-	UNROLLEDL(avx2l1, avx2lp1, avx2ls1, avx2lq1, CHUNKS1)
-	UNROLLEDL(avx2l2, avx2lp2, avx2ls2, avx2lq2, CHUNKS2)
-	UNROLLEDL(avx2l3, avx2lp3, avx2ls3, avx2lq3, CHUNKS3)
-	UNROLLEDL(avx2l4, avx2lp4, avx2ls4, avx2lq4, CHUNKS4)
-	UNROLLEDL(avx2l5, avx2lp5, avx2ls5, avx2lq5, CHUNKS5)
-	UNROLLEDL(avx2l6, avx2lp6, avx2ls6, avx2lq6, CHUNKS6)
-	UNROLLEDL(avx2l7, avx2lp7, avx2ls7, avx2lq7, CHUNKS7)
-	UNROLLEDL(avx2l8, avx2lp8, avx2ls8, avx2lq8, CHUNKS8)
+	UNROLLED(avx2l1, avx2lp1, avx2ls1, avx2lq1, CHUNKS1, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l2, avx2lp2, avx2ls2, avx2lq2, CHUNKS2, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l3, avx2lp3, avx2ls3, avx2lq3, CHUNKS3, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l4, avx2lp4, avx2ls4, avx2lq4, CHUNKS4, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l5, avx2lp5, avx2ls5, avx2lq5, CHUNKS5, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l6, avx2lp6, avx2ls6, avx2lq6, CHUNKS6, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l7, avx2lp7, avx2ls7, avx2lq7, CHUNKS7, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
+	UNROLLED(avx2l8, avx2lp8, avx2ls8, avx2lq8, CHUNKS8, avx2ldone, LANES2BEGIN, POPLANES2, LANES2END, LANESBEGIN, LANESEND)
 
 avx2ldone:
 	VZEROUPPER
