@@ -59,6 +59,16 @@ type Coordinator struct {
 	// ignored with a logged line, and every result read.
 	StateDir      string
 	SnapshotEvery time.Duration
+	// Admit, if not nil, says whether identity user may take part: issued and not revoked.
+	// A message of an identity it does not admit is dropped (and logged, once an
+	// interval), so that no name but an issued one is ever live, holds a lease or verifies.
+	Admit func(user string) bool
+	// MaxLeases bounds the leases one identity holds at once (DefaultMaxLeases if zero):
+	// two for each core its worker says it has, at most this many. MaxLease bounds how long
+	// a lease lasts however often its worker beats (DefaultMaxLease if zero): past it the
+	// task goes to another.
+	MaxLeases int
+	MaxLease  time.Duration
 	// Sealer seals what the coordinator stores and the nonces of its assignments. Nil:
 	// the one of the secret in StateDir, or without StateDir a new one, with which a
 	// coordinator started again trusts nothing stored before.
@@ -120,6 +130,7 @@ type lease struct {
 	user   string
 	verify bool
 	nonce  string
+	start  time.Time // when it was leased
 	until  time.Time
 }
 

@@ -138,6 +138,11 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 
 	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Replicas: opts.Replicas,
 		Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
+	if opts.URL == "" {
+		// The embedded server lets in only the identities auth issued; the coordinator
+		// takes part only those still issued, and its own local worker.
+		c.Admit = admitIssued(auth, logf)
+	}
 	if opts.Progress != nil {
 		p := &jobProgress{plan: plan, workers: opts.Workers}
 		opts.Progress(p.status(count.NewTally(plan)))
@@ -149,6 +154,35 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 	return c.Run(ctx, plan)
 }
+
+// admitIssued returns a Coordinator's Admit of the identities auth issued and has not
+// revoked, and of the local worker ("local"). It reads the issued identities again at
+// most once every admitReload, so that "worker add" and "worker revoke" take effect while
+// the coordinator runs; if they cannot be read, it keeps the last it read.
+func admitIssued(auth *Authority, logf func(string, ...any)) func(user string) bool {
+	var at time.Time
+	issued := map[string]bool{}
+	return func(user string) bool {
+		if user == "local" {
+			return true
+		}
+		if time.Since(at) >= admitReload {
+			at = time.Now()
+			if err := auth.reload(); err != nil {
+				logf("reading the issued identities: %v; keeping those read before", err)
+			} else {
+				clear(issued)
+				for _, id := range auth.Identities() {
+					issued[id.Name] = id.Revoked.IsZero()
+				}
+			}
+		}
+		return issued[user]
+	}
+}
+
+// admitReload is how often admitIssued reads the issued identities again, at most.
+const admitReload = 2 * time.Second
 
 // ServerURLFile is the file, in a coordinator's state directory, that names the URL of
 // its embedded server while it runs: where "queens status --state DIR" and "worker revoke"

@@ -63,7 +63,11 @@ type dispatch struct {
 	quarantined map[string]bool
 	history     map[string]*IdentityHistory // this job's, by identity
 	snap        *snapshotter
-	log         map[string]bool // lines said once
+	// g checks every message of a worker (guard.go); maxLeases and maxLease bound the
+	// leases of one identity.
+	g         *guard
+	maxLeases int
+	maxLease  time.Duration
 }
 
 // his returns the history record of identity user in this job.
@@ -76,35 +80,26 @@ func (d *dispatch) his(user string) *IdentityHistory {
 	return h
 }
 
-// once logs a line the first time only.
-func (d *dispatch) once(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	if !d.log[line] {
-		d.log[line] = true
-		d.c.logf("%s", line)
-	}
-}
-
 // want answers a worker's request for a task.
 func (d *dispatch) want(m *nats.Msg) {
-	user := subjectUser(m.Subject)
-	if !ValidIdentity(user) || m.Reply == "" {
-		return
-	}
+	user := subjectUser(m.Subject) // passed d.g (run.subscribe)
 	var w WantMsg
 	_ = json.Unmarshal(m.Data, &w)
 	a := Assignment{Wait: 0.1, Messages: MessageVersion}
 	d.saw(user)
 	if d.quarantined[user] {
-		d.once("job %s: worker %s (%q) is quarantined: it gets no tasks", d.job, user, w.Name)
+		d.g.refuse(user, "quarantined", "job %s: worker %s (%q) is quarantined: it gets no tasks", d.job, user, clipName(w.Name))
 		a.Wait = 10
 	} else if w.Messages != MessageVersion {
 		// Another build: it would read no task of ours (nor we its results). It gets
 		// none, and is named once; a worker of version 2 or later stops on our answer.
 		if _, named := d.otherBuild.LoadOrStore(user, true); !named {
-			d.c.logf("worker %s (%q) speaks task messages of version %d, this coordinator %d: it gets no tasks; run the same build on both", user, w.Name, w.Messages, MessageVersion)
+			d.c.logf("worker %s (%q) speaks task messages of version %d, this coordinator %d: it gets no tasks; run the same build on both", user, clipName(w.Name), w.Messages, MessageVersion)
 		}
 		a.Wait = 10
+	} else if d.g.held[user] >= leaseCap(w.Cores, d.maxLeases) {
+		// It holds as many tasks as its cores can run: it asks again when one is done.
+		a.Wait = 1
 	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
 		if l := d.assign(user); l != nil {
 			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds()}
@@ -222,9 +217,11 @@ func (d *dispatch) randomOther(not string) string {
 
 func (d *dispatch) lease(user string, id int, verify bool) *lease {
 	d.serial++
-	l := &lease{id: id, user: user, verify: verify, until: time.Now().Add(d.ackWait),
+	now := time.Now()
+	l := &lease{id: id, user: user, verify: verify, start: now, until: now.Add(min(d.ackWait, d.maxLease)),
 		nonce: nonce(d.sealer, user, d.job, id, verify, strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.Itoa(d.serial))}
 	d.leases[l.nonce] = l
+	d.g.held[user]++
 	if verify {
 		d.verifyLease[id] = l
 	} else {
@@ -237,6 +234,11 @@ func (d *dispatch) lease(user string, id int, verify bool) *lease {
 // release ends a lease; a first computation's task without a result is assigned again
 // first.
 func (d *dispatch) release(l *lease) {
+	if _, ok := d.leases[l.nonce]; ok {
+		if d.g.held[l.user]--; d.g.held[l.user] <= 0 {
+			delete(d.g.held, l.user)
+		}
+	}
 	delete(d.leases, l.nonce)
 	if l.verify {
 		if d.verifyLease[l.id] == l {
@@ -259,9 +261,9 @@ func (d *dispatch) release(l *lease) {
 
 // beat extends the leases a worker says it still works on, and ends those it hands back.
 func (d *dispatch) beat(m *nats.Msg) {
-	user := subjectUser(m.Subject)
+	user := subjectUser(m.Subject) // passed d.g (run.subscribe)
 	var b BeatMsg
-	if json.Unmarshal(m.Data, &b) != nil || !ValidIdentity(user) {
+	if json.Unmarshal(m.Data, &b) != nil {
 		return
 	}
 	if !d.quarantined[user] {
@@ -269,7 +271,11 @@ func (d *dispatch) beat(m *nats.Msg) {
 	}
 	for _, n := range b.Nonces {
 		if l := d.leases[n]; l != nil && l.user == user {
+			// Never past the longest lease: a task kept alive without end goes to another.
 			l.until = time.Now().Add(d.ackWait)
+			if end := l.start.Add(d.maxLease); l.until.After(end) {
+				l.until = end
+			}
 		}
 	}
 	for _, n := range b.Back {
@@ -283,12 +289,19 @@ func (d *dispatch) beat(m *nats.Msg) {
 // One line per silent worker: a dead worker that held thousands of tasks says so once.
 func (d *dispatch) expire() {
 	now := time.Now()
-	silent := map[string][]int{}
+	silent, long := map[string][]int{}, map[string][]int{}
 	for _, l := range d.leases {
 		if now.After(l.until) {
-			silent[l.user] = append(silent[l.user], l.id)
+			if now.Sub(l.start) >= d.maxLease {
+				long[l.user] = append(long[l.user], l.id)
+			} else {
+				silent[l.user] = append(silent[l.user], l.id)
+			}
 			d.release(l)
 		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(long)) {
+		d.c.logf("job %s: worker %s held %d tasks for the longest lease, %v, without a result; assigning them again", d.job, user, len(long[user]), d.maxLease)
 	}
 	for _, user := range slices.Sorted(maps.Keys(silent)) {
 		if ids := silent[user]; len(ids) == 1 {
@@ -304,7 +317,7 @@ func (d *dispatch) expire() {
 // Receipt. It reports whether the result was new. A result that differs from another
 // identity's is settled here (resolve): the count goes on.
 func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
-	user := subjectUser(m.Subject)
+	user := subjectUser(m.Subject) // passed d.g (run.subscribe)
 	var r Result
 	err := json.Unmarshal(m.Data, &r)
 	news := false
@@ -317,38 +330,33 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 			return false, ctx.Err()
 		}
 		d.stats.Refused++
-		if ValidIdentity(user) {
-			d.his(user).Refused++
-		}
-		d.c.logf("refused a result of task %d of job %s from worker %s (%q): %v", r.ID, d.job, user, r.Name, err)
-		if m.Reply != "" {
-			data, _ := json.Marshal(Receipt{Refused: err.Error()})
-			_ = m.Respond(data)
-		}
+		d.his(user).Refused++
+		reason := clipText(err.Error(), 4*clipLen)
+		d.g.refuse(user, "result "+refusalKind(reason), "refused a result of task %d of job %s from worker %s (%q): %s", r.ID, d.job, user, clipName(r.Name), reason)
+		data, _ := json.Marshal(Receipt{Refused: err.Error()})
+		_ = m.Respond(data)
 		return false, nil
 	}
 	ack := d.ack
 	d.ack = nil
-	if m.Reply != "" {
-		data, _ := json.Marshal(Receipt{OK: true})
-		if ack == nil {
+	data, _ := json.Marshal(Receipt{OK: true})
+	if ack == nil {
+		_ = m.Respond(data)
+	} else {
+		// The worker lets its result go once told it is stored: answer when the
+		// server has it. A result the server failed to store stays counted in this
+		// run; a later run computes its task again.
+		go func() {
+			select {
+			case pa := <-ack.Ok():
+				d.rev.store(pa.Sequence)
+			case err := <-ack.Err():
+				d.c.logf("storing a result of job %s from worker %s: %v; it counts in this run only", d.job, user, err)
+			case <-ctx.Done():
+				return
+			}
 			_ = m.Respond(data)
-		} else {
-			// The worker lets its result go once told it is stored: answer when the
-			// server has it. A result the server failed to store stays counted in this
-			// run; a later run computes its task again.
-			go func() {
-				select {
-				case pa := <-ack.Ok():
-					d.rev.store(pa.Sequence)
-				case err := <-ack.Err():
-					d.c.logf("storing a result of job %s from worker %s: %v; it counts in this run only", d.job, user, err)
-				case <-ctx.Done():
-					return
-				}
-				_ = m.Respond(data)
-			}()
-		}
+		}()
 	}
 	return news, nil
 }

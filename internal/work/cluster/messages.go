@@ -95,6 +95,9 @@ type WantMsg struct {
 	// Knight are the knight plan kinds with their versions the worker runs
 	// ("open-ends v1": see KnightKinds); none from a build before knight jobs.
 	Knight []string `json:"knight,omitempty"`
+	// Cores is how many tasks the worker runs at once; the coordinator leases it
+	// leasesPerCore times as many at most (none from a build before: DefaultMaxLeases).
+	Cores int `json:"cores,omitempty"`
 }
 
 // An Assignment is a coordinator's answer to a WantMsg: a task and the nonce that binds

@@ -42,6 +42,7 @@ type run struct {
 
 	d                    *dispatch
 	wants, beats, handed chan *nats.Msg
+	stop                 chan struct{} // closed when the subscriptions end
 	subs                 []*nats.Subscription
 	finished             bool
 	disputes             []*DisagreeError // found in the stored results, settled once the dispatch is made
@@ -253,10 +254,18 @@ func (r *run) dispatch() {
 		leases: map[string]*lease{}, firstLease: map[int]*lease{}, verifyLease: map[int]*lease{},
 		ackWait: c.AckWait, window: c.Window, js: r.js, rev: r.wrote,
 		picked: map[int]string{}, queue: map[string][]int{}, seen: map[string]time.Time{},
-		quarantined: map[string]bool{}, history: map[string]*IdentityHistory{}, log: map[string]bool{}, snap: r.snap,
+		quarantined: map[string]bool{}, history: map[string]*IdentityHistory{}, snap: r.snap,
 	}
 	if d.ackWait <= 0 {
 		d.ackWait = DefaultAckWait
+	}
+	d.g = newGuard(c.Admit, c.logf)
+	d.maxLeases, d.maxLease = c.MaxLeases, c.MaxLease
+	if d.maxLeases <= 0 {
+		d.maxLeases = DefaultMaxLeases
+	}
+	if d.maxLease <= 0 {
+		d.maxLease = DefaultMaxLease
 	}
 	// An identity is live while it asks for tasks (an idle worker asks every 2 s at
 	// most) or sends heartbeats (every third of the lease while it computes).
@@ -286,24 +295,41 @@ func (r *run) dispatch() {
 	r.d = d
 }
 
-// subscribe listens to the workers' requests, heartbeats and results.
+// subscribe listens to the workers' requests, heartbeats and results. Each passes the
+// dispatch's guard as it comes (a flood is dropped there, not queued before honest
+// messages), then waits for the loop in a queue of at most queueBytes (the client
+// library's pending limit; past it, messages are dropped), through a short channel.
 func (r *run) subscribe() error {
-	r.wants = make(chan *nats.Msg, 4096)
-	r.beats = make(chan *nats.Msg, 4096)
-	r.handed = make(chan *nats.Msg, 4096)
+	r.wants = make(chan *nats.Msg, 64)
+	r.beats = make(chan *nats.Msg, 64)
+	r.handed = make(chan *nats.Msg, 64)
+	r.stop = make(chan struct{})
 	for _, s := range []struct {
 		subj, queue string
+		kind        msgKind
 		ch          chan *nats.Msg
 	}{
-		{wantSubject("*"), coordinatorQueue, r.wants},
-		{beatSubject("*"), "", r.beats},
-		{resultSubject("*", r.job), "", r.handed},
+		{wantSubject("*"), coordinatorQueue, kindWant, r.wants},
+		{beatSubject("*"), "", kindBeat, r.beats},
+		{resultSubject("*", r.job), "", kindResult, r.handed},
 	} {
-		sub, err := r.c.Conn.ChanQueueSubscribe(s.subj, s.queue, s.ch)
+		ch, stop, kind, g := s.ch, r.stop, s.kind, r.d.g
+		sub, err := r.c.Conn.QueueSubscribe(s.subj, s.queue, func(m *nats.Msg) {
+			if !g.pass(subjectUser(m.Subject), kind, m) {
+				return
+			}
+			select {
+			case ch <- m:
+			case <-stop:
+			}
+		})
 		if err != nil {
 			return fmt.Errorf("subscribing to %s: %w", s.subj, err)
 		}
 		r.subs = append(r.subs, sub)
+		if err := sub.SetPendingLimits(-1, queueBytes); err != nil {
+			return fmt.Errorf("subscribing to %s: %w", s.subj, err)
+		}
 	}
 	return nil
 }
@@ -311,10 +337,13 @@ func (r *run) subscribe() error {
 // unsubscribe ends the subscriptions and answers what came too late, so that no worker
 // waits out its request: ask again later; and a result of a finished job is not wanted.
 // A result of a job interrupted gets no answer: the worker holds it for the next
-// coordinator.
+// coordinator. Answers go to the sender's own inboxes only, as the loop's.
 func (r *run) unsubscribe() {
 	for _, s := range r.subs {
 		_ = s.Unsubscribe()
+	}
+	if r.stop != nil {
+		close(r.stop)
 	}
 	a := Assignment{Wait: 0.1, Messages: MessageVersion}
 	if r.finished {
@@ -325,9 +354,11 @@ func (r *run) unsubscribe() {
 	for {
 		select {
 		case m := <-r.wants:
-			_ = m.Respond(wait)
+			if ownReply(subjectUser(m.Subject), m.Reply) {
+				_ = m.Respond(wait)
+			}
 		case m := <-r.handed:
-			if r.finished {
+			if r.finished && ownReply(subjectUser(m.Subject), m.Reply) {
 				_ = m.Respond(done)
 			}
 		default:

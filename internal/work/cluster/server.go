@@ -63,7 +63,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		StoreDir:   o.StoreDir,
 		NoSigs:     true,
 		NoLog:      true,
-		MaxPayload: 1 << 20,
+		MaxPayload: MaxMessageBytes,
 	}
 	if o.Authority != nil {
 		if err := o.Authority.configure(opts); err != nil {

@@ -128,7 +128,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 	})
-	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: w.Cores})
 	for range cores {
 		wg.Go(func() {
 			idle := 0 // answers without a task in a row

@@ -1,0 +1,374 @@
+package cluster
+
+// The holes of issue 44, each tried by a client holding ONE identity the operator issued,
+// on the real embedded server on 127.0.0.1, at an N whose published counts are switched
+// off (noPublished).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// TestReplyRedirection: a worker puts on its own requests and results the reply subject
+// of what it may not write itself: the results stream, the jobs bucket, another identity's
+// result subject (a refusal charged to it), an unissued name's request subject (a ghost),
+// and another identity's inbox (its assignment stolen). The coordinator answers none of
+// them: the stream holds only its sealed results, the bucket only its sealed records, the
+// honest identity is charged with nothing, no ghost appears, and nothing lands in the
+// honest inbox; the total is exact.
+func TestReplyRedirection(t *testing.T) {
+	noPublished(t)
+	tj := queensJob(t, 10)
+	dir, s, a, ctx := attackServer(t)
+	sealer := NewSealer("redirect")
+	admin := coordConn(t, ctx, s.URL(), a)
+	h := issuedHostile(t, s.URL(), a, "rogue")
+
+	// What lands in the honest worker's inbox but for its own requests: a spy with every
+	// right listens on a subject there that h1 never asks on.
+	var stolen atomic.Int64
+	spy, err := admin.Subscribe(InboxPrefix("h1")+".stolen", func(*nats.Msg) { stolen.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spy.Unsubscribe()
+	// Every value written into the jobs bucket must be a sealed job record.
+	js, _ := jetstream.New(admin)
+	var forged atomic.Int64
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go func() {
+		for ctx.Err() == nil {
+			jobs, err := js.KeyValue(watchCtx, JobsBucket)
+			if err != nil {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+			w, err := jobs.WatchAll(watchCtx)
+			if err != nil {
+				return
+			}
+			for e := range w.Updates() {
+				var rec JobRecord
+				if e != nil && e.Operation() == jetstream.KeyValuePut {
+					if checked, err := openValue(sealer, e.Key(), e.Value(), &rec); err != nil || !checked {
+						forged.Add(1)
+					}
+				}
+			}
+			return
+		}
+	}()
+
+	log := &logger{t: t}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, Sealer: sealer, VerifyWait: time.Second, Logf: log.Logf}
+	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	junk, _ := json.Marshal(Result{Job: tj.job, Name: "rogue", Nonce: "junk"})
+	targets := []string{
+		resultsPrefix + tj.job + ".0",
+		"$KV." + JobsBucket + "." + tj.job,
+		resultSubject("h1", tj.job),
+		wantSubject("ghost"),
+		InboxPrefix("h1") + ".stolen",
+	}
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for rctx.Err() == nil {
+			for _, to := range targets {
+				_ = h.nc.PublishRequest(wantSubject("rogue"), to, want)
+				_ = h.nc.PublishRequest(resultSubject("rogue", tj.job), to, junk)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	})
+	o := <-out
+	stop()
+	wg.Wait()
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("count with a redirecting worker: %s, %v; want %s", o.total, o.err, tj.total)
+	}
+	_ = admin.Flush()
+	time.Sleep(100 * time.Millisecond) // the watcher's last updates
+
+	// The results stream: every message a sealed result under its key.
+	st, err := js.Stream(ctx, ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := m.Header.Get(KeyHeader)
+		if _, _, _, err := decodeResult(sealer, key, m.Data); err != nil {
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("the results stream holds %d messages the coordinator did not write, of %d", bad, info.State.Msgs)
+	}
+	if n := forged.Load(); n > 0 {
+		t.Errorf("the jobs bucket was written %d times with values the coordinator did not seal", n)
+	}
+	if n := stolen.Load(); n > 0 {
+		t.Errorf("%d answers landed in h1's inbox on a subject it never asked on", n)
+	}
+	hist, err := ReadHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := hist[tj.job]["h1"]; rec != nil && rec.Refused > 0 {
+		t.Errorf("h1 is charged with %d refused results it never sent", rec.Refused)
+	}
+	if rec := hist[tj.job]["ghost"]; rec != nil {
+		t.Errorf("an identity nobody issued, ghost, has a history: %+v", rec)
+	}
+	if log.contains("ghost (") || log.contains("worker ghost") {
+		t.Errorf("the coordinator speaks of a ghost:\n%s", strings.Join(log.lines, "\n"))
+	}
+	if o.st.Identities > 3 {
+		t.Errorf("%d identities in the count, want at most h1, h2 and rogue", o.st.Identities)
+	}
+	if !log.contains("not in its own inbox") {
+		t.Errorf("no refusal of a redirected reply in the log:\n%s", strings.Join(log.lines, "\n"))
+	}
+}
+
+// TestAdmit: a coordinator whose Admit refuses an identity (revoked since it connected)
+// gives it nothing: no task, no place among the identities, no verification.
+func TestAdmit(t *testing.T) {
+	noPublished(t)
+	tj := queensJob(t, 10)
+	dir, s, a, ctx := attackServer(t)
+	h := issuedHostile(t, s.URL(), a, "revoked")
+	log := &logger{t: t}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf,
+		Admit: func(user string) bool { return user != "revoked" }}
+	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	got := 0
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		want, _ := json.Marshal(WantMsg{Name: "revoked", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+		for rctx.Err() == nil {
+			qctx, cancel := context.WithTimeout(rctx, 200*time.Millisecond)
+			if _, err := h.nc.RequestWithContext(qctx, wantSubject("revoked"), want); err == nil {
+				got++
+			}
+			cancel()
+		}
+	})
+	o := <-out
+	stop()
+	wg.Wait()
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("count: %s, %v; want %s", o.total, o.err, tj.total)
+	}
+	if got > 0 {
+		t.Errorf("the identity not admitted got %d answers", got)
+	}
+	hist, _ := ReadHistory(dir)
+	if rec := hist[tj.job]["revoked"]; rec != nil {
+		t.Errorf("the identity not admitted has a history: %+v", rec)
+	}
+	if !log.contains("worker revoked refused: the identity is not issued, or revoked") {
+		t.Errorf("no refusal in the log:\n%s", strings.Join(log.lines, "\n"))
+	}
+}
+
+// TestLargeMessages: the server takes no message larger than MaxMessageBytes from a
+// worker (it took 1 MiB: 1 MiB results killed the coordinator, heartbeats took it to
+// 5.4 GiB), and a flood of the largest it takes, on every subject of one identity, while
+// a count runs, leaves the heap small and the total exact.
+func TestLargeMessages(t *testing.T) {
+	noPublished(t)
+	tj := queensJob(t, 10)
+	dir, s, a, ctx := attackServer(t)
+	h := issuedHostile(t, s.URL(), a, "flood")
+	if got := h.nc.MaxPayload(); got != MaxMessageBytes {
+		t.Errorf("the server takes messages of %d bytes, want %d", got, MaxMessageBytes)
+	}
+	if err := h.nc.Publish(beatSubject("flood"), make([]byte, 1<<20)); !errors.Is(err, nats.ErrMaxPayload) {
+		t.Errorf("a heartbeat of 1 MiB: %v, want %v", err, nats.ErrMaxPayload)
+	}
+	log := &logger{t: t}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
+	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	big := make([]byte, MaxMessageBytes-1024)
+	for i := range big {
+		big[i] = ' '
+	}
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var peak uint64
+	wg.Go(func() {
+		for rctx.Err() == nil {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	for _, subj := range []string{wantSubject("flood"), beatSubject("flood"), resultSubject("flood", tj.job)} {
+		wg.Go(func() {
+			inbox := InboxPrefix("flood") + ".x"
+			if subj == beatSubject("flood") {
+				inbox = "" // a heartbeat asks for no answer
+			}
+			for i := 0; rctx.Err() == nil; i++ {
+				_ = h.nc.PublishRequest(subj, inbox, big)
+				if i%16 == 0 {
+					// About 8,000 messages a second of each kind, 130 MB/s: the
+					// coordinator, the server and the flood share this machine's cores.
+					time.Sleep(time.Millisecond)
+				}
+			}
+		})
+	}
+	o := <-out
+	stop()
+	wg.Wait()
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("count under a flood: %s, %v; want %s", o.total, o.err, tj.total)
+	}
+	// The test's process holds the server, the coordinator, two workers and the flood.
+	t.Logf("peak heap in use under the flood: %d MiB", peak>>20)
+	if peak > 512<<20 {
+		t.Errorf("peak heap in use under the flood: %d MiB, want at most 512", peak>>20)
+	}
+}
+
+// TestRefusalLog: one identity's refusals of one kind are logged once per refuseEvery,
+// the next line saying how many were not, and a worker-chosen string is cut short.
+func TestRefusalLog(t *testing.T) {
+	var lines []string
+	g := newGuard(nil, func(format string, args ...any) {
+		lines = append(lines, strings.TrimSpace(fmt.Sprintf(format, args...)))
+	})
+	now := time.Unix(1e9, 0)
+	g.now = func() time.Time { return now }
+	long := strings.Repeat("x", 1<<16)
+	for range 1000 {
+		g.refuse("w1", "result", "refused %s", clipName(long))
+	}
+	g.refuse("w2", "result", "refused w2")
+	now = now.Add(refuseEvery)
+	g.refuse("w1", "result", "refused again")
+	if len(lines) != 3 || !strings.Contains(lines[2], "and 999 more result refusals") || len(lines[0]) > 2*clipLen+16 {
+		t.Errorf("1000 refusals of w1, one of w2, one of w1 after %v: %d lines:\n%s", refuseEvery, len(lines), strings.Join(lines, "\n"))
+	}
+	if k := refusalKind(`result of job "` + long + `" on the subject of job q10v1`); len(k) > 24 {
+		t.Errorf("refusalKind of a worker's long job name = %q, want at most 24 bytes", k)
+	}
+}
+
+// TestGuardRates: each kind of message of one identity passes at its rate, with its burst,
+// a large message counting as one a KiB; a reply outside the sender's inbox never passes.
+func TestGuardRates(t *testing.T) {
+	g := newGuard(nil, nil)
+	now := time.Unix(1e9, 0)
+	g.now = func() time.Time { return now }
+	m := &nats.Msg{Reply: InboxPrefix("w1") + ".1", Data: []byte("{}")}
+	passed := 0
+	for range 2 * int(rates[kindWant].burst) {
+		if g.pass("w1", kindWant, m) {
+			passed++
+		}
+	}
+	if passed != int(rates[kindWant].burst) {
+		t.Errorf("%d requests at once passed, want the burst, %v", passed, rates[kindWant].burst)
+	}
+	now = now.Add(time.Second)
+	m.Data = make([]byte, 64<<10)
+	passed = 0
+	for range 1000 {
+		if g.pass("w1", kindWant, m) {
+			passed++
+		}
+	}
+	if want := int(rates[kindWant].rate / 64); passed != want {
+		t.Errorf("%d requests of 64 KiB passed a second later, want %d", passed, want)
+	}
+	for _, reply := range []string{"", InboxPrefix("w2") + ".1", InboxPrefix("w1"), "_INBOX_w1x.1", "$KV.chesspuzzles_jobs.q10v1"} {
+		if g.pass("w3", kindResult, &nats.Msg{Reply: reply}) {
+			t.Errorf("a result of w3 asking for an answer on %q passed", reply)
+		}
+	}
+	if g.pass("w3", kindBeat, &nats.Msg{Reply: InboxPrefix("w3") + ".1"}) {
+		t.Errorf("a heartbeat asking for an answer passed")
+	}
+}
+
+// TestLeaseHogging: one identity asks for every task it can and keeps each alive with
+// heartbeats, never handing one in (it took all 1,632 leases of a job in 3 s and held them
+// until it stopped). It holds at most two leases a core it says it has, each for at most
+// MaxLease, and the honest workers finish the count.
+func TestLeaseHogging(t *testing.T) {
+	noPublished(t)
+	tj := queensJob(t, 10)
+	dir, s, a, ctx := attackServer(t)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	h := issuedHostile(t, s.URL(), a, "hog")
+	log := &logger{t: t}
+	const maxLease = 2 * time.Second
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf, MaxLease: maxLease}
+	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	start := time.Now()
+	var mu sync.Mutex
+	early := map[string]bool{} // the nonces it got within the first lease's span
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		want, _ := json.Marshal(WantMsg{Name: "hog", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: 1})
+		var held []string
+		for rctx.Err() == nil {
+			m, err := h.request(rctx, wantSubject("hog"), want)
+			var as Assignment
+			if err == nil && json.Unmarshal(m.Data, &as) == nil && as.Nonce != "" {
+				held = append(held, as.Nonce)
+				if time.Since(start) < maxLease*3/4 {
+					mu.Lock()
+					early[as.Nonce] = true
+					mu.Unlock()
+				}
+			}
+			beat, _ := json.Marshal(BeatMsg{Nonces: held})
+			_ = h.nc.Publish(beatSubject("hog"), beat)
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	o := <-out
+	stop()
+	wg.Wait()
+	if o.err != nil || o.total != tj.total {
+		t.Fatalf("count with a hog: %s, %v; want %s; log:\n%s", o.total, o.err, tj.total, strings.Join(log.lines, "\n"))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(early) > leasesPerCore {
+		t.Errorf("the hog, of 1 core, got %d leases within %v, want at most %d", len(early), maxLease*3/4, leasesPerCore)
+	}
+}
