@@ -68,6 +68,11 @@ type dispatch struct {
 	g         *guard
 	maxLeases int
 	maxLease  time.Duration
+	// took holds the times of the last first computations (from lease to result, a ring
+	// at tookAt), backedUp the tasks leased a second time by backup.
+	took     []time.Duration
+	tookAt   int
+	backedUp map[int]bool
 }
 
 // his returns the history record of identity user in this job.
@@ -142,7 +147,56 @@ func (d *dispatch) assign(user string) *lease {
 			return d.lease(user, id, false)
 		}
 	}
-	return nil
+	return d.backup(user)
+}
+
+// backup returns, when no task is left to hand out, a second lease of the first
+// computation of a task another identity has held longer than backupAfter: so that an
+// identity that keeps tasks without handing them in (or a slow machine) delays the count
+// by that much, not by its lease's length. The result that comes first counts; the other,
+// if it comes, must agree with it (accept). Each task is backed up once.
+func (d *dispatch) backup(user string) *lease {
+	after := d.backupAfter()
+	if after == 0 {
+		return nil
+	}
+	var oldest *lease
+	for _, l := range d.firstLease {
+		if l.user != user && !d.backedUp[l.id] && time.Since(l.start) > after && !d.tally.Has(l.id) &&
+			(oldest == nil || l.start.Before(oldest.start)) {
+			oldest = l
+		}
+	}
+	if oldest == nil {
+		return nil
+	}
+	d.backedUp[oldest.id] = true
+	return d.lease(user, oldest.id, false)
+}
+
+// tookKept is how many of the last first computations' times backupAfter looks at.
+const tookKept = 255
+
+// backupAfter is how long a first computation may be held before backup leases it again:
+// four times the median time of the last tookKept first results, at least a second; 0
+// before any.
+func (d *dispatch) backupAfter() time.Duration {
+	if len(d.took) == 0 {
+		return 0
+	}
+	t := slices.Clone(d.took)
+	slices.Sort(t)
+	return max(time.Second, 4*t[len(t)/2])
+}
+
+// tookFor records the time a first computation took, from its lease to its result.
+func (d *dispatch) tookFor(t time.Duration) {
+	if len(d.took) < tookKept {
+		d.took = append(d.took, t)
+	} else {
+		d.took[d.tookAt] = t
+		d.tookAt = (d.tookAt + 1) % tookKept
+	}
 }
 
 // saw records that identity user spoke (asked, or sent a heartbeat) now.
@@ -414,6 +468,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if _, err := d.tally.Add(r.Result); err != nil {
 		return false, err
 	}
+	d.tookFor(time.Since(l.start))
 	d.his(user).Tasks++
 	ask, err := d.ver.addFirst(id, *r)
 	if ask {

@@ -260,6 +260,7 @@ func (r *run) dispatch() {
 		d.ackWait = DefaultAckWait
 	}
 	d.g = newGuard(c.Admit, c.logf)
+	d.backedUp = map[int]bool{}
 	d.maxLeases, d.maxLease = c.MaxLeases, c.MaxLease
 	if d.maxLeases <= 0 {
 		d.maxLeases = DefaultMaxLeases
