@@ -29,11 +29,10 @@ import (
 // honest inbox; the total is exact.
 func TestReplyRedirection(t *testing.T) {
 	noPublished(t)
-	tj := queensJob(t, 10)
-	dir, s, a, ctx := attackServer(t)
 	sealer := NewSealer("redirect")
-	admin := coordConn(t, ctx, s.URL(), a)
-	h := issuedHostile(t, s.URL(), a, "rogue")
+	r := startGuarded(t, "rogue", &Coordinator{Sealer: sealer})
+	tj, dir, ctx, h, log, out := r.tj, r.dir, r.ctx, r.h, r.log, r.out
+	admin := coordConn(t, ctx, r.url, r.a)
 
 	// What lands in the honest worker's inbox but for its own requests: a spy with every
 	// right listens on a subject there that h1 never asks on.
@@ -71,9 +70,6 @@ func TestReplyRedirection(t *testing.T) {
 		}
 	}()
 
-	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, Sealer: sealer, VerifyWait: time.Second, Logf: log.Logf}
-	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
 	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
 	junk, _ := json.Marshal(Result{Job: tj.job, Name: "rogue", Nonce: "junk"})
 	targets := []string{
@@ -156,17 +152,39 @@ func TestReplyRedirection(t *testing.T) {
 	}
 }
 
+// A guardRun is a count of N = 10 under way with one hostile client and two honest
+// workers, h1 and h2, on a server of issued identities.
+type guardRun struct {
+	tj  testJob
+	dir string
+	url string
+	a   *Authority
+	ctx context.Context
+	h   *hostile
+	log *logger
+	out <-chan runOutcome
+}
+
+// startGuarded starts c (its connection, state, log and VerifyWait set here) on N = 10
+// with the honest workers, and connects the hostile client of identity name.
+func startGuarded(t *testing.T, name string, c *Coordinator) *guardRun {
+	t.Helper()
+	r := &guardRun{tj: queensJob(t, 10), log: &logger{t: t}}
+	var s *Server
+	r.dir, s, r.a, r.ctx = attackServer(t)
+	r.url = s.URL()
+	r.h = issuedHostile(t, r.url, r.a, name)
+	c.Conn, c.StateDir, c.VerifyWait, c.Logf = coordConn(t, r.ctx, r.url, r.a), r.dir, time.Second, r.log.Logf
+	r.out = honestFirst(t, r.ctx, c, r.tj.plan, issuedWorker(t, r.ctx, r.url, r.a, "h1"), issuedWorker(t, r.ctx, r.url, r.a, "h2"))
+	return r
+}
+
 // TestAdmit: a coordinator whose Admit refuses an identity (revoked since it connected)
 // gives it nothing: no task, no place among the identities, no verification.
 func TestAdmit(t *testing.T) {
 	noPublished(t)
-	tj := queensJob(t, 10)
-	dir, s, a, ctx := attackServer(t)
-	h := issuedHostile(t, s.URL(), a, "revoked")
-	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf,
-		Admit: func(user string) bool { return user != "revoked" }}
-	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	r := startGuarded(t, "revoked", &Coordinator{Admit: func(user string) bool { return user != "revoked" }})
+	tj, dir, ctx, h, log, out := r.tj, r.dir, r.ctx, r.h, r.log, r.out
 	got := 0
 	rctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -204,18 +222,14 @@ func TestAdmit(t *testing.T) {
 // a count runs, leaves the heap small and the total exact.
 func TestLargeMessages(t *testing.T) {
 	noPublished(t)
-	tj := queensJob(t, 10)
-	dir, s, a, ctx := attackServer(t)
-	h := issuedHostile(t, s.URL(), a, "flood")
+	r := startGuarded(t, "flood", &Coordinator{})
+	tj, ctx, h, out := r.tj, r.ctx, r.h, r.out
 	if got := h.nc.MaxPayload(); got != MaxMessageBytes {
 		t.Errorf("the server takes messages of %d bytes, want %d", got, MaxMessageBytes)
 	}
 	if err := h.nc.Publish(beatSubject("flood"), make([]byte, 1<<20)); !errors.Is(err, nats.ErrMaxPayload) {
 		t.Errorf("a heartbeat of 1 MiB: %v, want %v", err, nats.ErrMaxPayload)
 	}
-	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
-	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
 	big := make([]byte, MaxMessageBytes-1024)
 	for i := range big {
 		big[i] = ' '
@@ -334,14 +348,8 @@ func TestLeaseHogging(t *testing.T) {
 
 // leaseHogging is TestLeaseHogging by a hog that says it has cores cores (0: says nothing).
 func leaseHogging(t *testing.T, cores int) {
-	tj := queensJob(t, 10)
-	dir, s, a, ctx := attackServer(t)
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	h := issuedHostile(t, s.URL(), a, "hog")
-	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
-	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	r := startGuarded(t, "hog", &Coordinator{})
+	tj, ctx, h, log, out := r.tj, r.ctx, r.h, r.log, r.out
 	var mu sync.Mutex
 	got := map[string]bool{} // the nonces it got
 	rctx, stop := context.WithCancel(ctx)
