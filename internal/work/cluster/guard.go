@@ -65,11 +65,13 @@ const (
 
 var kindNames = [kinds]string{"request", "heartbeat", "result"}
 
-// rates are each kind's rate limit per identity: messages a second, and the burst.
+// rates are each kind's rate limit per identity: messages a second, and the burst. A
+// worker of many cores on tasks of microseconds (a small N) asks and answers some
+// thousands of times a second; one beats once a third of the lease per task it holds.
 var rates = [kinds]struct{ rate, burst float64 }{
-	kindWant:   {2000, 4000},
-	kindBeat:   {200, 400},
-	kindResult: {2000, 4000},
+	kindWant:   {10000, 20000},
+	kindBeat:   {1000, 2000},
+	kindResult: {10000, 20000},
 }
 
 // A bucket is a token bucket: tokens left when last taken from, at at.
