@@ -157,8 +157,9 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 
 // admitIssued returns a Coordinator's Admit of the identities auth issued and has not
 // revoked, and of the local worker ("local"). It reads the issued identities again at
-// most once every admitReload, so that "worker add" and "worker revoke" take effect while
-// the coordinator runs; if they cannot be read, it keeps the last it read.
+// most once every admitReload, and at once for a name it did not know (an identity issued
+// while it runs: the server lets in no other), so that "worker add" and "worker revoke"
+// take effect while the coordinator runs; if they cannot be read, it keeps the last it read.
 func admitIssued(auth *Authority, logf func(string, ...any)) func(user string) bool {
 	var at time.Time
 	issued := map[string]bool{}
@@ -166,7 +167,9 @@ func admitIssued(auth *Authority, logf func(string, ...any)) func(user string) b
 		if user == "local" {
 			return true
 		}
-		if time.Since(at) >= admitReload {
+		// Again every admitReload, and at once (but ten times a second at most) for a
+		// name not known yet: one issued since.
+		if since := time.Since(at); since >= admitReload || !issued[user] && since >= admitReload/20 {
 			at = time.Now()
 			if err := auth.reload(); err != nil {
 				logf("reading the issued identities: %v; keeping those read before", err)

@@ -178,15 +178,16 @@ func (d *dispatch) backup(user string) *lease {
 const tookKept = 255
 
 // backupAfter is how long a first computation may be held before backup leases it again:
-// four times the median time of the last tookKept first results, at least a second; 0
-// before any.
+// sixteen times the median time of the last tookKept first results, and at least four
+// ack deadlines (two minutes by default), so that a live worker on a long task keeps it;
+// 0 before any result.
 func (d *dispatch) backupAfter() time.Duration {
 	if len(d.took) == 0 {
 		return 0
 	}
 	t := slices.Clone(d.took)
 	slices.Sort(t)
-	return max(time.Second, 4*t[len(t)/2])
+	return max(4*d.ackWait, 16*t[len(t)/2])
 }
 
 // tookFor records the time a first computation took, from its lease to its result.

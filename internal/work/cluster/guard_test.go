@@ -251,11 +251,12 @@ func TestLargeMessages(t *testing.T) {
 			if subj == beatSubject("flood") {
 				inbox = "" // a heartbeat asks for no answer
 			}
-			for i := 0; rctx.Err() == nil; i++ {
+			// At most 4,000 messages a second of each kind, 60 MB/s, 10,000 of them (the
+			// coordinator, the server and the flood share this machine's cores, and the
+			// test runs with -race too).
+			for i := 0; rctx.Err() == nil && i < 10000; i++ {
 				_ = h.nc.PublishRequest(subj, inbox, big)
 				if i%4 == 0 {
-					// At most 4,000 messages a second of each kind, 60 MB/s: the
-					// coordinator, the server and the flood share this machine's cores.
 					time.Sleep(time.Millisecond)
 				}
 			}
@@ -348,7 +349,8 @@ func TestLeaseHogging(t *testing.T) {
 
 // leaseHogging is TestLeaseHogging by a hog that says it has cores cores (0: says nothing).
 func leaseHogging(t *testing.T, cores int) {
-	r := startGuarded(t, "hog", &Coordinator{})
+	// Backups come after four ack deadlines: 2 s.
+	r := startGuarded(t, "hog", &Coordinator{AckWait: 500 * time.Millisecond})
 	tj, ctx, h, log, out := r.tj, r.ctx, r.h, r.log, r.out
 	var mu sync.Mutex
 	got := map[string]bool{} // the nonces it got
