@@ -167,9 +167,10 @@ func admitIssued(auth *Authority, logf func(string, ...any)) func(user string) b
 		if user == "local" {
 			return true
 		}
-		// Again every admitReload, and at once (but ten times a second at most) for a
-		// name not known yet: one issued since.
-		if since := time.Since(at); since >= admitReload || !issued[user] && since >= admitReload/20 {
+		// Again every admitReload, and at once for a name not known yet: one issued
+		// since (the server lets in no name that is not issued, and a revoked one is
+		// known).
+		if _, known := issued[user]; !known || time.Since(at) >= admitReload {
 			at = time.Now()
 			if err := auth.reload(); err != nil {
 				logf("reading the issued identities: %v; keeping those read before", err)

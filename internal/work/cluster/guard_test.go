@@ -385,3 +385,35 @@ func leaseHogging(t *testing.T, cores int) {
 		t.Errorf("the hog, of %d cores, got %d leases, want at most %d", cores, len(got), want)
 	}
 }
+
+// TestAdmitIssued: the embedded server's Admit takes an identity issued after it was made
+// at once, refuses one never issued, and a revoked one within admitReload.
+func TestAdmitIssued(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admit := admitIssued(a, t.Logf)
+	if !admit("local") || admit("w1") {
+		t.Fatalf("before any issue: local %v, w1 %v; want local only", admit("local"), admit("w1"))
+	}
+	other, err := LoadAuthority(dir) // "worker add" and "worker revoke", another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue(t, other, "w1")
+	if !admit("w1") {
+		t.Errorf("w1, issued a moment ago, is not admitted")
+	}
+	if err := other.Revoke("w1"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(admitReload + time.Second)
+	for admit("w1") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if admit("w1") {
+		t.Errorf("w1, revoked, is still admitted after %v", admitReload+time.Second)
+	}
+}
