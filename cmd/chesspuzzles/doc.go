@@ -193,7 +193,8 @@ ADDR, default 127.0.0.1:4222; --state DIR keeps its store, default
 $XDG_STATE_HOME/chesspuzzles/nats or ~/.local/state/chesspuzzles/nats, and running again
 with the same DIR resumes the job) that workers join; --nats URL uses an existing server
 instead (a cluster of your own: "worker server-config" prints the lines its servers need to
-trust the identities of DIR); --metrics-listen ADDR serves Prometheus metrics at /metrics and a
+trust the identities of DIR, and --stream-replicas 3 keeps three copies of what the
+coordinator stores); --metrics-listen ADDR serves Prometheus metrics at /metrics and a
 status page at / while the coordinator runs; every worker connects under an identity the operator issued ("worker add NAME
 [--state DIR] [-o FILE]" writes NAME.creds, mode 0600: a NATS user JWT signed by the account
 key kept in DIR; "worker revoke NAME" revokes it, "worker list" lists them with what each

@@ -22,17 +22,18 @@ import (
 // natsFlags are the flags of a count whose tasks run through NATS, a coordinator's: those
 // of "queens count --distributed" and "knight count --plan --distributed" alike.
 type natsFlags struct {
-	distributed bool
-	nats        string
-	listen      string
-	state       string
-	auth        natsAuth
-	verify      float64
-	replicas    int
-	metrics     string
-	verifyWait  time.Duration
-	ackWait     time.Duration
-	logFmt      string // --log-format of the coordinator
+	distributed  bool
+	nats         string
+	listen       string
+	state        string
+	auth         natsAuth
+	verify       float64
+	replicas     int
+	metrics      string
+	streamCopies int
+	verifyWait   time.Duration
+	ackWait      time.Duration
+	logFmt       string // --log-format of the coordinator
 }
 
 // add binds the flags to cmd: --distributed and --nats with the help given, the others
@@ -48,6 +49,7 @@ func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublish
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
 	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
 	f.StringVar(&o.metrics, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics and a status page at http://ADDR/ while the coordinator runs (off by default; 127.0.0.1:9464, or 0.0.0.0:9464 for other machines)")
+	f.IntVar(&o.streamCopies, "stream-replicas", 0, "with --nats: keep this many copies (1 to 5) of the results stream and the jobs bucket on the cluster's servers, 3 on three servers to survive losing one (default: the copies they have, 1 when new)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
 	f.DurationVar(&o.ackWait, "ack-wait", cluster.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	addLogFormatFlag(cmd, &o.logFmt)
@@ -65,6 +67,10 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	case flags.Changed("replicas") && o.replicas != 1 && o.replicas != 2:
 		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	case flags.Changed("stream-replicas") && (o.streamCopies < 1 || o.streamCopies > cluster.MaxStreamReplicas):
+		return usageErrorf("--stream-replicas must be a whole number from 1 to %d, got %d", cluster.MaxStreamReplicas, o.streamCopies)
+	case flags.Changed("stream-replicas") && o.nats == "":
+		return usageErrorf("--stream-replicas is for a cluster of servers given with --nats URL; the embedded server keeps one copy")
 	}
 	if o.metrics != "" {
 		if _, port, err := net.SplitHostPort(o.metrics); err != nil || !validPort(port) {
@@ -100,7 +106,7 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 	}
 	counts, stats, err := cluster.Count(ctx, plan, cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
-		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas,
+		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas, StreamReplicas: o.streamCopies,
 		Logf: logfTo(logger), Progress: progress,
 	})
 	if err != nil {

@@ -47,6 +47,10 @@ type Coordinator struct {
 	// an N with no published count (nothing else would hold a lie back), else 1 with
 	// Verify.
 	Replicas int
+	// StreamReplicas is the number of copies the servers keep of the results stream and
+	// the jobs bucket (JetStream replicas, 1 to MaxStreamReplicas): 3 on a cluster of three
+	// servers survives the loss of one. Zero keeps the copies they have (1 when new).
+	StreamReplicas int
 	// Window is the most tasks assigned at once whose results have not come
 	// (DefaultWindow if zero).
 	Window int

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -44,6 +45,9 @@ type CountOptions struct {
 	Verify     float64
 	VerifyWait time.Duration
 	Replicas   int
+	// StreamReplicas is the Coordinator's: the copies a cluster at URL keeps of what the
+	// coordinator stores.
+	StreamReplicas int
 	// Logf, if not nil, gets one line per event worth knowing: the server's address and
 	// how workers join it, the job resumed, results rejected, the verification.
 	Logf func(format string, args ...any)
@@ -105,6 +109,14 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		defer os.Remove(filepath.Join(dir, ServerURLFile))
 	}
 	nc, err := Connect(ctx, co)
+	if errors.Is(err, ErrRefused) && opts.URL != "" && opts.Token == "" && opts.Creds == "" && co.UserCreds == nil {
+		// A cluster of the operator's own that trusts the identities of StoreDir
+		// ("worker server-config"): connect as their coordinator.
+		if co.UserCreds, err = auth.CoordinatorCreds(); err != nil {
+			return queens.Counts{}, Stats{}, err
+		}
+		nc, err = Connect(ctx, co)
+	}
 	if err != nil {
 		return queens.Counts{}, Stats{}, err
 	}
@@ -137,7 +149,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 
 	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Replicas: opts.Replicas,
-		Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
+		StreamReplicas: opts.StreamReplicas, Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
 	if opts.URL == "" {
 		// The embedded server lets in only the identities auth issued; the coordinator
 		// takes part only those still issued, and its own local worker.

@@ -85,13 +85,18 @@ func (e entry) Revision() uint64 { return e.seq }
 // openResults creates ResultsStream if the server has none, and moves into it the results
 // an earlier build left in its key-value bucket (then deletes the bucket), saying so with
 // logf: an upgraded coordinator loses no result.
-func openResults(ctx context.Context, js jetstream.JetStream, logf func(string, ...any)) (*resultStore, error) {
+func openResults(ctx context.Context, js jetstream.JetStream, replicas int, logf func(string, ...any)) (*resultStore, error) {
+	replicas, err := streamReplicas(ctx, js, "stream "+ResultsStream, ResultsStream, replicas)
+	if err != nil {
+		return nil, err
+	}
 	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:              ResultsStream,
 		Description:       "chesspuzzles task results: a message each, on chesspuzzles.results.<job>.<task id >> 12>, sealed by the coordinator under the key in header " + KeyHeader,
 		Subjects:          []string{resultsPrefix + ">"},
 		Storage:           jetstream.FileStorage,
 		MaxMsgsPerSubject: -1,
+		Replicas:          replicas,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("creating stream %s: %w", ResultsStream, err)
@@ -322,15 +327,28 @@ func lastJobRevision(ctx context.Context, res *resultStore, job string) (uint64,
 
 // setup creates or updates the results stream (ResultsStream; see openResults) and the jobs
 // bucket, and returns handles to them. It is idempotent: coordinators call it every time.
-// Only a coordinator may: a worker has no right to JetStream at all.
+// Only a coordinator may: a worker has no right to JetStream at all. Both keep the copies
+// they have; see setupReplicated.
 func setup(ctx context.Context, js jetstream.JetStream, logf func(string, ...any)) (*resultStore, jetstream.KeyValue, error) {
-	results, err := openResults(ctx, js, logf)
+	return setupReplicated(ctx, js, 0, logf)
+}
+
+// setupReplicated is setup with the stream and the bucket kept in replicas copies on the
+// servers of a cluster (JetStream replicas, 1 to 5); 0 keeps the copies they have, 1 for
+// new ones. A stream made with fewer copies gets more (the servers copy it).
+func setupReplicated(ctx context.Context, js jetstream.JetStream, replicas int, logf func(string, ...any)) (*resultStore, jetstream.KeyValue, error) {
+	results, err := openResults(ctx, js, replicas, logf)
+	if err != nil {
+		return nil, nil, err
+	}
+	kvReplicas, err := streamReplicas(ctx, js, "bucket "+JobsBucket, "KV_"+JobsBucket, replicas)
 	if err != nil {
 		return nil, nil, err
 	}
 	jobs, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:  JobsBucket,
-		Storage: jetstream.FileStorage,
+		Bucket:   JobsBucket,
+		Storage:  jetstream.FileStorage,
+		Replicas: kvReplicas,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating bucket %s: %w", JobsBucket, err)
@@ -348,4 +366,27 @@ func decodeResult(s *Sealer, key string, data []byte) (job string, id int, r Res
 		return job, id, r, err
 	}
 	return job, id, r, nil
+}
+
+// MaxStreamReplicas is the most copies of a stream JetStream keeps.
+const MaxStreamReplicas = 5
+
+// streamReplicas is the number of copies to ask of the stream name (what, in errors):
+// want if not 0, else those it has, 1 if it does not exist yet. It costs a request to the
+// server when want is 0.
+func streamReplicas(ctx context.Context, js jetstream.JetStream, what, name string, want int) (int, error) {
+	if want < 0 || want > MaxStreamReplicas {
+		return 0, fmt.Errorf("%s: %d copies asked, want 1 to %d", what, want, MaxStreamReplicas)
+	}
+	if want > 0 {
+		return want, nil
+	}
+	st, err := js.Stream(ctx, name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("looking up %s: %w", what, err)
+	}
+	return max(st.CachedInfo().Config.Replicas, 1), nil
 }

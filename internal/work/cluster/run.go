@@ -131,7 +131,7 @@ func (r *run) open(ctx context.Context) error {
 	if r.js, err = jetstream.New(c.Conn); err != nil {
 		return err
 	}
-	if r.results, r.jobs, err = setup(ctx, r.js, c.logf); err != nil {
+	if r.results, r.jobs, err = setupReplicated(ctx, r.js, c.StreamReplicas, c.logf); err != nil {
 		return err
 	}
 	r.share = c.Verify
