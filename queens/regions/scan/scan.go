@@ -1136,7 +1136,7 @@ func (f forest) find(i int) int {
 
 // hovered reports whether the regions that find names (by the borders alone) each have one
 // colour, but for at most one cell darker or lighter than the rest of its region by the
-// same share in each channel ([darker]): the cell under the mouse on the game's page. It
+// same share in each channel (see darker): the cell under the mouse on the game's page. It
 // returns that cell, or −1.
 func (g *cellGrid) hovered(find func(int) int) (int, bool) {
 	n := g.n
