@@ -109,8 +109,8 @@ func (s Status) Rate() float64 {
 	return 0
 }
 
-// A Result is what a run computed.
-type Result struct {
+// A Summary is what a run computed.
+type Summary struct {
 	// Counts sums the results of the run, each weighted by its task's Weight. When the
 	// run covers every task of the plan they are the board's exact counts; for a part of
 	// the plan Total, HalfTurn and QuarterTurn are that part's share and Unique is nil
@@ -125,46 +125,46 @@ type Result struct {
 }
 
 // Sum adds up results of distinct tasks of p (a slice of the plan, or all of it) with a
-// count.Tally, as Run does; Result.Results is results. It returns an error if a result's
+// count.Tally, as Run does; Summary.Results is results. It returns an error if a result's
 // id is not a task of p or is given twice. It takes time linear in len(results).
-func Sum(p count.Plan, results []count.Result) (Result, error) {
+func Sum(p count.Plan, results []count.Result) (Summary, error) {
 	t := count.NewTally(p)
 	if err := t.AddAll(results); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	res, err := result(t)
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	res.Results = results
 	return res, nil
 }
 
-// result is the Result of what t holds, without the list of results: a slice's sums, or
+// result is the Summary of what t holds, without the list of results: a slice's sums, or
 // the board's counts once t is complete, checked against the published ones
 // (count.Tally.Final).
-func result(t *count.Tally) (Result, error) {
+func result(t *count.Tally) (Summary, error) {
 	c := t.Counts()
 	if t.Complete() {
 		var err error
 		if c, err = t.Final(); err != nil {
-			return Result{}, err
+			return Summary{}, err
 		}
 	} else {
 		c.Unique = nil
 	}
-	return Result{Counts: c, Nodes: t.Nodes()}, nil
+	return Summary{Counts: c, Nodes: t.Nodes()}, nil
 }
 
 // Run runs the tasks of plan p that opts.Tasks names (every task if nil) and returns their
-// results summed (Result.Counts: the board's exact counts when the run is the whole plan).
+// results summed (Summary.Counts: the board's exact counts when the run is the whole plan).
 // Errors: a *CheckpointError when the checkpoint cannot be used, an error naming a bad id
 // of opts.Tasks, ctx.Err() when interrupted (after recording what finished), or an error
 // writing the checkpoint. It takes the plan's build (p.Build) and the tasks' time divided
 // among the workers, and memory for one result per task of the plan.
-func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
+func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
 	if err := p.Build(ctx); err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -181,10 +181,10 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 		order = make(map[int]int, len(opts.Tasks))
 		for j, id := range opts.Tasks {
 			if id < 0 || id >= p.Len() {
-				return Result{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N(), id)
+				return Summary{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N(), id)
 			}
 			if inRun[id] {
-				return Result{}, fmt.Errorf("task %d is named twice", id)
+				return Summary{}, fmt.Errorf("task %d is named twice", id)
 			}
 			inRun[id] = true
 			order[id] = j
@@ -219,13 +219,13 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 	if opts.Checkpoint != "" {
 		c, done, err := OpenCheckpointContext(ctx, opts.Checkpoint, p)
 		if err != nil {
-			return Result{}, err
+			return Summary{}, err
 		}
 		ckpt = c
 		defer ckpt.Close()
 		for _, r := range done {
 			if r.ID < 0 || r.ID >= p.Len() {
-				return Result{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N(), p.Len()-1)}
+				return Summary{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N(), p.Len()-1)}
 			}
 			if inRun[r.ID] && !tally.Has(r.ID) {
 				add(r, true)
@@ -315,22 +315,22 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Result, error) {
 		}
 	}
 	if werr != nil {
-		return Result{}, werr
+		return Summary{}, werr
 	}
 	if ckpt != nil {
 		if err := ckpt.Close(); err != nil {
-			return Result{}, err
+			return Summary{}, err
 		}
 	}
 	if done := tally.Done(); done < st.Tasks {
 		if err := ctx.Err(); err != nil {
-			return Result{}, err
+			return Summary{}, err
 		}
-		return Result{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-done, st.Tasks)
+		return Summary{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-done, st.Tasks)
 	}
 	res, err := result(tally)
 	if err != nil {
-		return Result{}, err
+		return Summary{}, err
 	}
 	res.Results = results
 	return res, nil
