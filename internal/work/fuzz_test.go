@@ -20,7 +20,7 @@ func FuzzOpenCheckpoint(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	header := sealed.Line(header(p))
+	header := sealed.Line(Queens(p).CheckpointFormat().Header)
 	f.Add([]byte(header))
 	f.Add([]byte(header + sealed.Line("3 1 0 0 4")))
 	f.Add([]byte(header + sealed.Line("3 1 0 0 4") + "5 0 0"))

@@ -130,3 +130,23 @@ func (k *KnightPlan) Check(r Result) error {
 
 // Published returns the board's published directed open tours, if known.
 func (k *KnightPlan) Published() (*big.Int, bool) { return kcount.PublishedOpen(k.p.Rows, k.p.Cols) }
+
+// Counters returns "states" and "peak".
+func (k *KnightPlan) Counters() []string { return []string{"states", "peak"} }
+
+// knightMagic begins a knight checkpoint's header.
+const knightMagic = "chesspuzzles-knight-checkpoint"
+
+// CheckpointFormat is the format of knight checkpoints since their first build: a header
+// naming the plan and its tasks, every result synced as it is recorded (a task takes
+// seconds to hours).
+func (k *KnightPlan) CheckpointFormat() CheckpointFormat {
+	return CheckpointFormat{
+		Magic:  knightMagic,
+		What:   "knight count checkpoint",
+		Header: fmt.Sprintf("%s %d plan=%q tasks=%d", knightMagic, checkpointFormat, k.p.Name(), k.Len()),
+		Other: func(body string) error {
+			return fmt.Errorf("records another plan (%.80s), not %q with %d tasks; use another file or delete it", strings.TrimPrefix(body, knightMagic+" "), k.p.Name(), k.Len())
+		},
+	}
+}

@@ -20,7 +20,7 @@ import (
 // A plan that needs time to make its task list (a queens plan at N = 27: minutes) makes it
 // in Build ([Builder]), which a runner calls first; a plan with work to do per slice rule
 // or per checkpoint format says so through the other role interfaces of this package
-// ([Slicer]). Everything else a runner needs is here.
+// ([Slicer], [Checkpointed]). Everything else a runner needs is here.
 type Plan interface {
 	// Job identifies the plan among all plans of all puzzles: its puzzle, board, kind and
 	// version, as one token of a NATS subject and of a bucket key ("q17v1",
@@ -37,6 +37,8 @@ type Plan interface {
 	// RunTask counts t, a task of the plan, and returns its result, or ctx.Err() within
 	// milliseconds of ctx being done. Its cost is the task's (Task.Cost forecasts it).
 	RunTask(ctx context.Context, t Task) (Result, error)
+	// Counters names the counters of every result of the plan, in their order.
+	Counters() []string
 	// Check returns why r cannot be the result of task r.ID, or nil if it can: the task
 	// exists, its count and counters are possible. It never runs the task: a wrong
 	// result that keeps to the rules is found only by running the task again.
@@ -76,8 +78,8 @@ type Task struct {
 }
 
 // A Result is what running a task found: its count, unweighted, and named counters of
-// the work done that a re-run of the task reproduces exactly, in an order fixed by the
-// plan (each plan names its own: "nodes", "states", "peak").
+// the work done that a re-run of the task reproduces exactly, in the plan's order
+// (Plan.Counters: each plan names its own, "nodes", "states", "peak").
 type Result struct {
 	ID       int
 	Count    *big.Int

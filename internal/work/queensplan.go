@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math/big"
+	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -129,4 +130,57 @@ func (q *QueensPlan) CountResult(r Result) (count.Result, error) {
 	}
 	return count.Result{ID: r.ID, Solutions: r.Count.Uint64(), HalfTurn: vals[0], QuarterTurn: vals[1], Nodes: vals[2],
 		RowSets: vals[3], Stored: vals[4], PairTests: vals[5]}, nil
+}
+
+// Counters returns the names of the counters of the plan's method, in their order.
+func (q *QueensPlan) Counters() []string {
+	if q.join {
+		return joinCounters
+	}
+	return framesCounters
+}
+
+// queensMagic begins a queens checkpoint's header.
+const queensMagic = "chesspuzzles-count-checkpoint"
+
+// CheckpointFormat is the format of queens checkpoints since their first build: a header
+// naming N, the method if it is the join, the plan version and the tasks, synced every
+// SyncEvery (a queens task takes milliseconds to minutes). A checkpoint of another method,
+// N or version is refused with the flag that would resume it.
+func (q *QueensPlan) CheckpointFormat() CheckpointFormat {
+	p := q.p
+	h := fmt.Sprintf("%s %d n=%d plan=%d tasks=%d", queensMagic, checkpointFormat, p.N(), p.Version(), p.Len())
+	if q.join {
+		h = fmt.Sprintf("%s %d n=%d method=%s plan=%d tasks=%d", queensMagic, checkpointFormat, p.N(), p.Method(), p.Version(), p.Len())
+	}
+	return CheckpointFormat{Magic: queensMagic, What: "count checkpoint", Header: h, Sync: SyncEvery, Other: q.otherCheckpoint}
+}
+
+// otherCheckpoint says why a queens checkpoint whose header is body is not q's.
+func (q *QueensPlan) otherCheckpoint(body string) error {
+	p := q.p
+	var format, n, version, tasks int
+	method := count.MethodFrames
+	what := "another count"
+	rest := strings.TrimPrefix(body, queensMagic+" ")
+	if k, _ := fmt.Sscanf(rest, "%d n=%d plan=%d tasks=%d", &format, &n, &version, &tasks); k == 4 {
+		what = fmt.Sprintf("N=%d with plan version %d", n, version)
+	} else if k, _ := fmt.Sscanf(rest, "%d n=%d method=%s plan=%d tasks=%d", &format, &n, &method, &version, &tasks); k == 5 {
+		what = fmt.Sprintf("N=%d with plan version %d", n, version)
+	}
+	if method != q.method() {
+		return fmt.Errorf("records a count by method %s, not %s; use another file, delete it or count with --method %s", method, q.method(), method)
+	}
+	if n == p.N() && version != p.Version() {
+		return fmt.Errorf("records a count of N=%d with plan version %d, not %d; count with --plan-version %d, or use another file or delete it", n, version, p.Version(), version)
+	}
+	return fmt.Errorf("records %s, not N=%d with plan version %d; use another file or delete it", what, p.N(), p.Version())
+}
+
+// method names the plan's method for messages ("frames" for plans that leave it empty).
+func (q *QueensPlan) method() string {
+	if q.p.Method() == "" {
+		return count.MethodFrames
+	}
+	return q.p.Method()
 }

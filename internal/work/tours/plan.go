@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -49,6 +50,9 @@ type Plan interface {
 	// Published returns the published value of the count the plan makes (the board's
 	// directed open tours: kcount.PublishedOpen), if known: a total unlike it is refused.
 	Published() (*big.Int, bool)
+
+	// open returns the kcount.OpenPlan the plan presents (Neutral).
+	open() *kcount.OpenPlan
 }
 
 // Task is one task of a Plan.
@@ -186,3 +190,12 @@ func (o openEnds) RunTask(ctx context.Context, id int, opts TaskOptions) (Result
 	}
 	return kcount.CountOpenTask(ctx, o.p.Rows, o.p.Cols, o.p.Tasks[id], opts.MaxMemory, opts.Status)
 }
+
+// Neutral returns p as the neutral plan every runner of package work takes
+// (work.KnightPlan).
+func Neutral(p Plan) *work.KnightPlan {
+	return work.Knight(p.open())
+}
+
+func (o openEnds) open() *kcount.OpenPlan  { return o.p }
+func (o openSplit) open() *kcount.OpenPlan { return o.p }
