@@ -106,6 +106,9 @@ type Stats struct {
 	// found to agree; VerifiedHere those of them the coordinator computed itself.
 	Verified     int
 	VerifiedHere int
+	// ComputedHere is the number of task computations the coordinator ran itself in
+	// this run, for any reason (a verification, a disagreement, orphaned tasks).
+	ComputedHere int
 	// Identities is the number of distinct worker identities whose results the count
 	// holds; ByIdentities[k] the number of tasks computed by k distinct identities (the
 	// coordinator counting as one).

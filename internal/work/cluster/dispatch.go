@@ -539,7 +539,7 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 		}
 		dis.First, dis.partial, firstSeq = f, false, seq
 	}
-	res, err := countLocally(ctx, d.plan, []int{id})
+	res, err := countLocally(ctx, d.plan, []int{id}, d.stats)
 	if err != nil {
 		return err
 	}

@@ -172,12 +172,16 @@ func (r *run) resume(ctx context.Context) error {
 			c.logf("job %s: ignoring the snapshot %s: %v; reading every stored result", job, snapshotPath(c.StateDir, job), err)
 		}
 	}
-	if r.tally == nil {
+	fresh := r.tally == nil
+	if fresh {
 		r.tally, r.ver = count.NewTally(plan), newVerifier(plan, sample)
 	}
 	r.wrote = &revision{}
 	if err := readJob(ctx, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
 		return err
+	}
+	if fresh {
+		r.ver.resample(sample) // keep the tasks an earlier run verified
 	}
 	r.stats.Resumed = r.tally.Done()
 	if c.CaughtUp != nil {
@@ -434,13 +438,18 @@ func (r *run) step(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	r.c.logf("job %s: verifying %d tasks here in the coordinator: %s", r.job, len(pending), local)
-	again, err := countLocally(ctx, r.plan, pending)
+	again, err := countLocally(ctx, r.plan, pending, &r.stats)
 	if err != nil {
 		return false, err
 	}
 	plan := r.plan
 	for j, id := range pending {
 		res := Result{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Result: again[j], Worker: Here}
+		// Stored as a worker's second computation is, so that a later run (with or
+		// without the snapshot) finds the task verified and computes nothing again.
+		if err := r.d.store(verifyKey(r.job, id), &res); err != nil {
+			return false, err
+		}
 		if err := r.d.settle(ctx, id, ver.addSecond(id, res)); err != nil {
 			return false, err
 		}
@@ -464,7 +473,7 @@ func (r *run) orphans(ctx context.Context) error {
 		}
 	}
 	r.c.logf("job %s: computing here the %d tasks left: every identity that could compute them is quarantined, and no other asked within %v", r.job, len(ids), r.verifyWait)
-	res, err := countLocally(ctx, r.plan, ids)
+	res, err := countLocally(ctx, r.plan, ids, &r.stats)
 	if err != nil {
 		return err
 	}

@@ -336,8 +336,9 @@ func (e *DisagreeError) Error() string {
 }
 
 // countLocally runs tasks on all cores (work.Run) and returns their results in the order
-// of ids.
-func countLocally(ctx context.Context, plan count.Plan, ids []int) ([]count.Result, error) {
+// of ids; it counts them in st.ComputedHere.
+func countLocally(ctx context.Context, plan count.Plan, ids []int, st *Stats) ([]count.Result, error) {
+	st.ComputedHere += len(ids)
 	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 	return res.Results, err
 }
