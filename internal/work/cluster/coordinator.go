@@ -139,6 +139,8 @@ type lease struct {
 	nonce  string
 	start  time.Time // when it was leased
 	until  time.Time
+	seq    int    // the run's serial of leases (Assignment.Seq)
+	inst   string // the worker instance it went to (WantMsg.Instance), if named
 }
 
 // identitiesLine says how many tasks were computed by how many distinct identities.

@@ -40,10 +40,12 @@ type dispatch struct {
 	ackWait     time.Duration
 	window      int
 	serial      int
-	leases      map[string]*lease // by nonce
-	firstLease  map[int]*lease    // the live first-computation lease of a task
-	verifyLease map[int]*lease    // the live second-computation lease of a task
-	again       []int             // tasks to assign again before the hand-out order
+	leases      map[string]*lease            // by nonce
+	byUser      map[string]map[string]*lease // the same, by identity (holdings.go)
+	worked      map[string]bool              // identities of this build's workers that held a lease in this run
+	firstLease  map[int]*lease               // the live first-computation lease of a task
+	verifyLease map[int]*lease               // the live second-computation lease of a task
+	again       []int                        // tasks to assign again before the hand-out order
 	next        func() (int, bool)
 	stopNext    func()
 
@@ -107,7 +109,8 @@ func (d *dispatch) want(m *nats.Msg) {
 		a.Wait = 1
 	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
 		if l := d.assign(user); l != nil {
-			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds()}
+			d.instance(l, w.Instance)
+			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds(), Seq: l.seq}
 			a.Verify = l.verify
 		}
 	}
@@ -275,7 +278,9 @@ func (d *dispatch) lease(user string, id int, verify bool) *lease {
 	now := time.Now()
 	l := &lease{id: id, user: user, verify: verify, start: now, until: now.Add(min(d.ackWait, d.maxLease)),
 		nonce: nonce(d.sealer, user, d.job, id, verify, strconv.FormatInt(time.Now().UnixNano(), 36)+"-"+strconv.Itoa(d.serial))}
+	l.seq = d.serial
 	d.leases[l.nonce] = l
+	d.hold(l)
 	d.g.held[user]++
 	if verify {
 		d.verifyLease[id] = l
@@ -295,6 +300,7 @@ func (d *dispatch) release(l *lease) {
 		}
 	}
 	delete(d.leases, l.nonce)
+	d.unhold(l)
 	if l.verify {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
@@ -338,6 +344,7 @@ func (d *dispatch) beat(m *nats.Msg) {
 			d.release(l)
 		}
 	}
+	d.dropUnheld(user, b)
 }
 
 // expire ends the leases whose workers have been silent for the ack deadline.

@@ -98,6 +98,10 @@ type WantMsg struct {
 	// Cores is how many tasks the worker runs at once; the coordinator leases it
 	// leasesPerCore times as many at most (none from a build before: DefaultMaxLeases).
 	Cores int `json:"cores,omitempty"`
+	// Instance names this worker process among those of its identity (random, new each
+	// Worker.Run): the coordinator numbers the assignments it makes to each instance
+	// (Assignment.Seq), which its heartbeats then account for (BeatMsg.Held).
+	Instance string `json:"instance,omitempty"`
 }
 
 // An Assignment is a coordinator's answer to a WantMsg: a task and the nonce that binds
@@ -113,13 +117,25 @@ type Assignment struct {
 	// Finished, with no task, names the job the coordinator has just finished: the
 	// worker says once that it is done and waits quietly for the next.
 	Finished string `json:"finished,omitempty"`
+	// Seq numbers the assignments this run made to the worker instance that asked
+	// (WantMsg.Instance), 1 for the first; 0 for an instance that gave no name.
+	Seq int `json:"seq,omitempty"`
 }
 
 // BeatMsg is a worker's heartbeat: the nonces of the assignments it still works on, and
 // those it hands back (Back) without a result, to be assigned to another at once.
+//
+// With Held, Nonces are every assignment the worker instance Instance holds (computing it,
+// or handing its result in) of those numbered up to Seen, the highest Assignment.Seq it
+// received: a lease of that instance numbered up to Seen and not listed is one whose
+// answer never reached it (lost, or come after the worker gave up waiting), which the
+// coordinator assigns again at once. Workers of builds before it send no Held beats.
 type BeatMsg struct {
-	Nonces []string `json:"nonces,omitempty"`
-	Back   []string `json:"back,omitempty"`
+	Nonces   []string `json:"nonces,omitempty"`
+	Back     []string `json:"back,omitempty"`
+	Held     bool     `json:"held,omitempty"`
+	Instance string   `json:"instance,omitempty"`
+	Seen     int      `json:"seen,omitempty"`
 }
 
 // A Receipt is the coordinator's answer to a result: accepted (and stored), or refused

@@ -81,6 +81,9 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 			return r.fail(ctx, err)
 		}
 		counts, st, err := r.finish(ctx)
+		if err == nil {
+			r.linger(ctx) // each worker hears that the job is done
+		}
 		if !errors.Is(err, errRecheck) {
 			return counts, st, err
 		}

@@ -63,6 +63,11 @@ type Worker struct {
 	plans    map[[2]int]count.Plan // by (N, plan version)
 	knight   map[string]count.Plan // knight plans by job id
 	waitOnce sync.Once
+
+	// askWait is how long a request for a task waits for its answer (5 s if zero): a hook
+	// for tests. held is what the worker's Held heartbeats say (held.go).
+	askWait time.Duration
+	held    holdings
 }
 
 // PlanVersions are the plan versions this build's workers run: a version number names
@@ -103,6 +108,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if cores == 1 {
 		coresWord = "core"
 	}
+	w.held.start()
 	w.logf("worker %s (%s): asking for tasks on %d %s", w.Identity, w.Name, cores, coresWord)
 	w.quietWhenIdle()
 	every := w.Every
@@ -128,7 +134,8 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 		}
 	})
-	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: w.Cores})
+	wg.Go(func() { w.beatHeld(ctx) })
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: w.Cores, Instance: w.held.instance})
 	for range cores {
 		wg.Go(func() {
 			idle := 0 // answers without a task in a row
@@ -169,6 +176,7 @@ func (w *Worker) Run(ctx context.Context) error {
 					return
 				}
 				idle = 0
+				w.held.take(a)
 				w.lastTask.Store(time.Now().UnixNano())
 				w.quiet.Store(false)
 				w.handle(ctx, a)
@@ -212,6 +220,7 @@ func (w *Worker) quietWhenIdle() {
 	})
 	w.Conn.SetReconnectHandler(func(c *nats.Conn) {
 		lost.Store(false)
+		w.held.kickNow() // say at once which leases it still holds
 		if !quiet.Load() {
 			w.logf("reconnected to %s", c.ConnectedUrlRedacted())
 		}
@@ -234,7 +243,16 @@ func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {
 	if ctx.Err() != nil {
 		return a, ctx.Err()
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	if !w.Conn.IsConnected() {
+		// A request made now would wait in the client's buffer and be answered on
+		// reconnecting, perhaps after the worker gave up on it: a lease never received.
+		return a, errNotConnected
+	}
+	wait := w.askWait
+	if wait <= 0 {
+		wait = 5 * time.Second
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
 		t := time.NewTimer(askGrace)
@@ -331,9 +349,10 @@ func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
 	return p, t, err
 }
 
-// handle runs one assignment: compute (with a heartbeat every third of the lease), then
+// handle runs one assignment: compute (its lease kept by the Held heartbeats, held.go), then
 // hand the result in until the coordinator answers.
 func (w *Worker) handle(ctx context.Context, a Assignment) {
+	defer w.held.done(a.Nonce) // after the result's receipt, or the hand-back
 	plan, task, err := w.task(a.TaskMsg)
 	if err != nil {
 		w.warnf("refused task %d of job %q: %v", a.ID, a.Job, err)
@@ -350,7 +369,6 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 	if w.Verbose {
 		w.logf("task %s started", key)
 	}
-	every := max(time.Duration(a.Lease*float64(time.Second))/3, 10*time.Millisecond)
 	start := time.Now()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -366,8 +384,6 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 		}
 		out <- outcome{r, err}
 	}()
-	beat := time.NewTicker(every)
-	defer beat.Stop()
 	var res count.Result
 wait:
 	for {
@@ -376,8 +392,6 @@ wait:
 			w.beat(a.Nonce, true)
 			w.logf("task %s handed back", key)
 			return
-		case <-beat.C:
-			w.beat(a.Nonce, false)
 		case o := <-out:
 			if o.err != nil {
 				// Cancelled with ctx (the count saw it first: both cases were ready), or
