@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -100,15 +99,15 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 	if err != nil {
 		return queens.Counts{}, cluster.Stats{}, err
 	}
-	progress, err = o.watch(ctx, plan, logger, progress)
-	if err != nil {
-		return queens.Counts{}, cluster.Stats{}, err
-	}
-	counts, stats, err := cluster.Count(ctx, plan, cluster.CountOptions{
+	opts := cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
 		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas, StreamReplicas: o.streamCopies,
 		Logf: logfTo(logger), Progress: progress,
-	})
+	}
+	if err := o.watch(ctx, plan, logger, &opts); err != nil {
+		return queens.Counts{}, cluster.Stats{}, err
+	}
+	counts, stats, err := cluster.Count(ctx, plan, opts)
 	if err != nil {
 		url := o.nats
 		if url == "" {
@@ -119,30 +118,30 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 	return counts, stats, nil
 }
 
-// watch starts the metrics and status page --metrics-listen asks for, if any, and returns
-// the progress function that feeds them and then progress (which may be nil). They stop
-// with ctx. An address it cannot listen on is a usage error.
-func (o *natsFlags) watch(ctx context.Context, plan count.Plan, logger *slog.Logger, progress func(work.Status)) (func(work.Status), error) {
+// watch starts the metrics and status page --metrics-listen asks for, if any, and has
+// opts feed them: its progress (then the progress it had, which may be nil), the tasks in
+// flight and the store's size. They stop with ctx. An address it cannot listen on is a
+// usage error.
+func (o *natsFlags) watch(ctx context.Context, plan count.Plan, logger *slog.Logger, opts *cluster.CountOptions) error {
 	if o.metrics == "" {
-		return progress, nil
+		return nil
 	}
-	var store func() (uint64, bool)
-	if o.nats == "" {
-		store = monitor.DirBytes(filepath.Join(o.state, "jetstream"))
-	}
-	m := monitor.New(o.state, store)
+	m := monitor.New(o.state)
 	addr, err := m.Serve(ctx, o.metrics, logfTo(logger))
 	if err != nil {
-		return nil, usageError(err)
+		return usageError(err)
 	}
 	logger.Info(fmt.Sprintf("metrics on http://%s/metrics, the status page on http://%s/", addr, addr))
 	job := cluster.JobID(plan.N(), plan.Version())
-	return func(s work.Status) {
+	progress := opts.Progress
+	opts.Progress = func(s work.Status) {
 		m.Update(job, s)
 		if progress != nil {
 			progress(s)
 		}
-	}, nil
+	}
+	opts.InFlight, opts.Store = m.InFlight, m.SetStore
+	return nil
 }
 
 // distOptions are the flags of "queens count" that run a count on many machines: through

@@ -3,23 +3,25 @@
 // Go client, and a small HTML status page at / with the same figures and a plot of the
 // progress (inline SVG; no script, no build step).
 //
-// Usage, beside a count whose Progress it is given:
+// Usage, beside a count whose Progress, InFlight and Store it is given:
 //
-//	m := monitor.New(stateDir, monitor.DirBytes(storeDir))
+//	m := monitor.New(stateDir)
 //	addr, err := m.Serve(ctx, "127.0.0.1:9464", logf)
 //	… opts.Progress = func(s work.Status) { m.Update(job, s) }
+//	… opts.InFlight = m.InFlight
+//	… opts.Store = m.SetStore
 //
 // Its figures come from the count's status, from the identities' history the coordinator
-// writes in its state directory every 5 seconds (read again in the background when it
-// changed), and from the process itself; a scrape costs the same whatever the plan's size
-// and the number of identities (the 20 with the most results are named, the others summed).
+// writes in its state directory every 5 seconds and from the server's size of the
+// results (both read again in the background), and from the process itself; a scrape
+// reads nothing from disk or the network and costs the same whatever the plan's size and
+// the number of identities (the 20 with the most results are named, the others summed).
 package monitor
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -55,10 +57,13 @@ const (
 // (DIR/history.json, written every 5 seconds by the run) every historyEvery in the
 // background, when it changed.
 type Monitor struct {
-	dir   string                // the coordinator's state directory: history and snapshot
-	store func() (uint64, bool) // the store's size; nil: not shown
+	dir string // the coordinator's state directory: history and snapshot
 
 	mu       sync.Mutex
+	store    func(context.Context) (uint64, error) // the store's size; nil: not shown
+	first    int                                   // tasks in flight: first computations
+	second   int                                   // and second ones
+	flying   bool                                  // whether InFlight was told
 	job      string
 	st       work.Status
 	last     time.Time // when a result last came (Done grew)
@@ -67,7 +72,6 @@ type Monitor struct {
 	ids      []identityRow
 	total    cluster.IdentityHistory // summed over every identity
 	quar     int                     // identities quarantined
-	storeAt  time.Time
 	storeLen uint64
 	storeOK  bool
 
@@ -87,8 +91,9 @@ type identityRow struct {
 	cluster.IdentityHistory
 }
 
-func New(dir string, store func() (uint64, bool)) *Monitor {
-	m := &Monitor{dir: dir, store: store, reg: prometheus.NewRegistry()}
+// New returns the Monitor of a coordinator whose state directory is dir.
+func New(dir string) *Monitor {
+	m := &Monitor{dir: dir, reg: prometheus.NewRegistry()}
 	m.reg.MustRegister(m, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
 	return m
 }
@@ -156,36 +161,45 @@ func (m *Monitor) refreshHistory() {
 	m.mu.Unlock()
 }
 
-// storeBytes returns the size of the results' store, asked at most every 5 seconds;
-// m.mu is held.
-func (m *Monitor) storeBytes() (uint64, bool) {
-	if m.store == nil {
-		return 0, false
-	}
-	if time.Since(m.storeAt) >= 5*time.Second {
-		m.storeAt = time.Now()
-		m.storeLen, m.storeOK = m.store()
-	}
-	return m.storeLen, m.storeOK
+// InFlight records the tasks leased to workers and not yet handed in: first computations
+// and second ones (a count's InFlight, told every quarter second).
+func (m *Monitor) InFlight(first, second int) {
+	m.mu.Lock()
+	m.first, m.second, m.flying = first, second, true
+	m.mu.Unlock()
 }
 
-// DirBytes returns a store function for New: the bytes of the files under dir (an
-// embedded server's JetStream store), read by walking it.
-func DirBytes(dir string) func() (uint64, bool) {
-	return func() (uint64, bool) {
-		var n uint64
-		err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if fi, err := d.Info(); err == nil && fi.Mode().IsRegular() {
-				n += uint64(fi.Size())
-			}
-			return nil
-		})
-		return n, err == nil
-	}
+// SetStore gives the function that returns the bytes the server holds of the results (a
+// count's Store, once it is connected): asked every historyEvery in the background, never
+// during a scrape.
+func (m *Monitor) SetStore(bytes func(context.Context) (uint64, error)) {
+	m.mu.Lock()
+	m.store = bytes
+	m.mu.Unlock()
 }
+
+// refreshStore asks the store's size again, without holding m.mu while it asks; a store
+// that cannot say keeps the last size it said.
+func (m *Monitor) refreshStore(ctx context.Context) {
+	m.mu.Lock()
+	store := m.store
+	m.mu.Unlock()
+	if store == nil {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, historyEvery)
+	defer cancel()
+	n, err := store(sctx)
+	if err != nil {
+		return
+	}
+	m.mu.Lock()
+	m.storeLen, m.storeOK = n, true
+	m.mu.Unlock()
+}
+
+// storeBytes returns the size of the results' store last read, if any; m.mu is held.
+func (m *Monitor) storeBytes() (uint64, bool) { return m.storeLen, m.storeOK }
 
 // snapshotAge is the time since the job's snapshot was written, if there is one.
 func (m *Monitor) snapshotAge() (time.Duration, bool) {
@@ -209,13 +223,14 @@ var (
 	descIDs   = prometheus.NewDesc("chesspuzzles_identities", "Identities with a record in the job.", []string{"count_job"}, nil)
 	descCheck = prometheus.NewDesc("chesspuzzles_results", "Results of the job by what the checks said: verified (agreed with another computation), disagreed, refused.", []string{"count_job", "outcome"}, nil)
 	descQuar  = prometheus.NewDesc("chesspuzzles_quarantined_identities", "Identities shown wrong by a disagreement in the job: their results dropped, no task given them.", []string{"count_job"}, nil)
-	descStore = prometheus.NewDesc("chesspuzzles_store_bytes", "Bytes of the embedded server's store (the results stream and the jobs bucket).", nil, nil)
+	descStore = prometheus.NewDesc("chesspuzzles_store_bytes", "Bytes the NATS server holds of the results stream and the jobs bucket (JetStream's stream state, one copy; the embedded server and a cluster alike).", nil, nil)
+	descFly   = prometheus.NewDesc("chesspuzzles_tasks_in_flight", "Tasks of the job leased to workers and not yet handed in, by computation: first, or second (a verification).", []string{"count_job", "computation"}, nil)
 	descSnap  = prometheus.NewDesc("chesspuzzles_snapshot_age_seconds", "Time since the coordinator last wrote its snapshot of the job.", []string{"count_job"}, nil)
 )
 
 // Describe is prometheus.Collector's.
 func (m *Monitor) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descTasks, descFrac, descRate, descETA, descLast, descByID, descIDs, descCheck, descQuar, descStore, descSnap} {
+	for _, d := range []*prometheus.Desc{descTasks, descFrac, descRate, descETA, descLast, descByID, descIDs, descCheck, descQuar, descStore, descSnap, descFly} {
 		ch <- d
 	}
 }
@@ -237,6 +252,10 @@ func (m *Monitor) Collect(ch chan<- prometheus.Metric) {
 	s, job := m.st, m.job
 	gauge(descTasks, float64(s.Done), job, "done")
 	gauge(descTasks, float64(s.Tasks-s.Done), job, "left")
+	if m.flying {
+		gauge(descFly, float64(m.first), job, "first")
+		gauge(descFly, float64(m.second), job, "second")
+	}
 	gauge(descFrac, s.Fraction(), job)
 	rate := 0.0
 	if s.Done > s.Resumed {
@@ -295,6 +314,7 @@ func (m *Monitor) Serve(ctx context.Context, addr string, logf func(string, ...a
 		defer t.Stop()
 		for {
 			m.refreshHistory()
+			m.refreshStore(ctx)
 			select {
 			case <-ctx.Done():
 				srv.Close()

@@ -23,7 +23,8 @@ import (
 
 // monitorWith returns a Monitor of job q28v1 in a new state directory whose history holds
 // ids identities, identity i with 1000+i results, i%7 verified, one refused every tenth,
-// the last quarantined; and the status of a run of tasks tasks with done of them done.
+// the last quarantined; the status of a run of tasks tasks with done of them done; 12
+// first and 3 second computations in flight; a store of 123456789 bytes.
 func monitorWith(t testing.TB, ids, tasks, done int) *Monitor {
 	t.Helper()
 	dir := t.TempDir()
@@ -38,11 +39,14 @@ func monitorWith(t testing.TB, ids, tasks, done int) *Monitor {
 	if err := os.WriteFile(filepath.Join(dir, cluster.HistoryFile), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := New(dir, nil)
+	m := New(dir)
 	m.Update("q28v1", work.Status{N: 28, Tasks: tasks, Done: done / 2, Solutions: big.NewInt(0)})
 	m.Update("q28v1", work.Status{N: 28, Tasks: tasks, Done: done, Resumed: done / 2, Solutions: big.NewInt(0),
 		Elapsed: time.Hour, NodesRun: 36e11, CostTotal: 1000, CostRun: 100, CostLeft: 400})
 	m.refreshHistory()
+	m.InFlight(12, 3)
+	m.SetStore(func(context.Context) (uint64, error) { return 123456789, nil })
+	m.refreshStore(context.Background())
 	return m
 }
 
@@ -102,7 +106,7 @@ next:
 }
 
 // TestMetricsScrape: the coordinator's /metrics parse with Prometheus's text parser and say
-// what the run and the history say: tasks done and left, the rate, the time left,
+// what the run and the history say: tasks done, left and in flight, the store's size, the rate, the time left,
 // results by identity for the top 20 and the others summed, the checks' outcomes, the
 // quarantined identities, and the process's memory.
 func TestMetricsScrape(t *testing.T) {
@@ -115,6 +119,14 @@ func TestMetricsScrape(t *testing.T) {
 	}
 	if got := value(t, fams, "chesspuzzles_tasks", map[string]string{"state": "left"}); got != tasks-done {
 		t.Errorf("tasks left = %v, want %d", got, tasks-done)
+	}
+	for comp, want := range map[string]float64{"first": 12, "second": 3} {
+		if got := value(t, fams, "chesspuzzles_tasks_in_flight", map[string]string{"count_job": "q28v1", "computation": comp}); got != want {
+			t.Errorf("%s computations in flight = %v, want %v", comp, got, want)
+		}
+	}
+	if got := value(t, fams, "chesspuzzles_store_bytes", nil); got != 123456789 {
+		t.Errorf("store bytes = %v, want 123456789", got)
 	}
 	if got := value(t, fams, "chesspuzzles_nodes_per_second", job); got != 1e9 {
 		t.Errorf("rate = %v nodes/s, want 1e9 (3.6e12 nodes in an hour)", got)

@@ -34,6 +34,9 @@ type Coordinator struct {
 	// CaughtUp, if not nil, is called once, when the run has read the results stored
 	// before it started (from its snapshot and the stream), with the tally then.
 	CaughtUp func(t *count.Tally)
+	// InFlight, if not nil, is told every quarter second how many tasks are leased and
+	// not yet handed in: first computations and second ones. It must return quickly.
+	InFlight func(first, second int)
 	// Verify is the share of tasks, chosen at random, that are computed a second time, by
 	// an identity other than the first's, as soon as the first result is in; the count is
 	// refused with a [DisagreeError] if the two differ. Zero verifies none; the command

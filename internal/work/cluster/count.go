@@ -55,6 +55,11 @@ type CountOptions struct {
 	// the job's status; it must return quickly. Status.Resumed counts the results already
 	// on the server when the run started, whose work the rate and ETA leave out.
 	Progress func(work.Status)
+	// InFlight is the Coordinator's. Store, if not nil, is given once connected the
+	// function that returns the bytes the server holds of the results (StoreBytes on the
+	// coordinator's connection, which ends with Count).
+	InFlight func(first, second int)
+	Store    func(bytes func(context.Context) (uint64, error))
 }
 
 // Count counts plan through NATS, as a coordinator: it starts the embedded
@@ -121,6 +126,9 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		return queens.Counts{}, Stats{}, err
 	}
 	defer nc.Close()
+	if opts.Store != nil {
+		opts.Store(func(ctx context.Context) (uint64, error) { return StoreBytes(ctx, nc) })
+	}
 
 	wctx, stopWorker := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -149,7 +157,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 
 	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Replicas: opts.Replicas,
-		StreamReplicas: opts.StreamReplicas, Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin)}
+		StreamReplicas: opts.StreamReplicas, Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin), InFlight: opts.InFlight}
 	if opts.URL == "" {
 		// The embedded server lets in only the identities auth issued; the coordinator
 		// takes part only those still issued, and its own local worker.

@@ -408,6 +408,7 @@ func (r *run) loop(ctx context.Context) error {
 			r.d.expire()
 			r.d.refresh()
 			r.d.pick(pickScan * 64)
+			r.flight()
 			r.save(false)
 			r.record(ctx, false)
 		}

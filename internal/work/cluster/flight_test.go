@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+)
+
+// TestCountWatch: a count tells its InFlight hook the tasks leased and not yet handed in
+// (some while the local worker computes, none it holds beyond the window), and gives its
+// Store hook a function that says how many bytes the server holds of the results: more
+// once results are stored than at the start.
+func TestCountWatch(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	plan := mustPlan(t, 10)
+	var mu sync.Mutex
+	maxFirst, calls := 0, 0
+	var bytes func(context.Context) (uint64, error)
+	var atStart, atHalf uint64
+	opts := CountOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Workers: 2,
+		InFlight: func(first, second int) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			maxFirst = max(maxFirst, first)
+		},
+		Store: func(b func(context.Context) (uint64, error)) {
+			bytes = b
+			n, err := b(ctx)
+			if err != nil {
+				t.Errorf("store bytes at the start: %v", err)
+			}
+			atStart = n
+		},
+		Progress: func(s work.Status) {
+			if atHalf == 0 && s.Done >= s.Tasks/2 && bytes != nil {
+				time.Sleep(300 * time.Millisecond) // a tick of the loop or two, and the stores acknowledged
+				n, err := bytes(ctx)
+				if err != nil {
+					t.Errorf("store bytes half-way: %v", err)
+				}
+				atHalf = n
+			}
+		},
+	}
+	if _, _, err := Count(ctx, plan, opts); err != nil {
+		t.Fatal(err)
+	}
+	if atHalf <= atStart {
+		t.Errorf("store bytes %d at the start, %d half-way: want more once results are stored", atStart, atHalf)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls == 0 || maxFirst == 0 || maxFirst > 2*leasesPerCore {
+		t.Errorf("InFlight told %d times, at most %d first computations in flight; want some, at most %d (2 cores)", calls, maxFirst, 2*leasesPerCore)
+	}
+}
