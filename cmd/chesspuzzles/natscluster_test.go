@@ -114,6 +114,7 @@ func TestNATSCluster(t *testing.T) {
 	t.Logf("killed the coordinator (SIGKILL) after %d tasks", countDone(workerLogs))
 
 	again := exec.CommandContext(ctx, bin, coordArgs...)
+	dieWithTest(again)
 	var stderr lockedBuffer
 	again.Stderr = &stderr
 	out, err := again.Output()
@@ -166,7 +167,8 @@ func runOK(t *testing.T, bin string, args ...string) string {
 }
 
 // startLogged starts bin with args, its standard output and error to the file log, and kills it
-// when the test ends; on failure the test's log shows the end of every such file.
+// when the test ends (or, on Linux, when the test process dies: dieWithTest); on failure
+// the test's log shows the end of every such file.
 func startLogged(t *testing.T, log, bin string, args ...string) *exec.Cmd {
 	t.Helper()
 	f, err := os.Create(log)
@@ -175,6 +177,7 @@ func startLogged(t *testing.T, log, bin string, args ...string) *exec.Cmd {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = f, f
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
