@@ -20,13 +20,16 @@ import (
 // and the order of a checkpoint line of each method. The published value is Q(N)
 // (count.Known).
 type QueensPlan struct {
-	p    count.Plan
+	p count.Plan
+	// join: the result carries the join's counters too; so does a count.Plan of any
+	// method but frames (cluster's knight plans, until the cluster takes Plan), so that no
+	// counter of its results is lost.
 	join bool
 }
 
 // Queens returns p as a [Plan]. It costs nothing: p is built by Build.
 func Queens(p count.Plan) *QueensPlan {
-	return &QueensPlan{p: p, join: p.Method() == count.MethodJoin}
+	return &QueensPlan{p: p, join: p.Method() != count.MethodFrames && p.Method() != ""}
 }
 
 // Count returns the count.Plan q presents.
@@ -184,3 +187,9 @@ func (q *QueensPlan) method() string {
 	}
 	return q.p.Method()
 }
+
+// Weight returns task id's weight without making the task (count.Plan.Weight).
+func (q *QueensPlan) Weight(id int) int64 { return int64(q.p.Weight(id)) }
+
+// Cost returns task id's cost without making the task (count.Plan.Cost).
+func (q *QueensPlan) Cost(id int) uint64 { return q.p.Cost(id) }

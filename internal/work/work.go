@@ -60,6 +60,12 @@ type Options struct {
 	// Progress, if not nil, is called from Run's goroutine after every finished task and
 	// once at the start (with the resumed tasks); it must return quickly.
 	Progress func(Status)
+	// Finished, if not nil, is called from the runner's goroutine with each result this
+	// run computed (not the resumed ones), after the checkpoint records it and before
+	// Progress, with the process's CPU time the task took if Workers is 1 (else 0: tasks
+	// on several cores cannot be told apart). An error it returns stops the run as a
+	// checkpoint's would.
+	Finished func(r Result, cpu time.Duration) error
 }
 
 // Status is a snapshot of a run, as plain values: the command that started the run
@@ -156,22 +162,106 @@ func result(t *count.Tally) (Summary, error) {
 	return Summary{Counts: c, Nodes: t.Nodes()}, nil
 }
 
-// Run runs the tasks of plan p that opts.Tasks names (every task if nil) and returns their
-// results summed (Summary.Counts: the board's exact counts when the run is the whole plan).
-// Errors: a *CheckpointError when the checkpoint cannot be used, an error naming a bad id
-// of opts.Tasks, ctx.Err() when interrupted (after recording what finished), or an error
-// writing the checkpoint. It takes the plan's build (p.Build) and the tasks' time divided
-// among the workers, and memory for one result per task of the plan.
+// Run runs the tasks of the queens plan p that opts.Tasks names (every task if nil), as
+// RunPlan runs Queens(p), and returns their results summed by a count.Tally
+// (Summary.Counts: the board's exact counts, checked against the published ones, when the
+// run is the whole plan). Errors are RunPlan's. It takes the plan's build (p.Build) and the
+// tasks' time divided among the workers, and memory for one result per task of the plan.
 func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
-	if err := p.Build(ctx); err != nil {
+	q := Queens(p)
+	tally := count.NewTally(p) // holds the run's tasks only
+	var results []count.Result
+	var order map[int]int
+	if opts.Tasks != nil {
+		results = make([]count.Result, len(opts.Tasks))
+		order = make(map[int]int, len(opts.Tasks))
+		for j, id := range opts.Tasks {
+			order[id] = j
+		}
+	}
+	each := func(r Result) {
+		cr, _ := q.CountResult(r) // the plan's own or checked: it has its counters
+		tally.Add(cr)             // the id is the plan's: it cannot fail
+		if order != nil {
+			results[order[r.ID]] = cr
+		}
+	}
+	if _, err := runPlan(ctx, q, opts, each); err != nil {
 		return Summary{}, err
+	}
+	res, err := result(tally)
+	if err != nil {
+		return Summary{}, err
+	}
+	res.Results = results
+	return res, nil
+}
+
+// An Outcome is what RunPlan computed.
+type Outcome struct {
+	// Total is Σ weight × count over the run's tasks: the plan's count when the run is
+	// the whole plan, else the slice's share.
+	Total *big.Int
+	// Results holds the result of each task of Options.Tasks, in that order, resumed ones
+	// included; nil when Options.Tasks is nil.
+	Results []Result
+}
+
+// A Weigher is a [Plan] that tells a task's weight and cost without making the task: a
+// runner asks it for every task of a run before it starts (a queens plan of 4·10⁷ tasks).
+type Weigher interface {
+	Weight(id int) int64
+	Cost(id int) uint64
+}
+
+// weigher returns p's Weigher, or one that makes each task to read them.
+func weigher(p Plan) Weigher {
+	if w, ok := p.(Weigher); ok {
+		return w
+	}
+	return taskWeigher{p}
+}
+
+type taskWeigher struct{ p Plan }
+
+func (w taskWeigher) Weight(id int) int64 { t, _ := w.p.Task(id); return t.Weight }
+func (w taskWeigher) Cost(id int) uint64  { t, _ := w.p.Task(id); return t.Cost }
+
+// RunPlan runs the tasks of p that opts.Tasks names (every task if nil) on opts.Workers
+// goroutines, recording each in opts.Checkpoint (OpenPlanCheckpoint) and resuming those it
+// holds, and returns their weighted total, which it checks against p.Published when the
+// run is the whole plan. Errors: a *CheckpointError when the checkpoint cannot be used, an
+// error naming a bad id of opts.Tasks, ctx.Err() when interrupted (after recording what
+// finished), a task's error (the first; the others stop), an error writing the checkpoint,
+// or a whole plan's total unlike its published value. It takes p's build and the tasks'
+// time divided among the workers.
+func RunPlan(ctx context.Context, p Plan, opts Options) (Outcome, error) {
+	out, err := runPlan(ctx, p, opts, nil)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if opts.Tasks == nil {
+		if want, ok := p.Published(); ok && want.Cmp(out.Total) != 0 {
+			return Outcome{}, fmt.Errorf("the tasks of %s sum to %v, the published count is %v: a task is wrong", planName(p), out.Total, want)
+		}
+	}
+	return out, nil
+}
+
+// runPlan is RunPlan without the check against the published value (the caller's), calling each (if not nil) on its own goroutine with every result of
+// the run's tasks once, resumed ones first.
+func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outcome, error) {
+	if err := Build(ctx, p); err != nil {
+		return Outcome{}, err
 	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	n := p.Len()
+	wc := weigher(p)
 	// inRun[id]: the task is one of the run's; order[id]: its place in opts.Tasks.
-	inRun := make([]bool, p.Len())
+	inRun := make([]bool, n)
 	var order map[int]int
 	if opts.Tasks == nil {
 		for i := range inRun {
@@ -180,73 +270,82 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
 	} else {
 		order = make(map[int]int, len(opts.Tasks))
 		for j, id := range opts.Tasks {
-			if id < 0 || id >= p.Len() {
-				return Summary{}, fmt.Errorf("task id must be from 0 to %d for N=%d, got %d", p.Len()-1, p.N(), id)
+			if id < 0 || id >= n {
+				return Outcome{}, fmt.Errorf("task id must be from 0 to %d for %s, got %d", n-1, planName(p), id)
 			}
 			if inRun[id] {
-				return Summary{}, fmt.Errorf("task %d is named twice", id)
+				return Outcome{}, fmt.Errorf("task %d is named twice", id)
 			}
 			inRun[id] = true
 			order[id] = j
 		}
 	}
-	var results []count.Result
+	out := Outcome{Total: new(big.Int)}
 	if order != nil {
-		results = make([]count.Result, len(opts.Tasks))
+		out.Results = make([]Result, len(opts.Tasks))
 	}
-	st := Status{N: p.N(), Workers: workers}
+	st := Status{Workers: workers, Solutions: new(big.Int)}
+	if q, ok := p.(*QueensPlan); ok {
+		st.N = q.p.N()
+	}
 	for id, in := range inRun {
 		if in {
 			st.Tasks++
-			st.CostTotal += p.Cost(id)
+			st.CostTotal += wc.Cost(id)
 		}
 	}
-	tally := count.NewTally(p) // holds the run's tasks only: its Done and CostDone are the run's
-	// add sums r, a result of one of the run's tasks not summed yet.
-	add := func(r count.Result, resumed bool) {
-		tally.Add(r) // the id is the plan's: it cannot fail
+	st.CostLeft = st.CostTotal
+	has := make([]bool, n) // the run's tasks with a result
+	var x big.Int
+	// add sums r, a result of one of the run's tasks not summed yet, of weight w.
+	add := func(r Result, w int64, resumed bool) {
+		has[r.ID] = true
+		st.Done++
+		out.Total.Add(out.Total, x.Mul(r.Count, x.SetInt64(w)))
+		nodes, _ := r.Counter("nodes")
+		st.Nodes += nodes
+		c := wc.Cost(r.ID)
+		st.CostLeft -= c
 		if order != nil {
-			results[order[r.ID]] = r
+			out.Results[order[r.ID]] = r
 		}
 		if resumed {
 			st.Resumed++
 		} else {
-			st.CostRun += p.Cost(r.ID)
-			st.NodesRun += r.Nodes
+			st.CostRun += c
+			st.NodesRun += nodes
+		}
+		if each != nil {
+			each(r)
 		}
 	}
 	var ckpt *Checkpoint
 	if opts.Checkpoint != "" {
-		c, done, err := OpenCheckpointContext(ctx, opts.Checkpoint, p)
+		c, done, err := OpenPlanCheckpoint(ctx, opts.Checkpoint, p)
 		if err != nil {
-			return Summary{}, err
+			return Outcome{}, err
 		}
 		ckpt = c
 		defer ckpt.Close()
 		for _, r := range done {
-			if r.ID < 0 || r.ID >= p.Len() {
-				return Summary{}, &CheckpointError{Path: opts.Checkpoint, Err: fmt.Errorf("result for task %d, but the plan for N=%d has tasks 0 to %d", r.ID, p.N(), p.Len()-1)}
-			}
-			if inRun[r.ID] && !tally.Has(r.ID) {
-				add(r, true)
+			if inRun[r.ID] && !has[r.ID] { // Check took the id
+				add(r, wc.Weight(r.ID), true)
 			}
 		}
 	}
 	start := time.Now()
 	status := func() Status {
 		s := st
-		costDone, _ := tally.CostDone()
-		s.Done, s.CostLeft = tally.Done(), s.CostTotal-costDone
-		s.Solutions, s.Nodes, s.Elapsed = tally.Solutions(), tally.Nodes(), time.Since(start)
+		s.Solutions, s.Elapsed = new(big.Int).Set(out.Total), time.Since(start)
 		return s
 	}
 	if opts.Progress != nil {
 		opts.Progress(status())
 	}
 
-	var pending []int // the run's tasks without a result, costliest first (Plan.Order)
+	var pending []int // the run's tasks without a result, in the plan's Order
 	for id := range p.Order() {
-		if inRun[id] && !tally.Has(id) {
+		if inRun[id] && !has[id] {
 			pending = append(pending, id)
 		}
 	}
@@ -258,18 +357,27 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
 	// scheduler move the worker to another thread, often another core, whose caches do not
 	// hold its tables. (With a task channel and a result per send, a one-worker count at
 	// N = 16, 513 tasks, took 1,300 thread switches and 20 % more CPU.)
+	type done struct {
+		r   Result
+		w   int64
+		cpu time.Duration // if one worker
+	}
+	timed := workers == 1 && opts.Finished != nil
 	var next atomic.Int64
-	done := make(chan []count.Result, workers)
+	finished := make(chan []done, workers)
+	var taskErr error
+	var errOnce sync.Once
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var batch []count.Result
+			var batch []done
 			last := time.Now()
 			// Results that are done are handed over even when the run is interrupted, so
-			// that the checkpoint records them; Run's loop reads until every worker is out.
+			// that the checkpoint records them; the loop below reads until every worker is
+			// out.
 			defer func() {
 				if len(batch) > 0 {
-					done <- batch
+					finished <- batch
 				}
 			}()
 			for {
@@ -277,14 +385,29 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
 				if i >= int64(len(pending)) || ctx.Err() != nil {
 					return
 				}
-				t, _ := p.Task(pending[i]) // a compact plan builds its tasks as they go
-				r, err := p.CountTask(ctx, t)
-				if err != nil {
-					return // interrupted: the task is in flight and is dropped
+				t, err := p.Task(pending[i]) // a compact plan makes its tasks as they go
+				if err == nil {
+					var cpu0 time.Duration
+					if timed {
+						cpu0 = processCPU()
+					}
+					var r Result
+					if r, err = p.RunTask(ctx, t); err == nil {
+						d := done{r: r, w: t.Weight}
+						if timed {
+							d.cpu = processCPU() - cpu0
+						}
+						batch = append(batch, d)
+					}
 				}
-				batch = append(batch, r)
+				if err != nil {
+					if ctx.Err() == nil { // not interrupted: the task failed
+						errOnce.Do(func() { taskErr = err; cancel() })
+					}
+					return // the task in flight is dropped
+				}
 				if now := time.Now(); now.Sub(last) >= resultDelay {
-					done <- batch
+					finished <- batch
 					batch, last = nil, now
 				}
 			}
@@ -292,46 +415,59 @@ func Run(ctx context.Context, p count.Plan, opts Options) (Summary, error) {
 	}
 	go func() {
 		wg.Wait()
-		close(done)
+		close(finished)
 	}()
 
 	var werr error
-	for rs := range done {
-		for _, r := range rs {
+	for ds := range finished {
+		for _, d := range ds {
 			if werr != nil {
 				break // draining after a checkpoint failure
 			}
 			if ckpt != nil {
-				if err := ckpt.Record(r); err != nil {
+				if err := ckpt.Add(d.r); err != nil {
 					werr = err
 					cancel()
 					break
 				}
 			}
-			add(r, false) // each pending task is handed out once: r is new
+			add(d.r, d.w, false) // each pending task is handed out once: r is new
+			if opts.Finished != nil {
+				if err := opts.Finished(d.r, d.cpu); err != nil {
+					werr = err
+					cancel()
+					break
+				}
+			}
 			if opts.Progress != nil {
 				opts.Progress(status())
 			}
 		}
 	}
 	if werr != nil {
-		return Summary{}, werr
+		return Outcome{}, werr
 	}
 	if ckpt != nil {
 		if err := ckpt.Close(); err != nil {
-			return Summary{}, err
+			return Outcome{}, err
 		}
 	}
-	if done := tally.Done(); done < st.Tasks {
+	if taskErr != nil {
+		return Outcome{}, taskErr
+	}
+	if st.Done < st.Tasks {
 		if err := ctx.Err(); err != nil {
-			return Summary{}, err
+			return Outcome{}, err
 		}
-		return Summary{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-done, st.Tasks)
+		return Outcome{}, fmt.Errorf("%d of %d tasks have no result", st.Tasks-st.Done, st.Tasks)
 	}
-	res, err := result(tally)
-	if err != nil {
-		return Summary{}, err
+	return out, nil
+}
+
+// planName names p in messages: "N=17" for a queens plan, else its job id.
+func planName(p Plan) string {
+	if q, ok := p.(*QueensPlan); ok {
+		return fmt.Sprintf("N=%d", q.p.N())
 	}
-	res.Results = results
-	return res, nil
+	return p.Job()
 }

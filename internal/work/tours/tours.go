@@ -34,8 +34,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -56,8 +58,9 @@ type Options struct {
 }
 
 // Run counts the tasks of p that opts asks for and has no result of yet, one after
-// another, recording each in opts.Checkpoint, and returns the results of those tasks (the
-// ones given in opts.Done among them). It stops with ctx.Err() within milliseconds of ctx
+// another, by the runner of every plan (work.RunPlan of Neutral(p), on one worker),
+// recording each in opts.Checkpoint, and returns the results of those tasks (the ones
+// given in opts.Done among them). It stops with ctx.Err() within milliseconds of ctx
 // being done (a task cut short is not recorded), or with a task's error.
 func Run(ctx context.Context, p Plan, opts Options) ([]Result, error) {
 	ids := opts.Tasks
@@ -70,38 +73,56 @@ func Run(ctx context.Context, p Plan, opts Options) ([]Result, error) {
 	for _, r := range opts.Done {
 		done[r.ID] = r
 	}
-	var out []Result
+	var pending []int
 	for _, id := range ids {
 		if id < 0 || id >= p.Len() {
 			return nil, fmt.Errorf("task %d: the plan %s has tasks 0 to %d", id, p.Name(), p.Len()-1)
 		}
-		if r, ok := done[id]; ok {
-			out = append(out, r)
-			continue
+		if _, ok := done[id]; !ok {
+			pending = append(pending, id)
 		}
+	}
+	kp := Neutral(p)
+	kp.MaxMemory = opts.MaxMemory
+	// Status is called on the runner's worker, Finished on its own goroutine: one at a
+	// time, as when both ran here.
+	var mu sync.Mutex
+	if opts.Status != nil {
+		kp.Status = func(t work.Task, s kcount.Status) {
+			mu.Lock()
+			defer mu.Unlock()
+			opts.Status(p.Task(t.ID), s)
+		}
+	}
+	wopts := work.Options{Workers: 1, Tasks: pending, Finished: func(wr work.Result, cpu time.Duration) error {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err // as when tasks ran one by one here: nothing is recorded after ctx ends
 		}
-		to := TaskOptions{MaxMemory: opts.MaxMemory}
-		if opts.Status != nil {
-			t := p.Task(id)
-			to.Status = func(s kcount.Status) { opts.Status(t, s) }
-		}
-		cpu0 := processCPU()
-		r, err := p.RunTask(ctx, id, to)
+		r, err := work.OpenResult(wr)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if opts.Checkpoint != nil {
 			if err := opts.Checkpoint.Record(r); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if opts.Finished != nil {
-			opts.Finished(r, processCPU()-cpu0)
+			mu.Lock()
+			opts.Finished(r, cpu)
+			mu.Unlock()
 		}
-		done[id] = r
-		out = append(out, r)
+		done[r.ID] = r
+		return nil
+	}}
+	if len(pending) > 0 {
+		if _, err := work.RunPlan(ctx, kp, wopts); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Result, len(ids))
+	for i, id := range ids {
+		out[i] = done[id]
 	}
 	return out, nil
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package tours
+package work
 
 import (
 	"syscall"
