@@ -34,8 +34,10 @@ type Options struct {
 	// the count holds on disk.
 	DiskReport func(cell int, use DiskUse)
 	// Resumed, if not nil, is called with Spill when the count resumes from a sealed
-	// layer, with the cells placed in it.
-	Resumed func(cells int)
+	// layer, with the cells placed in it and the states after each of those cells as the
+	// count recorded them on Spill (states[i] after cell i, -1 where not recorded: layers
+	// sealed by builds before main 054676b's successors record none).
+	Resumed func(cells int, states []int)
 	// Report, if not nil, is called after each cell with its index (from 0; Join reports
 	// the cells of both its sweeps, then JoinCells for the join itself), the states it left
 	// and the store's memory over the step.

@@ -22,11 +22,16 @@ import (
 // cell is written to one file, sealed (synced, then renamed to its final name), and the
 // layer before it removed; the step after reads it back as a stream. The states a step
 // makes go to the sorted runs in memory (runs.go) until their chunks reach the memory
-// budget; then the runs are merged into one run file (spilled) and the memory given back.
-// The step's end merges the runs left in memory and the run files into the next layer's
-// file. A count stopped anywhere (Ctrl-C, a kill, a machine that goes away) starts again
-// from the last sealed layer: the files of an unfinished step are removed, the layer's
-// header must name the same count, and its checksum is checked as it is read.
+// budget; then the runs are merged into one run file (spilled, synced) and the memory
+// given back. The step's end merges the runs left in memory into the next layer's file;
+// if the step spilled, it first writes them as one more run file and seals the list of
+// the run files (the layer's parts), removes the layer read, and only then merges the
+// parts into the layer's file, so that the disk holds about two layers at the widest step
+// (the layer read and the parts, then the parts and the layer written), not three. A
+// count stopped anywhere (Ctrl-C, a kill, a machine that goes away) starts again from the
+// last sealed layer, or the last sealed list of parts, which it merges first: the files of
+// an unfinished step are removed, the layer's header must name the same count, and its
+// checksum is checked as it is read.
 //
 // A file (layer or run) is a header, the records of the run as record.go writes them (key
 // differences from the previous key, counts without leading zero bytes) compressed by
@@ -38,11 +43,15 @@ import (
 //	records  DEFLATE stream
 //	trailer  "KNTEND01", records (8), CRC-32C of the records' bytes before compression (4)
 //
+// A list of parts (layer-NNNNN.parts) is "KNTPART1", the layer's header, the number of
+// parts and their names, and CRC-32C (writeParts). Layer files are the same as those of
+// the first build that spilled (main 509f2d5); a test resumes from one it wrote.
+//
 // Cost, against the same count in memory: each state of a layer is compressed, written,
-// read and decompressed once, and each state of a spilled run once more; measured on 6×8
-// and 7×7 open in bench/log/2026-11-29-knight8x8.md. The memory held is the sorted runs of
-// the layer being written (at most the budget) and the buffers; the layer being read is a
-// stream.
+// read and decompressed once, and each state of a spilled run (and, in a step that
+// spilled, of the runs left in memory at its end) once more; measured on 6×8 and 7×7 open
+// in bench/log/2026-11-29-knight8x8.md. The memory held is the sorted runs of the layer
+// being written (at most the budget) and the buffers; the layer being read is a stream.
 
 // Disk is the directory where a count with Options.Spill keeps its files. Package frontier
 // touches no file itself: the caller gives the directory (the command line gives one of
@@ -94,6 +103,12 @@ const (
 	layerSuffix = ".kl"
 	runPrefix   = "run-"
 	tmpSuffix   = ".tmp"
+	partsMagic  = "KNTPART1"
+	partsSuffix = ".parts"
+	// statesName is the file of the states after each cell sealed so far, one decimal
+	// line a cell from the first (-1 where not known), so that a resumed count can
+	// forecast the time left; it is not checked, as nothing is counted from it.
+	statesName = "states"
 	// flateLevel is the compression of the files: the fastest level of DEFLATE, which
 	// still finds the repeated bytes of neighbouring records.
 	flateLevel = flate.BestSpeed
@@ -113,6 +128,14 @@ var (
 
 // layerName is the file of the layer after `cells` cells placed.
 func layerName(cells int) string { return fmt.Sprintf("%s%05d%s", layerPrefix, cells, layerSuffix) }
+
+// partsName is the list of the run files that hold the layer after `cells` cells placed
+// while they are merged into its file (see turn).
+func partsName(cells int) string { return fmt.Sprintf("%s%05d%s", layerPrefix, cells, partsSuffix) }
+
+// runName is the seq-th run file spilled by the step that makes the layer of `cells`
+// cells placed.
+func runName(cells, seq int) string { return fmt.Sprintf("%s%05d-%04d", runPrefix, cells, seq) }
 
 // fingerprint names the count of plan p for the headers of its files: its board, kind,
 // start, ends and splits.
@@ -400,62 +423,282 @@ type spillRuns struct {
 	// sweepTotal, if not nil, is the sweep's count of the tours finished so far
 	// (sweep.total), kept in the header of each layer sealed.
 	sweepTotal *[2]uint64
-	resumed    header  // of the layer resumed from
-	use        DiskUse // of the last step
-	ctx        context.Context
+	resumed    header // of the layer resumed from
+	// history is the states after each cell (history[i] after cell i, -1: not known), as
+	// recorded in the file statesName beside the layers.
+	history []int
+	use     DiskUse // of the last step
+	ctx     context.Context
 }
 
-// newSpill opens the store of a count on d. If d holds a sealed layer of the same count
-// (fingerprint fp) it is resumed: resumed is its cells placed (-1: none) and wide its
-// counts' width. Files of an unfinished step are removed.
-func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64) (s *spillRuns, resumed int, wide bool, err error) {
+// newSpill opens the store of a count on d, with runs in memory of cfg and counts of 128
+// bits if forceWide. If d holds a sealed layer of the same count (fingerprint fp) it is
+// resumed: resumed is its cells placed (-1: none) and wide its counts' width. A layer
+// left as the list of its parts (a count stopped while it merged them: see turn) is
+// merged first. The files of an unfinished step, and of the layers before, are removed.
+// It returns errWide if the parts' counts carry out of 64 bits (the caller forces 128).
+func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cfg runsConfig, forceWide bool) (s *spillRuns, resumed int, wide bool, err error) {
 	names, err := d.Names()
 	if err != nil {
 		return nil, 0, false, err
 	}
 	s = &spillRuns{disk: d, fp: fp, last: last, budget: budget, sizes: map[string]int64{}, ctx: ctx}
 	s.cells = -1 // before the layer of no cell placed
-	var layers []int
+	// top is the last layer sealed, as its file or as the list of its parts (the file
+	// wins: it was sealed from them).
+	top, topParts := -1, false
 	for _, name := range names {
-		switch {
-		case strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix):
-			if err := d.Remove(name); err != nil {
-				return nil, 0, false, err
-			}
-		case strings.HasPrefix(name, layerPrefix) && strings.HasSuffix(name, layerSuffix):
-			c, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, layerPrefix), layerSuffix))
-			if err == nil {
-				layers = append(layers, c)
-			}
+		if c, ok := layerCells(name, layerSuffix); ok && c >= top {
+			top, topParts = c, false
+		}
+		if c, ok := layerCells(name, partsSuffix); ok && c > top {
+			top, topParts = c, true
 		}
 	}
-	slices.Sort(layers)
-	if len(layers) == 0 {
-		return s, -1, false, nil
-	}
-	top := layers[len(layers)-1]
-	rd, h, err := openRun(d, layerName(top))
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if h.fp != fp || h.cells != top {
-		rd.close()
-		return nil, 0, false, fmt.Errorf("%w (%s)", ErrOtherCount, layerName(top))
-	}
-	for _, c := range layers[:len(layers)-1] {
-		if err := d.Remove(layerName(c)); err != nil {
-			rd.close()
+	keep := map[string]bool{}
+	var h header
+	var parts []string
+	switch {
+	case top < 0:
+	case topParts:
+		keep[partsName(top)] = true
+		if h, parts, err = readParts(d, partsName(top)); err != nil {
+			return nil, 0, false, err
+		}
+		for _, p := range parts {
+			keep[p] = true
+		}
+	default:
+		keep[layerName(top)] = true
+		if s.rd, h, err = openRun(d, layerName(top)); err != nil {
 			return nil, 0, false, err
 		}
 	}
-	s.rd, s.cells, s.resumed = rd, top, h
-	size, err := d.Size(layerName(top))
-	if err != nil {
-		rd.close()
-		return nil, 0, false, err
+	if top >= 0 && (h.fp != fp || h.cells != top) {
+		s.release()
+		return nil, 0, false, fmt.Errorf("%w (%s)", ErrOtherCount, layerName(top))
 	}
-	s.noteSize(layerName(top), size)
-	return s, top, h.wide, nil
+	// The top layer is there and of this count: every other file goes.
+	for _, name := range names {
+		if keep[name] {
+			continue
+		}
+		_, isLayer := layerCells(name, layerSuffix)
+		_, isParts := layerCells(name, partsSuffix)
+		if isLayer || isParts || strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix) {
+			if err := d.Remove(name); err != nil {
+				s.release()
+				return nil, 0, false, err
+			}
+		}
+	}
+	for name := range keep {
+		size, err := d.Size(name)
+		if err != nil {
+			s.release()
+			return nil, 0, false, err
+		}
+		s.noteSize(name, size)
+	}
+	s.start(cfg, forceWide || h.wide)
+	if top < 0 {
+		if slices.Contains(names, statesName) {
+			if err := d.Remove(statesName); err != nil {
+				s.release()
+				return nil, 0, false, err
+			}
+		}
+		return s, -1, s.mem.wide, nil
+	}
+	s.cells, s.resumed = top, h
+	s.history = readStates(d, top)
+	if slices.Contains(names, statesName) {
+		size, err := d.Size(statesName)
+		if err != nil {
+			s.release()
+			return nil, 0, false, err
+		}
+		s.noteSize(statesName, size)
+	}
+	if topParts {
+		n, err := s.finishParts(h, parts)
+		if err == nil {
+			err = s.noteStates(n)
+		}
+		if err != nil {
+			s.release()
+			return nil, 0, false, err
+		}
+	}
+	return s, top, s.mem.wide, nil
+}
+
+// layerCells returns the cells placed of the layer file (suffix layerSuffix) or list of
+// parts (partsSuffix) name, and whether name is one.
+func layerCells(name, suffix string) (int, bool) {
+	if !strings.HasPrefix(name, layerPrefix) || !strings.HasSuffix(name, suffix) {
+		return 0, false
+	}
+	c, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, layerPrefix), suffix))
+	return c, err == nil && c >= 0
+}
+
+// readStates returns the states after cells 0..cells-1 recorded in statesName on d, -1
+// for those not recorded (all, if the file is not there or not readable).
+func readStates(d Disk, cells int) []int {
+	states := make([]int, cells)
+	for i := range states {
+		states[i] = -1
+	}
+	f, err := d.Open(statesName)
+	if err != nil {
+		return states
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return states
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if n, err := strconv.Atoi(line); err == nil && i < cells && n >= 0 {
+			states[i] = n
+		}
+	}
+	return states
+}
+
+// noteStates records that the cell just placed (cell s.cells-1) left n states: in the
+// history, and in statesName, written anew and renamed.
+func (s *spillRuns) noteStates(n int) error {
+	if s.cells < 1 {
+		return nil // the layer before the first cell
+	}
+	for len(s.history) < s.cells {
+		s.history = append(s.history, -1)
+	}
+	s.history = s.history[:s.cells]
+	s.history[s.cells-1] = n
+	var b []byte
+	for _, x := range s.history {
+		b = strconv.AppendInt(b, int64(x), 10)
+		b = append(b, '\n')
+	}
+	tmp := statesName + tmpSuffix
+	f, err := s.disk.Create(tmp)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.disk.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", tmp, err)
+	}
+	if err := s.disk.Rename(tmp, statesName); err != nil {
+		return err
+	}
+	s.noteSize(statesName, int64(len(b)))
+	return nil
+}
+
+// writeParts seals the list of the run files that together hold the layer of h.cells cells
+// placed: partsName(h.cells), synced and renamed like a layer. Its bytes are "KNTPART1",
+// the layer's header, the number of parts (4 bytes), each part's name (its length in a
+// byte, then its bytes), and CRC-32C of all the bytes before (4).
+func (s *spillRuns) writeParts(h header, parts []string) error {
+	b := append([]byte(partsMagic), h.bytes()...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(parts)))
+	for _, p := range parts {
+		b = append(b, byte(len(p)))
+		b = append(b, p...)
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	name := partsName(h.cells)
+	tmp := name + tmpSuffix
+	f, err := s.disk.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(b); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.disk.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", tmp, err)
+	}
+	if err := s.disk.Rename(tmp, name); err != nil {
+		return err
+	}
+	s.noteSize(name, int64(len(b)))
+	return nil
+}
+
+// readParts reads the list of parts name that writeParts wrote: the layer's header and
+// the parts' names.
+func readParts(d Disk, name string) (header, []string, error) {
+	f, err := d.Open(name)
+	if err != nil {
+		return header{}, nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	f.Close()
+	if err != nil {
+		return header{}, nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	bad := fmt.Errorf("%s %w", name, ErrLayerChecksum)
+	n := len(b) - 4
+	if n < len(partsMagic)+headerLen+4 || string(b[:len(partsMagic)]) != partsMagic || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+		return header{}, nil, bad
+	}
+	h, err := readHeader(bytes.NewReader(b[len(partsMagic):]), name)
+	if err != nil {
+		return header{}, nil, err
+	}
+	rest := b[len(partsMagic)+headerLen : n]
+	count := binary.LittleEndian.Uint32(rest)
+	rest = rest[4:]
+	var parts []string
+	for range count {
+		if len(rest) < 1 || len(rest) < 1+int(rest[0]) {
+			return header{}, nil, bad
+		}
+		p := string(rest[1 : 1+int(rest[0])])
+		if !strings.HasPrefix(p, runPrefix) {
+			return header{}, nil, bad
+		}
+		parts = append(parts, p)
+		rest = rest[1+int(rest[0]):]
+	}
+	if len(rest) != 0 || len(parts) == 0 {
+		return header{}, nil, bad
+	}
+	return h, parts, nil
+}
+
+// finishParts merges the parts of the layer of h.cells cells placed (already the layer
+// read: s.cells is h.cells) into its file, sealed, removes the parts and their list, and
+// opens the file to be read. It returns the layer's states, or errWide (ErrOverflow with
+// 128-bit counts) if a sum of counts carried: the list stays, to be merged again with
+// 128-bit counts.
+func (s *spillRuns) finishParts(h header, parts []string) (int, error) {
+	h.wide = s.mem.wide
+	name := layerName(h.cells)
+	n, err := s.mergeInto(name, h, parts, true)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.remove(partsName(h.cells)); err != nil {
+		return 0, err
+	}
+	if s.rd, _, err = openRun(s.disk, name); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // start gives the store its runs in memory (once the counts' width is known).
@@ -493,11 +736,12 @@ func (s *spillRuns) write(buf []rec) error {
 	return s.mem.write(buf)
 }
 
-// spill merges the runs in memory into a run file and gives their memory back.
+// spill merges the runs in memory into a run file (synced: it may become a part of the
+// layer, see turn) and gives their memory back.
 func (s *spillRuns) spill() error {
-	name := fmt.Sprintf("%s%05d-%04d", runPrefix, s.cells+1, s.seq)
+	name := runName(s.cells+1, s.seq)
 	s.seq++
-	if _, err := s.mergeInto(name, nil, false); err != nil {
+	if _, err := s.mergeInto(name, s.header(), nil, false); err != nil {
 		return err
 	}
 	s.spilled = append(s.spilled, name)
@@ -505,9 +749,21 @@ func (s *spillRuns) spill() error {
 	return nil
 }
 
-// mergeInto merges the runs in memory and the files named into the file name, adding
-// the counts of equal keys; it removes the files merged (after sealing, if seal).
-func (s *spillRuns) mergeInto(name string, files []string, seal bool) (int, error) {
+// header is the header of the files of the layer being written.
+func (s *spillRuns) header() header {
+	h := header{fp: s.fp, cells: s.cells + 1, wide: s.mem.wide}
+	if s.sweepTotal != nil {
+		h.total = *s.sweepTotal
+	}
+	return h
+}
+
+// mergeInto merges the runs in memory and the files named into the file name, which it
+// syncs, with header h, adding the counts of equal keys; it removes the files merged. If
+// seal, the file is written as name.tmp and renamed to name, unless a sum carried out of
+// the counts' bits: the file is then removed and the files merged kept, and the error is
+// errWide (ErrOverflow with 128-bit counts). A carry without seal is noted (carried).
+func (s *spillRuns) mergeInto(name string, h header, files []string, seal bool) (int, error) {
 	srcs := make([]source, 0, len(s.mem.pending)+len(files))
 	rds := make([]runReader, len(s.mem.pending))
 	for i, r := range s.mem.pending {
@@ -533,28 +789,34 @@ func (s *spillRuns) mergeInto(name string, files []string, seal bool) (int, erro
 	if seal {
 		tmp += tmpSuffix
 	}
-	h := header{fp: s.fp, cells: s.cells + 1, wide: s.mem.wide}
-	if s.sweepTotal != nil {
-		h.total = *s.sweepTotal
-	}
 	w, err := createRun(s.disk, tmp, h)
 	if err != nil {
 		return 0, err
 	}
 	s.sizes[tmp] = 0
+	carry := s.mem.carry
 	err = s.merge(srcs, w)
 	for _, r := range frs {
 		if err == nil && r.err != nil {
 			err = r.err
 		}
 	}
+	if err == nil && seal && s.mem.carry && !carry {
+		err = errWide
+		if s.mem.wide {
+			err = ErrOverflow
+		}
+	}
 	if err == nil {
-		err = w.close(seal)
+		err = w.close(true)
 	} else {
 		w.close(false)
 	}
 	s.noteSize(tmp, w.bytes)
 	if err != nil {
+		if seal {
+			s.remove(tmp)
+		}
 		return 0, err
 	}
 	if seal {
@@ -657,6 +919,14 @@ func (s *spillRuns) merge(srcs []source, w *fileWriter) error {
 	return nil
 }
 
+// turn ends a step. Without runs spilled, the runs in memory are merged into the next
+// layer's file, sealed, and the layer read is removed: the disk holds both layers at the
+// end. With runs spilled, those and the runs in memory (written as one more run file)
+// are the next layer's parts: their list is sealed first, then the layer read removed,
+// then the parts merged into the layer's file and removed. So the disk holds at most the
+// layer read and the parts, or the parts and the layer written: about two layers, not the
+// three (layer read, parts, layer written) of a merge straight from the parts; a count
+// stopped after the list is sealed merges the parts when resumed (newSpill).
 func (s *spillRuns) turn() (int, error) {
 	if s.err != nil {
 		return 0, s.err
@@ -683,23 +953,52 @@ func (s *spillRuns) turn() (int, error) {
 	}
 	prev := layerName(s.cells)
 	name := layerName(s.cells + 1)
-	n, err := s.mergeInto(name, s.spilled, true)
-	if err != nil {
-		return 0, err
-	}
-	s.spilled = nil
-	if _, ok := s.sizes[prev]; ok {
-		if err := s.remove(prev); err != nil {
+	h := s.header()
+	if len(s.spilled) == 0 {
+		n, err := s.mergeInto(name, h, nil, true)
+		if err != nil {
 			return 0, err
 		}
+		if err := s.removeLayer(prev); err != nil {
+			return 0, err
+		}
+		s.cells++
+		if s.rd, _, err = openRun(s.disk, name); err != nil {
+			return 0, err
+		}
+		return n, s.noteStates(n)
+	}
+	rest := runName(s.cells+1, s.seq)
+	s.seq++
+	if _, err := s.mergeInto(rest, h, nil, false); err != nil {
+		return 0, err
+	}
+	parts := append(s.spilled, rest)
+	s.spilled = nil
+	if s.mem.carry || s.sweepCarry != nil && *s.sweepCarry {
+		return 0, nil // as above: the parts are removed when the count is redone
+	}
+	if err := s.writeParts(h, parts); err != nil {
+		return 0, err
+	}
+	if err := s.removeLayer(prev); err != nil {
+		return 0, err
 	}
 	s.cells++
-	rd, _, err := openRun(s.disk, name)
+	n, err := s.finishParts(h, parts)
 	if err != nil {
 		return 0, err
 	}
-	s.rd = rd
-	return n, nil
+	return n, s.noteStates(n)
+}
+
+// removeLayer removes the layer file name if the count holds it (not the layer before the
+// first cell, which is in memory).
+func (s *spillRuns) removeLayer(name string) error {
+	if _, ok := s.sizes[name]; !ok {
+		return nil
+	}
+	return s.remove(name)
 }
 
 // endStep keeps the disk figures of the step ending and starts those of the next.
@@ -741,17 +1040,19 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 	fp := fingerprint(p, opts.Start, opts.Ends)
 	forceWide := p.n > 64
 	for {
-		s, resumed, wide, err := newSpill(ctx, opts.Spill, fp, p.n, budget)
+		s, resumed, wide, err := newSpill(ctx, opts.Spill, fp, p.n, budget, cfg, forceWide)
+		if errors.Is(err, errWide) && !forceWide {
+			forceWide = true
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		wide = wide || forceWide
-		s.start(cfg, wide)
 		var w *sweep
 		from := resumed
 		if resumed >= 0 {
 			if opts.Resumed != nil {
-				opts.Resumed(resumed)
+				opts.Resumed(resumed, s.history)
 			}
 			w = makeSweep(p, s, wide)
 			w.total = s.resumed.total

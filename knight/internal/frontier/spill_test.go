@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math/big"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -184,7 +186,8 @@ func TestSpillCount(t *testing.T) {
 
 // TestSpillResume stops a spilling count after each of a few cells and runs it again on
 // the same disk: it resumes from the layer after the cell it stopped at (or the one
-// before, if it stopped inside a step) and ends with the same count.
+// before, if it stopped inside a step), with the states each cell left as recorded, and
+// ends with the same count.
 func TestSpillResume(t *testing.T) {
 	const rows, cols = 5, 6
 	want, err := Count(context.Background(), rows, cols, Options{Start: -1})
@@ -198,7 +201,9 @@ func TestSpillResume(t *testing.T) {
 	for _, stop := range stops {
 		d := newMemDisk()
 		ctx, cancel := context.WithCancel(context.Background())
-		_, _, err := spillCount(ctx, rows, cols, Options{Start: -1, Report: func(cell, _ int, _ int64) {
+		var states []int
+		_, _, err := spillCount(ctx, rows, cols, Options{Start: -1, Report: func(cell, n int, _ int64) {
+			states = append(states, n)
 			if cell == stop {
 				cancel()
 			}
@@ -208,9 +213,13 @@ func TestSpillResume(t *testing.T) {
 			t.Fatalf("stopped after cell %d: err %v, want context.Canceled", stop, err)
 		}
 		resumed := -1
-		got, _, err := spillCount(context.Background(), rows, cols, Options{Start: -1, Resumed: func(c int) { resumed = c }}, d, spillBudget)
+		var history []int
+		got, _, err := spillCount(context.Background(), rows, cols, Options{Start: -1, Resumed: func(c int, h []int) { resumed, history = c, h }}, d, spillBudget)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !slices.Equal(history, states) {
+			t.Errorf("stopped after cell %d: resumed with the states %v, want %v as the cells left them", stop, history, states)
 		}
 		// cell stop was placed and sealed: the layer of stop+1 cells placed
 		if resumed != stop+1 {
@@ -324,5 +333,109 @@ func TestSpillDiskFull(t *testing.T) {
 		if !errors.Is(err, errDiskFull) || !strings.Contains(err.Error(), "writing ") {
 			t.Errorf("5×6 open on a disk of %d bytes: count %d, err %v; want the disk's error naming the file", room, got, err)
 		}
+	}
+}
+
+// TestSpillResumeOldLayer resumes 4×5 open from testdata/4x5-open-layer-00008.kl, the
+// layer after cell 7 as main 509f2d5 wrote it (the build that counts 8×8 in legs), and
+// checks the count against the published one (164 directed tours: twice OEIS A079137's
+// a(5), the paths of 4×5): layers sealed by that build must stay readable by later ones.
+func TestSpillResumeOldLayer(t *testing.T) {
+	b, err := os.ReadFile("testdata/4x5-open-layer-00008.kl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newMemDisk()
+	d.files[layerName(8)] = b
+	resumed := -1
+	opts := Options{Start: -1, Spill: d, Resumed: func(c int, _ []int) { resumed = c }}
+	small := runsConfig{chunkBytes: 16 << 10, bufRecs: 1 << 12, fanIn: 8, cacheBits: 8}
+	got, err := newPlanEnds(4, 5, false, -1, nil).countSpillCfg(context.Background(), opts, small, 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Lsh(got, 1) // directed tours
+	if resumed != 8 || got.Cmp(big.NewInt(164)) != 0 {
+		t.Errorf("4×5 open resumed from the old layer: from %d cells, count %d; want 8, 164", resumed, got)
+	}
+}
+
+// layerWatch is a memDisk that records, at each file made, the most layer files (sealed
+// or being written) held together with run files.
+type layerWatch struct {
+	*memDisk
+	most int // layer files beside run files, at most
+	stop func(name string) error
+}
+
+func (d *layerWatch) Create(name string) (DiskFile, error) {
+	if d.stop != nil {
+		if err := d.stop(name); err != nil {
+			return nil, err
+		}
+	}
+	names, _ := d.Names()
+	layers, runs := 0, 0
+	for _, n := range append(names, name) {
+		switch {
+		case strings.HasPrefix(n, runPrefix):
+			runs++
+		case strings.HasSuffix(n, layerSuffix) || strings.HasSuffix(n, layerSuffix+tmpSuffix):
+			layers++
+		}
+	}
+	if runs > 0 {
+		d.most = max(d.most, layers)
+	}
+	return d.memDisk.Create(name)
+}
+
+// TestSpillTwoLayers checks that a step that spills runs holds at most one layer file
+// beside them on disk (the layer read, or the layer written once the runs' list is sealed
+// and the layer read removed), never both: about two layers' bytes at the widest step, not
+// three. Then it stops a count while it merges the runs of a layer into its file, after
+// the layer read was removed, and checks that the count resumes from the runs to the same
+// total.
+func TestSpillTwoLayers(t *testing.T) {
+	ctx := context.Background()
+	const rows, cols, budget = 4, 5, 1 << 10
+	want, err := Count(ctx, rows, cols, Options{Start: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &layerWatch{memDisk: newMemDisk()}
+	got, spills, err := spillCount(ctx, rows, cols, Options{Start: -1}, d, budget)
+	if err != nil || got != want.Uint64() || spills < 2 {
+		t.Fatalf("4×5 open: count %d, %d runs spilled at most, err %v; want %d, several, nil", got, spills, err, want)
+	}
+	if d.most != 1 {
+		t.Errorf("at most %d layer files beside run files, want 1", d.most)
+	}
+
+	errStop := errors.New("stopped")
+	stopped := ""
+	d = &layerWatch{memDisk: newMemDisk()}
+	d.stop = func(name string) error {
+		c, ok := layerCells(strings.TrimSuffix(name, tmpSuffix), layerSuffix)
+		if _, parts := d.files[partsName(c)]; ok && parts && stopped == "" {
+			stopped = partsName(c)
+			return errStop
+		}
+		return nil
+	}
+	if _, _, err := spillCount(ctx, rows, cols, Options{Start: -1}, d, budget); !errors.Is(err, errStop) {
+		t.Fatalf("count stopped at the merge of a layer's runs: err %v, want the disk's", err)
+	}
+	c, _ := layerCells(stopped, partsSuffix)
+	if _, ok := d.files[layerName(c-1)]; ok {
+		t.Errorf("%s still there beside %s", layerName(c-1), stopped)
+	}
+	resumed := -1
+	got, _, err = spillCount(ctx, rows, cols, Options{Start: -1, Resumed: func(c int, _ []int) { resumed = c }}, d, budget)
+	if err != nil || got != want.Uint64() || resumed != c {
+		t.Errorf("resumed from %s: count %d from %d cells, err %v; want %d from %d, nil", stopped, got, resumed, err, want, c)
+	}
+	if names, _ := d.Names(); len(names) > 0 {
+		t.Errorf("files left after the count: %v", names)
 	}
 }
