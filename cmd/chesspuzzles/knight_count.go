@@ -90,11 +90,6 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			return usageErrorf("--spill: %v", err)
 		}
 		opts.Spill = dir
-		opts.Resumed = func(cells int) {
-			if !o.quiet {
-				fmt.Fprintf(stderr, "resuming from the layer after cell %d, sealed in %s\n", cells, o.spill)
-			}
-		}
 	}
 	method, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {
@@ -112,6 +107,14 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			p.disk = dir
 		}
 		opts.Status = p.update
+	}
+	if o.spill != "" {
+		opts.Resumed = func(cells int) {
+			if !o.quiet {
+				fmt.Fprintf(stderr, "resuming from the layer after cell %d, sealed in %s\n", cells, o.spill)
+			}
+			p.resumed(cells)
+		}
 	}
 	var figs kcount.StateFigures
 	if status := opts.Status; status != nil {

@@ -20,6 +20,16 @@ type countProgress struct {
 	// disk, if not "", is the --spill directory: the lines then give the bytes of the
 	// count's files there, those freed over the last cell, and the bytes free.
 	disk spillDir
+	// from is the cells placed in the layer a count resumed from (the rate is of the cells
+	// placed since).
+	from int
+}
+
+// resumed notes that the count resumed from the layer after cells cells; p may be nil.
+func (p *countProgress) resumed(cells int) {
+	if p != nil {
+		p.from, p.t0 = cells, time.Now()
+	}
 }
 
 func newCountProgress(w io.Writer, tty bool) *countProgress {
@@ -35,7 +45,7 @@ func (p *countProgress) update(s kcount.Status) {
 		p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty})
 	}
 	el := time.Since(p.t0)
-	st := progress.Status{Done: int64(s.Done), Total: int64(s.Total), Rate: float64(s.Done) / el.Seconds()}
+	st := progress.Status{Done: int64(s.Done), Total: int64(s.Total), Rate: float64(s.Done-p.from) / el.Seconds()}
 	// The cells of a sweep differ in cost by orders of magnitude (the states of the middle
 	// columns dwarf those of the first ones), so dp and join take the engine's forecast,
 	// refitted after each cell (CountStatus.ETA); the shares of the search are alike enough

@@ -242,7 +242,11 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 			return countJoin(ctx, rows, cols, opts.MaxMemory, status)
 		}
 		if opts.Spill != nil {
-			return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill, Resumed: opts.Resumed}, status)
+			fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill}
+			if opts.Resumed != nil {
+				fo.Resumed = func(cells int, _ []int) { opts.Resumed(cells) }
+			}
+			return sweepCount(ctx, MethodDP, rows, cols, fo, status)
 		}
 		return countDP(ctx, rows, cols, opts.Closed, start, opts.MaxMemory, status)
 	}
@@ -303,6 +307,14 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 	var disk frontier.DiskUse
 	if fo.Spill != nil {
 		fo.DiskReport = func(_ int, u frontier.DiskUse) { disk = u }
+		if resumed := fo.Resumed; eta != nil {
+			fo.Resumed = func(cells int, states []int) {
+				eta.resume(cells, states)
+				if resumed != nil {
+					resumed(cells, states)
+				}
+			}
+		}
 	}
 	if eta != nil || chk != nil {
 		fo.Report = func(cell, states int, bytes int64) {

@@ -414,10 +414,12 @@ func (e *sweepETA) after(v, n int) time.Duration {
 	if v > 0 {
 		prev = e.states[v-1]
 	}
-	if prev <= cacheStates {
+	switch {
+	case math.IsNaN(prev): // resumed from a layer of unknown size: no rate
+	case prev <= cacheStates:
 		e.smallRead += prev
 		e.smallSecs += secs
-	} else {
+	default:
 		e.largeRead += prev
 		e.largeSecs += secs
 	}
@@ -432,7 +434,29 @@ func (e *sweepETA) after(v, n int) time.Duration {
 	}
 	exp := e.p.expectStates(e.m, e.cells, e.states)
 	left := expectSeconds(exp, len(e.states), small, large)
+	if math.IsNaN(left) { // the model needs states of cells not recorded
+		return 0
+	}
 	return time.Duration(min(left, 1e9) * float64(time.Second))
+}
+
+// resume starts e again at a count resumed after cells cells, whose states after each
+// cell were recorded as states (-1: not recorded). The model is refitted to those; where
+// it needs one not recorded (a layer sealed by an older build), it gives no forecast
+// until the cells counted since hold what it needs (for open boards, two whole columns
+// after the first whole one counted).
+func (e *sweepETA) resume(cells int, states []int) {
+	now := time.Now()
+	e.t0, e.last = now, now
+	e.smallRead, e.smallSecs, e.largeRead, e.largeSecs = 0, 0, 0, 0
+	e.states = e.states[:0]
+	for i := range cells {
+		x := math.NaN()
+		if i < len(states) && states[i] >= 0 {
+			x = float64(states[i])
+		}
+		e.states = append(e.states, x)
+	}
 }
 
 // cacheStates is the most states a layer holds while its steps run in the caches.

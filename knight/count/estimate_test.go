@@ -161,6 +161,45 @@ func TestSweepETA(t *testing.T) {
 	}
 }
 
+// TestSweepETAResumed checks the forecast of a count of 8×8 closed resumed after 40 cells
+// of 1,000 states each: with those states recorded, its next cell (10 s for 1,000 states
+// read) gives the forecast of a count never stopped at that rate; with none recorded
+// (layers of an older build), no forecast until the cells counted since the resume hold
+// what the model reads (the last R+1 cells), then one.
+func TestSweepETAResumed(t *testing.T) {
+	recorded := make([]int, 40)
+	for i := range recorded {
+		recorded[i] = 1000
+	}
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.resume(40, recorded)
+	e.last = time.Now().Add(-10 * time.Second)
+	reads := 15000.0 // cells 41–55 read 1,000 states, then a quarter of the cell before
+	s := 1000.0
+	for range 8 {
+		s = max(s/4, 1)
+		reads += s
+	}
+	want := 10 * reads / 1000
+	if got := e.after(40, 1000).Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("ETA after cell 40 of a count resumed with its states: %.3f s, want %.3f s", got, want)
+	}
+
+	e = newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.resume(40, []int{1, 18})
+	if eta := e.after(40, 1000); eta != 0 {
+		t.Errorf("ETA after cell 40 of a count resumed without its states: %v, want none", eta)
+	}
+	var eta time.Duration
+	for v := 41; v <= 48; v++ {
+		e.last = time.Now().Add(-time.Second)
+		eta = e.after(v, 1000)
+	}
+	if eta <= 0 {
+		t.Errorf("ETA 9 cells after a resume without states: %v, want one", eta)
+	}
+}
+
 // TestThreadCPU checks that the thread's CPU time, by which Estimate times its cells,
 // grows while the thread works (where it can be read).
 func TestThreadCPU(t *testing.T) {
