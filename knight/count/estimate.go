@@ -161,12 +161,16 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 			est.How += "; the join of the two halves is not included"
 		}
 		if !opts.Closed {
-			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.27 µs a state read once the states outgrow the caches"
+			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.53 µs a state read once the states outgrow the caches (7×7 open, counted)"
+			if len(states) < openColumns*sh.R {
+				// measured against the counted sweeps (bench/log/2026-11-29-knight8x8.md)
+				est.How += "; with fewer than three columns measured whole, as here, the model is rough: fed the first two columns of 8×8 open it put column 2's states at 1.17 times those counted, its cells at 0.1 to 2.5 times, and fed 7×7's it put the peak at 2.1 times the counted one (with three columns: 0.93–1.27 times on 6×7, 6×8 and 7×7)"
+			}
 		}
 	}
 	// Past the caches the rate measured on the sorted runs' large layers is used, not the
 	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
-	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, cacheStates+1), perState/2))
+	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, sh.open, cacheStates+1), perState/2))
 	if full {
 		est.CPU = el
 	} else {
@@ -428,7 +432,7 @@ func (e *sweepETA) after(v, n int) time.Duration {
 		return 0
 	}
 	small := e.smallSecs / max(e.smallRead, 1)
-	large := max(small, slowState(e.m, cacheStates+1))
+	large := max(small, slowState(e.m, e.p.open, cacheStates+1))
 	if e.largeRead > 0 {
 		large = e.largeSecs / e.largeRead
 	}
@@ -462,15 +466,21 @@ func (e *sweepETA) resume(cells int, states []int) {
 // cacheStates is the most states a layer holds while its steps run in the caches.
 const cacheStates = 4e6
 
-// slowState is the expected seconds per state read by a step of method m that reads n
-// states: the sorted runs of both methods are read and written in order and sorted in the
-// caches (0.27 µs a state measured on 7×8 closed: 62 s of CPU for 234 million states
-// read). (The hash tables the join used before issue 35 missed the caches on nearly every
-// probe: about 1 µs a state.)
-func slowState(m string, n float64) float64 {
+// slowState is the expected seconds per state read by a step of method m (of open tours,
+// if open: the forward sweep) that reads n states: the sorted runs of both methods are
+// read and written in order and sorted in the caches (0.27 µs a state measured on 7×8
+// closed: 62 s of CPU for 234 million states read). The forward sweep of open tours
+// places a cell in more ways and makes more states a state read: 0.53 µs (7×7 open,
+// counted whole at load 2–5: 419 CPU-s for 798 million states summed over its cells, 27
+// Nov; with 0.27 µs Estimate forecast 4 min 8 s of it, 0.59 of the count's 7.0 min). (The
+// hash tables the join used before issue 35 missed the caches on nearly every probe:
+// about 1 µs a state.)
+func slowState(m string, open bool, n float64) float64 {
 	switch {
 	case n <= cacheStates:
 		return 0
+	case m == MethodDP && open:
+		return 0.53e-6
 	case m == MethodDP || m == MethodJoin:
 		return 0.27e-6
 	}

@@ -357,3 +357,46 @@ func readKnownPeaks(t *testing.T) []knownPeak {
 	}
 	return out
 }
+
+// TestExpectOpen8x8 checks the open model against the sweep of 8×8 open as far as it was
+// counted (testdata/known-cells-8x8-open.txt): fed the first two columns (all Estimate
+// measures of 8 rows in its budget), column 2's states summed within 30 % of those
+// counted; fed the first three, every cell counted after them within 30 %.
+func TestExpectOpen8x8(t *testing.T) {
+	data, err := os.ReadFile("testdata/known-cells-8x8-open.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted []float64
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var cell int
+		var n float64
+		if k, err := fmt.Sscanf(line, "%d %g", &cell, &n); k != 2 || err != nil || cell != len(counted)+1 {
+			t.Fatalf("known-cells-8x8-open.txt: bad line %q", line)
+		}
+		counted = append(counted, n)
+	}
+	const R = 8
+	if len(counted) < 3*R+1 {
+		t.Fatalf("known-cells-8x8-open.txt holds %d cells, want at least %d", len(counted), 3*R+1)
+	}
+	p := shapeOf(8, 8, false)
+	exp := p.expectStates(MethodDP, p.n, counted[:2*R])
+	var got, want float64
+	for v := 2 * R; v < 3*R; v++ {
+		got += exp[v]
+		want += counted[v]
+	}
+	if r := got / want; r < 0.7 || r > 1.3 {
+		t.Errorf("fed two columns, column 2 holds %.4g states, counted %.0f (%.2f times)", got, want, r)
+	}
+	exp = p.expectStates(MethodDP, p.n, counted[:3*R])
+	for v := 3 * R; v < len(counted); v++ {
+		if r := exp[v] / counted[v]; r < 0.7 || r > 1.3 {
+			t.Errorf("fed three columns, cell %d holds %.4g states, counted %.0f (%.2f times)", v+1, exp[v], counted[v], r)
+		}
+	}
+}
