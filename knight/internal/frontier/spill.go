@@ -583,12 +583,20 @@ func (s *spillRuns) noteStates(n int) error {
 		b = strconv.AppendInt(b, int64(x), 10)
 		b = append(b, '\n')
 	}
-	tmp := statesName + tmpSuffix
+	return s.writeSmall(statesName, b, false)
+}
+
+// writeSmall writes the small file name with the bytes b: as name.tmp, synced if sync,
+// then renamed to name.
+func (s *spillRuns) writeSmall(name string, b []byte, sync bool) error {
+	tmp := name + tmpSuffix
 	f, err := s.disk.Create(tmp)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
+	if _, err = f.Write(b); err == nil && sync {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -596,10 +604,10 @@ func (s *spillRuns) noteStates(n int) error {
 		s.disk.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", tmp, err)
 	}
-	if err := s.disk.Rename(tmp, statesName); err != nil {
+	if err := s.disk.Rename(tmp, name); err != nil {
 		return err
 	}
-	s.noteSize(statesName, int64(len(b)))
+	s.noteSize(name, int64(len(b)))
 	return nil
 }
 
@@ -615,27 +623,7 @@ func (s *spillRuns) writeParts(h header, parts []string) error {
 		b = append(b, p...)
 	}
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-	name := partsName(h.cells)
-	tmp := name + tmpSuffix
-	f, err := s.disk.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(b); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		s.disk.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", tmp, err)
-	}
-	if err := s.disk.Rename(tmp, name); err != nil {
-		return err
-	}
-	s.noteSize(name, int64(len(b)))
-	return nil
+	return s.writeSmall(partsName(h.cells), b, true)
 }
 
 // readParts reads the list of parts name that writeParts wrote: the layer's header and
