@@ -255,9 +255,10 @@ GiB. --max-memory (default half the machine's) stops a count that would need mor
 2). estimate, with the same flags, says beforehand what a count will need: it runs the
 first cells of the sweep and extrapolates. --spill DIR counts by dp with its layers on disk:
 the layer after each cell is sealed in DIR (compressed, checksummed), the states a cell
-makes spill there past --max-memory, and the same command run again after a stop (Ctrl-C,
-a kill, a lost machine) resumes from the last layer sealed; a damaged layer, or DIR holding
-another count's, is refused (exit 2). Progress lines give the bytes on disk, freed and free.
+makes spill there past --max-memory (DIR holds about two layers at once), and the same
+command run again after a stop (Ctrl-C, a kill, a lost machine) resumes from the last layer
+sealed; a damaged layer, or DIR holding another count's, is refused (exit 2). Progress
+lines give the bytes on disk, freed and free.
 
 --start S --end E counts the open tours from S to E, by the dp sweep with both ends fixed.
 --plan counts the directed open tours as the tasks "knight plan" lists, one for each class
