@@ -205,7 +205,8 @@ identities, the second picked at random by the coordinator, a disagreement settl
 coordinator computing the task itself and the identity shown wrong quarantined (its results
 computed again); that is the default at an N with no published count, --replicas 1
 otherwise; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
-identity, recomputing itself those no worker verified within --verify-wait (default 1m);
+identity, drawn among every identity seen in the run once --min-identities K (default 3)
+have been seen, recomputing itself those no worker verified within --verify-wait (default 1m);
 --ack-wait (default 30s) is how long a silent worker keeps a task; --workers 0 keeps the
 coordinator from computing; --token TOKEN, --token-file FILE or --creds FILE give the
 coordinator's own credentials for a --nats server that wants them; a --state DIR that
@@ -274,7 +275,7 @@ of PARTS parts by a hash of its FAR cells furthest ahead (0: of the whole state)
 task sweeps the board keeping its part of each level; the parts sum to the whole count.
 --plan --distributed (or --nats URL) runs the tasks through NATS as queens count
 --distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
---verify-wait, --ack-wait, --token, --token-file, --creds, --log-format), identities and
+--verify-wait, --min-identities, --ack-wait, --token, --token-file, --creds, --log-format), identities and
 workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs,
 k<R>x<C>-open-split-LEVELS-v1 for a split), and --workers K (default 1) runs K tasks at
 once in this process, sharing --max-memory.

@@ -31,6 +31,7 @@ type natsFlags struct {
 	metrics      string
 	streamCopies int
 	verifyWait   time.Duration
+	minIDs       int
 	ackWait      time.Duration
 	logFmt       string // --log-format of the coordinator
 }
@@ -50,6 +51,7 @@ func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublish
 	f.StringVar(&o.metrics, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics and a status page at http://ADDR/ while the coordinator runs (off by default; 127.0.0.1:9464, or 0.0.0.0:9464 for other machines)")
 	f.IntVar(&o.streamCopies, "stream-replicas", 0, "with --nats: keep this many copies (1 to 5) of the results stream and the jobs bucket on the cluster's servers, 3 on three servers to survive losing one (default: the copies they have, 1 when new)")
 	f.DurationVar(&o.verifyWait, "verify-wait", time.Minute, "verify in the coordinator the tasks no other worker has verified within this `DURATION`")
+	f.IntVar(&o.minIDs, "min-identities", cluster.DefaultMinIdentities, "draw the worker that verifies a task only once this many distinct `K` identities have taken part (two colluding identities confirm one lie at most once in K−1)")
 	f.DurationVar(&o.ackWait, "ack-wait", cluster.DefaultAckWait, "redeliver a task whose worker has been silent this long")
 	addLogFormatFlag(cmd, &o.logFmt)
 }
@@ -64,6 +66,8 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 		return usageErrorf("--ack-wait must be at least 100ms, got %v", o.ackWait)
 	case o.verifyWait <= 0:
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
+	case o.minIDs < 2:
+		return usageErrorf("--min-identities must be a whole number from 2 up, got %d", o.minIDs)
 	case flags.Changed("replicas") && o.replicas != 1 && o.replicas != 2:
 		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
 	case flags.Changed("stream-replicas") && (o.streamCopies < 1 || o.streamCopies > cluster.MaxStreamReplicas):
@@ -101,7 +105,7 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 	}
 	opts := cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
-		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, Replicas: o.replicas, StreamReplicas: o.streamCopies,
+		Workers: workers, MaxMemory: maxMemory, AckWait: o.ackWait, Verify: o.verify, VerifyWait: o.verifyWait, MinIdentities: o.minIDs, Replicas: o.replicas, StreamReplicas: o.streamCopies,
 		Logf: logfTo(logger), Progress: progress,
 	}
 	if err := o.watch(ctx, plan, logger, &opts); err != nil {

@@ -318,27 +318,43 @@ func collusion(t *testing.T, tj testJob) {
 	}
 }
 
-// TestPickRandom: the coordinator picks the verifier of a task uniformly among the live
-// identities other than the first's, whoever asks: over 60000 picks among four others each
-// gets a share within 0.25 ± 0.02 (more than 11 standard deviations: it cannot flake), and
-// never the first's own.
+// TestPickRandom: the coordinator draws the verifier of a task uniformly among the
+// identities seen in the run other than the first's, live or not, whoever asks: over
+// 60000 draws among four others each gets a share within 0.25 ± 0.02 (more than 11
+// standard deviations: it cannot flake), and never the first's own. With fewer than
+// MinIdentities seen, none is drawn.
 func TestPickRandom(t *testing.T) {
-	d := &dispatch{live: []string{"a", "b", "c", "d", "e"}}
+	d := &dispatch{pool: []string{"a", "b", "c", "d", "e"}, live: []string{"c", "d"}, minIdentities: DefaultMinIdentities}
 	got := map[string]int{}
 	const picks = 60000
 	for range picks {
-		got[d.randomOther("c")]++
+		got[d.draw("c")]++
 	}
 	if got["c"] != 0 {
-		t.Errorf("the first's own identity picked %d times", got["c"])
+		t.Errorf("the first's own identity drawn %d times", got["c"])
 	}
 	for _, u := range []string{"a", "b", "d", "e"} {
 		if share := float64(got[u]) / picks; share < 0.23 || share > 0.27 {
-			t.Errorf("identity %s picked %.3f of the time, want 0.25 ± 0.02 (%v)", u, share, got)
+			t.Errorf("identity %s drawn %.3f of the time, want 0.25 ± 0.02 (%v)", u, share, got)
 		}
 	}
-	if u := (&dispatch{live: []string{"a"}}).randomOther("a"); u != "" {
-		t.Errorf("randomOther with only the first's identity live = %q, want none", u)
+	for _, tc := range []struct {
+		name  string
+		pool  []string
+		first string
+		min   int
+		want  bool
+	}{
+		{"first alone", []string{"a"}, "a", 2, false},
+		{"two, three needed", []string{"a", "b"}, "a", 3, false},
+		{"two and a first of an earlier run", []string{"a", "b"}, "z", 3, true},
+		{"three", []string{"a", "b", "c"}, "a", 3, true},
+		{"three, five needed", []string{"a", "b", "c"}, "a", 5, false},
+	} {
+		d := &dispatch{pool: tc.pool, minIdentities: tc.min}
+		if u := d.draw(tc.first); (u != "") != tc.want || u == tc.first {
+			t.Errorf("%s: draw(%q) among %v = %q, want one: %v", tc.name, tc.first, tc.pool, u, tc.want)
+		}
 	}
 }
 

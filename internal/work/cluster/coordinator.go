@@ -45,6 +45,13 @@ type Coordinator struct {
 	// first result, the coordinator computes them itself and says so.
 	Verify     float64
 	VerifyWait time.Duration
+	// MinIdentities is the fewest distinct identities seen in the run (the first's
+	// included) among which the verifier of a task is drawn (DefaultMinIdentities if
+	// zero): with fewer, the task waits, and once every task has a first result the
+	// coordinator verifies it itself. The verifier is drawn among every identity seen in
+	// the run, not only the live ones: c colluding identities confirm one lie with
+	// probability at most (c−1)/(K−1), K ≥ MinIdentities the identities seen at the draw.
+	MinIdentities int
 	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
 	// as such): the mode for a fleet of workers none of which is trusted. Zero means 2 at
 	// an N with no published count (nothing else would hold a lie back), else 1 with

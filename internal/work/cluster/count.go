@@ -45,6 +45,8 @@ type CountOptions struct {
 	Verify     float64
 	VerifyWait time.Duration
 	Replicas   int
+	// MinIdentities is the Coordinator's: the fewest identities a verifier is drawn among.
+	MinIdentities int
 	// StreamReplicas is the Coordinator's: the copies a cluster at URL keeps of what the
 	// coordinator stores.
 	StreamReplicas int
@@ -156,7 +158,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
-	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, Replicas: opts.Replicas,
+	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, MinIdentities: opts.MinIdentities, Replicas: opts.Replicas,
 		StreamReplicas: opts.StreamReplicas, Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin), InFlight: opts.InFlight}
 	if opts.URL == "" {
 		// The embedded server lets in only the identities auth issued; the coordinator

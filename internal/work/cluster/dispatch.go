@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,14 +48,20 @@ type dispatch struct {
 	next        func() (int, bool)
 	stopNext    func()
 
-	// Second computations. The coordinator picks the identity of each at random among the
-	// live ones other than the first's (never whoever asks first): toVerify holds the
-	// sampled tasks with a first result, no agreeing second and no identity picked yet;
-	// picked the identity picked for a task, and queue the tasks picked for an identity,
-	// which it gets before any first computation when it asks.
-	toVerify []int
-	picked   map[int]string
-	queue    map[string][]int
+	// Second computations. The coordinator draws the identity of each at random among
+	// those seen in the run other than the first's (never whoever asks first; see
+	// verifiers.go): toVerify holds the sampled tasks with a first result, no agreeing
+	// second and no identity drawn yet; picked the identity drawn for a task and pickedAt
+	// when, and queue the tasks drawn for an identity, which it gets before any first
+	// computation when it asks. pool is the identities seen in the run and not
+	// quarantined, sorted; a verifier is drawn once it holds minIdentities.
+	toVerify      []int
+	picked        map[int]string
+	pickedAt      map[int]time.Time
+	queue         map[string][]int
+	pool          []string
+	minIdentities int
+	verifyWait    time.Duration
 	// seen is when each identity last asked for a task or sent a heartbeat; live the
 	// identities seen within liveFor that are not quarantined, sorted.
 	seen        map[string]time.Time
@@ -206,6 +211,7 @@ func (d *dispatch) tookFor(t time.Duration) {
 // saw records that identity user spoke (asked, or sent a heartbeat) now.
 func (d *dispatch) saw(user string) {
 	d.seen[user] = time.Now()
+	d.meet(user)
 	if _, found := slices.BinarySearch(d.live, user); !found && !d.quarantined[user] {
 		d.live = append(d.live, user)
 		slices.Sort(d.live)
@@ -213,17 +219,19 @@ func (d *dispatch) saw(user string) {
 }
 
 // refresh drops from the live identities those silent for liveFor, and gives the tasks
-// picked for them, not yet leased, to be picked again.
+// drawn for a quarantined one, not yet leased, to be drawn again. Those drawn for an
+// identity that is only away wait for it (see away).
 func (d *dispatch) refresh() {
 	now := time.Now()
 	d.live = slices.DeleteFunc(d.live, func(u string) bool { return d.quarantined[u] || now.Sub(d.seen[u]) > d.liveFor })
 	for user, q := range d.queue {
-		if _, found := slices.BinarySearch(d.live, user); found {
+		if !d.quarantined[user] {
 			continue
 		}
 		for _, id := range q {
 			if d.picked[id] == user && d.verifyLease[id] == nil {
 				delete(d.picked, id)
+				delete(d.pickedAt, id)
 				d.toVerify = append(d.toVerify, id)
 			}
 		}
@@ -231,9 +239,9 @@ func (d *dispatch) refresh() {
 	}
 }
 
-// pick picks, for at most k tasks waiting for a second computation, an identity at random
-// among the live ones other than the first result's; a task for which there is none
-// waits.
+// pick draws, for at most k tasks waiting for a second computation, an identity at random
+// among those seen in the run other than the first result's (draw); a task for which
+// there is none waits.
 func (d *dispatch) pick(k int) {
 	var keep []int
 	for len(d.toVerify) > 0 && k > 0 {
@@ -244,33 +252,15 @@ func (d *dispatch) pick(k int) {
 		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
 			continue
 		}
-		user := d.randomOther(first)
+		user := d.draw(first)
 		if user == "" {
 			keep = append(keep, id)
 			continue
 		}
-		d.picked[id] = user
+		d.picked[id], d.pickedAt[id] = user, time.Now()
 		d.queue[user] = append(d.queue[user], id)
 	}
 	d.toVerify = append(d.toVerify, keep...)
-}
-
-// randomOther returns a live identity other than not, chosen uniformly at random, or ""
-// if there is none.
-func (d *dispatch) randomOther(not string) string {
-	n := len(d.live)
-	i, found := slices.BinarySearch(d.live, not)
-	if found {
-		n--
-	}
-	if n <= 0 {
-		return ""
-	}
-	j := rand.IntN(n)
-	if found && j >= i {
-		j++
-	}
-	return d.live[j]
 }
 
 func (d *dispatch) lease(user string, id int, verify bool) *lease {
@@ -305,6 +295,7 @@ func (d *dispatch) release(l *lease) {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
 			delete(d.picked, l.id)
+			delete(d.pickedAt, l.id)
 			if !d.ver.agreed.has(l.id) {
 				d.toVerify = append(d.toVerify, l.id)
 			}
@@ -605,6 +596,7 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 	}
 	d.quarantined[user] = true
 	d.his(user).Quarantined = true
+	d.leave(user)
 	d.refresh()
 	for _, l := range d.leases {
 		if l.user == user {

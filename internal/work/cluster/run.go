@@ -48,6 +48,9 @@ type run struct {
 	disputes             []*DisagreeError // found in the stored results, settled once the dispatch is made
 	verifyWait           time.Duration
 	lastSecond           time.Time // when the last first or second result came
+	// waitSince is since when tasks wait for a verifier with none live (zero: none
+	// waits), waitSaid when the log last said so.
+	waitSince, waitSaid time.Time
 }
 
 // Run counts plan through the server and returns the exact counts once every task has a
@@ -260,13 +263,17 @@ func (r *run) dispatch() {
 		c: c, plan: r.plan, job: r.job, sealer: r.sealer, results: r.results, tally: r.tally, ver: r.ver, stats: &r.stats,
 		leases: map[string]*lease{}, firstLease: map[int]*lease{}, verifyLease: map[int]*lease{},
 		ackWait: c.AckWait, window: c.Window, js: r.js, rev: r.wrote,
-		picked: map[int]string{}, queue: map[string][]int{}, seen: map[string]time.Time{},
+		picked: map[int]string{}, pickedAt: map[int]time.Time{}, queue: map[string][]int{}, seen: map[string]time.Time{},
 		quarantined: map[string]bool{}, history: map[string]*IdentityHistory{}, snap: r.snap,
 	}
 	if d.ackWait <= 0 {
 		d.ackWait = DefaultAckWait
 	}
 	d.g = newGuard(c.Admit, c.logf)
+	d.minIdentities = c.MinIdentities
+	if d.minIdentities <= 0 {
+		d.minIdentities = DefaultMinIdentities
+	}
 	d.backedUp = map[int]bool{}
 	d.maxLeases, d.maxLease = c.MaxLeases, c.MaxLease
 	if d.maxLeases <= 0 {
@@ -382,6 +389,7 @@ func (r *run) loop(ctx context.Context) error {
 	if r.verifyWait <= 0 {
 		r.verifyWait = time.Minute
 	}
+	r.d.verifyWait = r.verifyWait
 	r.lastSecond = time.Now()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -409,6 +417,9 @@ func (r *run) loop(ctx context.Context) error {
 			r.d.refresh()
 			r.d.pick(pickScan * 64)
 			r.flight()
+			if err := r.verifyAway(ctx); err != nil {
+				return err
+			}
 			r.save(false)
 			r.record(ctx, false)
 		}
@@ -441,25 +452,34 @@ func (r *run) step(ctx context.Context) (bool, error) {
 	default:
 		return false, nil
 	}
-	r.c.logf("job %s: verifying %d tasks here in the coordinator: %s", r.job, len(pending), local)
-	again, err := countLocally(ctx, r.plan, pending, &r.stats)
-	if err != nil {
+	if err := r.verifyHere(ctx, pending, local); err != nil {
 		return false, err
 	}
+	return ver.done(), nil
+}
+
+// verifyHere computes tasks ids in the coordinator as their second computations, saying
+// why.
+func (r *run) verifyHere(ctx context.Context, ids []int, why string) error {
+	r.c.logf("job %s: verifying %d tasks here in the coordinator: %s", r.job, len(ids), why)
+	again, err := countLocally(ctx, r.plan, ids, &r.stats)
+	if err != nil {
+		return err
+	}
 	plan := r.plan
-	for j, id := range pending {
+	for j, id := range ids {
 		res := Result{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Result: again[j], Worker: Here}
 		// Stored as a worker's second computation is, so that a later run (with or
 		// without the snapshot) finds the task verified and computes nothing again.
 		if err := r.d.store(verifyKey(r.job, id), &res); err != nil {
-			return false, err
+			return err
 		}
-		if err := r.d.settle(ctx, id, ver.addSecond(id, res)); err != nil {
-			return false, err
+		if err := r.d.settle(ctx, id, r.ver.addSecond(id, res)); err != nil {
+			return err
 		}
 	}
-	r.stats.VerifiedHere += len(pending)
-	return ver.done(), nil
+	r.stats.VerifiedHere += len(ids)
+	return nil
 }
 
 // orphans computes here the tasks without a result when every identity that could

@@ -1,0 +1,226 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Who verifies a task: the second computation of a task goes to an identity drawn at
+// random from every identity seen in the run (asked for work or sent a heartbeat), not
+// only from those live at that moment, and never the task's first identity; and only once
+// at least MinIdentities distinct identities (the first's included) have been seen. So
+// c colluding identities confirm a lie of one of them with probability at most
+// (c−1)/(K−1), K the identities seen when the verifier is drawn (K ≥ MinIdentities),
+// however they time their joining: joined before the others, they only make their tasks
+// wait. A task drawn for an identity that is away waits for it in its queue; after
+// VerifyWait the coordinator computes it itself (so a drawn identity that left for good
+// costs the coordinator its share of the verifications, said in the log). Nothing that
+// waits does so in silence: a line says how many tasks wait for a verifier, and why,
+// every waitEvery.
+
+// DefaultMinIdentities is the Coordinator's MinIdentities unless set: the fewest distinct
+// identities that make a population a verifier is drawn from. Three, so that two
+// colluding identities alone in a run never verify each other.
+const DefaultMinIdentities = 3
+
+// waitEvery is how often, at most and at least, the coordinator says that tasks wait for
+// an identity to verify them.
+const waitEvery = 10 * time.Second
+
+// meet records identity user in the run's population, once.
+func (d *dispatch) meet(user string) {
+	if i, found := slices.BinarySearch(d.pool, user); !found && !d.quarantined[user] {
+		d.pool = slices.Insert(d.pool, i, user)
+	}
+}
+
+// leave takes identity user out of the population: it is quarantined.
+func (d *dispatch) leave(user string) {
+	if i, found := slices.BinarySearch(d.pool, user); found {
+		d.pool = slices.Delete(d.pool, i, i+1)
+	}
+}
+
+// population returns the number of distinct identities a verifier of a task first
+// computed by first would be drawn among, first's included.
+func (d *dispatch) population(first string) int {
+	if _, found := slices.BinarySearch(d.pool, first); found {
+		return len(d.pool)
+	}
+	return len(d.pool) + 1
+}
+
+// draw returns the identity drawn, uniformly at random among those seen in the run and
+// not quarantined other than first, to verify a task whose first result is first's; ""
+// if the population is smaller than the coordinator's minimum (or first's alone).
+func (d *dispatch) draw(first string) string {
+	if d.population(first) < max(d.minIdentities, 2) {
+		return ""
+	}
+	n := len(d.pool)
+	i, found := slices.BinarySearch(d.pool, first)
+	if found {
+		n--
+	}
+	j := rand.IntN(n)
+	if found && j >= i {
+		j++
+	}
+	return d.pool[j]
+}
+
+// isLive reports whether identity user is live: it asked or beat within liveFor.
+func (d *dispatch) isLive(user string) bool {
+	_, found := slices.BinarySearch(d.live, user)
+	return found
+}
+
+// away returns the tasks whose verifier was drawn at least wait ago, is not live, and
+// holds no lease of them, and takes them out of its queue: tasks for the coordinator to
+// verify itself. It returns the identities too, sorted.
+func (d *dispatch) away(wait time.Duration) (ids []int, users []string) {
+	now := time.Now()
+	for user, q := range d.queue {
+		if d.isLive(user) {
+			continue
+		}
+		keep := q[:0]
+		for _, id := range q {
+			switch {
+			case d.picked[id] != user || d.verifyLease[id] != nil || d.ver.agreed.has(id):
+				// picked again, leased, or verified: not this queue's any more
+			case now.Sub(d.pickedAt[id]) >= wait:
+				ids = append(ids, id)
+				delete(d.picked, id)
+				delete(d.pickedAt, id)
+				if !slices.Contains(users, user) {
+					users = append(users, user)
+				}
+			default:
+				keep = append(keep, id)
+			}
+		}
+		if len(keep) == 0 {
+			delete(d.queue, user)
+		} else {
+			d.queue[user] = keep
+		}
+	}
+	slices.Sort(ids)
+	slices.Sort(users)
+	return ids, users
+}
+
+// undrawn returns the tasks waiting for a verifier with none drawn, all of them drawn
+// now if they can be, in id order.
+func (d *dispatch) undrawn() []int {
+	d.pick(len(d.toVerify))
+	var ids []int
+	for _, id := range d.toVerify {
+		if _, ok := d.ver.firstWorker(id); ok && !d.ver.agreed.has(id) && d.verifyLease[id] == nil && d.picked[id] == "" {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// awaits reports whether a task waits for a verifier: none drawn for it (after the
+// tick's draws), or drawn for an identity that is away. It takes a moment per identity.
+func (d *dispatch) awaits() bool {
+	if len(d.toVerify) > 0 {
+		return true
+	}
+	for user, q := range d.queue {
+		if len(q) > 0 && !d.isLive(user) {
+			return true
+		}
+	}
+	return false
+}
+
+// waiting says how many tasks wait for a verifier that is not there, and why; "" if none
+// does. It draws what can be drawn first.
+func (d *dispatch) waiting() string {
+	undrawn := len(d.undrawn())
+	awayTasks, awayUsers := 0, []string{}
+	for user, q := range d.queue {
+		if d.isLive(user) {
+			continue
+		}
+		n := 0
+		for _, id := range q {
+			if d.picked[id] == user && d.verifyLease[id] == nil && !d.ver.agreed.has(id) {
+				n++
+			}
+		}
+		if n > 0 {
+			awayTasks += n
+			awayUsers = append(awayUsers, user)
+		}
+	}
+	var why []string
+	if undrawn > 0 {
+		why = append(why, fmt.Sprintf("%d until %d distinct identities have been seen in this run (seen: %d, %s)",
+			undrawn, max(d.minIdentities, 2), len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
+	}
+	if awayTasks > 0 {
+		slices.Sort(awayUsers)
+		why = append(why, fmt.Sprintf("%d drawn for identities that are away (%s), verified here if still away %v after the draw",
+			awayTasks, clipText(strings.Join(awayUsers, ", "), 4*clipLen), d.verifyWait))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("waiting for a second identity to verify %d tasks: %s", undrawn+awayTasks, strings.Join(why, "; "))
+}
+
+// verifyAway runs at each tick of the loop. It verifies here the tasks whose drawn
+// verifier has been away for VerifyWait since the draw; once every task has a first
+// result, at once every task no live identity can verify (none can be drawn for it, or
+// the one drawn is away): nothing else is left to wait for. And it says what waits for a
+// verifier once it has waited a second, then every waitEvery while it does.
+func (r *run) verifyAway(ctx context.Context) error {
+	d := r.d
+	if ids, users := d.away(r.verifyWait); len(ids) > 0 {
+		why := fmt.Sprintf("the identities drawn to verify them (%s) have been away for %v", clipText(strings.Join(users, ", "), 4*clipLen), r.verifyWait)
+		if err := r.verifyHere(ctx, ids, why); err != nil {
+			return err
+		}
+	}
+	if r.tally.Complete() && !r.ver.done() {
+		away, users := d.away(0)
+		undrawn := d.undrawn()
+		var why []string
+		if len(undrawn) > 0 {
+			why = append(why, fmt.Sprintf("%d with no verifier to draw (%d distinct identities seen in this run, %d needed)", len(undrawn), len(d.pool), max(d.minIdentities, 2)))
+		}
+		if len(away) > 0 {
+			why = append(why, fmt.Sprintf("%d drawn for identities that are away (%s)", len(away), clipText(strings.Join(users, ", "), 4*clipLen)))
+		}
+		if ids := append(away, undrawn...); len(ids) > 0 {
+			if err := r.verifyHere(ctx, ids, "every task has a first result, and no live identity can verify these: "+strings.Join(why, "; ")); err != nil {
+				return err
+			}
+		}
+	}
+	if !d.awaits() {
+		r.waitSince, r.waitSaid = time.Time{}, time.Time{}
+		return nil
+	}
+	now := time.Now()
+	if r.waitSince.IsZero() {
+		r.waitSince = now
+	}
+	if now.Sub(r.waitSince) >= time.Second && now.Sub(r.waitSaid) >= waitEvery {
+		if line := d.waiting(); line != "" {
+			r.waitSaid = now
+			r.c.logf("job %s: %s", r.job, line)
+		}
+	}
+	return nil
+}
