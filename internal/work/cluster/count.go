@@ -253,7 +253,7 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 	if dir == "" {
 		dir = "."
 	}
-	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Authority: auth})
+	srv, err := StartServer(ServerOptions{Listen: listen, StoreDir: dir, Authority: auth, Logf: logf})
 	if err != nil {
 		return nil, err
 	}

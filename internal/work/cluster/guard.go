@@ -19,8 +19,9 @@ import (
 //     message is dropped, so the coordinator, which may publish anywhere, never writes
 //     where a worker points it;
 //   - the identity must be admitted (Coordinator.Admit: issued and not revoked);
-//   - each identity has a rate, in messages a second with a message of more than 1 KiB
-//     counting as one a KiB, for its requests, its heartbeats and its results;
+//   - each identity has a rate, in messages a second with a message of more than 256
+//     bytes counting as one each 256 bytes, for its requests, its heartbeats and its
+//     results (the embedded server shuts out one that floods far past them: flood.go);
 //   - it holds at most a few leases per core it says it has (Coordinator.MaxLeases), and a
 //     lease lasts at most Coordinator.MaxLease however it beats;
 //   - refusals are logged once per identity and kind per refuseEvery, with the count of
@@ -157,8 +158,9 @@ func (g *guard) pass(user string, k msgKind, m *nats.Msg) bool {
 		b = &[kinds]bucket{}
 		g.buckets[user] = b
 	}
-	cost := max(1, float64(len(m.Data))/1024)
-	if !b[k].take(cost, rates[k].rate, rates[k].burst, g.now()) {
+	cost := max(1, float64(len(m.Data))/256)
+	now := g.now()
+	if !b[k].take(cost, rates[k].rate, rates[k].burst, now) {
 		g.refuseLocked(user, what+" rate", "%s of worker %s refused: more than %v a second", what, user, rates[k].rate)
 		return false
 	}

@@ -300,7 +300,7 @@ func TestRefusalLog(t *testing.T) {
 }
 
 // TestGuardRates: each kind of message of one identity passes at its rate, with its burst,
-// a large message counting as one a KiB; a reply outside the sender's inbox never passes.
+// a large message counting as one each 256 bytes; a reply outside the sender's inbox never passes.
 func TestGuardRates(t *testing.T) {
 	g := newGuard(nil, nil)
 	now := time.Unix(1e9, 0)
@@ -323,7 +323,7 @@ func TestGuardRates(t *testing.T) {
 			passed++
 		}
 	}
-	if want := int(rates[kindWant].rate / 64); passed != want {
+	if want := int(rates[kindWant].rate / 256); passed != want {
 		t.Errorf("%d requests of 64 KiB passed a second later, want %d", passed, want)
 	}
 	for _, reply := range []string{"", InboxPrefix("w2") + ".1", InboxPrefix("w1"), "_INBOX_w1x.1", "$KV.chesspuzzles_jobs.q10v1"} {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 )
 
 // ServerOptions configures an embedded NATS server.
@@ -21,14 +23,26 @@ type ServerOptions struct {
 	// a user the authority's account signed (see [Authority]). The command line's
 	// coordinator always sets it; with none, any client connects with every right.
 	Authority *Authority
+	// MaxConnections is the most connections one identity the Authority issued may hold
+	// at once (DefaultMaxConnections if zero, no cap if negative): past it a connection
+	// is closed a moment after it is let in (see connCap). Logf, if not nil, is told of
+	// the identities that go past it, once per identity every 10 s.
+	MaxConnections int
+	Logf           func(format string, args ...any)
 	// auth, if not nil and Authority is nil, checks every client instead: the tests' token
 	// scheme (tokenAuth).
 	auth server.Authentication
+	// maxConn, if not zero, is the server's limit on all its connections: a test's
+	// stand-in for the file descriptors of the machine.
+	maxConn int
 }
 
 // A Server is an embedded nats-server with JetStream.
 type Server struct {
-	s *server.Server
+	s     *server.Server
+	sys   *nats.Conn // the connection cap's, if any
+	conns *connCap
+	stop  context.CancelFunc // ends the flood watch, if any
 }
 
 // StartServer starts an embedded server and waits until it accepts connections (a few
@@ -64,6 +78,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		NoSigs:     true,
 		NoLog:      true,
 		MaxPayload: MaxMessageBytes,
+		MaxConn:    o.maxConn,
 	}
 	if o.Authority != nil {
 		if err := o.Authority.configure(opts); err != nil {
@@ -81,7 +96,20 @@ func StartServer(o ServerOptions) (*Server, error) {
 		s.Shutdown()
 		return nil, fmt.Errorf("NATS server on %s did not start within 30s (is the port taken?)", o.Listen)
 	}
-	return &Server{s: s}, nil
+	srv := &Server{s: s}
+	if max := o.MaxConnections; o.Authority != nil && max >= 0 {
+		if max == 0 {
+			max = DefaultMaxConnections
+		}
+		if srv.sys, srv.conns, err = capConnections(s, o.Authority, max, o.Logf); err != nil {
+			s.Shutdown()
+			return nil, fmt.Errorf("starting NATS server: %w", err)
+		}
+		var ctx context.Context
+		ctx, srv.stop = context.WithCancel(context.Background())
+		go watchFloods(ctx, s, o.Authority.accountPub, srv.conns)
+	}
+	return srv, nil
 }
 
 // Addr returns the address the server listens on.
@@ -95,6 +123,12 @@ func (s *Server) URL() string { return s.s.ClientURL() }
 
 // Shutdown stops the server and waits until it has.
 func (s *Server) Shutdown() {
+	if s.stop != nil {
+		s.stop()
+	}
+	if s.sys != nil {
+		s.sys.Close()
+	}
 	s.s.Shutdown()
 	s.s.WaitForShutdown()
 }
