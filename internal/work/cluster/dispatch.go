@@ -113,6 +113,7 @@ func (d *dispatch) want(m *nats.Msg) {
 		// It holds as many tasks as its cores can run: it asks again when one is done.
 		a.Wait = 1
 	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
+		d.meet(user) // it can run the plan: one of the identities a verifier is drawn among
 		if l := d.assign(user); l != nil {
 			d.instance(l, w.Instance)
 			a = Assignment{TaskMsg: taskMsg(d.plan, l.id), Messages: MessageVersion, Nonce: l.nonce, Lease: d.ackWait.Seconds(), Seq: l.seq}
@@ -211,7 +212,6 @@ func (d *dispatch) tookFor(t time.Duration) {
 // saw records that identity user spoke (asked, or sent a heartbeat) now.
 func (d *dispatch) saw(user string) {
 	d.seen[user] = time.Now()
-	d.meet(user)
 	if _, found := slices.BinarySearch(d.live, user); !found && !d.quarantined[user] {
 		d.live = append(d.live, user)
 		slices.Sort(d.live)

@@ -10,7 +10,7 @@ import (
 )
 
 // Who verifies a task: the second computation of a task goes to an identity drawn at
-// random from every identity seen in the run (asked for work or sent a heartbeat), not
+// random from every identity seen in the run (asked for work of this plan), not
 // only from those live at that moment, and never the task's first identity; and only once
 // at least MinIdentities distinct identities (the first's included) have been seen. So
 // c colluding identities confirm a lie of one of them with probability at most
