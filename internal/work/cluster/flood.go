@@ -74,7 +74,7 @@ func watchFloods(ctx context.Context, s *server.Server, account string, cc *conn
 			}
 			next[user] = min(2*d, shunMost)
 			if cc.logf != nil {
-				cc.logf("worker %s sent %.0f messages and %.1f MB a second (a worker sends at most %d and %d MB): its connections are closed, and it cannot connect again for %v",
+				cc.logf("worker %s sent %.0f messages and %.1f MB a second (a worker sends at most %d and %.1f MB): its connections are closed, and it cannot connect again for %v",
 					clipName(user), m, b/1e6, floodMsgs, floodBytes/1e6, d)
 			}
 			cc.shun(user, d)

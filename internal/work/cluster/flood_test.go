@@ -38,7 +38,10 @@ func floodRun(t *testing.T, kind string) (time.Duration, *logger) {
 		t.Fatal(err)
 	}
 	log := &logger{t: t}
-	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
+	began := time.Now()
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: func(format string, args ...any) {
+		log.Logf("%v: "+format, append([]any{time.Since(began).Round(time.Millisecond)}, args...)...)
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +82,13 @@ func floodRun(t *testing.T, kind string) (time.Duration, *logger) {
 			})
 		}
 	}
+	log.Logf("%v: the flood begins", t0.Sub(began).Round(time.Millisecond))
 	o := <-out
 	took := time.Since(t0)
+	log.Logf("%v: the count ends", time.Since(began).Round(time.Millisecond))
+	if os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
+		t.Log(strings.Join(log.lines, "\n"))
+	}
 	stop()
 	wg.Wait()
 	if o.err != nil || o.total != tj.total {
