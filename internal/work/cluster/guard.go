@@ -167,6 +167,24 @@ func (g *guard) pass(user string, k msgKind, m *nats.Msg) bool {
 	return true
 }
 
+// refusedCost is what a result the coordinator refused costs its identity's rate, on top
+// of the message: an honest worker has a result refused rarely (a late one), while a flood
+// of made-up results, each read and answered by the coordinator's loop, is held to a
+// hundred a second.
+const refusedCost = 100
+
+// charge takes cost more from identity user's rate of kind k, down to minus its burst.
+func (g *guard) charge(user string, k msgKind, cost float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.buckets[user]
+	if b == nil {
+		return
+	}
+	b[k].take(0, rates[k].rate, rates[k].burst, g.now()) // refill to now
+	b[k].tokens = max(b[k].tokens-cost, -rates[k].burst)
+}
+
 // refuse logs a refusal of identity user of kind: at once if none of that identity and
 // kind was logged within refuseEvery, else counted and said with the next that is logged.
 func (g *guard) refuse(user, kind, format string, args ...any) {
