@@ -107,10 +107,12 @@ func floodRun(t *testing.T, kind string, stall time.Duration) (time.Duration, *l
 // connections and refuses them for shunFirst, and the count ends exact. By default the
 // flood of large messages alone; CHESSPUZZLES_LONG=1 runs each flood, alternated with
 // counts without one (3 pairs a flood, the honest tasks stalled to 40 ms so that a count
-// lasts some 6 s), and wants each flood's count within twice the time without it.
+// lasts some 6 s), and wants each flood's count within twice the time without it;
+// CHESSPUZZLES_FLOOD60=1 the same with counts of some 60 s, one pair a flood (9 min).
 func TestFlood(t *testing.T) {
 	noPublished(t)
-	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
+	long, minute := os.Getenv("CHESSPUZZLES_LONG") == "1", os.Getenv("CHESSPUZZLES_FLOOD60") == "1"
+	if !long && !minute {
 		took, log := floodRun(t, "large", 0)
 		if !log.contains("its connections are closed, and it cannot connect again") {
 			t.Errorf("the flood was not shut out; log:\n%s", strings.Join(log.lines, "\n"))
@@ -118,12 +120,15 @@ func TestFlood(t *testing.T) {
 		t.Logf("under a flood of large messages: %v", took)
 		return
 	}
-	const stall = 40 * time.Millisecond // 272 tasks on two workers: some 6 s a count
+	stall, pairs := 40*time.Millisecond, 3 // 272 tasks on two workers: some 6 s a count
+	if minute {
+		stall, pairs = 400*time.Millisecond, 1 // some 60 s a count
+	}
 	for _, f := range floods {
 		t.Run(f.name, func(t *testing.T) {
 			var with, without time.Duration
 			shut := 0
-			for range 3 {
+			for range pairs {
 				d, _ := floodRun(t, "", stall)
 				without += d
 				d, log := floodRun(t, f.name, stall)
@@ -132,11 +137,18 @@ func TestFlood(t *testing.T) {
 					shut++
 				}
 			}
-			t.Logf("flood of %s: %v with it, %v without (3 counts each), ratio %.2f; shut out in %d of 3", f.name, with, without, float64(with)/float64(without), shut)
+			t.Logf("flood of %s: %v with it, %v without (%d counts each), ratio %.2f; shut out in %d of %d", f.name, with, without, pairs, float64(with)/float64(without), shut, pairs)
 			if with > 2*without {
 				t.Errorf("flood of %s: %v with it, %v without, want at most twice", f.name, with, without)
 			}
 		})
+	}
+	if status, err := os.ReadFile("/proc/self/status"); err == nil { // Linux
+		for line := range strings.Lines(string(status)) {
+			if strings.HasPrefix(line, "VmHWM:") {
+				t.Logf("peak RSS of the test process (server, coordinator, workers and floods): %s", strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")))
+			}
+		}
 	}
 }
 
