@@ -22,7 +22,15 @@
 // So a square-ish picture is also read whole, as a grid whose outer cells touch its edges;
 // that reading wins when no framed grid is read, or when it finds a larger grid of the same
 // pitch (the frame was a block inside it). A grid of fewer than 4 columns is refused: no
-// screenshot of the game shows one.
+// screenshot of the game shows one. A crop may cut into its outer cells: then its lines are
+// found where the picture has them (the columns and rows across which the colour changes in
+// most rows), and they must fall every pitch pixels, none between; the outer cells are what
+// the picture's sides leave of them, read when at least a third of a cell is left, refused
+// when less is left but more than a line's remnant ("the picture cuts the left column of
+// cells to a strip of 9 pixels"). In a crop each line of a lattice from side to side must be
+// a line of the picture: a lattice of half the pitch, every other line in the middle of true
+// cells, would read each cell as four. When a lattice from side to side and one cut by the
+// sides fit lines of one pitch with different numbers of cells, the picture is refused.
 //
 // Finding N. Inside the frame, the columns are where the colour changes in most rows (how
 // often, not by how much: every grid line runs the whole height, thin or thick, while a
@@ -198,11 +206,16 @@ type reading struct {
 // frame (b.line unset, a crop inside the frame) takes its lines' colour from the lattice.
 func (p *picture) readBox(ctx context.Context, b box) reading {
 	cols, xs := p.lattice(b, true)
-	if cols == 0 {
-		return reading{err: unreadable("no grid found")}
-	}
 	rows, ys := p.lattice(b, false)
-	if rows == 0 {
+	if b.line == (rgb{}) {
+		// A crop may cut into its outer cells, which an even lattice from side to side does
+		// not fit.
+		var err error
+		if cols, xs, rows, ys, err = p.cropCells(b, cols, xs, rows, ys); err != nil {
+			return reading{err: err}
+		}
+	}
+	if cols == 0 || rows == 0 {
 		return reading{err: unreadable("no grid found")}
 	}
 	if cols != rows {
@@ -220,6 +233,47 @@ func (p *picture) readBox(ctx context.Context, b box) reading {
 	grid, err := p.cells(b.line, xs, ys).regions()
 	pitch := (xs[cols] - xs[0] + ys[rows] - ys[0]) / float64(2*cols)
 	return reading{grid, pitch, err}
+}
+
+// cropCells chooses the lattice of a crop between the even one (cols, xs; rows, ys: the
+// outer cells whole, or cut by a little) and cropLattice's (lines found where the picture
+// has them, the outer cells whole or cut into). cropLattice's stands when it finds the same
+// number of columns as rows; the even one stands when its columns and rows agree. When
+// both stand with lattices of different pitches (by more than 5%), cropLattice's is taken:
+// its lines are the picture's, the even one's are where an even lattice from side to side
+// would put them. When both stand with one pitch but different numbers of cells, the picture
+// is refused. cropLattice's error (an outer cell cut too thin) is returned when the even
+// lattice does not stand either.
+func (p *picture) cropCells(b box, cols int, xs []float64, rows int, ys []float64) (int, []float64, int, []float64, error) {
+	cc, cxs, cerr := p.cropLattice(b, true)
+	rc, cys, rerr := p.cropLattice(b, false)
+	even := cols > 0 && cols == rows
+	if cerr != nil || rerr != nil {
+		if even {
+			return cols, xs, rows, ys, nil
+		}
+		return 0, nil, 0, nil, errors.Join(cerr, rerr)
+	}
+	if cc == 0 || cc != rc {
+		return cols, xs, rows, ys, nil
+	}
+	if even && cc != cols {
+		evenPitch := (xs[cols] - xs[0]) / float64(cols)
+		if math.Abs(evenPitch-latticePitch(cxs)) <= 0.05*evenPitch {
+			return 0, nil, 0, nil, unreadable("the lines fit a grid of %d cells from side to side and one of %d cut by the picture's sides", cols, cc)
+		}
+	}
+	return cc, cxs, rc, cys, nil
+}
+
+// latticePitch returns the pitch of a lattice's edges at: the widest of its cells (its
+// outer ones may be cut).
+func latticePitch(at []float64) float64 {
+	w := 0.0
+	for k := 1; k < len(at); k++ {
+		w = max(w, at[k]-at[k-1])
+	}
+	return w
 }
 
 // lineColour is the colour of the thick borders among the lines at xs and ys: of the pixels
@@ -346,6 +400,9 @@ const (
 	sameRegion = 40
 	inkNoise   = 30
 	edgeChange = 40 // a change of colour between pixels two apart that makes an edge
+	// minLine is the least share of a lattice's mean line strength (how often the colour
+	// changes across it) that each of its lines must have.
+	minLine = 0.35
 	// sameBin: histogram peaks this close are one colour before they are refined. Bins of 8
 	// levels put colours 54 apart (the game's green and tan) 40 apart, so it is below that.
 	sameBin = 24
@@ -550,31 +607,11 @@ func (p *picture) frameInside(x0, y0, x1, y1 int, col rgb) (box, bool) {
 // change near its place in an even lattice (so a line of any width, and a frame drawn over
 // the outer cells or around them, puts no line off).
 func (p *picture) lattice(b box, cols bool) (int, []float64) {
-	// prof[i] is the share of the box's rows (columns when !cols) in which the colour changes
-	// across column i (row i).
-	length, across := b.w(), b.h()
+	length := b.w()
 	if !cols {
-		length, across = across, length
+		length = b.h()
 	}
-	// It counts how often the colour changes, not by how much: a grid line, thin or thick,
-	// runs the whole length; a thick border is no better a line for being darker, and a
-	// queen's edges, however sharp, are in one cell a row.
-	prof := make([]float64, length)
-	for i := 1; i+1 < length; i++ {
-		changes := 0
-		for j := range across {
-			var d int
-			if cols {
-				d = dist(p.at(b.x0+i-1, b.y0+j), p.at(b.x0+i+1, b.y0+j))
-			} else {
-				d = dist(p.at(b.x0+j, b.y0+i-1), p.at(b.x0+j, b.y0+i+1))
-			}
-			if d > edgeChange {
-				changes++
-			}
-		}
-		prof[i] = float64(changes) / float64(across)
-	}
+	prof := p.profile(b, cols)
 	peak := func(lo, hi float64) float64 {
 		a, z := max(0, int(math.Floor(lo))), min(length, int(math.Ceil(hi))+1)
 		m := 0.0
@@ -592,18 +629,25 @@ func (p *picture) lattice(b box, cols bool) (int, []float64) {
 		if pitch < 5 {
 			break
 		}
-		lines, inside := 0.0, 0.0
+		lines, inside, weakest := 0.0, 0.0, 1.0
 		for k := range n {
 			c := float64(k) * pitch
 			inside += peak(c+0.25*pitch, c+0.75*pitch)
 			if k > 0 {
-				lines += peak(c-0.15*pitch, c+0.15*pitch)
+				v := peak(c-0.15*pitch, c+0.15*pitch)
+				lines += v
+				weakest = min(weakest, v)
 			}
 		}
 		lines /= float64(n - 1)
 		inside /= float64(n)
 		score := lines - inside
-		if score > bestScore && lines >= 0.4 && lines > inside+0.15 {
+		// In a crop (no frame: b.line unset) every line of the lattice must be a line of the
+		// picture: a lattice of half the true pitch, whose every other line falls in the
+		// middle of true cells, scores half as well as the true one and may win when the true
+		// one is off (a crop that cuts into the outer cells): it would read each cell as four.
+		// A frame fixes the lattice's ends, and there a faint line may be all but invisible.
+		if score > bestScore && lines >= 0.4 && lines > inside+0.15 && (b.line != rgb{} || weakest >= minLine*lines) {
 			best, bestScore = n, score
 		}
 	}
@@ -619,23 +663,192 @@ func (p *picture) lattice(b box, cols bool) (int, []float64) {
 	at[best] = origin + float64(length)
 	at[0] = origin
 	for k := 1; k < best; k++ {
-		c := float64(k) * pitch
-		lo, hi := max(0, int(c-0.12*pitch)), min(length-1, int(c+0.12*pitch))
-		floor := math.Inf(1)
-		for _, v := range prof[lo : hi+1] {
-			floor = min(floor, v)
-		}
-		sum, weight := 0.0, 0.0
-		for i := lo; i <= hi; i++ {
-			sum += float64(i) * (prof[i] - floor)
-			weight += prof[i] - floor
-		}
-		if weight > 0 {
-			c = sum / weight
-		}
-		at[k] = origin + c + 0.5 // the centre of pixel c
+		at[k] = origin + lineCentre(prof, float64(k)*pitch, pitch)
 	}
 	return best, at
+}
+
+// lineCentre returns where the line near c is, in a profile of pitch pixels a cell: the
+// centre of the profile's weight above its floor within ±0.12 pitch of c, or c when the
+// profile is flat there. The result is in pixels from the profile's start, a pixel's centre
+// at i + 0.5.
+func lineCentre(prof []float64, c, pitch float64) float64 {
+	lo, hi := max(0, int(c-0.12*pitch)), min(len(prof)-1, int(c+0.12*pitch))
+	if lo > hi {
+		return c + 0.5
+	}
+	floor := math.Inf(1)
+	for _, v := range prof[lo : hi+1] {
+		floor = min(floor, v)
+	}
+	sum, weight := 0.0, 0.0
+	for i := lo; i <= hi; i++ {
+		sum += float64(i) * (prof[i] - floor)
+		weight += prof[i] - floor
+	}
+	if weight > 0 {
+		c = sum / weight
+	}
+	return c + 0.5 // the centre of pixel c
+}
+
+// profile returns, for each column i of b (row i when !cols), the share of b's rows
+// (columns) in which the colour changes across it. It counts how often the colour changes,
+// not by how much: a grid line, thin or thick, runs the whole length; a thick border is no
+// better a line for being darker, and a queen's edges, however sharp, are in one cell a row.
+func (p *picture) profile(b box, cols bool) []float64 {
+	length, across := b.w(), b.h()
+	if !cols {
+		length, across = across, length
+	}
+	prof := make([]float64, length)
+	for i := 1; i+1 < length; i++ {
+		changes := 0
+		for j := range across {
+			var d int
+			if cols {
+				d = dist(p.at(b.x0+i-1, b.y0+j), p.at(b.x0+i+1, b.y0+j))
+			} else {
+				d = dist(p.at(b.x0+j, b.y0+i-1), p.at(b.x0+j, b.y0+i+1))
+			}
+			if d > edgeChange {
+				changes++
+			}
+		}
+		prof[i] = float64(changes) / float64(across)
+	}
+	return prof
+}
+
+// Outer cells that a crop cuts into: a strip of at least minOuter of a pitch between the
+// picture's side and the first line is an outer cell, read from what is left of it; a
+// strip of at most lineSlack of a pitch (at least 3 pixels) is what is left of a line or
+// the frame, no cell; a strip in between is too thin to read, and the picture is refused.
+const (
+	minOuter  = 0.3
+	lineSlack = 0.1
+)
+
+// cropLattice finds the lattice of a crop (a box with no frame) that may cut into its outer
+// cells: the lines are the runs of columns (rows when !cols) across which the colour changes
+// in at least 40% of the rows; they must fall every pitch pixels (a line may be missing, a
+// faint one between two cells of one colour), none between, at least three of them. The
+// cells are the pieces between the box's sides and the lines, the outer ones kept or dropped
+// as minOuter and lineSlack say. It returns the number of cells and their n+1 edges, as
+// lattice does; 0 and no error when no such lattice stands out; an error when the picture
+// cuts an outer cell to a strip too thin to read. It takes time proportional to the box's
+// pixels.
+func (p *picture) cropLattice(b box, cols bool) (int, []float64, error) {
+	prof := p.profile(b, cols)
+	length := len(prof)
+	origin, side := float64(b.x0), [2]string{"left column", "right column"}
+	if !cols {
+		origin, side = float64(b.y0), [2]string{"top row", "bottom row"}
+	}
+	// The lines: runs of the profile at or above 0.4, each at the weighted centre of its
+	// columns within 0.8 of its peak. A run may have gaps of up to 3 pixels: the profile
+	// compares pixels two apart, so a line one pixel wide peaks on either side of it, not on
+	// it. Runs that peak below 0.7 of the strongest are not taken for lines (a JPEG's block
+	// edges, faint lines between cells of one colour); the others must all fit the lattice.
+	type run struct{ lo, hi int }
+	var runs []run
+	var peaks []float64
+	for i := 0; i < length; {
+		if prof[i] < 0.4 {
+			i++
+			continue
+		}
+		r, top := run{i, i}, 0.0
+		for ; i < length && i-r.hi <= 3; i++ {
+			if prof[i] >= 0.4 {
+				r.hi = i
+				top = max(top, prof[i])
+			}
+		}
+		runs, peaks = append(runs, r), append(peaks, top)
+	}
+	strongest := 0.0
+	for _, v := range peaks {
+		strongest = max(strongest, v)
+	}
+	var at []float64
+	for k, r := range runs {
+		if peaks[k] < 0.7*strongest {
+			continue
+		}
+		sum, weight := 0.0, 0.0
+		for i := r.lo; i <= r.hi; i++ {
+			if prof[i] >= 0.8*peaks[k] {
+				sum += float64(i) * prof[i]
+				weight += prof[i]
+			}
+		}
+		at = append(at, sum/weight+0.5)
+	}
+	if len(at) < 3 {
+		return 0, nil, nil
+	}
+	gaps := make([]float64, len(at)-1)
+	for k := range gaps {
+		gaps[k] = at[k+1] - at[k]
+	}
+	sort.Float64s(gaps)
+	pitch := gaps[len(gaps)/2]
+	if pitch < 8 {
+		return 0, nil, nil
+	}
+	// Fit line k at first + k·pitch by least squares, k counted from the first line.
+	var sk, sx, skk, skx float64
+	ks := make([]float64, len(at))
+	for j, x := range at {
+		k := math.Round((x - at[0]) / pitch)
+		ks[j] = k
+		sk, sx, skk, skx = sk+k, sx+x, skk+k*k, skx+k*x
+	}
+	m := float64(len(at))
+	den := m*skk - sk*sk
+	if den == 0 {
+		return 0, nil, nil
+	}
+	pitch = (m*skx - sk*sx) / den
+	first := (sx - pitch*sk) / m
+	for j, x := range at {
+		if math.Abs(x-(first+ks[j]*pitch)) > 0.1*pitch || j > 0 && ks[j] == ks[j-1] {
+			return 0, nil, nil // lines off the lattice, or two lines for one
+		}
+	}
+	// The lattice's lines inside the box, and the strips beyond the first and the last.
+	for first-pitch > 0.5 {
+		first -= pitch
+	}
+	for first < 0.5 {
+		first += pitch
+	}
+	var lines []float64
+	for x := first; x < float64(length)-0.5; x += pitch {
+		lines = append(lines, lineCentre(prof, x-0.5, pitch))
+	}
+	if len(lines) < 2 {
+		return 0, nil, nil
+	}
+	edges := []float64{origin}
+	strips := [2]float64{lines[0], float64(length) - lines[len(lines)-1]}
+	slack := max(3, lineSlack*pitch)
+	for s, w := range strips {
+		if w > slack && w < minOuter*pitch {
+			return 0, nil, unreadable("the picture cuts the %s of cells to a strip of %.0f pixels (a cell is %.0f): too thin to read", side[s], w, pitch)
+		}
+	}
+	if strips[0] <= slack {
+		edges = edges[:0]
+	}
+	for _, x := range lines {
+		edges = append(edges, origin+x)
+	}
+	if strips[1] > slack {
+		edges = append(edges, origin+float64(length))
+	}
+	return len(edges) - 1, edges, nil
 }
 
 // cellGrid is what was read of each cell and each edge between cells.
