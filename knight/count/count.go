@@ -184,10 +184,10 @@ func searchFaster(rows, cols int, start bool) bool {
 // Tours uses the method ChooseMethod names. The dp method sweeps the board cell by cell,
 // keeping the distinct pictures of the frontier (package internal/frontier): its time and
 // memory grow with the number of those states, about 5^R for a board of R ≤ C rows, and
-// hardly with the number of tours: about 0.27 µs and 4–6 bytes a state once they outgrow
-// the caches, so 6×8 closed (55,488,142 tours) takes a few seconds of CPU, 7×8 closed about
-// a minute, 8×8 closed (13,267,364,410,532 tours; 7.4·10⁸ states at the widest cell) 42
-// minutes and 3.2 GiB, and open tours leave more states than closed ones though they are
+// hardly with the number of tours: about 0.27 µs (closed; 0.53 µs for open tours) and 4–6
+// bytes a state once they outgrow the caches, so 6×8 closed (55,488,142 tours) takes a few
+// seconds of CPU, 7×8 closed about a minute, 8×8 closed (13,267,364,410,532 tours;
+// 7.4·10⁸ states at the widest cell) 42 minutes and 3.2 GiB, and open tours leave more states than closed ones though they are
 // swept forward (ahead.go; 5×10 open about 1.6 s, 6×8 open about 35 s; 6×6 open is faster
 // by the search). The join method (closed tours, long side even;
 // internal/frontier/join.go) sweeps only the first half and the two middle columns and

@@ -51,8 +51,8 @@ type Options struct {
 // squares) and redoing the sweep with 128-bit counts if one carries.
 //
 // Its time and memory follow the states at the widest cell, about 5^R on a board of R ≤ C
-// rows: about 0.27 µs and 4–6 bytes a state once they outgrow the caches (see the package
-// comment; bench/README.md has the measured figures). It stops with ctx.Err() within a
+// rows: about 0.27 µs (closed; 0.53 µs for open tours, swept forward) and 4–6 bytes a
+// state once they outgrow the caches (see the package comment; bench/README.md has the measured figures). It stops with ctx.Err() within a
 // few milliseconds of ctx being done.
 func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) {
 	n := rows * cols

@@ -66,7 +66,8 @@
 // Time and memory follow the number of states, not of tours: about 5^R states at the widest
 // cell of a board of R ≤ C rows, each read once by the next cell and expanded into a few
 // made states. A step costs about 0.27 µs a state read once its layer outgrows the caches
-// with the sorted runs (sequential reads and writes, a radix sort in the caches) and about
+// (closed tours; the forward sweep of open tours about 0.53 µs: 7×7 open, 419 CPU-s for
+// 798 million states summed over its cells) with the sorted runs (sequential reads and writes, a radix sort in the caches) and about
 // 1 µs with the hash tables (a cache miss a probe). The runs hold about 4–5 bytes a state
 // of a layer and peak near 6 bytes a state of the largest layer, plus their sort buffers
 // (about 230 MB once a layer passes 4 million states); the tables 16 bytes a slot (24 with
