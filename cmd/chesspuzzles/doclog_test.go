@@ -28,7 +28,7 @@ func TestDocLogLines(t *testing.T) {
 	state := t.TempDir()
 	node1, w1 := addWorker(t, state, "node1"), addWorker(t, state, "w1")
 	port := freePort(t)
-	coord := start(t, "coordinator", "queens", "count", "10", "--distributed", "--nats-listen", fmt.Sprintf("127.0.0.1:%d", port),
+	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--nats-listen", fmt.Sprintf("127.0.0.1:%d", port),
 		"--state", state, "--workers", "0")
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
@@ -39,8 +39,8 @@ func TestDocLogLines(t *testing.T) {
 	if code := coord.wait(2 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0", code)
 	}
-	a.waitFor(`job q10v1 is done`, 10*time.Second)
-	b.waitFor(`job q10v1 is done`, 10*time.Second)
+	a.waitFor(`job q9v1 is done`, 10*time.Second)
+	b.waitFor(`job q9v1 is done`, 10*time.Second)
 	out := coord.stderr.String() + a.stderr.String() + b.stderr.String()
 	for _, q := range quoted {
 		if !doclog.Printed(q.Text, out) {

@@ -28,7 +28,7 @@ func TestDocQuarantineLines(t *testing.T) {
 		t.Fatalf("docs/distributed.md quotes %d lines of a quarantine, want the disagreement and the quarantine", len(quoted))
 	}
 	noPublished(t)
-	tj := queensJob(t, 10)
+	tj := queensJob(t, 9)
 	dir, s, a, ctx := attackServer(t)
 	r := newRogue(issuedHostile(t, s.URL(), a, "rogue"), tj.plan)
 	r.lieFirst = func(int) bool { return true } // its lies come first: "rogue found …, h1 found …"
