@@ -181,3 +181,23 @@ func TestSliceRules(t *testing.T) {
 		t.Errorf("knight slice 0/%d of %d tasks: no error", k.Len()+1, k.Len())
 	}
 }
+
+// otherMethod is a count.Plan of a method neither frames nor join, as cluster's knight
+// plans are until the cluster takes Plan.
+type otherMethod struct{ count.Plan }
+
+func (otherMethod) Method() string { return "knight-open-ends" }
+
+// TestQueensKeepsEveryCounter: a result of a count.Plan of another method keeps every
+// counter through Queens (work.Run of a knight job's tasks compares them with a worker's).
+func TestQueensKeepsEveryCounter(t *testing.T) {
+	cp, err := queens.NewPlan(6, count.MethodFrames, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Queens(otherMethod{cp})
+	r := count.Result{ID: 1, Solutions: 2, HalfTurn: 3, QuarterTurn: 4, Nodes: 5, RowSets: 6, Stored: 7, PairTests: 8}
+	if got, err := q.CountResult(q.Result(r)); err != nil || got != r {
+		t.Errorf("CountResult(Result(%+v)) = %+v, %v", r, got, err)
+	}
+}

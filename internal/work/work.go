@@ -1,8 +1,17 @@
-// Package work runs a count plan (count.Plan), or any part of one, on this machine: on a
-// pool of goroutines, optionally recording every finished task in a checkpoint file so that
-// an interrupted or killed run resumes where it stopped, and reporting its progress as plain
+// Package work runs a count plan, or any part of one, on this machine: on a pool of
+// goroutines, optionally recording every finished task in a checkpoint file so that an
+// interrupted or killed run resumes where it stopped, and reporting its progress as plain
 // [Status] values. Package cluster runs a plan on many machines through NATS; drawing progress
 // is the commands' business (internal/progress): this package imports no terminal library.
+//
+// Every runner here takes the neutral [Plan]: a job id, tasks by id in an order, a task run
+// under a context giving a [Result] (a big-integer count and named counters a re-run
+// reproduces), a check of a result, and the published value of the total if there is one.
+// [Queens] presents a queens count.Plan as one (its memory, cost and sampler stay on the
+// count.Plan, [QueensPlan.Count]), [Knight] a knight's-tour kcount.OpenPlan; a third kind of
+// count writes its Plan and runs here unchanged (toy_test.go). Narrow role interfaces say
+// what only some plans have: [Builder] (a task list made under a context), [Slicer] (its
+// own rule for slices), [Checkpointed] (its own checkpoint header), [Weigher].
 //
 // Usage:
 //
@@ -16,13 +25,18 @@
 //	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
 //	… res.Results, res.Counts.Total (the slice's share)
 //
-// Tasks are handed out one at a time, in order of decreasing estimated cost (Task.Cost), to
-// whichever worker is free, so the run does not end with one core working alone on a big
-// task. Results come back to one goroutine (each worker hands over what it finished in the
-// last 20 ms at once, see resultDelay), which records them in the checkpoint, sums them with
-// a count.Tally (each task id once) and calls the progress function for each.
+// or any plan, by [RunPlan]:
 //
-// When ctx is done, Run stops the workers, drops the tasks in flight, syncs the checkpoint
+//	out, err := work.RunPlan(ctx, work.Knight(openPlan), work.Options{Workers: 1, Checkpoint: "k.ckpt"})
+//	… out.Total
+//
+// Tasks are handed out one at a time, in the plan's order (for queens, decreasing estimated
+// cost), to whichever worker is free, so the run does not end with one core working alone on
+// a big task. Results come back to one goroutine (each worker hands over what it finished in
+// the last 20 ms at once, see resultDelay), which records them in the checkpoint, sums them
+// (each task id once) and calls the progress function for each.
+//
+// When ctx is done, a run stops the workers, drops the tasks in flight, syncs the checkpoint
 // and returns ctx.Err(); running it again with the same checkpoint resumes.
 package work
 

@@ -8,13 +8,15 @@
 //
 // Running: [Run] counts the tasks not yet recorded in the checkpoint (if any), one after
 // another (each task's sweep is one goroutine and holds the memory; two at once would
-// need twice it), recording each as it finishes.
+// need twice it), recording each as it finishes, by the runner of every plan (work.RunPlan
+// of [Neutral]: work.KnightPlan).
 //
 // Checkpoints: [OpenCheckpoint] creates or resumes an append-only text file, one header
 // line naming the plan, one line a finished task, each line sealed by its CRC-32; results
 // are written with one write(2) each and fsync'd, the file created by rename, so a killed
-// run loses only the task in flight. Checkpoints and result files are written and read by
-// internal/work/sealed, as the queens runners' are.
+// run loses only the task in flight. Checkpoints are package work's (work.OpenPlanCheckpoint,
+// in the knight plans' format); result files are written and read by internal/work/sealed,
+// as the queens runners' are.
 //
 //	chesspuzzles-knight-checkpoint 1 plan="8x8 open-ends v1" tasks=136 crc=…
 //	17 1234567890 4567890123 98765432 crc=…
