@@ -148,7 +148,11 @@ func RoundRobin(p Plan, i, k int) ([]int, error) {
 // [Slicer] rule.
 func ModK(p Plan, i, k int) ([]int, error) {
 	if k < 1 || k > p.Len() || i < 0 || i >= k {
-		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, p.Job(), p.Len(), p.Len())
+		name := p.Job()
+		if n, ok := p.(interface{ Name() string }); ok {
+			name = n.Name()
+		}
+		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, name, p.Len(), p.Len())
 	}
 	var ids []int
 	for id := i; id < p.Len(); id += k {

@@ -131,17 +131,8 @@ func Run(ctx context.Context, p Plan, opts Options) ([]Result, error) {
 
 // Slice returns the ids of the i-th of k slices of p: the tasks whose id is i modulo k,
 // so that the costly tasks, which are neighbours in the plan's order, spread over the
-// slices. An i or k out of range is an error.
-func Slice(p Plan, i, k int) ([]int, error) {
-	if k < 1 || k > p.Len() || i < 0 || i >= k {
-		return nil, fmt.Errorf("slice %d/%d: the plan %s has %d tasks; K must be from 1 to %d and I from 0 to K-1", i, k, p.Name(), p.Len(), p.Len())
-	}
-	var ids []int
-	for id := i; id < p.Len(); id += k {
-		ids = append(ids, id)
-	}
-	return ids, nil
-}
+// slices (the knight plans' rule: work.KnightPlan.Slice). An i or k out of range is an error.
+func Slice(p Plan, i, k int) ([]int, error) { return work.Slice(Neutral(p), i, k) }
 
 // ErrInput marks an error in the files given to Merge: a file that cannot be read, is not
 // a result file of this plan, was changed, or does not belong with the others.
