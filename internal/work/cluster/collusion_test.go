@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // The joining orders of TestCollusionJoiningOrder: the two colluders and the three honest
@@ -194,4 +196,40 @@ func TestNoSilentWait(t *testing.T) {
 		t.Errorf("the log does not say why the coordinator verified the tasks itself:\n%s", strings.Join(log.lines, "\n"))
 	}
 	t.Logf("%v; %d tasks", took, tj.plan.Len())
+}
+
+// TestWaitingLine: the line that says why tasks wait for a verifier names each reason: too
+// few identities seen, a drawn identity away, or one silent for over waitEvery.
+func TestWaitingLine(t *testing.T) {
+	plan := mustPlan(t, 8)
+	ver := emptyVerifier(plan)
+	for id := range 3 {
+		ver.sample.add(id)
+		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: count.Result{ID: id, Solutions: 1}, Worker: "a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	d := &dispatch{ver: ver, queue: map[string][]int{"b": {0}, "c": {1}}, picked: map[int]string{0: "b", 1: "c"},
+		pickedAt: map[int]time.Time{0: now, 1: now}, verifyLease: map[int]*lease{},
+		live: []string{"a", "b"}, seen: map[string]time.Time{"a": now, "b": now.Add(-2 * waitEvery)},
+		pool: []string{"a", "b", "c"}, minIdentities: 4, liveFor: 30 * time.Second, verifyWait: time.Minute, toVerify: []int{2}}
+	if !d.awaits() {
+		t.Fatal("awaits() = false with tasks waiting")
+	}
+	line := d.waiting()
+	for _, want := range []string{
+		"waiting for a second identity to verify 3 tasks",
+		"1 until 4 distinct identities have been seen in this run (3 seen: a, b, c)",
+		"1 drawn for identities that are away (c)",
+		"1 drawn for identities silent for over 10s (b)",
+	} {
+		if !strings.Contains(line, want) {
+			t.Errorf("waiting() = %q, want it to say %q", line, want)
+		}
+	}
+	d.seen["b"], d.toVerify, d.queue = now, nil, map[string][]int{"b": {0}}
+	if d.awaits() || d.waiting() != "" {
+		t.Errorf("with the one drawn identity live and speaking: awaits() = %v, waiting() = %q; want nothing", d.awaits(), d.waiting())
+	}
 }

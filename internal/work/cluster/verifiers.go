@@ -130,17 +130,23 @@ func (d *dispatch) undrawn() []int {
 }
 
 // awaits reports whether a task waits for a verifier: none drawn for it (after the
-// tick's draws), or drawn for an identity that is away. It takes a moment per identity.
+// tick's draws), or drawn for an identity that is away or has been silent for waitEvery.
+// It takes a moment per identity.
 func (d *dispatch) awaits() bool {
 	if len(d.toVerify) > 0 {
 		return true
 	}
 	for user, q := range d.queue {
-		if len(q) > 0 && !d.isLive(user) {
+		if len(q) > 0 && (!d.isLive(user) || d.silent(user)) {
 			return true
 		}
 	}
 	return false
+}
+
+// silent reports whether identity user, live, has not asked or beat for waitEvery.
+func (d *dispatch) silent(user string) bool {
+	return d.isLive(user) && time.Since(d.seen[user]) > waitEvery
 }
 
 // waiting says how many tasks wait for a verifier that is not there, and why; "" if none
@@ -148,8 +154,10 @@ func (d *dispatch) awaits() bool {
 func (d *dispatch) waiting() string {
 	undrawn := len(d.undrawn())
 	awayTasks, awayUsers := 0, []string{}
+	silentTasks, silentUsers := 0, []string{}
 	for user, q := range d.queue {
-		if d.isLive(user) {
+		away, silent := !d.isLive(user), d.silent(user)
+		if !away && !silent {
 			continue
 		}
 		n := 0
@@ -158,14 +166,19 @@ func (d *dispatch) waiting() string {
 				n++
 			}
 		}
-		if n > 0 {
+		switch {
+		case n == 0:
+		case away:
 			awayTasks += n
 			awayUsers = append(awayUsers, user)
+		default:
+			silentTasks += n
+			silentUsers = append(silentUsers, user)
 		}
 	}
 	var why []string
 	if undrawn > 0 {
-		why = append(why, fmt.Sprintf("%d until %d distinct identities have been seen in this run (seen: %d, %s)",
+		why = append(why, fmt.Sprintf("%d until %d distinct identities have been seen in this run (%d seen: %s)",
 			undrawn, max(d.minIdentities, 2), len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
 	}
 	if awayTasks > 0 {
@@ -173,10 +186,15 @@ func (d *dispatch) waiting() string {
 		why = append(why, fmt.Sprintf("%d drawn for identities that are away (%s), verified here if still away %v after the draw",
 			awayTasks, clipText(strings.Join(awayUsers, ", "), 4*clipLen), d.verifyWait))
 	}
+	if silentTasks > 0 {
+		slices.Sort(silentUsers)
+		why = append(why, fmt.Sprintf("%d drawn for identities silent for over %v (%s), away once silent for %v",
+			silentTasks, waitEvery, clipText(strings.Join(silentUsers, ", "), 4*clipLen), d.liveFor))
+	}
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("waiting for a second identity to verify %d tasks: %s", undrawn+awayTasks, strings.Join(why, "; "))
+	return fmt.Sprintf("waiting for a second identity to verify %d tasks: %s", undrawn+awayTasks+silentTasks, strings.Join(why, "; "))
 }
 
 // verifyAway runs at each tick of the loop. It verifies here the tasks whose drawn
