@@ -126,7 +126,8 @@ func Slice(p Plan, i, k int) ([]int, error) {
 	return RoundRobin(p, i, k)
 }
 
-// RoundRobin returns the ids of the i-th of k slices of p dealt round-robin in p.Order,
+// RoundRobin returns the ids of the i-th of k slices of p dealt round-robin in p.Order (the
+// rule of count.Shard, which queens plans keep as their own: [QueensPlan.Slice]),
 // so that the slices hold about the same work. It costs a pass over the plan's order.
 func RoundRobin(p Plan, i, k int) ([]int, error) {
 	if k < 1 || i < 0 || i >= k {

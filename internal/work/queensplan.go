@@ -193,3 +193,7 @@ func (q *QueensPlan) Weight(id int) int64 { return int64(q.p.Weight(id)) }
 
 // Cost returns task id's cost without making the task (count.Plan.Cost).
 func (q *QueensPlan) Cost(id int) uint64 { return q.p.Cost(id) }
+
+// Slice returns slice i of k as queens shard files have always meant it (count.Shard:
+// round-robin in Order), so that an old file still means the same tasks.
+func (q *QueensPlan) Slice(i, k int) ([]int, error) { return count.Shard(q.p, i, k) }
