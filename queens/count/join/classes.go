@@ -38,8 +38,9 @@ const classCandidatesLen = 8
 //
 // The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
 // the only-th class that holds half-boards and no other (the sampler of lists_test.go
-// times one class so), with only = −2 none, and then leaves the counters' queries out; it
-// returns the number of such classes.
+// times one class so), with only = −2 none (appending the classes' sizes to
+// w.classSizes), and then leaves the counters' queries out; it returns the number of such
+// classes.
 func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
 	jb := *j
@@ -84,6 +85,9 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 			continue
 		}
 		class++
+		if only == -2 {
+			w.classSizes = append(w.classSizes, size)
+		}
 		match := only == -1 || only == class-1
 		if !match && !first {
 			continue
@@ -226,6 +230,9 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 			continue
 		}
 		class++
+		if only == -2 {
+			w.classSizes = append(w.classSizes, size)
+		}
 		if only != -1 && only != class-1 {
 			continue
 		}

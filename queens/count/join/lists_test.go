@@ -61,6 +61,13 @@ func BenchmarkJoinLists(b *testing.B) {
 		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
 	}
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
+	// CHESSPUZZLES_JOINLISTS_TIME=uniform draws the class timed uniformly, as before
+	// 29 November, not by its size.
+	uniform := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") == "uniform"
+	// CHESSPUZZLES_JOINLISTS_TIME=check also counts each row set of classes whole after
+	// its sample, and compares the two: the estimator checked against what it estimates.
+	check := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") == "check"
+	var checked [2][]float64
 	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
 	// cutByOccupancy; =both times each row set whole (from h = 13) both ways, in
 	// alternating order, and checks that the counts agree. With
@@ -152,15 +159,33 @@ func BenchmarkJoinLists(b *testing.B) {
 			// The passes a row set makes once before its classes (the cut bits'
 			// occupancy, the classes' sizes) are what classParts takes with no class
 			// matched: timed once, they are counted once, not once a class.
-			classes := j.storeMax < math.MaxInt
+			// Even N from h = storeBMinH stores half B (countRowSetStoreB), in one class
+			// below h = 13: timed so, as the count runs it, not by half A's parts.
+			// A class is drawn with a chance in proportion to its stored half-boards
+			// (w.classSizes) and its time taken over that chance: unbiased as a uniform
+			// draw is, but the classes' times follow their sizes, so one sample tells
+			// more (a uniform draw of N = 28 gave 110 and 2,693 CPU-s for two row sets).
+			classes := j.storeMax < math.MaxInt || j.kind == subEven && storeLarger && j.h >= storeBMinH
 			parts := len(starts)
 			var once float64
 			if classes {
+				w.classSizes = w.classSizes[:0]
 				c0 := cpuTime()
 				_, parts = w.classParts(&j, e, -2)
 				once = (cpuTime() - c0).Seconds()
 			}
-			i := rng.IntN(parts)
+			i, scale := rng.IntN(parts), float64(parts)
+			if classes && len(w.classSizes) == parts && !uniform {
+				var all int
+				for _, z := range w.classSizes {
+					all += z
+				}
+				x := rng.IntN(all)
+				for i = 0; x >= w.classSizes[i]; i++ {
+					x -= w.classSizes[i]
+				}
+				scale = float64(all) / float64(w.classSizes[i])
+			}
 			c0 := cpuTime()
 			if classes {
 				w.classParts(&j, e, i)
@@ -168,9 +193,17 @@ func BenchmarkJoinLists(b *testing.B) {
 				w.countPart(&j, e, wE0(&j, e), starts[i])
 			}
 			dt := (cpuTime() - c0).Seconds()
-			dt = once + max(0, dt-once)*float64(parts)
+			dt = once + max(0, dt-once)*scale
 			times = append(times, dt)
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed (%.2f CPU-s of passes made once): row set about %.2f CPU-s\n", e, s, parts, i, once, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %d parts, part %d timed (×%.1f; %.2f CPU-s of passes made once): row set about %.2f CPU-s\n", e, s, parts, i, scale, once, dt)
+			if check && classes {
+				// The same row set counted whole, as countRowSet counts it.
+				c0 := cpuTime()
+				w.classParts(&j, e, -1)
+				whole := (cpuTime() - c0).Seconds()
+				checked[0], checked[1] = append(checked[0], dt), append(checked[1], whole)
+				fmt.Fprintf(os.Stderr, "row set %#x: whole %.2f CPU-s, sampled %.2f (%.3f×)\n", e, whole, dt, dt/whole)
+			}
 		}
 		maxA, maxB = max(maxA, c.stored), max(maxB, c.queries)
 		maxPart, maxChunk = max(maxPart, part), max(maxChunk, chunk)
@@ -192,6 +225,11 @@ func BenchmarkJoinLists(b *testing.B) {
 		mean, se := meanSE(times)
 		rowSets := countedRowSets(n)
 		b.Logf("N=%d: a row set %.1f ± %.1f CPU-s (%d timed parts); %d counted row sets: the whole count %.3g ± %.2g core-hours", n, mean, se, len(times), rowSets, mean*float64(rowSets)/3600, se*float64(rowSets)/3600)
+		if len(checked[0]) > 0 {
+			ms, ss := meanSE(checked[0])
+			mw, sw := meanSE(checked[1])
+			b.Logf("N=%d: %d row sets sampled %.2f ± %.2f CPU-s, whole %.2f ± %.2f (%.3f×)", n, len(checked[0]), ms, ss, mw, sw, ms/mw)
+		}
 	}
 }
 

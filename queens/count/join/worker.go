@@ -31,6 +31,10 @@ type worker struct {
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
 	southB [2]southRow
+	// classSizes holds, after countRowSetClasses or countRowSetStoreB with only = −2, the
+	// stored half-boards of each class that holds any, in class order: the weights by which
+	// the sampler of lists_test.go draws the class it times.
+	classSizes []int
 }
 
 var workerPool = sync.Pool{New: func() any { return new(worker) }}
