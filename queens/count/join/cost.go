@@ -2,49 +2,100 @@ package join
 
 import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
-// measuredCoreHours holds the core-hours of the join's whole count of N: for N = 20–23
-// bench/cost.sh on the 2-core AMD EPYC (Zen 3, AVX2) of 25 November 2026, after the sieve
-// and the AVX2 kernel's chunk offsets (bench/log/2026-11-25.md, "Run of 25 November after the join's
-// kernel work"); for N = 24–27 the run there with the sieve's cut bits retuned (bench/log/2026-11-25.md,
-// "Run of 25 November: the join at N = 24–27, sieve retuned": 96, 132, 20 and 20 probes, ± 7,
-// 6, 21 and 14 %); each a timed random sample of the real plan's row sets on one core, the
-// plan extrapolated; for N = 16–19 whole counts on one worker there (bench/log/2026-11-25.md, "Join
-// at scale, session of 25 Nov", medians); for N = 26–28 row sets sampled on 27 November
-// (night) after the cut bits chosen by occupancy and, at even N, half B stored as a
-// weighted store (bench/log/2026-11-27.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
-// BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (each row set timed whole, or by one
-// class of its stored half against its queries times the classes, the passes made once
-// counted once): N = 26 twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set
-// (± 21 %); N = 27 from the same 128 row sets (seeds 6–9) on 28 November, after odd N's
+// machineClass is the kind of processor a figure of the cost model was measured on. The
+// join's query kernels differ by it (kernel_amd64.go), and so does its time: a real task
+// of N = 28 took 60.6 CPU-s on the AVX2 kernel, and the model of the AVX-512 machine gives
+// a row set of 28 110 ± 25 (bench/log/2026-11-29-join.md).
+type machineClass int
+
+const (
+	// classAVX2: AVX2 and BMI2, no AVX-512 (the 2-core AMD EPYC VM on AMD Zen 3), which runs
+	// the AVX2 kernels. A processor with neither AVX-512 nor AVX2 (or a purego build) runs
+	// the Go kernels, several times slower.
+	classAVX2 machineClass = iota
+	// classAVX512: AVX-512 F with VPOPCNTDQ, and BMI2 (the same VM on AMD Zen 4), which runs
+	// the AVX-512 kernels.
+	classAVX512
+	numClasses
+)
+
+// String names the class as bench/README.md does.
+func (c machineClass) String() string {
+	if c == classAVX512 {
+		return "AVX-512"
+	}
+	return "AVX2"
+}
+
+// modelClass is the class whose figures the model reads (CoreSeconds, ModelError): AVX2,
+// the development machine's processor on 29 November 2026, whatever this processor is,
+// so that a plan's time, an estimate, the choice of method and the manual's examples are
+// the same on every machine. The AVX-512 figures are kept beside them, labelled: on
+// AVX-512 processors the model is pessimistic by about their ratio.
+const modelClass = classAVX2
+
+// measuredCoreHours holds, by the class of processor measured on, the core-hours of the
+// join's whole count of N; each class's table is whole from N = 16 to 29, and a figure
+// one class did not measure is the other's, said so below.
+//
+// AVX2 (AMD EPYC, Zen 3): N = 16–19 whole counts on one worker, N = 20–23 bench/cost.sh,
+// 25 November 2026, after the sieve and the AVX2 kernel's chunk offsets (bench/log/2026-11-25.md,
+// "Join at scale, session of 25 Nov" and "Run of 25 November after the join's kernel
+// work"); N = 24–29 29 November, after the AVX2 kernel of the weighted store and half B
+// stored from N = 22 (bench/log/2026-11-29-join.md, "Measured cost"): BenchmarkJoinLists with
+// CHESSPUZZLES_JOINLISTS_TIME, row sets drawn uniformly: N = 24 32 row sets and 25 64,
+// each timed whole (0.49 ± 0.06 and 0.45 ± 0.04 CPU-s); 26 13 row sets timed whole (12.6
+// ± 2.8); 27 17 and 28 5 by one class of the store drawn by its size, counted once
+// untimed first (3.54 ± 1.07 and 142 ± 39 CPU-s); 29 12 by one class, 10 of them timed
+// without the untimed run (259 ± 96). One class timed so read 0.6–0.95 of the whole row
+// set at N = 26, and 1.1–1.9 times it without the untimed run: 27–29 are within about
+// that much. At nice 10 on a machine shared by seven sessions (load 25–32), where CPU
+// seconds run 1.1–1.3 times those of a quiet machine (27 November).
+//
+// AVX-512 (AMD EPYC, Zen 4): N = 16–23 are the AVX2 figures (not measured on this class);
+// N = 24, 25 and 29 bench/cost.sh -tasks on 27 November (night), on the code after the
+// class sieve and the four-batch kernel (before the occupancy cut bits and the stored half
+// B), at a load of 9–12.5 (bench/log/2026-11-27.md, "Issue 33: N = 29 tasks on demand"): two real
+// tasks a N (seed 2), whole at 24–25 (0.64 ± 0.03 and 0.53 ± 0.16 of the model of
+// 25 November: 138 and 712 core-hours), at 29 each by one class of one of its row sets
+// (0.37 ± 0.04 of the extrapolation from 26–28, 3.53·10⁷: 1.31·10⁷ core-hours, two
+// probes); N = 26 and 28 row sets sampled on 27 November (night) after the cut bits
+// chosen by occupancy and, at even N, half B stored as a weighted store
+// (bench/log/2026-11-27.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
+// BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (classes drawn uniformly, timed
+// without an untimed run first, which read 1.1–1.9 times the whole at N = 26 on AVX2): N = 26
+// twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set; N = 28 twelve (seeds 3, 4
+// and 5), 110 ± 25 CPU-s; N = 27 128 row sets (seeds 6–9) on 28 November, after odd N's
 // classes were made cheaper (bench/log/2026-11-28.md, "Issue 33: odd N cheaper"), at a load of
-// 1.0–1.4: 2.99 ± 0.32 CPU-s, ± 11 % (the code before, alternated with it: 3.55 ± 0.36;
-// 3.40 ± 0.36 on a quieter machine that night); N = 28 twelve (seeds 3,
-// 4 and 5), 110 ± 25 CPU-s (± 23 %; 505 ± 84 that evening, before these changes, at load
-// 5–7; the same row sets at load 10–17 took 1.1–1.3 times as long). N = 24, 25 and 29 are bench/cost.sh -tasks on 27 November (night), on the
-// code after the class sieve and the four-batch kernel (before the occupancy cut bits and
-// the stored half B), at a load of 9–12.5 (bench/log/2026-11-27.md,
-// "Issue 33: N = 29 tasks on demand"): two real tasks a N (seed 2), whole at 24–25
-// (0.64 ± 0.03 and 0.53 ± 0.16 of the model of 25 November, so 138 and 712 core-hours,
-// ± 5 and 30 %), at 29 each by one class of one of its row sets (0.37 ± 0.04 of the
-// extrapolation from 26–28, 3.53·10⁷: 1.31·10⁷ core-hours ± 11 %, two probes). It is
-// the model CoreSeconds and the choice of method read; frames' model was measured in the
-// first run.
-var measuredCoreHours = map[int]float64{
-	16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-	20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6, 24: 138, 25: 712, 26: 7600, 27: 54000,
-	28: 6.1e5, 29: 1.31e7,
+// 1.0–1.4: 2.99 ± 0.32 CPU-s.
+//
+// CoreSeconds and the choice of method read the class modelClass; frames' model was
+// measured in the first run.
+var measuredCoreHours = [numClasses]map[int]float64{
+	classAVX2: {
+		16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
+		20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6,
+		24: 185, 25: 1930, 26: 1.82e4, 27: 6.39e4, 28: 7.94e5, 29: 1.95e7,
+	},
+	classAVX512: {
+		16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
+		20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6,
+		24: 138, 25: 712, 26: 7600, 27: 54000, 28: 6.1e5, 29: 1.31e7,
+	},
 }
 
-// measuredError is the relative error measuredCoreHours states for N (one standard error of
-// the mean over its sampled row sets or tasks, as bench/README.md gives it); an N not here
-// has no stated error (a whole count, or an extrapolation).
-var measuredError = map[int]float64{
-	24: 0.05, 25: 0.30, 26: 0.21, 27: 0.11, 28: 0.23, 29: 0.11,
+// measuredError is the relative error measuredCoreHours states for N, by class (one
+// standard error of the mean over its sampled row sets or tasks; bench/README.md gives
+// two); an N not here has no stated error (a whole count, or an extrapolation).
+var measuredError = [numClasses]map[int]float64{
+	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
+	classAVX512: {24: 0.05, 25: 0.30, 26: 0.21, 27: 0.11, 28: 0.23, 29: 0.11},
 }
 
-// ModelError returns the relative error the cost model states for the join's whole count
-// of n (see measuredError), or 0 where it states none. Cost: a map lookup.
-func ModelError(n int) float64 { return measuredError[n] }
+// ModelError returns the relative error (one standard error) the cost model states for
+// the join's whole count of n (see measuredError, modelClass), or 0 where it states none.
+// Cost: a map lookup.
+func ModelError(n int) float64 { return measuredError[modelClass][n] }
 
 // cutCoreHours are the core-hours plan version 102 was cut by (bench/cost.sh on the 2-core
 // Intel Xeon VM of 24 November 2026, before the sieve): the number of tasks is this model's
@@ -56,16 +107,17 @@ var cutCoreHours = map[int]float64{
 	20: 0.0597, 21: 0.405, 22: 9.12, 23: 61.4, 24: 2177, 25: 15307,
 }
 
-// modelSeconds is the modelled core-seconds of the join's whole count of n (see
-// model.Seconds, which extrapolates beyond the last N measured).
-func modelSeconds(n int) float64 { return model.Seconds(measuredCoreHours, n) }
+// modelSeconds is the modelled core-seconds of the join's whole count of n on one core of
+// the class modelClass (see model.Seconds, which extrapolates beyond the last N measured).
+func modelSeconds(n int) float64 { return model.Seconds(measuredCoreHours[modelClass], n) }
 
 // cutModelSeconds is the core-seconds plan version 102 takes the join's count of n for when
 // it cuts it into tasks (cutCoreHours).
 func cutModelSeconds(n int) float64 { return model.Seconds(cutCoreHours, n) }
 
 // CoreSeconds returns the modelled time of the whole plan on one core of the machine the
-// model was measured on (see measuredCoreHours). Another machine scales it by its speed;
+// model was measured on, a processor of the class modelClass (AVX2; see
+// measuredCoreHours). Another machine scales it by its speed;
 // Task.Cost shares it among the tasks (a task's time is about CoreSeconds·Cost/ΣCost,
 // within a factor of about three). It costs nothing but a look-up.
 func (p *plan) CoreSeconds() float64 { return modelSeconds(p.n) }
@@ -79,6 +131,15 @@ func (p *plan) CoreSeconds() float64 { return modelSeconds(p.n) }
 // rebuilt when it was dropped: at most about 3 % of a row set's time from N = 24) and never
 // holds more than the limit allows, if it allows the least it needs. It costs nothing but
 // arithmetic.
+//
+// need is the live memory (what the Go heap holds after a collection), not the peak: the
+// runtime lets garbage grow the heap up to twice its live size (GOGC) or to the soft
+// limit (the command line sets it from --max-memory), whichever comes first, before it
+// collects. So a process whose limit is far above need peaks above it: at N = 22 on one
+// worker (29 Nov, one shard of 512, half B stored) the model says 700 MiB, the live heap
+// after the last collection was 674 MiB, and the peak RSS 827 MiB under the default
+// limit, 516 MiB under --max-memory 700MiB (a partial table: the two cores' buffers did
+// not fit beside the whole one); the count and its counters the same.
 func (p *plan) Memory(workers int, limit uint64) (need uint64, fits bool) {
 	workers = max(workers, 1)
 	table, per := memoryOf(p.n)
