@@ -44,11 +44,11 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	case o.method != kcount.MethodAuto && o.method != kcount.MethodDP:
 		return usageErrorf("--plan counts by the dp method's sweep with fixed ends, not --method %s", o.method)
 	}
-	tp, err := tourPlan(sz, p.split)
+	op, err := openPlan(sz, p.split)
 	if err != nil {
 		return usageError(err)
 	}
-	plan, err := cluster.KnightPlan(tp)
+	plan, err := cluster.KnightPlan(work.Knight(op))
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,15 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 )
 
 // openPlan returns the plan of sz's open tours: by pairs of ends, or the split of split
@@ -28,18 +30,6 @@ func openPlan(sz board.Size, split string) (*kcount.OpenPlan, error) {
 		return nil, err
 	}
 	return kcount.NewSplitPlan(sz.Rows, sz.Cols, levels)
-}
-
-// tourPlan is openPlan as the runners take it (tours.OpenEnds or tours.OpenSplit).
-func tourPlan(sz board.Size, split string) (tours.Plan, error) {
-	p, err := openPlan(sz, split)
-	if err != nil {
-		return nil, err
-	}
-	if p.Split != nil {
-		return tours.OpenSplit(p), nil
-	}
-	return tours.OpenEnds(p), nil
 }
 
 // taskName says which tours task t of p counts: its ends, or its parts.
@@ -99,18 +89,24 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 	}
 	how := "by pairs of end squares"
 	sweep := "by the forward sweep with both ends fixed"
-	tp := tours.OpenEnds(p)
 	if p.Split != nil {
 		how, sweep = "by a split of the whole sweep", "by the forward sweep, each keeping its part of the states"
-		tp = tours.OpenSplit(p)
 	}
-	ropts := tours.Options{MaxMemory: opts.MaxMemory}
+	kp := work.Knight(p)
+	kp.MaxMemory = opts.MaxMemory
+	// Each task's sweep is one goroutine and holds the memory: two at once would need
+	// twice it.
+	wopts := work.Options{Workers: 1, Checkpoint: f.checkpoint}
 	if !o.quiet {
 		// each task's cells, as knight count shows a sweep's: a line rewritten on a
-		// terminal, a plain line every few seconds otherwise
+		// terminal, a plain line every few seconds otherwise. Status is called on the
+		// runner's worker, Finished and Progress on its own goroutine: one at a time.
+		var mu sync.Mutex
 		var bar *countProgress
 		current := -1
-		ropts.Status = func(t tours.Task, s kcount.Status) {
+		kp.Status = func(t work.Task, s kcount.Status) {
+			mu.Lock()
+			defer mu.Unlock()
 			if t.ID != current {
 				bar.finish()
 				bar, current = newCountProgress(stderr, progress.CanDraw(stderr)), t.ID
@@ -118,12 +114,19 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			bar.update(s)
 		}
 		defer func() { bar.finish() }()
-		ropts.Finished = func(r kcount.OpenResult, cpu time.Duration) {
+		wopts.Finished = func(wr work.Result, cpu time.Duration) error {
+			r, err := work.OpenResult(wr)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
 			bar.finish()
 			bar, current = nil, -1
 			t := p.Tasks[r.ID]
 			fmt.Fprintf(stderr, "task %d of %d (%s, weight %d): %v tours, %d states summed, peak %d, %.1f CPU-s\n",
 				r.ID, len(p.Tasks), taskName(sz, p, t), t.Weight, r.Tours, r.States, r.Peak, cpu.Seconds())
+			return nil
 		}
 	}
 	if f.shard != "" {
@@ -135,7 +138,7 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			fmt.Fprintf(stderr, "counting slice %d/%d of %s (%d tasks in all) %s\n", i, k, p.Name(), len(p.Tasks), sweep)
 		}
 		return writeTo(f.output, stdout, func(w io.Writer) error {
-			file, err := tours.Compute(ctx, tp, i, k, ropts)
+			file, err := shard.ComputePlan(ctx, kp, i, k, wopts)
 			if err != nil {
 				return planError(err)
 			}
@@ -147,31 +150,26 @@ func runKnightCountEnds(ctx context.Context, o knightCountOpts, stdout, stderr i
 			return err
 		})
 	}
-	if f.checkpoint != "" {
-		c, done, err := tours.OpenCheckpoint(ctx, f.checkpoint, tp)
-		if err != nil {
-			return planError(err)
-		}
-		defer c.Close()
-		ropts.Checkpoint, ropts.Done = c, done
-		if !o.quiet && len(done) > 0 {
-			fmt.Fprintf(stderr, "resuming %s from %s: %d of %d tasks done\n", p.Name(), f.checkpoint, len(done), len(p.Tasks))
-		}
-	}
 	if !o.quiet {
-		fmt.Fprintf(stderr, "counting %s as %d tasks %s (%s), %s\n", sz, len(p.Tasks), how, p.Name(), sweep)
+		// The first report comes once the checkpoint is open, with the tasks it holds.
+		first := true
+		wopts.Progress = func(st work.Status) {
+			if !first {
+				return
+			}
+			first = false
+			if st.Resumed > 0 {
+				fmt.Fprintf(stderr, "resuming %s from %s: %d of %d tasks done\n", p.Name(), f.checkpoint, st.Resumed, len(p.Tasks))
+			}
+			fmt.Fprintf(stderr, "counting %s as %d tasks %s (%s), %s\n", sz, len(p.Tasks), how, p.Name(), sweep)
+		}
 	}
-	rs, err := tours.Run(ctx, tp, ropts)
+	// RunPlan holds a whole plan's total against the board's published count.
+	out, err := work.RunPlan(ctx, kp, wopts)
 	if err != nil {
 		return planError(err)
 	}
-	total, err := p.Total(rs)
-	if err != nil {
-		return err
-	}
-	if want, ok := kcount.PublishedOpen(sz.Rows, sz.Cols); ok && want.Cmp(total) != 0 {
-		return fmt.Errorf("the tasks sum to %v directed open tours of %s, the published count is %v: a task is wrong", total, sz, want)
-	}
+	total := out.Total
 	return printKnightTotal(o.json, sz, total, "directed open tours", stdout)
 }
 
@@ -215,7 +213,7 @@ func printKnightTotal(asJSON bool, sz board.Size, k *big.Int, what string, stdou
 // planError maps the errors of running a plan: a checkpoint that cannot be used, a slice
 // that does not exist, a task past --max-memory are bad input (exit 2).
 func planError(err error) error {
-	var ce *tours.CheckpointError
+	var ce *work.CheckpointError
 	var me *kcount.MemoryError
 	switch {
 	case errors.As(err, &ce):

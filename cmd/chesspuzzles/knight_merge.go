@@ -6,7 +6,8 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/board"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/spf13/cobra"
 )
 
@@ -42,15 +43,15 @@ type knightMergeOpts struct {
 }
 
 func runKnightMerge(ctx context.Context, o knightMergeOpts, files []string, stdout io.Writer) error {
-	p, total, err := tours.Merge(ctx, files)
+	p, total, err := shard.MergePlan(ctx, files, func(name string) (work.Plan, error) { return work.NewKnightPlan(name) })
 	switch {
-	case errors.Is(err, tours.ErrRefused):
+	case errors.Is(err, shard.ErrRefused):
 		return answerNo(err)
-	case errors.Is(err, tours.ErrInput):
+	case errors.Is(err, shard.ErrInput):
 		return usageError(err)
 	case err != nil:
 		return err
 	}
-	rows, cols := p.Size()
+	rows, cols := p.(*work.KnightPlan).Size()
 	return printKnightTotal(o.json, board.Size{Rows: rows, Cols: cols}, total, "directed open tours", stdout)
 }

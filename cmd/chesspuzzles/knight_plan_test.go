@@ -12,7 +12,7 @@ import (
 
 // TestKnightPlanInterrupted interrupts "knight count --plan --checkpoint" in the middle of
 // its tasks, as Ctrl-C does: it exits 130 within a second and the checkpoint holds the
-// tasks finished (resuming is checked by internal/work/tours and knight_plan.txtar).
+// tasks finished (resuming is checked by internal/work and knight_plan.txtar).
 func TestKnightPlanInterrupted(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "ck")
 	args := []string{"knight", "count", "--size", "6", "--plan", "--checkpoint", ck, "-q"}

@@ -45,6 +45,24 @@ func (k *KnightPlan) Job() string { return "k" + strings.ReplaceAll(k.p.Name(), 
 // Len returns the number of tasks.
 func (k *KnightPlan) Len() int { return len(k.p.Tasks) }
 
+// Size returns the board's rows and columns.
+func (k *KnightPlan) Size() (rows, cols int) { return k.p.Rows, k.p.Cols }
+
+// TaskEnds returns the end squares of task id of an open-ends plan as "file,rank" from 1
+// (rank 1 the bottom row), the way every board's squares can be written, and true; false
+// for a task of a split plan (or no task), which has no fixed ends.
+func (k *KnightPlan) TaskEnds(id int) (start, end string, ok bool) {
+	if k.p.Split != nil || id < 0 || id >= len(k.p.Tasks) {
+		return "", "", false
+	}
+	t := k.p.Tasks[id]
+	name := func(s board.Square) string { return fmt.Sprintf("%d,%d", s.Col+1, k.p.Rows-s.Row) }
+	return name(t.Start), name(t.End), true
+}
+
+// CountName returns "tours", the name of a task's count in shard files.
+func (k *KnightPlan) CountName() string { return "tours" }
+
 // Order yields the ids in increasing order.
 func (k *KnightPlan) Order() iter.Seq[int] {
 	return func(yield func(int) bool) {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 )
@@ -522,7 +522,7 @@ func TestRefusedUnresolved(t *testing.T) {
 	}
 	t.Cleanup(func() { published = old })
 	oldKnight := publishedKnight
-	publishedKnight = func(p tours.Plan) (*big.Int, bool) {
+	publishedKnight = func(p *work.KnightPlan) (*big.Int, bool) {
 		k, ok := oldKnight(p)
 		if ok {
 			k = new(big.Int).Add(k, k) // not the sum of any honest results

@@ -1,4 +1,4 @@
-// Package cluster runs a queens count plan, or a knight's-tour plan (internal/work/tours,
+// Package cluster runs a queens count plan, or a knight's-tour plan (work.KnightPlan,
 // through [KnightPlan]: see knight.go), on many machines through NATS.
 //
 // A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,

@@ -10,7 +10,6 @@ import (
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -68,7 +67,7 @@ func TestStateOf63236ff(t *testing.T) {
 // --board 5x5 --plan --distributed --workers 2 --state DIR" of the same build: counting 5×5 again
 // on it resumes every task and answers the published count of its directed open tours.
 func TestKnightStateOf63236ff(t *testing.T) {
-	tp, err := tours.NewPlan("5x5 open-ends v1")
+	tp, err := work.NewKnightPlan("5x5 open-ends v1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,26 +11,27 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
-// Knight's tours. A plan of knight's-tour tasks (tours.Plan) runs through the same
+// Knight's tours. A plan of knight's-tour tasks (work.KnightPlan) runs through the same
 // coordinator, workers, buckets, leases, seals, verification, replicas and snapshots as a
 // queens plan: [KnightPlan] presents it as a count.Plan, so that every rule the package
 // comment states for queens holds for it by the same code. Its job id names the puzzle,
 // the board, the plan kind and its version ([KnightJobID]: "k8x8-open-ends-v1"); a worker
-// rebuilds the plan from that id alone (tours.NewPlan, a millisecond) and takes the task
+// rebuilds the plan from that id alone (work.NewKnightPlan, a millisecond) and takes the task
 // by id, checking the message's description against it. In the count.Plan it shows:
 //
 //   - N is 0 (no queens board), Method "knight-" and the kind, Version the plan's;
-//   - a task's Weight is the tours.Task's, its Cost the forecast core-seconds in
-//     milliseconds plus one (every task costs something), its Desc the task's label;
+//   - a task's Weight and Desc are the work.Task's, its Cost 1 (a knight plan has no
+//     forecast, and every task costs something);
 //   - a result's Solutions are the task's tours (unweighted; a task of more than 2⁶⁴
 //     tours is an error), Nodes the states summed over the sweep's cells, Stored the most
 //     states after one cell: the counters a re-run reproduces; its other counters are 0;
 //   - the total is the tally's weighted Solutions, held against the published count of
-//     the plan (tours.Plan.Published) where there is one.
+//     the plan (work.KnightPlan.Published) where there is one.
 //
 // A worker asks for knight tasks by listing the plan kinds it runs ([WantMsg].Knight); a
 // worker of a build before knight jobs lists none and is given none.
@@ -41,7 +42,7 @@ const knightPrefix = "k"
 // KnightJobID returns the job id of the knight plan of a name ("8x8 open-ends v1"):
 // "k8x8-open-ends-v1", one token of a NATS subject and of a bucket key.
 func KnightJobID(name string) (string, error) {
-	rows, cols, kind, v, err := tours.ParsePlanName(name)
+	rows, cols, kind, v, err := work.ParseKnightPlanName(name)
 	if err != nil {
 		return "", err
 	}
@@ -69,22 +70,21 @@ func ParseKnightJobID(job string) (string, error) {
 // ParseKnightJobID for its whole form).
 func IsKnightJob(job string) bool { return strings.HasPrefix(job, knightPrefix) }
 
-// knightPlan is a tours.Plan seen as a count.Plan (see the comment above).
+// knightPlan is a work.KnightPlan seen as a count.Plan (see the comment above).
 type knightPlan struct {
-	p         tours.Plan
-	maxMemory int64 // each task's bound when it runs here (a worker's MaxMemory)
-	name      string
-	job       string
-	kind      string
-	version   int
-	order     []int
+	p       *work.KnightPlan // its MaxMemory bounds each task when it runs here
+	name    string
+	job     string
+	kind    string
+	version int
+	order   []int
 }
 
 // KnightPlan returns p as a count.Plan that [Count], [Coordinator.Run] and [Worker] run as
 // a knight job. It costs a sort of the tasks by cost.
-func KnightPlan(p tours.Plan) (count.Plan, error) {
+func KnightPlan(p *work.KnightPlan) (count.Plan, error) {
 	name := p.Name()
-	_, _, kind, v, err := tours.ParsePlanName(name)
+	_, _, kind, v, err := work.ParseKnightPlanName(name)
 	if err != nil {
 		return nil, err
 	}
@@ -114,11 +114,11 @@ func jobOf(plan count.Plan) string {
 
 // KnightKinds are the knight plan kinds, with their versions, that this build's workers
 // run: "open-ends v1".
-func KnightKinds() []string { return tours.Kinds() }
+func KnightKinds() []string { return work.KnightKinds() }
 
 // publishedKnight returns the published count a knight plan's total must equal, if any:
 // a test hook switches it off, as published does for queens.
-var publishedKnight = func(p tours.Plan) (*big.Int, bool) { return p.Published() }
+var publishedKnight = func(p *work.KnightPlan) (*big.Int, bool) { return p.Published() }
 
 // publishedTotal returns the published total of plan's count, if any, and its name for
 // logs.
@@ -136,11 +136,10 @@ func (k *knightPlan) Method() string                  { return "knight-" + k.kin
 func (k *knightPlan) Version() int                    { return k.version }
 func (k *knightPlan) Build(ctx context.Context) error { return ctx.Err() }
 func (k *knightPlan) Len() int                        { return k.p.Len() }
-func (k *knightPlan) Weight(id int) int               { return int(k.p.Task(id).Weight) }
+func (k *knightPlan) Weight(id int) int               { t, _ := k.p.Task(id); return int(t.Weight) }
 
-func (k *knightPlan) Cost(id int) uint64 {
-	return uint64(max(k.p.Task(id).Cost, 0)*1000) + 1
-}
+// Cost is 1 for every task: a knight plan has no forecast.
+func (k *knightPlan) Cost(int) uint64 { return 1 }
 
 func (k *knightPlan) Order() iter.Seq[int] { return slices.Values(k.order) }
 
@@ -148,8 +147,8 @@ func (k *knightPlan) Task(id int) (count.Task, error) {
 	if id < 0 || id >= k.p.Len() {
 		return count.Task{}, fmt.Errorf("task %d: the plan %s has tasks 0 to %d", id, k.name, k.p.Len()-1)
 	}
-	t := k.p.Task(id)
-	return count.Task{ID: id, Method: k.Method(), Weight: int(t.Weight), Cost: k.Cost(id), Desc: t.Label}, nil
+	t, _ := k.p.Task(id)
+	return count.Task{ID: id, Method: k.Method(), Weight: int(t.Weight), Cost: k.Cost(id), Desc: t.Desc}, nil
 }
 
 // CheckTask returns t if it is the plan's task of its id, as this build makes it.
@@ -166,9 +165,14 @@ func (k *knightPlan) CountTask(ctx context.Context, t count.Task) (count.Result,
 	if _, err := k.CheckTask(t); err != nil {
 		return count.Result{}, err
 	}
-	r, err := k.p.RunTask(ctx, t.ID, tours.TaskOptions{MaxMemory: k.maxMemory})
+	wt, _ := k.p.Task(t.ID)
+	wr, err := k.p.RunTask(ctx, wt)
 	if err != nil {
 		return count.Result{ID: t.ID}, err
+	}
+	r, err := work.OpenResult(wr)
+	if err != nil {
+		return count.Result{}, err
 	}
 	if !r.Tours.IsUint64() || r.States < 0 || r.Peak < 0 {
 		return count.Result{}, fmt.Errorf("task %d of %s: %v tours, %d states, peak %d: more than a result carries", t.ID, k.name, r.Tours, r.States, r.Peak)
@@ -176,13 +180,13 @@ func (k *knightPlan) CountTask(ctx context.Context, t count.Task) (count.Result,
 	return count.Result{ID: r.ID, Solutions: r.Tours.Uint64(), Nodes: uint64(r.States), Stored: uint64(r.Peak)}, nil
 }
 
-// toursResult returns r as the tours.Result it carries.
-func toursResult(r count.Result) tours.Result {
-	return tours.Result{ID: r.ID, Tours: new(big.Int).SetUint64(r.Solutions), States: int64(r.Nodes), Peak: int64(r.Stored)}
+// toursResult returns r as the knight result it carries.
+func toursResult(r count.Result) work.Result {
+	return work.KnightResult(kcount.OpenResult{ID: r.ID, Tours: new(big.Int).SetUint64(r.Solutions), States: int64(r.Nodes), Peak: int64(r.Stored)})
 }
 
 // CheckResult returns why r cannot be the result of t: counters a knight task has not, or
-// what tours.Plan.Check refuses.
+// what work.KnightPlan.Check refuses.
 func (k *knightPlan) CheckResult(t count.Task, r count.Result) error {
 	switch {
 	case r.ID != t.ID:
@@ -198,14 +202,8 @@ func (k *knightPlan) CheckResult(t count.Task, r count.Result) error {
 // Memory says nothing of a knight plan's tasks (their bound is the worker's --max-memory).
 func (k *knightPlan) Memory(int, uint64) (uint64, bool) { return 0, true }
 
-// CoreSeconds returns the sum of the tasks' forecasts.
-func (k *knightPlan) CoreSeconds() float64 {
-	s := 0.0
-	for id := range k.p.Len() {
-		s += k.p.Task(id).Cost
-	}
-	return s
-}
+// CoreSeconds returns 0: a knight plan has no forecast.
+func (k *knightPlan) CoreSeconds() float64 { return 0 }
 
 // errNoEstimate is what Estimate returns: a knight plan is estimated by knight estimate.
 var errNoEstimate = errors.New("a knight plan is estimated by \"knight estimate\", not by the queens sampler")
@@ -228,15 +226,15 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 	p := w.knight[m.Job]
 	w.mu.Unlock()
 	if p == nil {
-		tp, err := tours.NewPlan(name)
+		tp, err := work.NewKnightPlan(name)
 		if err != nil {
 			return nil, count.Task{}, err
 		}
+		tp.MaxMemory = w.MaxMemory
 		kp, err := KnightPlan(tp)
 		if err != nil {
 			return nil, count.Task{}, err
 		}
-		kp.(*knightPlan).maxMemory = w.MaxMemory
 		p = kp
 		if p.Version() != m.PlanVersion {
 			return nil, count.Task{}, fmt.Errorf("task %d of job %s says plan version %d", m.ID, m.Job, m.PlanVersion)
@@ -257,5 +255,5 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 
 // runsKnight reports whether a worker that asked with w runs the knight plan k.
 func (w WantMsg) runsKnight(k *knightPlan) bool {
-	return slices.Contains(w.Knight, tours.Family(k.kind)+" v"+strconv.Itoa(k.version))
+	return slices.Contains(w.Knight, work.KnightFamily(k.kind)+" v"+strconv.Itoa(k.version))
 }

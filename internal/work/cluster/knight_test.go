@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/internal/work/tours"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -29,7 +29,7 @@ var publishedOpenTours = map[string]string{
 // mustKnight returns the knight plan of name as a count.Plan.
 func mustKnight(t *testing.T, name string) count.Plan {
 	t.Helper()
-	tp, err := tours.NewPlan(name)
+	tp, err := work.NewKnightPlan(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func mustKnight(t *testing.T, name string) count.Plan {
 // noPublished does for queens.
 func noPublishedKnight(t *testing.T) {
 	old := publishedKnight
-	publishedKnight = func(tours.Plan) (*big.Int, bool) { return nil, false }
+	publishedKnight = func(*work.KnightPlan) (*big.Int, bool) { return nil, false }
 	t.Cleanup(func() { publishedKnight = old })
 }
 
@@ -103,13 +103,13 @@ func TestKnightInProcess(t *testing.T) {
 			if st.Verified != plan.Len() || st.Rejected != 0 || st.Refused != 0 || st.Identities != 2 {
 				t.Errorf("stats %+v: want all %d tasks verified by the 2 identities, nothing rejected or refused", st, plan.Len())
 			}
-			tp, _ := tours.NewPlan(name)
-			rs, err := tours.Run(ctx, tp, tours.Options{})
+			tp, _ := work.NewKnightPlan(name)
+			local, err := work.RunPlan(ctx, tp, work.Options{Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if local, err := tp.Total(rs); err != nil || local.Cmp(counts.Total) != 0 {
-				t.Errorf("local runner: %v, %v; the coordinator: %v", local, err, counts.Total)
+			if local.Total.Cmp(counts.Total) != 0 {
+				t.Errorf("local runner: %v; the coordinator: %v", local.Total, counts.Total)
 			}
 			jobs, err := Status(ctx, c.Conn, nil, time.Now())
 			if err != nil {

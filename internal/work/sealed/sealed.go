@@ -1,5 +1,5 @@
 // Package sealed writes and reads the two kinds of file in which the runners of a plan
-// (queens counts: internal/work and internal/work/shard; knight plans: internal/work/tours)
+// (internal/work's checkpoints, internal/work/shard's files of queens and of any plan)
 // keep results, so that every runner seals and checks them one way.
 //
 // Logs (checkpoints): an append-only text file, one header line, then one line a result,

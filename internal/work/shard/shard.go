@@ -1,6 +1,9 @@
 // Package shard computes, reads and merges the slices of a count plan that a batch
 // scheduler runs one process each: "queens count N --shard I/K" writes one File, and
-// "queens merge" sums a complete set of them into the exact count.
+// "queens merge" sums a complete set of them into the exact count; any other work.Plan
+// (a knight plan: "knight count --plan --shard I/K", "knight merge") is written as a
+// [PlanFile] by [ComputePlan] and summed by [MergePlan], by the plan's own slicing rule
+// (work.Slice) and check (work.Plan.Check).
 //
 // Computing: [Compute] runs the I-th of K deterministic slices of a plan (count.Shard)
 // on the local pool and returns its File, sealed by its checksum.
