@@ -23,17 +23,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
-
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func die(err error) {
 	fmt.Fprintln(os.Stderr, "ksplit:", err)

@@ -34,7 +34,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
@@ -276,11 +275,4 @@ func longestPath(rows [][]int) int {
 		}
 	}
 	return best
-}
-
-// cpu returns the process's CPU time, user and system.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
