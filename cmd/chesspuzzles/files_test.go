@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -38,9 +37,7 @@ func TestOutputWritesThrough(t *testing.T) {
 	}
 
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	code, _, stderr := runCLI(t, "queens", "one", "8", "-o", fifo)
 	if code != 2 || !strings.Contains(stderr, "nothing reads from it") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("-o a FIFO without a reader: exit %d, %q; want exit 2, one line", code, stderr)
@@ -80,10 +77,13 @@ func TestOutputWritesThrough(t *testing.T) {
 		return
 	}
 	null, full := filepath.Join(dir, "null"), filepath.Join(dir, "full")
-	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+	if err := mkchardev(null, 1, 3); errors.Is(err, errors.ErrUnsupported) {
+		t.Log("device nodes made on Linux only; the FIFO stands for them")
+		return
+	} else if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mknod(full, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+	if err := mkchardev(full, 1, 7); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runCLI(t, "queens", "one", "8", "-o", null); code != 0 {

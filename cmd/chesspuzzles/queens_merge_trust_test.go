@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -175,9 +174,7 @@ func TestMergeEndlessInput(t *testing.T) {
 		t.Errorf("merge /dev/zero: exit %d, %q after %v; want exit 2, one line, within a second", code, stderr, time.Since(start))
 	}
 	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(200*time.Millisecond, cancel) // Ctrl-C

@@ -147,9 +147,7 @@ func TestSignalCheckWaitingForInput(t *testing.T) {
 // writes: the open blocks, and before it ran aside the command ignored Ctrl-C.
 func TestSignalRegionsSolveFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "grid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	code, _, stderr := interrupt(t, nil, after(signalSetup), "queens", "regions", "solve", fifo)
 	wantInterrupted(t, code, stderr, "queens regions solve")
 }

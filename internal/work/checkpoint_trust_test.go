@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,9 +72,7 @@ func TestCheckpointNotRegular(t *testing.T) {
 	p := plan(t, 8)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	long := filepath.Join(dir, "long")
 	if err := os.WriteFile(long, []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
 		t.Fatal(err)
