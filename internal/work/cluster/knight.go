@@ -213,7 +213,7 @@ func (k *knightPlan) Estimate(context.Context, count.EstimateOptions) (count.Est
 }
 
 // knightTask returns the plan and task a knight job's message names, the plan built from
-// the job id (once per job: w.knight caches it), or why this build cannot run it.
+// the job id (once per job: w.cachedPlan keeps it), or why this build cannot run it.
 func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 	name, err := ParseKnightJobID(m.Job)
 	if err != nil {
@@ -222,29 +222,20 @@ func (w *Worker) knightTask(m TaskMsg) (count.Plan, count.Task, error) {
 	if m.N != 0 {
 		return nil, count.Task{}, fmt.Errorf("task %d of knight job %s names a queens board N=%d", m.ID, m.Job, m.N)
 	}
-	w.mu.Lock()
-	p := w.knight[m.Job]
-	w.mu.Unlock()
-	if p == nil {
+	p, err := w.cachedPlan(m.Job, func() (count.Plan, error) {
 		tp, err := work.NewKnightPlan(name)
 		if err != nil {
-			return nil, count.Task{}, err
+			return nil, err
 		}
 		tp.MaxMemory = w.MaxMemory
 		kp, err := KnightPlan(tp)
-		if err != nil {
-			return nil, count.Task{}, err
+		if err == nil && kp.Version() != m.PlanVersion {
+			err = fmt.Errorf("task %d of job %s says plan version %d", m.ID, m.Job, m.PlanVersion)
 		}
-		p = kp
-		if p.Version() != m.PlanVersion {
-			return nil, count.Task{}, fmt.Errorf("task %d of job %s says plan version %d", m.ID, m.Job, m.PlanVersion)
-		}
-		w.mu.Lock()
-		if w.knight == nil {
-			w.knight = map[string]count.Plan{}
-		}
-		w.knight[m.Job] = p
-		w.mu.Unlock()
+		return kp, err
+	})
+	if err != nil {
+		return nil, count.Task{}, err
 	}
 	t, err := p.Task(m.ID)
 	if err == nil && m.Task != nil && *m.Task != t {

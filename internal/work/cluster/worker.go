@@ -60,8 +60,7 @@ type Worker struct {
 	finished sync.Map     // jobs the coordinator said were finished, said once each
 	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
 	mu       sync.Mutex
-	plans    map[[2]int]count.Plan // by (N, plan version)
-	knight   map[string]count.Plan // knight plans by job id
+	plans    map[string]count.Plan // by job id, queens and knight plans alike (cachedPlan)
 	waitOnce sync.Once
 
 	// askWait is how long a request for a task waits for its answer (5 s if zero): a hook
@@ -288,23 +287,31 @@ func (w *Worker) beat(n string, back bool) {
 // plan returns the plan of (n, v), built once, to take tasks from by id (see task):
 // queens.NewPlan's, or the Plans hook's.
 func (w *Worker) plan(n, v int) (count.Plan, error) {
+	return w.cachedPlan(JobID(n, v), func() (count.Plan, error) {
+		if w.Plans != nil {
+			return w.Plans(n, v)
+		}
+		return queens.NewPlan(n, "", v)
+	})
+}
+
+// cachedPlan returns the plan of job, made by build the first time a task of the job
+// comes (under w.mu: one build at a time) and kept for the worker's life, whatever its
+// puzzle. A build that fails is tried again with the next task.
+func (w *Worker) cachedPlan(job string, build func() (count.Plan, error)) (count.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if p := w.plans[[2]int{n, v}]; p != nil {
+	if p := w.plans[job]; p != nil {
 		return p, nil
 	}
-	build := w.Plans
-	if build == nil {
-		build = func(n, v int) (count.Plan, error) { return queens.NewPlan(n, "", v) }
-	}
-	p, err := build(n, v)
+	p, err := build()
 	if err != nil {
 		return nil, err
 	}
 	if w.plans == nil {
-		w.plans = map[[2]int]count.Plan{}
+		w.plans = map[string]count.Plan{}
 	}
-	w.plans[[2]int{n, v}] = p
+	w.plans[job] = p
 	return p, nil
 }
 
