@@ -258,7 +258,9 @@ first cells of the sweep and extrapolates. --spill DIR counts by dp with its lay
 the layer after each cell is sealed in DIR (compressed, checksummed), the states a cell
 makes spill there past --max-memory (DIR holds about two layers at once), and the same
 command run again after a stop (Ctrl-C, a kill, a lost machine) resumes from the last layer
-sealed; a damaged layer, or DIR holding another count's, is refused (exit 2). Progress
+sealed, or inside the cell after it from its cut: at least every --cut-every (default 10m)
+and whenever they pass --max-memory, the states a cell made spill and the point reached
+is sealed; a damaged layer or cut, or DIR holding another count's, is refused (exit 2). Progress
 lines give the bytes on disk, freed and free.
 
 --start S --end E counts the open tours from S to E, by the dp sweep with both ends fixed.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
@@ -60,6 +61,7 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 			maxMemory: "memory the dp method may use, e.g. 8GiB, 500MB (default: half of this machine's)",
 		})
 		cmd.Flags().StringVar(&o.spill, "spill", "", "keep the dp sweep's layers in this directory (made if missing): runs spill there past --max-memory, and the same command resumes from the last layer sealed")
+		cmd.Flags().DurationVar(&o.cutEvery, "cut-every", 10*time.Minute, "with --spill, the longest a cell goes on before its states made so far spill and the point reached is sealed, so that a stopped count resumes there (0: only when they pass --max-memory)")
 		cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no method line, no progress")
 		cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "after a dp or join count, the states it held on stderr: summed over the cells and at the peak")
 		cmd.Flags().BoolVar(&o.json, "json", false, `one JSON object: {"rows":R,"cols":C,"closed":B,"start":"a1" or null,"tours":…,"counts":"directed open tours"…, and for dp and join "states":{"sum":…,"peak":…,"peak_cell":…,"cells":…}}; distributed, also "verified", "identities" and "by_identities" as queens count gives them`)
@@ -90,6 +92,10 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			return usageErrorf("--spill: %v", err)
 		}
 		opts.Spill = dir
+		if o.cutEvery < 0 {
+			return usageErrorf("--cut-every must be a duration of 0 or more, e.g. 10m, got %s", o.cutEvery)
+		}
+		opts.CutEvery = o.cutEvery
 	}
 	method, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {
@@ -115,6 +121,11 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			}
 			p.resumed(cells)
 		}
+		opts.ResumedCut = func(cells, done, runs int) {
+			if !o.quiet {
+				fmt.Fprintf(stderr, "resuming inside cell %d from its cut: %d states of the layer after cell %d placed, %d run files kept\n", cells+1, done, cells, runs)
+			}
+		}
 	}
 	var figs kcount.StateFigures
 	if status := opts.Status; status != nil {
@@ -132,6 +143,9 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 	}
 	if errors.As(err, &me) {
 		return usageErrorf("counting %s would need more than %s of memory, --max-memory allows %s; raise --max-memory if the machine has more (\"knight estimate\" says what a count needs)", sz, kcount.FormatBytes(max(me.Need, me.Limit)), kcount.FormatBytes(me.Limit))
+	}
+	if errors.Is(err, kcount.ErrCutRefused) {
+		return usageErrorf("--spill %s: %v", o.spill, err)
 	}
 	if errors.Is(err, kcount.ErrLayerChecksum) || errors.Is(err, kcount.ErrOtherCount) {
 		return usageErrorf("--spill %s: %v; remove its files to count from the start", o.spill, err)

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/chesspuzzles/chesspuzzles/board"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 	"github.com/spf13/cobra"
@@ -69,6 +71,7 @@ type knightCountOpts struct {
 	knightPlanFlags
 	knightDist knightDistFlags
 	spill      string
+	cutEvery   time.Duration
 	quiet      bool
 	verbose    bool
 	json       bool

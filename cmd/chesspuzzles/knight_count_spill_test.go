@@ -118,3 +118,99 @@ func TestKnightCountSpillKilledResumes(t *testing.T) {
 		t.Errorf("count on a damaged layer said:\n%s\nwant one line naming %s and its checksum", msg, filepath.Base(last))
 	}
 }
+
+// TestKnightCountSpillKilledInsideCell kills "knight count --spill --cut-every 2ms" of 5×6
+// open with SIGKILL once it has sealed a cut inside a cell past the first nine, copies the
+// spill directory, damages the copy's cut and checks that a count on the copy is refused
+// with one line naming it, exit 2; then reruns the same command on the directory and
+// checks that it resumes inside the cell and prints the published count (37,568 directed
+// tours, known-values-open.txt of package knight/count).
+func TestKnightCountSpillKilledInsideCell(t *testing.T) {
+	bin, dir := knightSpillBin(t)
+	spill := filepath.Join(dir, "spill")
+	args := func(spill string) []string {
+		return []string{"knight", "count", "--board", "5x6", "--method", "dp", "--spill", spill, "--max-memory", "64MiB", "--cut-every", "2ms"}
+	}
+	var cut string
+	for try := 0; cut == "" && try < 5; try++ {
+		cut = killedNearCut(t, bin, spill, args(spill))
+	}
+	if cut == "" {
+		t.Fatal("five counts killed, each after the cell of its cut ended")
+	}
+
+	damaged := filepath.Join(dir, "damaged")
+	if err := os.Mkdir(damaged, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := os.ReadDir(spill)
+	for _, e := range names {
+		b, err := os.ReadFile(filepath.Join(spill, e.Name()))
+		if err == nil && e.Name() == filepath.Base(cut) {
+			b[12] ^= 1 // in the count's fingerprint
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(damaged, e.Name()), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, append(args(damaged), "--quiet")...)
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("count on a damaged cut: %v, want exit 2; stderr:\n%s", err, &stderr)
+	}
+	if msg := stderr.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, filepath.Base(cut)+" refused") {
+		t.Errorf("count on a damaged cut said:\n%s\nwant one line naming %s", msg, filepath.Base(cut))
+	}
+
+	out, err := exec.CommandContext(ctx, bin, args(spill)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resumed count: %v\n%s", err, out)
+	}
+	want := "37568 directed open tours of 5×6\n"
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "resuming inside cell ") {
+		t.Errorf("count resumed from a cut printed:\n%s\nwant it to say it resumed inside a cell, and %s", out, want)
+	}
+	if names, _ := os.ReadDir(spill); len(names) > 0 {
+		t.Errorf("%d files left in the spill directory after the count", len(names))
+	}
+}
+
+// killedNearCut starts "knight count" with args, waits until its spill directory dir holds
+// a cut of a cell past the ninth, kills the count with SIGKILL and returns the last cut
+// left ("" if the cell of the cut ended before the kill).
+func killedNearCut(t *testing.T, bin, dir string, args []string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]")); len(names) > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("killing the count: %v", err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the count ended with %v before it was killed at a cut, stderr: %s", err, &stderr)
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "cut-*[0-9]"))
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1]
+}

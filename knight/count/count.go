@@ -32,14 +32,24 @@ type Options struct {
 	// Spill, if not nil, keeps the layers of a dp count on this disk: the layer after each
 	// cell is sealed in a file (checksummed), the sorted runs a cell makes spill to files
 	// there once they pass MaxMemory less the sort buffers (about 240 MB), and a count
-	// stopped anywhere resumes from its last sealed layer when run again with the same
-	// board, options and Spill. It needs the dp method (MethodAuto takes it); MaxMemory
+	// stopped anywhere resumes from its last sealed layer, or from the last cut inside the
+	// cell after it (see CutEvery), when run again with the same board, options and Spill. It needs the dp method (MethodAuto takes it); MaxMemory
 	// then bounds the memory instead of refusing the count. Its cost: each state of a
 	// layer is compressed, written, read back and decompressed once more than in memory.
 	Spill SpillDisk
 	// Resumed, if not nil, is called with Spill when the count resumes from a sealed
 	// layer, with the cells placed in it.
 	Resumed func(cells int)
+	// CutEvery, with Spill, if positive, is the longest time a step of the sweep goes on
+	// without a cut: its sorted runs spill and the point reached is sealed on Spill, so
+	// that a count stopped inside a step (the widest cells of 8×8 take hours each)
+	// resumes there, not at the step's start. Steps take a cut whenever their runs spill
+	// past MaxMemory too.
+	CutEvery time.Duration
+	// ResumedCut, if not nil, is called with Spill after Resumed when the count resumes
+	// inside the step after the layer of cells cells placed, from its cut: with the states
+	// of that layer already placed and the run files kept.
+	ResumedCut func(cells, done, runs int)
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).
 	Progress func(done, total int)
@@ -58,6 +68,11 @@ type SpillFile = frontier.DiskFile
 // ErrLayerChecksum reports a sealed layer of Options.Spill whose records do not match
 // their checksum: the count refuses it (remove the directory's files to start over).
 var ErrLayerChecksum = frontier.ErrLayerChecksum
+
+// ErrCutRefused reports a cut of Options.Spill (the point a step reached, see CutEvery)
+// that does not match its checksum, its count or its layer: the count refuses it (its
+// message says which file to remove to count that cell from its start).
+var ErrCutRefused = frontier.ErrCutRefused
 
 // ErrOtherCount reports an Options.Spill directory that holds the layers of another count.
 var ErrOtherCount = frontier.ErrOtherCount
@@ -242,7 +257,8 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 			return countJoin(ctx, rows, cols, opts.MaxMemory, status)
 		}
 		if opts.Spill != nil {
-			fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill}
+			fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill,
+				CutEvery: opts.CutEvery, ResumedCut: opts.ResumedCut}
 			if opts.Resumed != nil {
 				fo.Resumed = func(cells int, _ []int) { opts.Resumed(cells) }
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 )
 
 // Options are the choices of Count and Join.
@@ -27,9 +28,17 @@ type Options struct {
 	// Spill, if not nil, keeps the count's layers on this disk (spill.go): the layer after
 	// each cell is sealed in a file, the sorted runs a cell makes spill to files once they
 	// pass MaxMemory (less the sort buffers), and a count stopped anywhere resumes from
-	// its last sealed layer when run again with the same Spill. Open tours and closed, not
-	// Join.
+	// its last sealed layer, or from the cut after it (cut.go: see CutEvery), when run
+	// again with the same Spill. Open tours and closed, not Join.
 	Spill Disk
+	// CutEvery, with Spill, if positive, is the longest time a step goes on without a cut
+	// (cut.go): the runs in memory spill and the point reached is sealed, so that a count
+	// stopped inside a step resumes there. Steps also take a cut whenever their runs spill.
+	CutEvery time.Duration
+	// ResumedCut, if not nil, is called with Spill after Resumed when the count resumes
+	// inside the step after the layer of cells cells placed, from a cut: with the states of
+	// that layer already placed and the run files kept.
+	ResumedCut func(cells, done, runs int)
 	// DiskReport, if not nil, is called with Spill after each cell with its index and what
 	// the count holds on disk.
 	DiskReport func(cell int, use DiskUse)

@@ -11,7 +11,8 @@
 // hash tables (table_test.go), which Join used until its sweeps were measured faster over
 // the runs (a test checks the two stores against each other). With Options.Spill, Count's
 // layers go to files on a Disk the caller gives, sealed after each cell so that a stopped
-// count resumes, and its runs spill there past MaxMemory (spill.go). Package knight's
+// count resumes, and its runs spill there past MaxMemory, each spill a cut that a count
+// stopped inside a step resumes from (spill.go, cut.go). Package knight's
 // Estimate times the same sweeps with the same stores.
 //
 // # The sweep

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A count with Options.Spill keeps its layers on disk (spillRuns): the layer after each
@@ -29,8 +30,10 @@ import (
 // parts into the layer's file, so that the disk holds about two layers at the widest step
 // (the layer read and the parts, then the parts and the layer written), not three. A
 // count stopped anywhere (Ctrl-C, a kill, a machine that goes away) starts again from the
-// last sealed layer, or the last sealed list of parts, which it merges first: the files of
-// an unfinished step are removed, the layer's header must name the same count, and its
+// last sealed layer, or the last sealed list of parts, which it merges first, or the last
+// cut inside the step after that layer (cut.go: the runs spill at cuts, so that all the
+// states made from the layer's states read so far are in the run files): the files of
+// an unfinished step past its cut are removed, the layer's header must name the same count, and its
 // checksum is checked as it is read.
 //
 // A file (layer or run) is a header, the records of the run as record.go writes them (key
@@ -82,10 +85,11 @@ type DiskFile interface {
 
 // DiskUse is what a spilling count holds on disk, passed to Options.DiskReport after each
 // cell: bytes of its files now, the most during the step, and those freed (files removed)
-// during the step, and the run files the step spilled.
+// during the step, the run files the step spilled and the cuts it took.
 type DiskUse struct {
 	Held, Peak, Freed int64
 	Spills            int
+	Cuts              int // cuts taken in the step (cut.go)
 }
 
 // ErrLayerChecksum reports a layer file whose records do not match its trailer.
@@ -429,6 +433,21 @@ type spillRuns struct {
 	history []int
 	use     DiskUse // of the last step
 	ctx     context.Context
+
+	// Cuts (cut.go): every is Options.CutEvery, lastCut the time of the step's start or
+	// its last cut, tick the batches read since the clock was read, due whether the runs
+	// in memory passed the budget (a cut is taken after the batch being placed), done
+	// and lastKey the states of the layer read handed to the sweep in this step and the
+	// key of the last, cuts the cuts taken, and cutTotal the finished tours of the cut
+	// resumed from (nil: none).
+	every    time.Duration
+	lastCut  time.Time
+	tick     int
+	due      bool
+	done     int
+	lastKey  uint64
+	cuts     int
+	cutTotal *[2]uint64
 }
 
 // newSpill opens the store of a count on d, with runs in memory of cfg and counts of 128
@@ -478,6 +497,23 @@ func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cf
 		s.release()
 		return nil, 0, false, fmt.Errorf("%w (%s)", ErrOtherCount, layerName(top))
 	}
+	// A cut of the step after the top layer file (not of one left as parts: no step after
+	// it began) is resumed from, with its run files.
+	var c *cut
+	if name := cutName(top + 1); top >= 0 && !topParts && slices.Contains(names, name) {
+		if c, err = readCut(d, name); err != nil {
+			s.release()
+			return nil, 0, false, err
+		}
+		keep[name] = true
+		for _, r := range c.runs {
+			if !slices.Contains(names, r) {
+				s.release()
+				return nil, 0, false, fmt.Errorf("%s %w: its run file %s is not there; remove it to count cell %d from its start", name, ErrCutRefused, r, top+1)
+			}
+			keep[r] = true
+		}
+	}
 	// The top layer is there and of this count: every other file goes.
 	for _, name := range names {
 		if keep[name] {
@@ -485,7 +521,7 @@ func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cf
 		}
 		_, isLayer := layerCells(name, layerSuffix)
 		_, isParts := layerCells(name, partsSuffix)
-		if isLayer || isParts || strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix) {
+		if isLayer || isParts || strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix) || strings.HasPrefix(name, cutPrefix) {
 			if err := d.Remove(name); err != nil {
 				s.release()
 				return nil, 0, false, err
@@ -500,7 +536,7 @@ func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cf
 		}
 		s.noteSize(name, size)
 	}
-	s.start(cfg, forceWide || h.wide)
+	s.start(cfg, forceWide || h.wide || c != nil && c.wide)
 	if top < 0 {
 		if slices.Contains(names, statesName) {
 			if err := d.Remove(statesName); err != nil {
@@ -526,6 +562,12 @@ func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cf
 			err = s.noteStates(n)
 		}
 		if err != nil {
+			s.release()
+			return nil, 0, false, err
+		}
+	}
+	if c != nil {
+		if err := s.resumeCut(cutName(top+1), c); err != nil {
 			s.release()
 			return nil, 0, false, err
 		}
@@ -701,8 +743,13 @@ func (s *spillRuns) read(buf []rec) []rec {
 	if r == nil || s.err != nil {
 		return buf
 	}
+	n0 := len(buf)
 	for len(buf) < cap(buf) && r.next() {
 		buf = append(buf, rec{r.k, r.lo, r.hi})
+	}
+	if len(buf) > n0 {
+		s.done += len(buf) - n0
+		s.lastKey = buf[len(buf)-1].k
 	}
 	if len(buf) < cap(buf) {
 		s.err = r.err
@@ -717,9 +764,8 @@ func (s *spillRuns) write(buf []rec) error {
 		return s.err
 	}
 	if len(s.mem.pending) > 0 && s.mem.held+int64(len(buf))*recMax > s.budget {
-		if err := s.spill(); err != nil {
-			return err
-		}
+		// The runs spill at the cut the sweep takes after the batch it is placing.
+		s.due = true
 	}
 	return s.mem.write(buf)
 }
@@ -950,6 +996,9 @@ func (s *spillRuns) turn() (int, error) {
 		if err := s.removeLayer(prev); err != nil {
 			return 0, err
 		}
+		if err := s.removeCut(); err != nil {
+			return 0, err
+		}
 		s.cells++
 		if s.rd, _, err = openRun(s.disk, name); err != nil {
 			return 0, err
@@ -972,6 +1021,9 @@ func (s *spillRuns) turn() (int, error) {
 	if err := s.removeLayer(prev); err != nil {
 		return 0, err
 	}
+	if err := s.removeCut(); err != nil {
+		return 0, err
+	}
 	s.cells++
 	n, err := s.finishParts(h, parts)
 	if err != nil {
@@ -980,8 +1032,8 @@ func (s *spillRuns) turn() (int, error) {
 	return n, s.noteStates(n)
 }
 
-// removeLayer removes the layer file name if the count holds it (not the layer before the
-// first cell, which is in memory).
+// removeLayer removes the file name if the count holds it (a layer: not the layer before
+// the first cell, which is in memory).
 func (s *spillRuns) removeLayer(name string) error {
 	if _, ok := s.sizes[name]; !ok {
 		return nil
@@ -989,10 +1041,16 @@ func (s *spillRuns) removeLayer(name string) error {
 	return s.remove(name)
 }
 
+// removeCut removes the cut of the step ending (its layer or parts are sealed), if any.
+func (s *spillRuns) removeCut() error {
+	return s.removeLayer(cutName(s.cells + 1))
+}
+
 // endStep keeps the disk figures of the step ending and starts those of the next.
 func (s *spillRuns) endStep() {
-	s.use = DiskUse{Held: s.held, Peak: s.peak, Freed: s.freed, Spills: s.spills}
-	s.peak, s.freed, s.spills, s.seq = s.held, 0, 0, 0
+	s.use = DiskUse{Held: s.held, Peak: s.peak, Freed: s.freed, Spills: s.spills, Cuts: s.cuts}
+	s.peak, s.freed, s.spills, s.seq, s.cuts = s.held, 0, 0, 0, 0
+	s.done, s.lastKey, s.due, s.tick, s.lastCut = 0, 0, false, 0, time.Now()
 }
 
 func (s *spillRuns) carried() bool { return s.mem.carry }
@@ -1036,6 +1094,7 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 		if err != nil {
 			return nil, err
 		}
+		s.every, s.lastCut = opts.CutEvery, time.Now()
 		var w *sweep
 		from := resumed
 		if resumed >= 0 {
@@ -1044,6 +1103,12 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 			}
 			w = makeSweep(p, s, wide)
 			w.total = s.resumed.total
+			if s.cutTotal != nil {
+				w.total = *s.cutTotal
+				if opts.ResumedCut != nil {
+					opts.ResumedCut(resumed, s.done, len(s.spilled))
+				}
+			}
 		} else {
 			from = 0
 			if w, err = newSweep(p, s, wide); err != nil {

@@ -25,6 +25,15 @@ type sweep struct {
 	noTotals   bool      // tours finished at this cell belong to another part (split.go)
 }
 
+// cutter is a store that can take a cut inside a step (spillRuns: cut.go). The sweep asks
+// it after each batch read and placed.
+type cutter interface {
+	// cutDue reports whether a cut should be taken now.
+	cutDue() bool
+	// takeCut records that every state read so far is placed and its states made written.
+	takeCut() error
+}
+
 // readBatch is the number of states read from the store at a time.
 const readBatch = 256
 
@@ -77,6 +86,7 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 	done := ctx.Done()
 	seen := 0
 	ahead := p.ahead // open tours: the forward sweep (the join's steps are of closed ones)
+	ct, _ := st.(cutter)
 	for v := from; v < to; v++ {
 		var s *step
 		if ahead == nil {
@@ -107,6 +117,15 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 					if err := w.flush(); err != nil {
 						return err
 					}
+				}
+			}
+			if ct != nil && ct.cutDue() {
+				// every state read is placed: the states made go to the store before the cut
+				if err := w.flush(); err != nil {
+					return err
+				}
+				if err := ct.takeCut(); err != nil {
+					return err
 				}
 			}
 			if seen += len(in); seen >= 4096 && done != nil {
