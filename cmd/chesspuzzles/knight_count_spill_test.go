@@ -30,9 +30,9 @@ func knightSpillBin(t *testing.T) (bin, dir string) {
 	return bin, dir
 }
 
-// killedAtLayer starts "knight count" with args, waits until dir holds a sealed layer of at
-// least cells cells placed, and kills the count with SIGKILL.
-func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
+// killedWhen starts "knight count" with args, waits (up to two minutes) until ready says
+// so, looking every millisecond, and kills the count with SIGKILL.
+func killedWhen(t *testing.T, bin string, args []string, ready func() bool) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
@@ -40,14 +40,8 @@ func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(dir, fmt.Sprintf("layer-%05d.kl", cells))
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		names, _ := filepath.Glob(filepath.Join(dir, "layer-*.kl"))
-		if len(names) > 0 && names[len(names)-1] >= want || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
+	for deadline := time.Now().Add(2 * time.Minute); !ready() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatalf("killing the count: %v", err)
@@ -56,6 +50,17 @@ func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("the count ended with %v before it was killed, stderr: %s", err, &stderr)
 	}
+}
+
+// killedAtLayer starts "knight count" with args, waits until dir holds a sealed layer of at
+// least cells cells placed, and kills the count with SIGKILL.
+func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
+	t.Helper()
+	want := filepath.Join(dir, fmt.Sprintf("layer-%05d.kl", cells))
+	killedWhen(t, bin, args, func() bool {
+		names, _ := filepath.Glob(filepath.Join(dir, "layer-*.kl"))
+		return len(names) > 0 && names[len(names)-1] >= want
+	})
 }
 
 // TestKnightCountSpillKilledResumes kills "knight count --spill" of 5×8 open (5×7 with
@@ -188,26 +193,10 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 // left ("" if the cell of the cut ended before the kill).
 func killedNearCut(t *testing.T, bin, dir string, args []string) string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		if names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]")); len(names) > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatalf("killing the count: %v", err)
-	}
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("the count ended with %v before it was killed at a cut, stderr: %s", err, &stderr)
-	}
+	killedWhen(t, bin, args, func() bool {
+		names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]"))
+		return len(names) > 0
+	})
 	names, _ := filepath.Glob(filepath.Join(dir, "cut-*[0-9]"))
 	if len(names) == 0 {
 		return ""
