@@ -33,8 +33,8 @@ import (
 // last sealed layer, or the last sealed list of parts, which it merges first, or the last
 // cut inside the step after that layer (cut.go: the runs spill at cuts, so that all the
 // states made from the layer's states read so far are in the run files): the files of
-// an unfinished step past its cut are removed, the layer's header must name the same count, and its
-// checksum is checked as it is read.
+// an unfinished step past its cut are removed, the layer's header must name the same
+// count, and its checksum is checked as it is read.
 //
 // A file (layer or run) is a header, the records of the run as record.go writes them (key
 // differences from the previous key, counts without leading zero bytes) compressed by
