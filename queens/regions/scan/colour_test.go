@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"os"
 	"testing"
 )
 
@@ -22,19 +23,29 @@ func hovered(img *image.RGBA, l look, r, c int, f float64) *image.RGBA {
 }
 
 // TestHover reads grids in the game's look with one cell darkened to 0.8 of its colour, as
-// under the mouse on the game's page: at every cell of a 9×9 puzzle in turn, framed and
-// cropped inside the frame, PNG and JPEG (with -short, one picture in seven), and in a dark
-// app's look lightened to 1.2 instead. Each reads right or is refused; none reads wrong,
-// and most read right.
+// under the mouse on the game's page: at the cells of a 9×9 puzzle in turn, framed and
+// cropped inside the frame, PNG and JPEG, and in a dark app's look lightened to 1.2
+// instead. Each reads right or is refused; none reads wrong, and most read right. With
+// CHESSPUZZLES_LONG set it reads all 179 pictures (about 50 CPU-s under -race, 29 Nov);
+// by default one framed or cropped picture in seven (the one of cell (r, c) and kind k
+// when 9r+c+k is 0 mod 7: every row and every column hovered) and one dark one in ten, 33
+// pictures; with -short one in nineteen and one in fifteen.
 func TestHover(t *testing.T) {
 	p := puzzle(t, 9, 5)
 	want := letters(p.Rows())
 	rows := recoloured(p, len(gameLook.palette))
+	step, darkStep := 7, 10
+	switch {
+	case testing.Short():
+		step, darkStep = 19, 15
+	case os.Getenv("CHESSPUZZLES_LONG") != "":
+		step, darkStep = 1, 5
+	}
 	right, refused := 0, 0
 	for r := range 9 {
 		for c := range 9 {
 			for k, kind := range []string{"framed", "crop jpeg"} {
-				if testing.Short() && (r*9+c+k)%7 != 0 {
+				if (r*9+c+k)%step != 0 {
 					continue
 				}
 				img := image.Image(hovered(drawGrid(rows, gameLook), gameLook, r, c, 0.8))
@@ -57,7 +68,7 @@ func TestHover(t *testing.T) {
 	// A dark page may lighten the cell under the mouse instead.
 	dark := recoloured(p, len(darkLook.palette))
 	for i := 0; i < 81; i += 5 {
-		if testing.Short() && i%15 != 0 {
+		if i%darkStep != 0 {
 			continue
 		}
 		got, err := Image(context.Background(), hovered(drawGrid(dark, darkLook), darkLook, i/9, i%9, 1.2))
