@@ -188,3 +188,34 @@ func sparseSigs(rng *rand.Rand, n int, width uint, ands int) []uint64 {
 	}
 	return sigs
 }
+
+// BenchmarkMatchWeighted times the weighted store's kernel (countBatchesLanes) on stores
+// of 3 to 5 batches (9, 13 and 17 words), 6 chunks of wideChunkBits and 600 queries: the
+// mean sub-store and bucket of a real task of N = 28 (3.35 batches and 600 queries a call,
+// bench/log/2026-11-29-join.md), in CPU nanoseconds per (batch, query) pair.
+func BenchmarkMatchWeighted(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, words := range []int{9, 13, 17} {
+		b.Run(strconv.Itoa(words), func(b *testing.B) {
+			sigs := sparseSigs(rng, 64*words, 36, 2)
+			valid := make([]uint64, words)
+			shift := make([]uint8, words)
+			for w := range valid {
+				valid[w] = ^uint64(0)
+				shift[w] = uint8(w % 3)
+			}
+			qs := sparseSigs(rng, 600, 36, 3)
+			var m matcher
+			m.resetWeighted(sigs, valid, shift)
+			m.cb = wideChunkBits
+			m.build()
+			offs := chunkOffsets(nil, qs, m.nch, m.bw, m.cb)
+			c0 := cpuTime()
+			for b.Loop() {
+				matchSink += m.countAll(qs, offs, m.nch)
+			}
+			// CPU time, not wall time: the machine is shared.
+			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N*m.nb*len(qs)), "cpu-ns/batch-query")
+		})
+	}
+}
