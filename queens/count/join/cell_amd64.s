@@ -199,3 +199,220 @@ done:
 	MOVQ DI, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// cellPerm holds, for each 4-bit mask of compatible south pieces, the VPERMD index that
+// packs the selected quadwords of a 256-bit register to its front, in order.
+DATA cellPerm<>+0(SB)/4, $0
+DATA cellPerm<>+4(SB)/4, $0
+DATA cellPerm<>+8(SB)/4, $0
+DATA cellPerm<>+12(SB)/4, $0
+DATA cellPerm<>+16(SB)/4, $0
+DATA cellPerm<>+20(SB)/4, $0
+DATA cellPerm<>+24(SB)/4, $0
+DATA cellPerm<>+28(SB)/4, $0
+DATA cellPerm<>+32(SB)/4, $0
+DATA cellPerm<>+36(SB)/4, $1
+DATA cellPerm<>+40(SB)/4, $0
+DATA cellPerm<>+44(SB)/4, $0
+DATA cellPerm<>+48(SB)/4, $0
+DATA cellPerm<>+52(SB)/4, $0
+DATA cellPerm<>+56(SB)/4, $0
+DATA cellPerm<>+60(SB)/4, $0
+DATA cellPerm<>+64(SB)/4, $2
+DATA cellPerm<>+68(SB)/4, $3
+DATA cellPerm<>+72(SB)/4, $0
+DATA cellPerm<>+76(SB)/4, $0
+DATA cellPerm<>+80(SB)/4, $0
+DATA cellPerm<>+84(SB)/4, $0
+DATA cellPerm<>+88(SB)/4, $0
+DATA cellPerm<>+92(SB)/4, $0
+DATA cellPerm<>+96(SB)/4, $0
+DATA cellPerm<>+100(SB)/4, $1
+DATA cellPerm<>+104(SB)/4, $2
+DATA cellPerm<>+108(SB)/4, $3
+DATA cellPerm<>+112(SB)/4, $0
+DATA cellPerm<>+116(SB)/4, $0
+DATA cellPerm<>+120(SB)/4, $0
+DATA cellPerm<>+124(SB)/4, $0
+DATA cellPerm<>+128(SB)/4, $4
+DATA cellPerm<>+132(SB)/4, $5
+DATA cellPerm<>+136(SB)/4, $0
+DATA cellPerm<>+140(SB)/4, $0
+DATA cellPerm<>+144(SB)/4, $0
+DATA cellPerm<>+148(SB)/4, $0
+DATA cellPerm<>+152(SB)/4, $0
+DATA cellPerm<>+156(SB)/4, $0
+DATA cellPerm<>+160(SB)/4, $0
+DATA cellPerm<>+164(SB)/4, $1
+DATA cellPerm<>+168(SB)/4, $4
+DATA cellPerm<>+172(SB)/4, $5
+DATA cellPerm<>+176(SB)/4, $0
+DATA cellPerm<>+180(SB)/4, $0
+DATA cellPerm<>+184(SB)/4, $0
+DATA cellPerm<>+188(SB)/4, $0
+DATA cellPerm<>+192(SB)/4, $2
+DATA cellPerm<>+196(SB)/4, $3
+DATA cellPerm<>+200(SB)/4, $4
+DATA cellPerm<>+204(SB)/4, $5
+DATA cellPerm<>+208(SB)/4, $0
+DATA cellPerm<>+212(SB)/4, $0
+DATA cellPerm<>+216(SB)/4, $0
+DATA cellPerm<>+220(SB)/4, $0
+DATA cellPerm<>+224(SB)/4, $0
+DATA cellPerm<>+228(SB)/4, $1
+DATA cellPerm<>+232(SB)/4, $2
+DATA cellPerm<>+236(SB)/4, $3
+DATA cellPerm<>+240(SB)/4, $4
+DATA cellPerm<>+244(SB)/4, $5
+DATA cellPerm<>+248(SB)/4, $0
+DATA cellPerm<>+252(SB)/4, $0
+DATA cellPerm<>+256(SB)/4, $6
+DATA cellPerm<>+260(SB)/4, $7
+DATA cellPerm<>+264(SB)/4, $0
+DATA cellPerm<>+268(SB)/4, $0
+DATA cellPerm<>+272(SB)/4, $0
+DATA cellPerm<>+276(SB)/4, $0
+DATA cellPerm<>+280(SB)/4, $0
+DATA cellPerm<>+284(SB)/4, $0
+DATA cellPerm<>+288(SB)/4, $0
+DATA cellPerm<>+292(SB)/4, $1
+DATA cellPerm<>+296(SB)/4, $6
+DATA cellPerm<>+300(SB)/4, $7
+DATA cellPerm<>+304(SB)/4, $0
+DATA cellPerm<>+308(SB)/4, $0
+DATA cellPerm<>+312(SB)/4, $0
+DATA cellPerm<>+316(SB)/4, $0
+DATA cellPerm<>+320(SB)/4, $2
+DATA cellPerm<>+324(SB)/4, $3
+DATA cellPerm<>+328(SB)/4, $6
+DATA cellPerm<>+332(SB)/4, $7
+DATA cellPerm<>+336(SB)/4, $0
+DATA cellPerm<>+340(SB)/4, $0
+DATA cellPerm<>+344(SB)/4, $0
+DATA cellPerm<>+348(SB)/4, $0
+DATA cellPerm<>+352(SB)/4, $0
+DATA cellPerm<>+356(SB)/4, $1
+DATA cellPerm<>+360(SB)/4, $2
+DATA cellPerm<>+364(SB)/4, $3
+DATA cellPerm<>+368(SB)/4, $6
+DATA cellPerm<>+372(SB)/4, $7
+DATA cellPerm<>+376(SB)/4, $0
+DATA cellPerm<>+380(SB)/4, $0
+DATA cellPerm<>+384(SB)/4, $4
+DATA cellPerm<>+388(SB)/4, $5
+DATA cellPerm<>+392(SB)/4, $6
+DATA cellPerm<>+396(SB)/4, $7
+DATA cellPerm<>+400(SB)/4, $0
+DATA cellPerm<>+404(SB)/4, $0
+DATA cellPerm<>+408(SB)/4, $0
+DATA cellPerm<>+412(SB)/4, $0
+DATA cellPerm<>+416(SB)/4, $0
+DATA cellPerm<>+420(SB)/4, $1
+DATA cellPerm<>+424(SB)/4, $4
+DATA cellPerm<>+428(SB)/4, $5
+DATA cellPerm<>+432(SB)/4, $6
+DATA cellPerm<>+436(SB)/4, $7
+DATA cellPerm<>+440(SB)/4, $0
+DATA cellPerm<>+444(SB)/4, $0
+DATA cellPerm<>+448(SB)/4, $2
+DATA cellPerm<>+452(SB)/4, $3
+DATA cellPerm<>+456(SB)/4, $4
+DATA cellPerm<>+460(SB)/4, $5
+DATA cellPerm<>+464(SB)/4, $6
+DATA cellPerm<>+468(SB)/4, $7
+DATA cellPerm<>+472(SB)/4, $0
+DATA cellPerm<>+476(SB)/4, $0
+DATA cellPerm<>+480(SB)/4, $0
+DATA cellPerm<>+484(SB)/4, $1
+DATA cellPerm<>+488(SB)/4, $2
+DATA cellPerm<>+492(SB)/4, $3
+DATA cellPerm<>+496(SB)/4, $4
+DATA cellPerm<>+500(SB)/4, $5
+DATA cellPerm<>+504(SB)/4, $6
+DATA cellPerm<>+508(SB)/4, $7
+GLOBL cellPerm<>(SB), RODATA|NOPTR, $512
+
+// func cellPairsAVX2(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
+//
+// cellPairsGo for ns south pieces, ns a multiple of 4: for each north piece off the
+// forbidden masks, its clash word and signature in the frame are made (scalar, SHLX and
+// SHRX for the frame's shifts) and broadcast; then four south pieces a step: their clash
+// words ANDed with the north's and compared with zero (VPCMPEQQ, VMOVMSKPD: a 4-bit mask),
+// their signatures ORed with the north's, packed by the mask (VPERMD, cellPerm) and stored
+// whole at DI, which moves on by the mask's popcount. It stores up to 3 words past the
+// last one it counts, and returns how many it wrote.
+TEXT ·cellPairsAVX2(SB), NOSPLIT, $0-64
+	MOVQ  dst+0(FP), DI
+	MOVQ  north+8(FP), R8
+	MOVQ  nn+16(FP), R9
+	MOVQ  clash+24(FP), R10
+	MOVQ  sig+32(FP), R11
+	MOVQ  ns+40(FP), R12
+	SHLQ  $3, R12
+	MOVQ  f+48(FP), R13
+	MOVQ  F_FORBID(R13), R14
+	LEAQ  cellPerm<>(SB), R15
+	VPXOR Y0, Y0, Y0
+	TESTQ R9, R9
+	JZ    avx2CellDone
+	TESTQ R12, R12
+	JZ    avx2CellDone
+
+avx2CellNorth:
+	MOVQ         (R8), AX
+	ADDQ         $8, R8
+	TESTQ        R14, AX
+	JNZ          avx2CellNext
+	MOVL         AX, BX          // down mask
+	SHRQ         $32, AX         // up mask
+	MOVQ         F_M(R13), CX
+	MOVQ         F_S(R13), DX
+	SHLXQ        DX, BX, SI
+	ANDQ         CX, SI
+	MOVQ         AX, DX
+	ANDQ         CX, DX
+	SHLQ         $32, DX
+	ORQ          DX, SI          // clash word: down<<s & m | (up & m)<<32
+	MOVQ         F_DL(R13), DX
+	SHLXQ        DX, BX, BX
+	ANDQ         CX, BX
+	MOVQ         F_UR(R13), DX
+	SHRXQ        DX, AX, AX
+	ANDQ         CX, AX
+	MOVQ         F_W(R13), DX
+	SHLXQ        DX, AX, AX
+	ORQ          AX, BX          // signature: down<<dl & m | (up>>ur & m)<<W
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	XORQ         CX, CX
+	PCALIGN      $32
+
+avx2CellSouth:
+	VPAND     (R10)(CX*1), Y1, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, AX
+	VPOR      (R11)(CX*1), Y2, Y4
+	MOVQ      AX, DX
+	SHLQ      $5, DX
+	VMOVDQU   (R15)(DX*1), Y5
+	VPERMD    Y4, Y5, Y4
+	VMOVDQU   Y4, (DI)
+	POPCNTL   AX, AX
+	LEAQ      (DI)(AX*8), DI
+	ADDQ      $32, CX
+	CMPQ      CX, R12
+	JLT       avx2CellSouth
+
+avx2CellNext:
+	DECQ R9
+	JNZ  avx2CellNorth
+
+avx2CellDone:
+	MOVQ       DI, AX
+	SUBQ       dst+0(FP), AX
+	SHRQ       $3, AX
+	MOVQ       AX, ret+56(FP)
+	VZEROUPPER
+	RET

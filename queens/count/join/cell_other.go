@@ -11,3 +11,6 @@ const haveCellAVX512 = false
 func cellPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
 	return cellPairsGo(out, north, sc, ss, f)
 }
+
+// haveCellAVX2 is false without assembly.
+const haveCellAVX2 = false

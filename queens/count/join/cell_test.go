@@ -6,14 +6,15 @@ import (
 	"testing"
 )
 
-// TestJoinCell holds cellPairs (the AVX-512 kernel where the processor has one) to
-// cellPairsGo, the same signatures after what out held (in some order), on random pieces: every
+// TestJoinCell holds cellPairs (the AVX-512 kernel where the processor has one, else the
+// AVX2 one and cellPairsGo for the last south pieces) to cellPairsGo, the same signatures
+// after what out held (in some order), on random pieces: every
 // length of the south list from 0 to 40 (whole steps of eight and a partial one), north
 // lists with and without forbidden masks, the frames of half A and half B, and a
 // capacity that leaves only the slack appendPairs promises.
 func TestJoinCell(t *testing.T) {
-	if !haveCellAVX512 {
-		t.Log("no AVX-512: cellPairs is cellPairsGo")
+	if !haveCellAVX512 && !haveCellAVX2 {
+		t.Log("no AVX-512 or AVX2: cellPairs is cellPairsGo")
 	}
 	rng := rand.New(rand.NewPCG(5, 33))
 	for h := 5; h <= 13; h += 4 {
