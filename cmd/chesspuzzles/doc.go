@@ -204,7 +204,8 @@ this run (docs/distributed.md); --replicas 2 has every task computed by two dist
 identities, the second picked at random by the coordinator, a disagreement settled by the
 coordinator computing the task itself and the identity shown wrong quarantined (its results
 computed again); that is the default at an N with no published count, --replicas 1
-otherwise; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
+otherwise; --adaptive instead computes twice every task of an identity until 60 of its
+results are confirmed, then a share of 0.1 drawn by the coordinator; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
 identity, drawn among every identity seen in the run once --min-identities K (default 3)
 have been seen, recomputing itself those no worker verified within --verify-wait (default 1m);
 --ack-wait (default 30s) is how long a silent worker keeps a task; --workers 0 keeps the
@@ -276,7 +277,7 @@ split of the whole sweep: at cell CELL of a level cCELLkPARTSfFAR every state go
 of PARTS parts by a hash of its FAR cells furthest ahead (0: of the whole state), and a
 task sweeps the board keeping its part of each level; the parts sum to the whole count.
 --plan --distributed (or --nats URL) runs the tasks through NATS as queens count
---distributed does, with its flags (--state, --nats-listen, --verify, --replicas,
+--distributed does, with its flags (--state, --nats-listen, --verify, --replicas, --adaptive,
 --verify-wait, --min-identities, --ack-wait, --token, --token-file, --creds, --log-format), identities and
 workers: the job is named for its plan (k<R>x<C>-open-ends-v1 for the end pairs,
 k<R>x<C>-open-split-LEVELS-v1 for a split), and --workers K (default 1) runs K tasks at

@@ -140,7 +140,7 @@ type knightDistFlags struct {
 }
 
 // knightDistNames are the names of the flags of knightDistFlags.
-var knightDistNames = []string{"distributed", "nats", "nats-listen", "state", "token", "token-file", "creds", "verify", "replicas", "verify-wait", "min-identities", "ack-wait", "workers", "log-format"}
+var knightDistNames = []string{"distributed", "nats", "nats-listen", "state", "token", "token-file", "creds", "verify", "replicas", "adaptive", "verify-wait", "min-identities", "ack-wait", "workers", "log-format"}
 
 // add binds the flags to cmd.
 func (f *knightDistFlags) add(cmd *cobra.Command) {

@@ -57,6 +57,11 @@ type Coordinator struct {
 	// an N with no published count (nothing else would hold a lie back), else 1 with
 	// Verify.
 	Replicas int
+	// Adaptive, if not nil, is adaptive replication (opt-in; see [Adaptive]): every task
+	// is a candidate for a second computation as with Replicas 2, but once an identity
+	// has a record of confirmed results only a random share of its first results, drawn
+	// by the coordinator, is computed again. It overrides Verify and Replicas.
+	Adaptive *Adaptive
 	// StreamReplicas is the number of copies the servers keep of the results stream and
 	// the jobs bucket (JetStream replicas, 1 to MaxStreamReplicas): 3 on a cluster of three
 	// servers survives the loss of one. Zero keeps the copies they have (1 when new).

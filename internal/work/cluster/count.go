@@ -45,6 +45,8 @@ type CountOptions struct {
 	Verify     float64
 	VerifyWait time.Duration
 	Replicas   int
+	// Adaptive is the Coordinator's: adaptive replication, nil if off.
+	Adaptive *Adaptive
 	// MinIdentities is the Coordinator's: the fewest identities a verifier is drawn among.
 	MinIdentities int
 	// StreamReplicas is the Coordinator's: the copies a cluster at URL keeps of what the
@@ -158,7 +160,7 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		wg.Go(func() { _ = w.Run(wctx) })
 	}
 
-	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, MinIdentities: opts.MinIdentities, Replicas: opts.Replicas,
+	c := &Coordinator{Conn: nc, AckWait: opts.AckWait, Verify: opts.Verify, VerifyWait: opts.VerifyWait, MinIdentities: opts.MinIdentities, Replicas: opts.Replicas, Adaptive: opts.Adaptive,
 		StreamReplicas: opts.StreamReplicas, Logf: opts.Logf, StateDir: dir, Sealer: NewSealer(admin), InFlight: opts.InFlight}
 	if opts.URL == "" {
 		// The embedded server lets in only the identities auth issued; the coordinator

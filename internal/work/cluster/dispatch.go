@@ -80,6 +80,12 @@ type dispatch struct {
 	took     []time.Duration
 	tookAt   int
 	backedUp map[int]bool
+	// adapt is the coordinator's adaptive replication, nil if off (adaptive.go);
+	// priorConfirmed the confirmed first results of each identity in other jobs, and
+	// distrusted the identities quarantined in any job.
+	adapt          *Adaptive
+	priorConfirmed map[string]int
+	distrusted     map[string]bool
 }
 
 // his returns the history record of identity user in this job.
@@ -471,6 +477,9 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	d.tookFor(time.Since(l.start))
 	d.his(user).Tasks++
 	ask, err := d.ver.addFirst(id, *r)
+	if ask && d.spare(id, user) {
+		ask = false
+	}
 	if ask {
 		d.toVerify = append(d.toVerify, id)
 	}
@@ -495,6 +504,9 @@ func (d *dispatch) agreed(first, second string) {
 		if ValidIdentity(w) {
 			d.his(w).Verified++
 		}
+	}
+	if ValidIdentity(first) {
+		d.his(first).Confirmed++
 	}
 }
 
@@ -652,6 +664,7 @@ func (d *dispatch) dropFirst(ctx context.Context, id int, r Result, seq uint64) 
 // dropSecond takes the second result of task id, stored at sequence seq, out of the count
 // and the stream; the task waits for another.
 func (d *dispatch) dropSecond(ctx context.Context, id int, seq uint64) {
+	d.withdraw(id)
 	d.ver.dropSecond(id)
 	if d.ver.hasFirst(id) && d.ver.sample.has(id) {
 		d.toVerify = append(d.toVerify, id)

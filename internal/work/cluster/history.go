@@ -16,12 +16,15 @@ const HistoryFile = "history.json"
 // An IdentityHistory is what one identity did in one job: Tasks, the results of it the
 // coordinator accepted (first and second computations); Verified, those another identity
 // (or the coordinator) computed again with the same result; Disagreements, those where
-// another computation differed; Refused, results it handed in that the coordinator
+// another computation differed; Confirmed, its first results that another identity (or
+// the coordinator) computed again with the same result, the record adaptive replication
+// trusts (see Adaptive); Refused, results it handed in that the coordinator
 // refused (no live lease, impossible counters); Quarantined, whether it was shown wrong
 // (its results then all dropped and computed again by others, and no task given it).
 type IdentityHistory struct {
 	Tasks         int  `json:"tasks"`
 	Verified      int  `json:"verified"`
+	Confirmed     int  `json:"confirmed,omitempty"`
 	Disagreements int  `json:"disagreements,omitempty"`
 	Refused       int  `json:"refused,omitempty"`
 	Quarantined   bool `json:"quarantined,omitempty"`
@@ -54,6 +57,7 @@ func (h History) ByIdentity() map[string]IdentityHistory {
 			s := out[name]
 			s.Tasks += r.Tasks
 			s.Verified += r.Verified
+			s.Confirmed += r.Confirmed
 			s.Disagreements += r.Disagreements
 			s.Refused += r.Refused
 			s.Quarantined = s.Quarantined || r.Quarantined

@@ -51,6 +51,9 @@ type run struct {
 	// waitSince is since when tasks wait for a verifier with none live (zero: none
 	// waits), waitSaid when the log last said so.
 	waitSince, waitSaid time.Time
+	// drawAgain: the run has adaptive replication and no snapshot, so the draws of the
+	// first results read from the stream with no second are made again (spare).
+	drawAgain bool
 }
 
 // Run counts plan through the server and returns the exact counts once every task has a
@@ -142,7 +145,13 @@ func (r *run) open(ctx context.Context) error {
 	}
 	r.share = c.Verify
 	replicas := c.Replicas
-	if _, what, ok := publishedTotal(r.plan); !ok && replicas == 0 {
+	if a := c.Adaptive; a != nil {
+		if err := a.check(); err != nil {
+			return err
+		}
+		replicas = 2
+		c.logf("job %s: adaptive replication: %s; a lie of a trusted identity slips through with probability %.3g", r.job, a, 1-a.share())
+	} else if _, what, ok := publishedTotal(r.plan); !ok && replicas == 0 {
 		replicas = 2
 		c.logf("job %s: no published count of %s to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, what)
 	}
@@ -164,9 +173,13 @@ func (r *run) open(ctx context.Context) error {
 func (r *run) resume(ctx context.Context) error {
 	c, plan, job := r.c, r.plan, r.job
 	sample := work.VerifySample(r.share, plan.Len())
+	want := sample
+	if c.Adaptive != nil {
+		want = adaptiveSample
+	}
 	r.snap = c.snapshotter(ctx, r.js, plan)
 	if snap := r.snap; snap != nil {
-		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, sample)
+		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, want)
 		switch {
 		case err == nil:
 			r.tally, r.ver, r.lastRev = t, v, rev
@@ -181,7 +194,9 @@ func (r *run) resume(ctx context.Context) error {
 	fresh := r.tally == nil
 	if fresh {
 		r.tally, r.ver = count.NewTally(plan), newVerifier(plan, sample)
+		r.ver.adaptive = c.Adaptive != nil
 	}
+	r.drawAgain = fresh && c.Adaptive != nil
 	r.wrote = &revision{}
 	if err := readJob(ctx, r.results, job, r.lastRev, r.readStored(ctx)); err != nil {
 		return err
@@ -296,15 +311,22 @@ func (r *run) dispatch() {
 				d.quarantined[name] = true
 			}
 		}
+		d.priorRecords(h)
 	}
+	d.adapt = c.Adaptive
 	if d.window <= 0 {
 		d.window = DefaultWindow
 	}
 	d.next, d.stopNext = iter.Pull(r.plan.Order())
+	// (spare takes the task out of the sample: unagreed has read its word already.)
 	for id := range r.ver.unagreed() {
-		if r.tally.Has(id) {
-			d.toVerify = append(d.toVerify, id)
+		if !r.tally.Has(id) {
+			continue
 		}
+		if first, ok := r.ver.firstWorker(id); ok && r.drawAgain && d.spare(id, first) {
+			continue
+		}
+		d.toVerify = append(d.toVerify, id)
 	}
 	r.ver.agree = d.agreed
 	r.d = d

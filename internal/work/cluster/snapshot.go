@@ -66,6 +66,9 @@ type snapshot struct {
 	Early     []Result
 	Workers   []string
 	Verifiers []string
+	// Adaptive: the job runs with adaptive replication, Sample every task but those whose
+	// first result it spared.
+	Adaptive bool
 }
 
 // snapshotMagic opens every snapshot file, with the format's version.
@@ -106,7 +109,7 @@ func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tall
 		Job: jobOf(plan), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, Key: ver.key, fp: ver.fp, who: ver.who, Names: ver.names,
-		Sample: ver.sample.bits, Agreed: ver.agreed.bits,
+		Sample: ver.sample.bits, Agreed: ver.agreed.bits, Adaptive: ver.adaptive,
 		Workers: slices.Sorted(maps.Keys(ver.workers)), Verifiers: slices.Sorted(maps.Keys(ver.verifiers)),
 	}
 	for _, id := range slices.Sorted(maps.Keys(ver.early)) {
@@ -254,6 +257,9 @@ func readLE[T uint32 | uint64](r io.Reader, out []T, size int, buf []byte, decod
 	return nil
 }
 
+// adaptiveSample is loadSnapshot's sample for a run with adaptive replication.
+const adaptiveSample = -1
+
 // errNoSnapshot is what loadSnapshot returns when dir holds no snapshot of the job.
 var errNoSnapshot = errors.New("no snapshot")
 
@@ -261,7 +267,9 @@ var errNoSnapshot = errors.New("no snapshot")
 // it is the snapshot of plan (digest its planDigest) against the results bucket whose
 // stream was created at stream and has lastSeq as its last revision. It returns the tally
 // and the verifier it holds and the revision up to which they were read, or why the
-// snapshot cannot be trusted (errNoSnapshot if there is none).
+// snapshot cannot be trusted (errNoSnapshot if there is none). Sample is the number of
+// tasks the run verifies, or adaptiveSample for a run with adaptive replication, which
+// takes a snapshot of one (or of a run that verifies every task).
 func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*count.Tally, *verifier, uint64, error) {
 	job := jobOf(plan)
 	f, err := os.Open(snapshotPath(dir, job))
@@ -306,8 +314,21 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 	if err := ver.sample.setWords(s.Sample, plan.Len()); err != nil {
 		return nil, nil, 0, fmt.Errorf("its sampled tasks: %v", err)
 	}
-	if ver.sample.len() != sample {
+	switch {
+	case sample == adaptiveSample && !s.Adaptive && ver.sample.len() != plan.Len():
+		return nil, nil, 0, fmt.Errorf("it verifies %d tasks, this run with adaptive replication every task it does not spare (another --verify)", ver.sample.len())
+	case sample != adaptiveSample && s.Adaptive:
+		return nil, nil, 0, errors.New("it is of a run with adaptive replication, this run has none")
+	case sample != adaptiveSample && ver.sample.len() != sample:
 		return nil, nil, 0, fmt.Errorf("it verifies %d tasks, this run %d (another --verify)", ver.sample.len(), sample)
+	}
+	ver.adaptive = sample == adaptiveSample
+	if ver.adaptive {
+		for id := range plan.Len() {
+			if !ver.sample.has(id) && !tally.Has(id) {
+				return nil, nil, 0, fmt.Errorf("it spares task %d a second computation, but holds no first result of it", id)
+			}
+		}
 	}
 	if err := ver.agreed.setWords(s.Agreed, plan.Len()); err != nil {
 		return nil, nil, 0, fmt.Errorf("its verified tasks: %v", err)

@@ -66,6 +66,10 @@ type verifier struct {
 	workers, verifiers map[string]bool
 	// agree, if set, is told of each task whose two results come to agree.
 	agree func(first, second string)
+	// adaptive: the sample is every task but those whose first result adaptive
+	// replication spared (see Adaptive); a task whose first result is dropped is
+	// sampled again.
+	adaptive bool
 }
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
@@ -272,11 +276,15 @@ func (v *verifier) addHere(id int, r Result) {
 }
 
 // dropFirst forgets the first result of task id (and an agreement on it: the task waits
-// for a first result and then a second).
+// for a first result and then a second; with adaptive replication, the draw for its next
+// first result says whether).
 func (v *verifier) dropFirst(id int) {
 	v.agreed.del(id)
 	if id >= 0 && id < len(v.fp) {
 		v.fp[id], v.who[id] = 0, 0
+		if v.adaptive {
+			v.sample.add(id)
+		}
 	}
 }
 
