@@ -233,3 +233,50 @@ func TestWaitingLine(t *testing.T) {
 		t.Errorf("with the one drawn identity live and speaking: awaits() = %v, waiting() = %q; want nothing", d.awaits(), d.waiting())
 	}
 }
+
+// TestDrawWaitsForGrowth: no verifier is drawn while the identities seen are still
+// growing (one joined within poolSettle), and the waiting line says why; once the
+// population has not grown for poolSettle, or has grown for poolSettleMax, the draws are
+// made among all of it.
+func TestDrawWaitsForGrowth(t *testing.T) {
+	plan := mustPlan(t, 8)
+	ver := emptyVerifier(plan)
+	var toVerify []int
+	for id := range 40 {
+		ver.sample.add(id)
+		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: count.Result{ID: id, Solutions: 1}, Worker: "a"}); err != nil {
+			t.Fatal(err)
+		}
+		toVerify = append(toVerify, id)
+	}
+	d := &dispatch{ver: ver, queue: map[string][]int{}, picked: map[int]string{}, pickedAt: map[int]time.Time{},
+		verifyLease: map[int]*lease{}, seen: map[string]time.Time{}, quarantined: map[string]bool{},
+		minIdentities: DefaultMinIdentities, liveFor: 30 * time.Second, verifyWait: time.Minute, toVerify: toVerify}
+	for _, u := range []string{"a", "b", "c", "d", "e"} {
+		d.meet(u)
+	}
+	d.pick(len(toVerify))
+	if len(d.picked) != 0 {
+		t.Fatalf("%d verifiers drawn while the population grows, want none", len(d.picked))
+	}
+	if line := d.waiting(); !strings.Contains(line, "40 until the identities seen in this run stop growing for 2s (5 seen: a, b, c, d, e)") {
+		t.Errorf("waiting() = %q, want it to say the tasks wait for the population to stop growing", line)
+	}
+	d.grewAt = time.Now().Add(-poolSettle)
+	d.pick(len(d.toVerify))
+	if len(d.picked) != len(toVerify) {
+		t.Fatalf("%d of %d tasks drawn once the population settled", len(d.picked), len(toVerify))
+	}
+	by := map[string]int{}
+	for _, u := range d.picked {
+		by[u]++
+	}
+	if by["a"] > 0 || len(by) < 3 {
+		t.Errorf("draws by identity %v: want them among b, c, d and e (never the first's own, a)", by)
+	}
+	// A trickle of joins holds the draws back for poolSettleMax at most.
+	d.growingSince, d.grewAt = time.Now().Add(-poolSettleMax), time.Now()
+	if d.growing() {
+		t.Errorf("growing() after %v of growth, want false", poolSettleMax)
+	}
+}

@@ -86,6 +86,8 @@ type dispatch struct {
 	adapt          *Adaptive
 	priorConfirmed map[string]int
 	distrusted     map[string]bool
+	// grewAt is when the pool last grew, growingSince when its growth began (verifiers.go).
+	grewAt, growingSince time.Time
 }
 
 // his returns the history record of identity user in this job.
@@ -247,8 +249,11 @@ func (d *dispatch) refresh() {
 
 // pick draws, for at most k tasks waiting for a second computation, an identity at random
 // among those seen in the run other than the first result's (draw); a task for which
-// there is none waits.
+// there is none waits, and every task while the population grows (growing).
 func (d *dispatch) pick(k int) {
+	if d.growing() {
+		return // drawn once the identities that join together have all joined
+	}
 	var keep []int
 	for len(d.toVerify) > 0 && k > 0 {
 		k--

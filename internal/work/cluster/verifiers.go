@@ -12,7 +12,8 @@ import (
 // Who verifies a task: the second computation of a task goes to an identity drawn at
 // random from every identity seen in the run (asked for work of this plan), not
 // only from those live at that moment, and never the task's first identity; and only once
-// at least MinIdentities distinct identities (the first's included) have been seen. So
+// at least MinIdentities distinct identities (the first's included) have been seen, and
+// the population has stopped growing (identities that join together are all in it). So
 // c colluding identities confirm a lie of one of them with probability at most
 // (c−1)/(K−1), K the identities seen when the verifier is drawn (K ≥ MinIdentities),
 // however they time their joining: joined before the others, they only make their tasks
@@ -31,11 +32,33 @@ const DefaultMinIdentities = 3
 // an identity to verify them.
 const waitEvery = 10 * time.Second
 
+// While the population grows, no verifier is drawn: identities that join together (a
+// fleet started at once, colluders among it) are all in the population before the first
+// draw, not only the first few. The population has settled once it has not grown for
+// poolSettle, or poolSettleMax after the growth began (a steady trickle of joins does not
+// hold the draws back for longer); first computations go on meanwhile.
+const (
+	poolSettle    = 2 * time.Second
+	poolSettleMax = 30 * time.Second
+)
+
 // meet records identity user in the run's population, once.
 func (d *dispatch) meet(user string) {
 	if i, found := slices.BinarySearch(d.pool, user); !found && !d.quarantined[user] {
 		d.pool = slices.Insert(d.pool, i, user)
+		now := time.Now()
+		if now.Sub(d.grewAt) >= poolSettle {
+			d.growingSince = now
+		}
+		d.grewAt = now
 	}
+}
+
+// growing reports whether the population is still growing: it grew within poolSettle,
+// and the growth began less than poolSettleMax ago.
+func (d *dispatch) growing() bool {
+	now := time.Now()
+	return now.Sub(d.grewAt) < poolSettle && now.Sub(d.growingSince) < poolSettleMax
 }
 
 // leave takes identity user out of the population: it is quarantined.
@@ -177,7 +200,11 @@ func (d *dispatch) waiting() string {
 		}
 	}
 	var why []string
-	if undrawn > 0 {
+	switch {
+	case undrawn > 0 && d.growing():
+		why = append(why, fmt.Sprintf("%d until the identities seen in this run stop growing for %v (%d seen: %s)",
+			undrawn, poolSettle, len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
+	case undrawn > 0:
 		why = append(why, fmt.Sprintf("%d until %d distinct identities have been seen in this run (%d seen: %s)",
 			undrawn, max(d.minIdentities, 2), len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
 	}
@@ -210,7 +237,7 @@ func (r *run) verifyAway(ctx context.Context) error {
 			return err
 		}
 	}
-	if r.tally.Complete() && !r.ver.done() {
+	if r.tally.Complete() && !r.ver.done() && !d.growing() {
 		away, users := d.away(0)
 		undrawn := d.undrawn()
 		var why []string
