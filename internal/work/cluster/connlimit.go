@@ -35,6 +35,10 @@ type connCap struct {
 	said  map[string]time.Time
 	kicks map[string]int       // connections closed since the identity's last logged line
 	shut  map[string]time.Time // identities shut out until then (shun)
+	// ban, if not nil, has the server refuse the identities given at authentication,
+	// and no other (shutout.go); banMu keeps its pushes in order.
+	ban   func(names []string) error
+	banMu sync.Mutex
 }
 
 func newConnCap(max int, kick func(uint64) error, logf func(string, ...any)) *connCap {
@@ -76,7 +80,8 @@ func (c *connCap) connected(user string, cid uint64) {
 	}
 }
 
-// shun closes the connections of identity user, and those it opens until d from now.
+// shun closes the connections of identity user, and those it opens until d from now; with
+// ban, the server refuses them at authentication meanwhile (pushBans).
 func (c *connCap) shun(user string, d time.Duration) {
 	if slices.Contains(reservedNames, user) {
 		return
@@ -87,6 +92,10 @@ func (c *connCap) shun(user string, d time.Duration) {
 	c.mu.Unlock()
 	for _, cid := range cids {
 		_ = c.kick(cid)
+	}
+	if c.ban != nil {
+		go c.pushBans()
+		time.AfterFunc(d, c.pushBans)
 	}
 }
 
@@ -130,6 +139,7 @@ func capConnections(s *server.Server, a *Authority, max int, logf func(string, .
 		return nil, nil, fmt.Errorf("connecting to the embedded server as its system account: %w", err)
 	}
 	cc := newConnCap(max, s.DisconnectClientByID, logf)
+	cc.ban = a.banner(nc)
 	var ev struct {
 		Client server.ClientInfo `json:"client"`
 	}

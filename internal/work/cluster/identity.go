@@ -168,26 +168,44 @@ func newAuthorityKeys() (authorityKeys, error) {
 
 // reload reads the issued identities and signs the account JWT with their revocations.
 func (a *Authority) reload() error {
-	a.identities = nil
-	data, err := os.ReadFile(filepath.Join(a.dir, IdentitiesFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ids, err := readIdentities(a.dir)
+	if err != nil {
+		a.identities = nil
 		return err
 	}
-	if err == nil {
-		if err := json.Unmarshal(data, &a.identities); err != nil {
-			return fmt.Errorf("%s is damaged: %v", filepath.Join(a.dir, IdentitiesFile), err)
-		}
+	a.identities = ids
+	a.accountJWT, err = a.accountClaims(ids).Encode(a.operator)
+	return err
+}
+
+// readIdentities returns the identities listed in dir's IdentitiesFile (none if there is
+// no such file).
+func readIdentities(dir string) ([]IssuedIdentity, error) {
+	var ids []IssuedIdentity
+	data, err := os.ReadFile(filepath.Join(dir, IdentitiesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &ids); err != nil {
+		return nil, fmt.Errorf("%s is damaged: %v", filepath.Join(dir, IdentitiesFile), err)
+	}
+	return ids, nil
+}
+
+// accountClaims returns the claims of the count's account, with the revocations of ids.
+func (a *Authority) accountClaims(ids []IssuedIdentity) *jwt.AccountClaims {
 	ac := jwt.NewAccountClaims(a.accountPub)
 	ac.Name = "chesspuzzles"
 	ac.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: jwt.NoLimit, DiskStorage: jwt.NoLimit, Streams: jwt.NoLimit, Consumer: jwt.NoLimit}
-	for _, id := range a.identities {
+	for _, id := range ids {
 		if !id.Revoked.IsZero() {
 			ac.RevokeAt(id.Key, id.Revoked)
 		}
 	}
-	a.accountJWT, err = ac.Encode(a.operator)
-	return err
+	return ac
 }
 
 // Identities returns the issued identities, oldest first.

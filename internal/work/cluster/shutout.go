@@ -1,0 +1,91 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// A shut-out identity is refused at authentication, not only closed after: closing its
+// connections a moment after their connect events (connCap) lets each reconnection in
+// for that moment, and nats.go flushes its reconnect buffer (8 MB by default) as soon as
+// it is back, every two seconds. So while an identity is shut out the account JWT the
+// embedded server holds revokes its keys (as "worker revoke" does for good, with the
+// permanent revocations of the identities file kept), pushed over the system account's
+// connection; when the last shut-out ends, the JWT without it is pushed again. A
+// "worker revoke" pushed meanwhile replaces the JWT and so lifts the shut-out early: the
+// connections are then still closed at their connect events until it ends.
+
+// shutOutPush is how long pushing the account JWT to the embedded server may take.
+const shutOutPush = 5 * time.Second
+
+// banner returns the function with which a connCap bans identities at authentication on
+// the embedded server that nc, a system account connection, is connected to: it pushes
+// a's account JWT revoking, besides the identities file's revocations, every key issued
+// to the names given. It takes a read of the identities file, a signature and a round
+// trip to the server.
+func (a *Authority) banner(nc *nats.Conn) func(names []string) error {
+	return func(names []string) error {
+		ids, err := readIdentities(a.dir)
+		if err != nil {
+			return err
+		}
+		ac := a.accountClaims(ids)
+		now := time.Now()
+		for _, id := range ids {
+			if slices.Contains(names, id.Name) {
+				ac.RevokeAt(id.Key, now)
+			}
+		}
+		token, err := ac.Encode(a.operator)
+		if err != nil {
+			return err
+		}
+		m, err := nc.Request("$SYS.REQ.ACCOUNT."+a.accountPub+".CLAIMS.UPDATE", []byte(token), shutOutPush)
+		if err != nil {
+			return fmt.Errorf("pushing the account's revocations: %w", err)
+		}
+		var reply struct {
+			Error *struct {
+				Description string `json:"description"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(m.Data, &reply) == nil && reply.Error != nil {
+			return fmt.Errorf("pushing the account's revocations: %s", reply.Error.Description)
+		}
+		return nil
+	}
+}
+
+// banned returns the identities shut out now, sorted.
+func (c *connCap) banned() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	var names []string
+	for user, until := range c.shut {
+		if now.Before(until) {
+			names = append(names, user)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// pushBans has the server refuse at authentication the identities shut out now, and
+// none other; it is called when one is shut out and when a shut-out ends. A failure is
+// logged: the connections are still closed at their connect events.
+func (c *connCap) pushBans() {
+	if c.ban == nil {
+		return
+	}
+	c.banMu.Lock()
+	defer c.banMu.Unlock()
+	names := c.banned()
+	if err := c.ban(names); err != nil && c.logf != nil {
+		c.logf("shutting out %d identities at authentication: %v; their connections are still closed as they come", len(names), err)
+	}
+}

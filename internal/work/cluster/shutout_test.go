@@ -1,0 +1,82 @@
+package cluster
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// TestShutOutAtAuth: an identity shut out (as a flood gets it) is refused at
+// authentication while the shut-out lasts, so that a reconnection flushes nothing: a new
+// connection with its credentials fails with an authorization violation, its open one is
+// closed, another identity connects all the while, a revoked identity stays revoked, and
+// once the shut-out ends the identity connects again.
+func TestShutOutAtAuth(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &logger{t: t}
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Shutdown)
+	connect := func(name string, creds []byte) (*nats.Conn, error) {
+		token, seed := mustSplit(t, creds)
+		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect(), nats.Timeout(2*time.Second))
+		if err == nil {
+			t.Cleanup(nc.Close)
+		}
+		return nc, err
+	}
+	flooder, honest, gone := issue(t, a, "flooder"), issue(t, a, "honest"), issue(t, a, "gone")
+	if err := a.Revoke("gone"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := connect("flooder", flooder)
+	if err != nil {
+		t.Fatalf("flooder before its shut-out: %v", err)
+	}
+	const shut = 2 * time.Second
+	start := time.Now()
+	s.conns.shun("flooder", shut)
+	// The push takes a round trip: wait for the server to refuse.
+	var refused error
+	for time.Since(start) < shut/2 {
+		if _, refused = connect("flooder", flooder); refused != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if refused == nil || !errors.Is(refused, nats.ErrAuthorization) && !strings.Contains(strings.ToLower(refused.Error()), "authorization") {
+		t.Fatalf("a shut-out identity connecting: %v, want an authorization violation", refused)
+	}
+	if _, err := connect("honest", honest); err != nil {
+		t.Errorf("another identity during the shut-out: %v", err)
+	}
+	if time.Since(start) < shut && !before.IsClosed() {
+		time.Sleep(100 * time.Millisecond)
+		if !before.IsClosed() {
+			t.Errorf("the shut-out identity's open connection is still open")
+		}
+	}
+	time.Sleep(time.Until(start.Add(shut + 500*time.Millisecond)))
+	var again error
+	for range 50 {
+		if _, again = connect("flooder", flooder); again == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if again != nil {
+		t.Errorf("the identity after its shut-out: %v, want it let in", again)
+	}
+	if _, err := connect("gone", gone); err == nil {
+		t.Errorf("a revoked identity connected after a shut-out of another ended")
+	}
+}
