@@ -100,6 +100,9 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 	url := opts.URL
 	co := ConnectOptions{URL: url, Token: opts.Token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
+	if url != "" {
+		logf("%s", externalLimits)
+	}
 	if url == "" {
 		srv, err := startEmbedded(opts, auth, logf)
 		if err != nil {
@@ -178,6 +181,11 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 	return c.Run(ctx, plan)
 }
+
+// externalLimits is what Count logs at the start of a count through a server it did not
+// start: the connection cap (connlimit.go) and the flood shut-out (flood.go, shutout.go)
+// follow the embedded server's own events and counters, and do not apply there.
+const externalLimits = "the NATS server at --nats is not this process's: it caps no identity's connections and shuts out no identity that floods it (the embedded server does both); set in its configuration max_payload: 16KB and max_connections, and a connection limit on the workers' account (nsc edit account --conns N); see docs/distributed.md"
 
 // admitIssued returns a Coordinator's Admit of the identities auth issued and has not
 // revoked, and of the local worker ("local"). It reads the issued identities again at

@@ -210,9 +210,13 @@ func TestExternalOperator(t *testing.T) {
 	}
 	stop := runWorkers(ctx, issuedWorker(t, ctx, url, a, "w1"))
 	defer stop()
-	counts, _, err := Count(ctx, mustPlan(t, n), CountOptions{URL: url, Creds: credsFile, StoreDir: dir, VerifyWait: time.Second})
+	log := &logger{t: t}
+	counts, _, err := Count(ctx, mustPlan(t, n), CountOptions{URL: url, Creds: credsFile, StoreDir: dir, VerifyWait: time.Second, Logf: log.Logf})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !log.contains("caps no identity's connections and shuts out no identity that floods it") {
+		t.Errorf("a count through an external server does not say what the operator must limit there:\n%s", strings.Join(log.lines, "\n"))
 	}
 	if got, want := counts.Total.String(), known(t)[n][0]; got != want {
 		t.Errorf("Q(%d) through an external server = %s, want %s", n, got, want)
