@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,8 @@ type collusionOutcome struct {
 	// early is the number of second computations the colluders were given before any
 	// honest identity joined ("colluders first" only).
 	early int
+	// here is the number of tasks the coordinator verified itself.
+	here int
 }
 
 // collusionCount counts Q(10), published counts switched off (every task by two
@@ -30,6 +33,12 @@ type collusionOutcome struct {
 // Each colluder lies on its first computations until lies of its lies are accepted, and
 // confirms every lie of the other's it is given to verify.
 func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
+	return collusionCountOf(t, order, lies, 3, true)
+}
+
+// collusionCountOf is collusionCount with honest honest identities, and, unless both,
+// only the first colluder lying (the other only confirms).
+func collusionCountOf(t *testing.T, order string, lies, honest int, both bool) collusionOutcome {
 	dir, s, a, ctx := attackServer(t)
 	tj := queensJob(t, 10)
 	plan := tj.plan
@@ -39,7 +48,7 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 	for _, r := range []*rogue{ra, rb} {
 		r.pause = 2 * time.Millisecond
 		r.lieFirst = func(id int) bool {
-			if len(r.lies()) >= lies {
+			if len(r.lies()) >= lies || !both && r == rb {
 				return false
 			}
 			intend.Store(id, true)
@@ -49,8 +58,11 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 	}
 	log := &logger{t: t}
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
-	honest := []*Worker{issuedWorker(t, ctx, s.URL(), a, "h1"), issuedWorker(t, ctx, s.URL(), a, "h2"), issuedWorker(t, ctx, s.URL(), a, "h3")}
-	for _, w := range honest {
+	var honestW []*Worker
+	for i := range honest {
+		honestW = append(honestW, issuedWorker(t, ctx, s.URL(), a, "h"+strconv.Itoa(i+1)))
+	}
+	for _, w := range honestW {
 		// 5 ms a task: the count lasts a second or two, and colluders who join last
 		// still get tasks to lie on
 		w.Stall = 5 * time.Millisecond
@@ -59,7 +71,7 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 	var o collusionOutcome
 	switch order {
 	case "honest first":
-		out = honestFirst(t, ctx, c, plan, honest...)
+		out = honestFirst(t, ctx, c, plan, honestW...)
 		runRogues(t, ctx, ra, rb)
 	default:
 		ch := make(chan runOutcome, 1)
@@ -77,7 +89,7 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 			rb.mu.Unlock()
 			ra.mu.Unlock()
 		}
-		t.Cleanup(runWorkers(ctx, honest...))
+		t.Cleanup(runWorkers(ctx, honestW...))
 	}
 	r := <-out
 	if r.err != nil {
@@ -85,6 +97,7 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 	}
 	o.exact = r.total == tj.total
 	o.lies = len(ra.lies()) + len(rb.lies())
+	o.here = r.st.VerifiedHere
 	if !o.exact && os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
 		t.Log(strings.Join(log.lines, "\n"))
 	}
@@ -110,11 +123,14 @@ func TestCollusionJoiningOrder(t *testing.T) {
 	}
 	for _, order := range orders {
 		t.Run(order, func(t *testing.T) {
-			wrong, last := 0, 0
+			wrong, last, here := 0, 0, 0
 			for i := range runs {
 				t.Run("", func(t *testing.T) {
 					o := collusionCount(t, order, 8)
-					last = o.lies
+					last, here = o.lies, here+o.here
+					if o.here > 272/2 {
+						t.Errorf("the coordinator verified %d of the 272 tasks itself: the count measures nothing of the draws", o.here)
+					}
 					if order == "colluders first" && o.early > 0 {
 						t.Errorf("the colluders were given %d tasks to verify before an honest identity joined", o.early)
 					}
@@ -126,7 +142,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 					}
 				})
 			}
-			t.Logf("%s: %d wrong totals in %d counts (8 lies a colluder; the last run had %d accepted)", order, wrong, runs, last)
+			t.Logf("%s: %d wrong totals in %d counts (8 lies a colluder; the last run had %d accepted; %d tasks verified by the coordinator in all)", order, wrong, runs, last, here)
 			if wrong > 1 {
 				t.Errorf("%s: %d wrong totals in %d counts, want at most 1", order, wrong, runs)
 			}
@@ -137,7 +153,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 	}
 	for _, order := range joiningOrders {
 		t.Run(order+"/one lie", func(t *testing.T) {
-			wrong, lied := 0, 0
+			wrong, lied, here := 0, 0, 0
 			const runs = 20
 			for range runs {
 				t.Run("", func(t *testing.T) {
@@ -145,12 +161,34 @@ func TestCollusionJoiningOrder(t *testing.T) {
 					if o.lies > 0 {
 						lied++
 					}
+					here += o.here
 					if !o.exact {
 						wrong++
 					}
 				})
 			}
-			t.Logf("%s, one lie a colluder: %d wrong totals in %d counts (%d with a lie accepted)", order, wrong, runs, lied)
+			t.Logf("%s, one lie a colluder: %d wrong totals in %d counts (%d with a lie accepted; %d tasks verified by the coordinator in all)", order, wrong, runs, lied, here)
+		})
+	}
+	// One lie by one colluder, the other confirming it: stands with probability 1/(K−1),
+	// K the identities seen, whatever the order; more honest identities lower it.
+	for _, honest := range []int{3, 8} {
+		t.Run("together/one colluder lies once/"+strconv.Itoa(honest)+" honest", func(t *testing.T) {
+			wrong, lied, here := 0, 0, 0
+			const runs = 40
+			for range runs {
+				t.Run("", func(t *testing.T) {
+					o := collusionCountOf(t, "together", 1, honest, false)
+					if o.lies > 0 {
+						lied++
+					}
+					here += o.here
+					if !o.exact {
+						wrong++
+					}
+				})
+			}
+			t.Logf("together, one lie by one colluder, %d honest: %d wrong totals in %d counts (%d with the lie accepted; 1/(K−1) = 1/%d; %d tasks verified by the coordinator in all)", honest, wrong, runs, lied, honest+1, here)
 		})
 	}
 }

@@ -469,7 +469,7 @@ func (r *run) step(ctx context.Context) (bool, error) {
 	case len(ver.workers) <= 1:
 		names := slices.Collect(maps.Keys(ver.workers))
 		local = fmt.Sprintf("every result of this job came from one identity, %q", strings.Join(names, ""))
-	case time.Since(r.lastSecond) > r.verifyWait:
+	case time.Since(r.d.settled(r.lastSecond)) > r.verifyWait:
 		local = fmt.Sprintf("no other identity verified them within %v", r.verifyWait)
 	default:
 		return false, nil

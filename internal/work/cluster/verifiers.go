@@ -54,6 +54,28 @@ func (d *dispatch) meet(user string) {
 	}
 }
 
+// idleAsk is the longest a worker that got no task waits before it asks again (see
+// Worker.Run).
+const idleAsk = 2 * time.Second
+
+// settled returns the later of t and the moment the population stopped growing (or will),
+// plus idleAsk: the wait for verifiers counts from then, since none was drawn before, and
+// the workers that sat idle meanwhile ask again within idleAsk.
+func (d *dispatch) settled(t time.Time) time.Time {
+	if d.grewAt.IsZero() {
+		return t
+	}
+	end := d.grewAt.Add(poolSettle)
+	if cap := d.growingSince.Add(poolSettleMax); cap.Before(end) {
+		end = cap
+	}
+	end = end.Add(idleAsk)
+	if end.After(t) {
+		return end
+	}
+	return t
+}
+
 // growing reports whether the population is still growing: it grew within poolSettle,
 // and the growth began less than poolSettleMax ago.
 func (d *dispatch) growing() bool {
