@@ -362,9 +362,18 @@ func (a *Authority) Push(ctx context.Context, url string) error {
 	defer nc.Close()
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	m, err := nc.RequestWithContext(rctx, "$SYS.REQ.ACCOUNT."+a.accountPub+".CLAIMS.UPDATE", []byte(a.accountJWT))
-	if err != nil {
+	if err := pushClaims(rctx, nc, a.accountPub, a.accountJWT); err != nil {
 		return fmt.Errorf("pushing the account to %s: %w", url, err)
+	}
+	return nil
+}
+
+// pushClaims sends the account JWT token of account pub to the server nc is connected to
+// as a system account user, and returns the server's refusal, if any.
+func pushClaims(ctx context.Context, nc *nats.Conn, pub, token string) error {
+	m, err := nc.RequestWithContext(ctx, "$SYS.REQ.ACCOUNT."+pub+".CLAIMS.UPDATE", []byte(token))
+	if err != nil {
+		return err
 	}
 	var reply struct {
 		Error *struct {
@@ -372,7 +381,7 @@ func (a *Authority) Push(ctx context.Context, url string) error {
 		} `json:"error"`
 	}
 	if json.Unmarshal(m.Data, &reply) == nil && reply.Error != nil {
-		return fmt.Errorf("pushing the account to %s: %s", url, reply.Error.Description)
+		return errors.New(reply.Error.Description)
 	}
 	return nil
 }

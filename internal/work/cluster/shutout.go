@@ -1,7 +1,7 @@
 package cluster
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -44,17 +44,10 @@ func (a *Authority) banner(nc *nats.Conn) func(names []string) error {
 		if err != nil {
 			return err
 		}
-		m, err := nc.Request("$SYS.REQ.ACCOUNT."+a.accountPub+".CLAIMS.UPDATE", []byte(token), shutOutPush)
-		if err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shutOutPush)
+		defer cancel()
+		if err := pushClaims(ctx, nc, a.accountPub, token); err != nil {
 			return fmt.Errorf("pushing the account's revocations: %w", err)
-		}
-		var reply struct {
-			Error *struct {
-				Description string `json:"description"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(m.Data, &reply) == nil && reply.Error != nil {
-			return fmt.Errorf("pushing the account's revocations: %s", reply.Error.Description)
 		}
 		return nil
 	}
