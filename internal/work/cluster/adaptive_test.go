@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -173,5 +174,60 @@ func TestAdaptiveReplication(t *testing.T) {
 				t.Errorf("task %d, one of %s's first %d first results, has no second computation by another identity (%q)", f.id, name, policy.after(), w)
 			}
 		}
+	}
+}
+
+// TestAdaptiveSnapshot: a snapshot of a run with adaptive replication (its sample every
+// task but those spared) is taken back by a run with it, and keeps what was spared; a run
+// without it refuses it, and a run with it refuses one of a run that verifies only a
+// share, or one that spares a task with no first result.
+func TestAdaptiveSnapshot(t *testing.T) {
+	plan := mustPlan(t, 8)
+	dir := t.TempDir()
+	tally, v := count.NewTally(plan), newVerifier(plan, plan.Len())
+	v.adaptive = true
+	for id := range plan.Len() - 1 { // the last task has no result yet
+		r := runTask(plan, id)
+		if _, err := tally.Add(r); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.addFirst(id, Result{Job: v.job, Result: r, Worker: "w1"}); err != nil {
+			t.Fatal(err)
+		}
+		if id%2 == 0 {
+			v.sample.del(id) // spared
+		}
+	}
+	const digest, stream, rev = 42, 7, 100
+	save := func(v *verifier) {
+		shot, err := takeSnapshot(plan, digest, stream, rev, tally, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := shot.save(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(v)
+	_, v2, _, err := loadSnapshot(dir, plan, digest, stream, rev, adaptiveSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v2.adaptive || v2.sample.len() != v.sample.len() || v2.sample.has(0) || !v2.sample.has(1) {
+		t.Errorf("loaded: adaptive %v, %d sampled (task 0 %v, task 1 %v); want adaptive, %d, task 0 spared", v2.adaptive, v2.sample.len(), v2.sample.has(0), v2.sample.has(1), v.sample.len())
+	}
+	if _, _, _, err := loadSnapshot(dir, plan, digest, stream, rev, plan.Len()); err == nil {
+		t.Error("a run verifying every task took a snapshot of a run with adaptive replication")
+	}
+	v.sample.del(plan.Len() - 1)
+	save(v)
+	if _, _, _, err := loadSnapshot(dir, plan, digest, stream, rev, adaptiveSample); err == nil {
+		t.Error("a snapshot that spares a task with no first result was taken")
+	}
+	share := newVerifier(plan, 3)
+	share.key, share.fp, share.who, share.names = v.key, v.fp, v.who, v.names
+	save(share)
+	if _, _, _, err := loadSnapshot(dir, plan, digest, stream, rev, adaptiveSample); err == nil {
+		t.Error("a run with adaptive replication took the snapshot of a run that verifies 3 tasks")
 	}
 }
