@@ -113,6 +113,10 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			p.disk = dir
 		}
 		opts.Status = p.update
+		if method == kcount.MethodDP {
+			p.total = sz.Squares()
+			opts.Reading = p.reading
+		}
 	}
 	if o.spill != "" {
 		opts.Resumed = func(cells int) {

@@ -23,6 +23,13 @@ type countProgress struct {
 	// from is the cells placed in the layer a count resumed from (the rate is of the cells
 	// placed since).
 	from int
+	// total is the cells of the sweep (dp), for the lines inside a cell (reading) that may
+	// come before any Status; last is the last Status shown and lastAt when.
+	total  int
+	last   progress.Status
+	lastAt time.Time
+	// every is the time between plain lines (0: progress.Every).
+	every time.Duration
 }
 
 // resumed notes that the count resumed from the layer after cells cells; p may be nil.
@@ -42,7 +49,7 @@ func (p *countProgress) update(s kcount.Status) {
 		if s.Method == kcount.MethodDP || s.Method == kcount.MethodJoin {
 			unit = "cells"
 		}
-		p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty})
+		p.meter(unit)
 	}
 	el := time.Since(p.t0)
 	st := progress.Status{Done: int64(s.Done), Total: int64(s.Total), Rate: float64(s.Done-p.from) / el.Seconds()}
@@ -64,6 +71,38 @@ func (p *countProgress) update(s kcount.Status) {
 			if free := p.disk.free(); free >= 0 {
 				st.Note += fmt.Sprintf(", %s free", kcount.FormatBytes(free))
 			}
+		}
+	}
+	p.m.Update(st)
+	p.last, p.lastAt = st, time.Now()
+}
+
+func (p *countProgress) meter(unit string) {
+	p.m = progress.New(p.w, progress.Options{What: "knight count", Unit: unit, RateUnit: unit, Terminal: &p.tty, Every: p.every})
+}
+
+// reading shows how far a dp count's step has read the layer before its cell
+// (kcount.Options.Reading), between the Status calls that come once a cell: the cells
+// done, rate and time left stay the last Status's (the time left less the time since),
+// and the note names the cell and the share of its layer read:
+// "knight count: 28/64 cells, 43.8%, ? cells/s, ETA ?, cell 29: 12.5% of 3118991777 states read".
+func (p *countProgress) reading(r kcount.Reading) {
+	if p.m == nil {
+		p.meter("cells")
+	}
+	st := p.last
+	st.Done, st.Total = int64(r.Cell-1), int64(max(p.total, r.Cell))
+	if st.ETA > 0 {
+		st.ETA = max(st.ETA-time.Since(p.lastAt), time.Second)
+	}
+	if r.Of > 0 {
+		st.Note = fmt.Sprintf("cell %d: %.1f%% of %d states read", r.Cell, 100*float64(r.Read)/float64(r.Of), r.Of)
+	} else {
+		st.Note = fmt.Sprintf("cell %d: %d states read", r.Cell, r.Read)
+	}
+	if p.disk != "" {
+		if free := p.disk.free(); free >= 0 {
+			st.Note += fmt.Sprintf(", %s free", kcount.FormatBytes(free))
 		}
 	}
 	p.m.Update(st)

@@ -56,6 +56,21 @@ type Options struct {
 	// Status, if not nil, is called like Progress with more detail: for the dp method the
 	// states in the frontier and the memory held.
 	Status func(Status)
+	// Reading, if not nil, is called by the dp method during each cell's step, about once
+	// a second, with how far the step has read the layer before it: the steps of the
+	// widest cells of 8×8 take an hour or more, in which Progress and Status are silent.
+	Reading func(Reading)
+}
+
+// Reading is how far one step of a dp count has got, as passed to Options.Reading.
+type Reading struct {
+	Cell int // the cell being placed, from 1 (the Done of the Status after it)
+	// Read is the states of the layer before the cell placed so far, those a count resumed
+	// from a cut (Options.ResumedCut) had placed before it stopped included.
+	Read int
+	// Of is the states in that layer, or 0 where the count does not know it (the first
+	// cell after resuming from a layer sealed by a build that recorded no states).
+	Of int
 }
 
 // SpillDisk is the directory a count with Options.Spill keeps its files in: create, open,
@@ -256,15 +271,17 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		if m == MethodJoin {
 			return countJoin(ctx, rows, cols, opts.MaxMemory, status)
 		}
+		fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory}
 		if opts.Spill != nil {
-			fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory, Spill: opts.Spill,
-				CutEvery: opts.CutEvery, ResumedCut: opts.ResumedCut}
+			fo.Spill, fo.CutEvery, fo.ResumedCut = opts.Spill, opts.CutEvery, opts.ResumedCut
 			if opts.Resumed != nil {
 				fo.Resumed = func(cells int, _ []int) { opts.Resumed(cells) }
 			}
-			return sweepCount(ctx, MethodDP, rows, cols, fo, status)
 		}
-		return countDP(ctx, rows, cols, opts.Closed, start, opts.MaxMemory, status)
+		if opts.Reading != nil {
+			newReadings(opts.Reading).wrap(&fo)
+		}
+		return sweepCount(ctx, MethodDP, rows, cols, fo, status)
 	}
 	progress := opts.Progress
 	if opts.Status != nil {
@@ -333,7 +350,11 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 		}
 	}
 	if eta != nil || chk != nil {
+		report := fo.Report // Options.Reading's, if any
 		fo.Report = func(cell, states int, bytes int64) {
+			if report != nil {
+				report(cell, states, bytes)
+			}
 			if chk != nil {
 				chk.after(cell, states)
 			}

@@ -47,6 +47,12 @@ type Options struct {
 	// count recorded them on Spill (states[i] after cell i, -1 where not recorded: layers
 	// sealed by builds before main 054676b's successors record none).
 	Resumed func(cells int, states []int)
+	// Reading, if not nil, is called by Count during a step, about once a second (the clock
+	// is looked at every 4096 states read), with the cell being placed (from 0) and the
+	// states of the layer before it read so far by this process (a count resumed from a
+	// cut does not read those the cut placed: see ResumedCut). A step of the middle
+	// cells of 8×8 reads billions of states over an hour; Report alone says nothing then.
+	Reading func(cell, read int)
 	// Report, if not nil, is called after each cell with its index (from 0; Join reports
 	// the cells of both its sweeps, then JoinCells for the join itself), the states it left
 	// and the store's memory over the step.
@@ -89,6 +95,7 @@ func Count(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		}
 		p.splits = opts.Splits
 	}
+	p.reading = opts.Reading
 	if opts.Spill != nil {
 		r, err := p.countSpill(ctx, opts)
 		if err == nil && !opts.Closed && opts.Start < 0 {

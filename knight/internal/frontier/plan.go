@@ -25,6 +25,8 @@ type plan struct {
 	ahead []aheadStep
 	// splits, for open tours, keep one part of the states at their cells (split.go).
 	splits []Split
+	// reading, if not nil, is Options.Reading: told during a step how far it has read.
+	reading func(cell, read int)
 }
 
 // newPlan prepares the sweep of a rows×cols board; start is a square index r*cols+c of the

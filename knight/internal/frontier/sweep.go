@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"math/bits"
+	"time"
 )
 
 // sweep places cells on the states of a store, one step a cell: it reads each state of the
@@ -16,13 +17,14 @@ type sweep struct {
 	out        []rec // made states not yet written
 	batch      int   // write out once it holds this many
 	final      bool
-	total      [2]uint64 // hi, lo of the tours counted at the last cell
-	totalCarry bool      // a count carried (in the total, or in the cache)
-	cache      []rec     // made states not yet in out (nil: none)
-	cacheShift uint      // 64 less the log of len(cache)
-	wide       bool      // counts of 128 bits (else a carry into hi is one)
-	splits     []Split   // the states each keeps of a layer (split.go)
-	noTotals   bool      // tours finished at this cell belong to another part (split.go)
+	total      [2]uint64            // hi, lo of the tours counted at the last cell
+	totalCarry bool                 // a count carried (in the total, or in the cache)
+	cache      []rec                // made states not yet in out (nil: none)
+	cacheShift uint                 // 64 less the log of len(cache)
+	wide       bool                 // counts of 128 bits (else a carry into hi is one)
+	splits     []Split              // the states each keeps of a layer (split.go)
+	noTotals   bool                 // tours finished at this cell belong to another part (split.go)
+	reading    func(cell, read int) // plan.reading
 }
 
 // cutter is a store that can take a cut inside a step (spillRuns: cut.go). The sweep asks
@@ -33,6 +35,10 @@ type cutter interface {
 	// takeCut records that every state read so far is placed and its states made written.
 	takeCut() error
 }
+
+// readingEvery is the least time between two calls of a sweep's reading (a variable for
+// the tests).
+var readingEvery = time.Second
 
 // readBatch is the number of states read from the store at a time.
 const readBatch = 256
@@ -65,7 +71,7 @@ func makeSweep(p *plan, st store, wide bool) *sweep {
 	for cacheBits > 0 && 4<<cacheBits > batch {
 		cacheBits--
 	}
-	w := &sweep{p: p, st: st, wide: wide, batch: batch, out: make([]rec, 0, min(1024, batch+64))}
+	w := &sweep{p: p, st: st, wide: wide, batch: batch, out: make([]rec, 0, min(1024, batch+64)), reading: p.reading}
 	if cacheBits > 0 {
 		w.cache = make([]rec, 1<<cacheBits)
 		w.cacheShift = uint(64 - cacheBits)
@@ -85,7 +91,8 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 	in := make([]rec, 0, readBatch)
 	done := ctx.Done()
 	seen := 0
-	ahead := p.ahead // open tours: the forward sweep (the join's steps are of closed ones)
+	shown := time.Now() // when w.reading was last told
+	ahead := p.ahead    // open tours: the forward sweep (the join's steps are of closed ones)
 	ct, _ := st.(cutter)
 	for v := from; v < to; v++ {
 		var s *step
@@ -97,6 +104,7 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		read := 0 // states of the layer read in this step
 		for {
 			in = st.read(in[:0])
 			if len(in) == 0 {
@@ -128,12 +136,19 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 					return err
 				}
 			}
-			if seen += len(in); seen >= 4096 && done != nil {
+			read += len(in)
+			if seen += len(in); seen >= 4096 {
 				seen = 0
-				select {
-				case <-done:
-					return ctx.Err()
-				default:
+				if done != nil {
+					select {
+					case <-done:
+						return ctx.Err()
+					default:
+					}
+				}
+				if w.reading != nil && time.Since(shown) >= readingEvery {
+					shown = time.Now()
+					w.reading(v, read)
 				}
 			}
 		}
