@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -51,7 +52,7 @@ func main() {
 		if err != nil {
 			die(err)
 		}
-		c0 := cpu()
+		c0 := cputime.Process()
 		var status func(kcount.Status)
 		if *cells {
 			status = func(s kcount.Status) { fmt.Printf("cell %d %d\n", s.Done-1, s.States) }
@@ -60,7 +61,7 @@ func main() {
 		if err != nil {
 			die(err)
 		}
-		wholeCPU = cpu() - c0
+		wholeCPU = cputime.Process() - c0
 		fmt.Printf("%s whole: %v tours, %d states summed, peak %d, %.2f CPU-s\n", *boardF, whole.Tours, whole.States, whole.Peak, wholeCPU.Seconds())
 	}
 	for _, arg := range flag.Args() {
@@ -89,15 +90,15 @@ func main() {
 		var states, peak int64
 		var minPeak int64 = -1
 		total := new(big.Int)
-		c0 := cpu()
+		c0 := cputime.Process()
 		var maxCPU time.Duration
 		for _, id := range ids {
-			t0 := cpu()
+			t0 := cputime.Process()
 			r, err := kcount.CountOpenTask(ctx, rows, cols, p.Tasks[id], 0, nil)
 			if err != nil {
 				die(err)
 			}
-			maxCPU = max(maxCPU, cpu()-t0)
+			maxCPU = max(maxCPU, cputime.Process()-t0)
 			states += r.States
 			peak = max(peak, r.Peak)
 			if minPeak < 0 || r.Peak < minPeak {
@@ -105,7 +106,7 @@ func main() {
 			}
 			total.Add(total, r.Tours)
 		}
-		used := cpu() - c0
+		used := cputime.Process() - c0
 		scale := float64(len(p.Tasks)) / float64(len(ids))
 		line := fmt.Sprintf("%s %s: %d tasks (%d run), states summed %.4g, largest peak %d (smallest %d), CPU %.2f s (largest task %.2f)",
 			*boardF, arg, len(p.Tasks), len(ids), float64(states)*scale, peak, minPeak, used.Seconds()*scale, maxCPU.Seconds())

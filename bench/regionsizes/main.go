@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/queens/regions"
 )
 
@@ -66,16 +67,16 @@ func main() {
 			}
 			var one, small, anySmall, minSize, maxSize int
 			minSize = n * n
-			t0 := cpu()
+			t0 := cputime.Process()
 			for s := 1; s <= *seeds; s++ {
-				t1 := cpu()
+				t1 := cputime.Process()
 				p, err := regions.Generate(context.Background(), n, uint64(s), level)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "regionsizes:", err)
 					os.Exit(1)
 				}
 				if n >= 8 && n <= 10 {
-					gen810 = append(gen810, cpu()-t1)
+					gen810 = append(gen810, cputime.Process()-t1)
 				}
 				rows := p.Rows()
 				size := sizes(rows)
@@ -98,7 +99,7 @@ func main() {
 			}
 			f := float64(*seeds)
 			fmt.Printf("%-3d %-7s %6d %8.0f%% %9.2f %5.0f%% %6d %6d %8.2f\n", n, name, *seeds,
-				100*float64(one)/f, float64(small)/f, 100*float64(anySmall)/f, minSize, maxSize, (cpu() - t0).Seconds())
+				100*float64(one)/f, float64(small)/f, 100*float64(anySmall)/f, minSize, maxSize, (cputime.Process() - t0).Seconds())
 		}
 	}
 	pub, pubName := issueFigures, "published (issue 45)"

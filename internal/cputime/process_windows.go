@@ -1,13 +1,13 @@
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpu returns the process's CPU time so far, user and kernel (GetProcessTimes, whose
-// times count 100 ns ticks).
-func cpu() time.Duration {
+// Process returns the CPU time the process has used so far, user and kernel
+// (GetProcessTimes, whose times count 100 ns ticks).
+func Process() time.Duration {
 	var created, exited, kernel, user syscall.Filetime
 	self, _ := syscall.GetCurrentProcess() // a pseudo-handle: it cannot fail
 	syscall.GetProcessTimes(self, &created, &exited, &kernel, &user)
