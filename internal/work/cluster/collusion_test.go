@@ -39,6 +39,7 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 // collusionCountOf is collusionCount with honest honest identities, and, unless both,
 // only the first colluder lying (the other only confirms).
 func collusionCountOf(t *testing.T, order string, lies, honest int, both bool) collusionOutcome {
+	settleFor(t, defaultPoolSettle) // the joining orders are what these counts test
 	dir, s, a, ctx := attackServer(t)
 	tj := queensJob(t, 10)
 	plan := tj.plan
@@ -281,6 +282,7 @@ func TestWaitingLine(t *testing.T) {
 // population has not grown for poolSettle, or has grown for poolSettleMax, the draws are
 // made among all of it.
 func TestDrawWaitsForGrowth(t *testing.T) {
+	settleFor(t, defaultPoolSettle) // the line quotes the settle the coordinator uses
 	plan := mustPlan(t, 8)
 	ver := emptyVerifier(plan)
 	var toVerify []int
@@ -304,7 +306,7 @@ func TestDrawWaitsForGrowth(t *testing.T) {
 	if line := d.waiting(); !strings.Contains(line, "40 until the identities seen in this run stop growing for 2s (5 seen: a, b, c, d, e)") {
 		t.Errorf("waiting() = %q, want it to say the tasks wait for the population to stop growing", line)
 	}
-	d.grewAt = time.Now().Add(-poolSettle)
+	d.grewAt = time.Now().Add(-poolSettle())
 	d.pick(len(d.toVerify))
 	if len(d.picked) != len(toVerify) {
 		t.Fatalf("%d of %d tasks drawn once the population settled", len(d.picked), len(toVerify))

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,16 +39,26 @@ const waitEvery = 10 * time.Second
 // poolSettle, or poolSettleMax after the growth began (a steady trickle of joins does not
 // hold the draws back for longer); first computations go on meanwhile.
 const (
-	poolSettle    = 2 * time.Second
-	poolSettleMax = 30 * time.Second
+	defaultPoolSettle = 2 * time.Second
+	poolSettleMax     = 30 * time.Second
 )
+
+// settleNanos is poolSettle in nanoseconds: defaultPoolSettle, shortened by the package's
+// tests (TestMain) whose counts do not test the settling, read atomically because a
+// test's coordinator may still be stopping when the next one sets it.
+var settleNanos atomic.Int64
+
+func init() { settleNanos.Store(int64(defaultPoolSettle)) }
+
+// poolSettle is how long the population must not grow before verifiers are drawn.
+func poolSettle() time.Duration { return time.Duration(settleNanos.Load()) }
 
 // meet records identity user in the run's population, once.
 func (d *dispatch) meet(user string) {
 	if i, found := slices.BinarySearch(d.pool, user); !found && !d.quarantined[user] {
 		d.pool = slices.Insert(d.pool, i, user)
 		now := time.Now()
-		if now.Sub(d.grewAt) >= poolSettle {
+		if now.Sub(d.grewAt) >= poolSettle() {
 			d.growingSince = now
 		}
 		d.grewAt = now
@@ -65,7 +76,7 @@ func (d *dispatch) settled(t time.Time) time.Time {
 	if d.grewAt.IsZero() {
 		return t
 	}
-	end := d.grewAt.Add(poolSettle)
+	end := d.grewAt.Add(poolSettle())
 	if cap := d.growingSince.Add(poolSettleMax); cap.Before(end) {
 		end = cap
 	}
@@ -80,7 +91,7 @@ func (d *dispatch) settled(t time.Time) time.Time {
 // and the growth began less than poolSettleMax ago.
 func (d *dispatch) growing() bool {
 	now := time.Now()
-	return now.Sub(d.grewAt) < poolSettle && now.Sub(d.growingSince) < poolSettleMax
+	return now.Sub(d.grewAt) < poolSettle() && now.Sub(d.growingSince) < poolSettleMax
 }
 
 // leave takes identity user out of the population: it is quarantined.
@@ -225,7 +236,7 @@ func (d *dispatch) waiting() string {
 	switch {
 	case undrawn > 0 && d.growing():
 		why = append(why, fmt.Sprintf("%d until the identities seen in this run stop growing for %v (%d seen: %s)",
-			undrawn, poolSettle, len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
+			undrawn, poolSettle(), len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
 	case undrawn > 0:
 		why = append(why, fmt.Sprintf("%d until %d distinct identities have been seen in this run (%d seen: %s)",
 			undrawn, max(d.minIdentities, 2), len(d.pool), clipText(strings.Join(d.pool, ", "), 4*clipLen)))
