@@ -25,8 +25,13 @@ func TestDistributedKnight(t *testing.T) {
 	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
 	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 	waitStatus(t, state, `(?m)^k5x5-open-split-c10k4f3-c20k2f0-v1  0/8 tasks`)
-	start(t, "worker 1", "worker", "--nats", url, "--creds", addWorker(t, state, "w1"), "--cores", "1")
-	start(t, "worker 2", "worker", "--nats", url, "--creds", addWorker(t, state, "w2"), "--cores", "1")
+	// Both identities are issued before either worker starts: the coordinator verifies a
+	// job itself when its results all came from one identity and no new one joined for 2 s,
+	// and issuing w2 (a process under -race) between the two starts took longer than that on
+	// a loaded CI machine.
+	creds1, creds2 := addWorker(t, state, "w1"), addWorker(t, state, "w2")
+	start(t, "worker 1", "worker", "--nats", url, "--creds", creds1, "--cores", "1")
+	start(t, "worker 2", "worker", "--nats", url, "--creds", creds2, "--cores", "1")
 	if code := coord.wait(5 * time.Minute); code != 0 {
 		t.Fatalf("coordinator exit code %d, want 0; stderr:\n%s", code, coord.stderr.String())
 	}
