@@ -18,6 +18,9 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	switch {
 	case !f.distributed && f.nats == "":
 		for _, name := range knightDistNames {
+			if f.flags.Changed(name) && name == "workers" {
+				return usageErrorf("--workers goes with --spill (the sweep's goroutines) or with --distributed or --nats (with --plan: the tasks run through NATS)")
+			}
 			if f.flags.Changed(name) {
 				return usageErrorf("--%s goes with --distributed or --nats (with --plan): the tasks run through NATS", name)
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
@@ -73,10 +74,10 @@ the tasks of a split of the whole sweep instead ("knight plan --split" lists the
 }
 
 func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Writer) error {
-	if o.spill != "" && (o.knightPlanFlags.used() || o.knightDist.used()) {
+	if o.spill != "" && (o.knightPlanFlags.used() || o.knightDist.used(true)) {
 		return usageErrorf("--spill counts the whole sweep in this process: not with --plan or a distributed count")
 	}
-	if o.knightDist.used() {
+	if o.knightDist.used(o.spill != "") {
 		return runKnightDistCount(ctx, o, stdout, stderr)
 	}
 	if o.knightPlanFlags.used() {
@@ -96,6 +97,12 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			return usageErrorf("--cut-every must be a duration of 0 or more, e.g. 10m, got %s", o.cutEvery)
 		}
 		opts.CutEvery = o.cutEvery
+		opts.Workers = runtime.GOMAXPROCS(0)
+		if o.knightDist.flags.Changed("workers") {
+			if opts.Workers = o.knightDist.workers; opts.Workers < 1 {
+				return usageErrorf("--workers must be a whole number from 1 up with --spill, got %d", opts.Workers)
+			}
+		}
 	}
 	method, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts)
 	if err != nil {

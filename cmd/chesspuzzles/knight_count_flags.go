@@ -147,13 +147,17 @@ func (f *knightDistFlags) add(cmd *cobra.Command) {
 	f.natsFlags.add(cmd, "with --plan: run the tasks through an embedded NATS server that workers (\"chesspuzzles worker\") join, as queens count --distributed",
 		"with --plan: run the tasks through the NATS server at `URL` instead of an embedded one", "a board")
 	f.flags = cmd.Flags()
-	f.flags.IntVar(&f.workers, "workers", 1, "with --distributed or --nats: tasks a worker in this process runs at once, sharing --max-memory (0: none, the tasks wait for workers elsewhere)")
+	f.flags.IntVar(&f.workers, "workers", 1, "with --spill: goroutines that place each cell of the dp sweep (if not given: the cores this process may use); with --distributed or --nats: tasks a worker in this process runs at once, sharing --max-memory (0: none, the tasks wait for workers elsewhere)")
 }
 
 // used reports whether any of the flags was given: the count runs through NATS, or is
-// refused for a flag that goes with --distributed or --nats.
-func (f *knightDistFlags) used() bool {
+// refused for a flag that goes with --distributed or --nats. With spill (--spill given),
+// --workers is the spilling sweep's and does not count.
+func (f *knightDistFlags) used(spill bool) bool {
 	for _, name := range knightDistNames {
+		if spill && name == "workers" {
+			continue
+		}
 		if f.flags != nil && f.flags.Changed(name) {
 			return true
 		}

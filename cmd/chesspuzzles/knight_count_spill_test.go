@@ -124,11 +124,12 @@ func TestKnightCountSpillKilledResumes(t *testing.T) {
 	}
 }
 
-// TestKnightCountSpillKilledInsideCell kills "knight count --spill --cut-every 2ms" of 5×6
-// open with SIGKILL once it has sealed a cut inside a cell past the first nine, copies the
+// TestKnightCountSpillKilledInsideCell kills "knight count --spill --cut-every 2ms
+// --workers 2" of 5×6 open with SIGKILL once it has sealed a cut inside a cell past the
+// first nine, copies the
 // spill directory, damages the copy's cut and checks that a count on the copy is refused
-// with one line naming it, exit 2; then reruns the same command on the directory and
-// checks that it resumes inside the cell and prints the published count (37,568 directed
+// with one line naming it, exit 2; then reruns the command with --workers 1 on the
+// directory and checks that it resumes inside the cell and prints the published count (37,568 directed
 // tours, known-values-open.txt of package knight/count).
 func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 	bin, dir := knightSpillBin(t)
@@ -136,9 +137,11 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 	args := func(spill string) []string {
 		return []string{"knight", "count", "--board", "5x6", "--method", "dp", "--spill", spill, "--max-memory", "64MiB", "--cut-every", "2ms"}
 	}
+	// the count killed has two workers, the one resumed one: the cut is the same
+	killed := append(args(spill), "--workers", "2")
 	var cut string
 	for try := 0; cut == "" && try < 5; try++ {
-		cut = killedNearCut(t, bin, spill, args(spill))
+		cut = killedNearCut(t, bin, spill, killed)
 	}
 	if cut == "" {
 		t.Fatal("five counts killed, each after the cell of its cut ended")
@@ -175,7 +178,7 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 		t.Errorf("count on a damaged cut said:\n%s\nwant one line naming %s", msg, filepath.Base(cut))
 	}
 
-	out, err := exec.CommandContext(ctx, bin, args(spill)...).CombinedOutput()
+	out, err := exec.CommandContext(ctx, bin, append(args(spill), "--workers", "1")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("resumed count: %v\n%s", err, out)
 	}

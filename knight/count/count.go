@@ -50,6 +50,12 @@ type Options struct {
 	// inside the step after the layer of cells cells placed, from its cut: with the states
 	// of that layer already placed and the run files kept.
 	ResumedCut func(cells, done, runs int)
+	// Workers, with Spill, is the goroutines that place each cell of the sweep: each
+	// expands its share of the layer read into its own sorted runs, merged as one when
+	// they spill and at the cell's end (reading the layer and those merges stay in one
+	// goroutine). 0 or 1: one. Layers, cuts and the count are the same for any number, so
+	// a count stopped with one number resumes with another.
+	Workers int
 	// Progress, if not nil, is called after each share of the work is done, with the
 	// number of shares done and in all (cells placed, for the dp method).
 	Progress func(done, total int)
@@ -273,7 +279,7 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 		}
 		fo := frontier.Options{Closed: opts.Closed, Start: start, MaxMemory: opts.MaxMemory}
 		if opts.Spill != nil {
-			fo.Spill, fo.CutEvery, fo.ResumedCut = opts.Spill, opts.CutEvery, opts.ResumedCut
+			fo.Spill, fo.CutEvery, fo.ResumedCut, fo.Workers = opts.Spill, opts.CutEvery, opts.ResumedCut, opts.Workers
 			if opts.Resumed != nil {
 				fo.Resumed = func(cells int, _ []int) { opts.Resumed(cells) }
 			}

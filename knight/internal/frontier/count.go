@@ -35,6 +35,11 @@ type Options struct {
 	// (cut.go): the runs in memory spill and the point reached is sealed, so that a count
 	// stopped inside a step resumes there. Steps also take a cut whenever their runs spill.
 	CutEvery time.Duration
+	// Workers, with Spill, is the goroutines that place the cells of a step (workers.go):
+	// each expands its share of the layer read into its own sorted runs, merged as one at
+	// spills and at the step's end; 0 or 1 places them in the calling goroutine. The
+	// layers, the cuts and the count are the same for any number.
+	Workers int
 	// ResumedCut, if not nil, is called with Spill after Resumed when the count resumes
 	// inside the step after the layer of cells cells placed, from a cut: with the states of
 	// that layer already placed and the run files kept.

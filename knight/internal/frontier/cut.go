@@ -172,11 +172,12 @@ func (s *spillRuns) takeCut() error {
 	if s.err != nil {
 		return s.err
 	}
+	s.foldCarry()
 	carried := func() bool { return s.mem.carry || s.sweepCarry != nil && *s.sweepCarry }
 	if carried() || s.cells < 0 {
 		return nil
 	}
-	if len(s.mem.pending) > 0 {
+	if s.pending() {
 		if err := s.spill(); err != nil {
 			return err
 		}

@@ -38,16 +38,20 @@ func (d *cutWatch) Create(name string) (DiskFile, error) {
 
 // resumeAll runs the count of rows×cols open on d again until it ends (each run stopped
 // by the disk's errors of fail, if any) and returns the count and the cut resumed from
-// first (cells, done, runs; cells -1 if none).
-func resumeAll(t *testing.T, rows, cols int, d *cutWatch, budget int64) (got uint64, cells, done, runs int) {
+// first (cells, done, runs; cells -1 if none). The i-th run has workers[i mod
+// len(workers)] workers (Options.Workers), if any are given.
+func resumeAll(t *testing.T, rows, cols int, d *cutWatch, budget int64, workers ...int) (got uint64, cells, done, runs int) {
 	t.Helper()
 	cells = -1
-	for range 1000 {
+	for i := range 1000 {
 		opts := Options{Start: -1, ResumedCut: func(c, n, r int) {
 			if cells < 0 {
 				cells, done, runs = c, n, r
 			}
 		}}
+		if len(workers) > 0 {
+			opts.Workers = workers[i%len(workers)]
+		}
 		g, _, err := spillCount(context.Background(), rows, cols, opts, d, budget)
 		if err == nil {
 			return g, cells, done, runs

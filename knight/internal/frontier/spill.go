@@ -406,7 +406,12 @@ func (r *fileReader) rec() (uint64, uint64, uint64) { return r.k, r.lo, r.hi }
 
 // spillRuns is the store of a count with Options.Spill (see the comment at the top).
 type spillRuns struct {
-	mem     *runs
+	mem *runs // the runs in memory of the layer being written (of worker 0)
+	// all is mem and the runs of the other workers of a step placed by several
+	// goroutines (workers.go), each writing its own; they are merged together at spills
+	// and turns as the runs of one.
+	all     []*runs
+	workers int // the goroutines that place a step's cells (Options.Workers, at least 1)
 	disk    Disk
 	fp      uint64
 	budget  int64 // bytes of chunks the runs in memory may hold before they spill
@@ -455,13 +460,14 @@ type spillRuns struct {
 // resumed: resumed is its cells placed (-1: none) and wide its counts' width. A layer
 // left as the list of its parts (a count stopped while it merged them: see turn) is
 // merged first. The files of an unfinished step, and of the layers before, are removed.
-// It returns errWide if the parts' counts carry out of 64 bits (the caller forces 128).
-func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cfg runsConfig, forceWide bool) (s *spillRuns, resumed int, wide bool, err error) {
+// Its steps are placed by workers goroutines (workers.go). It returns errWide if the
+// parts' counts carry out of 64 bits (the caller forces 128).
+func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cfg runsConfig, forceWide bool, workers int) (s *spillRuns, resumed int, wide bool, err error) {
 	names, err := d.Names()
 	if err != nil {
 		return nil, 0, false, err
 	}
-	s = &spillRuns{disk: d, fp: fp, last: last, budget: budget, sizes: map[string]int64{}, ctx: ctx}
+	s = &spillRuns{disk: d, fp: fp, last: last, budget: budget, sizes: map[string]int64{}, ctx: ctx, workers: max(workers, 1)}
 	s.cells = -1 // before the layer of no cell placed
 	// top is the last layer sealed, as its file or as the list of its parts (the file
 	// wins: it was sealed from them).
@@ -731,9 +737,34 @@ func (s *spillRuns) finishParts(h header, parts []string) (int, error) {
 	return n, nil
 }
 
-// start gives the store its runs in memory (once the counts' width is known).
+// start gives the store its runs in memory (once the counts' width is known): one set
+// for each of its workers, which share cfg's sort buffer (each has its share of bufRecs),
+// so that the memory of the buffers does not grow with the workers.
 func (s *spillRuns) start(cfg runsConfig, wide bool) {
-	s.mem = newRuns(s.ctx, cfg, wide, 0)
+	k := max(s.workers, 1)
+	cfg.bufRecs = max(cfg.bufRecs/k, 16)
+	s.all = make([]*runs, k)
+	for i := range s.all {
+		s.all[i] = newRuns(s.ctx, cfg, wide, 0)
+	}
+	s.mem = s.all[0]
+}
+
+// pending reports whether the runs in memory hold any run of the layer being written.
+func (s *spillRuns) pending() bool {
+	for _, m := range s.all {
+		if len(m.pending) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// foldCarry notes in mem a carry out of the counts' bits in the runs of any worker.
+func (s *spillRuns) foldCarry() {
+	for _, m := range s.all {
+		s.mem.carry = s.mem.carry || m.carry
+	}
 }
 
 func (s *spillRuns) batch() (int, int) { return s.mem.batch() }
@@ -798,13 +829,20 @@ func (s *spillRuns) header() header {
 // the counts' bits: the file is then removed and the files merged kept, and the error is
 // errWide (ErrOverflow with 128-bit counts). A carry without seal is noted (carried).
 func (s *spillRuns) mergeInto(name string, h header, files []string, seal bool) (int, error) {
-	srcs := make([]source, 0, len(s.mem.pending)+len(files))
-	rds := make([]runReader, len(s.mem.pending))
-	for i, r := range s.mem.pending {
-		rds[i] = s.mem.reader(r)
-		srcs = append(srcs, &rds[i])
+	s.foldCarry()
+	n := 0
+	for _, m := range s.all {
+		n += len(m.pending)
 	}
-	s.mem.pending = nil
+	srcs := make([]source, 0, n+len(files))
+	rds := make([]runReader, 0, n)
+	for _, m := range s.all {
+		for _, r := range m.pending {
+			rds = append(rds, m.reader(r))
+			srcs = append(srcs, &rds[len(rds)-1])
+		}
+		m.pending = nil
+	}
 	var frs []*fileReader
 	defer func() {
 		for _, r := range frs {
@@ -969,8 +1007,11 @@ func (s *spillRuns) turn() (int, error) {
 		// the sweep reads the whole layer before its turn
 		return 0, fmt.Errorf("%s: layer not read to its end", s.rd.name)
 	}
-	s.mem.stepPeak = s.mem.peak
-	s.mem.peak = s.mem.inUse()
+	for _, m := range s.all {
+		m.stepPeak = m.peak
+		m.peak = m.inUse()
+	}
+	s.foldCarry()
 	defer s.endStep()
 	if s.mem.carry || s.sweepCarry != nil && *s.sweepCarry {
 		// A layer whose counts carried is not sealed: the count is redone with 128-bit
@@ -979,7 +1020,7 @@ func (s *spillRuns) turn() (int, error) {
 	}
 	if s.cells+1 >= s.last {
 		// The last cell makes no states (the sweep counted the tours).
-		if len(s.mem.pending) > 0 || len(s.spilled) > 0 {
+		if s.pending() || len(s.spilled) > 0 {
 			return 0, errors.New("frontier: states after the last cell")
 		}
 		s.cells++
@@ -1053,17 +1094,28 @@ func (s *spillRuns) endStep() {
 	s.done, s.lastKey, s.due, s.tick, s.lastCut = 0, 0, false, 0, time.Now()
 }
 
-func (s *spillRuns) carried() bool { return s.mem.carry }
+func (s *spillRuns) carried() bool {
+	s.foldCarry()
+	return s.mem.carry
+}
 
-func (s *spillRuns) bytes() int64 { return s.mem.bytes() }
+// bytes is the most memory the runs in memory held over the last step: the sum of the
+// workers' peaks (which need not come at once).
+func (s *spillRuns) bytes() int64 {
+	var n int64
+	for _, m := range s.all {
+		n += m.bytes()
+	}
+	return n
+}
 
 func (s *spillRuns) release() {
 	if s.rd != nil {
 		s.rd.close()
 		s.rd = nil
 	}
-	if s.mem != nil {
-		s.mem.release()
+	for _, m := range s.all {
+		m.release()
 	}
 }
 
@@ -1086,7 +1138,7 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 	fp := fingerprint(p, opts.Start, opts.Ends)
 	forceWide := p.n > 64
 	for {
-		s, resumed, wide, err := newSpill(ctx, opts.Spill, fp, p.n, budget, cfg, forceWide)
+		s, resumed, wide, err := newSpill(ctx, opts.Spill, fp, p.n, budget, cfg, forceWide, opts.Workers)
 		if errors.Is(err, errWide) && !forceWide {
 			forceWide = true
 			continue
@@ -1127,7 +1179,11 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 				}
 			}
 		}
-		err = w.run(ctx, p.steps, from, p.n, report)
+		if s.workers > 1 {
+			err = w.runWorkers(ctx, s, from, p.n, report)
+		} else {
+			err = w.run(ctx, p.steps, from, p.n, report)
+		}
 		s.release()
 		if errors.Is(err, errWide) && !wide {
 			forceWide = true

@@ -92,13 +92,8 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 	done := ctx.Done()
 	seen := 0
 	shown := time.Now() // when w.reading was last told
-	ahead := p.ahead    // open tours: the forward sweep (the join's steps are of closed ones)
 	ct, _ := st.(cutter)
 	for v := from; v < to; v++ {
-		var s *step
-		if ahead == nil {
-			s = &steps[v]
-		}
 		w.final = v == p.n-1
 		w.noTotals = !totalsKept(w.splits, v)
 		if err := ctx.Err(); err != nil {
@@ -110,22 +105,8 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 			if len(in) == 0 {
 				break
 			}
-			if w.splits != nil {
-				in = keepPart(in, w.splits, v, p.W)
-			}
-			for i := range in {
-				var a picture
-				decode(&a, in[i].k-1, p.W)
-				if ahead != nil {
-					p.expandAhead(&ahead[v], &a, w, in[i].lo, in[i].hi)
-				} else {
-					p.expand(s, &a, w, in[i].lo, in[i].hi)
-				}
-				if len(w.out) >= w.batch {
-					if err := w.flush(); err != nil {
-						return err
-					}
-				}
+			if err := w.place(steps, v, in); err != nil {
+				return err
 			}
 			if ct != nil && ct.cutDue() {
 				// every state read is placed: the states made go to the store before the cut
@@ -167,6 +148,38 @@ func (w *sweep) run(ctx context.Context, steps []step, from, to int, report func
 		}
 		if report != nil {
 			report(v, n, st.bytes())
+		}
+	}
+	return nil
+}
+
+// place places cell v (by steps[v], or the forward sweep's step) on the states in of the
+// layer read (keeping those of its part, with splits), writing the states made to the
+// store whenever the buffer is full. in may be changed.
+func (w *sweep) place(steps []step, v int, in []rec) error {
+	p := w.p
+	if w.splits != nil {
+		in = keepPart(in, w.splits, v, p.W)
+	}
+	var s *step
+	var ah *aheadStep
+	if p.ahead != nil {
+		ah = &p.ahead[v] // open tours: the forward sweep (the join's steps are of closed ones)
+	} else {
+		s = &steps[v]
+	}
+	for i := range in {
+		var a picture
+		decode(&a, in[i].k-1, p.W)
+		if ah != nil {
+			p.expandAhead(ah, &a, w, in[i].lo, in[i].hi)
+		} else {
+			p.expand(s, &a, w, in[i].lo, in[i].hi)
+		}
+		if len(w.out) >= w.batch {
+			if err := w.flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
