@@ -272,6 +272,8 @@ func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outc
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// The join sizes its quarter table by what the workers leave (count.Workers).
+	ctx = count.WithWorkers(ctx, workers)
 	n := p.Len()
 	wc := weigher(p)
 	// inRun[id]: the task is one of the run's; order[id]: its place in opts.Tasks.

@@ -655,24 +655,38 @@ const defaultJoinLimit = 2 << 30
 
 // tableFor returns the quarter table for the join of n: the whole table, shared by the
 // goroutines of the process (sharedQuarterTable), where it fits the process's memory
-// limit together with a worker's buffers on every core (runtime.GOMAXPROCS; see
+// limit together with a worker's buffers on each of the workers the runner said in ctx
+// (count.WithWorkers; every core, runtime.GOMAXPROCS, where it said none; see
 // Plan.Memory); else a partial table shared the same way, whose rows are built as the
 // row sets need them and take what the limit leaves (newRowTable). The limit is the Go
 // runtime's soft memory limit (runtime/debug.SetMemoryLimit or GOMEMLIMIT; the command
 // line sets it from --max-memory), or defaultJoinLimit if none is set.
 func tableFor(ctx context.Context, n int) (*quarterTable, error) {
-	h := n / 2
 	limit := uint64(defaultJoinLimit)
 	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
 		limit = uint64(l)
 	}
-	workers := runtime.GOMAXPROCS(0)
-	table, per := memoryOf(n)
-	used := uint64(workers)*per + memorySlack
-	if table+used <= limit {
-		return sharedQuarterTable(ctx, h)
+	workers := count.Workers(ctx)
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return sharedRowTable(h, max(limit, used)-used)
+	whole, budget := tableBudget(n, workers, limit)
+	if whole {
+		return sharedQuarterTable(ctx, n/2)
+	}
+	return sharedRowTable(n/2, budget)
+}
+
+// tableBudget returns whether the whole quarter table of n fits limit bytes beside the
+// buffers of workers workers (memoryOf, memorySlack), and else the bytes left to a
+// partial table's rows. It costs a look-up.
+func tableBudget(n, workers int, limit uint64) (whole bool, budget uint64) {
+	table, per := memoryOf(n)
+	used := uint64(max(workers, 1))*per + memorySlack
+	if table+used <= limit {
+		return true, 0
+	}
+	return false, max(limit, used) - used
 }
 
 // sharedRowTable returns the process's partial table for h, made on first use; its

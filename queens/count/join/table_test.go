@@ -263,3 +263,24 @@ func TestQuarterTableCancel(t *testing.T) {
 		t.Errorf("h=%d: the table finished after a cancel differs from the walked layout", h)
 	}
 }
+
+// TestTableBudget: the whole table is taken where it fits the limit beside the buffers
+// of the workers a run names (count.WithWorkers), not of every core: a limit that holds
+// the table and one worker's buffers gives one worker the whole table and two a partial
+// one, with what their buffers leave (nothing where they take the whole limit).
+func TestTableBudget(t *testing.T) {
+	for _, n := range []int{16, 22, 24} {
+		table, per := memoryOf(n)
+		limit := table + per + memorySlack
+		if whole, _ := tableBudget(n, 1, limit); !whole {
+			t.Errorf("tableBudget(%d, 1 worker, %d) is partial, want whole (table %d, buffers %d)", n, limit, table, per)
+		}
+		whole, budget := tableBudget(n, 2, limit)
+		if want := table - per; whole || budget != want {
+			t.Errorf("tableBudget(%d, 2 workers, %d) = %v, %d, want partial, %d", n, limit, whole, budget, want)
+		}
+		if whole, budget := tableBudget(n, 1, per); whole || budget != 0 {
+			t.Errorf("tableBudget(%d, 1 worker, %d) = %v, %d, want partial, 0 (the buffers take it all)", n, per, whole, budget)
+		}
+	}
+}
