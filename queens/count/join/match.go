@@ -249,7 +249,7 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		return 0
 	}
 	if m.wshift != nil {
-		return m.countWeighted(qs, offs, stride)
+		return m.countWeighted(qs, offs, stride, len(m.wshift))
 	}
 	if m.raw {
 		var n uint64
@@ -263,13 +263,19 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
 }
 
-// countWeighted is countAll for a weighted store: the sum over the queries of the
-// weights of the stored patterns disjoint from each. Where the kernel takes chunk offsets
-// (lanesOffsets: AVX2) and offs holds none for these queries, it makes them.
-func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int) uint64 {
+// countWeighted is countAll for a weighted store, over the patterns of its first words
+// words (lanes 0…64·words−1; len(m.wshift) for all): the sum over the queries of the
+// weights of those stored patterns disjoint from each. In batches it matches the queries
+// against the ⌈words/bw⌉ batches that hold those words and counts the word sums of those
+// words alone. Where the kernel takes chunk offsets (lanesOffsets: AVX2) and offs holds
+// none for these queries, it makes them.
+func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, words int) uint64 {
 	var n uint64
+	if len(qs) == 0 || words == 0 {
+		return 0
+	}
 	if m.raw {
-		for w, v := range m.wvalid {
+		for w, v := range m.wvalid[:words] {
 			sh := m.wshift[w]
 			var c uint64
 			for ; v != 0; v &= v - 1 {
@@ -282,14 +288,15 @@ func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int) uint64 {
 		}
 		return n
 	}
-	m.lanes = grow(m.lanes, m.nb*m.bw)
+	nb := (words + m.bw - 1) / m.bw
+	m.lanes = grow(m.lanes, nb*m.bw)
 	if lanesOffsets(m.bw) && (stride < m.nch || len(offs) < len(qs)*stride) {
 		stride = m.nch
 		m.offs = chunkOffsets(m.offs, qs, stride, m.bw, m.cb)
 		offs = m.offs
 	}
-	countBatchesLanes(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
-	for w, sh := range m.wshift {
+	countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
+	for w, sh := range m.wshift[:words] {
 		n += m.lanes[w] << sh
 	}
 	return n

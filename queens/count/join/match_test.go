@@ -125,7 +125,8 @@ func BenchmarkMatchKernel(b *testing.B) {
 var matchSink uint64
 
 // TestMatchWeighted holds a weighted store's count (words of one weight each, padding
-// lanes never counted), raw and in batches of either width and chunks of either size
+// lanes never counted), and its count over the first words alone (countWeighted, as the
+// sieve's pairs of sub-stores ask), raw and in batches of either width and chunks of either size
 // (countBatchesAVX512IndexLanes where it runs, countBatchesAVX2Lanes on chunk offsets where
 // that runs, else countBatchesGoLanes), to a count from the definition.
 func TestMatchWeighted(t *testing.T) {
@@ -149,24 +150,33 @@ func TestMatchWeighted(t *testing.T) {
 					}
 					copy(sigs, sparseSigs(rng, len(sigs), width, 2))
 					qs := sparseSigs(rng, 100, width, 3)
-					var want uint64
+					// want[p]: the count over the first p words (countWeighted's prefix).
+					want := make([]uint64, words+1)
 					for i, s := range sigs {
 						if valid[i/64]>>(i%64)&1 == 0 {
 							continue
 						}
 						for _, q := range qs {
 							if s&q == 0 {
-								want += 1 << shift[i/64]
+								want[i/64+1] += 1 << shift[i/64]
 							}
 						}
+					}
+					for p := range words {
+						want[p+1] += want[p]
 					}
 					for _, nq := range []int{0, 1 << 30} {
 						var m matcher
 						m.resetWeighted(sigs, valid, shift)
 						m.cb = cb
 						m.use(nq)
-						if got := m.countAll(qs, nil, 0); got != want {
-							t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, words, width, m.raw, got, want)
+						if got := m.countAll(qs, nil, 0); got != want[words] {
+							t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, words, width, m.raw, got, want[words])
+						}
+						for _, p := range []int{0, 1, words / 2, words - 1} {
+							if got := m.countWeighted(qs, nil, 0, p); got != want[p] {
+								t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count of the first %d words %d, want %d", bw, cb, words, width, m.raw, p, got, want[p])
+							}
 						}
 					}
 				}

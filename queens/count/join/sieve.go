@@ -126,7 +126,16 @@ type sieveMatcher struct {
 	stride     int      // chunks of the widest matched word
 	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 	start, pos []int    // per sub-store: where its patterns start (build), scatter positions
-	made       []bool   // per bucket of queries: its chunk offsets are made (countAll)
+	// pairWords, for a weighted store cut by k ≥ 1 bits: sub-store i (odd) and sub-store
+	// i−1 (its patterns have the cut bit of index bit 0, which i's lack) are one store,
+	// subs[i] (subs[i−1] empty), i's words first: pairWords[i] of them, then i−1's. A
+	// bucket of queries that meets both (y ⊆ i−1) is matched against the whole store, one
+	// that meets i alone against the batches of its first pairWords[i] words, whose word
+	// sums alone are counted (matcher.countWeighted). So the two sub-stores' last batches,
+	// mostly padding where the sub-stores are small, become one for the queries both meet
+	// (⌈(a+b)/bw⌉ ≤ ⌈a/bw⌉ + ⌈b/bw⌉ batches), and no query meets more batches than before.
+	pairWords []int
+	made      []bool // per bucket of queries: its chunk offsets are made (countAll)
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -224,15 +233,22 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		s.xs[i] = ^x & mask
 	}
 	if s.weighted {
-		// Sub-store by sub-store, each by weight (keys 3i + c).
+		// Sub-store by sub-store, each by weight (keys 3i + c), the two sub-stores of each
+		// pair laid out as one store (see pairWords).
 		for i, x := range s.xs {
 			s.xs[i] = 3*x + uint64(bits.OnesCount64(sigs[i]&s.wbits))
 		}
 		s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, 3*nsub)
-		for i := range nsub {
+		s.pairWords = grow(s.pairWords, nsub)
+		for i := 1; i < nsub; i += 2 {
+			l0, w0 := len(s.laid), len(s.lvalid)
+			s.layOut(s.sorted, s.start[3*i:3*i+4])
+			s.pairWords[i] = len(s.lvalid) - w0
+			s.layOut(s.sorted, s.start[3*(i-1):3*i+1])
 			m := &s.subs[i]
-			m.resetWeighted(s.layOut(s.sorted, s.start[3*i:3*i+4]))
+			m.resetWeighted(s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lshift[w0:len(s.lshift):len(s.lshift)])
 			m.cb = cb
+			s.subs[i-1].resetWeighted(nil, nil, nil)
 		}
 		return
 	}
@@ -336,7 +352,15 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 						made[y] = true
 					}
 				}
-				n += m.countAll(s.qbuf[lo:hi], o, s.stride)
+				if s.weighted {
+					words := len(m.wshift) // the pair, or i's words alone (pairWords)
+					if y&1 != 0 {
+						words = s.pairWords[i]
+					}
+					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, words)
+				} else {
+					n += m.countAll(s.qbuf[lo:hi], o, s.stride)
+				}
 			}
 			if y == 0 {
 				break

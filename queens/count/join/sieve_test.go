@@ -122,6 +122,60 @@ func TestSieveMatcher(t *testing.T) {
 	}
 }
 
+// TestSieveWeighted holds the sieve of a weighted store (countRowSetStoreB: a pattern
+// with c of the bits wbits weighs 2^wshift[c]; sub-stores in pairs, sieveMatcher.pairWords)
+// to the definition, pair by pair, for random stores of several sizes (small ones leave
+// sub-stores of a batch or less, raw or batched), cut bits and widths, and again with
+// fewer queries on the same buffers. -short takes a quarter of the cases.
+func TestSieveWeighted(t *testing.T) {
+	defer func(m, w int) { sieveMinPerSub, wideChunkMin = m, w }(sieveMinPerSub, wideChunkMin)
+	sieveMinPerSub = 0
+	rng := rand.New(rand.NewPCG(7, 8))
+	Ws, sizes, ks := []int{9, 21}, []int{0, 1, 70, 300, 1500, 5000}, []int{0, 1, 2, 5, 9}
+	if testing.Short() {
+		Ws, sizes, ks = []int{21}, []int{0, 1, 70, 1500}, []int{0, 1, 5}
+	}
+	for _, wideMin := range []int{0, 1 << 30} {
+		wideChunkMin = wideMin
+		for _, W := range Ws {
+			long := uint64(1)<<(W/2) | uint64(1)<<(W+W/2)
+			for _, size := range sizes {
+				for _, k := range ks {
+					sigs := make([]uint64, size)
+					for i := range sigs {
+						sigs[i] = sparse(rng, 2) & (1<<(2*W) - 1)
+					}
+					qs := make([]uint64, 300)
+					for i := range qs {
+						qs[i] = sparse(rng, 3) & (1<<(2*W) - 1) &^ long // queries never have wbits
+					}
+					shift := [3]uint8{uint8(rng.IntN(2)), 1, 2}
+					want := func(qs []uint64) uint64 {
+						var n uint64
+						for _, q := range qs {
+							for _, s := range sigs {
+								if s&q == 0 {
+									n += 1 << shift[bits.OnesCount64(s&long)]
+								}
+							}
+						}
+						return n
+					}
+					var s sieveMatcher
+					s.exclude, s.weighted, s.wbits, s.wshift = long, true, long, shift
+					s.build(sigs, W, k)
+					if got, want := s.countAll(qs), want(qs); got != want {
+						t.Errorf("W %d, store %d, k %d (used %d), chunks of %d: weighted countAll = %d, want %d", W, size, k, s.k, s.cb, got, want)
+					}
+					if got, want := s.countAll(qs[:7]), want(qs[:7]); got != want {
+						t.Errorf("W %d, store %d, k %d, wide from %d, 7 queries: weighted countAll = %d, want %d", W, size, k, wideMin, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestCountJoinSieve counts Q(n) with the sieve forced at small n, where tasks are fast
 // and stores small, against the published values (Known), for even and odd n.
 func TestCountJoinSieve(t *testing.T) {
