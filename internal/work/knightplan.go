@@ -30,6 +30,9 @@ type KnightPlan struct {
 	Status func(Task, kcount.Status)
 }
 
+// BoundMemory sets MaxMemory: a task run here needs at most bytes for its store.
+func (k *KnightPlan) BoundMemory(bytes int64) { k.MaxMemory = bytes }
+
 // Knight returns p as a [Plan].
 func Knight(p *kcount.OpenPlan) *KnightPlan { return &KnightPlan{p: p} }
 

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
@@ -197,3 +198,40 @@ func (q *QueensPlan) Cost(id int) uint64 { return q.p.Cost(id) }
 // Slice returns slice i of k as queens shard files have always meant it (count.Shard:
 // round-robin in Order), so that an old file still means the same tasks.
 func (q *QueensPlan) Slice(i, k int) ([]int, error) { return count.Shard(q.p, i, k) }
+
+// CheckTask returns the task t describes, as the plan makes it from the description alone
+// (count.Plan.CheckTask: the plan need not be built), or why it is none of the plan's.
+func (q *QueensPlan) CheckTask(t Task) (Task, error) {
+	ct, err := q.p.CheckTask(q.countTask(t))
+	if err != nil {
+		return Task{}, err
+	}
+	return Task{ID: ct.ID, Weight: int64(ct.Weight), Cost: ct.Cost, Desc: ct.Desc}, nil
+}
+
+// Counts returns the board's counts from a whole plan's total and the weighted sums of
+// its counters (those of "half_turn" and "quarter_turn": U(N) is made of them).
+func (q *QueensPlan) Counts(total *big.Int, sums map[string]*big.Int) queens.Counts {
+	half, quarter := sums["half_turn"], sums["quarter_turn"]
+	if half == nil {
+		half = new(big.Int)
+	}
+	if quarter == nil {
+		quarter = new(big.Int)
+	}
+	return count.CountsFrom(q.p.N(), total, half, quarter)
+}
+
+// CheckSums refuses a whole plan's sums whose Q(N) or U(N) is not the published one.
+func (q *QueensPlan) CheckSums(total *big.Int, sums map[string]*big.Int) error {
+	k, ok := count.Known(q.p.N())
+	if !ok {
+		return nil
+	}
+	c := q.Counts(total, sums)
+	if c.Total.Cmp(k.Total) != 0 || c.Unique.Cmp(k.Unique) != 0 {
+		return fmt.Errorf("Q(%d) summed to %s and U(%d) to %s, but the published values are %s and %s (OEIS A000170, A002562): some task's result is wrong",
+			c.N, c.Total, c.N, c.Unique, k.Total, k.Unique)
+	}
+	return nil
+}

@@ -11,7 +11,19 @@
 // count.Plan, [QueensPlan.Count]), [Knight] a knight's-tour kcount.OpenPlan; a third kind of
 // count writes its Plan and runs here unchanged (toy_test.go). Narrow role interfaces say
 // what only some plans have: [Builder] (a task list made under a context), [Slicer] (its
-// own rule for slices), [Checkpointed] (its own checkpoint header), [Weigher].
+// own rule for slices), [Checkpointed] (its own checkpoint header), [Weigher],
+// [TaskChecker] (a task taken from its description alone), [MemoryBounder], [SumChecker].
+//
+// A new kind of count. Its Plan is all it needs to run here, with a checkpoint, and in
+// slices and shard files (shard.MergePlan takes the function that makes its plan from its
+// job id). To run on the cluster (package cluster) it registers that function once, under
+// the kind of its job ids, before a worker or coordinator starts:
+//
+//	work.RegisterKind("toy", worktest.ParseToy) // job ids "toy12-5-v1"
+//
+// A worker then makes the plan of each task's job id by it ([OpenJob]) and a coordinator
+// gives that job's tasks only to workers whose build lists the kind ([Kinds]). Queens
+// ("q") and knight ("k") plans are registered by this package.
 //
 // Usage:
 //
@@ -228,8 +240,8 @@ type Weigher interface {
 	Cost(id int) uint64
 }
 
-// weigher returns p's Weigher, or one that makes each task to read them.
-func weigher(p Plan) Weigher {
+// WeigherOf returns p's own Weigher, or one that makes each task to read them.
+func WeigherOf(p Plan) Weigher {
 	if w, ok := p.(Weigher); ok {
 		return w
 	}
@@ -275,7 +287,7 @@ func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outc
 	// The join sizes its quarter table by what the workers leave (count.Workers).
 	ctx = count.WithWorkers(ctx, workers)
 	n := p.Len()
-	wc := weigher(p)
+	wc := WeigherOf(p)
 	// inRun[id]: the task is one of the run's; order[id]: its place in opts.Tasks.
 	inRun := make([]bool, n)
 	var order map[int]int

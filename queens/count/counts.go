@@ -40,3 +40,10 @@ func uniqueFrom(n int, total, half, quarter *big.Int) *big.Int {
 	u.Add(u, new(big.Int).Lsh(quarter, 1))
 	return u.Rsh(u, 3)
 }
+
+// CountsFrom returns the counts of the n×n board whose Q(N), P(N) and R(N) are total, half
+// and quarter (U(N) by Burnside's lemma, as a [Tally] makes it): what a runner that sums
+// results itself returns. It shares the three values.
+func CountsFrom(n int, total, half, quarter *big.Int) Counts {
+	return Counts{N: n, Total: total, HalfTurn: half, QuarterTurn: quarter, Unique: uniqueFrom(n, total, half, quarter)}
+}
