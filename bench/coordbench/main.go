@@ -27,9 +27,9 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/boundplan"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 func main() {
@@ -80,10 +80,11 @@ func run(ctx context.Context, role, listen, state, url, creds string, workers, n
 	default:
 		return fmt.Errorf("-role must be server, worker or coordinator, got %q", role)
 	}
-	plan, err := boundplan.New(n, bound)
+	cp, err := boundplan.New(n, bound)
 	if err != nil {
 		return err
 	}
+	plan := work.Queens(cp)
 	if role == "worker" {
 		nc, user, err := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: url, Creds: creds, Name: "coordbench " + role})
 		if err != nil {
@@ -92,7 +93,7 @@ func run(ctx context.Context, role, listen, state, url, creds string, workers, n
 		defer nc.Close()
 		host, _ := os.Hostname()
 		w := &cluster.Worker{Conn: nc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s-%d", host, os.Getpid()), Every: time.Hour,
-			Plans: func(int, int) (count.Plan, error) { return plan, nil }}
+			Plans: func(string) (work.Plan, error) { return plan, nil }}
 		return w.Run(ctx)
 	}
 	auth, err := cluster.LoadAuthority(state)
@@ -113,7 +114,7 @@ func run(ctx context.Context, role, listen, state, url, creds string, workers, n
 		Logf: func(f string, a ...any) {
 			fmt.Fprintf(os.Stderr, "%s "+f+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
 		}}
-	counts, st, err := c.Run(ctx, plan)
+	out, st, err := c.Run(ctx, plan)
 	if err != nil {
 		return err
 	}
@@ -122,6 +123,7 @@ func run(ctx context.Context, role, listen, state, url, creds string, workers, n
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	want, _ := queens.Known(n)
+	counts := plan.Counts(out.Total, out.Sums)
 	fmt.Printf("N=%d bound %d: %d tasks in %.1f s, %.0f tasks/s; Q=%v (%v) U=%v; resumed %d, queued %d, verified %d; heap after GC %.1f MiB\n",
 		n, bound, plan.Len(), secs, float64(plan.Len()-st.Resumed)/secs, counts.Total, counts.Total.Cmp(want.Total) == 0, counts.Unique,
 		st.Resumed, st.Queued, st.Verified, float64(m.HeapAlloc)/(1<<20))

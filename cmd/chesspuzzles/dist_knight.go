@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 )
 
@@ -51,10 +50,7 @@ func runKnightDistCount(ctx context.Context, o knightCountOpts, stdout, stderr i
 	if err != nil {
 		return usageError(err)
 	}
-	plan, err := cluster.KnightPlan(work.Knight(op))
-	if err != nil {
-		return err
-	}
+	plan := work.Knight(op)
 	m := newCountMeter(stderr, sz.String()+" open tours", o.quiet)
 	m.waiting = "waiting for workers"
 	m.started = true // a resumed job says so in the coordinator's log

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 )
 
@@ -83,7 +84,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 			continue
 		}
 		board := fmt.Sprintf("  N=%d", j.N)
-		if cluster.IsKnightJob(j.Job) {
+		if work.JobKind(j.Job) == "k" {
 			board = "" // the job id names the board and the plan
 		}
 		line := fmt.Sprintf("%s%s  %d/%d tasks", j.Job, board, j.Done, j.Tasks)
@@ -93,7 +94,7 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 		case !j.Finished.IsZero() && !j.Checked:
 			line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), o.state)
 		case !j.Finished.IsZero():
-			if cluster.IsKnightJob(j.Job) {
+			if work.JobKind(j.Job) == "k" {
 				line += fmt.Sprintf("  finished %s  total %s", j.Finished.Format(time.RFC3339), j.Total)
 			} else {
 				line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)

@@ -13,7 +13,6 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -98,14 +97,14 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 
 // count runs plan through NATS as the flags say, with a local worker of workers cores
 // (each knight task within maxMemory), logging to m and showing progress by progress.
-func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, workers int, maxMemory int64, progress func(work.Status)) (queens.Counts, cluster.Stats, error) {
+func (o *natsFlags) count(ctx context.Context, plan work.Plan, m *countMeter, workers int, maxMemory int64, progress func(work.Status)) (cluster.Outcome, cluster.Stats, error) {
 	token, err := o.auth.given()
 	if err != nil {
-		return queens.Counts{}, cluster.Stats{}, err
+		return cluster.Outcome{}, cluster.Stats{}, err
 	}
 	logger, err := newLogger(m, o.logFmt, "coordinator")
 	if err != nil {
-		return queens.Counts{}, cluster.Stats{}, err
+		return cluster.Outcome{}, cluster.Stats{}, err
 	}
 	opts := cluster.CountOptions{
 		URL: o.nats, Listen: o.listen, StoreDir: o.state, Token: token, Creds: o.auth.creds,
@@ -116,7 +115,7 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 		opts.Adaptive = &cluster.Adaptive{}
 	}
 	if err := o.watch(ctx, plan, logger, &opts); err != nil {
-		return queens.Counts{}, cluster.Stats{}, err
+		return cluster.Outcome{}, cluster.Stats{}, err
 	}
 	counts, stats, err := cluster.Count(ctx, plan, opts)
 	if err != nil {
@@ -133,7 +132,7 @@ func (o *natsFlags) count(ctx context.Context, plan count.Plan, m *countMeter, w
 // opts feed them: its progress (then the progress it had, which may be nil), the tasks in
 // flight and the store's size. They stop with ctx. An address it cannot listen on is a
 // usage error.
-func (o *natsFlags) watch(ctx context.Context, plan count.Plan, logger *slog.Logger, opts *cluster.CountOptions) error {
+func (o *natsFlags) watch(ctx context.Context, plan work.Plan, logger *slog.Logger, opts *cluster.CountOptions) error {
 	if o.metrics == "" {
 		return nil
 	}
@@ -143,7 +142,7 @@ func (o *natsFlags) watch(ctx context.Context, plan count.Plan, logger *slog.Log
 		return usageError(err)
 	}
 	logger.Info(fmt.Sprintf("metrics on http://%s/metrics, the status page on http://%s/", addr, addr))
-	job := cluster.JobID(plan.N(), plan.Version())
+	job := plan.Job()
 	progress := opts.Progress
 	opts.Progress = func(s work.Status) {
 		m.Update(job, s)
@@ -207,7 +206,7 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	if err != nil {
 		return err
 	}
-	plan := c.Plan
+	plan := work.Queens(c.Plan)
 	if err := plan.Build(ctx); err != nil {
 		return err
 	}
@@ -216,11 +215,12 @@ func runDistCount(ctx context.Context, cmd *cobra.Command, o *distOptions, args 
 	m.waiting = "waiting for workers"
 	defer m.Finish()
 	start := time.Now()
-	counts, stats, err := o.count(ctx, plan, m, workers, 0, m.update)
+	out, stats, err := o.count(ctx, plan, m, workers, 0, m.update)
 	if err != nil {
 		return err
 	}
 	m.Finish()
+	counts := plan.Counts(out.Total, out.Sums)
 	if jsonOut {
 		return json.NewEncoder(stdout).Encode(distRecord{N: counts.N, Total: counts.Total, Unique: counts.Unique, Seconds: roundSeconds(time.Since(start).Seconds()),
 			Verified: stats.Verified, Identities: stats.Identities, ByIdentities: stats.ByIdentities})

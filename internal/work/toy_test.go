@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/shard"
 	"github.com/chesspuzzles/chesspuzzles/internal/work/worktest"
 )
@@ -19,7 +22,7 @@ import (
 // locally on two workers, with a checkpoint that an interrupted run leaves and a second
 // run resumes, in slices summed by work.Total, and in shard files merged
 // (shard.ComputePlan, shard.MergePlan); each way gives 2^bits, and a failing task stops a
-// run with its error. (Not yet on the cluster, which takes count.Plan: issue 47.)
+// run with its error. TestToyPlanOnCluster runs it on the cluster.
 func TestToyPlanRunners(t *testing.T) {
 	ctx := context.Background()
 	p := worktest.NewToy(12, 5)
@@ -99,5 +102,34 @@ func TestToyPlanRunners(t *testing.T) {
 
 	if _, err := work.RunPlan(ctx, worktest.Toy{Bits: 12, Prefix: 5, Fail: 7}, work.Options{Workers: 2}); err == nil || err.Error() != "toy task fails" {
 		t.Errorf("a run with a failing task: %v, want its error", err)
+	}
+}
+
+// TestToyPlanOnCluster: the toy plan, registered by its kind and nothing else
+// (work.RegisterKind, the one thing a third kind of count writes besides its plan), runs
+// on the cluster: an embedded NATS server, an in-process coordinator and a worker that
+// makes the plan again from its job id, half the tasks computed again to verify. Its total
+// comes through exactly, 2^12, and so does one past 2^64 (each task's count is too), which
+// travels as a decimal string and is summed as a big integer.
+func TestToyPlanOnCluster(t *testing.T) {
+	work.RegisterKind("toy", worktest.ParseToy)
+	for _, p := range []worktest.Toy{worktest.NewToy(12, 5), {Bits: 10, Prefix: 4, Shift: 60, Fail: -1}} {
+		t.Run(p.Job(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			want, _ := p.Published()
+			var logs []string
+			out, st, err := cluster.Count(ctx, p, cluster.CountOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Workers: 2, Verify: 0.5,
+				Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+			if err != nil || out.Total.Cmp(want) != 0 {
+				t.Fatalf("cluster.Count = %v, %v; want %v; log:\n%s", out.Total, err, want, strings.Join(logs, "\n"))
+			}
+			if st.Verified == 0 || st.Rejected != 0 || st.Resumed != 0 {
+				t.Errorf("stats %+v: want some tasks verified, none rejected or resumed", st)
+			}
+			if steps, wantSteps := out.Sums["steps"], new(big.Int).Lsh(big.NewInt(1), uint(p.Bits)); steps.Cmp(wantSteps) != 0 {
+				t.Errorf("the weighted sum of the steps counter: %v, want %v", steps, wantSteps)
+			}
+		})
 	}
 }

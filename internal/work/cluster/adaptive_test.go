@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -184,11 +183,11 @@ func TestAdaptiveReplication(t *testing.T) {
 func TestAdaptiveSnapshot(t *testing.T) {
 	plan := mustPlan(t, 8)
 	dir := t.TempDir()
-	tally, v := count.NewTally(plan), newVerifier(plan, plan.Len())
+	tally, v := newTally(plan), newVerifier(plan, plan.Len())
 	v.adaptive = true
 	for id := range plan.Len() - 1 { // the last task has no result yet
 		r := runTask(plan, id)
-		if _, err := tally.Add(r); err != nil {
+		if _, err := tally.add(r); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := v.addFirst(id, Result{Job: v.job, Result: r, Worker: "w1"}); err != nil {

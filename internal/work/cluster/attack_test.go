@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 )
 
@@ -26,9 +25,8 @@ import (
 // every knight board as one whose count is not published.
 func noPublished(t *testing.T) {
 	old := published
-	published = func(int) (count.Counts, bool) { return count.Counts{}, false }
+	published = func(work.Plan) (*big.Int, bool) { return nil, false }
 	t.Cleanup(func() { published = old })
-	noPublishedKnight(t)
 }
 
 // issuedHostile connects a hostile client under identity name, which a issues.
@@ -46,7 +44,7 @@ func issuedHostile(t *testing.T, url string, a *Authority, name string) *hostile
 // ask waits pause first (0: as fast as the server answers).
 type rogue struct {
 	h         *hostile
-	plan      count.Plan
+	plan      work.Plan
 	lieFirst  func(id int) bool
 	lieSecond func(id int) bool
 	hold      bool
@@ -58,7 +56,7 @@ type rogue struct {
 }
 
 func (r *rogue) ask(ctx context.Context) (Assignment, bool) {
-	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, Kinds: work.Kinds()})
 	m, err := r.h.nc.RequestWithContext(ctx, wantSubject(r.h.user), want)
 	var a Assignment
 	if err != nil || json.Unmarshal(m.Data, &a) != nil {
@@ -71,11 +69,11 @@ func (r *rogue) ask(ctx context.Context) (Assignment, bool) {
 func (r *rogue) result(a Assignment, lie bool) (Result, bool) {
 	task := mustTask(r.plan, a.ID)
 	res := runTask(r.plan, a.ID)
-	lies := lie && (task.N == 0 || task.Weight == 8 && res.Solutions > 0)
+	lies := lie && (work.JobKind(a.Job) == "k" || task.Weight == 8 && res.Count.Sign() > 0)
 	if lies {
-		res.Solutions += 2
+		res.Count = new(big.Int).Add(res.Count, big.NewInt(2))
 	}
-	return Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, Result: res, Nonce: a.Nonce, Task: taskDigest(task), Name: "rogue"}, lies
+	return Result{Job: a.Job, Result: res, Nonce: a.Nonce, Task: taskDigest(task), Name: "rogue"}, lies
 }
 
 func (r *rogue) hand(ctx context.Context, res Result) bool {
@@ -146,9 +144,9 @@ func (r *rogue) lies() map[int]bool {
 // honestFirst starts the coordinator c on plan and then the honest workers ws, and
 // returns once each of them has done a task (so that rogues started after cannot take the
 // job before they join), with a channel of the run's outcome.
-func honestFirst(t *testing.T, ctx context.Context, c *Coordinator, plan count.Plan, ws ...*Worker) <-chan runOutcome {
+func honestFirst(t *testing.T, ctx context.Context, c *Coordinator, plan work.Plan, ws ...*Worker) <-chan runOutcome {
 	t.Helper()
-	if _, ok := knightOf(plan); ok {
+	if work.JobKind(plan.Job()) == "k" {
 		// 5×5's 16 tasks take milliseconds: the first honest worker would do them all
 		// before the second asks, and the job end without it
 		for _, w := range ws {
@@ -200,7 +198,7 @@ func runRogues(t *testing.T, ctx context.Context, rs ...*rogue) {
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
-func newRogue(h *hostile, plan count.Plan) *rogue {
+func newRogue(h *hostile, plan work.Plan) *rogue {
 	never := func(int) bool { return false }
 	return &rogue{h: h, plan: plan, lieFirst: never, lieSecond: never, lied: map[int]bool{}}
 }
@@ -531,23 +529,14 @@ func refusedRecovers(t *testing.T, tj testJob) {
 // purpose), the count prints no total: a RefusedError that names the identities.
 func TestRefusedUnresolved(t *testing.T) {
 	old := published
-	published = func(n int) (count.Counts, bool) {
-		c, ok := old(n)
-		if ok {
-			c.Total.Add(c.Total, c.Total) // not the sum of any honest results
-		}
-		return c, ok
-	}
-	t.Cleanup(func() { published = old })
-	oldKnight := publishedKnight
-	publishedKnight = func(p *work.KnightPlan) (*big.Int, bool) {
-		k, ok := oldKnight(p)
+	published = func(p work.Plan) (*big.Int, bool) {
+		k, ok := old(p)
 		if ok {
 			k = new(big.Int).Add(k, k) // not the sum of any honest results
 		}
 		return k, ok
 	}
-	t.Cleanup(func() { publishedKnight = oldKnight })
+	t.Cleanup(func() { published = old })
 	for _, tj := range []testJob{queensJob(t, 8), knightJob(t, "5x5")} {
 		t.Run(tj.kind, func(t *testing.T) { refusedUnresolved(t, tj) })
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -82,9 +83,10 @@ func bucketResult(s *Sealer, rng *rand.Rand, id int, verify bool, serial int) *R
 		digest[i] = byte(rng.UintN(256))
 	}
 	return &Result{
-		Job: bucketJob, N: 28, PlanVersion: 102,
-		Result: count.Result{ID: id, Solutions: sol, HalfTurn: rng.Uint64N(3) * 4, Nodes: 2_000_000 + rng.Uint64N(8_000_000),
-			RowSets: 1 + rng.Uint64N(400), Stored: 10_000_000 + rng.Uint64N(90_000_000), PairTests: 1_000_000_000_000 + rng.Uint64N(9_000_000_000_000)},
+		Job: bucketJob,
+		Result: work.Result{ID: id, Count: new(big.Int).SetUint64(sol), Counters: []work.Counter{{Name: "half_turn", Value: rng.Uint64N(3) * 4}, {Name: "quarter_turn"},
+			{Name: "nodes", Value: 2_000_000 + rng.Uint64N(8_000_000)}, {Name: "row_sets", Value: 1 + rng.Uint64N(400)},
+			{Name: "stored", Value: 10_000_000 + rng.Uint64N(90_000_000)}, {Name: "pair_tests", Value: 1_000_000_000_000 + rng.Uint64N(9_000_000_000_000)}}},
 		Worker:  user,
 		Name:    user + ".cluster.example.org-local",
 		Seconds: 600 + 3000*rng.Float64(),

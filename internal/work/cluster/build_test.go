@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestOtherBuildWorker(t *testing.T) {
 	want, _ := json.Marshal(struct {
 		Name         string `json:"name"`
 		PlanVersions []int  `json:"plan_versions"`
-	}{"old", PlanVersions})
+	}{"old", []int{1, 2}})
 	for range 3 {
 		a, err := old.ask(ctx, want)
 		for err != nil && ctx.Err() == nil { // the coordinator is starting
@@ -39,7 +40,7 @@ func TestOtherBuildWorker(t *testing.T) {
 	var named int
 	log.mu.Lock()
 	for _, l := range log.lines {
-		if strings.Contains(l, "speaks task messages of version 0, this coordinator 2") {
+		if strings.Contains(l, fmt.Sprintf("speaks task messages of version 0, this coordinator %d", MessageVersion)) {
 			named++
 		}
 	}
@@ -72,7 +73,7 @@ func TestOtherBuildCoordinator(t *testing.T) {
 	defer sub.Unsubscribe()
 	w := newWorker(t, ctx, s.URL(), "new", 1)
 	err = w.Run(ctx)
-	if !errors.Is(err, ErrOtherBuild) || !strings.Contains(err.Error(), "version 0, this worker 2") {
+	if !errors.Is(err, ErrOtherBuild) || !strings.Contains(err.Error(), fmt.Sprintf("version 0, this worker %d", MessageVersion)) {
 		t.Fatalf("Run against a coordinator of an older build = %v, want %v naming both message versions", err, ErrOtherBuild)
 	}
 	if w.done.Load() != 0 {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -8,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // The joining orders of TestCollusionJoiningOrder: the two colluders and the three honest
@@ -248,7 +249,7 @@ func TestWaitingLine(t *testing.T) {
 	ver := emptyVerifier(plan)
 	for id := range 3 {
 		ver.sample.add(id)
-		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: count.Result{ID: id, Solutions: 1}, Worker: "a"}); err != nil {
+		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: work.Result{ID: id, Count: big.NewInt(1)}, Worker: "a"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -288,7 +289,7 @@ func TestDrawWaitsForGrowth(t *testing.T) {
 	var toVerify []int
 	for id := range 40 {
 		ver.sample.add(id)
-		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: count.Result{ID: id, Solutions: 1}, Worker: "a"}); err != nil {
+		if _, err := ver.addFirst(id, Result{Job: ver.job, Result: work.Result{ID: id, Count: big.NewInt(1)}, Worker: "a"}); err != nil {
 			t.Fatal(err)
 		}
 		toVerify = append(toVerify, id)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -30,10 +30,10 @@ type Coordinator struct {
 	// result.
 	Logf func(format string, args ...any)
 	// Progress, if not nil, is called after each new result with the tally so far.
-	Progress func(t *count.Tally)
+	Progress func(t *tally)
 	// CaughtUp, if not nil, is called once, when the run has read the results stored
 	// before it started (from its snapshot and the stream), with the tally then.
-	CaughtUp func(t *count.Tally)
+	CaughtUp func(t *tally)
 	// InFlight, if not nil, is told every quarter second how many tasks are leased and
 	// not yet handed in: first computations and second ones. It must return quickly.
 	InFlight func(first, second int)
@@ -210,7 +210,7 @@ func (s *snapshotter) due() bool {
 
 // snapshotter returns the snapshotter of a run, or nil if the coordinator has no StateDir
 // or cannot read the results stream (said in the log).
-func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan count.Plan) *snapshotter {
+func (c *Coordinator) snapshotter(ctx context.Context, js jetstream.JetStream, plan work.Plan) *snapshotter {
 	if c.StateDir == "" {
 		return nil
 	}
@@ -243,8 +243,8 @@ func (c *Coordinator) forget(ctx context.Context, results *resultStore, job stri
 }
 
 // taskMsg returns the message of task id of plan, with the task's description.
-func taskMsg(plan count.Plan, id int) TaskMsg {
-	m := TaskMsg{Job: jobOf(plan), N: plan.N(), PlanVersion: plan.Version(), ID: id}
+func taskMsg(plan work.Plan, id int) TaskMsg {
+	m := TaskMsg{Job: plan.Job(), ID: id}
 	if t, err := plan.Task(id); err == nil {
 		m.Task = &t
 	}

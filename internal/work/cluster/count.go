@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // CountOptions say how [Count] runs a plan. The zero value counts through an embedded
@@ -69,7 +67,7 @@ type CountOptions struct {
 // Count counts plan through NATS, as a coordinator: it starts the embedded
 // server unless opts.URL names one, connects, runs opts.Workers cores of a worker in this
 // process if asked, and runs a [Coordinator] until every task has a result and the
-// verified share agrees. It returns the board's exact counts; ctx.Err() if ctx ends first
+// verified share agrees. It returns the plan's exact total and sums (see [Outcome]); ctx.Err() if ctx ends first
 // (the job stays on the server, and counting again resumes it); an error wrapping
 // [ErrRefused] when the server refuses the credentials, and a [*RefusedError] when the
 // total cannot be trusted. Its Stats say how many tasks were computed by how many
@@ -78,7 +76,7 @@ type CountOptions struct {
 //
 // The embedded server trusts only the [Authority] kept in StoreDir: workers join with the
 // credentials "chesspuzzles worker add NAME" issues.
-func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Counts, Stats, error) {
+func Count(ctx context.Context, plan work.Plan, opts CountOptions) (Outcome, Stats, error) {
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -88,15 +86,15 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		dir = "."
 	}
 	if err := CheckStateDir(dir); err != nil {
-		return queens.Counts{}, Stats{}, err
+		return Outcome{}, Stats{}, err
 	}
 	admin, err := LoadOrCreateAdmin(dir)
 	if err != nil {
-		return queens.Counts{}, Stats{}, err
+		return Outcome{}, Stats{}, err
 	}
 	auth, err := LoadOrCreateAuthority(dir)
 	if err != nil {
-		return queens.Counts{}, Stats{}, err
+		return Outcome{}, Stats{}, err
 	}
 	url := opts.URL
 	co := ConnectOptions{URL: url, Token: opts.Token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
@@ -106,13 +104,13 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	if url == "" {
 		srv, err := startEmbedded(opts, auth, logf)
 		if err != nil {
-			return queens.Counts{}, Stats{}, err
+			return Outcome{}, Stats{}, err
 		}
 		defer srv.Shutdown()
 		url = srv.URL()
 		creds, err := auth.CoordinatorCreds()
 		if err != nil {
-			return queens.Counts{}, Stats{}, err
+			return Outcome{}, Stats{}, err
 		}
 		co = ConnectOptions{URL: url, UserCreds: creds, Name: "chesspuzzles coordinator", Logf: logf}
 		if err := writeServerURL(dir, localURL(srv)); err != nil {
@@ -125,12 +123,12 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 		// A cluster of the operator's own that trusts the identities of StoreDir
 		// ("worker server-config"): connect as their coordinator.
 		if co.UserCreds, err = auth.CoordinatorCreds(); err != nil {
-			return queens.Counts{}, Stats{}, err
+			return Outcome{}, Stats{}, err
 		}
 		nc, err = Connect(ctx, co)
 	}
 	if err != nil {
-		return queens.Counts{}, Stats{}, err
+		return Outcome{}, Stats{}, err
 	}
 	defer nc.Close()
 	if opts.Store != nil {
@@ -143,11 +141,11 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	if opts.Workers > 0 {
 		creds, err := auth.LocalCreds()
 		if err != nil {
-			return queens.Counts{}, Stats{}, err
+			return Outcome{}, Stats{}, err
 		}
 		wc, user, err := ConnectWorker(ctx, ConnectOptions{URL: url, UserCreds: creds, Name: "chesspuzzles local worker", Logf: logf})
 		if err != nil {
-			return queens.Counts{}, Stats{}, err
+			return Outcome{}, Stats{}, err
 		}
 		defer wc.Close()
 		host, _ := os.Hostname()
@@ -172,9 +170,9 @@ func Count(ctx context.Context, plan count.Plan, opts CountOptions) (queens.Coun
 	}
 	if opts.Progress != nil {
 		p := &jobProgress{plan: plan, workers: opts.Workers}
-		opts.Progress(p.status(count.NewTally(plan)))
-		c.Progress = func(t *count.Tally) { opts.Progress(p.status(t)) }
-		c.CaughtUp = func(t *count.Tally) {
+		opts.Progress(p.status(newTally(plan)))
+		c.Progress = func(t *tally) { opts.Progress(p.status(t)) }
+		c.CaughtUp = func(t *tally) {
 			p.caughtUp(t)
 			opts.Progress(p.status(t))
 		}
@@ -294,7 +292,7 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 // as fast as the server sends them; they are this run's resumed tasks, and its rate and
 // ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {
-	plan    count.Plan
+	plan    work.Plan
 	workers int
 	base    struct {
 		set   bool
@@ -306,18 +304,19 @@ type jobProgress struct {
 }
 
 // caughtUp sets the base of the rate: the tally once the stored results are read.
-func (p *jobProgress) caughtUp(t *count.Tally) {
+func (p *jobProgress) caughtUp(t *tally) {
 	costDone, _ := t.CostDone()
 	p.base.set = true
 	p.base.at, p.base.done, p.base.nodes, p.base.cost = time.Now(), t.Done(), t.Nodes(), costDone
 }
 
-func (p *jobProgress) status(t *count.Tally) work.Status {
+func (p *jobProgress) status(t *tally) work.Status {
 	costDone, costLeft := t.CostDone()
 	now := time.Now()
+	n, _ := jobBoard(p.plan.Job())
 	s := work.Status{
-		N: p.plan.N(), Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
-		Solutions: t.Solutions(), Nodes: t.Nodes(), Workers: p.workers,
+		N: n, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
+		Solutions: t.Total(), Nodes: t.Nodes(), Workers: p.workers,
 		CostTotal: costDone + costLeft, CostLeft: costLeft,
 	}
 	if p.base.set {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
@@ -24,7 +23,7 @@ func TestCount(t *testing.T) {
 	const n = 11
 	want := known(t)[n]
 	dir := t.TempDir()
-	plan, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
+	plan, err := newQueensPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +45,8 @@ func TestCount(t *testing.T) {
 	if st.Identities != 1 || st.ByIdentities[2] != st.Verified || st.ByIdentities[1]+st.ByIdentities[2] != plan.Len() || st.VerifiedHere != st.Verified {
 		t.Errorf("stats %+v: want 1 identity, every task by 1 identity but the %d verified here", st, st.Verified)
 	}
-	if c.Total.String() != want[0] || c.Unique.String() != want[1] {
-		t.Errorf("Count(%d) = %v, %v; want %s, %s", n, c.Total, c.Unique, want[0], want[1])
+	if c.Total.String() != want[0] || unique(plan, c).String() != want[1] {
+		t.Errorf("Count(%d) = %v, %v; want %s, %s", n, c.Total, unique(plan, c), want[0], want[1])
 	}
 	if _, err := os.Stat(filepath.Join(dir, AuthorityFile)); err != nil {
 		t.Errorf("no authority kept in the store: %v", err)
@@ -79,7 +78,7 @@ func TestCount(t *testing.T) {
 // TestCountRefused: a server that wants another token refuses Count with ErrRefused.
 func TestCountRefused(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "right")
-	plan, _ := queens.NewPlan(6, count.MethodFrames, frames.PlanVersion)
+	plan, _ := newQueensPlan(6, count.MethodFrames, frames.PlanVersion)
 	_, _, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong", StoreDir: t.TempDir()})
 	if !errors.Is(err, ErrRefused) {
 		t.Errorf("Count with a wrong token: %v, want ErrRefused", err)

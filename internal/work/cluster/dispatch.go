@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -26,11 +26,11 @@ const pickScan = 64
 type dispatch struct {
 	c           *Coordinator
 	otherBuild  sync.Map // identities of workers of another MessageVersion, named once
-	plan        count.Plan
+	plan        work.Plan
 	job         string
 	sealer      *Sealer
 	results     *resultStore
-	tally       *count.Tally
+	tally       *tally
 	ver         *verifier
 	stats       *Stats
 	js          jetstream.JetStream
@@ -120,7 +120,7 @@ func (d *dispatch) want(m *nats.Msg) {
 	} else if d.g.held[user] >= leaseCap(w.Cores, d.maxLeases) {
 		// It holds as many tasks as its cores can run: it asks again when one is done.
 		a.Wait = 1
-	} else if k, ok := knightOf(d.plan); ok && w.runsKnight(k) || !ok && slices.Contains(w.PlanVersions, d.plan.Version()) {
+	} else if w.runs(d.job) {
 		d.meet(user) // it can run the plan: one of the identities a verifier is drawn among
 		if l := d.assign(user); l != nil {
 			d.instance(l, w.Instance)
@@ -476,7 +476,7 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 	if err := d.store(resultKey(d.job, id), r); err != nil {
 		return false, err
 	}
-	if _, err := d.tally.Add(r.Result); err != nil {
+	if _, err := d.tally.add(r.Result); err != nil {
 		return false, err
 	}
 	d.tookFor(time.Since(l.start))
@@ -534,7 +534,7 @@ func (d *dispatch) storedFirst(ctx context.Context, id int) (Result, uint64, err
 		return Result{}, 0, fmt.Errorf("settling task %d: reading %s: %w", id, key, err)
 	}
 	for i := len(hist) - 1; i >= 0; i-- {
-		if _, _, r, err := decodeResult(d.sealer, key, hist[i].value); err == nil && r.ID == id && d.ver.hasFirst(id) && d.ver.sameAsFirst(id, r) {
+		if _, _, r, err := decodePlanResult(d.plan, d.sealer, key, hist[i].value); err == nil && r.ID == id && d.ver.hasFirst(id) && d.ver.sameAsFirst(id, r) {
 			return r, hist[i].seq, nil
 		}
 	}
@@ -561,18 +561,18 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	}
 	truth := res[0]
 	var wrong []string
-	firstWrong := dis.First.Result != truth
+	firstWrong := !dis.First.Result.Equal(truth)
 	for _, r := range []Result{dis.First, dis.Second} {
 		if ValidIdentity(r.Worker) {
 			d.his(r.Worker).Disagreements++
-			if r.Result != truth {
+			if !r.Result.Equal(truth) {
 				wrong = append(wrong, r.Worker)
 			}
 		}
 	}
-	d.c.logf("job %s: task %d was computed twice with different results: %s found %d solutions (%d nodes), %s found %d (%d nodes); the coordinator computed it: %d solutions (%d nodes); quarantining %s",
-		d.job, id, dis.First.Worker, dis.First.Solutions, dis.First.Nodes, dis.Second.Worker, dis.Second.Solutions, dis.Second.Nodes,
-		truth.Solutions, truth.Nodes, strings.Join(wrong, " and "))
+	d.c.logf("job %s: task %d was computed twice with different results: %s found %s, %s found %s; the coordinator computed it: %s; quarantining %s",
+		d.job, id, dis.First.Worker, describe(dis.First.Result), dis.Second.Worker, describe(dis.Second.Result),
+		describe(truth), strings.Join(wrong, " and "))
 	for _, w := range wrong {
 		if err := d.quarantine(ctx, w); err != nil {
 			return err
@@ -595,7 +595,7 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	}
 	// The first is right: the coordinator's computation is its second.
 	if d.ver.hasFirst(id) && !d.ver.agreed.has(id) {
-		here := Result{Job: d.job, N: d.plan.N(), PlanVersion: d.plan.Version(), Result: truth, Worker: Here}
+		here := Result{Job: d.job, Result: truth, Worker: Here}
 		if err := d.store(verifyKey(d.job, id), &here); err != nil {
 			return err
 		}
@@ -632,7 +632,7 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 	}
 	dropped := 0
 	err := readJob(ctx, d.results, d.job, 0, func(e entry) error {
-		_, id, r, err := decodeResult(d.sealer, e.key, e.value)
+		_, id, r, err := decodePlanResult(d.plan, d.sealer, e.key, e.value)
 		if err != nil || r.Worker != user {
 			return nil
 		}
@@ -656,7 +656,7 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 // and the stream, to be computed again.
 func (d *dispatch) dropFirst(ctx context.Context, id int, r Result, seq uint64) {
 	if d.tally.Has(id) && d.ver.sameAsFirst(id, r) {
-		d.tally.Remove(r.Result)
+		d.tally.remove(r.Result)
 		d.ver.dropFirst(id)
 		d.again = append(d.again, id)
 		d.stats.Requeued++

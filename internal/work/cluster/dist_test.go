@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -137,7 +138,7 @@ func TestInProcess(t *testing.T) {
 			if got, want := counts.Total.String(), kv[n][0]; got != want {
 				t.Errorf("Q(%d) = %s, want %s", n, got, want)
 			}
-			if got, want := counts.Unique.String(), kv[n][1]; got != want {
+			if got, want := unique(plan, counts).String(), kv[n][1]; got != want {
 				t.Errorf("U(%d) = %s, want %s", n, got, want)
 			}
 			if st.Rejected != 0 {
@@ -150,9 +151,9 @@ func TestInProcess(t *testing.T) {
 	}
 }
 
-func mustPlan(t *testing.T, n int) count.Plan {
+func mustPlan(t *testing.T, n int) work.Plan {
 	t.Helper()
-	p, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
+	p, err := newQueensPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
-// Package cluster runs a queens count plan, or a knight's-tour plan (work.KnightPlan,
-// through [KnightPlan]: see knight.go), on many machines through NATS.
+// Package cluster runs a count plan of any kind (work.Plan: a queens count, a knight's-tour
+// count, or the next puzzle's) on many machines through NATS.
 //
-// A coordinator ([Coordinator.Run]) hands the tasks of the plan (see queens.NewPlan) out,
-// costliest first, to workers ([Worker.Run]) on any number of machines that ask for them;
-// each worker computes its tasks on all its cores and hands each result in; the
-// coordinator checks it, stores it in a stream under its job and task id, and
-// sums the results once per task id with a count.Tally, so that a task computed twice
-// never changes the total.
+// A coordinator ([Coordinator.Run]) hands the tasks of the plan out, in the plan's order
+// (for queens, costliest first), to workers ([Worker.Run]) on any number of machines that
+// ask for them; each worker makes the plan again from its job id (work.OpenJob, by the
+// kind of the id: a third kind of count registers its function with work.RegisterKind and
+// needs nothing else here), computes its tasks on all its cores and hands each result in:
+// its count in decimal, of any size, and the plan's named counters. The coordinator checks
+// it, stores it in a stream under its job and task id, and sums the results once per task
+// id as big integers, so that a task computed twice never changes the total.
 //
 // Usage, in one process (the command line runs each part in its own):
 //
@@ -18,13 +20,15 @@
 //	w1, _ := auth.Issue("w1") // "chesspuzzles worker add w1": the file w1.creds
 //	wc, id, _ := cluster.ConnectWorker(ctx, cluster.ConnectOptions{URL: srv.URL(), UserCreds: w1})
 //	go (&cluster.Worker{Conn: wc, Identity: id, Name: "local"}).Run(ctx) // and on other machines
-//	plan, _ := queens.NewPlan(20, count.MethodFrames, 0)
-//	counts, stats, err := (&cluster.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
+//	qp, _ := queens.NewPlan(20, count.MethodFrames, 0)
+//	plan := work.Queens(qp)
+//	out, stats, err := (&cluster.Coordinator{Conn: nc, StateDir: "state"}).Run(ctx, plan)
+//	… plan.Counts(out.Total, out.Sums)
 //
-// Names. A job is one count: its id, [JobID], carries N and the plan version ("q20v1"), or
-// for a knight plan the board, the plan kind and version ([KnightJobID]:
-// "k8x8-open-ends-v1"), so that results from a build that cuts the plan differently can
-// never be mistaken for this build's. On the server:
+// Names. A job is one count: its id is the plan's (work.Plan.Job), which carries the puzzle,
+// the board and the plan version ("q20v1", [JobID]; "k8x8-open-ends-v1"), so that results
+// from a build that cuts the plan differently can never be mistaken for this build's. On
+// the server:
 //
 //   - subjects chesspuzzles.want.<identity> (a worker asks for a task; the coordinators
 //     answer as one queue group), chesspuzzles.beat.<identity> (its heartbeat, and tasks it
@@ -59,9 +63,9 @@
 //
 // Guarantees. A worker sends a heartbeat for each assignment every third of the ack
 // deadline while it computes, so a live worker keeps its task however long it takes; the
-// task of a worker silent for the deadline is assigned again. A result whose N, plan
-// version, job or task does not match its assignment, or whose counters are impossible
-// for its task (count.Plan.CheckResult), is refused and its task assigned again. Started
+// task of a worker silent for the deadline is assigned again. A result whose job or task
+// does not match its assignment, whose counters are not those the plan names, or which the
+// plan's Check refuses, is refused and its task assigned again. Started
 // again against the same server (the same --state directory for the embedded one) a
 // coordinator takes what it had counted from its snapshot (Coordinator.StateDir: the
 // tally, the verifier's state and the results stream's revision they were read up to,
@@ -79,7 +83,13 @@
 // server: about 600 MiB of Go heap at N = 28 with every task computed twice; its snapshot
 // takes about 12 bytes a task on disk, streamed. A worker never builds the fine plan:
 // each assignment carries its task, which the worker checks against the plan's rules
-// (count.Plan.CheckTask) and names by its digest in its result.
+// (work.TaskChecker) and names by its digest in its result.
+//
+// Messages and state of older builds. A worker and a coordinator of different message
+// versions ([MessageVersion]) refuse each other in one line. A state directory written by
+// the build before version 3 (queens and knight results as queens results, a snapshot of
+// format 3) still loads: its snapshot is ignored and its stored results are read and made
+// the plan's (legacy.go).
 //
 // The embedded server ([StartServer]) is nats-server run inside the process with JetStream
 // on a file store, so a single binary is all a cluster needs; any NATS server with

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
 
@@ -46,14 +47,17 @@ func copyState(t *testing.T, dir string) string {
 // --workers 2 --state DIR" in the formats of main 63236ff (written by main ba27ce7, which
 // changed no format since: its authority, secret, snapshot and JetStream store) still
 // loads: counting N = 8 again on it, with no worker, resumes every task and answers the
-// published Q(8).
+// published Q(8). Its snapshot, of format 3, is ignored, and its results, of message
+// version 2, read from the stream and made the plan's (legacyResult).
 func TestStateOf63236ff(t *testing.T) {
-	plan, err := queens.NewPlan(8, count.MethodFrames, frames.PlanVersion)
+	plan, err := newQueensPlan(8, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resumed := -1
-	c, _, err := Count(context.Background(), plan, CountOptions{Listen: "127.0.0.1:0", StoreDir: copyState(t, "63236ff/state-q8"),
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, _, err := Count(ctx, plan, CountOptions{Listen: "127.0.0.1:0", StoreDir: copyState(t, "63236ff/state-q8"), Logf: t.Logf,
 		Progress: func(s work.Status) {
 			resumed = s.Resumed // the last status says what the run found stored
 		}})
@@ -67,16 +71,14 @@ func TestStateOf63236ff(t *testing.T) {
 // --board 5x5 --plan --distributed --workers 2 --state DIR" of the same build: counting 5×5 again
 // on it resumes every task and answers the published count of its directed open tours.
 func TestKnightStateOf63236ff(t *testing.T) {
-	tp, err := work.NewKnightPlan("5x5 open-ends v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := KnightPlan(tp)
+	plan, err := work.NewKnightPlan("5x5 open-ends v1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resumed := -1
-	c, _, err := Count(context.Background(), plan, CountOptions{Listen: "127.0.0.1:0", StoreDir: copyState(t, "63236ff/state-k5x5"),
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, _, err := Count(ctx, plan, CountOptions{Listen: "127.0.0.1:0", StoreDir: copyState(t, "63236ff/state-k5x5"), Logf: t.Logf,
 		Progress: func(s work.Status) { resumed = s.Resumed }})
 	want, _ := kcount.PublishedOpen(5, 5)
 	if err != nil || c.Total.Cmp(want) != 0 || resumed != plan.Len() {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -70,7 +71,7 @@ func TestReplyRedirection(t *testing.T) {
 		}
 	}()
 
-	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	want, _ := json.Marshal(WantMsg{Name: "rogue", Messages: MessageVersion, Kinds: work.Kinds()})
 	junk, _ := json.Marshal(Result{Job: tj.job, Name: "rogue", Nonce: "junk"})
 	targets := []string{
 		resultsPrefix + tj.job + ".0",
@@ -189,7 +190,7 @@ func TestAdmit(t *testing.T) {
 	rctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		want, _ := json.Marshal(WantMsg{Name: "revoked", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+		want, _ := json.Marshal(WantMsg{Name: "revoked", Messages: MessageVersion, Kinds: work.Kinds()})
 		for rctx.Err() == nil {
 			qctx, cancel := context.WithTimeout(rctx, 200*time.Millisecond)
 			if _, err := h.nc.RequestWithContext(qctx, wantSubject("revoked"), want); err == nil {
@@ -357,7 +358,7 @@ func leaseHogging(t *testing.T, cores int) {
 	rctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		want, _ := json.Marshal(WantMsg{Name: "hog", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: cores})
+		want, _ := json.Marshal(WantMsg{Name: "hog", Messages: MessageVersion, Kinds: work.Kinds(), Cores: cores})
 		var held []string
 		for rctx.Err() == nil {
 			m, err := h.request(rctx, wantSubject("hog"), want)

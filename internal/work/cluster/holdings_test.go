@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // freeAddr returns a loopback address with a port free a moment ago, for a server that
@@ -119,7 +121,7 @@ func TestHeldBeat(t *testing.T) {
 	}()
 	ask := func() Assignment {
 		t.Helper()
-		want, _ := json.Marshal(WantMsg{Name: "h1", Messages: MessageVersion, PlanVersions: PlanVersions, Cores: 4, Instance: "i1"})
+		want, _ := json.Marshal(WantMsg{Name: "h1", Messages: MessageVersion, Kinds: work.Kinds(), Cores: 4, Instance: "i1"})
 		for {
 			m, err := h.nc.RequestWithContext(ctx, wantSubject("h1"), want)
 			if err != nil {

@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
 
@@ -26,48 +25,14 @@ var publishedOpenTours = map[string]string{
 	"6x6": "6637920",
 }
 
-// mustKnight returns the knight plan of name as a count.Plan.
-func mustKnight(t *testing.T, name string) count.Plan {
+// mustKnight returns the knight plan of name.
+func mustKnight(t *testing.T, name string) work.Plan {
 	t.Helper()
-	tp, err := work.NewKnightPlan(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := KnightPlan(tp)
+	p, err := work.NewKnightPlan(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// noPublishedKnight switches the knight plans' published counts off for the test, as
-// noPublished does for queens.
-func noPublishedKnight(t *testing.T) {
-	old := publishedKnight
-	publishedKnight = func(*work.KnightPlan) (*big.Int, bool) { return nil, false }
-	t.Cleanup(func() { publishedKnight = old })
-}
-
-func TestKnightJobIDs(t *testing.T) {
-	for name, job := range map[string]string{"8x8 open-ends v1": "k8x8-open-ends-v1", "5x10 open-ends v1": "k5x10-open-ends-v1", "6x6 split9 v2": "k6x6-split9-v2",
-		"5x6 open-split-c10k4f3-c20k2f0 v1": "k5x6-open-split-c10k4f3-c20k2f0-v1", "8x8 open-split-v2 v3": "k8x8-open-split-v2-v3"} {
-		got, err := KnightJobID(name)
-		if err != nil || got != job {
-			t.Errorf("KnightJobID(%q) = %q, %v; want %q", name, got, err, job)
-		}
-		back, err := ParseKnightJobID(job)
-		if err != nil || back != name {
-			t.Errorf("ParseKnightJobID(%q) = %q, %v; want %q", job, back, err, name)
-		}
-	}
-	for _, job := range []string{"", "k", "k8x8", "k8x8-open-ends", "k8x8-open-ends-v", "k8x8--v1", "q8v1", "k08x8-open-ends-v1", "k8x8-open.ends-v1", "k8x8-open ends-v1", "k8x8-Open-v1"} {
-		if name, err := ParseKnightJobID(job); err == nil {
-			t.Errorf("ParseKnightJobID(%q) = %q, want an error", job, name)
-		}
-	}
-	if _, _, err := ParseJobID("k8x8-open-ends-v1"); err == nil {
-		t.Errorf("a knight job id parsed as a queens one")
-	}
 }
 
 // TestKnightInProcess counts a board's directed open tours by the end-pair plan (and by a
@@ -117,7 +82,7 @@ func TestKnightInProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			job, _ := KnightJobID(name)
+			job := plan.Job()
 			found := false
 			for _, j := range jobs {
 				if j.Job == job {
@@ -132,40 +97,46 @@ func TestKnightInProcess(t *testing.T) {
 }
 
 // TestKnightWorkerChecks: a worker refuses knight task messages that name no plan it can
-// make, or describe a task otherwise than the plan.
+// make, or describe a task otherwise than the plan; the coordinator refuses a knight result
+// whose counters are not the plan's or impossible.
 func TestKnightWorkerChecks(t *testing.T) {
+	ctx := context.Background()
 	w := &Worker{}
 	plan := mustKnight(t, "5x5 open-ends v1")
 	good := taskMsg(plan, 3)
-	if _, task, err := w.task(good); err != nil || task.ID != 3 {
+	if _, task, err := w.task(ctx, good); err != nil || task.ID != 3 {
 		t.Fatalf("good message: %v, %+v", err, task)
 	}
 	edited := *good.Task
 	edited.Weight++
 	for name, m := range map[string]TaskMsg{
-		"other kind":     {Job: "k5x5-closed-v1", PlanVersion: 1, ID: 3},
-		"other version":  {Job: "k5x5-open-ends-v9", PlanVersion: 9, ID: 3},
-		"bad board":      {Job: "k9x9-open-ends-v1", PlanVersion: 1, ID: 3},
-		"no such task":   {Job: good.Job, PlanVersion: 1, ID: 999},
-		"queens N":       {Job: good.Job, N: 5, PlanVersion: 1, ID: 3},
-		"version":        {Job: good.Job, PlanVersion: 2, ID: 3},
-		"described else": {Job: good.Job, PlanVersion: 1, ID: 3, Task: &edited},
+		"other kind":     {Job: "k5x5-closed-v1", ID: 3},
+		"other version":  {Job: "k5x5-open-ends-v9", ID: 3},
+		"no kind":        {Job: "z5x5-open-ends-v1", ID: 3},
+		"no such task":   {Job: good.Job, ID: 999},
+		"described else": {Job: good.Job, ID: 3, Task: &edited},
+		"other id":       {Job: good.Job, ID: 4, Task: good.Task},
 	} {
-		if _, _, err := (&Worker{}).task(m); err == nil {
+		if _, _, err := (&Worker{}).task(ctx, m); err == nil {
 			t.Errorf("%s: the worker took %+v", name, m)
 		}
 	}
-	// and a knight result with counters no knight task has is refused by the coordinator's check
-	r := Result{Job: good.Job, PlanVersion: 1, Result: runTask(plan, 3)}
+	r := Result{Job: good.Job, Result: runTask(plan, 3)}
 	if err := checkResult(plan, 3, &r); err != nil {
 		t.Fatalf("an honest result refused: %v", err)
 	}
 	for name, edit := range map[string]func(*Result){
-		"half turns": func(r *Result) { r.HalfTurn = 1 },
-		"queens job": func(r *Result) { r.Job = "q5v1" },
-		"N":          func(r *Result) { r.N = 5 },
-		"peak":       func(r *Result) { r.Stored = r.Nodes + 1 },
-		"task":       func(r *Result) { r.ID = 4 },
+		"undeclared counter": func(r *Result) {
+			r.Counters = append(slices.Clone(r.Counters), work.Counter{Name: "half_turn", Value: 1})
+		},
+		"renamed counter": func(r *Result) { r.Counters = []work.Counter{{Name: "nodes", Value: 1}, r.Counters[1]} },
+		"no counters":     func(r *Result) { r.Counters = nil },
+		"no count":        func(r *Result) { r.Count = nil },
+		"queens job":      func(r *Result) { r.Job = "q5v1" },
+		"peak": func(r *Result) {
+			r.Counters = []work.Counter{r.Counters[0], {Name: "peak", Value: r.Counters[0].Value + 1}}
+		},
+		"task": func(r *Result) { r.ID = 4 },
 	} {
 		bad := r
 		edit(&bad)
@@ -174,45 +145,40 @@ func TestKnightWorkerChecks(t *testing.T) {
 		}
 	}
 	// a worker's memory bound holds for every knight task it runs
-	small, task, err := (&Worker{MaxMemory: 1}).task(good)
+	small, task, err := (&Worker{MaxMemory: 1}).task(ctx, good)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var me *kcount.MemoryError
-	if _, err := small.CountTask(context.Background(), task); !errors.As(err, &me) {
+	if _, err := small.RunTask(ctx, task); !errors.As(err, &me) {
 		t.Errorf("a task run by a worker of 1 byte: %v, want a *MemoryError", err)
-	}
-	if !errors.Is(func() error { _, err := plan.Estimate(context.Background(), count.EstimateOptions{}); return err }(), errNoEstimate) {
-		t.Errorf("a knight plan estimated by the queens sampler")
 	}
 }
 
 // A testJob is a count the attack tests run, of queens or of a knight plan.
 type testJob struct {
-	kind    string     // the subtest's name
-	plan    count.Plan // the plan
-	total   string     // the count it must give: published
-	job     string     // its job id
-	what    string     // how the coordinator's log names its board
-	n       int        // its Result.N: N, or 0 for a knight job
-	version int        // its plan version
-	other   string     // the id of another job
+	kind  string    // the subtest's name
+	plan  work.Plan // the plan
+	total string    // the count it must give: published
+	job   string    // its job id
+	what  string    // how the coordinator's log names its board
+	other string    // the id of another job
 }
 
 func queensJob(t *testing.T, n int) testJob {
 	return testJob{fmt.Sprintf("queens-N=%d", n), mustPlan(t, n), known(t)[n][0], JobID(n, frames.PlanVersion), fmt.Sprintf("N=%d", n),
-		n, frames.PlanVersion, JobID(n+1, frames.PlanVersion)}
+		JobID(n+1, frames.PlanVersion)}
 }
 
 func knightJob(t *testing.T, board string) testJob {
 	name := board + " open-ends v1"
-	job, _ := KnightJobID(name)
-	return testJob{"knight-" + board, mustKnight(t, name), publishedOpenTours[board], job, name, 0, 1, "k7x7-open-ends-v1"}
+	p := mustKnight(t, name)
+	return testJob{"knight-" + board, p, publishedOpenTours[board], p.Job(), name, "k7x7-open-ends-v1"}
 }
 
 // TestKnightResume: a knight job's coordinator started again on the same state takes
 // every result from its snapshot (checked against the plan) and computes nothing again;
-// a worker of a build before knight jobs (its request lists no knight plans) is given no
+// a worker whose build makes no knight plans (its request lists no kind "k") is given no
 // knight task.
 func TestKnightResume(t *testing.T) {
 	dir := t.TempDir()
@@ -232,7 +198,7 @@ func TestKnightResume(t *testing.T) {
 	}()
 	// an old worker asks while no other does: it gets no task of the knight job
 	old := issuedHostile(t, s.URL(), a, "old")
-	want, _ := json.Marshal(WantMsg{Name: "old", Messages: MessageVersion, PlanVersions: PlanVersions})
+	want, _ := json.Marshal(WantMsg{Name: "old", Messages: MessageVersion, Kinds: []string{"q"}})
 	for range 10 {
 		m, err := old.request(ctx, wantSubject(old.user), want)
 		if err != nil {
@@ -259,24 +225,18 @@ func TestKnightResume(t *testing.T) {
 	}
 }
 
-// TestRunsKnight: a worker is given the knight jobs of the kinds and versions it lists, a
-// split plan of any levels by its family.
-func TestRunsKnight(t *testing.T) {
-	w := WantMsg{Knight: KnightKinds()}
-	for name, want := range map[string]bool{
-		"5x5 open-ends v1": true, "5x6 open-split-c10k4f3 v1": true, "5x6 open-split-c10k4f3-c20k2f0 v1": true,
-	} {
-		k, _ := knightOf(mustKnight(t, name))
-		if got := w.runsKnight(k); got != want {
-			t.Errorf("a worker of this build runs %s: %v, want %v", name, got, want)
+// TestRunsKinds: a worker is given the jobs of the kinds it lists, and of no other.
+func TestRunsKinds(t *testing.T) {
+	w := WantMsg{Kinds: work.Kinds()}
+	for _, job := range []string{"k5x5-open-ends-v1", "k5x6-open-split-c10k4f3-c20k2f0-v1", "q8v1", "q20v102"} {
+		if !w.runs(job) {
+			t.Errorf("a worker of this build does not run %s", job)
 		}
-		if (WantMsg{}).runsKnight(k) {
-			t.Errorf("a worker that lists no kinds runs %s", name)
+		if (WantMsg{}).runs(job) {
+			t.Errorf("a worker that lists no kinds runs %s", job)
 		}
-		old := *k
-		old.version++
-		if w.runsKnight(&old) {
-			t.Errorf("a worker of this build runs %s of version %d", name, old.version)
-		}
+	}
+	if w.runs("toy12-5-v1") || !(WantMsg{Kinds: []string{"toy"}}).runs("toy12-5-v1") {
+		t.Errorf("kinds: %q runs toy12-5-v1: %v", w.Kinds, w.runs("toy12-5-v1"))
 	}
 }

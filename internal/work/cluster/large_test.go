@@ -17,7 +17,7 @@ import (
 
 // largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
 // bone (14,725 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
-func largeCase(t *testing.T) (count.Plan, int) {
+func largeCase(t *testing.T) (work.Plan, int) {
 	t.Helper()
 	n, bound, least := 12, uint64(1), 10_000
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
@@ -29,12 +29,13 @@ func largeCase(t *testing.T) (count.Plan, int) {
 }
 
 // finePlan returns the fine plan of n cut with bound, which must have at least least tasks.
-func finePlan(t *testing.T, n int, bound uint64, least int) count.Plan {
+func finePlan(t *testing.T, n int, bound uint64, least int) work.Plan {
 	t.Helper()
-	plan, err := boundplan.New(n, bound)
+	cp, err := boundplan.New(n, bound)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := work.Queens(cp)
 	if plan.Len() < least {
 		t.Fatalf("N=%d with bound %d has %d tasks, want at least %d", n, bound, plan.Len(), least)
 	}
@@ -49,7 +50,7 @@ type workerPool struct {
 	workers []*Worker
 }
 
-func startWorkers(t *testing.T, ctx context.Context, url string, plan count.Plan, k, cores int, prefix string) *workerPool {
+func startWorkers(t *testing.T, ctx context.Context, url string, plan work.Plan, k, cores int, prefix string) *workerPool {
 	t.Helper()
 	p := &workerPool{}
 	for i := range k {
@@ -59,9 +60,9 @@ func startWorkers(t *testing.T, ctx context.Context, url string, plan count.Plan
 		}
 		wctx, cancel := context.WithCancel(ctx)
 		w := &Worker{Conn: wc, Identity: user, Cores: cores, Name: fmt.Sprintf("%s%d", prefix, i), Every: time.Hour,
-			Plans: func(n, v int) (count.Plan, error) {
-				if n != plan.N() || v != plan.Version() {
-					return nil, fmt.Errorf("no plan for N=%d v%d in this test", n, v)
+			Plans: func(job string) (work.Plan, error) {
+				if job != plan.Job() {
+					return nil, fmt.Errorf("no plan of job %s in this test", job)
 				}
 				return plan, nil
 			}}
@@ -82,9 +83,10 @@ func (p *workerPool) stop() {
 	p.wg.Wait()
 }
 
-func checkKnown(t *testing.T, n int, c queens.Counts) {
+func checkKnown(t *testing.T, n int, o Outcome) {
 	t.Helper()
 	want, _ := queens.Known(n)
+	c := count.CountsFrom(n, o.Total, o.Sums["half_turn"], o.Sums["quarter_turn"])
 	if c.Total.Cmp(want.Total) != 0 || c.Unique.Cmp(want.Unique) != 0 {
 		t.Fatalf("Q(%d) = %v, U = %v; want %v, %v", n, c.Total, c.Unique, want.Total, want.Unique)
 	}
@@ -111,7 +113,7 @@ func TestLargePlanKilledWorker(t *testing.T) {
 	var mu sync.Mutex
 	done := 0
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 2000, Verify: 0.0005, VerifyWait: 5 * time.Second, Logf: lg.Logf,
-		Progress: func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
+		Progress: func(t *tally) { mu.Lock(); done = t.Done(); mu.Unlock() }}
 	killed := make(chan int, 1)
 	go func() {
 		for {
@@ -166,7 +168,7 @@ func TestLargePlanResume(t *testing.T) {
 	defer cancel()
 
 	var lg logger
-	run := func(stopAt int) (queens.Counts, Stats, error) {
+	run := func(stopAt int) (Outcome, Stats, error) {
 		s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, auth: tokenAuth(testToken, testAdmin)})
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +183,7 @@ func TestLargePlanResume(t *testing.T) {
 		defer pool.stop()
 		rctx, rcancel := context.WithCancel(ctx)
 		defer rcancel()
-		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *count.Tally) {
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *tally) {
 			if stopAt > 0 && t.Done() >= stopAt {
 				rcancel()
 			}
@@ -244,21 +246,21 @@ func TestLargeStateKilledWorker(t *testing.T) {
 			had = append(had, id)
 		}
 	}
-	res, err := work.Run(ctx, plan, work.Options{Tasks: had})
+	res, err := work.RunPlan(ctx, plan, work.Options{Tasks: had})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tally, ver := count.NewTally(plan), newVerifier(plan, work.VerifySample(c.Verify, plan.Len()))
+	tl, ver := newTally(plan), newVerifier(plan, work.VerifySample(c.Verify, plan.Len()))
 	for _, r := range res.Results {
-		if _, err := tally.Add(r); err != nil {
+		if _, err := tl.add(r); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ver.addFirst(r.ID, Result{Job: JobID(n, plan.Version()), N: n, PlanVersion: plan.Version(), Result: r, Worker: "an earlier worker"}); err != nil {
+		if _, err := ver.addFirst(r.ID, Result{Job: plan.Job(), Result: r, Worker: "an earlier worker"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	snap := c.snapshotter(ctx, js, plan)
-	shot, err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tally, ver)
+	shot, err := takeSnapshot(plan, snap.digest, snap.stream, snap.lastSeq, tl, ver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +277,7 @@ func TestLargeStateKilledWorker(t *testing.T) {
 	c.Logf = lg.Logf
 	var mu sync.Mutex
 	done := 0
-	c.Progress = func(t *count.Tally) { mu.Lock(); done = t.Done(); mu.Unlock() }
+	c.Progress = func(t *tally) { mu.Lock(); done = t.Done(); mu.Unlock() }
 	killed := make(chan int, 1)
 	go func() {
 		for ctx.Err() == nil {

@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // The names and messages of the protocol between a coordinator and its workers: the
@@ -21,22 +23,12 @@ const (
 	JobsBucket    = "chesspuzzles_jobs"
 )
 
-// JobID returns the id of the count of the n×n board with plan version v: "q<n>v<v>".
-func JobID(n, v int) string { return fmt.Sprintf("q%dv%d", n, v) }
+// JobID returns the id of the queens count of the n×n board with plan version v:
+// "q<n>v<v>" (work.QueensJob).
+func JobID(n, v int) string { return work.QueensJob(n, v) }
 
 // ParseJobID is the inverse of [JobID].
-func ParseJobID(job string) (n, v int, err error) {
-	rest, ok := strings.CutPrefix(job, "q")
-	ns, vs, ok2 := strings.Cut(rest, "v")
-	if ok && ok2 {
-		n, err1 := strconv.Atoi(ns)
-		v, err2 := strconv.Atoi(vs)
-		if err1 == nil && err2 == nil && n > 0 && v > 0 {
-			return n, v, nil
-		}
-	}
-	return 0, 0, fmt.Errorf("job id must look like q<N>v<plan version>, got %q", job)
-}
+func ParseJobID(job string) (n, v int, err error) { return work.ParseQueensJob(job) }
 
 // The subjects of a worker of identity user: it asks for a task on wantSubject, says it
 // still works on its assignments on beatSubject, and hands in a result of job on
@@ -61,40 +53,40 @@ const coordinatorQueue = "coordinators"
 // resultKey is the results-bucket key of one task of a job.
 func resultKey(job string, id int) string { return job + "." + strconv.Itoa(id) }
 
-// TaskMsg describes a task. Verify says it is a second computation of a task that has a
-// result, by another identity, whose result is stored under the task's key with ".v"
-// appended.
+// TaskMsg describes a task: task ID of the plan whose id is Job (work.Plan.Job). Verify
+// says it is a second computation of a task that has a result, by another identity, whose
+// result is stored under the task's key with ".v" appended.
 //
-// Task, when set, is the task itself, so that a worker need not build the plan to know it
-// (the fine plan of N = 27 takes minutes and 290 MB, of 28 gigabytes): a worker checks
-// that it is a task of the plan (count.Plan.CheckTask), runs it, and names it in its
-// result by its digest (Result.Task), which the coordinator compares with its own plan's
-// task of that id.
+// Task is the task itself (work.Task: its weight, cost and the plan's description of it).
+// A worker makes the plan again from the job id (work.OpenJob) and checks the task against
+// it: a plan that takes a task from its description alone (work.TaskChecker: a queens plan,
+// whose fine task list of N = 27 takes minutes and 290 MB to make) checks it so, never
+// building its task list; any other is made and its task of that id compared. The worker
+// names the task in its result by its digest (Result.Task), which the coordinator compares
+// with its own plan's task of that id.
 type TaskMsg struct {
-	Job         string      `json:"job"`
-	N           int         `json:"n"`
-	PlanVersion int         `json:"plan_version"`
-	ID          int         `json:"id"`
-	Verify      bool        `json:"verify,omitempty"`
-	Task        *count.Task `json:"task,omitempty"`
+	Job    string     `json:"job"`
+	ID     int        `json:"id"`
+	Verify bool       `json:"verify,omitempty"`
+	Task   *work.Task `json:"task,omitempty"`
 }
 
 // MessageVersion names the shape of the messages between a coordinator and its workers:
 // a worker's WantMsg and a coordinator's every Assignment carry it, and each side refuses
 // the other's version if it is not its own, in one line, instead of taking tasks it cannot
-// read. Version 2: a task travels as a count.Task with its method's description (Desc);
-// version 1 (no field: builds before it) carried the frames' and join's own fields.
-const MessageVersion = 2
+// read. Version 3: a task travels as a work.Task of any kind of plan, and a result carries
+// its count in decimal and the plan's named counters; version 2 carried queens tasks and
+// results (count.Task, count.Result: a count below 2⁶⁴), version 1 (no field: builds
+// before it) the frames' and join's own fields.
+const MessageVersion = 3
 
 // WantMsg is a worker's request for a task: its self-chosen name (for logs only: the
-// identity is the subject's), its MessageVersion and the plan versions its build can run.
+// identity is the subject's), its MessageVersion and the kinds of plans its build makes
+// from their job ids (work.Kinds: "k", "q"), of which the coordinator gives it tasks.
 type WantMsg struct {
-	Name         string `json:"name,omitempty"`
-	Messages     int    `json:"messages,omitempty"`
-	PlanVersions []int  `json:"plan_versions"`
-	// Knight are the knight plan kinds with their versions the worker runs
-	// ("open-ends v1": see KnightKinds); none from a build before knight jobs.
-	Knight []string `json:"knight,omitempty"`
+	Name     string   `json:"name,omitempty"`
+	Messages int      `json:"messages,omitempty"`
+	Kinds    []string `json:"kinds"`
 	// Cores is how many tasks the worker runs at once; the coordinator leases it
 	// leasesPerCore times as many at most (none from a build before: DefaultMaxLeases).
 	Cores int `json:"cores,omitempty"`
@@ -103,6 +95,9 @@ type WantMsg struct {
 	// (Assignment.Seq), which its heartbeats then account for (BeatMsg.Held).
 	Instance string `json:"instance,omitempty"`
 }
+
+// runs reports whether a worker that asked with w makes the plan of job.
+func (w WantMsg) runs(job string) bool { return slices.Contains(w.Kinds, work.JobKind(job)) }
 
 // An Assignment is a coordinator's answer to a WantMsg: a task and the nonce that binds
 // it to the identity that asked (the result must carry it), with Lease the seconds the
@@ -147,39 +142,105 @@ type Receipt struct {
 
 // taskDigest returns 16 hex digits of the SHA-256 of the task's JSON encoding: what a
 // result says of the task it counted.
-func taskDigest(t count.Task) string {
+func taskDigest(t work.Task) string {
 	data, _ := json.Marshal(t)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }
 
-// Result is the value stored for one task: what count.Plan.CountTask found, and who found it.
-// Task, if not empty, is the digest of the task the worker counted (see [TaskMsg]); a
-// result whose digest is not that of its task in the coordinator's plan is rejected.
+// Result is the value stored for one task: what the plan's RunTask found (work.Result: its
+// count and counters), and who found it. Task, if not empty, is the digest of the task the
+// worker counted (see [TaskMsg]); a result whose digest is not that of its task in the
+// coordinator's plan is rejected.
+//
+// On the wire and in the results stream (JSON, see wireResult) the count is a decimal
+// string of at most maxCountDigits digits and the counters a list of names and values in
+// the plan's order; a result whose counters are not those the plan names
+// (work.Plan.Counters), in that order, is refused before the plan's Check sees it. A
+// result stored by a build of MessageVersion 2 (a queens result's fields, no count) is
+// read as such (old, converted by legacyResult), so that a state directory of that build
+// resumes.
 type Result struct {
-	Job         string `json:"job"`
-	N           int    `json:"n"`
-	PlanVersion int    `json:"plan_version"`
-	count.Result
+	Job string
+	work.Result
 	// Worker is the identity that computed it: the coordinator sets it from the subject
 	// the result came on, whatever the worker wrote. Name is the name the worker gave
 	// itself, for logs only.
-	Worker  string  `json:"worker,omitempty"`
-	Name    string  `json:"name,omitempty"`
-	Seconds float64 `json:"seconds"`
-	Task    string  `json:"task,omitempty"`
+	Worker  string
+	Name    string
+	Seconds float64
+	Task    string
 	// Nonce is the nonce of the assignment the result answers.
-	Nonce string `json:"nonce,omitempty"`
+	Nonce string
+	// old is the result as a build of MessageVersion 2 stored it, if it is one.
+	old *oldResult
 }
 
-// check returns why r cannot be a result for task id of job, the count of n (0 for a
-// knight job) with plan version v, or nil if it can.
-func (r *Result) check(job string, n, v, id int) error {
+// maxCountDigits bounds a result's count on the wire: a count of 10⁴⁰⁰⁰ is no task's.
+const maxCountDigits = 4000
+
+// wireResult is a Result's JSON.
+type wireResult struct {
+	Job      string        `json:"job"`
+	ID       int           `json:"id"`
+	Count    *string       `json:"count,omitempty"`
+	Counters []wireCounter `json:"counters,omitempty"`
+	Worker   string        `json:"worker,omitempty"`
+	Name     string        `json:"name,omitempty"`
+	Seconds  float64       `json:"seconds"`
+	Task     string        `json:"task,omitempty"`
+	Nonce    string        `json:"nonce,omitempty"`
+}
+
+// wireCounter is one counter of a result on the wire.
+type wireCounter struct {
+	Name  string `json:"name"`
+	Value uint64 `json:"value"`
+}
+
+// MarshalJSON returns r's wire form (see [Result]).
+func (r Result) MarshalJSON() ([]byte, error) {
+	w := wireResult{Job: r.Job, ID: r.ID, Worker: r.Worker, Name: r.Name, Seconds: r.Seconds, Task: r.Task, Nonce: r.Nonce}
+	if r.Count != nil {
+		c := r.Count.String()
+		w.Count = &c
+	}
+	for _, c := range r.Counters {
+		w.Counters = append(w.Counters, wireCounter(c))
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads a Result's wire form, or one a build of MessageVersion 2 stored. A
+// count that is not a whole number of at most maxCountDigits digits is an error.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	var w wireResult
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*r = Result{Job: w.Job, Result: work.Result{ID: w.ID}, Worker: w.Worker, Name: w.Name, Seconds: w.Seconds, Task: w.Task, Nonce: w.Nonce}
 	switch {
-	case r.PlanVersion != v:
-		return fmt.Errorf("plan version %d, but job %s has plan version %d", r.PlanVersion, job, v)
-	case r.N != n:
-		return fmt.Errorf("board N=%d, but job %s has N=%d (0: a knight job)", r.N, job, n)
+	case w.Count != nil:
+		c, ok := new(big.Int).SetString(*w.Count, 10)
+		if len(*w.Count) > maxCountDigits || !ok || c.Sign() < 0 {
+			return fmt.Errorf("task %d: count %.40q is not a whole number of at most %d digits", w.ID, *w.Count, maxCountDigits)
+		}
+		r.Count = c
+	default:
+		var old oldResult
+		if err := json.Unmarshal(data, &old); err == nil && old.Solutions != nil {
+			r.old = &old
+		}
+	}
+	for _, c := range w.Counters {
+		r.Counters = append(r.Counters, work.Counter(c))
+	}
+	return nil
+}
+
+// check returns why r cannot be a result for task id of job, or nil if it can.
+func (r *Result) check(job string, id int) error {
+	switch {
 	case r.Job != job:
 		return fmt.Errorf("job %q, but it is stored under job %s", r.Job, job)
 	case r.ID != id:
@@ -236,7 +297,7 @@ const (
 
 // progress sets the record's progress to the tally's at time now, keeping a sample every
 // sampleEvery over the last sampleSpan.
-func (r *JobRecord) progress(t *count.Tally, now time.Time) {
+func (r *JobRecord) progress(t *tally, now time.Time) {
 	done, left := t.CostDone()
 	if len(r.Samples) == 0 || now.Sub(r.Samples[len(r.Samples)-1].At) >= sampleEvery {
 		r.Samples = append(r.Samples, Sample{At: now.UTC(), Done: t.Done(), CostDone: done})

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 )
@@ -20,7 +19,7 @@ import (
 func TestFinishedJobAgain(t *testing.T) {
 	const n = 10
 	want := known(t)[n]
-	plan, err := queens.NewPlan(n, count.MethodFrames, frames.PlanVersion)
+	plan, err := newQueensPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +44,7 @@ func TestFinishedJobAgain(t *testing.T) {
 				t.Fatalf("first run: %d verified here, %d computed here; want some verified here (one identity), each computed once", st.VerifiedHere, st.ComputedHere)
 			}
 			if !tc.snapshot {
-				if err := os.Remove(snapshotPath(dir, jobOf(plan))); err != nil {
+				if err := os.Remove(snapshotPath(dir, plan.Job())); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -54,8 +53,8 @@ func TestFinishedJobAgain(t *testing.T) {
 			if err != nil {
 				t.Fatalf("second run: %v", err)
 			}
-			if c.Total.String() != want[0] || c.Unique.String() != want[1] {
-				t.Errorf("second run: Q(%d) = %v, U = %v; want %s, %s", n, c.Total, c.Unique, want[0], want[1])
+			if c.Total.String() != want[0] || unique(plan, c).String() != want[1] {
+				t.Errorf("second run: Q(%d) = %v, U = %v; want %s, %s", n, c.Total, unique(plan, c), want[0], want[1])
 			}
 			if st2.Resumed != plan.Len() || st2.Queued != 0 || st2.ComputedHere != 0 || st2.VerifiedHere != 0 {
 				t.Errorf("second run: %d of %d tasks resumed, %d assigned, %d computed here, %d verified here; want all resumed, none assigned or computed",

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -366,6 +367,16 @@ func decodeResult(s *Sealer, key string, data []byte) (job string, id int, r Res
 		return job, id, r, err
 	}
 	return job, id, r, nil
+}
+
+// decodePlanResult is decodeResult of a result of plan's job: a result a build of
+// MessageVersion 2 stored is made plan's (legacyResult).
+func decodePlanResult(plan work.Plan, s *Sealer, key string, data []byte) (job string, id int, r Result, err error) {
+	job, id, r, err = decodeResult(s, key, data)
+	if err == nil && r.old != nil {
+		err = legacyResult(plan, &r)
+	}
+	return job, id, r, err
 }
 
 // MaxStreamReplicas is the most copies of a stream JetStream keeps.

@@ -49,7 +49,7 @@ func TestResultsFromBucket(t *testing.T) {
 	}
 	had := plan.Len() / 2
 	for id := range had {
-		r := Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: runTask(plan, id), Worker: "an earlier worker", Task: taskDigest(mustTask(plan, id))}
+		r := Result{Job: job, Result: runTask(plan, id), Worker: "an earlier worker", Task: taskDigest(mustTask(plan, id))}
 		data, err := sealValue(sealer, resultKey(job, id), r)
 		if err != nil {
 			t.Fatal(err)

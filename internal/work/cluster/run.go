@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -22,7 +22,7 @@ import (
 // them (open, resume, subscribe, loop, finish).
 type run struct {
 	c       *Coordinator
-	plan    count.Plan
+	plan    work.Plan
 	job     string
 	stats   Stats
 	sealer  *Sealer
@@ -32,7 +32,7 @@ type run struct {
 	rec     JobRecord
 	share   float64 // the share of tasks verified
 
-	tally    *count.Tally
+	tally    *tally
 	ver      *verifier
 	lastRev  uint64 // every entry of the job up to this revision is in tally and ver
 	snap     *snapshotter
@@ -61,15 +61,15 @@ type run struct {
 // accepted stays on the server: running again resumes it). It takes as long as the
 // workers need, plus a moment per thousand tasks to hand them out, and, on a start
 // without a snapshot (see StateDir), a moment per thousand results already stored to read
-// them. It builds the plan first (plan.Build).
-func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, Stats, error) {
-	r := &run{c: c, plan: plan, job: jobOf(plan)}
+// them. It builds the plan first (work.Build).
+func (c *Coordinator) Run(ctx context.Context, plan work.Plan) (Outcome, Stats, error) {
+	r := &run{c: c, plan: plan, job: plan.Job()}
 	r.stats = Stats{Job: r.job, ByIdentities: map[int]int{}}
 	if err := r.open(ctx); err != nil {
-		return queens.Counts{}, r.stats, err
+		return Outcome{}, r.stats, err
 	}
 	if err := r.resume(ctx); err != nil {
-		return queens.Counts{}, r.stats, err
+		return Outcome{}, r.stats, err
 	}
 	r.dispatch()
 	defer r.d.stopNext()
@@ -80,7 +80,7 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 	}
 	defer r.unsubscribe()
 	if err := r.subscribe(); err != nil {
-		return queens.Counts{}, r.stats, err
+		return Outcome{}, r.stats, err
 	}
 	for {
 		if err := r.loop(ctx); err != nil {
@@ -96,9 +96,19 @@ func (c *Coordinator) Run(ctx context.Context, plan count.Plan) (queens.Counts, 
 	}
 }
 
-// published returns the published counts of the n×n board, if any (count.Known): a test
-// hook switches them off, so that a small N is counted as N = 28 would be.
-var published = count.Known
+// An Outcome is what a count through the cluster found: the plan's total, Σ weight ×
+// count over its tasks, and the weighted sum of each of its counters, by name (a queens
+// plan's U(N) is made of those: work.QueensPlan.Counts).
+type Outcome struct {
+	Job   string
+	Total *big.Int
+	Sums  map[string]*big.Int
+}
+
+// published returns the published total of plan, if any (work.Plan.Published): a test
+// hook switches it off, so that a small board is counted as N = 28 would be. Without it,
+// a plan's other published values (work.SumChecker) are not checked either.
+var published = func(plan work.Plan) (*big.Int, bool) { return plan.Published() }
 
 // errRecheck is what finish returns when the total was refused against the published
 // value and the run has sent the tasks computed once to be computed again.
@@ -122,7 +132,7 @@ func (e *RefusedError) Error() string {
 // open builds the plan, finds the sealer, creates the buckets and records the job.
 func (r *run) open(ctx context.Context) error {
 	c := r.c
-	if err := r.plan.Build(ctx); err != nil {
+	if err := work.Build(ctx, r.plan); err != nil {
 		return err
 	}
 	r.sealer = c.Sealer
@@ -151,15 +161,16 @@ func (r *run) open(ctx context.Context) error {
 		}
 		replicas = 2
 		c.logf("job %s: adaptive replication: %s; a lie of a trusted identity slips through with probability %.3g", r.job, a, 1-a.share())
-	} else if _, what, ok := publishedTotal(r.plan); !ok && replicas == 0 {
+	} else if _, ok := published(r.plan); !ok && replicas == 0 {
 		replicas = 2
-		c.logf("job %s: no published count of %s to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, what)
+		c.logf("job %s: no published count of %s to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, planName(r.plan))
 	}
 	if replicas >= 2 {
 		r.share = 1
 	}
 	plan := r.plan
-	r.rec = JobRecord{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(replicas, 1), Verify: r.share}
+	n, v := jobBoard(r.job)
+	r.rec = JobRecord{Job: r.job, N: n, PlanVersion: v, Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(replicas, 1), Verify: r.share}
 	if e, err := r.jobs.Get(ctx, r.job); err == nil {
 		var old JobRecord
 		if _, err := openValue(r.sealer, r.job, e.Value(), &old); err == nil && !old.Started.IsZero() {
@@ -193,7 +204,7 @@ func (r *run) resume(ctx context.Context) error {
 	}
 	fresh := r.tally == nil
 	if fresh {
-		r.tally, r.ver = count.NewTally(plan), newVerifier(plan, sample)
+		r.tally, r.ver = newTally(plan), newVerifier(plan, sample)
 		r.ver.adaptive = c.Adaptive != nil
 	}
 	r.drawAgain = fresh && c.Adaptive != nil
@@ -244,7 +255,7 @@ func (r *run) readStored(ctx context.Context) func(entry) error {
 		if strings.HasSuffix(e.Key(), ".v") {
 			return r.dispute(r.ver.addSecond(id, res))
 		}
-		added, err := r.tally.Add(res.Result)
+		added, err := r.tally.add(res.Result)
 		if err != nil {
 			return err
 		}
@@ -488,9 +499,8 @@ func (r *run) verifyHere(ctx context.Context, ids []int, why string) error {
 	if err != nil {
 		return err
 	}
-	plan := r.plan
 	for j, id := range ids {
-		res := Result{Job: r.job, N: plan.N(), PlanVersion: plan.Version(), Result: again[j], Worker: Here}
+		res := Result{Job: r.job, Result: again[j], Worker: Here}
 		// Stored as a worker's second computation is, so that a later run (with or
 		// without the snapshot) finds the task verified and computes nothing again.
 		if err := r.d.store(verifyKey(r.job, id), &res); err != nil {
@@ -524,11 +534,11 @@ func (r *run) orphans(ctx context.Context) error {
 		return err
 	}
 	for j, id := range ids {
-		here := Result{Job: r.job, N: r.plan.N(), PlanVersion: r.plan.Version(), Result: res[j], Worker: Here}
+		here := Result{Job: r.job, Result: res[j], Worker: Here}
 		if err := d.store(resultKey(r.job, id), &here); err != nil {
 			return err
 		}
-		if _, err := r.tally.Add(here.Result); err != nil {
+		if _, err := r.tally.add(here.Result); err != nil {
 			return err
 		}
 		r.ver.addHere(id, here)
@@ -539,7 +549,7 @@ func (r *run) orphans(ctx context.Context) error {
 
 // fail ends a run that met err: a disagreement forgets the task's results and the
 // snapshot; an interruption saves the snapshot and the job record.
-func (r *run) fail(ctx context.Context, err error) (queens.Counts, Stats, error) {
+func (r *run) fail(ctx context.Context, err error) (Outcome, Stats, error) {
 	var dis *DisagreeError
 	if errors.As(err, &dis) {
 		r.c.forget(ctx, r.results, r.job, dis.ID)
@@ -548,7 +558,7 @@ func (r *run) fail(ctx context.Context, err error) (queens.Counts, Stats, error)
 		r.save(true)
 		r.record(ctx, true)
 	}
-	return queens.Counts{}, r.stats, err
+	return Outcome{}, r.stats, err
 }
 
 // save writes a snapshot if results came since the last one and it is time (or force),
@@ -594,30 +604,50 @@ func (r *run) record(ctx context.Context, force bool) {
 	}
 }
 
-// final returns the counts of the complete tally, checked against the published counts
-// where there are any (see count.Tally.Final).
-func (r *run) final() (queens.Counts, error) {
+// final returns the outcome of the complete tally, checked against the plan's published
+// values where there are any (work.Plan.Published, or work.SumChecker if the plan is one).
+func (r *run) final() (Outcome, error) {
 	if !r.tally.Complete() {
-		return r.tally.Final() // says how many tasks lack a result
+		return Outcome{}, fmt.Errorf("%d of %d tasks have no result", r.plan.Len()-r.tally.Done(), r.plan.Len())
 	}
-	c := r.tally.Counts()
-	if kp, ok := knightOf(r.plan); ok {
-		// a knight job has a total only: no symmetry classes, no U
-		c.Unique, c.HalfTurn, c.QuarterTurn = nil, nil, nil
-		if want, ok := publishedKnight(kp.p); ok && want.Cmp(c.Total) != 0 {
-			return queens.Counts{}, fmt.Errorf("the plan %s summed to %s, but the published count is %s: some task's result is wrong", kp.name, c.Total, want)
-		}
-		return c, nil
-	}
-	k, ok := published(c.N)
+	o := Outcome{Job: r.job, Total: r.tally.Total(), Sums: r.tally.Sums()}
+	want, ok := published(r.plan)
 	if !ok {
-		return c, nil
+		return o, nil
 	}
-	if c.Total.Cmp(k.Total) != 0 || c.Unique.Cmp(k.Unique) != 0 {
-		return queens.Counts{}, fmt.Errorf("Q(%d) summed to %s and U(%d) to %s, but the published values are %s and %s (OEIS A000170, A002562): some task's result is wrong",
-			c.N, c.Total, c.N, c.Unique, k.Total, k.Unique)
+	if want.Cmp(o.Total) != 0 {
+		return Outcome{}, fmt.Errorf("the plan %s summed to %s, but the published count is %s: some task's result is wrong", planName(r.plan), o.Total, want)
 	}
-	return c, nil
+	if sc, ok := r.plan.(work.SumChecker); ok {
+		if err := sc.CheckSums(o.Total, o.Sums); err != nil {
+			return Outcome{}, err
+		}
+	}
+	return o, nil
+}
+
+// planName names plan in logs: its own Name ("8x8 open-ends v1") if it has one, "N=17"
+// for a queens plan, else its job id.
+func planName(plan work.Plan) string {
+	if n, ok := plan.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	if n, _ := jobBoard(plan.Job()); n > 0 {
+		return fmt.Sprintf("N=%d", n)
+	}
+	return plan.Job()
+}
+
+// jobBoard returns the board N a queens job id names (0 for other jobs) and the plan
+// version a job id ends with ("v1"; 0 if none): what a JobRecord shows.
+func jobBoard(job string) (n, v int) {
+	if n, v, err := work.ParseQueensJob(job); err == nil {
+		return n, v
+	}
+	if i := strings.LastIndex(job, "v"); i >= 0 {
+		v, _ = strconv.Atoi(job[i+1:])
+	}
+	return 0, v
 }
 
 // verifyAll samples every task for a second computation: the tasks not sampled yet wait
@@ -635,7 +665,7 @@ func (r *run) verifyAll() {
 
 // finish waits until the server has every accepted result, then sums the tally and
 // records the finished job.
-func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
+func (r *run) finish(ctx context.Context) (Outcome, Stats, error) {
 	c, job := r.c, r.job
 	select {
 	case <-r.js.PublishAsyncComplete():
@@ -662,16 +692,18 @@ func (r *run) finish(ctx context.Context) (queens.Counts, Stats, error) {
 			c.logf("job %s: computing again, by other identities, the %d tasks that only one identity computed", job, r.plan.Len()-r.ver.sample.len())
 			r.verifyAll()
 			r.finished = false
-			return queens.Counts{}, *stats, errRecheck
+			return Outcome{}, *stats, errRecheck
 		}
 		names := slices.Sorted(maps.Keys(r.ver.workers))
-		return queens.Counts{}, *stats, &RefusedError{Job: job, Reason: err.Error(), Identities: names}
+		return Outcome{}, *stats, &RefusedError{Job: job, Reason: err.Error(), Identities: names}
 	}
 	rec := &r.rec
 	rec.progress(r.tally, time.Now())
 	rec.Finished = time.Now().UTC()
 	rec.Total = counts.Total.String()
-	rec.Unique = counts.Unique.String()
+	if q, ok := r.plan.(*work.QueensPlan); ok {
+		rec.Unique = q.Counts(counts.Total, counts.Sums).Unique.String() // what "queens status" shows
+	}
 	rec.Verified, rec.Identities, rec.ByIdentities = stats.Verified, stats.Identities, stats.ByIdentities
 	if err := putSealed(ctx, r.jobs, r.sealer, job, *rec); err != nil {
 		c.logf("recording the finished job: %v", err)

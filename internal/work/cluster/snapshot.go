@@ -16,7 +16,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // A coordinator's snapshot is what it knows of a job, kept in its state directory so that a
@@ -36,13 +36,10 @@ import (
 // renamed over the old one, so that a crash leaves the old snapshot or the new one whole.
 // It holds the verifier's secret key: the state directory is the coordinator's alone.
 type snapshot struct {
-	Job         string
-	N           int
-	Method      string
-	PlanVersion int
-	Tasks       int
-	// PlanDigest tells plans with the same N, method, version and length apart (plans cut
-	// with another bound, for tests): see planDigest.
+	Job   string
+	Tasks int
+	// PlanDigest tells plans with the same job id and length apart (plans cut with
+	// another bound, for tests): see planDigest.
 	PlanDigest uint64
 	// Stream is the creation time of the results bucket's stream (UnixNano): a bucket
 	// deleted and made again starts its revisions from 1, and the snapshot is not for it.
@@ -71,28 +68,29 @@ type snapshot struct {
 	Adaptive bool
 }
 
-// snapshotMagic opens every snapshot file, with the format's version.
-const snapshotMagic = "chesspuzzles coordinator snapshot 3\n"
+// snapshotMagic opens every snapshot file, with the format's version: 4 since results are
+// any plan's (work.Result: a tally of named counters, fingerprints of whole results). A
+// snapshot of an older format is ignored, with a logged line, and every stored result read.
+const snapshotMagic = "chesspuzzles coordinator snapshot 4\n"
 
 // snapshotPath is the snapshot file of job in dir.
 func snapshotPath(dir, job string) string { return filepath.Join(dir, job+".snapshot") }
 
-// planDigest returns a 64-bit FNV-1a hash of the plan's identity: N, method, version, the
-// number of tasks and every task's Cost in id order (the Costs of plans cut differently
-// differ). It takes a pass over the tasks: a fraction of a second for 10⁷.
-func planDigest(p count.Plan) uint64 {
+// planDigest returns a 64-bit FNV-1a hash of the plan's identity: its job id, the number
+// of tasks and every task's Cost in id order (the Costs of plans cut differently differ).
+// It takes a pass over the tasks: a fraction of a second for 10⁷.
+func planDigest(p work.Plan) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	put := func(x uint64) {
 		binary.LittleEndian.PutUint64(b[:], x)
 		h.Write(b[:])
 	}
-	h.Write([]byte(p.Method()))
-	put(uint64(p.N()))
-	put(uint64(p.Version()))
+	h.Write([]byte(p.Job()))
 	put(uint64(p.Len()))
+	w := work.WeigherOf(p)
 	for id := range p.Len() {
-		put(p.Cost(id))
+		put(w.Cost(id))
 	}
 	return h.Sum64()
 }
@@ -100,13 +98,13 @@ func planDigest(p count.Plan) uint64 {
 // takeSnapshot returns the snapshot of a job's tally and verifier, read up to revision rev
 // of the results bucket whose stream was created at stream. It shares the verifier's
 // arrays: save it before the verifier changes.
-func takeSnapshot(plan count.Plan, digest uint64, stream int64, rev uint64, tally *count.Tally, ver *verifier) (*snapshot, error) {
+func takeSnapshot(plan work.Plan, digest uint64, stream int64, rev uint64, tally *tally, ver *verifier) (*snapshot, error) {
 	state, err := tally.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}
 	s := &snapshot{
-		Job: jobOf(plan), N: plan.N(), Method: plan.Method(), PlanVersion: plan.Version(), Tasks: plan.Len(),
+		Job: plan.Job(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, Key: ver.key, fp: ver.fp, who: ver.who, Names: ver.names,
 		Sample: ver.sample.bits, Agreed: ver.agreed.bits, Adaptive: ver.adaptive,
@@ -270,8 +268,8 @@ var errNoSnapshot = errors.New("no snapshot")
 // snapshot cannot be trusted (errNoSnapshot if there is none). Sample is the number of
 // tasks the run verifies, or adaptiveSample for a run with adaptive replication, which
 // takes a snapshot of one (or of a run that verifies every task).
-func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*count.Tally, *verifier, uint64, error) {
-	job := jobOf(plan)
+func loadSnapshot(dir string, plan work.Plan, digest uint64, stream int64, lastSeq uint64, sample int) (*tally, *verifier, uint64, error) {
+	job := plan.Job()
 	f, err := os.Open(snapshotPath(dir, job))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, errNoSnapshot
@@ -289,9 +287,9 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 		return nil, nil, 0, err
 	}
 	switch {
-	case s.Job != job || s.N != plan.N() || s.Method != plan.Method() || s.PlanVersion != plan.Version() || s.Tasks != plan.Len() || s.PlanDigest != digest:
-		return nil, nil, 0, fmt.Errorf("it is of job %s (N=%d, %s, plan version %d, %d tasks, plan digest %x), not of this plan (N=%d, %s, plan version %d, %d tasks, plan digest %x)",
-			s.Job, s.N, s.Method, s.PlanVersion, s.Tasks, s.PlanDigest, plan.N(), plan.Method(), plan.Version(), plan.Len(), digest)
+	case s.Job != job || s.Tasks != plan.Len() || s.PlanDigest != digest:
+		return nil, nil, 0, fmt.Errorf("it is of job %s (%d tasks, plan digest %x), not of this plan (job %s, %d tasks, plan digest %x)",
+			s.Job, s.Tasks, s.PlanDigest, job, plan.Len(), digest)
 	case s.Stream != stream:
 		return nil, nil, 0, fmt.Errorf("it was taken of a results bucket created at %v, but the server's was created at %v", time.Unix(0, s.Stream).UTC(), time.Unix(0, stream).UTC())
 	case s.Revision > lastSeq:
@@ -299,7 +297,7 @@ func loadSnapshot(dir string, plan count.Plan, digest uint64, stream int64, last
 	case len(s.Names) == 0 || s.Names[0] != "":
 		return nil, nil, 0, errors.New("its table of identities does not start with none")
 	}
-	tally := count.NewTally(plan)
+	tally := newTally(plan)
 	if err := tally.UnmarshalBinary(s.Tally); err != nil {
 		return nil, nil, 0, err
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats.go/jetstream"
@@ -28,12 +27,12 @@ func TestSnapshotCrash(t *testing.T) {
 	pool := startWorkers(t, ctx, s.URL(), plan, 2, 4, "w")
 	defer pool.stop()
 
-	path, old := snapshotPath(dir, JobID(n, plan.Version())), filepath.Join(dir, "old")
+	path, old := snapshotPath(dir, plan.Job()), filepath.Join(dir, "old")
 	rctx, rcancel := context.WithCancel(ctx)
 	var lg logger
 	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 200, Verify: 0.02, VerifyWait: 200 * time.Millisecond,
 		StateDir: dir, SnapshotEvery: time.Millisecond, Logf: lg.Logf}
-	c.Progress = func(tl *count.Tally) {
+	c.Progress = func(tl *tally) {
 		if _, err := os.Stat(old); err != nil && tl.Done() >= plan.Len()/4 {
 			if data, err := os.ReadFile(path); err == nil {
 				_ = os.WriteFile(old, data, 0o600)
@@ -69,7 +68,7 @@ func TestSnapshotCrash(t *testing.T) {
 			break
 		}
 	}
-	hist, err := results.history(ctx, resultKey(JobID(n, plan.Version()), dup))
+	hist, err := results.history(ctx, resultKey(plan.Job(), dup))
 	if err != nil || len(hist) == 0 {
 		t.Fatalf("task %d's result: %v, %v", dup, hist, err)
 	}
@@ -78,7 +77,7 @@ func TestSnapshotCrash(t *testing.T) {
 	if err != nil || r <= rev {
 		t.Fatalf("storing task %d again: revision %d, %v; want one after the snapshot's %d", dup, r, err, rev)
 	}
-	if last, err := lastJobRevision(ctx, results, JobID(n, plan.Version())); err != nil || last < r {
+	if last, err := lastJobRevision(ctx, results, plan.Job()); err != nil || last < r {
 		t.Fatalf("lastJobRevision = %d, %v; want at least %d", last, err, r)
 	}
 
@@ -105,10 +104,10 @@ func TestSnapshotIgnored(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	path := snapshotPath(dir, JobID(n, plan.Version()))
+	path := snapshotPath(dir, plan.Job())
 
 	// count runs plan through a server on store with two workers, or none.
-	runCount := func(t *testing.T, plan count.Plan, store string, workers int, verify float64) (Stats, *logger) {
+	runCount := func(t *testing.T, plan work.Plan, store string, workers int, verify float64) (Stats, *logger) {
 		t.Helper()
 		s := startServer(t, store, "")
 		defer s.Shutdown()
@@ -142,7 +141,7 @@ func TestSnapshotIgnored(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		data    []byte
-		plan    count.Plan
+		plan    work.Plan
 		store   string
 		workers int
 		verify  float64
@@ -172,7 +171,7 @@ func TestSnapshotIgnored(t *testing.T) {
 // the plan is refused; the count is exact.
 func TestWorkerWithoutPlan(t *testing.T) {
 	const n = 11
-	plan, err := queens.NewPlan(n, count.MethodFrames, frames.FinePlanVersion)
+	plan, err := newQueensPlan(n, count.MethodFrames, frames.FinePlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +186,7 @@ func TestWorkerWithoutPlan(t *testing.T) {
 	forged := *m.Task
 	forged.Cost++
 	m.Task = &forged
-	if _, _, err := w.task(m); err == nil {
+	if _, _, err := w.task(ctx, m); err == nil {
 		t.Errorf("the worker took a forged description of task 3")
 	}
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math/big"
 	"os"
 	"runtime"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
@@ -48,30 +49,34 @@ func BenchmarkCoordinatorState(b *testing.B) {
 	if n >= 18 {
 		method = count.MethodJoin
 	}
-	plan, err := queens.NewPlan(n, method, 0)
+	plan, err := newQueensPlan(n, method, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := plan.Build(ctx); err != nil {
+	if err := work.Build(ctx, plan); err != nil {
 		b.Fatal(err)
 	}
-	say(fmt.Sprintf("plan %s v%d, %d tasks", method, plan.Version(), plan.Len()), t0)
+	say(fmt.Sprintf("plan %s %s, %d tasks", method, plan.Job(), plan.Len()), t0)
 	digest := planDigest(plan)
 	t0 = time.Now()
-	tally, ver := count.NewTally(plan), newVerifier(plan, plan.Len())
+	tally, ver := newTally(plan), newVerifier(plan, plan.Len())
 	say("empty tally and verifier (every task sampled)", t0)
 	t0 = time.Now()
-	job := jobOf(plan)
+	job := plan.Job()
+	names := plan.Counters()
 	for id := range plan.Len() {
-		r := count.Result{ID: id, Solutions: uint64(id) * 7, Nodes: uint64(id) * 13, RowSets: 100, Stored: uint64(id), PairTests: uint64(id) << 10}
+		r := work.Result{ID: id, Count: big.NewInt(int64(id) * 7), Counters: make([]work.Counter, len(names))}
+		for i, name := range names {
+			r.Counters[i] = work.Counter{Name: name, Value: uint64(id) * uint64(i+13)}
+		}
 		first, second := fmt.Sprintf("worker-%03d", id%1000), fmt.Sprintf("worker-%03d", (id+1)%1000)
-		if _, err := tally.Add(r); err != nil {
+		if _, err := tally.add(r); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ver.addFirst(id, Result{Job: job, N: n, PlanVersion: plan.Version(), Result: r, Worker: first}); err != nil {
+		if _, err := ver.addFirst(id, Result{Job: job, Result: r, Worker: first}); err != nil {
 			b.Fatal(err)
 		}
-		if err := ver.addSecond(id, Result{Job: job, N: n, PlanVersion: plan.Version(), Result: r, Worker: second}); err != nil {
+		if err := ver.addSecond(id, Result{Job: job, Result: r, Worker: second}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -82,7 +81,7 @@ func (h *hostile) refused(want string) {
 // ask asks the coordinator for a task as a worker does, until it gets one.
 func (h *hostile) ask(ctx context.Context) Assignment {
 	h.t.Helper()
-	want, _ := json.Marshal(WantMsg{Name: "hostile", Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds()})
+	want, _ := json.Marshal(WantMsg{Name: "hostile", Messages: MessageVersion, Kinds: work.Kinds()})
 	for ctx.Err() == nil {
 		m, err := h.request(ctx, wantSubject(h.user), want)
 		if err != nil {
@@ -178,7 +177,6 @@ func TestForgeries(t *testing.T) {
 }
 
 func forgeries(t *testing.T, tj testJob) {
-	n := tj.n
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, 2*time.Minute, "coordinator")
 	plan := tj.plan
@@ -188,8 +186,8 @@ func forgeries(t *testing.T, tj testJob) {
 
 	lie := func(id int) Result {
 		r := runTask(plan, id)
-		r.Solutions += 8 // the forgery: Q(14) printed 365604, true 365596
-		return Result{Job: job, N: n, PlanVersion: tj.version, Result: r, Worker: honest.Identity, Name: "honest"}
+		r = plus(r, 8) // the forgery: Q(14) printed 365604, true 365596
+		return Result{Job: job, Result: r, Worker: honest.Identity, Name: "honest"}
 	}
 	// Before the coordinator starts: a result written for a task before anyone takes it,
 	// straight into the results bucket, and a job record with a total.
@@ -198,7 +196,7 @@ func forgeries(t *testing.T, tj testJob) {
 
 	log := &logger{t: t}
 	type outcome struct {
-		counts queens.Counts
+		counts Outcome
 		st     Stats
 		err    error
 	}
@@ -286,9 +284,9 @@ func forgeries(t *testing.T, tj testJob) {
 // second computation of each of its lies by turning its nonce into one of a second
 // computation, before its first result and after it, which must be refused. It reports
 // the tasks it lied about.
-func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
+func liar(ctx context.Context, t *testing.T, h *hostile, plan work.Plan, lie func(id int, verify bool) bool, lied chan<- int) {
 	for ctx.Err() == nil {
-		want, _ := json.Marshal(WantMsg{Name: "liar", Messages: MessageVersion, PlanVersions: PlanVersions})
+		want, _ := json.Marshal(WantMsg{Name: "liar", Messages: MessageVersion, Kinds: work.Kinds()})
 		m, err := h.request(ctx, wantSubject(h.user), want)
 		if err != nil {
 			_ = sleep(ctx, 20*time.Millisecond)
@@ -301,11 +299,11 @@ func liar(ctx context.Context, t *testing.T, h *hostile, plan count.Plan, lie fu
 		}
 		task := mustTask(plan, a.ID)
 		r := runTask(plan, a.ID)
-		lies := task.Weight == 8 && r.Solutions > 0 && lie(a.ID, a.Verify)
+		lies := task.Weight == 8 && r.Count.Sign() > 0 && lie(a.ID, a.Verify)
 		if lies {
-			r.Solutions += 2
+			r = plus(r, 2)
 		}
-		res := Result{Job: a.Job, N: a.N, PlanVersion: a.PlanVersion, Result: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
+		res := Result{Job: a.Job, Result: r, Worker: "honest", Name: "liar", Nonce: a.Nonce, Task: taskDigest(task)}
 		if lies && !a.Verify {
 			// Its "second computation" first, while the task has no result and the run
 			// cannot have ended: the coordinator must refuse it (no lease of it) in the run,
@@ -421,7 +419,7 @@ func TestOverwriteAfterFinish(t *testing.T) {
 	sealer := NewSealer("the coordinator's secret")
 	stop := runWorkers(ctx, newWorker(t, ctx, s.URL(), "honest", 2))
 	defer stop()
-	count := func() (queens.Counts, Stats, *logger) {
+	count := func() (Outcome, Stats, *logger) {
 		t.Helper()
 		log := &logger{t: t}
 		counts, st, err := (&Coordinator{Conn: nc, Sealer: sealer, Logf: log.Logf}).Run(ctx, plan)
@@ -444,10 +442,9 @@ func TestOverwriteAfterFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs, _ := js.KeyValue(ctx, JobsBucket)
-	forged := runTask(plan, 0)
-	forged.Solutions += 8
-	plain, _ := json.Marshal(Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: forged, Worker: "forger"})
-	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, N: n, PlanVersion: frames.PlanVersion, Result: runTask(plan, 1), Worker: "forger"})
+	forged := plus(runTask(plan, 0), 8)
+	plain, _ := json.Marshal(Result{Job: job, Result: forged, Worker: "forger"})
+	otherSeal, _ := sealValue(NewSealer("another secret"), resultKey(job, 1), Result{Job: job, Result: runTask(plan, 1), Worker: "forger"})
 	h2, err := results.history(ctx, resultKey(job, 2))
 	if err != nil || len(h2) == 0 {
 		t.Fatalf("task 2's result: %v, %v", h2, err)

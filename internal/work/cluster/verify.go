@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/hmac"
 	crand "crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -10,9 +11,9 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
 
 // DefaultVerify is the share of a job's tasks that a coordinator has computed a second time
@@ -24,12 +25,17 @@ const DefaultVerify = 0.02
 func verifyKey(job string, id int) string { return resultKey(job, id) + ".v" }
 
 // checkResult returns why r, stored under task id, cannot be a result of that task of
-// plan: it belongs to another job or plan, or its counters are impossible for the task
-// (see count.Plan.CheckResult). A second counting method plugs in here, through its
-// plan's own check.
-func checkResult(plan count.Plan, id int, r *Result) error {
-	if err := r.check(jobOf(plan), plan.N(), plan.Version(), id); err != nil {
+// plan: it belongs to another job, it was counted from another task (its digest), its
+// counters are not those the plan names, in their order, or the plan's Check refuses it. A
+// result of a build of MessageVersion 2 is made this build's first (legacyResult).
+func checkResult(plan work.Plan, id int, r *Result) error {
+	if err := r.check(plan.Job(), id); err != nil {
 		return err
+	}
+	if r.old != nil {
+		if err := legacyResult(plan, r); err != nil {
+			return err
+		}
 	}
 	if r.Task != "" {
 		t, err := plan.Task(id)
@@ -40,7 +46,19 @@ func checkResult(plan count.Plan, id int, r *Result) error {
 			return fmt.Errorf("task %d: the worker counted a task with digest %s, but task %d of the plan has digest %s", id, r.Task, id, d)
 		}
 	}
-	return count.Check(plan, r.Result)
+	if r.Count == nil {
+		return fmt.Errorf("task %d: a result without a count", id)
+	}
+	names := plan.Counters()
+	if len(r.Counters) != len(names) {
+		return fmt.Errorf("task %d: %d counters, but the plan %s names %d (%s)", id, len(r.Counters), plan.Job(), len(names), strings.Join(names, ", "))
+	}
+	for i, c := range r.Counters {
+		if c.Name != names[i] {
+			return fmt.Errorf("task %d: counter %d is %.40q, but the plan %s names %q there", id, i, c.Name, plan.Job(), names[i])
+		}
+	}
+	return plan.Check(r.Result)
 }
 
 // A verifier follows a job's first and second results and compares them. For every task it
@@ -74,7 +92,7 @@ type verifier struct {
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
 // of the whole plan), with a new fingerprint key.
-func newVerifier(plan count.Plan, k int) *verifier {
+func newVerifier(plan work.Plan, k int) *verifier {
 	v := emptyVerifier(plan)
 	if _, err := crand.Read(v.key[:]); err != nil {
 		panic(err) // crypto/rand does not fail on the systems Go supports
@@ -99,9 +117,9 @@ func newVerifier(plan count.Plan, k int) *verifier {
 }
 
 // emptyVerifier returns a verifier of plan that samples no task, with a zero key.
-func emptyVerifier(plan count.Plan) *verifier {
+func emptyVerifier(plan work.Plan) *verifier {
 	return &verifier{
-		job: jobOf(plan), sample: newIDSet(plan.Len()), agreed: newIDSet(plan.Len()),
+		job: plan.Job(), sample: newIDSet(plan.Len()), agreed: newIDSet(plan.Len()),
 		fp: make([]uint64, plan.Len()), who: make([]uint32, plan.Len()),
 		names: []string{""}, index: map[string]uint32{"": 0}, early: map[int]Result{},
 		workers: map[string]bool{}, verifiers: map[string]bool{},
@@ -170,16 +188,31 @@ func (s *idSet) setWords(words []uint64, tasks int) error {
 	return nil
 }
 
-// fingerprint returns the nonzero keyed 64-bit fingerprint of r's counters: the first 8
-// bytes of the SHA-256 of the key and the counters (a message of fixed length, so the key
-// as a prefix is a sound MAC). About a microsecond.
-func (v *verifier) fingerprint(r count.Result) uint64 {
-	var b [32 + 8*8]byte
-	copy(b[:], v.key[:])
-	for i, x := range [...]uint64{uint64(r.ID), r.Solutions, r.HalfTurn, r.QuarterTurn, r.Nodes, r.RowSets, r.Stored, r.PairTests} {
-		binary.LittleEndian.PutUint64(b[32+8*i:], x)
+// fingerprint returns the nonzero keyed 64-bit fingerprint of the whole of r: its task
+// id, its count and its counters, names and values (the first 8 bytes of their HMAC-SHA-256
+// under the key, each part prefixed by its length). About a microsecond.
+func (v *verifier) fingerprint(r work.Result) uint64 {
+	m := hmac.New(sha256.New, v.key[:])
+	var b [8]byte
+	put := func(x uint64) {
+		binary.LittleEndian.PutUint64(b[:], x)
+		m.Write(b[:])
 	}
-	sum := sha256.Sum256(b[:])
+	put(uint64(r.ID))
+	var count []byte
+	if r.Count != nil {
+		count = r.Count.Bytes()
+		put(uint64(r.Count.Sign() + 1))
+	}
+	put(uint64(len(count)))
+	m.Write(count)
+	put(uint64(len(r.Counters)))
+	for _, c := range r.Counters {
+		put(uint64(len(c.Name)))
+		m.Write([]byte(c.Name))
+		put(c.Value)
+	}
+	sum := m.Sum(nil)
 	return max(binary.LittleEndian.Uint64(sum[:8]), 1)
 }
 
@@ -263,7 +296,7 @@ func (v *verifier) compare(id int, first *Result, s Result) error {
 // first result, which it names by its identity only (see DisagreeError).
 func (v *verifier) against(id int, r Result) *DisagreeError {
 	fw, _ := v.firstWorker(id)
-	return &DisagreeError{Job: v.job, ID: id, First: Result{Job: v.job, Result: count.Result{ID: id}, Worker: fw}, Second: r, partial: true}
+	return &DisagreeError{Job: v.job, ID: id, First: Result{Job: v.job, Result: work.Result{ID: id}, Worker: fw}, Second: r, partial: true}
 }
 
 // addHere records a first result the coordinator computed itself: it needs no second.
@@ -333,20 +366,34 @@ type DisagreeError struct {
 
 func (e *DisagreeError) Error() string {
 	by := func(r Result) string {
-		if r.Worker == "" {
-			return "an unnamed worker"
+		w := "an unnamed worker"
+		if r.Worker != "" {
+			w = fmt.Sprintf("worker %q", r.Worker)
 		}
-		return fmt.Sprintf("worker %q", r.Worker)
+		return w + " found " + describe(r.Result)
 	}
-	return fmt.Sprintf("task %d of job %s was computed twice with different results: %s found %d solutions (%d, %d fixed by turns, %d nodes), %s found %d (%d, %d, %d nodes); the total is refused",
-		e.ID, e.Job, by(e.First), e.First.Solutions, e.First.HalfTurn, e.First.QuarterTurn, e.First.Nodes,
-		by(e.Second), e.Second.Solutions, e.Second.HalfTurn, e.Second.QuarterTurn, e.Second.Nodes)
+	return fmt.Sprintf("task %d of job %s was computed twice with different results: %s, %s; the total is refused",
+		e.ID, e.Job, by(e.First), by(e.Second))
 }
 
-// countLocally runs tasks on all cores (work.Run) and returns their results in the order
-// of ids; it counts them in st.ComputedHere.
-func countLocally(ctx context.Context, plan count.Plan, ids []int, st *Stats) ([]count.Result, error) {
+// describe says what a result found: "92 (half_turn 4, quarter_turn 0, nodes 1965)".
+func describe(r work.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v (", r.Count)
+	for i, c := range r.Counters {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", c.Name, c.Value)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// countLocally runs tasks on all cores (work.RunPlan) and returns their results in the
+// order of ids; it counts them in st.ComputedHere.
+func countLocally(ctx context.Context, plan work.Plan, ids []int, st *Stats) ([]work.Result, error) {
 	st.ComputedHere += len(ids)
-	res, err := work.Run(ctx, plan, work.Options{Tasks: ids})
-	return res.Results, err
+	out, err := work.RunPlan(ctx, plan, work.Options{Tasks: ids})
+	return out.Results, err
 }

@@ -2,38 +2,45 @@ package cluster
 
 import (
 	"errors"
+	"math/big"
 	"testing"
 
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
-// TestFingerprintKeyed: a fingerprint is the same for equal counters under one key, and
-// differs when any counter differs, or when the key does (a worker, who has no key, cannot
-// tell what a result's fingerprint is).
+// TestFingerprintKeyed: a fingerprint is the same for equal results under one key, and
+// differs when any part of the result differs (its task, its count however large, a
+// counter's name or value, the number of counters), or when the key does (a worker, who
+// has no key, cannot tell what a result's fingerprint is).
 func TestFingerprintKeyed(t *testing.T) {
 	plan := mustPlan(t, 8)
 	a, b := newVerifier(plan, 0), newVerifier(plan, 0)
 	if a.key == b.key {
 		t.Fatal("two verifiers drew the same key")
 	}
-	r := count.Result{ID: 3, Solutions: 7, HalfTurn: 1, QuarterTurn: 1, Nodes: 99, RowSets: 4, Stored: 5, PairTests: 6}
+	huge, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
+	r := work.Result{ID: 3, Count: huge, Counters: []work.Counter{{Name: "half_turn", Value: 1}, {Name: "nodes", Value: 99}}}
 	if f := a.fingerprint(r); f != a.fingerprint(r) || f == 0 {
-		t.Fatal("a fingerprint is not a nonzero function of the counters")
+		t.Fatal("a fingerprint is not a nonzero function of the result")
 	}
 	if a.fingerprint(r) == b.fingerprint(r) {
 		t.Error("two keys give one fingerprint")
 	}
-	for i := range 7 {
+	for name, edit := range map[string]func(*work.Result){
+		"task":           func(s *work.Result) { s.ID++ },
+		"count":          func(s *work.Result) { s.Count = new(big.Int).Add(huge, new(big.Int).Lsh(big.NewInt(1), 80)) },
+		"count's sign":   func(s *work.Result) { s.Count = new(big.Int).Neg(huge) },
+		"no count":       func(s *work.Result) { s.Count = nil },
+		"counter value":  func(s *work.Result) { s.Counters = []work.Counter{s.Counters[0], {Name: "nodes", Value: 100}} },
+		"counter name":   func(s *work.Result) { s.Counters = []work.Counter{s.Counters[0], {Name: "states", Value: 99}} },
+		"counters moved": func(s *work.Result) { s.Counters = []work.Counter{{Name: "half_turn1", Value: 1}, {Name: "nodes"}} },
+		"one counter":    func(s *work.Result) { s.Counters = s.Counters[:1] },
+	} {
 		s := r
-		*[]*uint64{&s.Solutions, &s.HalfTurn, &s.QuarterTurn, &s.Nodes, &s.RowSets, &s.Stored, &s.PairTests}[i]++
+		edit(&s)
 		if a.fingerprint(s) == a.fingerprint(r) {
-			t.Errorf("counter %d changed, fingerprint the same", i)
+			t.Errorf("%s changed, fingerprint the same", name)
 		}
-	}
-	s := r
-	s.ID++
-	if a.fingerprint(s) == a.fingerprint(r) {
-		t.Error("task id changed, fingerprint the same")
 	}
 }
 
@@ -47,7 +54,7 @@ func TestVerifierAgree(t *testing.T) {
 	var agreed [][2]string
 	v.agree = func(a, b string) { agreed = append(agreed, [2]string{a, b}) }
 	res := func(id int, sol uint64, w string) Result {
-		return Result{Job: v.job, Result: count.Result{ID: id, Solutions: sol, Nodes: 10}, Worker: w}
+		return Result{Job: v.job, Result: work.Result{ID: id, Count: new(big.Int).SetUint64(sol), Counters: []work.Counter{{Name: "nodes", Value: 10}}}, Worker: w}
 	}
 	if ask, err := v.addFirst(0, res(0, 5, "w1")); !ask || err != nil {
 		t.Fatalf("addFirst = %v, %v; want a task to verify", ask, err)
@@ -74,7 +81,7 @@ func TestVerifierAgree(t *testing.T) {
 	if err := v.addSecond(1, res(1, 9, "w2")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := v.addFirst(1, res(1, 8, "w1")); !errors.As(err, &dis) || dis.partial || dis.First.Solutions != 8 || dis.Second.Solutions != 9 {
+	if _, err := v.addFirst(1, res(1, 8, "w1")); !errors.As(err, &dis) || dis.partial || dis.First.Count.Int64() != 8 || dis.Second.Count.Int64() != 9 {
 		t.Fatalf("a first against an earlier differing second: %v; want a whole disagreement", err)
 	}
 	v.dropFirst(1)
@@ -115,7 +122,7 @@ func TestVerifierAgree(t *testing.T) {
 func TestSnapshotRoundTrip(t *testing.T) {
 	plan := mustPlan(t, 8)
 	dir := t.TempDir()
-	tally, v := count.NewTally(plan), newVerifier(plan, plan.Len()/2)
+	tally, v := newTally(plan), newVerifier(plan, plan.Len()/2)
 	sampled := -1
 	for id := range v.sample.ids() {
 		sampled = id
@@ -126,7 +133,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			continue
 		}
 		r := runTask(plan, id)
-		if _, err := tally.Add(r); err != nil {
+		if _, err := tally.add(r); err != nil {
 			t.Fatal(err)
 		}
 		w := []string{"w1", "w2", "w3"}[id%3]

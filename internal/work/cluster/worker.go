@@ -6,20 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/chesspuzzles/chesspuzzles/queens"
-	"github.com/chesspuzzles/chesspuzzles/queens/count"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
-	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/nats-io/nats.go"
 )
 
-// A Worker asks a coordinator for tasks of this build's plan versions and runs them, one
-// per core at a time.
+// A Worker asks a coordinator for tasks of the kinds of plans this build makes
+// (work.Kinds) and runs them, one per core at a time: a plan made again from its job id
+// (work.OpenJob), whatever it counts.
 type Worker struct {
 	// Conn is the worker's connection, made as Identity (see [ConnectWorker]), with the
 	// inbox prefix of that identity ([InboxPrefix]).
@@ -45,14 +42,15 @@ type Worker struct {
 	// Stall makes every task (not second computations) take at least this long: a hook for
 	// tests of ack deadlines and of killed workers. Leave it zero.
 	Stall time.Duration
-	// Plans, if not nil, builds the plan of a job from its N and plan version, and the
-	// worker takes every task from it by id (checking the message's description against
-	// it): a hook for tests and benchmarks that run a plan of their own cut
-	// (a fine plan with a tiny bound). Leave it nil.
-	Plans func(n, version int) (count.Plan, error)
-	// MaxMemory bounds the state store of each knight task the worker runs (0: none): a
-	// task that needs more is handed back with the reason logged, for a worker with more
-	// memory. Queens tasks have bounds of their own (count.Plan.Memory).
+	// Plans, if not nil, makes the plan of a job id instead of work.OpenJob, and the
+	// worker builds it and takes every task from it by id (checking the message's
+	// description against it): a hook for tests and benchmarks that run a plan of their
+	// own cut (a fine plan with a tiny bound). Leave it nil.
+	Plans func(job string) (work.Plan, error)
+	// MaxMemory bounds the memory of each task the worker runs, of a plan that takes a
+	// bound (work.MemoryBounder: a knight plan's state store; 0: none): a task that needs
+	// more is handed back with the reason logged, for a worker with more memory. Queens
+	// tasks have bounds of their own (count.Plan.Memory).
 	MaxMemory int64
 
 	done     atomic.Int64
@@ -60,7 +58,7 @@ type Worker struct {
 	finished sync.Map     // jobs the coordinator said were finished, said once each
 	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
 	mu       sync.Mutex
-	plans    map[string]count.Plan // by job id, queens and knight plans alike (cachedPlan)
+	plans    map[string]work.Plan // by job id, of any kind, built (cachedPlan)
 	waitOnce sync.Once
 
 	// askWait is how long a request for a task waits for its answer (5 s if zero): a hook
@@ -68,10 +66,6 @@ type Worker struct {
 	askWait time.Duration
 	held    holdings
 }
-
-// PlanVersions are the plan versions this build's workers run: a version number names
-// the method (queens.NewPlan).
-var PlanVersions = []int{frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion}
 
 // Done returns the number of tasks the worker has computed and handed in.
 func (w *Worker) Done() int64 { return w.done.Load() }
@@ -134,7 +128,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 	})
 	wg.Go(func() { w.beatHeld(ctx) })
-	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, PlanVersions: PlanVersions, Knight: KnightKinds(), Cores: w.Cores, Instance: w.held.instance})
+	want, _ := json.Marshal(WantMsg{Name: w.Name, Messages: MessageVersion, Kinds: work.Kinds(), Cores: w.Cores, Instance: w.held.instance})
 	for range cores {
 		wg.Go(func() {
 			idle := 0 // answers without a task in a row
@@ -284,74 +278,74 @@ func (w *Worker) beat(n string, back bool) {
 	_ = w.Conn.Publish(beatSubject(w.Identity), data)
 }
 
-// plan returns the plan of (n, v), built once, to take tasks from by id (see task):
-// queens.NewPlan's, or the Plans hook's.
-func (w *Worker) plan(n, v int) (count.Plan, error) {
-	return w.cachedPlan(JobID(n, v), func() (count.Plan, error) {
-		if w.Plans != nil {
-			return w.Plans(n, v)
-		}
-		return queens.NewPlan(n, "", v)
-	})
+// open returns the plan of job as this build makes it (the Plans hook's, or
+// work.OpenJob's), its tasks' memory bounded by MaxMemory, not built.
+func (w *Worker) open(job string) (work.Plan, error) {
+	open := work.OpenJob
+	if w.Plans != nil {
+		open = w.Plans
+	}
+	p, err := open(job)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := p.(work.MemoryBounder); ok {
+		b.BoundMemory(w.MaxMemory)
+	}
+	return p, nil
 }
 
-// cachedPlan returns the plan of job, made by build the first time a task of the job
+// cachedPlan returns the plan of job, made and built the first time a task of the job
 // comes (under w.mu: one build at a time) and kept for the worker's life, whatever its
-// puzzle. A build that fails is tried again with the next task.
-func (w *Worker) cachedPlan(job string, build func() (count.Plan, error)) (count.Plan, error) {
+// kind. A plan that fails is tried again with the next task.
+func (w *Worker) cachedPlan(ctx context.Context, job string) (work.Plan, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if p := w.plans[job]; p != nil {
 		return p, nil
 	}
-	p, err := build()
+	p, err := w.open(job)
+	if err == nil {
+		err = work.Build(ctx, p)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if w.plans == nil {
-		w.plans = map[string]count.Plan{}
+		w.plans = map[string]work.Plan{}
 	}
 	w.plans[job] = p
 	return p, nil
 }
 
 // task returns the task a message names and its plan, or why the message is not one this
-// build can run. A task described in the message is rebuilt from its description
-// (count.Plan.CheckTask: for the fine plan its frame, its splits and its Cost must be the
-// plan's; for the join its row sets must be a run of its sub-problem's), so that the
-// worker never builds the plan: its memory and start do not grow with the plan. With the
-// Plans hook, or a message without a description, the task comes from the plan by id, and
-// a description must match it.
-func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
-	if IsKnightJob(m.Job) {
-		return w.knightTask(m)
-	}
-	if !slices.Contains(PlanVersions, m.PlanVersion) {
-		return nil, count.Task{}, fmt.Errorf("task of plan version %d, but this build has plan versions %d and %d (frames) and %d and %d (join)", m.PlanVersion, frames.PlanVersion, frames.FinePlanVersion, join.PlanVersion, join.DemandPlanVersion)
-	}
-	if m.Job != JobID(m.N, m.PlanVersion) {
-		return nil, count.Task{}, fmt.Errorf("task %d of job %q, which is not of N=%d and plan version %d", m.ID, m.Job, m.N, m.PlanVersion)
-	}
-	if m.Task != nil && (m.Task.N != m.N || m.Task.ID != m.ID) {
-		return nil, count.Task{}, fmt.Errorf("message for task %d of N=%d describes task %d of N=%d", m.ID, m.N, m.Task.ID, m.Task.N)
+// build can run. A task described in the message, of a plan that takes a task from its
+// description (work.TaskChecker: for the queens fine plan its frame, its splits and its
+// Cost must be the plan's; for the join its row sets must be a run of its sub-problem's),
+// is checked by a plan made afresh and never built, so that the worker's memory and start
+// do not grow with the plan. Any other task comes from the plan, made and built once, by
+// id, and a description must match it.
+func (w *Worker) task(ctx context.Context, m TaskMsg) (work.Plan, work.Task, error) {
+	if m.Task != nil && m.Task.ID != m.ID {
+		return nil, work.Task{}, fmt.Errorf("message for task %d of job %q describes task %d", m.ID, m.Job, m.Task.ID)
 	}
 	if m.Task != nil && w.Plans == nil {
-		// A plan made afresh, never built: it checks and counts the task from its
-		// description (costs that it caches, such as the fine plan's bound, are per process).
-		p, err := queens.NewPlan(m.N, "", m.PlanVersion)
+		p, err := w.open(m.Job)
 		if err != nil {
-			return nil, count.Task{}, err
+			return nil, work.Task{}, err
 		}
-		t, err := p.CheckTask(*m.Task)
-		return p, t, err
+		if c, ok := p.(work.TaskChecker); ok {
+			t, err := c.CheckTask(*m.Task)
+			return p, t, err
+		}
 	}
-	p, err := w.plan(m.N, m.PlanVersion)
+	p, err := w.cachedPlan(ctx, m.Job)
 	if err != nil {
-		return nil, count.Task{}, err
+		return nil, work.Task{}, err
 	}
 	t, err := p.Task(m.ID)
 	if err == nil && m.Task != nil && *m.Task != t {
-		err = fmt.Errorf("the message describes task %d otherwise than the plan of N=%d, version %d", m.ID, m.N, m.PlanVersion)
+		err = fmt.Errorf("the message describes task %d otherwise than the plan %s", m.ID, m.Job)
 	}
 	return p, t, err
 }
@@ -360,15 +354,14 @@ func (w *Worker) task(m TaskMsg) (count.Plan, count.Task, error) {
 // hand the result in until the coordinator answers.
 func (w *Worker) handle(ctx context.Context, a Assignment) {
 	defer w.held.done(a.Nonce) // after the result's receipt, or the hand-back
-	plan, task, err := w.task(a.TaskMsg)
+	plan, task, err := w.task(ctx, a.TaskMsg)
 	if err != nil {
 		w.warnf("refused task %d of job %q: %v", a.ID, a.Job, err)
 		w.beat(a.Nonce, true)
 		_ = sleep(ctx, time.Second)
 		return
 	}
-	version := a.PlanVersion
-	job := a.Job // task checked that it is the job of task.N and version
+	job := a.Job // the plan's: task made it of this job id
 	key := resultKey(job, task.ID)
 	if a.Verify {
 		key = verifyKey(job, task.ID)
@@ -380,18 +373,18 @@ func (w *Worker) handle(ctx context.Context, a Assignment) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type outcome struct {
-		r   count.Result
+		r   work.Result
 		err error
 	}
 	out := make(chan outcome, 1)
 	go func() {
-		r, err := plan.CountTask(cctx, task)
+		r, err := plan.RunTask(cctx, task)
 		if err == nil && w.Stall > 0 && !a.Verify {
 			err = sleep(cctx, w.Stall-time.Since(start))
 		}
 		out <- outcome{r, err}
 	}()
-	var res count.Result
+	var res work.Result
 wait:
 	for {
 		select {
@@ -416,7 +409,7 @@ wait:
 			break wait
 		}
 	}
-	r := Result{Job: job, N: task.N, PlanVersion: version, Result: res, Worker: w.Identity, Name: w.Name,
+	r := Result{Job: job, Result: res, Worker: w.Identity, Name: w.Name,
 		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
 	data, _ := json.Marshal(r)
 	said := false // that the coordinator did not answer
@@ -451,6 +444,6 @@ wait:
 	}
 	d := w.done.Add(1)
 	if w.Verbose {
-		w.logf("task %s done in %v (%d solutions), %d done by this worker", key, time.Since(start).Round(time.Millisecond), res.Solutions, d)
+		w.logf("task %s done in %v (count %v), %d done by this worker", key, time.Since(start).Round(time.Millisecond), res.Count, d)
 	}
 }

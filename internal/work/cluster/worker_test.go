@@ -63,7 +63,7 @@ func awaitHandBack(t *testing.T, beats *nats.Subscription, nonce string) {
 // answers.
 func TestWorkerHandsBackWhenStoppedHandingIn(t *testing.T) {
 	const nonce = "nonce-1"
-	msg := TaskMsg{Job: JobID(8, frames.PlanVersion), N: 8, PlanVersion: frames.PlanVersion, ID: 0}
+	msg := TaskMsg{Job: JobID(8, frames.PlanVersion), ID: 0}
 	given := false
 	s, ctx, nc, beats := stubCoordinator(t, func(m *nats.Msg) {
 		if given {
@@ -115,7 +115,7 @@ func TestWorkerHandsBackWhenStoppedAsking(t *testing.T) {
 		stopWorker()
 		stopped.Store(time.Now().UnixNano())
 		time.Sleep(50 * time.Millisecond) // the worker is stopped when the task comes
-		respond(m, Assignment{TaskMsg: TaskMsg{Job: JobID(8, frames.PlanVersion), N: 8, PlanVersion: frames.PlanVersion, ID: 3},
+		respond(m, Assignment{TaskMsg: TaskMsg{Job: JobID(8, frames.PlanVersion), ID: 3},
 			Messages: MessageVersion, Nonce: nonce, Lease: 30})
 	})
 	w := newWorker(t, ctx, s.URL(), "stopped", 1)
