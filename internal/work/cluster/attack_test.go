@@ -39,20 +39,23 @@ func issuedHostile(t *testing.T, url string, a *Authority, name string) *hostile
 // A rogue is a worker of a compromised identity. It computes every task it is given and
 // hands in a lie (two more solutions, on queens tasks of weight 8 with solutions: whole
 // classes, so possible for the task; two more tours on any knight task) on a first computation when lieFirst says so, and on a
-// second computation when lieSecond says so. With hold, it keeps its first lie (beating
+// second computation when lieSecond says so; it hands a second computation back
+// uncomputed when declineSecond says so. With hold, it keeps its first lie (beating
 // its lease) until the coordinator has nothing else to give it, then hands it in. Every
 // ask waits pause first (0: as fast as the server answers).
 type rogue struct {
-	h         *hostile
-	plan      work.Plan
-	lieFirst  func(id int) bool
-	lieSecond func(id int) bool
-	hold      bool
-	pause     time.Duration
+	h             *hostile
+	plan          work.Plan
+	lieFirst      func(id int) bool
+	lieSecond     func(id int) bool
+	declineSecond func(id int) bool
+	hold          bool
+	pause         time.Duration
 
 	mu       sync.Mutex
 	lied     map[int]bool // tasks of its accepted first lies
 	verified []int        // tasks of the second computations it was given
+	declined []int        // those of them it handed back
 }
 
 func (r *rogue) ask(ctx context.Context) (Assignment, bool) {
@@ -114,6 +117,14 @@ func (r *rogue) run(ctx context.Context) {
 			r.mu.Lock()
 			r.verified = append(r.verified, a.ID)
 			r.mu.Unlock()
+			if r.declineSecond(a.ID) {
+				data, _ := json.Marshal(BeatMsg{Back: []string{a.Nonce}})
+				_ = r.h.nc.Publish(beatSubject(r.h.user), data)
+				r.mu.Lock()
+				r.declined = append(r.declined, a.ID)
+				r.mu.Unlock()
+				continue
+			}
 			res, _ := r.result(a, r.lieSecond(a.ID))
 			r.hand(ctx, res)
 			continue
@@ -200,7 +211,7 @@ func runRogues(t *testing.T, ctx context.Context, rs ...*rogue) {
 
 func newRogue(h *hostile, plan work.Plan) *rogue {
 	never := func(int) bool { return false }
-	return &rogue{h: h, plan: plan, lieFirst: never, lieSecond: never, lied: map[int]bool{}}
+	return &rogue{h: h, plan: plan, lieFirst: never, lieSecond: never, declineSecond: never, lied: map[int]bool{}}
 }
 
 // TestOneLiarUnpublished: one compromised identity among two honest ones, at the default

@@ -117,6 +117,10 @@ type Stats struct {
 	Rejected int
 	Refused  int
 	Requeued int
+	// Declined is the number of leases of second computations that ended without a
+	// result taken (lapsed, handed back, refused), each given back to the task's drawn
+	// verifier or, at its verifyDeclines-th, verified by the coordinator.
+	Declined int
 	// Verified is the number of tasks computed twice, by two distinct identities, and
 	// found to agree; VerifiedHere those of them the coordinator computed itself.
 	Verified     int

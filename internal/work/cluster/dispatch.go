@@ -88,6 +88,12 @@ type dispatch struct {
 	distrusted     map[string]bool
 	// grewAt is when the pool last grew, growingSince when its growth began (verifiers.go).
 	grewAt, growingSince time.Time
+	// declines counts the leases of each drawn task's second computation that ended
+	// without a result; here holds the tasks the coordinator is to verify because their
+	// verifier declined them, decliners the identities to quarantine for it (declines.go).
+	declines  map[int]int
+	here      []int
+	decliners []string
 }
 
 // his returns the history record of identity user in this job.
@@ -107,7 +113,7 @@ func (d *dispatch) want(m *nats.Msg) {
 	_ = json.Unmarshal(m.Data, &w)
 	a := Assignment{Wait: 0.1, Messages: MessageVersion}
 	d.saw(user)
-	if d.quarantined[user] {
+	if d.quarantined[user] || slices.Contains(d.decliners, user) {
 		d.g.refuse(user, "quarantined", "job %s: worker %s (%q) is quarantined: it gets no tasks", d.job, user, clipName(w.Name))
 		a.Wait = 10
 	} else if w.Messages != MessageVersion {
@@ -293,7 +299,7 @@ func (d *dispatch) lease(user string, id int, verify bool) *lease {
 }
 
 // release ends a lease; a first computation's task without a result is assigned again
-// first.
+// first, a second computation's goes back to its drawn verifier (declined).
 func (d *dispatch) release(l *lease) {
 	if _, ok := d.leases[l.nonce]; ok {
 		if d.g.held[l.user]--; d.g.held[l.user] <= 0 {
@@ -305,6 +311,9 @@ func (d *dispatch) release(l *lease) {
 	if l.verify {
 		if d.verifyLease[l.id] == l {
 			delete(d.verifyLease, l.id)
+			if d.declined(l) {
+				return // its drawn verifier keeps it (declines.go)
+			}
 			delete(d.picked, l.id)
 			delete(d.pickedAt, l.id)
 			if !d.ver.agreed.has(l.id) {

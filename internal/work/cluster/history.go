@@ -19,14 +19,17 @@ const HistoryFile = "history.json"
 // another computation differed; Confirmed, its first results that another identity (or
 // the coordinator) computed again with the same result, the record adaptive replication
 // trusts (see Adaptive); Refused, results it handed in that the coordinator
-// refused (no live lease, impossible counters); Quarantined, whether it was shown wrong
-// (its results then all dropped and computed again by others, and no task given it).
+// refused (no live lease, impossible counters); Declined, the tasks it was drawn to verify
+// and declined so often that the coordinator verified them itself (see verifyDeclines);
+// Quarantined, whether it was shown wrong or declined too many (its results then all
+// dropped and computed again by others, and no task given it).
 type IdentityHistory struct {
 	Tasks         int  `json:"tasks"`
 	Verified      int  `json:"verified"`
 	Confirmed     int  `json:"confirmed,omitempty"`
 	Disagreements int  `json:"disagreements,omitempty"`
 	Refused       int  `json:"refused,omitempty"`
+	Declined      int  `json:"declined,omitempty"`
 	Quarantined   bool `json:"quarantined,omitempty"`
 }
 
@@ -60,6 +63,7 @@ func (h History) ByIdentity() map[string]IdentityHistory {
 			s.Confirmed += r.Confirmed
 			s.Disagreements += r.Disagreements
 			s.Refused += r.Refused
+			s.Declined += r.Declined
 			s.Quarantined = s.Quarantined || r.Quarantined
 			out[name] = s
 		}

@@ -329,6 +329,7 @@ func (r *run) dispatch() {
 		d.window = DefaultWindow
 	}
 	d.next, d.stopNext = iter.Pull(r.plan.Order())
+	d.keepDraws(r.ver.drawn)
 	// (spare takes the task out of the sample: unagreed has read its word already.)
 	for id := range r.ver.unagreed() {
 		if !r.tally.Has(id) {
@@ -450,6 +451,9 @@ func (r *run) loop(ctx context.Context) error {
 			r.d.refresh()
 			r.d.pick(pickScan * 64)
 			r.flight()
+			if err := r.verifyDeclined(ctx); err != nil {
+				return err
+			}
 			if err := r.verifyAway(ctx); err != nil {
 				return err
 			}
@@ -578,6 +582,9 @@ func (r *run) save(force bool) {
 	t0 := time.Now()
 	s, err := takeSnapshot(r.plan, snap.digest, snap.stream, rev, r.tally, r.ver)
 	if err == nil {
+		if r.d != nil {
+			s.Drawn = r.d.draws()
+		}
 		err = s.save(r.c.StateDir)
 	}
 	if err != nil {

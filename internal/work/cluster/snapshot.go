@@ -66,6 +66,10 @@ type snapshot struct {
 	// Adaptive: the job runs with adaptive replication, Sample every task but those whose
 	// first result it spared.
 	Adaptive bool
+	// Drawn is the drawn verifier of each task that still wants its second computation,
+	// in id order (declines.go): a snapshot of an earlier build has none, and its tasks
+	// are drawn again.
+	Drawn []drawnTask
 }
 
 // snapshotMagic opens every snapshot file, with the format's version: 4 since results are
@@ -347,6 +351,10 @@ func loadSnapshot(dir string, plan work.Plan, digest uint64, stream int64, lastS
 		}
 		ver.early[r.ID] = r
 	}
+	if err := checkDraws(s.Drawn, plan.Len()); err != nil {
+		return nil, nil, 0, err
+	}
+	ver.drawn = s.Drawn
 	for _, w := range s.Workers {
 		ver.workers[w] = true
 	}

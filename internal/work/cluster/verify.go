@@ -88,6 +88,8 @@ type verifier struct {
 	// replication spared (see Adaptive); a task whose first result is dropped is
 	// sampled again.
 	adaptive bool
+	// drawn are the drawn verifiers a snapshot kept, for the dispatch (keepDraws).
+	drawn []drawnTask
 }
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
