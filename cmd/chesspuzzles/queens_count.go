@@ -89,8 +89,8 @@ tells how long.`,
 	return withModes(cmd,
 		flagMode{"--status", "status", []string{"status", "nats", "state", "token", "json"}},
 		flagMode{"--shard", "shard", []string{"shard", "workers", "quiet", "json"}},
-		flagMode{"--nats", "nats", []string{"nats", "state", "token", "ack-wait", "workers", "quiet", "json"}},
-		flagMode{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "workers", "quiet", "json"}},
+		flagMode{"--nats", "nats", []string{"nats", "state", "token", "ack-wait", "replicas", "adaptive", "min-identities", "workers", "quiet", "json"}},
+		flagMode{"--distributed", "distributed", []string{"distributed", "nats-listen", "state", "token", "ack-wait", "replicas", "adaptive", "min-identities", "workers", "quiet", "json"}},
 		flagMode{"a local count", "", []string{"workers", "checkpoint", "quiet", "json"}},
 	)
 }
