@@ -27,28 +27,36 @@ const DefaultMaxConnections = 8
 // own users (reservedNames) are not capped.
 type connCap struct {
 	max   int
-	kick  func(cid uint64) error
+	kick  func(id connID) error
 	logf  func(format string, args ...any)
 	mu    sync.Mutex
-	conns map[string][]uint64 // the open connections of each identity, oldest first
-	who   map[uint64]string   // the identity of each connection counted
+	conns map[string][]connID // the open connections of each identity, oldest first
+	who   map[connID]string   // the identity of each connection counted
 	said  map[string]time.Time
 	kicks map[string]int       // connections closed since the identity's last logged line
 	shut  map[string]time.Time // identities shut out until then (shun)
 	// ban, if not nil, has the server refuse the identities given at authentication,
-	// and no other (shutout.go); banMu keeps its pushes in order.
+	// and no other (shutout.go); banMu keeps its pushes in order; lifts says whether an
+	// account JWT another pushed lets any of the identities given in.
 	ban   func(names []string) error
 	banMu sync.Mutex
+	lifts func(token string, names []string) bool
 }
 
-func newConnCap(max int, kick func(uint64) error, logf func(string, ...any)) *connCap {
-	return &connCap{max: max, kick: kick, logf: logf, conns: map[string][]uint64{}, who: map[uint64]string{},
+// A connID names a connection: the server's ID, and the connection's number on it.
+type connID struct {
+	server string
+	cid    uint64
+}
+
+func newConnCap(max int, kick func(connID) error, logf func(string, ...any)) *connCap {
+	return &connCap{max: max, kick: kick, logf: logf, conns: map[string][]connID{}, who: map[connID]string{},
 		said: map[string]time.Time{}, kicks: map[string]int{}, shut: map[string]time.Time{}}
 }
 
 // connected counts connection cid of identity user, and closes it if user holds max
 // already.
-func (c *connCap) connected(user string, cid uint64) {
+func (c *connCap) connected(user string, cid connID) {
 	if slices.Contains(reservedNames, user) || user == "" {
 		return
 	}
@@ -100,7 +108,7 @@ func (c *connCap) shun(user string, d time.Duration) {
 }
 
 // gone forgets connection cid.
-func (c *connCap) gone(cid uint64) {
+func (c *connCap) gone(cid connID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	user, ok := c.who[cid]
@@ -108,7 +116,7 @@ func (c *connCap) gone(cid uint64) {
 		return
 	}
 	delete(c.who, cid)
-	c.conns[user] = slices.DeleteFunc(c.conns[user], func(x uint64) bool { return x == cid })
+	c.conns[user] = slices.DeleteFunc(c.conns[user], func(x connID) bool { return x == cid })
 	if len(c.conns[user]) == 0 {
 		delete(c.conns, user)
 	}
@@ -138,16 +146,28 @@ func capConnections(s *server.Server, a *Authority, max int, logf func(string, .
 	if err != nil {
 		return nil, nil, fmt.Errorf("connecting to the embedded server as its system account: %w", err)
 	}
-	cc := newConnCap(max, s.DisconnectClientByID, logf)
-	cc.ban = a.banner(nc)
+	cc := newConnCap(max, func(id connID) error { return s.DisconnectClientByID(id.cid) }, logf)
+	if err := cc.follow(nc, a); err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return nc, cc, nil
+}
+
+// follow has c follow, on nc, a system account connection, the connect and disconnect
+// events of a's workers' account, and the pushes of its JWT by others (liftedBans); and
+// ban identities at authentication by pushing it (banner).
+func (c *connCap) follow(nc *nats.Conn, a *Authority) error {
+	c.ban, c.lifts = a.banner(nc), a.lifts
 	var ev struct {
+		Server server.ServerInfo `json:"server"`
 		Client server.ClientInfo `json:"client"`
 	}
 	var mu sync.Mutex // the two subscriptions' handlers share ev
 	if _, err := nc.Subscribe("$SYS.ACCOUNT."+a.accountPub+".CONNECT", func(m *nats.Msg) {
 		mu.Lock()
 		defer mu.Unlock()
-		ev.Client = server.ClientInfo{}
+		ev.Server, ev.Client = server.ServerInfo{}, server.ClientInfo{}
 		if json.Unmarshal(m.Data, &ev) != nil || ev.Client.Jwt == "" {
 			return
 		}
@@ -155,25 +175,23 @@ func capConnections(s *server.Server, a *Authority, max int, logf func(string, .
 		if err != nil {
 			return
 		}
-		cc.connected(uc.Name, ev.Client.ID)
+		c.connected(uc.Name, connID{ev.Server.ID, ev.Client.ID})
 	}); err != nil {
-		nc.Close()
-		return nil, nil, err
+		return err
 	}
 	if _, err := nc.Subscribe("$SYS.ACCOUNT."+a.accountPub+".DISCONNECT", func(m *nats.Msg) {
 		mu.Lock()
 		defer mu.Unlock()
-		ev.Client = server.ClientInfo{}
+		ev.Server, ev.Client = server.ServerInfo{}, server.ClientInfo{}
 		if json.Unmarshal(m.Data, &ev) == nil {
-			cc.gone(ev.Client.ID)
+			c.gone(connID{ev.Server.ID, ev.Client.ID})
 		}
 	}); err != nil {
-		nc.Close()
-		return nil, nil, err
+		return err
 	}
-	if err := nc.Flush(); err != nil {
-		nc.Close()
-		return nil, nil, err
+	// A push of the account by another ("worker revoke") would lift the shut-outs.
+	if _, err := nc.Subscribe("$SYS.REQ.ACCOUNT."+a.accountPub+".CLAIMS.UPDATE", func(m *nats.Msg) { c.liftedBans(m.Data) }); err != nil {
+		return err
 	}
-	return nc, cc, nil
+	return nc.Flush()
 }

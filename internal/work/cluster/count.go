@@ -99,7 +99,15 @@ func Count(ctx context.Context, plan work.Plan, opts CountOptions) (Outcome, Sta
 	url := opts.URL
 	co := ConnectOptions{URL: url, Token: opts.Token, Creds: opts.Creds, Name: "chesspuzzles coordinator", Logf: logf}
 	if url != "" {
-		logf("%s", externalLimits)
+		// The server's own limits apply where it lets this state directory's system
+		// account in (external.go); else the operator must set them.
+		_, stop, err := watchExternal(ctx, url, auth, DefaultMaxConnections, logf)
+		if err != nil {
+			logf("%s (%v)", externalLimits, err)
+		} else {
+			defer stop()
+			logf(externalHeld, DefaultMaxConnections)
+		}
 	}
 	if url == "" {
 		srv, err := startEmbedded(opts, auth, logf)
@@ -181,9 +189,14 @@ func Count(ctx context.Context, plan work.Plan, opts CountOptions) (Outcome, Sta
 }
 
 // externalLimits is what Count logs at the start of a count through a server it did not
-// start: the connection cap (connlimit.go) and the flood shut-out (flood.go, shutout.go)
-// follow the embedded server's own events and counters, and do not apply there.
-const externalLimits = "the NATS server at --nats is not this process's: it caps no identity's connections and shuts out no identity that floods it (the embedded server does both); set in its configuration max_payload: 16KB and max_connections, and a connection limit on the workers' account (nsc edit account --conns N); see docs/distributed.md"
+// start and that does not let this state directory's system account in: the connection
+// cap (connlimit.go) and the flood shut-out (flood.go, shutout.go) follow the system
+// account's events and counters, and do not apply there. externalHeld is what it logs
+// where they do (external.go).
+const (
+	externalLimits = "the NATS server at --nats does not let this state directory's system account in: the coordinator caps no identity's connections there and shuts out no identity that floods it; configure it with \"chesspuzzles worker server-config\", or set in its configuration max_payload: 16KB and max_connections, and a connection limit on the workers' account (nsc edit account --conns N); see docs/distributed.md"
+	externalHeld   = "the NATS server at --nats lets this state directory's system account in: each identity is held to %d connections there, and one that floods it is shut out, as on the embedded server"
+)
 
 // admitIssued returns a Coordinator's Admit of the identities auth issued and has not
 // revoked, and of the local worker ("local"). It reads the issued identities again at

@@ -29,10 +29,33 @@ const (
 	shunMost   = 10 * time.Minute
 )
 
-// watchFloods reads the server's connection counters every floodEvery until ctx ends, and
-// shuts out the identities (of cc, the account's connections) that flood.
-func watchFloods(ctx context.Context, s *server.Server, account string, cc *connCap) {
-	last := map[uint64][2]int64{} // messages and bytes in, by connection, at the last look
+// A connCount is what a server says of one connection: the messages and bytes it sent.
+type connCount struct {
+	id          connID
+	msgs, bytes int64
+}
+
+// serverCounts returns the counters of the connections of account on the embedded server
+// s.
+func serverCounts(s *server.Server, account string) func(context.Context) ([]connCount, error) {
+	return func(context.Context) ([]connCount, error) {
+		cz, err := s.Connz(&server.ConnzOptions{Account: account, Limit: 1 << 20})
+		if err != nil {
+			return nil, err
+		}
+		id := s.ID()
+		out := make([]connCount, 0, len(cz.Conns))
+		for _, c := range cz.Conns {
+			out = append(out, connCount{connID{id, c.Cid}, c.InMsgs, c.InBytes})
+		}
+		return out, nil
+	}
+}
+
+// watchFloods reads the connection counters counts gives every floodEvery until ctx
+// ends, and shuts out the identities (of cc, the account's connections) that flood.
+func watchFloods(ctx context.Context, counts func(context.Context) ([]connCount, error), cc *connCap) {
+	last := map[connID][2]int64{} // messages and bytes in, by connection, at the last look
 	next := map[string]time.Duration{}
 	t := time.NewTicker(floodEvery)
 	defer t.Stop()
@@ -43,7 +66,7 @@ func watchFloods(ctx context.Context, s *server.Server, account string, cc *conn
 			return
 		case <-t.C:
 		}
-		cz, err := s.Connz(&server.ConnzOptions{Account: account, Limit: 1 << 20})
+		conns, err := counts(ctx)
 		if err != nil {
 			continue
 		}
@@ -51,16 +74,16 @@ func watchFloods(ctx context.Context, s *server.Server, account string, cc *conn
 		secs := now.Sub(at).Seconds()
 		at = now
 		msgs, bytes := map[string]int64{}, map[string]int64{}
-		seen := map[uint64][2]int64{}
-		for _, c := range cz.Conns {
-			seen[c.Cid] = [2]int64{c.InMsgs, c.InBytes}
-			user := cc.user(c.Cid)
+		seen := map[connID][2]int64{}
+		for _, c := range conns {
+			seen[c.id] = [2]int64{c.msgs, c.bytes}
+			user := cc.user(c.id)
 			if user == "" {
 				continue
 			}
-			before := last[c.Cid]
-			msgs[user] += c.InMsgs - before[0]
-			bytes[user] += c.InBytes - before[1]
+			before := last[c.id]
+			msgs[user] += c.msgs - before[0]
+			bytes[user] += c.bytes - before[1]
 		}
 		last = seen
 		for _, user := range slices.Sorted(maps.Keys(msgs)) {
@@ -83,7 +106,7 @@ func watchFloods(ctx context.Context, s *server.Server, account string, cc *conn
 }
 
 // user returns the identity of connection cid, "" if it is not counted.
-func (c *connCap) user(cid uint64) string {
+func (c *connCap) user(cid connID) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.who[cid]

@@ -215,8 +215,8 @@ func TestExternalOperator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !log.contains("caps no identity's connections and shuts out no identity that floods it") {
-		t.Errorf("a count through an external server does not say what the operator must limit there:\n%s", strings.Join(log.lines, "\n"))
+	if !log.contains("lets this state directory's system account in: each identity is held to 8 connections there") {
+		t.Errorf("a count through an external server that trusts the state directory does not say that it holds the identities' connections there:\n%s", strings.Join(log.lines, "\n"))
 	}
 	if got, want := counts.Total.String(), known(t)[n][0]; got != want {
 		t.Errorf("Q(%d) through an external server = %s, want %s", n, got, want)

@@ -107,7 +107,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 		}
 		var ctx context.Context
 		ctx, srv.stop = context.WithCancel(context.Background())
-		go watchFloods(ctx, s, o.Authority.accountPub, srv.conns)
+		go watchFloods(ctx, serverCounts(s, o.Authority.accountPub), srv.conns)
 	}
 	return srv, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats.go"
 )
 
@@ -15,9 +16,10 @@ import (
 // it is back, every two seconds. So while an identity is shut out the account JWT the
 // embedded server holds revokes its keys (as "worker revoke" does for good, with the
 // permanent revocations of the identities file kept), pushed over the system account's
-// connection; when the last shut-out ends, the JWT without it is pushed again. A
-// "worker revoke" pushed meanwhile replaces the JWT and so lifts the shut-out early: the
-// connections are then still closed at their connect events until it ends.
+// connection; when the last shut-out ends, the JWT without it is pushed again. A JWT
+// another pushes meanwhile ("worker revoke", which knows nothing of the shut-outs) would
+// lift them early: the coordinator sees the push on the same connection (liftedBans) and
+// pushes its own again, read from the identities file, the new revocation with it.
 
 // shutOutPush is how long pushing the account JWT to the embedded server may take.
 const shutOutPush = 5 * time.Second
@@ -69,8 +71,9 @@ func (c *connCap) banned() []string {
 }
 
 // pushBans has the server refuse at authentication the identities shut out now, and
-// none other; it is called when one is shut out and when a shut-out ends. A failure is
-// logged: the connections are still closed at their connect events.
+// none other; it is called when one is shut out, when a shut-out ends, and when another
+// pushed the account meanwhile. A failure is logged: the connections are still closed at
+// their connect events.
 func (c *connCap) pushBans() {
 	if c.ban == nil {
 		return
@@ -81,4 +84,37 @@ func (c *connCap) pushBans() {
 	if err := c.ban(names); err != nil && c.logf != nil {
 		c.logf("shutting out %d identities at authentication: %v; their connections are still closed as they come", len(names), err)
 	}
+}
+
+// liftedBans follows a push of the account's JWT (token) that the server was sent: one
+// that does not revoke the identities shut out now (another's: the coordinator's own
+// do) lifts their shut-outs at authentication, and they are pushed again. The server
+// takes the pushes in the order they come, so the coordinator's, sent once it has seen
+// the other, is the one that holds.
+func (c *connCap) liftedBans(token []byte) {
+	names := c.banned()
+	if len(names) == 0 || c.lifts == nil || !c.lifts(string(token), names) {
+		return
+	}
+	go c.pushBans()
+}
+
+// lifts reports whether the account JWT token lets in any of the identities names: it
+// revokes not every key issued to them. A token it cannot read lifts nothing (the
+// server refuses it too).
+func (a *Authority) lifts(token string, names []string) bool {
+	ac, err := jwt.DecodeAccountClaims(token)
+	if err != nil || ac.Subject != a.accountPub {
+		return false
+	}
+	ids, err := readIdentities(a.dir)
+	if err != nil {
+		return false
+	}
+	for _, id := range ids {
+		if _, revoked := ac.Revocations[id.Key]; slices.Contains(names, id.Name) && !revoked {
+			return true
+		}
+	}
+	return false
 }

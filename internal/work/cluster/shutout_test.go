@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -78,5 +79,83 @@ func TestShutOutAtAuth(t *testing.T) {
 	}
 	if _, err := connect("gone", gone); err == nil {
 		t.Errorf("a revoked identity connected after a shut-out of another ended")
+	}
+}
+
+// TestRevokeDuringShutOut: a "worker revoke" pushed while an identity is shut out (the
+// account JWT without the shut-out) lets the shut-out identity in for a round trip at
+// most: the coordinator sees the push and pushes its bans again, with the new
+// revocation. Before, the revoke's push lifted the shut-out at authentication until it
+// ended.
+func TestRevokeDuringShutOut(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &logger{t: t}
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Shutdown)
+	connect := func(creds []byte) error {
+		token, seed := mustSplit(t, creds)
+		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect(), nats.Timeout(2*time.Second))
+		if err == nil {
+			nc.Close()
+		}
+		return err
+	}
+	flooder, honest, later := issue(t, a, "flooder"), issue(t, a, "honest"), issue(t, a, "later")
+	const shut = 2500 * time.Millisecond
+	start := time.Now()
+	s.conns.shun("flooder", shut)
+	for connect(flooder) == nil {
+		if time.Since(start) > shut/4 {
+			t.Fatal("the shut-out identity still connects a second after its shut-out began")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// What "worker revoke later" does, from its own copy of the authority.
+	other, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Revoke("later"); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Push(context.Background(), s.URL()); err != nil {
+		t.Fatal(err)
+	}
+	// The coordinator pushes its bans again once it has seen the other push: a round
+	// trip, in which a connection let in is closed at its connect event.
+	time.Sleep(200 * time.Millisecond)
+	pushed := time.Now()
+	for time.Since(pushed) < time.Second && time.Since(start) < shut-500*time.Millisecond {
+		if connect(flooder) == nil {
+			t.Fatalf("the shut-out identity connected %v after another pushed the account (%v into its %v shut-out)", time.Since(pushed).Round(time.Millisecond)+200*time.Millisecond, time.Since(start).Round(time.Millisecond), shut)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := connect(later); err == nil {
+		t.Error("the identity revoked during the shut-out connected")
+	}
+	if err := connect(honest); err != nil {
+		t.Errorf("another identity during the shut-out: %v", err)
+	}
+	time.Sleep(time.Until(start.Add(shut + 500*time.Millisecond)))
+	var again error
+	for range 50 {
+		if again = connect(flooder); again == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if again != nil {
+		t.Errorf("the identity after its shut-out: %v, want it let in", again)
+	}
+	if err := connect(later); err == nil {
+		t.Error("the identity revoked during the shut-out connected after it ended")
 	}
 }
