@@ -133,16 +133,7 @@ func (c *connCap) held(user string) int {
 // connect and disconnect events of the workers' account, holding each identity to max
 // connections. It returns the system connection, which the caller closes at shutdown.
 func capConnections(s *server.Server, a *Authority, max int, logf func(string, ...any)) (*nats.Conn, *connCap, error) {
-	creds, _, err := a.sysUser()
-	if err != nil {
-		return nil, nil, err
-	}
-	token, seed, err := splitCreds(creds)
-	if err != nil {
-		return nil, nil, err
-	}
-	nc, err := nats.Connect(s.ClientURL(), nats.UserJWTAndSeed(token, seed), nats.Name("chesspuzzles connection cap"),
-		nats.InProcessServer(s), nats.MaxReconnects(-1))
+	nc, err := a.capConn(s.ClientURL(), nats.InProcessServer(s))
 	if err != nil {
 		return nil, nil, fmt.Errorf("connecting to the embedded server as its system account: %w", err)
 	}
@@ -152,6 +143,20 @@ func capConnections(s *server.Server, a *Authority, max int, logf func(string, .
 		return nil, nil, err
 	}
 	return nc, cc, nil
+}
+
+// capConn connects to url as a's system account, for a connCap: named so, reconnecting
+// for ever, with opts.
+func (a *Authority) capConn(url string, opts ...nats.Option) (*nats.Conn, error) {
+	creds, _, err := a.sysUser()
+	if err != nil {
+		return nil, err
+	}
+	token, seed, err := splitCreds(creds)
+	if err != nil {
+		return nil, err
+	}
+	return nats.Connect(url, append([]nats.Option{nats.UserJWTAndSeed(token, seed), nats.Name("chesspuzzles connection cap"), nats.MaxReconnects(-1)}, opts...)...)
 }
 
 // follow has c follow, on nc, a system account connection, the connect and disconnect

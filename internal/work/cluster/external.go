@@ -36,16 +36,7 @@ const externalGather = 100 * time.Millisecond
 // request for the counters every floodEvery, and a decoding of each connect event. It
 // returns the connCap that holds them.
 func watchExternal(ctx context.Context, url string, a *Authority, max int, logf func(string, ...any)) (cc *connCap, stop func(), err error) {
-	creds, _, err := a.sysUser()
-	if err != nil {
-		return nil, nil, err
-	}
-	token, seed, err := splitCreds(creds)
-	if err != nil {
-		return nil, nil, err
-	}
-	nc, err := nats.Connect(url, nats.UserJWTAndSeed(token, seed), nats.Name("chesspuzzles connection cap"),
-		nats.MaxReconnects(-1), nats.Timeout(DefaultConnectTimeout))
+	nc, err := a.capConn(url, nats.Timeout(DefaultConnectTimeout))
 	if err != nil {
 		return nil, nil, fmt.Errorf("connecting as the system account of this state directory: %w", err)
 	}

@@ -16,25 +16,8 @@ import (
 // closed, another identity connects all the while, a revoked identity stays revoked, and
 // once the shut-out ends the identity connects again.
 func TestShutOutAtAuth(t *testing.T) {
-	dir := t.TempDir()
-	a, err := LoadOrCreateAuthority(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := &logger{t: t}
-	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Shutdown)
-	connect := func(name string, creds []byte) (*nats.Conn, error) {
-		token, seed := mustSplit(t, creds)
-		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect(), nats.Timeout(2*time.Second))
-		if err == nil {
-			t.Cleanup(nc.Close)
-		}
-		return nc, err
-	}
+	_, a, s, dial := shutOutServer(t)
+	connect := func(_ string, creds []byte) (*nats.Conn, error) { return dial(creds) }
 	flooder, honest, gone := issue(t, a, "flooder"), issue(t, a, "honest"), issue(t, a, "gone")
 	if err := a.Revoke("gone"); err != nil {
 		t.Fatal(err)
@@ -89,20 +72,9 @@ func TestShutOutAtAuth(t *testing.T) {
 // ends). Before, the revoke's push lifted the shut-out at authentication until it
 // ended.
 func TestRevokeDuringShutOut(t *testing.T) {
-	dir := t.TempDir()
-	a, err := LoadOrCreateAuthority(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := &logger{t: t}
-	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Shutdown)
+	dir, a, s, dial := shutOutServer(t)
 	connect := func(creds []byte) error {
-		token, seed := mustSplit(t, creds)
-		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect(), nats.Timeout(2*time.Second))
+		nc, err := dial(creds)
 		if err == nil {
 			nc.Close()
 		}
@@ -144,5 +116,31 @@ func TestRevokeDuringShutOut(t *testing.T) {
 	}
 	if err := connect(honest); err != nil {
 		t.Errorf("another identity during the shut-out: %v", err)
+	}
+}
+
+// shutOutServer starts an embedded server of a new authority's identities, and returns
+// its state directory, the authority, the server, and a function that connects with
+// credentials once, without reconnecting (the connection closed with the test).
+func shutOutServer(t *testing.T) (string, *Authority, *Server, func(creds []byte) (*nats.Conn, error)) {
+	t.Helper()
+	dir := t.TempDir()
+	a, err := LoadOrCreateAuthority(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &logger{t: t}
+	s, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: dir, Authority: a, Logf: log.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Shutdown)
+	return dir, a, s, func(creds []byte) (*nats.Conn, error) {
+		token, seed := mustSplit(t, creds)
+		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect(), nats.Timeout(2*time.Second))
+		if err == nil {
+			t.Cleanup(nc.Close)
+		}
+		return nc, err
 	}
 }
