@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -361,7 +362,8 @@ func readKnownPeaks(t *testing.T) []knownPeak {
 // TestExpectOpen8x8 checks the open model against the sweep of 8×8 open as far as it was
 // counted (testdata/known-cells-8x8-open.txt): fed the first two columns (all Estimate
 // measures of 8 rows in its budget), column 2's states summed within 30 % of those
-// counted; fed the first three, every cell counted after them within 30 %.
+// counted; fed the first three, every cell counted after them within 30 % (cells 25–29:
+// 1.29, 1.10, 0.81 and 0.84 times; cell 27 is not known exactly).
 func TestExpectOpen8x8(t *testing.T) {
 	data, err := os.ReadFile("testdata/known-cells-8x8-open.txt")
 	if err != nil {
@@ -373,11 +375,18 @@ func TestExpectOpen8x8(t *testing.T) {
 			continue
 		}
 		var cell int
-		var n float64
-		if k, err := fmt.Sscanf(line, "%d %g", &cell, &n); k != 2 || err != nil || cell != len(counted)+1 {
+		var n string
+		if k, err := fmt.Sscanf(line, "%d %s", &cell, &n); k != 2 || err != nil || cell != len(counted)+1 {
 			t.Fatalf("known-cells-8x8-open.txt: bad line %q", line)
 		}
-		counted = append(counted, n)
+		x := math.NaN() // "-": not known
+		if n != "-" {
+			var err error
+			if x, err = strconv.ParseFloat(n, 64); err != nil || x < 1 {
+				t.Fatalf("known-cells-8x8-open.txt: bad line %q", line)
+			}
+		}
+		counted = append(counted, x)
 	}
 	const R = 8
 	if len(counted) < 3*R+1 {
@@ -395,6 +404,9 @@ func TestExpectOpen8x8(t *testing.T) {
 	}
 	exp = p.expectStates(MethodDP, p.n, counted[:3*R])
 	for v := 3 * R; v < len(counted); v++ {
+		if math.IsNaN(counted[v]) {
+			continue
+		}
 		if r := exp[v] / counted[v]; r < 0.7 || r > 1.3 {
 			t.Errorf("fed three columns, cell %d holds %.4g states, counted %.0f (%.2f times)", v+1, exp[v], counted[v], r)
 		}
