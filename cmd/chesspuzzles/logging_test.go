@@ -3,9 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // checkJSONLog checks that every line of a --log-format json log is one JSON object with a
@@ -66,5 +70,39 @@ func TestJSONLogs(t *testing.T) {
 	msgs := checkJSONLog(t, "worker", w.stderr.String(), "worker")
 	if !strings.Contains(strings.Join(msgs, "\n"), " done") {
 		t.Errorf("worker's -v log has no task done: %q", msgs)
+	}
+}
+
+// TestJSONLogsWithProgress: with --log-format json the coordinator's meter writes its lines
+// as records of the logger, so that every line on stderr is one JSON object; a plain
+// progress line among them (seen when Q(9) ran past the meter's 5 s at load) broke log
+// collectors. The text format keeps the meter's plain lines.
+func TestJSONLogsWithProgress(t *testing.T) {
+	var stderr strings.Builder
+	m := newCountMeter(&stderr, "N=9", false)
+	l, err := m.logger("json", "coordinator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Info("job q9v1: 0 of 147 tasks have results")
+	m.update(work.Status{N: 9, Tasks: 147, Done: 3, Resumed: 3, Solutions: big.NewInt(40)})
+	m.Finish()
+	msgs := checkJSONLog(t, "coordinator", stderr.String(), "coordinator")
+	if !slices.ContainsFunc(msgs, func(s string) bool { return strings.HasPrefix(s, "N=9: resuming from the checkpoint") }) {
+		t.Errorf("the meter's line is not among the records: %q", msgs)
+	}
+
+	stderr.Reset()
+	m = newCountMeter(&stderr, "N=9", false)
+	if _, err := m.logger("text", "coordinator"); err != nil {
+		t.Fatal(err)
+	}
+	m.update(work.Status{N: 9, Tasks: 147, Done: 3, Resumed: 3, Solutions: big.NewInt(40)})
+	m.Finish()
+	if !strings.HasPrefix(stderr.String(), "N=9: resuming from the checkpoint") {
+		t.Errorf("text: the meter's line is %q, want it plain", stderr.String())
+	}
+	if _, err := m.logger("yaml", "coordinator"); err == nil {
+		t.Errorf("--log-format yaml accepted")
 	}
 }

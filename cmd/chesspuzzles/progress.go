@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/progress"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
@@ -15,6 +17,7 @@ import (
 type countMeter struct {
 	*progress.Meter
 	w       io.Writer
+	what    string
 	quiet   bool
 	started bool
 	// waiting, if not empty, is said instead of the rate and the time left until the run
@@ -24,7 +27,38 @@ type countMeter struct {
 
 func newCountMeter(stderr io.Writer, what string, quiet bool) *countMeter {
 	m := progress.New(stderr, progress.Options{What: what, Unit: "tasks", RateUnit: "nodes", Quiet: quiet})
-	return &countMeter{Meter: m, w: stderr, quiet: quiet}
+	return &countMeter{Meter: m, w: stderr, what: what, quiet: quiet}
+}
+
+// logger returns the logger of a coordinator that shows its progress on m, as --log-format
+// says. Text lines go through the meter, so that they do not tear its bar. With json every
+// line on stderr must be one JSON object, for log collectors: the meter then draws no bar
+// and its plain lines (every 5 s, and the line of a resumed run) become records of their
+// own ("msg" the line, "progress" true) beside the logger's.
+func (m *countMeter) logger(format, component string) (*slog.Logger, error) {
+	if format != "json" {
+		return newLogger(m, format, component)
+	}
+	l, err := newLogger(m.w, format, component)
+	if err != nil {
+		return nil, err
+	}
+	m.Finish()
+	plain := false
+	m.Meter = progress.New(lineRecords{l}, progress.Options{What: m.what, Unit: "tasks", RateUnit: "nodes", Quiet: m.quiet, Terminal: &plain})
+	return l, nil
+}
+
+// lineRecords writes each line written to it as one INFO record of l.
+type lineRecords struct{ l *slog.Logger }
+
+func (r lineRecords) Write(p []byte) (int, error) {
+	for line := range bytes.Lines(p) {
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			r.l.Info(string(line), "progress", true)
+		}
+	}
+	return len(p), nil
 }
 
 // update is a work.Options.Progress function; it must be called from one goroutine.

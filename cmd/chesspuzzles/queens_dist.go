@@ -102,7 +102,7 @@ func (o *natsFlags) count(ctx context.Context, plan work.Plan, m *countMeter, wo
 	if err != nil {
 		return cluster.Outcome{}, cluster.Stats{}, err
 	}
-	logger, err := newLogger(m, o.logFmt, "coordinator")
+	logger, err := m.logger(o.logFmt, "coordinator")
 	if err != nil {
 		return cluster.Outcome{}, cluster.Stats{}, err
 	}
