@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
+	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/nats-io/nats.go"
 )
 
@@ -101,6 +102,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	if cores == 1 {
 		coresWord = "core"
 	}
+	// The join sizes its quarter table by what the tasks running at once leave (as
+	// work's local runner says it, count.Workers), not by GOMAXPROCS.
+	ctx = count.WithWorkers(ctx, cores)
 	w.held.start()
 	w.logf("worker %s (%s): asking for tasks on %d %s", w.Identity, w.Name, cores, coresWord)
 	w.quietWhenIdle()
