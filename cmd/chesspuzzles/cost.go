@@ -81,5 +81,5 @@ func replicasLine(n int) string {
 	if _, ok := queens.Known(n); ok {
 		return ""
 	}
-	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once)", n)
+	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once, --replicas 3 three times against two colluding identities)", n)
 }

@@ -204,7 +204,8 @@ this run (docs/distributed.md); --replicas 2 has every task computed by two dist
 identities, the second picked at random by the coordinator, a disagreement settled by the
 coordinator computing the task itself and the identity shown wrong quarantined (its results
 computed again); that is the default at an N with no published count, --replicas 1
-otherwise; --adaptive instead computes twice every task of an identity until 60 of its
+otherwise; --replicas 3 has a third identity drawn as well, every task counted only when
+all three agree, so that two colluding identities never confirm a lie (3× the CPU); --adaptive instead computes twice every task of an identity until 60 of its
 results are confirmed, then a share of 0.1 drawn by the coordinator; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
 identity, drawn among every identity seen in the run once --min-identities K (default 3)
 have been seen, recomputing itself those no worker verified within --verify-wait (default 1m);

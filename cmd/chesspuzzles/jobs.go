@@ -72,6 +72,9 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 				"job": j.Job, "n": j.N, "plan_version": j.PlanVersion, "tasks": j.Tasks, "done": j.Done,
 				"rate": j.Rate, "seconds_left": j.Left.Seconds(), "finished": !j.Finished.IsZero(), "checked": j.Checked,
 			}
+			if j.Replicas > 0 {
+				rec["replicas"] = j.Replicas
+			}
 			if j.Checked {
 				rec["total"] = j.Total
 				rec["identities"], rec["by_identities"] = j.Identities, j.ByIdentities
@@ -104,6 +107,9 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
 		default:
 			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
+		}
+		if j.Bad == "" && j.Replicas == cluster.MaxReplicas {
+			line += fmt.Sprintf("  every task by %d identities (%d× the CPU)", j.Replicas, j.Replicas)
 		}
 		if _, err := fmt.Fprintln(stdout, line); err != nil {
 			return err

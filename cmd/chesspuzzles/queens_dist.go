@@ -47,7 +47,7 @@ func (o *natsFlags) add(cmd *cobra.Command, distributedHelp, natsHelp, unpublish
 	f.StringVar(&o.state, "state", defaultStateDir(), "`DIR` of the embedded server's store and the coordinator's snapshot; start again with the same DIR to resume")
 	addAuthFlags(f, &o.auth, "`TOKEN` the coordinator gives a --nats server that wants one (default $CHESSPUZZLES_NATS_TOKEN); the embedded server takes no token, only identities \"worker add\" issued")
 	f.Float64Var(&o.verify, "verify", defaultVerify, "with --distributed or --nats: recompute this `FRACTION` of the tasks, chosen at random, on another worker, and refuse the total if any differs (0: none)")
-	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a third computation; 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
+	f.IntVar(&o.replicas, "replicas", 0, "with --distributed or --nats: 2 has every task computed by two distinct worker identities, the second chosen by the coordinator, a disagreement settled by a computation of its own; 3 by three, the second and third chosen by the coordinator, so that two colluding identities never confirm a lie (3× the CPU); 1 by one (default: 2 at "+unpublished+" with no published count, else 1)")
 	f.BoolVar(&o.adaptive, "adaptive", false, "with --distributed or --nats: adaptive replication instead of --replicas 2: every task of an identity is computed twice until "+strconv.Itoa(cluster.DefaultAdaptiveAfter)+" of its results agree with another's, then a share of "+strconv.FormatFloat(cluster.DefaultAdaptiveShare, 'g', -1, 64)+" drawn by the coordinator (a lie of a trusted identity slips through with probability "+strconv.FormatFloat(1-cluster.DefaultAdaptiveShare, 'g', 2, 64)+"; docs/distributed.md)")
 	f.StringVar(&o.metrics, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics and a status page at http://ADDR/ while the coordinator runs (off by default; 127.0.0.1:9464, or 0.0.0.0:9464 for other machines)")
 	f.IntVar(&o.streamCopies, "stream-replicas", 0, "with --nats: keep this many copies (1 to 5) of the results stream and the jobs bucket on the cluster's servers, 3 on three servers to survive losing one (default: the copies they have, 1 when new)")
@@ -69,8 +69,8 @@ func (o *natsFlags) check(flags *pflag.FlagSet, workers int) error {
 		return usageErrorf("--verify-wait must be a positive duration, got %v", o.verifyWait)
 	case o.minIDs < 2:
 		return usageErrorf("--min-identities must be a whole number from 2 up, got %d", o.minIDs)
-	case flags.Changed("replicas") && o.replicas != 1 && o.replicas != 2:
-		return usageErrorf("--replicas must be 1 or 2, got %d", o.replicas)
+	case flags.Changed("replicas") && (o.replicas < 1 || o.replicas > cluster.MaxReplicas):
+		return usageErrorf("--replicas must be 1, 2 or 3, got %d", o.replicas)
 	case o.adaptive && (flags.Changed("replicas") || flags.Changed("verify")):
 		return usageErrorf("--adaptive chooses the tasks computed twice itself: give it without --replicas or --verify")
 	case flags.Changed("stream-replicas") && (o.streamCopies < 1 || o.streamCopies > cluster.MaxStreamReplicas):

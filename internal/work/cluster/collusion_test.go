@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"maps"
 	"math/big"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +29,8 @@ type collusionOutcome struct {
 	early int
 	// here is the number of tasks the coordinator verified itself.
 	here int
+	// quarantined are the identities the count quarantined, sorted.
+	quarantined []string
 }
 
 // collusionCount counts Q(10), published counts switched off (every task by two
@@ -41,8 +45,14 @@ func collusionCount(t *testing.T, order string, lies int) collusionOutcome {
 // only the first colluder lying (the other only confirms).
 func collusionCountOf(t *testing.T, order string, lies, honest int, both bool) collusionOutcome {
 	settleFor(t, defaultPoolSettle) // the joining orders are what these counts test
+	return collusionCountR(t, 10, order, lies, honest, both, 0)
+}
+
+// collusionCountR is collusionCountOf of Q(n) with the coordinator's Replicas replicas
+// (0: the default, 2 with no published count) and the pool's settling as the test has it.
+func collusionCountR(t *testing.T, n int, order string, lies, honest int, both bool, replicas int) collusionOutcome {
 	dir, s, a, ctx := attackServer(t)
-	tj := queensJob(t, 10)
+	tj := queensJob(t, n)
 	plan := tj.plan
 	ra := newRogue(issuedHostile(t, s.URL(), a, "ca"), plan)
 	rb := newRogue(issuedHostile(t, s.URL(), a, "cb"), plan)
@@ -59,7 +69,7 @@ func collusionCountOf(t *testing.T, order string, lies, honest int, both bool) c
 		r.lieSecond = func(id int) bool { _, ok := intend.Load(id); return ok }
 	}
 	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Second, Logf: log.Logf, Replicas: replicas}
 	var honestW []*Worker
 	for i := range honest {
 		honestW = append(honestW, issuedWorker(t, ctx, s.URL(), a, "h"+strconv.Itoa(i+1)))
@@ -100,6 +110,12 @@ func collusionCountOf(t *testing.T, order string, lies, honest int, both bool) c
 	o.exact = r.total == tj.total
 	o.lies = len(ra.lies()) + len(rb.lies())
 	o.here = r.st.VerifiedHere
+	h, _ := ReadHistory(dir)
+	for _, name := range slices.Sorted(maps.Keys(h[tj.job])) {
+		if h[tj.job][name].Quarantined {
+			o.quarantined = append(o.quarantined, name)
+		}
+	}
 	if !o.exact && os.Getenv("CHESSPUZZLES_TEST_LOGS") != "" {
 		t.Log(strings.Join(log.lines, "\n"))
 	}

@@ -55,7 +55,8 @@ type Coordinator struct {
 	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
 	// as such): the mode for a fleet of workers none of which is trusted. Zero means 2 at
 	// an N with no published count (nothing else would hold a lie back), else 1 with
-	// Verify.
+	// Verify. 3 has a third identity drawn as well, a task counted only when all three
+	// agree (replicas.go): no coalition of two confirms a lie, for 1.5 times the CPU of 2.
 	Replicas int
 	// Adaptive, if not nil, is adaptive replication (opt-in; see [Adaptive]): every task
 	// is a candidate for a second computation as with Replicas 2, but once an identity

@@ -51,8 +51,8 @@ type drawnTask struct {
 // draws the task again.
 func (d *dispatch) declined(l *lease) bool {
 	id, user := l.id, l.user
-	if d.quarantined[user] || d.picked[id] != user || d.ver.agreed.has(id) || !d.ver.hasFirst(id) {
-		return false
+	if d.quarantined[user] || d.picked[id] != user || d.ver.agreed.has(id) || !d.ver.hasFirst(id) || d.ver.second(id) == user {
+		return false // (the second of Replicas 3 ended its lease with its result taken)
 	}
 	if d.declines == nil {
 		d.declines = map[int]int{}
@@ -123,7 +123,7 @@ func (d *dispatch) keepDraws(drawn []drawnTask) {
 	now := time.Now()
 	for _, t := range drawn {
 		first, ok := d.ver.firstWorker(t.ID)
-		if !ok || first == t.Identity || d.ver.agreed.has(t.ID) || !d.ver.sample.has(t.ID) || d.picked[t.ID] != "" {
+		if !ok || first == t.Identity || d.ver.second(t.ID) == t.Identity || d.ver.agreed.has(t.ID) || !d.ver.sample.has(t.ID) || d.picked[t.ID] != "" {
 			continue
 		}
 		d.picked[t.ID], d.pickedAt[t.ID] = t.Identity, now

@@ -94,6 +94,9 @@ type dispatch struct {
 	declines  map[int]int
 	here      []int
 	decliners []string
+	// smallPool: the run has Replicas 2, and has not yet said what the population the
+	// first verifiers are drawn among lets a coalition of two do (poolLine).
+	smallPool bool
 }
 
 // his returns the history record of identity user in this job.
@@ -260,6 +263,9 @@ func (d *dispatch) pick(k int) {
 	if d.growing() {
 		return // drawn once the identities that join together have all joined
 	}
+	if d.smallPool && len(d.toVerify) > 0 {
+		d.poolLine()
+	}
 	var keep []int
 	for len(d.toVerify) > 0 && k > 0 {
 		k--
@@ -269,7 +275,7 @@ func (d *dispatch) pick(k int) {
 		if !ok || d.ver.agreed.has(id) || d.verifyLease[id] != nil || d.picked[id] != "" {
 			continue
 		}
-		user := d.draw(first)
+		user := d.draw(first, d.ver.second(id))
 		if user == "" {
 			keep = append(keep, id)
 			continue
@@ -469,6 +475,8 @@ func (d *dispatch) accept(ctx context.Context, user string, r *Result) (news boo
 			return false, nil // its first result was dropped, or another agreed meanwhile
 		case first == user:
 			return false, errors.New("a second computation by the identity of the first")
+		case d.ver.second(id) == user:
+			return false, errors.New("a third computation by the identity of the second")
 		}
 		if err := d.store(verifyKey(d.job, id), r); err != nil {
 			return false, err
@@ -556,7 +564,8 @@ func (d *dispatch) storedFirst(ctx context.Context, id int) (Result, uint64, err
 // computed again. No identity can so stop the count or have a result deleted but its own.
 func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 	id := dis.ID
-	firstSeq := uint64(0) // not known yet
+	second := d.ver.second(id) // with Replicas 3, the identity that confirmed the first
+	firstSeq := uint64(0)      // not known yet
 	if dis.partial {
 		f, seq, err := d.storedFirst(ctx, id)
 		if err != nil {
@@ -578,6 +587,11 @@ func (d *dispatch) resolve(ctx context.Context, dis *DisagreeError) error {
 				wrong = append(wrong, r.Worker)
 			}
 		}
+	}
+	if firstWrong && ValidIdentity(second) && !slices.Contains(wrong, second) {
+		// It confirmed the first's wrong result: as wrong as the first.
+		d.his(second).Disagreements++
+		wrong = append(wrong, second)
 	}
 	d.c.logf("job %s: task %d was computed twice with different results: %s found %s, %s found %s; the coordinator computed it: %s; quarantining %s",
 		d.job, id, dis.First.Worker, describe(dis.First.Result), dis.Second.Worker, describe(dis.Second.Result),
@@ -647,7 +661,7 @@ func (d *dispatch) quarantine(ctx context.Context, user string) error {
 		}
 		dropped++
 		if strings.HasSuffix(e.key, ".v") {
-			d.dropSecond(ctx, id, e.seq)
+			d.dropSecond(ctx, id, user, e.seq)
 		} else {
 			d.dropFirst(ctx, id, r, e.seq)
 		}
@@ -675,11 +689,11 @@ func (d *dispatch) dropFirst(ctx context.Context, id int, r Result, seq uint64) 
 	}
 }
 
-// dropSecond takes the second result of task id, stored at sequence seq, out of the count
-// and the stream; the task waits for another.
-func (d *dispatch) dropSecond(ctx context.Context, id int, seq uint64) {
+// dropSecond takes the second (or third) result of task id, by identity user, stored at
+// sequence seq, out of the count and the stream; the task waits for another.
+func (d *dispatch) dropSecond(ctx context.Context, id int, user string, seq uint64) {
 	d.withdraw(id)
-	d.ver.dropSecond(id)
+	d.ver.dropFurther(id, user)
 	if d.ver.hasFirst(id) && d.ver.sample.has(id) {
 		d.toVerify = append(d.toVerify, id)
 	}
@@ -730,16 +744,23 @@ func (d *dispatch) count(st *Stats) {
 	delete(ids, Here)
 	st.Identities = len(ids)
 	clear(st.ByIdentities)
-	two := 0
+	two, three := 0, 0
 	for id := range d.ver.sample.ids() {
-		if d.ver.agreed.has(id) {
+		switch {
+		case !d.ver.agreed.has(id):
+		case d.ver.third && d.ver.who2[id] != 0:
+			three++
+		default:
 			two++
 		}
 	}
-	if one := d.plan.Len() - two; one > 0 {
+	if one := d.plan.Len() - two - three; one > 0 {
 		st.ByIdentities[1] = one
 	}
 	if two > 0 {
 		st.ByIdentities[2] = two
+	}
+	if three > 0 {
+		st.ByIdentities[3] = three
 	}
 }

@@ -31,6 +31,9 @@ type run struct {
 	jobs    jetstream.KeyValue
 	rec     JobRecord
 	share   float64 // the share of tasks verified
+	// replicas is the number of distinct identities that compute each task: 1 (with
+	// share verified), 2 or 3 (adaptive replication: 2).
+	replicas int
 
 	tally    *tally
 	ver      *verifier
@@ -132,6 +135,9 @@ func (e *RefusedError) Error() string {
 // open builds the plan, finds the sealer, creates the buckets and records the job.
 func (r *run) open(ctx context.Context) error {
 	c := r.c
+	if c.Replicas < 0 || c.Replicas > MaxReplicas {
+		return fmt.Errorf("replicas %d: want 1 to %d distinct identities a task (0: the default)", c.Replicas, MaxReplicas)
+	}
 	if err := work.Build(ctx, r.plan); err != nil {
 		return err
 	}
@@ -168,6 +174,10 @@ func (r *run) open(ctx context.Context) error {
 	if replicas >= 2 {
 		r.share = 1
 	}
+	if replicas == 3 {
+		c.logf("job %s: every task is computed by three distinct identities, the second and the third drawn by the coordinator (replicas 3): three times the CPU of one computation, and two colluding identities never confirm a lie", r.job)
+	}
+	r.replicas = max(replicas, 1)
 	plan := r.plan
 	n, v := jobBoard(r.job)
 	r.rec = JobRecord{Job: r.job, N: n, PlanVersion: v, Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(replicas, 1), Verify: r.share}
@@ -192,6 +202,9 @@ func (r *run) resume(ctx context.Context) error {
 	if snap := r.snap; snap != nil {
 		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, want)
 		switch {
+		case err == nil && v.third != (r.replicas == 3):
+			c.logf("job %s: ignoring the snapshot %s: it is of a run with %s, this run has %s; reading every stored result",
+				job, snapshotPath(c.StateDir, job), replicasName(v.third), replicasName(r.replicas == 3))
 		case err == nil:
 			r.tally, r.ver, r.lastRev = t, v, rev
 			snap.rev = rev
@@ -206,6 +219,9 @@ func (r *run) resume(ctx context.Context) error {
 	if fresh {
 		r.tally, r.ver = newTally(plan), newVerifier(plan, sample)
 		r.ver.adaptive = c.Adaptive != nil
+		if r.replicas == 3 {
+			r.ver.setThird()
+		}
 	}
 	r.drawAgain = fresh && c.Adaptive != nil
 	r.wrote = &revision{}
@@ -300,6 +316,13 @@ func (r *run) dispatch() {
 	if d.minIdentities <= 0 {
 		d.minIdentities = DefaultMinIdentities
 	}
+	if d.minIdentities < r.replicas {
+		// A task wants that many distinct identities: the coordinator verifies what a
+		// smaller population cannot.
+		c.logf("job %s: verifiers are drawn once %d distinct identities have been seen, not %d: replicas %d", r.job, r.replicas, d.minIdentities, r.replicas)
+		d.minIdentities = r.replicas
+	}
+	d.smallPool = r.replicas == 2 && c.Adaptive == nil
 	d.backedUp = map[int]bool{}
 	d.maxLeases, d.maxLease = c.MaxLeases, c.MaxLease
 	if d.maxLeases <= 0 {
@@ -686,7 +709,11 @@ func (r *run) finish(ctx context.Context) (Outcome, Stats, error) {
 	stats.Verified = r.ver.sample.len()
 	r.d.count(stats)
 	if stats.Verified > 0 {
-		c.logf("job %s: %d tasks were computed twice by distinct identities (%d here), and agree", job, stats.Verified, stats.VerifiedHere)
+		times := "twice"
+		if r.replicas == 3 {
+			times = "three times"
+		}
+		c.logf("job %s: %d tasks were computed %s by distinct identities (%d here), and agree", job, stats.Verified, times, stats.VerifiedHere)
 	}
 	c.logf("job %s: %s", job, identitiesLine(*stats))
 	r.save(true)

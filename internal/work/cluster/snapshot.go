@@ -70,6 +70,11 @@ type snapshot struct {
 	// in id order (declines.go): a snapshot of an earlier build has none, and its tasks
 	// are drawn again.
 	Drawn []drawnTask
+	// Third: the job runs with Replicas 3, and who2, each task's second identity (an
+	// index into Names, 0 if none), follows who in the body (replicas.go). A snapshot of
+	// an earlier build has none.
+	Third bool
+	who2  []uint32
 }
 
 // snapshotMagic opens every snapshot file, with the format's version: 4 since results are
@@ -111,7 +116,7 @@ func takeSnapshot(plan work.Plan, digest uint64, stream int64, rev uint64, tally
 		Job: plan.Job(), Tasks: plan.Len(),
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, Key: ver.key, fp: ver.fp, who: ver.who, Names: ver.names,
-		Sample: ver.sample.bits, Agreed: ver.agreed.bits, Adaptive: ver.adaptive,
+		Sample: ver.sample.bits, Agreed: ver.agreed.bits, Adaptive: ver.adaptive, Third: ver.third, who2: ver.who2,
 		Workers: slices.Sorted(maps.Keys(ver.workers)), Verifiers: slices.Sorted(maps.Keys(ver.verifiers)),
 	}
 	for _, id := range slices.Sorted(maps.Keys(ver.early)) {
@@ -192,6 +197,12 @@ func (s *snapshot) write(w io.Writer, head []byte) error {
 			return err
 		}
 	}
+	for _, x := range s.who2 {
+		buf = binary.LittleEndian.AppendUint32(buf, x)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
 	if err := flush(true); err != nil {
 		return err
 	}
@@ -232,6 +243,12 @@ func (s *snapshot) read(r io.Reader, tasks int) error {
 	if readLE(body, s.fp, 8, buf, binary.LittleEndian.Uint64) != nil ||
 		readLE(body, s.who, 4, buf, binary.LittleEndian.Uint32) != nil {
 		return damaged
+	}
+	if s.Third {
+		s.who2 = make([]uint32, tasks)
+		if readLE(body, s.who2, 4, buf, binary.LittleEndian.Uint32) != nil {
+			return damaged
+		}
 	}
 	var sum [sha256.Size + 1]byte
 	if k, _ := io.ReadFull(br, sum[:]); k != sha256.Size {
@@ -355,6 +372,12 @@ func loadSnapshot(dir string, plan work.Plan, digest uint64, stream int64, lastS
 		return nil, nil, 0, err
 	}
 	ver.drawn = s.Drawn
+	if s.Third {
+		if err := ver.checkSeconds(s.who2); err != nil {
+			return nil, nil, 0, err
+		}
+		ver.third, ver.who2 = true, s.who2
+	}
 	for _, w := range s.Workers {
 		ver.workers[w] = true
 	}

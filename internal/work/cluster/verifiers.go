@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -111,22 +110,14 @@ func (d *dispatch) population(first string) int {
 }
 
 // draw returns the identity drawn, uniformly at random among those seen in the run and
-// not quarantined other than first, to verify a task whose first result is first's; ""
-// if the population is smaller than the coordinator's minimum (or first's alone).
-func (d *dispatch) draw(first string) string {
+// not quarantined other than first (and other than also: the second of Replicas 3), to
+// verify a task whose first result is first's; "" if the population is smaller than the
+// coordinator's minimum (or holds no other).
+func (d *dispatch) draw(first string, also ...string) string {
 	if d.population(first) < max(d.minIdentities, 2) {
 		return ""
 	}
-	n := len(d.pool)
-	i, found := slices.BinarySearch(d.pool, first)
-	if found {
-		n--
-	}
-	j := rand.IntN(n)
-	if found && j >= i {
-		j++
-	}
-	return d.pool[j]
+	return drawAmong(d.pool, append(also, first)...)
 }
 
 // isLive reports whether identity user is live: it asked or beat within liveFor.

@@ -90,6 +90,11 @@ type verifier struct {
 	adaptive bool
 	// drawn are the drawn verifiers a snapshot kept, for the dispatch (keepDraws).
 	drawn []drawnTask
+	// third: Replicas 3, a task agreed only once two identities other than the first's
+	// agree with it; who2 the identity of each task's agreeing second, an index into
+	// names, 0 if none (replicas.go).
+	third bool
+	who2  []uint32
 }
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
@@ -284,6 +289,9 @@ func (v *verifier) compare(id int, first *Result, s Result) error {
 		}
 		return v.against(id, s)
 	}
+	if v.confirmOnce(id, s) {
+		return nil // a third identity must agree as well
+	}
 	v.verifiers[s.Worker] = true
 	if !v.agreed.has(id) {
 		v.agreed.add(id)
@@ -304,6 +312,7 @@ func (v *verifier) against(id int, r Result) *DisagreeError {
 // addHere records a first result the coordinator computed itself: it needs no second.
 func (v *verifier) addHere(id int, r Result) {
 	v.fp[id], v.who[id] = v.fingerprint(r.Result), v.ident(Here)
+	v.forgetSecond(id)
 	delete(v.early, id)
 	if v.sample.has(id) {
 		v.agreed.add(id)
@@ -315,6 +324,7 @@ func (v *verifier) addHere(id int, r Result) {
 // first result says whether).
 func (v *verifier) dropFirst(id int) {
 	v.agreed.del(id)
+	v.forgetSecond(id)
 	if id >= 0 && id < len(v.fp) {
 		v.fp[id], v.who[id] = 0, 0
 		if v.adaptive {
