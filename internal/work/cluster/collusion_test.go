@@ -189,18 +189,25 @@ func TestCollusionJoiningOrder(t *testing.T) {
 		})
 	}
 	// One lie by one colluder, the other confirming it: stands with probability 1/(K−1),
-	// K the identities seen, whatever the order; more honest identities lower it. 80 counts
-	// more: only with CHESSPUZZLES_COLLUSION_SOLO=1 as well.
+	// K the identities seen, whatever the order; more honest identities lower it; with
+	// replicas 3 it never stands (any wrong total fails the test). 120 counts more: only
+	// with CHESSPUZZLES_COLLUSION_SOLO=1 as well.
 	if os.Getenv("CHESSPUZZLES_COLLUSION_SOLO") != "1" {
 		return
 	}
-	for _, honest := range []int{3, 8} {
-		t.Run("together/one colluder lies once/"+strconv.Itoa(honest)+" honest", func(t *testing.T) {
+	for _, tc := range []struct{ honest, replicas int }{{3, 0}, {8, 0}, {3, 3}} {
+		honest := tc.honest
+		name := "together/one colluder lies once/" + strconv.Itoa(honest) + " honest"
+		if tc.replicas != 0 {
+			name += ", replicas " + strconv.Itoa(tc.replicas)
+		}
+		t.Run(name, func(t *testing.T) {
 			wrong, lied, here := 0, 0, 0
 			const runs = 40
 			for range runs {
 				t.Run("", func(t *testing.T) {
-					o := collusionCountOf(t, "together", 1, honest, false)
+					settleFor(t, defaultPoolSettle)
+					o := collusionCountR(t, 10, "together", 1, honest, false, tc.replicas)
 					if o.lies > 0 {
 						lied++
 					}
@@ -209,6 +216,13 @@ func TestCollusionJoiningOrder(t *testing.T) {
 						wrong++
 					}
 				})
+			}
+			if tc.replicas == 3 {
+				t.Logf("together, one lie by one colluder, %d honest, replicas 3: %d wrong totals in %d counts (%d with the lie accepted; 0 expected; %d tasks verified by the coordinator in all)", honest, wrong, runs, lied, here)
+				if wrong > 0 {
+					t.Errorf("%d wrong totals with replicas 3, want none", wrong)
+				}
+				return
 			}
 			t.Logf("together, one lie by one colluder, %d honest: %d wrong totals in %d counts (%d with the lie accepted; 1/(K−1) = 1/%d; %d tasks verified by the coordinator in all)", honest, wrong, runs, lied, honest+1, here)
 		})

@@ -54,7 +54,8 @@
 // the tasks chosen at random is computed a second time, by an identity the coordinator
 // picks at random among the live ones other than the first's (or by the coordinator itself
 // when there is none); with Coordinator.Replicas 2, the default where no count is
-// published, every task is. A difference is settled by the coordinator computing the task
+// published, every task is; with Replicas 3 every task is computed by three identities,
+// the third drawn too, and counts only when all three agree (replicas.go). A difference is settled by the coordinator computing the task
 // itself: an identity shown wrong is quarantined and every result of it computed again by
 // others, so that no identity can stop a count or have another's result deleted. A total
 // refused against a published count has every task computed once computed again; one

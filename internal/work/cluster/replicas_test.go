@@ -126,6 +126,7 @@ func replicasCount(t *testing.T, n, honest, min int, set func(*rogue), rogues ..
 	var rs []*rogue
 	for _, name := range rogues {
 		r := newRogue(issuedHostile(t, s.URL(), a, name), tj.plan)
+		r.pause = 2 * time.Millisecond
 		set(r)
 		rs = append(rs, r)
 	}
@@ -223,5 +224,38 @@ func TestReplicasFewIdentities(t *testing.T) {
 	}
 	if !log.contains("drawn once 3 distinct identities have been seen, not 2") {
 		t.Errorf("the log does not say MinIdentities was raised to 3:\n%s", strings.Join(log.lines, "\n"))
+	}
+}
+
+// TestPoolLine: at replicas 2 the coordinator says once, when its first verifiers can be
+// drawn among fewer than 11 identities, the chance 1/(K−1) that two colluders confirm a
+// lone lie and that --replicas 3 closes it; nothing among 11 or more, nothing while too
+// few are seen to draw (it says so once they are).
+func TestPoolLine(t *testing.T) {
+	for _, tc := range []struct {
+		pool int
+		want string
+	}{
+		{5, "drawn among the 5 identities seen in this run: two colluding identities among them confirm a lone lie of one with probability 1/4; --replicas 3"},
+		{10, "probability 1/9"},
+		{11, ""},
+		{2, ""},
+	} {
+		log := &logger{t: t}
+		d := &dispatch{c: &Coordinator{Logf: log.Logf}, job: "q8v1", minIdentities: DefaultMinIdentities, smallPool: true, toVerify: []int{0}}
+		for i := range tc.pool {
+			d.pool = append(d.pool, "w"+strings.Repeat("x", i))
+		}
+		d.pick(0)
+		d.pick(0)
+		switch {
+		case tc.want == "" && len(log.lines) > 0:
+			t.Errorf("%d identities: %q, want no line", tc.pool, log.lines)
+		case tc.want != "" && (len(log.lines) != 1 || !strings.Contains(log.lines[0], tc.want)):
+			t.Errorf("%d identities: %q, want one line saying %q", tc.pool, log.lines, tc.want)
+		}
+		if d.smallPool != (tc.pool < DefaultMinIdentities) {
+			t.Errorf("%d identities: still to say %v", tc.pool, d.smallPool)
+		}
 	}
 }
