@@ -136,3 +136,36 @@ func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []ui
 	}
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }
+
+// weightGrain is the lanes a weighted store gives each run of one weight (sieveMatcher's
+// layout): 64 where the AVX-512 kernel runs (countBatchesAVX512IndexLanes counts whole
+// words, weighed after), else 8 (countBatchesWeighted weighs each byte of lanes).
+func weightGrain(bw int) int {
+	if bw == 8 && haveMatchAVX512Index {
+		return 64
+	}
+	return 8
+}
+
+// countBatchesWeighted returns the sum over the queries cq and the batches of tab of the
+// lanes each query leaves set, lane l of word w of batch b weighing wts[(bw·b + w)·8 + l/8]
+// (at most 64; 0 for lanes that hold no pattern): countBatchesAVX2Weighted on the queries' chunk
+// offsets offs (stride slots a query) where it runs and they are given, for up to 8
+// chunks, else countBatchesGoWeighted.
+func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int, wts []uint8) uint64 {
+	switch {
+	case len(tab) == 0 || len(cq) == 0:
+		return 0
+	case lanesOffsets(bw) && nch <= 8 && stride >= nch && len(offs) >= len(cq)*stride:
+		return countBatchesAVX2Weighted(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq), &wts[0])
+	}
+	return countBatchesGoWeighted(tab, bs, bw, nch, cb, cq, wts)
+}
+
+// countBatchesAVX2Weighted is countBatchesAVX2 weighing each lane (countBatchesGoWeighted):
+// the nq ≥ 1 queries' byte popcounts are summed bytewise for up to 31 queries at a time (at
+// most 248 a byte), then multiplied by the bytes' weights (wts: 32 a batch, each at most
+// 64) and added up (VPMADDUBSW, VPMADDWD), so a lane's weight costs nothing a query.
+//
+//go:noescape
+func countBatchesAVX2Weighted(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, wts *uint8) uint64

@@ -639,3 +639,124 @@ TEXT ·countBatchesAVX2Lanes(SB), NOSPLIT, $0-64
 avx2ldone:
 	VZEROUPPER
 	RET
+
+// Words of 1 (VPMADDWD's pairs summed) and the low doubleword of each quadword.
+DATA wordOnes<>+0(SB)/8, $0x0001000100010001
+DATA wordOnes<>+8(SB)/8, $0x0001000100010001
+DATA wordOnes<>+16(SB)/8, $0x0001000100010001
+DATA wordOnes<>+24(SB)/8, $0x0001000100010001
+GLOBL wordOnes<>(SB), RODATA|NOPTR, $32
+
+DATA lowDwords<>+0(SB)/8, $0x00000000ffffffff
+DATA lowDwords<>+8(SB)/8, $0x00000000ffffffff
+DATA lowDwords<>+16(SB)/8, $0x00000000ffffffff
+DATA lowDwords<>+24(SB)/8, $0x00000000ffffffff
+GLOBL lowDwords<>(SB), RODATA|NOPTR, $32
+
+// WBLOCK starts a block of at most 31 of the CX queries left (R13 of them, taken from
+// CX) with the byte sums Y8 and Y11 cleared: 31 queries leave at most 248 in a byte.
+#define WBLOCK MOVQ $31, R13; CMPQ CX, R13; CMOVQLT CX, R13; SUBQ R13, CX; VPXOR Y8, Y8, Y8; VPXOR Y11, Y11, Y11
+
+// WDWORDS adds Y8's eight doublewords (each below 2^17) to Y2's four quadword sums (Y14
+// scratch).
+#define WDWORDS VPSRLQ $32, Y8, Y14; VPAND Y13, Y8, Y8; VPADDQ Y14, Y2, Y2; VPADDQ Y8, Y2, Y2
+
+// WFLUSH2 weighs the byte sums of two batches (Y8 by Y9's weights, Y11 by Y10's) and adds
+// them to Y2. With sums of at most 248 and weights of at most 64 a word of VPMADDUBSW is at
+// most 31,744 (no saturation), a doubleword of VPMADDWD 63,488, of both batches 126,976.
+#define WFLUSH2 VPMADDUBSW Y9, Y8, Y8; VPMADDUBSW Y10, Y11, Y11; VPMADDWD Y12, Y8, Y8; VPMADDWD Y12, Y11, Y11; VPADDD Y11, Y8, Y8; WDWORDS
+
+// WFLUSH1 weighs the byte sums of one batch (Y8 by Y9's weights) and adds them to Y2.
+#define WFLUSH1 VPMADDUBSW Y9, Y8, Y8; VPMADDWD Y12, Y8, Y8; WDWORDS
+
+// WUNROLLED(pairs, block2, pair, single, block1, query, CHUNKS, done) is
+// countBatchesAVX2Weighted for one number of chunks, at its six labels: batches two at a
+// time (pairs; their weights from R15 in Y9 and Y10), the queries in blocks of at most 31
+// (block2) looping at pair, each row's byte popcounts added to Y8 and Y11 and weighed at
+// the block's end (WFLUSH2); then the odd last batch alone (single, block1, query).
+#define WUNROLLED(pairs, block2, pair, single, block1, query, CHUNKS, done) \
+pairs:                             \
+	CMPQ    R8, $2;                 \
+	JLT     single;                 \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	LEAQ    (SI)(R9*1), DX;         \
+	VMOVDQU (R15), Y9;              \
+	VMOVDQU 32(R15), Y10;           \
+block2:                            \
+	WBLOCK;                         \
+pair:                              \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	VMOVDQU (DX)(BX*1), Y6;         \
+	CHUNKS(ROW2);                   \
+	POPCNTB(Y0, Y1);                \
+	POPCNTB(Y6, Y7);                \
+	VPADDB  Y0, Y8, Y8;             \
+	VPADDB  Y6, Y11, Y11;           \
+	ADDQ    R14, DI;                \
+	DECQ    R13;                    \
+	JNZ     pair;                   \
+	WFLUSH2;                        \
+	TESTQ   CX, CX;                 \
+	JNZ     block2;                 \
+	ADDQ    $64, R15;               \
+	LEAQ    (SI)(R9*2), SI;         \
+	SUBQ    $2, R8;                 \
+	JMP     pairs;                  \
+single:                            \
+	TESTQ   R8, R8;                 \
+	JZ      done;                   \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	VMOVDQU (R15), Y9;              \
+block1:                            \
+	WBLOCK;                         \
+query:                             \
+	MOVL    (DI), BX;               \
+	VMOVDQU (SI)(BX*1), Y0;         \
+	CHUNKS(ROW);                    \
+	POPCNTB(Y0, Y1);                \
+	VPADDB  Y0, Y8, Y8;             \
+	ADDQ    R14, DI;                \
+	DECQ    R13;                    \
+	JNZ     query;                  \
+	WFLUSH1;                        \
+	TESTQ   CX, CX;                 \
+	JNZ     block1;                 \
+	JMP     done
+
+// func countBatchesAVX2Weighted(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, wts *uint8) uint64
+//
+// countBatchesAVX2 weighing each lane (countBatchesGoWeighted, match.go): for each of nb
+// batches of bs words (two at a time, then the odd last one), for each of the nq ≥ 1
+// queries (stride uint32 chunk offsets each), AND the 32-byte rows of its 1 to 8 chunks
+// (the query loop unrolled for each count), look up the nibbles' popcounts (VPSHUFB) and
+// add the 32 byte counts bytewise. After each block of at most 31 queries the byte sums are
+// multiplied by the batch's 32 byte weights at wts (VPMADDUBSW: unsigned counts, signed
+// weights of at most 64), summed in pairs of words (VPMADDWD) and added to four quadword sums. So the
+// weights cost two instructions a block, not a query, and the bytewise sums replace
+// countBatchesAVX2's VPSADBW a query.
+TEXT ·countBatchesAVX2Weighted(SB), NOSPLIT, $0-72
+	OFFSARGS
+	MOVQ    wts+56(FP), R15
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU wordOnes<>(SB), Y12
+	VMOVDQU lowDwords<>(SB), Y13
+	CMPQ R10, $1; JEQ avx2w1; CMPQ R10, $2; JEQ avx2w2; CMPQ R10, $3; JEQ avx2w3; CMPQ R10, $4; JEQ avx2w4
+	CMPQ R10, $5; JEQ avx2w5; CMPQ R10, $6; JEQ avx2w6; CMPQ R10, $7; JEQ avx2w7
+	JMP avx2w8
+
+	WUNROLLED(avx2w1, avx2wb1, avx2wp1, avx2ws1, avx2wc1, avx2wq1, CHUNKS1, avx2wdone)
+	WUNROLLED(avx2w2, avx2wb2, avx2wp2, avx2ws2, avx2wc2, avx2wq2, CHUNKS2, avx2wdone)
+	WUNROLLED(avx2w3, avx2wb3, avx2wp3, avx2ws3, avx2wc3, avx2wq3, CHUNKS3, avx2wdone)
+	WUNROLLED(avx2w4, avx2wb4, avx2wp4, avx2ws4, avx2wc4, avx2wq4, CHUNKS4, avx2wdone)
+	WUNROLLED(avx2w5, avx2wb5, avx2wp5, avx2ws5, avx2wc5, avx2wq5, CHUNKS5, avx2wdone)
+	WUNROLLED(avx2w6, avx2wb6, avx2wp6, avx2ws6, avx2wc6, avx2wq6, CHUNKS6, avx2wdone)
+	WUNROLLED(avx2w7, avx2wb7, avx2wp7, avx2ws7, avx2wc7, avx2wq7, CHUNKS7, avx2wdone)
+	WUNROLLED(avx2w8, avx2wb8, avx2wp8, avx2ws8, avx2wc8, avx2wq8, CHUNKS8, avx2wdone)
+
+avx2wdone:
+	HSUM4
+	MOVQ AX, ret+64(FP)
+	RET

@@ -29,3 +29,12 @@ func lanesOffsets(int) bool { return false }
 func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ int, out []uint64) {
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }
+
+// weightGrain is the lanes a weighted store gives each run of one weight: 8, a byte
+// (countBatchesGoWeighted weighs each byte of lanes).
+func weightGrain(int) int { return 8 }
+
+// countBatchesWeighted is countBatchesGoWeighted without assembly.
+func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ int, wts []uint8) uint64 {
+	return countBatchesGoWeighted(tab, bs, bw, nch, cb, cq, wts)
+}

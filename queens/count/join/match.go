@@ -92,11 +92,19 @@ type matcher struct {
 	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
 	rows [64 + wideChunkBits][8]uint64
 
-	// A weighted store (resetWeighted) holds its patterns in words of 64 lanes of one
-	// weight each, 2^wshift[w] for word w, the lanes of word w that hold a pattern
-	// being wvalid[w] (the others are padding, never counted); nil for a plain store.
+	// A weighted store (resetWeighted) holds its patterns in lanes whose weight is given
+	// per byte of 8 lanes, wts[k] for lanes 8k…8k+7, the lanes of word w that hold a
+	// pattern being wvalid[w] (the others are padding, never counted); nil for a plain
+	// store. whead is the bytes of the store's head (countWeighted's prefix the sieve asks
+	// for); wword says every byte of a word weighs the same (the layout of the per-word
+	// kernel, weightGrain).
 	wvalid []uint64
-	wshift []uint8
+	wts    []uint8
+	whead  int
+	wword  bool
+	wfull  []uint8  // wts over whole batches, zero past the store (countBatchesWeighted)
+	wpart  []uint8  // the same zero from wpartN bytes on: a prefix's weights
+	wpartN int      // the prefix wpart is for, −1 for none
 	lanes  []uint64 // the word sums of countBatchesLanes
 	offs   []uint32 // the queries' chunk offsets, where countWeighted makes them
 }
@@ -104,14 +112,18 @@ type matcher struct {
 // reset makes sigs the store, not yet built.
 func (m *matcher) reset(sigs []uint64) {
 	m.sigs, m.raw, m.built, m.rawWork = sigs, true, false, 0
-	m.wvalid, m.wshift = nil, nil
+	m.wvalid, m.wts = nil, nil
 }
 
 // resetWeighted makes sigs a weighted store, not yet built: word w of sigs (lanes
-// 64w…64w+63) holds patterns in the lanes of valid[w], each of weight 2^shift[w].
-func (m *matcher) resetWeighted(sigs, valid []uint64, shift []uint8) {
+// 64w…64w+63) holds patterns in the lanes of valid[w], lane l weighing wts[l/8]
+// (len(wts) = 8·len(valid)); its first head bytes are the head the sieve's pairs count
+// alone. byWord says the weights change only from word to word (the per-word kernels of
+// AVX-512 then run).
+func (m *matcher) resetWeighted(sigs, valid []uint64, wts []uint8, head int, byWord bool) {
 	m.reset(sigs)
-	m.wvalid, m.wshift = valid, shift
+	m.wvalid, m.wts, m.whead, m.wword, m.wpartN = valid, wts, head, byWord, -1
+	m.wfull = m.wfull[:0]
 }
 
 // use prepares the matcher for nq queries: a raw scan while that stays cheaper than
@@ -248,8 +260,8 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	if len(qs) == 0 {
 		return 0
 	}
-	if m.wshift != nil {
-		return m.countWeighted(qs, offs, stride, len(m.wshift))
+	if m.wts != nil {
+		return m.countWeighted(qs, offs, stride, len(m.wts))
 	}
 	if m.raw {
 		var n uint64
@@ -263,43 +275,63 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
 }
 
-// countWeighted is countAll for a weighted store, over the patterns of its first words
-// words (lanes 0…64·words−1; len(m.wshift) for all): the sum over the queries of the
-// weights of those stored patterns disjoint from each. In batches it matches the queries
-// against the ⌈words/bw⌉ batches that hold those words and counts the word sums of those
-// words alone. Where the kernel takes chunk offsets (lanesOffsets: AVX2) and offs holds
-// none for these queries, it makes them.
-func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, words int) uint64 {
+// countWeighted is countAll for a weighted store, over the patterns of its first bytes
+// bytes (lanes 0…8·bytes−1; len(m.wts) for all): the sum over the queries of the weights
+// of those stored patterns disjoint from each. In batches it matches the queries against
+// the ⌈bytes/(8·bw)⌉ batches that hold those lanes, the lanes past them weighing 0
+// (countBatchesWeighted), or where the weights go by words (wword: the AVX-512 kernel)
+// counts each word's lanes (countBatchesLanes) and weighs the words. Where the kernel takes
+// chunk offsets (lanesOffsets: AVX2) and offs holds none for these queries, it makes them.
+func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, bytes int) uint64 {
 	var n uint64
-	if len(qs) == 0 || words == 0 {
+	if len(qs) == 0 || bytes == 0 {
 		return 0
 	}
 	if m.raw {
-		for w, v := range m.wvalid[:words] {
-			sh := m.wshift[w]
+		for k, wt := range m.wts[:bytes] {
+			v := m.wvalid[k/8] >> (8 * (k % 8)) & 0xff
 			var c uint64
 			for ; v != 0; v &= v - 1 {
-				s := m.sigs[w*64+bits.TrailingZeros64(v)]
+				s := m.sigs[k*8+bits.TrailingZeros64(v)]
 				for _, q := range qs {
 					c += (s&q - 1) >> 63
 				}
 			}
-			n += c << sh
+			n += c * uint64(wt)
 		}
 		return n
 	}
-	nb := (words + m.bw - 1) / m.bw
-	m.lanes = grow(m.lanes, nb*m.bw)
+	per := 8 * m.bw // bytes a batch
+	nb := (bytes + per - 1) / per
 	if lanesOffsets(m.bw) && (stride < m.nch || len(offs) < len(qs)*stride) {
 		stride = m.nch
 		m.offs = chunkOffsets(m.offs, qs, stride, m.bw, m.cb)
 		offs = m.offs
 	}
-	countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
-	for w, sh := range m.wshift[:words] {
-		n += m.lanes[w] << sh
+	if m.wword {
+		m.lanes = grow(m.lanes, nb*m.bw)
+		countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
+		for w := range bytes / 8 {
+			n += m.lanes[w] * uint64(m.wts[8*w])
+		}
+		return n
 	}
-	return n
+	var wts []uint8
+	if bytes == len(m.wts) {
+		if len(m.wfull) != m.nb*per {
+			m.wfull = grow(m.wfull, m.nb*per)
+			clear(m.wfull[copy(m.wfull, m.wts):])
+		}
+		wts = m.wfull
+	} else {
+		if m.wpartN != bytes {
+			m.wpart = grow(m.wpart, nb*per)
+			clear(m.wpart[copy(m.wpart, m.wts[:bytes]):])
+			m.wpartN = bytes
+		}
+		wts = m.wpart
+	}
+	return countBatchesWeighted(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, wts[:nb*per])
 }
 
 // chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
@@ -448,4 +480,28 @@ func countBatchesGoLanes(tab []uint64, bs, bw, nch, cb int, qs []uint64, out []u
 			}
 		}
 	}
+}
+
+// countBatchesGoWeighted is the portable kernel of weighted stores, written a lane byte
+// at a time from the definition: the sum over the queries and the batches (of bw words a
+// row) of the lanes the query leaves set, lane l of word w of batch b weighing
+// wts[(bw·b + w)·8 + l/8].
+func countBatchesGoWeighted(tab []uint64, bs, bw, nch, cb int, qs []uint64, wts []uint8) uint64 {
+	mask := uint64(1)<<cb - 1
+	var n uint64
+	for b := range len(tab) / max(bs, 1) {
+		t := tab[b*bs : (b+1)*bs]
+		for _, c := range qs {
+			for l := range bw {
+				a := t[int(c&mask)*bw+l]
+				for j := 1; j < nch; j++ {
+					a &= t[(j<<cb+int(c>>(j*cb)&mask))*bw+l]
+				}
+				for k := range 8 {
+					n += uint64(bits.OnesCount8(uint8(a>>(8*k)))) * uint64(wts[(b*bw+l)*8+k])
+				}
+			}
+		}
+	}
+	return n
 }

@@ -124,58 +124,83 @@ func BenchmarkMatchKernel(b *testing.B) {
 
 var matchSink uint64
 
-// TestMatchWeighted holds a weighted store's count (words of one weight each, padding
-// lanes never counted), and its count over the first words alone (countWeighted, as the
-// sieve's pairs of sub-stores ask), raw and in batches of either width and chunks of either size
-// (countBatchesAVX512IndexLanes where it runs, countBatchesAVX2Lanes on chunk offsets where
-// that runs, else countBatchesGoLanes), to a count from the definition.
+// TestMatchWeighted holds a weighted store's count (lanes weighing what their byte's weight
+// says, padding lanes never counted), and its count over the first bytes alone
+// (countWeighted, as the sieve's pairs of sub-stores ask), raw and in batches of either
+// width and chunks of either size, with weights by byte (countBatchesAVX2Weighted on chunk
+// offsets where that runs, else countBatchesGoWeighted) and by word
+// (countBatchesAVX512IndexLanes where it runs, countBatchesAVX2Lanes, countBatchesGoLanes),
+// to a count from the definition. Stores of all-empty patterns with weights of 64 and 1,000
+// queries meet the kernel's largest sums.
 func TestMatchWeighted(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
 		for _, cb := range []int{chunkBits, wideChunkBits} {
-			for _, words := range []int{1, 2, 7, 8, 9, 17, 33} {
-				for _, width := range []uint{3, 20, 34, 40, 50} {
-					sigs := make([]uint64, 64*words)
-					valid := make([]uint64, words)
-					shift := make([]uint8, words)
-					for w := range words {
-						a, b := rng.Uint64(), rng.Uint64()
-						valid[w] = a | b
-						if w%3 == 0 {
-							valid[w] &= 1<<rng.IntN(64) - 1
-						}
-						shift[w] = uint8(rng.IntN(3))
-					}
-					copy(sigs, sparseSigs(rng, len(sigs), width, 2))
-					qs := sparseSigs(rng, 100, width, 3)
-					// want[p]: the count over the first p words (countWeighted's prefix).
-					want := make([]uint64, words+1)
-					for i, s := range sigs {
-						if valid[i/64]>>(i%64)&1 == 0 {
-							continue
-						}
-						for _, q := range qs {
-							if s&q == 0 {
-								want[i/64+1] += 1 << shift[i/64]
+			for _, byWord := range []bool{false, true} {
+				for _, words := range []int{1, 2, 7, 8, 9, 17, 33} {
+					for _, width := range []uint{0, 3, 20, 34, 40, 50} {
+						sigs := make([]uint64, 64*words)
+						valid := make([]uint64, words)
+						wts := make([]uint8, 8*words)
+						for w := range words {
+							a, b := rng.Uint64(), rng.Uint64()
+							valid[w] = a | b
+							if w%3 == 0 {
+								valid[w] &= 1<<rng.IntN(64) - 1
 							}
 						}
-					}
-					for p := range words {
-						want[p+1] += want[p]
-					}
-					for _, nq := range []int{0, 1 << 30} {
-						var m matcher
-						m.resetWeighted(sigs, valid, shift)
-						m.cb = cb
-						m.use(nq)
-						if got := m.countAll(qs, nil, 0); got != want[words] {
-							t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, words, width, m.raw, got, want[words])
+						for k := range wts {
+							wts[k] = uint8(1) << rng.IntN(3)
+							if width == 0 {
+								wts[k] = 64 // the largest weight, every lane met
+							}
+							if byWord {
+								wts[k] = wts[k&^7]
+							}
 						}
-						for _, p := range []int{0, 1, words / 2, words - 1} {
-							if got := m.countWeighted(qs, nil, 0, p); got != want[p] {
-								t.Errorf("%d words a row, chunks of %d, %d words stored, width %d, raw %v: weighted count of the first %d words %d, want %d", bw, cb, words, width, m.raw, p, got, want[p])
+						nq := 100
+						if width == 0 {
+							nq = 1000
+						} else {
+							copy(sigs, sparseSigs(rng, len(sigs), width, 2))
+						}
+						qs := sparseSigs(rng, nq, max(width, 1), 3)
+						// want[p]: the count over the first p bytes (countWeighted's prefix).
+						want := make([]uint64, 8*words+1)
+						for i, s := range sigs {
+							if valid[i/64]>>(i%64)&1 == 0 {
+								continue
+							}
+							for _, q := range qs {
+								if s&q == 0 {
+									want[i/8+1] += uint64(wts[i/8])
+								}
+							}
+						}
+						for p := range 8 * words {
+							want[p+1] += want[p]
+						}
+						prefixes := []int{0, 1, 3, 4*words - 1, 8*words - 8, 8*words - 1}
+						if byWord {
+							prefixes = []int{0, 8, 8 * (words / 2), 8 * (words - 1)}
+						}
+						for _, use := range []int{0, 1 << 30} {
+							var m matcher
+							m.resetWeighted(sigs, valid, wts, 0, byWord)
+							m.cb = cb
+							m.use(use)
+							if got := m.countAll(qs, nil, 0); got != want[8*words] {
+								t.Errorf("%d words a row, chunks of %d, by word %v, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, byWord, words, width, m.raw, got, want[8*words])
+							}
+							for _, p := range prefixes {
+								if p < 0 {
+									continue
+								}
+								if got := m.countWeighted(qs, nil, 0, p); got != want[p] {
+									t.Errorf("%d words a row, chunks of %d, by word %v, %d words stored, width %d, raw %v: weighted count of the first %d bytes %d, want %d", bw, cb, byWord, words, width, m.raw, p, got, want[p])
+								}
 							}
 						}
 					}
@@ -183,6 +208,43 @@ func TestMatchWeighted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzMatchWeighted holds countBatchesWeighted (the AVX2 kernel where it runs) to
+// countBatchesGoWeighted on stores, queries and weights drawn from the fuzzer's seed: 1 to
+// 12 batches of 4 words, 1 to 8 chunks, up to 100 queries, weights up to 64.
+func FuzzMatchWeighted(f *testing.F) {
+	f.Add(uint64(1), uint8(3), uint8(6), uint8(40))
+	f.Add(uint64(2), uint8(1), uint8(1), uint8(1))
+	f.Add(uint64(3), uint8(12), uint8(8), uint8(100))
+	defer func(w int) { matchWords = w }(matchWords)
+	matchWords = 4
+	f.Fuzz(func(t *testing.T, seed uint64, batches, chunks, queries uint8) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		nb, nch, nq := int(batches)%12+1, int(chunks)%8+1, int(queries)%100+1
+		width := uint(min(64, nch*wideChunkBits))
+		var m matcher
+		words := 4 * nb
+		sigs := sparseSigs(rng, 64*words-rng.IntN(64), width, 1+rng.IntN(3))
+		valid := make([]uint64, words)
+		wts := make([]uint8, 8*words)
+		for w := range valid {
+			valid[w] = rng.Uint64() | rng.Uint64()
+		}
+		for k := range wts {
+			wts[k] = uint8(rng.IntN(65))
+		}
+		m.resetWeighted(sigs, valid, wts, 0, false)
+		m.cb = wideChunkBits
+		m.build()
+		qs := sparseSigs(rng, nq, width, 1+rng.IntN(3))
+		offs := chunkOffsets(nil, qs, m.nch, 4, m.cb)
+		got := countBatchesWeighted(m.tab, m.bs, 4, m.nch, m.cb, qs, offs, m.nch, wts)
+		want := countBatchesGoWeighted(m.tab, m.bs, 4, m.nch, m.cb, qs, wts)
+		if got != want {
+			t.Errorf("%d batches, %d chunks, %d queries: countBatchesWeighted = %d, countBatchesGoWeighted %d", m.nb, m.nch, nq, got, want)
+		}
+	})
 }
 
 // sparseSigs returns n random signatures of width bits, each the AND of ands random
@@ -199,33 +261,41 @@ func sparseSigs(rng *rand.Rand, n int, width uint, ands int) []uint64 {
 	return sigs
 }
 
-// BenchmarkMatchWeighted times the weighted store's kernel (countBatchesLanes) on stores
-// of 3 to 5 batches (9, 13 and 17 words), 6 chunks of wideChunkBits and 600 queries: the
+// BenchmarkMatchWeighted times the weighted store's kernels, by byte (countBatchesWeighted)
+// and by word (countBatchesLanes, bw-word suffix), on stores of 3 to 5 batches (9, 13 and 17 words), 6 chunks of wideChunkBits and 600 queries: the
 // mean sub-store and bucket of a real task of N = 28 (3.35 batches and 600 queries a call,
 // bench/log/2026-11-29-join.md), in CPU nanoseconds per (batch, query) pair.
 func BenchmarkMatchWeighted(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, words := range []int{9, 13, 17} {
-		b.Run(strconv.Itoa(words), func(b *testing.B) {
-			sigs := sparseSigs(rng, 64*words, 36, 2)
-			valid := make([]uint64, words)
-			shift := make([]uint8, words)
-			for w := range valid {
-				valid[w] = ^uint64(0)
-				shift[w] = uint8(w % 3)
+		for _, byWord := range []bool{false, true} {
+			name := strconv.Itoa(words)
+			if byWord {
+				name += "-word"
 			}
-			qs := sparseSigs(rng, 600, 36, 3)
-			var m matcher
-			m.resetWeighted(sigs, valid, shift)
-			m.cb = wideChunkBits
-			m.build()
-			offs := chunkOffsets(nil, qs, m.nch, m.bw, m.cb)
-			c0 := cpuTime()
-			for b.Loop() {
-				matchSink += m.countAll(qs, offs, m.nch)
-			}
-			// CPU time, not wall time: the machine is shared.
-			b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N*m.nb*len(qs)), "cpu-ns/batch-query")
-		})
+			b.Run(name, func(b *testing.B) {
+				sigs := sparseSigs(rng, 64*words, 36, 2)
+				valid := make([]uint64, words)
+				wts := make([]uint8, 8*words)
+				for w := range valid {
+					valid[w] = ^uint64(0)
+				}
+				for k := range wts {
+					wts[k] = uint8(1) << (k / 8 % 3)
+				}
+				qs := sparseSigs(rng, 600, 36, 3)
+				var m matcher
+				m.resetWeighted(sigs, valid, wts, 0, byWord)
+				m.cb = wideChunkBits
+				m.build()
+				offs := chunkOffsets(nil, qs, m.nch, m.bw, m.cb)
+				c0 := cpuTime()
+				for b.Loop() {
+					matchSink += m.countAll(qs, offs, m.nch)
+				}
+				// CPU time, not wall time: the machine is shared.
+				b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N*m.nb*len(qs)), "cpu-ns/batch-query")
+			})
+		}
 	}
 }

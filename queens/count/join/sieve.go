@@ -105,14 +105,17 @@ type sieveMatcher struct {
 	prefer []uint
 	// weighted, set by the caller before build, makes a weighted store
 	// (countRowSetStoreB): a pattern with c of the bits wbits weighs 2^wshift[c], and its
-	// sub-store holds the patterns of each weight in words of their own (laid out in
-	// laid, lvalid and lshift: matcher.resetWeighted). The caller excludes wbits.
+	// sub-store holds the patterns of each weight in runs of grain lanes of their own
+	// (laid out in laid, lvalid and lwts: matcher.resetWeighted). The caller excludes
+	// wbits. The grain is weightGrain's unless a test sets grain (8 or 64).
 	weighted   bool
 	wbits      uint64
 	wshift     [3]uint8
+	grain      int
+	lgrain     int // the grain of the store laid out
 	laid       []uint64
 	lvalid     []uint64
-	lshift     []uint8
+	lwts       []uint8
 	k          int
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
@@ -126,16 +129,15 @@ type sieveMatcher struct {
 	stride     int      // chunks of the widest matched word
 	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 	start, pos []int    // per sub-store: where its patterns start (build), scatter positions
-	// pairWords, for a weighted store cut by k ≥ 1 bits: sub-store i (odd) and sub-store
-	// i−1 (its patterns have the cut bit of index bit 0, which i's lack) are one store,
-	// subs[i] (subs[i−1] empty), i's words first: pairWords[i] of them, then i−1's. A
-	// bucket of queries that meets both (y ⊆ i−1) is matched against the whole store, one
-	// that meets i alone against the batches of its first pairWords[i] words, whose word
-	// sums alone are counted (matcher.countWeighted). So the two sub-stores' last batches,
-	// mostly padding where the sub-stores are small, become one for the queries both meet
+	// Pairs: in a weighted store cut by k ≥ 1 bits, sub-store i (odd) and sub-store i−1
+	// (its patterns have the cut bit of index bit 0, which i's lack) are one store,
+	// subs[i] (subs[i−1] empty), i's patterns first: its head (matcher.whead), then
+	// i−1's. A bucket of queries that meets both (y ⊆ i−1) is matched against the whole
+	// store, one that meets i alone against the batches of the head, the lanes past it
+	// weighing 0 (matcher.countWeighted). So the two sub-stores' last batches, mostly
+	// padding where the sub-stores are small, become one for the queries both meet
 	// (⌈(a+b)/bw⌉ ≤ ⌈a/bw⌉ + ⌈b/bw⌉ batches), and no query meets more batches than before.
-	pairWords []int
-	made      []bool // per bucket of queries: its chunk offsets are made (countAll)
+	made []bool // per bucket of queries: its chunk offsets are made (countAll)
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -193,9 +195,15 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
 	}
 	if s.weighted {
-		s.laid = grow(s.laid, len(sigs)+3*63*nsub)[:0]
-		s.lvalid = grow(s.lvalid, len(sigs)/64+3*nsub+1)[:0]
-		s.lshift = grow(s.lshift, len(sigs)/64+3*nsub+1)[:0]
+		s.lgrain = s.grain
+		if s.lgrain == 0 {
+			s.lgrain = weightGrain(matchWords)
+		}
+		// Each class of a sub-store padded to lgrain lanes, each store to a word.
+		lanes := len(sigs) + (3*(s.lgrain-1)+63)*nsub
+		s.laid = grow(s.laid, lanes)[:0]
+		s.lvalid = grow(s.lvalid, lanes/64)[:0]
+		s.lwts = grow(s.lwts, lanes/8)[:0]
 	}
 	if k == 0 {
 		m := &s.subs[0]
@@ -213,7 +221,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 				s.xs[i] = uint64(bits.OnesCount64(x & s.wbits))
 			}
 			s.sorted, s.start = s.bucketSort(s.sorted, s.start, m.sigs, s.xs, 3)
-			m.resetWeighted(s.layOut(s.sorted, s.start))
+			s.layOut(m, s.sorted, s.start, nil)
 		} else {
 			m.reset(m.sigs) // built by countAll, which knows the queries
 		}
@@ -234,21 +242,16 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 	if s.weighted {
 		// Sub-store by sub-store, each by weight (keys 3i + c), the two sub-stores of each
-		// pair laid out as one store (see pairWords).
+		// pair laid out as one store (see Pairs above).
 		for i, x := range s.xs {
 			s.xs[i] = 3*x + uint64(bits.OnesCount64(sigs[i]&s.wbits))
 		}
 		s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, 3*nsub)
-		s.pairWords = grow(s.pairWords, nsub)
 		for i := 1; i < nsub; i += 2 {
-			l0, w0 := len(s.laid), len(s.lvalid)
-			s.layOut(s.sorted, s.start[3*i:3*i+4])
-			s.pairWords[i] = len(s.lvalid) - w0
-			s.layOut(s.sorted, s.start[3*(i-1):3*i+1])
 			m := &s.subs[i]
-			m.resetWeighted(s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lshift[w0:len(s.lshift):len(s.lshift)])
+			s.layOut(m, s.sorted, s.start[3*i:3*i+4], s.start[3*(i-1):3*i+1])
 			m.cb = cb
-			s.subs[i-1].resetWeighted(nil, nil, nil)
+			s.subs[i-1].reset(nil)
 		}
 		return
 	}
@@ -261,31 +264,61 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 }
 
-// layOut appends to s.laid one weighted sub-store: the patterns sorted[start[c]:start[c+1]]
-// of each weight class c < 3, each class padded to whole words of 64 lanes, and returns
-// it with its words' valid lanes and weight shifts (matcher.resetWeighted). build sizes
-// the three buffers so that they never move.
-func (s *sieveMatcher) layOut(sorted []uint64, start []int) (sigs, valid []uint64, shift []uint8) {
-	l0, w0 := len(s.laid), len(s.lvalid)
-	for c := range 3 {
-		g := sorted[start[c]:start[c+1]]
-		if len(g) == 0 {
-			continue
-		}
-		s.laid = append(s.laid, g...)
-		for range -len(g) & 63 {
-			s.laid = append(s.laid, 0)
-		}
-		for i := 0; i < len(g); i += 64 {
-			v := ^uint64(0)
-			if r := len(g) - i; r < 64 {
-				v = 1<<r - 1
+// layOut appends to s.laid one weighted store and makes it m's (matcher.resetWeighted):
+// the patterns sorted[head[c]:head[c+1]] of each weight class c < 3, then those of tail
+// (nil for none) likewise, each class's run padded to whole runs of s.lgrain lanes (so
+// that a byte of lanes, or a word, has one weight), the store to whole words; its head is
+// the bytes of head's patterns. build sizes the three buffers so that they never move.
+func (s *sieveMatcher) layOut(m *matcher, sorted []uint64, head, tail []int) {
+	l0 := len(s.laid) // a whole word
+	hb := 0
+	for part, start := range [2][]int{head, tail} {
+		for c := 0; start != nil && c < 3; c++ {
+			g := sorted[start[c]:start[c+1]]
+			if len(g) == 0 {
+				continue
 			}
-			s.lvalid = append(s.lvalid, v)
-			s.lshift = append(s.lshift, s.wshift[c])
+			l := len(s.laid)
+			s.laid = append(s.laid, g...)
+			s.laid = append(s.laid, make([]uint64, -len(g)&(s.lgrain-1))...)
+			s.setLanes(l, len(g), len(s.laid)-l, uint8(1)<<s.wshift[c])
+		}
+		if part == 0 {
+			hb = (len(s.laid) - l0) / 8
 		}
 	}
-	return s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lshift[w0:len(s.lshift):len(s.lshift)]
+	s.laid = append(s.laid, make([]uint64, -len(s.laid)&63)...)
+	s.lvalid = s.lvalid[:len(s.laid)/64]
+	s.lwts = s.lwts[:len(s.laid)/8]
+	w0 := l0 / 64
+	m.resetWeighted(s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lwts[8*w0:len(s.lwts):len(s.lwts)], hb, s.lgrain == 64)
+}
+
+// setLanes marks the n lanes of s.laid from l valid and the bytes of the run of span
+// lanes from l (l and span multiples of 8) as weighing wt, growing lvalid and lwts over
+// them.
+func (s *sieveMatcher) setLanes(l, n, span int, wt uint8) {
+	end := l + span
+	if w := (end + 63) / 64; len(s.lvalid) < w {
+		n0 := len(s.lvalid)
+		s.lvalid = s.lvalid[:w]
+		clear(s.lvalid[n0:])
+		s.lwts = s.lwts[:8*w]
+		clear(s.lwts[8*n0:])
+	}
+	for k := l / 8; k < end/8; k++ {
+		s.lwts[k] = wt
+	}
+	for i := l; i < l+n; {
+		w, b := i/64, i%64
+		r := min(64-b, l+n-i)
+		v := ^uint64(0)
+		if r < 64 {
+			v = (1<<r - 1) << b
+		}
+		s.lvalid[w] |= v
+		i += r
+	}
 }
 
 // countAll returns the number of disjoint (stored, query) pairs over the queries qs.
@@ -353,11 +386,11 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 					}
 				}
 				if s.weighted {
-					words := len(m.wshift) // the pair, or i's words alone (pairWords)
+					bytes := len(m.wts) // the pair, or i's lanes alone (its head)
 					if y&1 != 0 {
-						words = s.pairWords[i]
+						bytes = m.whead
 					}
-					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, words)
+					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, bytes)
 				} else {
 					n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 				}

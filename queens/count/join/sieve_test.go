@@ -123,8 +123,8 @@ func TestSieveMatcher(t *testing.T) {
 }
 
 // TestSieveWeighted holds the sieve of a weighted store (countRowSetStoreB: a pattern
-// with c of the bits wbits weighs 2^wshift[c]; sub-stores in pairs, sieveMatcher.pairWords)
-// to the definition, pair by pair, for random stores of several sizes (small ones leave
+// with c of the bits wbits weighs 2^wshift[c]; sub-stores in pairs; runs of one weight a
+// byte and a word long) to the definition, pair by pair, for random stores of several sizes (small ones leave
 // sub-stores of a batch or less, raw or batched), cut bits and widths, and again with
 // fewer queries on the same buffers. -short takes a quarter of the cases.
 func TestSieveWeighted(t *testing.T) {
@@ -132,10 +132,12 @@ func TestSieveWeighted(t *testing.T) {
 	sieveMinPerSub = 0
 	rng := rand.New(rand.NewPCG(7, 8))
 	Ws, sizes, ks := []int{9, 21}, []int{0, 1, 70, 300, 1500, 5000}, []int{0, 1, 2, 5, 9}
+	wideMins := []int{0, 1 << 30}
 	if testing.Short() {
-		Ws, sizes, ks = []int{21}, []int{0, 1, 70, 1500}, []int{0, 1, 5}
+		Ws, sizes, ks, wideMins = []int{21}, []int{0, 1, 70, 1500}, []int{0, 1, 5}, []int{0}
 	}
-	for _, wideMin := range []int{0, 1 << 30} {
+	for i := range 2 * len(wideMins) {
+		wideMin, grain := wideMins[i/2], 8<<(3*(i%2)) // runs of a byte and of a word
 		wideChunkMin = wideMin
 		for _, W := range Ws {
 			long := uint64(1)<<(W/2) | uint64(1)<<(W+W/2)
@@ -162,13 +164,13 @@ func TestSieveWeighted(t *testing.T) {
 						return n
 					}
 					var s sieveMatcher
-					s.exclude, s.weighted, s.wbits, s.wshift = long, true, long, shift
+					s.exclude, s.weighted, s.wbits, s.wshift, s.grain = long, true, long, shift, grain
 					s.build(sigs, W, k)
 					if got, want := s.countAll(qs), want(qs); got != want {
-						t.Errorf("W %d, store %d, k %d (used %d), chunks of %d: weighted countAll = %d, want %d", W, size, k, s.k, s.cb, got, want)
+						t.Errorf("W %d, store %d, k %d (used %d), chunks of %d, runs of %d: weighted countAll = %d, want %d", W, size, k, s.k, s.cb, grain, got, want)
 					}
 					if got, want := s.countAll(qs[:7]), want(qs[:7]); got != want {
-						t.Errorf("W %d, store %d, k %d, wide from %d, 7 queries: weighted countAll = %d, want %d", W, size, k, wideMin, got, want)
+						t.Errorf("W %d, store %d, k %d, wide from %d, runs of %d, 7 queries: weighted countAll = %d, want %d", W, size, k, wideMin, grain, got, want)
 					}
 				}
 			}
