@@ -95,18 +95,19 @@ type matcher struct {
 	// A weighted store (resetWeighted) holds its patterns in lanes whose weight is given
 	// per byte of 8 lanes, wts[k] for lanes 8k…8k+7, the lanes of word w that hold a
 	// pattern being wvalid[w] (the others are padding, never counted); nil for a plain
-	// store. whead is the bytes of the store's head (countWeighted's prefix the sieve asks
-	// for); wword says every byte of a word weighs the same (the layout of the per-word
-	// kernel, weightGrain).
+	// store. It is a group of 2^g members (sub-stores of the sieve), member l's bytes
+	// ending at wend[l], laid out from member 2^g − 1 down to 0 (weightsFor). wword says
+	// every byte of a word weighs the same (the layout of the per-word kernel,
+	// weightGrain).
 	wvalid []uint64
 	wts    []uint8
-	whead  int
+	wend   []int
 	wword  bool
-	wfull  []uint8  // wts over whole batches, zero past the store (countBatchesWeighted)
-	wpart  []uint8  // the same zero from wpartN bytes on: a prefix's weights
-	wpartN int      // the prefix wpart is for, −1 for none
-	lanes  []uint64 // the word sums of countBatchesLanes
-	offs   []uint32 // the queries' chunk offsets, where countWeighted makes them
+	wsel   [][]uint8 // weightsFor's answers, by member; nil where not made yet
+	wbuf   []uint8   // their bytes
+	wpad   []uint8   // countWeighted's weights padded to whole batches
+	lanes  []uint64  // the word sums of countBatchesLanes
+	offs   []uint32  // the queries' chunk offsets, where countWeighted makes them
 }
 
 // reset makes sigs the store, not yet built.
@@ -117,13 +118,58 @@ func (m *matcher) reset(sigs []uint64) {
 
 // resetWeighted makes sigs a weighted store, not yet built: word w of sigs (lanes
 // 64w…64w+63) holds patterns in the lanes of valid[w], lane l weighing wts[l/8]
-// (len(wts) = 8·len(valid)); its first head bytes are the head the sieve's pairs count
-// alone. byWord says the weights change only from word to word (the per-word kernels of
-// AVX-512 then run).
-func (m *matcher) resetWeighted(sigs, valid []uint64, wts []uint8, head int, byWord bool) {
+// (len(wts) = 8·len(valid)), in 2^g = len(ends) members, member l's bytes ending at
+// ends[l] (weightsFor). byWord says the weights change only from word to word (the
+// per-word kernels of AVX-512 then run).
+func (m *matcher) resetWeighted(sigs, valid []uint64, wts []uint8, ends []int, byWord bool) {
 	m.reset(sigs)
-	m.wvalid, m.wts, m.whead, m.wword, m.wpartN = valid, wts, head, byWord, -1
-	m.wfull = m.wfull[:0]
+	m.wvalid, m.wts, m.wend, m.wword = valid, wts, ends, byWord
+	m.wsel = grow(m.wsel, len(ends))
+	clear(m.wsel)
+	m.wbuf = m.wbuf[:0]
+}
+
+// weightsFor returns the weights that count, of a group's members, those whose index
+// has every bit of sel (the sub-stores a bucket of queries meets, sieveMatcher.countAll):
+// wts up to the end of member sel (members sel + 1 … laid out before it), zero for the
+// bytes of the members that lack a bit of sel, padded with zeros to whole batches where
+// the matcher is built; nil if those members hold no pattern. Made once a member a build.
+func (m *matcher) weightsFor(sel int) []uint8 {
+	if w := m.wsel[sel]; w != nil {
+		return w
+	}
+	end, top := m.wend[sel], len(m.wend)-1
+	begin := func(l int) int { // member l's first byte
+		if l == top {
+			return 0
+		}
+		return m.wend[l+1]
+	}
+	n := end
+	if !m.raw {
+		per := 8 * m.bw
+		n = (end + per - 1) / per * per
+	}
+	if cap(m.wbuf)-len(m.wbuf) < n {
+		// A new buffer: the slices made before keep the old one.
+		m.wbuf = make([]uint8, 0, max(2*cap(m.wbuf), n, len(m.wend)*(len(m.wts)+64)))
+	}
+	w := m.wbuf[len(m.wbuf) : len(m.wbuf)+n]
+	m.wbuf = m.wbuf[:len(m.wbuf)+n]
+	clear(w[copy(w, m.wts[:end]):])
+	met := false
+	for l := top; l >= sel; l-- {
+		if l&sel != sel {
+			clear(w[begin(l):m.wend[l]])
+		} else if begin(l) < m.wend[l] {
+			met = true
+		}
+	}
+	if !met {
+		w = w[:0]
+	}
+	m.wsel[sel] = w
+	return w
 }
 
 // use prepares the matcher for nq queries: a raw scan while that stays cheaper than
@@ -170,6 +216,10 @@ func (m *matcher) build() {
 		a = 8 - a
 	}
 	m.tab = m.buf[a : a+m.nb*m.bs]
+	if m.wts != nil { // weightsFor pads to whole batches from now on
+		clear(m.wsel)
+		m.wbuf = m.wbuf[:0]
+	}
 	for b := range m.nb {
 		lo := b * batch
 		hi := min(lo+batch, len(m.sigs))
@@ -261,7 +311,7 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		return 0
 	}
 	if m.wts != nil {
-		return m.countWeighted(qs, offs, stride, len(m.wts))
+		return m.countWeighted(qs, offs, stride, m.weightsFor(0))
 	}
 	if m.raw {
 		var n uint64
@@ -275,23 +325,24 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
 }
 
-// countWeighted is countAll for a weighted store, over the patterns of its first bytes
-// bytes (lanes 0…8·bytes−1; len(m.wts) for all): the sum over the queries of the weights
-// of those stored patterns disjoint from each. In batches it matches the queries against
-// the ⌈bytes/(8·bw)⌉ batches that hold those lanes, the lanes past them weighing 0
-// (countBatchesWeighted), or where the weights go by words (wword: the AVX-512 kernel)
-// counts each word's lanes (countBatchesLanes) and weighs the words. Where the kernel takes
-// chunk offsets (lanesOffsets: AVX2) and offs holds none for these queries, it makes them.
-func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, bytes int) uint64 {
+// countWeighted is countAll for a weighted store with the weights wts (of at most
+// len(m.wts) bytes; lanes past them are not met): the sum over the queries of the weights
+// of the stored patterns disjoint from each. In batches it matches the queries against
+// the ⌈len(wts)/(8·bw)⌉ batches that hold those lanes (countBatchesWeighted), or where the
+// weights go by words (wword: the AVX-512 kernel) counts each word's lanes
+// (countBatchesLanes) and weighs the words. Where the kernel takes chunk offsets
+// (lanesOffsets: AVX2) and offs holds none for these queries, it makes them.
+func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int, wts []uint8) uint64 {
 	var n uint64
-	if len(qs) == 0 || bytes == 0 {
+	wts = wts[:min(len(wts), len(m.wts))]
+	if len(qs) == 0 || len(wts) == 0 {
 		return 0
 	}
 	if m.raw {
-		for k, wt := range m.wts[:bytes] {
+		for k, wt := range wts {
 			v := m.wvalid[k/8] >> (8 * (k % 8)) & 0xff
 			var c uint64
-			for ; v != 0; v &= v - 1 {
+			for ; v != 0 && wt != 0; v &= v - 1 {
 				s := m.sigs[k*8+bits.TrailingZeros64(v)]
 				for _, q := range qs {
 					c += (s&q - 1) >> 63
@@ -302,7 +353,7 @@ func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, bytes int) u
 		return n
 	}
 	per := 8 * m.bw // bytes a batch
-	nb := (bytes + per - 1) / per
+	nb := (len(wts) + per - 1) / per
 	if lanesOffsets(m.bw) && (stride < m.nch || len(offs) < len(qs)*stride) {
 		stride = m.nch
 		m.offs = chunkOffsets(m.offs, qs, stride, m.bw, m.cb)
@@ -311,27 +362,17 @@ func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride, bytes int) u
 	if m.wword {
 		m.lanes = grow(m.lanes, nb*m.bw)
 		countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
-		for w := range bytes / 8 {
-			n += m.lanes[w] * uint64(m.wts[8*w])
+		for w := range len(wts) / 8 {
+			n += m.lanes[w] * uint64(wts[8*w])
 		}
 		return n
 	}
-	var wts []uint8
-	if bytes == len(m.wts) {
-		if len(m.wfull) != m.nb*per {
-			m.wfull = grow(m.wfull, m.nb*per)
-			clear(m.wfull[copy(m.wfull, m.wts):])
-		}
-		wts = m.wfull
-	} else {
-		if m.wpartN != bytes {
-			m.wpart = grow(m.wpart, nb*per)
-			clear(m.wpart[copy(m.wpart, m.wts[:bytes]):])
-			m.wpartN = bytes
-		}
-		wts = m.wpart
+	if len(wts) != nb*per {
+		m.wpad = grow(m.wpad, nb*per)
+		clear(m.wpad[copy(m.wpad, wts):])
+		wts = m.wpad
 	}
-	return countBatchesWeighted(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, wts[:nb*per])
+	return countBatchesWeighted(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, wts)
 }
 
 // chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i

@@ -188,7 +188,7 @@ func TestMatchWeighted(t *testing.T) {
 						}
 						for _, use := range []int{0, 1 << 30} {
 							var m matcher
-							m.resetWeighted(sigs, valid, wts, 0, byWord)
+							m.resetWeighted(sigs, valid, wts, []int{len(wts)}, byWord)
 							m.cb = cb
 							m.use(use)
 							if got := m.countAll(qs, nil, 0); got != want[8*words] {
@@ -198,7 +198,7 @@ func TestMatchWeighted(t *testing.T) {
 								if p < 0 {
 									continue
 								}
-								if got := m.countWeighted(qs, nil, 0, p); got != want[p] {
+								if got := m.countWeighted(qs, nil, 0, wts[:p]); got != want[p] {
 									t.Errorf("%d words a row, chunks of %d, by word %v, %d words stored, width %d, raw %v: weighted count of the first %d bytes %d, want %d", bw, cb, byWord, words, width, m.raw, p, got, want[p])
 								}
 							}
@@ -234,7 +234,7 @@ func FuzzMatchWeighted(f *testing.F) {
 		for k := range wts {
 			wts[k] = uint8(rng.IntN(65))
 		}
-		m.resetWeighted(sigs, valid, wts, 0, false)
+		m.resetWeighted(sigs, valid, wts, []int{len(wts)}, false)
 		m.cb = wideChunkBits
 		m.build()
 		qs := sparseSigs(rng, nq, width, 1+rng.IntN(3))
@@ -285,7 +285,7 @@ func BenchmarkMatchWeighted(b *testing.B) {
 				}
 				qs := sparseSigs(rng, 600, 36, 3)
 				var m matcher
-				m.resetWeighted(sigs, valid, wts, 0, byWord)
+				m.resetWeighted(sigs, valid, wts, []int{len(wts)}, byWord)
 				m.cb = wideChunkBits
 				m.build()
 				offs := chunkOffsets(nil, qs, m.nch, m.bw, m.cb)

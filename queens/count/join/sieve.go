@@ -129,14 +129,19 @@ type sieveMatcher struct {
 	stride     int      // chunks of the widest matched word
 	offs       []uint32 // the queries' chunk offsets (chunkOffsets), where the kernel takes them
 	start, pos []int    // per sub-store: where its patterns start (build), scatter positions
-	// Pairs: in a weighted store cut by k ≥ 1 bits, sub-store i (odd) and sub-store i−1
-	// (its patterns have the cut bit of index bit 0, which i's lack) are one store,
-	// subs[i] (subs[i−1] empty), i's patterns first: its head (matcher.whead), then
-	// i−1's. A bucket of queries that meets both (y ⊆ i−1) is matched against the whole
-	// store, one that meets i alone against the batches of the head, the lanes past it
-	// weighing 0 (matcher.countWeighted). So the two sub-stores' last batches, mostly
-	// padding where the sub-stores are small, become one for the queries both meet
-	// (⌈(a+b)/bw⌉ ≤ ⌈a/bw⌉ + ⌈b/bw⌉ batches), and no query meets more batches than before.
+	// Groups: in a weighted store cut by k ≥ 1 bits, the 2^g sub-stores i0 … i0 + 2^g − 1
+	// of an aligned block (i0 a multiple of 2^g, g ≥ 1) are one store, subs[i] for the
+	// top one i = i0 + 2^g − 1 (the others empty), laid out from i down to i0. A bucket
+	// of queries y meets sub-store i0 + l iff y ⊆ i0 + l: within the group iff the low g
+	// bits of y, sel, are a subset of l, and every such l is at least sel, so laid out
+	// before it. The bucket is matched against the batches up to the end of member sel,
+	// the members it does not meet weighing 0 (matcher.weightsFor). Pairs (g = 1) are
+	// never worse than their two sub-stores apart (⌈(a+b)/bw⌉ ≤ ⌈a/bw⌉ + ⌈b/bw⌉ batches for
+	// the queries both meet, the same batches for the others), and a larger block is one
+	// group where all of it fits in one batch (groupLanes), so that no bucket meets more
+	// than one batch where it met one or more before. ends holds the members' byte ends of
+	// every group.
+	ends []int
 	made []bool // per bucket of queries: its chunk offsets are made (countAll)
 }
 
@@ -221,7 +226,8 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 				s.xs[i] = uint64(bits.OnesCount64(x & s.wbits))
 			}
 			s.sorted, s.start = s.bucketSort(s.sorted, s.start, m.sigs, s.xs, 3)
-			s.layOut(m, s.sorted, s.start, nil)
+			s.ends = grow(s.ends, 1)[:0]
+			s.layOut(m, s.sorted, s.start, 1)
 		} else {
 			m.reset(m.sigs) // built by countAll, which knows the queries
 		}
@@ -241,17 +247,16 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		s.xs[i] = ^x & mask
 	}
 	if s.weighted {
-		// Sub-store by sub-store, each by weight (keys 3i + c), the two sub-stores of each
-		// pair laid out as one store (see Pairs above).
+		// Sub-store by sub-store, each by weight (keys 3i + c), the sub-stores of each
+		// group laid out as one store (see Groups above).
 		for i, x := range s.xs {
 			s.xs[i] = 3*x + uint64(bits.OnesCount64(sigs[i]&s.wbits))
 		}
 		s.sorted, s.start = s.bucketSort(s.sorted, s.start, s.packed, s.xs, 3*nsub)
-		for i := 1; i < nsub; i += 2 {
-			m := &s.subs[i]
-			s.layOut(m, s.sorted, s.start[3*i:3*i+4], s.start[3*(i-1):3*i+1])
-			m.cb = cb
-			s.subs[i-1].reset(nil)
+		s.ends = grow(s.ends, nsub)[:0]
+		g := min(k, groupBitsMax)
+		for i0 := 0; i0 < nsub; i0 += 1 << g {
+			s.group(i0, g, cb)
 		}
 		return
 	}
@@ -264,34 +269,64 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 }
 
-// layOut appends to s.laid one weighted store and makes it m's (matcher.resetWeighted):
-// the patterns sorted[head[c]:head[c+1]] of each weight class c < 3, then those of tail
-// (nil for none) likewise, each class's run padded to whole runs of s.lgrain lanes (so
-// that a byte of lanes, or a word, has one weight), the store to whole words; its head is
-// the bytes of head's patterns. build sizes the three buffers so that they never move.
-func (s *sieveMatcher) layOut(m *matcher, sorted []uint64, head, tail []int) {
+// groupBitsMax bounds the g of sieveMatcher's groups: 16 sub-stores a group at most.
+const groupBitsMax = 4
+
+// groupLanes is the most lanes of a group of more than two sub-stores: one batch.
+func groupLanes() int { return 64 * matchWords }
+
+// group lays out the aligned block of 2^g sub-stores from i0 (g ≥ 1) as one group where
+// it is a pair or fits in groupLanes, else each half of it the same way.
+func (s *sieveMatcher) group(i0, g, cb int) {
+	if g > 1 {
+		lanes := 0
+		for i := i0; i < i0+1<<g; i++ {
+			for c := range 3 {
+				lanes += (s.start[3*i+c+1] - s.start[3*i+c] + s.lgrain - 1) &^ (s.lgrain - 1)
+			}
+		}
+		if lanes > groupLanes() {
+			s.group(i0, g-1, cb)
+			s.group(i0+1<<(g-1), g-1, cb)
+			return
+		}
+	}
+	top := i0 + 1<<g - 1
+	for i := i0; i < top; i++ {
+		s.subs[i].reset(nil)
+	}
+	m := &s.subs[top]
+	s.layOut(m, s.sorted, s.start[3*i0:3*top+4], 1<<g)
+	m.cb = cb
+}
+
+// layOut appends to s.laid one weighted store of n members and makes it m's
+// (matcher.resetWeighted): member l < n being the patterns sorted[start[3l+c]:start[3l+c+1]]
+// of each weight class c < 3, laid out from member n − 1 down to 0, each class's run
+// padded to whole runs of s.lgrain lanes (so that a byte of lanes, or a word, has one
+// weight), the store to whole words. build sizes the buffers so that they never move.
+func (s *sieveMatcher) layOut(m *matcher, sorted []uint64, start []int, n int) {
 	l0 := len(s.laid) // a whole word
-	hb := 0
-	for part, start := range [2][]int{head, tail} {
-		for c := 0; start != nil && c < 3; c++ {
-			g := sorted[start[c]:start[c+1]]
+	e0 := len(s.ends)
+	s.ends = s.ends[:e0+n]
+	for l := n - 1; l >= 0; l-- {
+		for c := range 3 {
+			g := sorted[start[3*l+c]:start[3*l+c+1]]
 			if len(g) == 0 {
 				continue
 			}
-			l := len(s.laid)
+			at := len(s.laid)
 			s.laid = append(s.laid, g...)
 			s.laid = append(s.laid, make([]uint64, -len(g)&(s.lgrain-1))...)
-			s.setLanes(l, len(g), len(s.laid)-l, uint8(1)<<s.wshift[c])
+			s.setLanes(at, len(g), len(s.laid)-at, uint8(1)<<s.wshift[c])
 		}
-		if part == 0 {
-			hb = (len(s.laid) - l0) / 8
-		}
+		s.ends[e0+l] = (len(s.laid) - l0) / 8
 	}
 	s.laid = append(s.laid, make([]uint64, -len(s.laid)&63)...)
 	s.lvalid = s.lvalid[:len(s.laid)/64]
 	s.lwts = s.lwts[:len(s.laid)/8]
 	w0 := l0 / 64
-	m.resetWeighted(s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lwts[8*w0:len(s.lwts):len(s.lwts)], hb, s.lgrain == 64)
+	m.resetWeighted(s.laid[l0:len(s.laid):len(s.laid)], s.lvalid[w0:len(s.lvalid):len(s.lvalid)], s.lwts[8*w0:len(s.lwts):len(s.lwts)], s.ends[e0:e0+n:e0+n], s.lgrain == 64)
 }
 
 // setLanes marks the n lanes of s.laid from l valid and the bytes of the run of span
@@ -386,11 +421,9 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 					}
 				}
 				if s.weighted {
-					bytes := len(m.wts) // the pair, or i's lanes alone (its head)
-					if y&1 != 0 {
-						bytes = m.whead
-					}
-					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, bytes)
+					// The group's members that y meets (see Groups): i's low bits are all
+					// ones.
+					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, m.weightsFor(y&(len(m.wend)-1)))
 				} else {
 					n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 				}

@@ -123,7 +123,7 @@ func TestSieveMatcher(t *testing.T) {
 }
 
 // TestSieveWeighted holds the sieve of a weighted store (countRowSetStoreB: a pattern
-// with c of the bits wbits weighs 2^wshift[c]; sub-stores in pairs; runs of one weight a
+// with c of the bits wbits weighs 2^wshift[c]; sub-stores in groups; runs of one weight a
 // byte and a word long) to the definition, pair by pair, for random stores of several sizes (small ones leave
 // sub-stores of a batch or less, raw or batched), cut bits and widths, and again with
 // fewer queries on the same buffers. -short takes a quarter of the cases.
