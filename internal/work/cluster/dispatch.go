@@ -398,7 +398,7 @@ func (d *dispatch) expire() {
 func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 	user := subjectUser(m.Subject) // passed d.g (run.subscribe)
 	var r Result
-	err := json.Unmarshal(m.Data, &r)
+	err := r.UnmarshalJSON(m.Data) // not json.Unmarshal: it would scan the data once more
 	news := false
 	if err == nil {
 		r.Worker = user

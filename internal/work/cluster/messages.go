@@ -39,11 +39,15 @@ func resultSubject(user, job string) string { return SubjectPrefix + ".result." 
 
 // subjectUser returns the identity a worker's subject names (its third token).
 func subjectUser(subject string) string {
-	parts := strings.Split(subject, ".")
-	if len(parts) < 3 {
+	_, rest, ok := strings.Cut(subject, ".")
+	if !ok {
 		return ""
 	}
-	return parts[2]
+	if _, rest, ok = strings.Cut(rest, "."); !ok {
+		return ""
+	}
+	user, _, _ := strings.Cut(rest, ".")
+	return user
 }
 
 // coordinatorQueue is the queue group of the coordinators' subscriptions to requests for
@@ -198,25 +202,19 @@ type wireCounter struct {
 	Value uint64 `json:"value"`
 }
 
-// MarshalJSON returns r's wire form (see [Result]).
-func (r Result) MarshalJSON() ([]byte, error) {
-	w := wireResult{Job: r.Job, ID: r.ID, Worker: r.Worker, Name: r.Name, Seconds: r.Seconds, Task: r.Task, Nonce: r.Nonce}
-	if r.Count != nil {
-		c := r.Count.String()
-		w.Count = &c
-	}
-	for _, c := range r.Counters {
-		w.Counters = append(w.Counters, wireCounter(c))
-	}
-	return json.Marshal(w)
-}
+// MarshalJSON returns r's wire form (see [Result]); appendJSON writes it, without
+// reflection.
+func (r Result) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }
 
 // UnmarshalJSON reads a Result's wire form, or one a build of MessageVersion 2 stored. A
-// count that is not a whole number of at most maxCountDigits digits is an error.
+// count that is not a whole number of at most maxCountDigits digits is an error. The plain
+// form the wire has is read by hand (wireResult.readPlain), anything else by encoding/json.
 func (r *Result) UnmarshalJSON(data []byte) error {
 	var w wireResult
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
+	if !w.readPlain(data) {
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
 	}
 	*r = Result{Job: w.Job, Result: work.Result{ID: w.ID}, Worker: w.Worker, Name: w.Name, Seconds: w.Seconds, Task: w.Task, Nonce: w.Nonce}
 	switch {
