@@ -60,6 +60,7 @@ type Worker struct {
 	quiet    atomic.Bool  // whether the worker said it waits quietly (see quietWhenIdle)
 	mu       sync.Mutex
 	plans    map[string]work.Plan // by job id, of any kind, built (cachedPlan)
+	made     sync.Map             // job id → its work.Plan, made and not built (madePlan)
 	waitOnce sync.Once
 
 	// askWait is how long a request for a task waits for its answer (5 s if zero): a hook
@@ -299,6 +300,22 @@ func (w *Worker) open(job string) (work.Plan, error) {
 	return p, nil
 }
 
+// madePlan returns the plan of job as open makes it, not built, made the first time a task
+// of the job comes and kept for the worker's life (a plan is a pure function of its job
+// id, safe for concurrent use): a task that a plan checks from its description costs no
+// parse of the job id and no plan made anew. A plan that fails is tried again.
+func (w *Worker) madePlan(job string) (work.Plan, error) {
+	if p, ok := w.made.Load(job); ok {
+		return p.(work.Plan), nil
+	}
+	p, err := w.open(job)
+	if err != nil {
+		return nil, err
+	}
+	q, _ := w.made.LoadOrStore(job, p)
+	return q.(work.Plan), nil
+}
+
 // cachedPlan returns the plan of job, made and built the first time a task of the job
 // comes (under w.mu: one build at a time) and kept for the worker's life, whatever its
 // kind. A plan that fails is tried again with the next task.
@@ -334,7 +351,7 @@ func (w *Worker) task(ctx context.Context, m TaskMsg) (work.Plan, work.Task, err
 		return nil, work.Task{}, fmt.Errorf("message for task %d of job %q describes task %d", m.ID, m.Job, m.Task.ID)
 	}
 	if m.Task != nil && w.Plans == nil {
-		p, err := w.open(m.Job)
+		p, err := w.madePlan(m.Job)
 		if err != nil {
 			return nil, work.Task{}, err
 		}
@@ -415,7 +432,8 @@ wait:
 	}
 	r := Result{Job: job, Result: res, Worker: w.Identity, Name: w.Name,
 		Seconds: time.Since(start).Seconds(), Task: taskDigest(task), Nonce: a.Nonce}
-	data, _ := json.Marshal(r)
+	// json.Marshal(r), without compacting MarshalJSON's output again.
+	data, _ := r.appendJSON(make([]byte, 0, 512))
 	said := false // that the coordinator did not answer
 	for {
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
