@@ -69,6 +69,7 @@ type dispatch struct {
 	liveFor     time.Duration
 	quarantined map[string]bool
 	history     map[string]*IdentityHistory // this job's, by identity
+	wants       map[string]wantSeen         // by identity: its last request for a task, read (readWant)
 	snap        *snapshotter
 	// g checks every message of a worker (guard.go); maxLeases and maxLease bound the
 	// leases of one identity.
@@ -112,8 +113,7 @@ func (d *dispatch) his(user string) *IdentityHistory {
 // want answers a worker's request for a task.
 func (d *dispatch) want(m *nats.Msg) {
 	user := subjectUser(m.Subject) // passed d.g (run.subscribe)
-	var w WantMsg
-	_ = json.Unmarshal(m.Data, &w)
+	w := d.readWant(user, m.Data)
 	a := Assignment{Wait: 0.1, Messages: MessageVersion}
 	d.saw(user)
 	if d.quarantined[user] || slices.Contains(d.decliners, user) {
@@ -137,7 +137,7 @@ func (d *dispatch) want(m *nats.Msg) {
 			a.Verify = l.verify
 		}
 	}
-	data, _ := json.Marshal(a)
+	data, _ := a.appendJSON(make([]byte, 0, 256)) // json.Marshal(a), by hand
 	_ = m.Respond(data)
 }
 
@@ -419,7 +419,7 @@ func (d *dispatch) result(ctx context.Context, m *nats.Msg) (bool, error) {
 	}
 	ack := d.ack
 	d.ack = nil
-	data, _ := json.Marshal(Receipt{OK: true})
+	data := receiptOK
 	if ack == nil {
 		_ = m.Respond(data)
 	} else {

@@ -1,9 +1,12 @@
 package cluster
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"github.com/chesspuzzles/chesspuzzles/internal/work"
 )
 
 // A result's JSON in one pass, each way. Every task's result is encoded by its worker,
@@ -67,17 +70,24 @@ func appendJSONField(b []byte, name, value string) []byte {
 	return appendJSONString(b, value)
 }
 
-// appendJSONString appends s as encoding/json writes a string: quoted as it is when it is
-// printable ASCII with nothing to escape (what results carry), else by encoding/json.
+// appendJSONString appends s as encoding/json writes a string: printable ASCII as it is,
+// with a backslash before the quote and the backslash (what results and tasks carry), or,
+// if s has anything else, by encoding/json (its escapes of control characters and of
+// HTML's <, > and &, its U+FFFD for invalid UTF-8).
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if !plainByte(s[i]) {
-			q, _ := json.Marshal(s) // escapes, HTML's <, > and &, invalid UTF-8: its rules
+		if c := s[i]; !plainByte(c) && c != '"' && c != '\\' {
+			q, _ := json.Marshal(s)
 			return append(b, q...)
 		}
 	}
 	b = append(b, '"')
-	b = append(b, s...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
 	return append(b, '"')
 }
 
@@ -263,15 +273,32 @@ func (s *plainScanner) end() bool {
 	return s.i == len(s.b)
 }
 
-// str reads a string of printable ASCII without escapes (HTML's <, > and & as they are).
+// str reads a string of printable ASCII, with no escapes but \" and \\ (HTML's <, > and &
+// as they are).
 func (s *plainScanner) str() (string, bool) {
 	if !s.next('"') {
 		return "", false
 	}
 	start := s.i
+	var unq []byte // the string so far, where it had an escape
 	for s.i < len(s.b) && s.b[s.i] != '"' {
-		if c := s.b[s.i]; c < 0x20 || c >= 0x7f || c == '\\' {
+		c := s.b[s.i]
+		switch {
+		case c == '\\':
+			if s.i+1 == len(s.b) || (s.b[s.i+1] != '"' && s.b[s.i+1] != '\\') {
+				return "", false
+			}
+			if unq == nil {
+				unq = append(make([]byte, 0, 2*(s.i-start)+16), s.b[start:s.i]...)
+			}
+			unq = append(unq, s.b[s.i+1])
+			s.i += 2
+			continue
+		case c < 0x20 || c >= 0x7f:
 			return "", false
+		}
+		if unq != nil {
+			unq = append(unq, c)
 		}
 		s.i++
 	}
@@ -279,8 +306,25 @@ func (s *plainScanner) str() (string, bool) {
 		return "", false
 	}
 	v := string(s.b[start:s.i])
+	if unq != nil {
+		v = string(unq)
+	}
 	s.i++
 	return v, true
+}
+
+// boolean reads true or false.
+func (s *plainScanner) boolean() (bool, bool) {
+	s.space()
+	switch {
+	case bytes.HasPrefix(s.b[s.i:], []byte("true")):
+		s.i += 4
+		return true, true
+	case bytes.HasPrefix(s.b[s.i:], []byte("false")):
+		s.i += 5
+		return false, true
+	}
+	return false, false
 }
 
 // number reads a JSON number's bytes: whole (an optional minus, then 0 or digits not
@@ -360,4 +404,225 @@ func (s *plainScanner) float() (float64, bool) {
 	}
 	v, err := strconv.ParseFloat(string(t), 64)
 	return v, err == nil
+}
+
+// The other messages of every task: its assignment (written by the coordinator, read by
+// the worker: a task's description travels in it), the task's digest (the JSON of a
+// work.Task, hashed on both sides), the worker's request and the receipt of its result.
+
+// appendTaskJSON appends json.Marshal(t) to b.
+func appendTaskJSON(b []byte, t work.Task) []byte {
+	b = append(b, `{"ID":`...)
+	b = strconv.AppendInt(b, int64(t.ID), 10)
+	b = append(b, `,"Weight":`...)
+	b = strconv.AppendInt(b, t.Weight, 10)
+	b = append(b, `,"Cost":`...)
+	b = strconv.AppendUint(b, t.Cost, 10)
+	b = append(b, `,"Desc":`...)
+	b = appendJSONString(b, t.Desc)
+	return append(b, '}')
+}
+
+// appendJSON appends json.Marshal(a) to b, written directly; a Lease or Wait that is NaN
+// or infinite is an error, as json.Marshal's.
+func (a *Assignment) appendJSON(b []byte) ([]byte, error) {
+	for _, f := range []float64{a.Lease, a.Wait} {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, &json.UnsupportedValueError{Str: strconv.FormatFloat(f, 'g', -1, 64)}
+		}
+	}
+	b = append(b, `{"job":`...)
+	b = appendJSONString(b, a.Job)
+	b = append(b, `,"id":`...)
+	b = strconv.AppendInt(b, int64(a.ID), 10)
+	if a.Verify {
+		b = append(b, `,"verify":true`...)
+	}
+	if a.Task != nil {
+		b = append(b, `,"task":`...)
+		b = appendTaskJSON(b, *a.Task)
+	}
+	if a.Messages != 0 {
+		b = append(b, `,"messages":`...)
+		b = strconv.AppendInt(b, int64(a.Messages), 10)
+	}
+	b = appendJSONField(b, "nonce", a.Nonce)
+	if a.Lease != 0 {
+		b = append(b, `,"lease":`...)
+		b = appendJSONFloat(b, a.Lease)
+	}
+	if a.Wait != 0 {
+		b = append(b, `,"wait":`...)
+		b = appendJSONFloat(b, a.Wait)
+	}
+	b = appendJSONField(b, "finished", a.Finished)
+	if a.Seq != 0 {
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendInt(b, int64(a.Seq), 10)
+	}
+	return append(b, '}'), nil
+}
+
+// readAssignment reads an assignment: by readPlain if it is in plain form, else by
+// encoding/json.
+func readAssignment(data []byte) (Assignment, error) {
+	var a Assignment
+	if a.readPlain(data) {
+		return a, nil
+	}
+	err := json.Unmarshal(data, &a)
+	return a, err
+}
+
+// readPlain sets a from data if data is an assignment in plain form (see
+// wireResult.readPlain), and reports whether it was; else it leaves a as it was.
+func (a *Assignment) readPlain(data []byte) bool {
+	s := plainScanner{b: data}
+	var v Assignment
+	var seen uint
+	if !s.next('{') {
+		return false
+	}
+	for {
+		key, ok := s.str()
+		if !ok || !s.next(':') {
+			return false
+		}
+		var bit uint
+		var n int64
+		switch key {
+		case "job":
+			bit = 1 << 0
+			v.Job, ok = s.str()
+		case "id":
+			bit = 1 << 1
+			n, ok = s.int()
+			v.ID = int(n)
+		case "verify":
+			bit = 1 << 2
+			v.Verify, ok = s.boolean()
+		case "task":
+			bit = 1 << 3
+			var t work.Task
+			t, ok = s.task()
+			v.Task = &t
+		case "messages":
+			bit = 1 << 4
+			n, ok = s.int()
+			v.Messages = int(n)
+		case "nonce":
+			bit = 1 << 5
+			v.Nonce, ok = s.str()
+		case "lease":
+			bit = 1 << 6
+			v.Lease, ok = s.float()
+		case "wait":
+			bit = 1 << 7
+			v.Wait, ok = s.float()
+		case "finished":
+			bit = 1 << 8
+			v.Finished, ok = s.str()
+		case "seq":
+			bit = 1 << 9
+			n, ok = s.int()
+			v.Seq = int(n)
+		default:
+			return false
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		if s.next(',') {
+			continue
+		}
+		if !s.next('}') || !s.end() {
+			return false
+		}
+		*a = v
+		return true
+	}
+}
+
+// task reads a work.Task in plain form: an object of the keys ID, Weight, Cost and Desc,
+// each at most once.
+func (s *plainScanner) task() (work.Task, bool) {
+	var t work.Task
+	var seen uint
+	if !s.next('{') {
+		return t, false
+	}
+	if s.next('}') {
+		return t, true
+	}
+	for {
+		key, ok := s.str()
+		if !ok || !s.next(':') {
+			return t, false
+		}
+		var bit uint
+		switch key {
+		case "ID":
+			bit = 1 << 0
+			var n int64
+			n, ok = s.int()
+			t.ID = int(n)
+		case "Weight":
+			bit = 1 << 1
+			t.Weight, ok = s.int()
+		case "Cost":
+			bit = 1 << 2
+			t.Cost, ok = s.uint()
+		case "Desc":
+			bit = 1 << 3
+			t.Desc, ok = s.str()
+		default:
+			return t, false
+		}
+		if !ok || seen&bit != 0 {
+			return t, false
+		}
+		seen |= bit
+		if s.next(',') {
+			continue
+		}
+		return t, s.next('}')
+	}
+}
+
+// receiptOK is the coordinator's receipt of a result it took, as json.Marshal writes it.
+var receiptOK, _ = json.Marshal(Receipt{OK: true})
+
+// readReceipt reads a receipt: receiptOK at once, anything else by encoding/json.
+func readReceipt(data []byte) (Receipt, error) {
+	if bytes.Equal(data, receiptOK) {
+		return Receipt{OK: true}, nil
+	}
+	var rc Receipt
+	err := json.Unmarshal(data, &rc)
+	return rc, err
+}
+
+// A wantSeen is the last request for a task of one identity, as it came and as read: a
+// worker sends the same bytes with each request (Worker.Run marshals them once), which
+// are then read once.
+type wantSeen struct {
+	data string
+	w    WantMsg
+}
+
+// readWant returns json.Unmarshal of data, a request of user's, into a WantMsg, whatever
+// it reads of data when that is no JSON of one: from d.wants if user's last request had
+// the same bytes.
+func (d *dispatch) readWant(user string, data []byte) WantMsg {
+	if c, ok := d.wants[user]; ok && c.data == string(data) {
+		return c.w
+	}
+	var w WantMsg
+	_ = json.Unmarshal(data, &w)
+	if d.wants == nil {
+		d.wants = map[string]wantSeen{}
+	}
+	d.wants[user] = wantSeen{string(data), w}
+	return w
 }

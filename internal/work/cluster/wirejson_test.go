@@ -270,3 +270,122 @@ func TestSubjectUser(t *testing.T) {
 		}
 	}
 }
+
+// wireAssignments are assignments of every shape: with a task or none, its description
+// with quotes and backslashes (a queens task's is JSON) or characters encoding/json
+// escapes otherwise, a second computation, the answers without a task.
+func wireAssignments() []Assignment {
+	return []Assignment{
+		{TaskMsg: TaskMsg{Job: "q16v1", ID: 77, Task: &work.Task{ID: 77, Weight: 8, Cost: 123456789, Desc: `{"n":16,"id":77,"weight":8,"top":1,"bottom":2,"left":3,"right":4,"cost":99}`}},
+			Messages: MessageVersion, Nonce: "f12.0123456789abcdef0123456789abcdef", Lease: 30, Seq: 5},
+		{TaskMsg: TaskMsg{Job: "k6x6-open-ends-v1", ID: 0, Verify: true, Task: &work.Task{Weight: -1, Cost: math.MaxUint64, Desc: "a\\b \"c\" <&> \n é \xff"}}, Nonce: "v1.x", Lease: 0.3},
+		{Messages: MessageVersion, Wait: 0.1},
+		{Messages: MessageVersion, Wait: 1e-7, Finished: "q16v1"},
+		{TaskMsg: TaskMsg{Job: "q8v1", ID: -2, Task: &work.Task{}}, Lease: 2.5e21, Seq: -1},
+		{},
+	}
+}
+
+// TestAssignmentJSONByHand: an assignment and a task are written as encoding/json writes
+// them, and read back alike; a task's digest is that of its encoding/json form.
+func TestAssignmentJSONByHand(t *testing.T) {
+	for i, a := range wireAssignments() {
+		want, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.appendJSON(nil)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("assignment %d: appendJSON = %s, %v\nwant                      %s", i, got, err, want)
+		}
+		samePlainAssignment(t, got)
+		back, err := readAssignment(got)
+		if err != nil || (a.Task != nil && utf8.ValidString(a.Task.Desc) && !reflect.DeepEqual(back, a)) {
+			t.Errorf("assignment %d: read back %+v, %v; want %+v", i, back, err, a)
+		}
+		if a.Task != nil {
+			data, _ := json.Marshal(*a.Task)
+			sum := sha256.Sum256(data)
+			if d := taskDigest(*a.Task); d != hex.EncodeToString(sum[:8]) {
+				t.Errorf("task %+v: digest %s, want %x", *a.Task, d, sum[:8])
+			}
+		}
+	}
+	for _, f := range []float64{math.NaN(), math.Inf(-1)} {
+		a := Assignment{Wait: f}
+		if _, err := a.appendJSON(nil); err == nil {
+			t.Errorf("wait %v: no error", f)
+		}
+	}
+	if plain := (&Assignment{}).readPlain([]byte(`{"job":"q8v1","id":1,"task":{"ID":1,"Weight":2,"Cost":3,"Desc":"d"},"verify":false,"seq":2}`)); !plain {
+		t.Error("a plain assignment is not read plain")
+	}
+	for _, data := range []string{
+		`{"job":"q8v1","task":null}`, `{"job":"q8v1","task":{"id":1}}`, `{"job":"q8v1","task":{"ID":1,"ID":2}}`,
+		`{"job":"q8v1","verify":1}`, `{"job":"q8v1","verify":tru}`, `{"job":"q8v1","verify":truee}`, `{"job":"q8v1","lease":"1"}`,
+		`{"job":"q8v1","task":{"ID":1,}}`, `{"job":"q8v1","task":{}}`, `{"job":"q8v1","task":{"Weight":9223372036854775808}}`,
+	} {
+		samePlainAssignment(t, []byte(data))
+	}
+}
+
+// samePlainAssignment fails t if Assignment.readPlain reads data otherwise than
+// encoding/json.
+func samePlainAssignment(t *testing.T, data []byte) {
+	t.Helper()
+	var plain, std Assignment
+	if !plain.readPlain(data) {
+		if !reflect.DeepEqual(plain, Assignment{}) {
+			t.Errorf("readPlain(%q) refused it but set %+v", data, plain)
+		}
+		return
+	}
+	if err := json.Unmarshal(data, &std); err != nil {
+		t.Fatalf("readPlain(%q) read %+v, but encoding/json refuses it: %v", data, plain, err)
+	}
+	if !reflect.DeepEqual(plain, std) {
+		t.Fatalf("readPlain(%q) = %+v (task %+v), encoding/json reads %+v (task %+v)", data, plain, plain.Task, std, std.Task)
+	}
+}
+
+// FuzzReadPlainAssignment: whatever Assignment.readPlain reads, encoding/json reads alike.
+func FuzzReadPlainAssignment(f *testing.F) {
+	for _, a := range wireAssignments() {
+		data, _ := a.appendJSON(nil)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { samePlainAssignment(t, data) })
+}
+
+// TestReceiptAndWant: the usual receipt is read at once, any other by encoding/json; a
+// worker's request read once is taken again for the same bytes only.
+func TestReceiptAndWant(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		want Receipt
+		err  bool
+	}{
+		{`{"ok":true}`, Receipt{OK: true}, false},
+		{` {"ok":true}`, Receipt{OK: true}, false},
+		{`{"ok":false,"refused":"late"}`, Receipt{Refused: "late"}, false},
+		{`{"ok":true`, Receipt{}, true},
+	} {
+		got, err := readReceipt([]byte(c.data))
+		if got != c.want || (err != nil) != c.err {
+			t.Errorf("readReceipt(%s) = %+v, %v; want %+v, error %v", c.data, got, err, c.want, c.err)
+		}
+	}
+	d := &dispatch{}
+	w1, _ := json.Marshal(WantMsg{Name: "a", Messages: MessageVersion, Kinds: []string{"k", "q"}, Cores: 2, Instance: "i1"})
+	w2, _ := json.Marshal(WantMsg{Name: "a", Messages: MessageVersion, Kinds: []string{"q"}, Cores: 2, Instance: "i2"})
+	for i, c := range []struct {
+		user string
+		data []byte
+	}{{"u", w1}, {"u", w1}, {"u", w2}, {"v", w1}, {"u", w1}, {"u", []byte(`{"name":`)}, {"u", []byte(`{"name":`)}} {
+		var want WantMsg
+		_ = json.Unmarshal(c.data, &want)
+		if got := d.readWant(c.user, c.data); !reflect.DeepEqual(got, want) {
+			t.Errorf("request %d of %s: %+v, want %+v", i, c.user, got, want)
+		}
+	}
+}

@@ -266,7 +266,7 @@ func (w *Worker) ask(ctx context.Context, want []byte) (Assignment, error) {
 	if err != nil {
 		return a, err
 	}
-	if err := json.Unmarshal(m.Data, &a); err != nil {
+	if a, err = readAssignment(m.Data); err != nil {
 		return a, fmt.Errorf("not an assignment: %v", err)
 	}
 	return a, nil
@@ -440,8 +440,7 @@ wait:
 		m, err := w.Conn.RequestWithContext(rctx, resultSubject(w.Identity, job), data)
 		cancel()
 		if err == nil {
-			var rc Receipt
-			if err := json.Unmarshal(m.Data, &rc); err != nil || !rc.OK {
+			if rc, err := readReceipt(m.Data); err != nil || !rc.OK {
 				w.warnf("task %s: the coordinator refused the result: %s", key, rc.Refused)
 				return
 			}
