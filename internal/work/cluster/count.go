@@ -178,6 +178,7 @@ func Count(ctx context.Context, plan work.Plan, opts CountOptions) (Outcome, Sta
 	}
 	if opts.Progress != nil {
 		p := &jobProgress{plan: plan, workers: opts.Workers}
+		p.n, _ = jobBoard(plan.Job())
 		opts.Progress(p.status(newTally(plan)))
 		c.Progress = func(t *tally) { opts.Progress(p.status(t)) }
 		c.CaughtUp = func(t *tally) {
@@ -306,6 +307,7 @@ func startEmbedded(opts CountOptions, auth *Authority, logf func(string, ...any)
 // ETA are measured from the moment the coordinator has read them (caughtUp).
 type jobProgress struct {
 	plan    work.Plan
+	n       int // the queens board's N, 0 for another plan (jobBoard, read once)
 	workers int
 	base    struct {
 		set   bool
@@ -326,9 +328,8 @@ func (p *jobProgress) caughtUp(t *tally) {
 func (p *jobProgress) status(t *tally) work.Status {
 	costDone, costLeft := t.CostDone()
 	now := time.Now()
-	n, _ := jobBoard(p.plan.Job())
 	s := work.Status{
-		N: n, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
+		N: p.n, Tasks: p.plan.Len(), Done: t.Done(), Resumed: t.Done(),
 		Solutions: t.Total(), Nodes: t.Nodes(), Workers: p.workers,
 		CostTotal: costDone + costLeft, CostLeft: costLeft,
 	}
