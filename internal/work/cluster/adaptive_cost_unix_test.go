@@ -30,6 +30,7 @@ func cpuTime(t *testing.T) time.Duration {
 // of rounds. The ratios are logged (bench/log/2026-11-29-trust.md); it fails only if a
 // total is wrong or adaptive replication costs more than replicas 2.
 func TestAdaptiveCost(t *testing.T) {
+	// Serial, not parallel: it measures the process's CPU time.
 	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
 		t.Skip("set CHESSPUZZLES_LONG=1 to measure adaptive replication's cost (a minute of CPU)")
 	}

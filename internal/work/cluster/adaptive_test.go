@@ -45,6 +45,7 @@ func simulateHabit(a *Adaptive, lie float64, n, trials int, draw func() float64)
 // deviations above it at 20,000 trials). Before its first After tasks are confirmed, an
 // identity is always verified; a distrusted one always.
 func TestAdaptiveHabit(t *testing.T) {
+	parallel(t)
 	a := &Adaptive{}
 	for k := range a.after() {
 		if !a.verifies(k, false) {
@@ -86,6 +87,7 @@ func TestAdaptiveHabit(t *testing.T) {
 // results of each honest identity, in the order the coordinator took them, were all
 // computed a second time.
 func TestAdaptiveReplication(t *testing.T) {
+	parallel(t)
 	noPublished(t)
 	tj := queensJob(t, 10)
 	dir, s, a, ctx := attackServer(t)
@@ -181,6 +183,7 @@ func TestAdaptiveReplication(t *testing.T) {
 // without it refuses it, and a run with it refuses one of a run that verifies only a
 // share, or one that spares a task with no first result.
 func TestAdaptiveSnapshot(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	dir := t.TempDir()
 	tally, v := newTally(plan), newVerifier(plan, plan.Len())

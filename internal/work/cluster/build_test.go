@@ -15,6 +15,7 @@ import (
 // build (a WantMsg without a message version, as before task messages carried Desc) and
 // names it in one log line, however often it asks.
 func TestOtherBuildWorker(t *testing.T) {
+	parallel(t)
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, time.Minute, "test")
 	log := &logger{t: t}
@@ -61,6 +62,7 @@ func TestOtherBuildWorker(t *testing.T) {
 // when the coordinator answers in messages of an older build (no message version), instead
 // of refusing its tasks one by one forever.
 func TestOtherBuildCoordinator(t *testing.T) {
+	parallel(t)
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, time.Minute, "test")
 	sub, err := nc.Subscribe(SubjectPrefix+".want.*", func(m *nats.Msg) {

@@ -234,6 +234,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 // verify N tasks"), and once every task has a first result the coordinator verifies them
 // itself at once, not after VerifyWait.
 func TestNoSilentWait(t *testing.T) {
+	parallel(t)
 	noPublished(t)
 	dir, s, a, ctx := attackServer(t)
 	tj := queensJob(t, 8)
@@ -275,6 +276,7 @@ func TestNoSilentWait(t *testing.T) {
 // TestWaitingLine: the line that says why tasks wait for a verifier names each reason: too
 // few identities seen, a drawn identity away, or one silent for over waitEvery.
 func TestWaitingLine(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	ver := emptyVerifier(plan)
 	for id := range 3 {

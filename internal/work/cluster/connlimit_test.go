@@ -15,6 +15,7 @@ import (
 // coordinator's limit at 1,100). It keeps at most DefaultMaxConnections, the log names it
 // once, and an honest worker joins and counts a job with the coordinator.
 func TestConnectionCap(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	a, err := LoadOrCreateAuthority(dir)
 	if err != nil {

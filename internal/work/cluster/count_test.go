@@ -20,6 +20,7 @@ import (
 // makes and keeps, an in-process worker, verification, progress. A second Count on the same store
 // finds every result there, computes nothing and says all were resumed.
 func TestCount(t *testing.T) {
+	parallel(t)
 	const n = 11
 	want := known(t)[n]
 	dir := t.TempDir()
@@ -77,6 +78,7 @@ func TestCount(t *testing.T) {
 
 // TestCountRefused: a server that wants another token refuses Count with ErrRefused.
 func TestCountRefused(t *testing.T) {
+	parallel(t)
 	srv := startServer(t, t.TempDir(), "right")
 	plan, _ := newQueensPlan(6, count.MethodFrames, frames.PlanVersion)
 	_, _, err := Count(context.Background(), plan, CountOptions{URL: srv.URL(), Token: "wrong", StoreDir: t.TempDir()})
@@ -89,6 +91,7 @@ func TestCountRefused(t *testing.T) {
 // the tasks says so in the coordinator's log, once a task, instead of handing every task
 // back in silence while the count waits.
 func TestLocalWorkerSaysWhy(t *testing.T) {
+	parallel(t)
 	plan := mustKnight(t, "5x6 open-ends v1")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

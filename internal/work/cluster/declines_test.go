@@ -15,6 +15,7 @@ import (
 func declineCount(t *testing.T, tj testJob, decline func(r *rogue, id int) bool) (runOutcome, *rogue, *rogue, *logger, string) {
 	t.Helper()
 	noPublished(t)
+	hookPlan(t, tj.plan) // made before noPublished
 	dir, s, a, ctx := attackServer(t)
 	ca := newRogue(issuedHostile(t, s.URL(), a, "ca"), tj.plan)
 	cb := newRogue(issuedHostile(t, s.URL(), a, "cb"), tj.plan)
@@ -93,6 +94,7 @@ func TestVerifierDeclines(t *testing.T) {
 		t.Logf("ca declined %d tasks once each; stats %+v", len(declined), o.st)
 	})
 	t.Run("always", func(t *testing.T) {
+		serial(t)
 		old := declineFree.Load()
 		declineFree.Store(3)
 		t.Cleanup(func() { declineFree.Store(old) })
@@ -135,6 +137,7 @@ func TestVerifierDeclines(t *testing.T) {
 // their declines, go into the snapshot and come back into a restarted coordinator's
 // dispatch, each task waiting in its drawn identity's queue, none drawn again.
 func TestDrawsKept(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	tally, ver := newTally(plan), newVerifier(plan, plan.Len())
 	for id := range 6 {

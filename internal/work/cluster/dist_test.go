@@ -120,6 +120,7 @@ func runWorkers(ctx context.Context, ws ...*Worker) (stop func()) {
 // TestInProcess counts small boards with an in-process coordinator and two in-process
 // workers, each task computed twice.
 func TestInProcess(t *testing.T) {
+	parallel(t)
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
 	ctx, nc := connectTest(t, s, 2*time.Minute, "test")
@@ -151,17 +152,21 @@ func TestInProcess(t *testing.T) {
 	}
 }
 
+// mustPlan returns the frames plan of Q(n), with the published count the test gives its
+// plans (noPublished).
 func mustPlan(t *testing.T, n int) work.Plan {
 	t.Helper()
 	p, err := newQueensPlan(n, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
+	hookPlan(t, p)
 	return p
 }
 
 // TestStartServerErrors: a taken port or a bad address is reported at once.
 func TestStartServerErrors(t *testing.T) {
+	parallel(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +194,7 @@ func TestStartServerErrors(t *testing.T) {
 // with its secret; it refuses a worker without the token or with another, an identity
 // whose name is not its secret's, and a coordinator with another secret.
 func TestToken(t *testing.T) {
+	parallel(t)
 	s := startServer(t, t.TempDir(), "sesame")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -229,6 +235,7 @@ func TestToken(t *testing.T) {
 // about its 2 s with an error wrapping ErrCannotConnect, which the command reports as bad
 // input.
 func TestConnectNoServer(t *testing.T) {
+	parallel(t)
 	_, err := Connect(context.Background(), ConnectOptions{URL: "nats://127.0.0.1:1"})
 	if !errors.Is(err, ErrCannotConnect) || !strings.HasSuffix(err.Error(), "no answer within 2s") {
 		t.Fatalf("Connect to nothing: %v, want it to wrap ErrCannotConnect and say \"no answer within 2s\"", err)

@@ -14,6 +14,7 @@ import (
 // cmd/chesspuzzles's TestDocLogLines): one lying on each first computation beside two
 // honest ones, with no published count.
 func TestDocQuarantineLines(t *testing.T) {
+	parallel(t)
 	doc, err := os.ReadFile("../../../docs/distributed.md")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,8 @@ import (
 // out and then refused at authentication; another identity connects all the while. On a
 // server that does not let the system account in, watchExternal says so.
 func TestExternalLimits(t *testing.T) {
+	// Serial, not parallel: its flood must outrun the rate limit, and under -race beside
+	// other tests (29 Nov, load 17) the starved flooder was not shut out within 10 s.
 	dir := t.TempDir()
 	a, err := LoadOrCreateAuthority(dir)
 	if err != nil {

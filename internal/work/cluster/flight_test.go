@@ -14,6 +14,7 @@ import (
 // gives its Store hook a function that says how many bytes the server holds of the
 // results: more once results are stored than at the start.
 func TestCountWatch(t *testing.T) {
+	parallel(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	plan := mustPlan(t, 10)
@@ -63,6 +64,7 @@ func TestCountWatch(t *testing.T) {
 // TestInFlight: a worker holds two leases without handing them in; the coordinator's
 // InFlight hook says two first computations are in flight, none second.
 func TestInFlight(t *testing.T) {
+	parallel(t)
 	s, a := authServer(t, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

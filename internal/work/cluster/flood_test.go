@@ -110,6 +110,7 @@ func floodRun(t *testing.T, kind string, stall time.Duration) (time.Duration, *l
 // lasts some 6 s), and wants each flood's count within twice the time without it;
 // CHESSPUZZLES_FLOOD60=1 the same with counts of some 60 s, one pair a flood (9 min).
 func TestFlood(t *testing.T) {
+	// Serial, not parallel: it compares the wall time of counts with and without a flood.
 	noPublished(t)
 	long, minute := os.Getenv("CHESSPUZZLES_LONG") == "1", os.Getenv("CHESSPUZZLES_FLOOD60") == "1"
 	if !long && !minute {
@@ -156,6 +157,7 @@ func TestFlood(t *testing.T) {
 // of its rate: after a burst of refusals its next results are dropped by the guard, before
 // the coordinator's loop reads them, and pass again once the rate has refilled.
 func TestRefusedResultsCost(t *testing.T) {
+	parallel(t)
 	g := newGuard(nil, nil)
 	now := time.Unix(1e9, 0)
 	g.now = func() time.Time { return now }

@@ -50,6 +50,7 @@ func copyState(t *testing.T, dir string) string {
 // published Q(8). Its snapshot, of format 3, is ignored, and its results, of message
 // version 2, read from the stream and made the plan's (legacyResult).
 func TestStateOf63236ff(t *testing.T) {
+	parallel(t)
 	plan, err := newQueensPlan(8, count.MethodFrames, frames.PlanVersion)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,7 @@ func TestStateOf63236ff(t *testing.T) {
 // --board 5x5 --plan --distributed --workers 2 --state DIR" of the same build: counting 5×5 again
 // on it resumes every task and answers the published count of its directed open tours.
 func TestKnightStateOf63236ff(t *testing.T) {
+	parallel(t)
 	plan, err := work.NewKnightPlan("5x5 open-ends v1")
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ func freeAddr(t *testing.T) string {
 // it never hears of: the second coordinator blames no live worker ("no word from
 // worker"), and the count is exact.
 func TestWorkerAcrossCoordinators(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	a, err := LoadOrCreateAuthority(dir)
 	if err != nil {
@@ -103,6 +104,7 @@ func TestWorkerAcrossCoordinators(t *testing.T) {
 // silence; a lease it holds is kept, and so is one assigned after Seen (the answer still
 // on its way).
 func TestHeldBeat(t *testing.T) {
+	serial(t)
 	old := heldGrace
 	heldGrace = 0 // the assignments below are a moment old
 	t.Cleanup(func() { heldGrace = old })

@@ -73,6 +73,7 @@ func coordConn(t *testing.T, ctx context.Context, url string, a *Authority) *nat
 // another's subjects, and once revoked (pushed to the running server) is disconnected and
 // refused; names are issued once, the key file is the owner's only.
 func TestIssuedIdentities(t *testing.T) {
+	parallel(t)
 	const n = 9
 	dir := t.TempDir()
 	s, a := authServer(t, dir)
@@ -181,6 +182,7 @@ func plan9Len(t *testing.T) int { return mustPlan(t, 9).Len() }
 // nats-server) and Count given its URL and the coordinator's credentials file: an issued
 // worker counts, the total is exact, a worker without credentials is refused.
 func TestExternalOperator(t *testing.T) {
+	parallel(t)
 	const n = 9
 	dir := t.TempDir()
 	a, err := LoadOrCreateAuthority(dir)

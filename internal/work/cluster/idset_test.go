@@ -8,6 +8,7 @@ import (
 // TestIDSet: ids added once each, at the ends of words and of the set, are what has, len
 // and ids report; del takes them out; ids out of range are in no set.
 func TestIDSet(t *testing.T) {
+	parallel(t)
 	for _, c := range []struct {
 		name  string
 		tasks int

@@ -25,13 +25,15 @@ var publishedOpenTours = map[string]string{
 	"6x6": "6637920",
 }
 
-// mustKnight returns the knight plan of name.
+// mustKnight returns the knight plan of name, with the published count the test gives
+// its plans (noPublished).
 func mustKnight(t *testing.T, name string) work.Plan {
 	t.Helper()
 	p, err := work.NewKnightPlan(name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	hookPlan(t, p)
 	return p
 }
 
@@ -44,6 +46,7 @@ func mustKnight(t *testing.T, name string) work.Plan {
 // two minutes under -race at load 25, 29 Nov), and with CHESSPUZZLES_LONG=1 6×6 by end
 // pairs and 5×6 split too (published in the table: replicas asked for).
 func TestKnightInProcess(t *testing.T) {
+	parallel(t)
 	plans := []string{"5x6 open-ends v1", "5x5 open-split-c10k4f3-c20k2f0 v1"}
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
 		plans = append(plans, "6x6 open-ends v1", "5x6 open-split-c10k4f3-c20k2f0 v1") // 3 CPU-s a computation; 30 CPU-s in all under -race
@@ -100,6 +103,7 @@ func TestKnightInProcess(t *testing.T) {
 // make, or describe a task otherwise than the plan; the coordinator refuses a knight result
 // whose counters are not the plan's or impossible.
 func TestKnightWorkerChecks(t *testing.T) {
+	parallel(t)
 	ctx := context.Background()
 	w := &Worker{}
 	plan := mustKnight(t, "5x5 open-ends v1")
@@ -181,6 +185,7 @@ func knightJob(t *testing.T, board string) testJob {
 // a worker whose build makes no knight plans (its request lists no kind "k") is given no
 // knight task.
 func TestKnightResume(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	s, a := authServer(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -227,6 +232,7 @@ func TestKnightResume(t *testing.T) {
 
 // TestRunsKinds: a worker is given the jobs of the kinds it lists, and of no other.
 func TestRunsKinds(t *testing.T) {
+	parallel(t)
 	w := WantMsg{Kinds: work.Kinds()}
 	for _, job := range []string{"k5x5-open-ends-v1", "k5x6-open-split-c10k4f3-c20k2f0-v1", "q8v1", "q20v102"} {
 		if !w.runs(job) {

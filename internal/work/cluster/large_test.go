@@ -97,6 +97,7 @@ func checkKnown(t *testing.T, n int, o Outcome) {
 // of three workers mid-run: its connection is cut without handing its tasks back, as
 // SIGKILL would, so they come again only after the ack deadline. The count is exact.
 func TestLargePlanKilledWorker(t *testing.T) {
+	parallel(t)
 	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
 		t.Skip("CHESSPUZZLES_LONG=1 runs this with a plan of N=14 of over 100,000 tasks (85 s under load); TestLargeStateKilledWorker runs a plan of that size from a snapshot")
 	}
@@ -159,6 +160,7 @@ func TestLargePlanKilledWorker(t *testing.T) {
 // second run takes the first's results from its snapshot, reads only the results stored
 // after it, queues only the rest (in windows) and ends exact.
 func TestLargePlanResume(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
 	}
@@ -223,6 +225,7 @@ func TestLargePlanResume(t *testing.T) {
 // total is Q(14). The whole plan through the server is TestLargePlanKilledWorker's, with
 // CHESSPUZZLES_LONG=1.
 func TestLargeStateKilledWorker(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
 	}

@@ -15,6 +15,7 @@ func ExampleJobID() {
 }
 
 func TestParseJobID(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name string
 		job  string
@@ -42,6 +43,7 @@ func TestParseJobID(t *testing.T) {
 }
 
 func TestIsLoopback(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name, listen string
 		want         bool
@@ -64,6 +66,7 @@ func TestIsLoopback(t *testing.T) {
 }
 
 func TestResultCheck(t *testing.T) {
+	parallel(t)
 	good := Result{Job: "q9v1"}
 	good.ID = 5
 	for _, tc := range []struct {

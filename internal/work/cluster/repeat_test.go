@@ -17,6 +17,7 @@ import (
 // as the workers' are, with the snapshot and without it (a state whose snapshot was lost
 // reads every result, and must not pick a new sample to verify).
 func TestFinishedJobAgain(t *testing.T) {
+	parallel(t)
 	const n = 10
 	want := known(t)[n]
 	plan, err := newQueensPlan(n, count.MethodFrames, frames.PlanVersion)

@@ -14,6 +14,7 @@ import (
 // TestResultsSubject: results share a subject by job and group of 4,096 task ids, and a
 // key that names no task is refused.
 func TestResultsSubject(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct{ key, subj string }{
 		{"q28v102.0", "chesspuzzles.results.q28v102.0"},
 		{"q28v102.4095.v", "chesspuzzles.results.q28v102.0"},
@@ -35,6 +36,7 @@ func TestResultsSubject(t *testing.T) {
 // moved into the stream when a coordinator starts, and counted: the run computes only the
 // tasks that had none, and the total is exact.
 func TestResultsFromBucket(t *testing.T) {
+	parallel(t)
 	const n = 10
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
@@ -95,6 +97,7 @@ func newResultStore(t *testing.T) (context.Context, *resultStore) {
 // by key; a removed one is gone, and removing it again (or a sequence never used) is not
 // an error.
 func TestResultsStore(t *testing.T) {
+	parallel(t)
 	ctx, res := newResultStore(t)
 	keys := []string{"qa.0", "qa.5000", "qb.0", "qa.0.v", "qa.0"}
 	var seqs []uint64
@@ -150,6 +153,7 @@ func TestResultsStore(t *testing.T) {
 // none), each within moments rather than waiting for results that will never come.
 func TestResultsReadDeleted(t *testing.T) {
 	ctx, res := newResultStore(t)
+	serial(t)
 	defer func(h func(), d time.Duration) { readHook, readIdle = h, d }(readHook, readIdle)
 	readIdle = 100 * time.Millisecond
 	for _, c := range []struct {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"flag"
 	"os"
 	"testing"
 	"time"
@@ -13,12 +14,16 @@ import (
 const testPoolSettle = 250 * time.Millisecond
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	setParallel()
+	hookPublished()
 	settleNanos.Store(int64(testPoolSettle))
 	os.Exit(m.Run())
 }
 
 // settleFor sets poolSettle to d for the rest of test t.
 func settleFor(t *testing.T, d time.Duration) {
+	serial(t)
 	old := settleNanos.Swap(int64(d))
 	t.Cleanup(func() { settleNanos.Store(old) })
 }

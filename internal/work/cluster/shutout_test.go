@@ -16,6 +16,7 @@ import (
 // closed, another identity connects all the while, a revoked identity stays revoked, and
 // once the shut-out ends the identity connects again.
 func TestShutOutAtAuth(t *testing.T) {
+	// Serial, not parallel: it times its steps against the shut-out's wall clock.
 	_, a, s, dial := shutOutServer(t)
 	connect := func(_ string, creds []byte) (*nats.Conn, error) { return dial(creds) }
 	flooder, honest, gone := issue(t, a, "flooder"), issue(t, a, "honest"), issue(t, a, "gone")
@@ -72,6 +73,7 @@ func TestShutOutAtAuth(t *testing.T) {
 // ends). Before, the revoke's push lifted the shut-out at authentication until it
 // ended.
 func TestRevokeDuringShutOut(t *testing.T) {
+	// Serial, not parallel: it times its steps against the shut-out's wall clock.
 	dir, a, s, dial := shutOutServer(t)
 	connect := func(creds []byte) error {
 		nc, err := dial(creds)

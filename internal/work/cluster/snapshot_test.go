@@ -19,6 +19,7 @@ import (
 // stored again. The next run takes the snapshot's tasks, reads the results stored after
 // it, counts the duplicate once and ends exact: no task counted twice or missed.
 func TestSnapshotCrash(t *testing.T) {
+	parallel(t)
 	const n = 11
 	plan := finePlan(t, n, 1, 1000)
 	dir := t.TempDir()
@@ -99,6 +100,7 @@ func TestSnapshotCrash(t *testing.T) {
 // bucket or of another verified share is ignored with one log line, every result is read,
 // and the count is exact.
 func TestSnapshotIgnored(t *testing.T) {
+	parallel(t)
 	const n = 10
 	plan := finePlan(t, n, 1, 100)
 	dir := t.TempDir()
@@ -170,6 +172,7 @@ func TestSnapshotIgnored(t *testing.T) {
 // builds it: it rebuilds each task from its description. A description that is no task of
 // the plan is refused; the count is exact.
 func TestWorkerWithoutPlan(t *testing.T) {
+	parallel(t)
 	const n = 11
 	plan, err := newQueensPlan(n, count.MethodFrames, frames.FinePlanVersion)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // TestCheckStateDir: a state directory that does not exist yet or is its owner's passes;
 // one that others may write, or that another user owns, is refused in one line.
 func TestCheckStateDir(t *testing.T) {
+	parallel(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("modes and owners are Unix's")
 	}

@@ -10,6 +10,7 @@ import (
 // TestLoadOrCreateToken: the first call makes a token file only its owner may read, later
 // calls return the same token, and a file others may read, or an empty one, is refused.
 func TestLoadOrCreateToken(t *testing.T) {
+	parallel(t)
 	dir := filepath.Join(t.TempDir(), "state")
 	tok, created, err := LoadOrCreateToken(dir)
 	if err != nil || !created || len(tok) != 32 {

@@ -167,6 +167,7 @@ func (h *hostile) tryJetStream(ctx context.Context, job string, data []byte) {
 // credentials tries every forgery of issue 25 and more; each is refused, by the server or
 // the coordinator, and the total is exact.
 func TestForgeries(t *testing.T) {
+	parallel(t)
 	n := 12
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
 		n = 14
@@ -352,6 +353,7 @@ func liar(ctx context.Context, t *testing.T, h *hostile, plan work.Plan, lie fun
 // quarantines the liar and has every result of it computed again: the total is exact.
 // --replicas 2 does the same.
 func TestVerifyCatchesLiar(t *testing.T) {
+	parallel(t)
 	const n = 10
 	for _, tc := range []struct {
 		name     string
@@ -410,6 +412,7 @@ func TestVerifyCatchesLiar(t *testing.T) {
 // tasks again and prints the exact total; Status shows the forged record as forged with
 // the coordinator's secret, and as unchecked without it.
 func TestOverwriteAfterFinish(t *testing.T) {
+	parallel(t)
 	const n = 11
 	kv := known(t)
 	s := startServer(t, t.TempDir(), "")
@@ -509,6 +512,7 @@ func TestOverwriteAfterFinish(t *testing.T) {
 // nobody verifies can stand. CHESSPUZZLES_LONG=1 runs it (10 counts of Q(10) a mode and a
 // liar); it logs the rates, and fails on a wrong total where every task is verified.
 func TestDetectionRates(t *testing.T) {
+	parallel(t)
 	if os.Getenv("CHESSPUZZLES_LONG") != "1" {
 		t.Skip("CHESSPUZZLES_LONG=1 measures the detection rate of each verification mode (about 20 s)")
 	}
@@ -573,6 +577,7 @@ func TestDetectionRates(t *testing.T) {
 // users (ConnectWorker with User); the count is exact, and one worker cannot hand in a
 // result on another's subject.
 func TestOperatorIdentities(t *testing.T) {
+	parallel(t)
 	const n = 10
 	kv := known(t)
 	opts := &server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true,

@@ -13,6 +13,7 @@ import (
 // counter's name or value, the number of counters), or when the key does (a worker, who
 // has no key, cannot tell what a result's fingerprint is).
 func TestFingerprintKeyed(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	a, b := newVerifier(plan, 0), newVerifier(plan, 0)
 	if a.key == b.key {
@@ -49,6 +50,7 @@ func TestFingerprintKeyed(t *testing.T) {
 // tells the hook); one with other counters is a disagreement naming the first's identity;
 // a second that comes before its first is compared when the first comes.
 func TestVerifierAgree(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	v := newVerifier(plan, plan.Len())
 	var agreed [][2]string
@@ -120,6 +122,7 @@ func TestVerifierAgree(t *testing.T) {
 // sampled and agreed tasks and early second results, and a snapshot whose identities do
 // not match its results is refused.
 func TestSnapshotRoundTrip(t *testing.T) {
+	parallel(t)
 	plan := mustPlan(t, 8)
 	dir := t.TempDir()
 	tally, v := newTally(plan), newVerifier(plan, plan.Len()/2)

@@ -14,6 +14,7 @@ import (
 // maxCountDigits digits is refused; a result a build of message version 2 stored is read as
 // such (its count in "solutions").
 func TestResultWire(t *testing.T) {
+	parallel(t)
 	huge, _ := new(big.Int).SetString("1180591620717411303424", 10) // 2^70
 	r := Result{Job: "toy10-4-x60-v1", Result: work.Result{ID: 3, Count: huge, Counters: []work.Counter{{Name: "steps", Value: 64}}}, Worker: "w1", Task: "abc", Nonce: "n"}
 	data, err := json.Marshal(r)

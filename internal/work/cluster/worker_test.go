@@ -62,6 +62,7 @@ func awaitHandBack(t *testing.T, beats *nats.Subscription, nonce string) {
 // than leaving the lease to run out: the coordinator here takes the result and never
 // answers.
 func TestWorkerHandsBackWhenStoppedHandingIn(t *testing.T) {
+	parallel(t)
 	const nonce = "nonce-1"
 	msg := TaskMsg{Job: JobID(8, frames.PlanVersion), ID: 0}
 	given := false
@@ -104,6 +105,7 @@ func TestWorkerHandsBackWhenStoppedHandingIn(t *testing.T) {
 // later hands that task back at once (rather than leaving its lease to run out), and
 // stops within a second.
 func TestWorkerHandsBackWhenStoppedAsking(t *testing.T) {
+	parallel(t)
 	const nonce = "nonce-2"
 	wctx, stopWorker := context.WithCancel(t.Context())
 	defer stopWorker()

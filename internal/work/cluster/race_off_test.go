@@ -1,0 +1,6 @@
+//go:build !race
+
+package cluster
+
+// raceEnabled is true when the tests run under the race detector.
+const raceEnabled = false
