@@ -95,9 +95,12 @@ func (p *countProgress) reading(r kcount.Reading) {
 	if st.ETA > 0 {
 		st.ETA = max(st.ETA-time.Since(p.lastAt), time.Second)
 	}
-	if r.Of > 0 {
+	switch {
+	case r.Ranges > 0:
+		st.Note = fmt.Sprintf("cell %d: runs merged, %d of %d key ranges", r.Cell, r.Merged, r.Ranges)
+	case r.Of > 0:
 		st.Note = fmt.Sprintf("cell %d: %.1f%% of %d states read", r.Cell, 100*float64(r.Read)/float64(r.Of), r.Of)
-	} else {
+	default:
 		st.Note = fmt.Sprintf("cell %d: %d states read", r.Cell, r.Read)
 	}
 	if p.disk != "" {

@@ -56,9 +56,9 @@ func killedWhen(t *testing.T, bin string, args []string, ready func() bool) {
 // least cells cells placed, and kills the count with SIGKILL.
 func killedAtLayer(t *testing.T, bin, dir string, cells int, args []string) {
 	t.Helper()
-	want := filepath.Join(dir, fmt.Sprintf("layer-%05d.kl", cells))
+	want := filepath.Join(dir, fmt.Sprintf("layer-%05d.km", cells))
 	killedWhen(t, bin, args, func() bool {
-		names, _ := filepath.Glob(filepath.Join(dir, "layer-*.kl"))
+		names, _ := filepath.Glob(filepath.Join(dir, "layer-*.km"))
 		return len(names) > 0 && names[len(names)-1] >= want
 	})
 }
@@ -98,11 +98,16 @@ func TestKnightCountSpillKilledResumes(t *testing.T) {
 	}
 
 	killedAtLayer(t, bin, spill, at, args)
-	layers, _ := filepath.Glob(filepath.Join(spill, "layer-*.kl"))
+	layers, _ := filepath.Glob(filepath.Join(spill, "layer-*.km"))
 	if len(layers) == 0 {
 		t.Fatal("no layer left after the kill")
 	}
-	last := layers[len(layers)-1]
+	// the last segment of the last layer sealed (the first ones may be read and removed)
+	segs, _ := filepath.Glob(strings.TrimSuffix(layers[len(layers)-1], ".km") + "-[0-9][0-9][0-9][0-9]")
+	if len(segs) == 0 {
+		t.Fatalf("no segment of %s left after the kill", layers[len(layers)-1])
+	}
+	last := segs[len(segs)-1]
 	b, err := os.ReadFile(last)
 	if err != nil {
 		t.Fatal(err)

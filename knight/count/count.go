@@ -77,6 +77,9 @@ type Reading struct {
 	// Of is the states in that layer, or 0 where the count does not know it (the first
 	// cell after resuming from a layer sealed by a build that recorded no states).
 	Of int
+	// Ranges, if positive, says that the step has read its layer and merges its runs on
+	// disk (with Spill), Merged of Ranges ranges of keys done; Read and Of are then 0.
+	Merged, Ranges int
 }
 
 // SpillDisk is the directory a count with Options.Spill keeps its files in: create, open,

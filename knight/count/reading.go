@@ -34,6 +34,9 @@ func (r *readings) wrap(fo *frontier.Options) {
 	if fo.Spill == nil {
 		return
 	}
+	fo.Merging = func(cell, merged, ranges int) {
+		r.f(Reading{Cell: cell + 1, Merged: merged, Ranges: ranges})
+	}
 	resumed := fo.Resumed
 	fo.Resumed = func(cells int, states []int) {
 		r.lastCell, r.lastStates = cells-1, 0

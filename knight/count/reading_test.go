@@ -22,7 +22,8 @@ func TestReadings(t *testing.T) {
 	fo.Reading(29, 700)
 	fo.Resumed(3, []int{1, -1, -1}) // a layer whose size was not recorded
 	fo.Reading(3, 9)
-	want := []Reading{{1, 1, 1}, {29, 1500, 3118}, {30, 700, 5000}, {4, 9, 0}}
+	fo.Merging(3, 2, 7) // the step's runs merged on disk
+	want := []Reading{{Cell: 1, Read: 1, Of: 1}, {Cell: 29, Read: 1500, Of: 3118}, {Cell: 30, Read: 700, Of: 5000}, {Cell: 4, Read: 9}, {Cell: 4, Merged: 2, Ranges: 7}}
 	if len(got) != len(want) {
 		t.Fatalf("readings %+v, want %+v", got, want)
 	}

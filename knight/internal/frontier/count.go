@@ -58,6 +58,11 @@ type Options struct {
 	// cut does not read those the cut placed: see ResumedCut). A step of the middle
 	// cells of 8×8 reads billions of states over an hour; Report alone says nothing then.
 	Reading func(cell, read int)
+	// Merging, if not nil, is called with Spill while a step merges its runs on disk (at
+	// its end into the next layer, or at a cut into one run: job.go), about once a second
+	// and at the end, with the cell being placed (from 0) and the ranges of keys merged so
+	// far and in all. It is called from the merging goroutines, one call at a time.
+	Merging func(cell, merged, ranges int)
 	// Report, if not nil, is called after each cell with its index (from 0; Join reports
 	// the cells of both its sweeps, then JoinCells for the join itself), the states it left
 	// and the store's memory over the step.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"strings"
 	"time"
 )
@@ -52,7 +53,8 @@ import (
 var ErrCutRefused = errors.New("refused")
 
 const (
-	cutMagic  = "KNTCUT01"
+	cutMagic  = "KNTCUT01" // of main 5d53ac6–789c30f: runs as single files
+	cutMagic2 = "KNTCUT02" // runs as chains (chain.go)
 	cutPrefix = "cut-"
 	// cutCheckEvery is the batches read between two looks at the clock for CutEvery.
 	cutCheckEvery = 64
@@ -71,11 +73,11 @@ type cut struct {
 	total [2]uint64
 	wide  bool
 	seq   int
-	runs  []string
+	runs  [][]seg // chains (chain.go)
 }
 
 func (c *cut) bytes() []byte {
-	b := []byte(cutMagic)
+	b := []byte(cutMagic2)
 	b = binary.LittleEndian.AppendUint64(b, c.fp)
 	b = binary.LittleEndian.AppendUint32(b, uint32(c.cells))
 	b = binary.LittleEndian.AppendUint64(b, uint64(c.size))
@@ -91,8 +93,7 @@ func (c *cut) bytes() []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(c.seq))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.runs)))
 	for _, r := range c.runs {
-		b = append(b, byte(len(r)))
-		b = append(b, r...)
+		b = appendChain(b, r)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
@@ -113,7 +114,8 @@ func readCut(d Disk, name string) (*cut, error) {
 	}
 	bad := fmt.Errorf("%s %w: it fails its checksum", name, ErrCutRefused)
 	n := len(b) - 4
-	if n < cutFixed || string(b[:8]) != cutMagic || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+	v2 := n >= 8 && string(b[:8]) == cutMagic2
+	if n < cutFixed || string(b[:8]) != cutMagic && !v2 || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
 		return nil, bad
 	}
 	le := binary.LittleEndian
@@ -130,6 +132,15 @@ func readCut(d Disk, name string) (*cut, error) {
 	count := le.Uint32(b[65:])
 	rest := b[cutFixed:n]
 	for range count {
+		if v2 {
+			r, more, ok := readChain(rest)
+			if !ok || len(r) == 0 || !strings.HasPrefix(r[0].name, runPrefix) {
+				return nil, bad
+			}
+			c.runs = append(c.runs, r)
+			rest = more
+			continue
+		}
 		if len(rest) < 1 || len(rest) < 1+int(rest[0]) {
 			return nil, bad
 		}
@@ -137,7 +148,8 @@ func readCut(d Disk, name string) (*cut, error) {
 		if !strings.HasPrefix(r, runPrefix) {
 			return nil, bad
 		}
-		c.runs = append(c.runs, r)
+		size, _ := d.Size(r)
+		c.runs = append(c.runs, []seg{oldSeg(r, size)})
 		rest = rest[1+int(rest[0]):]
 	}
 	if len(rest) != 0 || c.done < 0 {
@@ -185,7 +197,7 @@ func (s *spillRuns) takeCut() error {
 	if carried() {
 		return nil
 	}
-	c := &cut{fp: s.fp, cells: s.cells, size: s.sizes[layerName(s.cells)], done: s.done, last: s.lastKey,
+	c := &cut{fp: s.fp, cells: s.cells, size: s.inBytes, done: s.done, last: s.lastKey,
 		wide: s.mem.wide, seq: s.seq, runs: s.spilled}
 	if s.sweepTotal != nil {
 		c.total = *s.sweepTotal
@@ -194,7 +206,58 @@ func (s *spillRuns) takeCut() error {
 		return err
 	}
 	s.cuts++
+	// the segments of the layer read before the cut are not read again
+	if err := s.removeRead(); err != nil {
+		return err
+	}
+	if len(s.spilled) >= compactRuns {
+		return s.compact(c)
+	}
 	return nil
+}
+
+// compactRuns is the runs a step holds on disk before they are merged into one at a cut.
+const compactRuns = 4
+
+// compact merges the runs of the cut c just sealed into one (a job, job.go, whose list is
+// the new run's name with partsSuffix: the runs' segments are removed as they are merged),
+// then seals the cut again with the one run in their place and removes the job's list. The
+// runs of a step then hold about the distinct states it made so far, not each run's own
+// (which overlap: the same state made from states read apart). A count stopped in it
+// finishes it when resumed (newSpill, finishCompact).
+//
+// Cost: the runs' records are read, merged and written once more each time; with a run
+// spilled at each of k cuts, about k/compactRuns merges of what the step made so far.
+func (s *spillRuns) compact(c *cut) error {
+	base := runName(s.cells+1, s.seq)
+	s.seq++
+	j := newJob(base+partsSuffix, c.h(s), base, s.spilled)
+	if err := s.writeSmall(j.list, j.bytes(), true); err != nil {
+		return err
+	}
+	return s.finishCompact(c, j)
+}
+
+// finishCompact runs the compaction j of the runs of cut c and seals the cut with its run.
+func (s *spillRuns) finishCompact(c *cut, j *job) error {
+	segs, _, err := s.runJob(j)
+	if err != nil {
+		return err
+	}
+	c.runs = [][]seg{segs}
+	var seq int
+	fmt.Sscanf(strings.TrimPrefix(j.base, runPrefix), "%05d-%04d", new(int), &seq)
+	c.seq = max(c.seq, seq+1)
+	if err := s.writeSmall(cutName(c.cells+1), c.bytes(), true); err != nil {
+		return err
+	}
+	s.spilled, s.seq = c.runs, c.seq
+	return s.remove(j.list)
+}
+
+// h is the header of the files of the step after the layer cut c reads.
+func (c *cut) h(s *spillRuns) header {
+	return header{fp: c.fp, cells: c.cells + 1, wide: c.wide, total: c.total}
 }
 
 // resumeCut resumes the step after the layer just opened (s.rd, of s.cells cells placed)
@@ -204,31 +267,50 @@ func (s *spillRuns) resumeCut(name string, c *cut) error {
 	refuse := func(why string, args ...any) error {
 		return fmt.Errorf("%s %w: %s; remove it to count cell %d from its start", name, ErrCutRefused, fmt.Sprintf(why, args...), s.cells+1)
 	}
-	layer := layerName(s.cells)
+	layer := s.inName
 	if c.fp != s.fp {
 		return refuse("it is of another count")
 	}
-	if c.cells != s.cells || c.size != s.sizes[layer] {
-		return refuse("it is of a layer of %d cells and %d bytes, not %s (%d bytes)", c.cells, c.size, layer, s.sizes[layer])
+	if c.cells != s.cells || c.size != s.inBytes {
+		return refuse("it is of a layer of %d cells and %d bytes, not %s (%d bytes)", c.cells, c.size, layer, s.inBytes)
 	}
 	for _, r := range c.runs {
-		if _, ok := s.sizes[r]; !ok {
-			return refuse("its run file %s is not there", r)
+		for _, sg := range r {
+			if _, ok := s.size(sg.name); !ok {
+				return refuse("its run file %s is not there", sg.name)
+			}
 		}
 	}
-	r := s.rd
-	for range c.done {
+	// The segments placed whole are skipped unread (they may be removed), then the
+	// states done of the next one.
+	segs := s.inSegs
+	i, before := 0, int64(0)
+	for i < len(segs) && segs[i].n >= 0 && before+segs[i].n <= int64(c.done) {
+		before += segs[i].n
+		i++
+	}
+	if c.done > 0 && before == int64(c.done) && segs[i-1].last != c.last {
+		return refuse("the last state done is not the one it names")
+	}
+	for _, sg := range segs[i:] {
+		if _, ok := s.size(sg.name); !ok {
+			return refuse("%s's segment %s, not read, is not there", layer, sg.name)
+		}
+	}
+	r := readChainFrom(s.disk, segs, i, 0, math.MaxUint64)
+	s.in = r
+	for k := before; k < int64(c.done); k++ {
 		if !r.next() {
 			if r.err != nil {
 				return r.err
 			}
 			return refuse("%s holds fewer than its %d states done", layer, c.done)
 		}
-		if r.n&0xfffff == 0 && s.ctx.Err() != nil {
+		if k&0xfffff == 0 && s.ctx.Err() != nil {
 			return s.ctx.Err()
 		}
 	}
-	if c.done > 0 && r.k != c.last {
+	if int64(c.done) > before && r.k != c.last {
 		return refuse("the last state done is not the one it names")
 	}
 	s.done, s.lastKey = c.done, c.last

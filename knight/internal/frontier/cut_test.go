@@ -184,7 +184,7 @@ func TestSpillCutCrash(t *testing.T) {
 	if _, _, err := spillCount(context.Background(), rows, cols, Options{Start: -1}, d, spillBudget); err != nil {
 		t.Fatal(err)
 	}
-	step := max(made/8, 1)
+	step := max(made/16, 1)
 	fromCut := 0
 	for k := step / 2; k < made; k += step {
 		n := 0
@@ -274,7 +274,7 @@ func TestSpillCutRefused(t *testing.T) {
 		}, "fewer"},
 		{"a run file gone", func(d *cutWatch, name string) {
 			c, _ := readCut(d, name)
-			delete(d.files, c.runs[0])
+			delete(d.files, c.runs[0][0].name)
 		}, "not there"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

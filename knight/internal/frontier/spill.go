@@ -11,34 +11,41 @@ import (
 	"hash/crc32"
 	"hash/fnv"
 	"io"
+	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// A count with Options.Spill keeps its layers on disk (spillRuns): the layer after each
-// cell is written to one file, sealed (synced, then renamed to its final name), and the
-// layer before it removed; the step after reads it back as a stream. The states a step
-// makes go to the sorted runs in memory (runs.go) until their chunks reach the memory
-// budget; then the runs are merged into one run file (spilled, synced) and the memory
-// given back. The step's end merges the runs left in memory into the next layer's file;
-// if the step spilled, it first writes them as one more run file and seals the list of
-// the run files (the layer's parts), removes the layer read, and only then merges the
-// parts into the layer's file, so that the disk holds about two layers at the widest step
-// (the layer read and the parts, then the parts and the layer written), not three. A
-// count stopped anywhere (Ctrl-C, a kill, a machine that goes away) starts again from the
-// last sealed layer, or the last sealed list of parts, which it merges first, or the last
-// cut inside the step after that layer (cut.go: the runs spill at cuts, so that all the
-// states made from the layer's states read so far are in the run files): the files of
-// an unfinished step past its cut are removed, the layer's header must name the same
-// count, and its checksum is checked as it is read.
+// A count with Options.Spill keeps its layers on disk (spillRuns). The layer after each
+// cell is a chain (chain.go): files of about a 64th of the memory budget each, its
+// segments, in key order, listed in its manifest (layer-NNNNN.km), each segment and then
+// the manifest sealed (synced, then renamed to its final name). The step after reads the
+// layer back as a stream, segment after segment, and removes each segment once a cut
+// (cut.go) sealed past its end says it is placed. The states a step makes go to the sorted
+// runs in memory (runs.go) until their chunks reach the memory budget or a cut is due;
+// then the runs are merged into a run (a chain of run files, spilled, synced) and the
+// memory given back; at a cut that leaves compactRuns runs on disk they are merged into
+// one (cut.go: compact), so the runs hold about the distinct states made so far. The
+// step's end merges the runs left in memory into the next layer if it spilled nothing;
+// else it writes them as one more run, seals the job that merges all the runs into the
+// next layer (job.go), removes the layer read, and runs the job: by ranges of keys, in
+// parallel, each run's segments removed once merged. So the disk holds, at the widest
+// step, the part of the layer read not yet placed and the runs, then the runs not yet
+// merged and the layer written: about the bytes of one layer and its runs' overlap, not
+// two or three layers. A count stopped anywhere (Ctrl-C, a kill, a machine that goes
+// away) starts again from the last sealed layer, or the job that makes the next one,
+// which it finishes first, or the last cut inside the step after that layer (and the
+// merge of its runs, if one was stopped): the files of an unfinished step past its cut are
+// removed, the layer's header must name the same count, and each segment's checksum is
+// checked as it is read.
 //
-// A file (layer or run) is a header, the records of the run as record.go writes them (key
-// differences from the previous key, counts without leading zero bytes) compressed by
-// DEFLATE (compress/flate at its fastest level), and a trailer:
+// A file (segment of a layer or run; the whole layer or run, of builds before the chains)
+// is a header, the records of the run as record.go writes them (key differences from the
+// previous key, counts without leading zero bytes) compressed by DEFLATE (compress/flate
+// at its fastest level), and a trailer:
 //
 //	header   "KNTLAYR1", the count's fingerprint (8 bytes), the cells placed (4), 128-bit
 //	         counts (1), the tours the sweep finished so far (high and low 64 bits: 16;
@@ -46,15 +53,18 @@ import (
 //	records  DEFLATE stream
 //	trailer  "KNTEND01", records (8), CRC-32C of the records' bytes before compression (4)
 //
-// A list of parts (layer-NNNNN.parts) is "KNTPART1", the layer's header, the number of
-// parts and their names, and CRC-32C (writeParts). Layer files are the same as those of
-// the first build that spilled (main 509f2d5); a test resumes from one it wrote.
+// A manifest is "KNTMANI1", the layer's header, its segments (appendChain) and CRC-32C.
+// The files of older builds are read as they were: a layer in one file (layer-NNNNN.kl,
+// from main 509f2d5 to 789c30f: a test resumes from one), its runs' list
+// (layer-NNNNN.parts, "KNTPART1": merged as a job of one range) and cuts ("KNTCUT01").
 //
 // Cost, against the same count in memory: each state of a layer is compressed, written,
 // read and decompressed once, and each state of a spilled run (and, in a step that
-// spilled, of the runs left in memory at its end) once more; measured on 6×8 and 7×7 open
-// in bench/log/2026-11-29-knight8x8.md. The memory held is the sorted runs of the layer
-// being written (at most the budget) and the buffers; the layer being read is a stream.
+// spilled, of the runs left in memory at its end) once more, and again at each
+// compaction; measured on 6×8 and 7×7 open in bench/log/2026-11-29-knight8x8.md. The
+// memory held is the sorted runs of the layer being written (at most the budget) and the
+// buffers, and a reader of each run for each worker while runs merge on disk; the layer
+// being read is a stream.
 
 // Disk is the directory where a count with Options.Spill keeps its files. Package frontier
 // touches no file itself: the caller gives the directory (the command line gives one of
@@ -109,6 +119,9 @@ const (
 	tmpSuffix   = ".tmp"
 	partsMagic  = "KNTPART1"
 	partsSuffix = ".parts"
+	// A layer written by this build is a chain (chain.go): its manifest and segments.
+	manifestMagic  = "KNTMANI1"
+	manifestSuffix = ".km"
 	// statesName is the file of the states after each cell sealed so far, one decimal
 	// line a cell from the first (-1 where not known), so that a resumed count can
 	// forecast the time left; it is not checked, as nothing is counted from it.
@@ -174,6 +187,7 @@ type fileWriter struct {
 	bufp  *[]byte
 	prev  uint64
 	n     int
+	raw   int64 // bytes of the records before compression
 	crc   uint32
 }
 
@@ -206,6 +220,7 @@ func (w *fileWriter) put(k, lo, hi uint64) error {
 	b := w.buf[n : n+recMax]
 	m := putRec(b, k-w.prev, lo, hi)
 	w.buf = w.buf[:n+m]
+	w.raw += int64(m)
 	w.prev = k
 	w.n++
 	return nil
@@ -417,15 +432,28 @@ type spillRuns struct {
 	budget  int64 // bytes of chunks the runs in memory may hold before they spill
 	last    int   // the board's cells: the layer after the last one is not kept
 	cells   int   // cells placed in the layer being read
-	rd      *fileReader
-	spilled []string // run files of the layer being written
-	spills  int      // of this step
-	seq     int
-	err     error
-	sizes   map[string]int64
-	held    int64
-	peak    int64
-	freed   int64
+	// in reads the layer being read, the chain inSegs (chain.go; one segment of the
+	// whole file for a layer of an older build) of inBytes bytes in all, whose manifest
+	// (or whose file, if of an older build) is inName.
+	in      *chainReader
+	inSegs  []seg
+	inBytes int64
+	inName  string
+	spilled [][]seg // runs of the layer being written (chains)
+	// segRaw is the bytes of records before compression that end a segment of a chain.
+	segRaw int
+	// merging, if not nil, is Options.Merging.
+	merging func(cell, sealed, ranges int)
+	// mu guards sizes, held, peak and freed, which the ranges of a job (job.go) change
+	// from several goroutines.
+	mu     sync.Mutex
+	spills int // of this step
+	seq    int
+	err    error
+	sizes  map[string]int64
+	held   int64
+	peak   int64
+	freed  int64
 	// sweepCarry, if not nil, tells whether the sweep's cache carried (sweep.totalCarry):
 	// a layer is then not sealed, so the count redone with 128-bit counts resumes before it.
 	sweepCarry *bool
@@ -455,127 +483,204 @@ type spillRuns struct {
 	cutTotal *[2]uint64
 }
 
+// segRawMin is the least bytes of records before compression in a segment of a chain
+// (chain.go): a segment is a 64th of the budget of the runs in memory, at least this (a
+// variable for the tests, which make many small segments).
+var segRawMin = 1 << 12
+
 // newSpill opens the store of a count on d, with runs in memory of cfg and counts of 128
 // bits if forceWide. If d holds a sealed layer of the same count (fingerprint fp) it is
 // resumed: resumed is its cells placed (-1: none) and wide its counts' width. A layer
-// left as the list of its parts (a count stopped while it merged them: see turn) is
-// merged first. The files of an unfinished step, and of the layers before, are removed.
-// Its steps are placed by workers goroutines (workers.go). It returns errWide if the
-// parts' counts carry out of 64 bits (the caller forces 128).
+// left as the job that merges its runs (a count stopped in the merge: see turn) is merged
+// first. The files of an unfinished step, and of the layers before, are removed. Its
+// steps are placed by workers goroutines (workers.go). It returns errWide if the layer's
+// counts need 128 bits (the caller forces 128).
 func newSpill(ctx context.Context, d Disk, fp uint64, last int, budget int64, cfg runsConfig, forceWide bool, workers int) (s *spillRuns, resumed int, wide bool, err error) {
 	names, err := d.Names()
 	if err != nil {
 		return nil, 0, false, err
 	}
 	s = &spillRuns{disk: d, fp: fp, last: last, budget: budget, sizes: map[string]int64{}, ctx: ctx, workers: max(workers, 1)}
+	s.segRaw = int(min(max(budget/64, int64(segRawMin)), 1<<30))
 	s.cells = -1 // before the layer of no cell placed
-	// top is the last layer sealed, as its file or as the list of its parts (the file
-	// wins: it was sealed from them).
-	top, topParts := -1, false
+	// top is the last layer sealed: its manifest, its file (an older build's) or the
+	// job that merges it (the manifest or file wins: it was sealed from the job).
+	top, topJob := -1, false
 	for _, name := range names {
 		if c, ok := layerCells(name, layerSuffix); ok && c >= top {
-			top, topParts = c, false
+			top, topJob = c, false
+		}
+		if c, ok := layerCells(name, manifestSuffix); ok && c >= top {
+			top, topJob = c, false
 		}
 		if c, ok := layerCells(name, partsSuffix); ok && c > top {
-			top, topParts = c, true
+			top, topJob = c, true
 		}
+	}
+	on := map[string]bool{}
+	for _, name := range names {
+		on[name] = true
 	}
 	keep := map[string]bool{}
 	var h header
-	var parts []string
+	var j *job
+	var segs []seg
+	fail := func(err error) (*spillRuns, int, bool, error) {
+		s.release()
+		return nil, 0, false, err
+	}
 	switch {
 	case top < 0:
-	case topParts:
+	case topJob:
 		keep[partsName(top)] = true
-		if h, parts, err = readParts(d, partsName(top)); err != nil {
-			return nil, 0, false, err
+		if j, err = readJob(d, partsName(top)); err != nil {
+			return fail(err)
 		}
-		for _, p := range parts {
-			keep[p] = true
+		h = j.h
+		for _, c := range j.srcs {
+			for _, sg := range c {
+				keep[sg.name] = true
+			}
+		}
+		for i := range j.ranges() {
+			keep[segName(j.base, i)] = true
+		}
+	case on[manifestName(top)]:
+		keep[manifestName(top)] = true
+		if h, segs, err = readManifest(d, manifestName(top)); err != nil {
+			return fail(err)
+		}
+		for _, sg := range segs {
+			keep[sg.name] = true
 		}
 	default:
-		keep[layerName(top)] = true
-		if s.rd, h, err = openRun(d, layerName(top)); err != nil {
-			return nil, 0, false, err
+		name := layerName(top)
+		keep[name] = true
+		size, err := d.Size(name)
+		if err != nil {
+			return fail(err)
 		}
+		segs = []seg{oldSeg(name, size)}
+		r, hh, err := openRun(d, name)
+		if err != nil {
+			return fail(err)
+		}
+		r.close()
+		h = hh
 	}
 	if top >= 0 && (h.fp != fp || h.cells != top) {
-		s.release()
-		return nil, 0, false, fmt.Errorf("%w (%s)", ErrOtherCount, layerName(top))
+		return fail(fmt.Errorf("%w (layer %d)", ErrOtherCount, top))
 	}
-	// A cut of the step after the top layer file (not of one left as parts: no step after
-	// it began) is resumed from, with its run files.
+	// A cut of the step after the top layer (not of one left as a job: no step after it
+	// began) is resumed from, with its runs.
 	var c *cut
-	if name := cutName(top + 1); top >= 0 && !topParts && slices.Contains(names, name) {
+	var compacting *job
+	if name := cutName(top + 1); top >= 0 && !topJob && on[name] {
 		if c, err = readCut(d, name); err != nil {
-			s.release()
-			return nil, 0, false, err
+			return fail(err)
 		}
 		keep[name] = true
-		for _, r := range c.runs {
-			if !slices.Contains(names, r) {
-				s.release()
-				return nil, 0, false, fmt.Errorf("%s %w: its run file %s is not there; remove it to count cell %d from its start", name, ErrCutRefused, r, top+1)
+		// a compaction of the cut's runs (cut.go) that was not finished: its runs may be
+		// merged in part; it is finished before the cut is resumed from
+		for _, n := range names {
+			if strings.HasPrefix(n, fmt.Sprintf("%s%05d-", runPrefix, top+1)) && strings.HasSuffix(n, partsSuffix) {
+				if compacting, err = readJob(d, n); err != nil {
+					return fail(err)
+				}
+				keep[n] = true
+				for _, r := range compacting.srcs {
+					for _, sg := range r {
+						keep[sg.name] = true
+					}
+				}
+				for i := range compacting.ranges() {
+					keep[segName(compacting.base, i)] = true
+				}
 			}
-			keep[r] = true
+		}
+		for _, r := range c.runs {
+			if compacting != nil {
+				for _, sg := range r {
+					keep[sg.name] = true
+				}
+				continue
+			}
+			for _, sg := range r {
+				if !on[sg.name] {
+					return fail(fmt.Errorf("%s %w: its run file %s is not there; remove it to count cell %d from its start", name, ErrCutRefused, sg.name, top+1))
+				}
+				keep[sg.name] = true
+			}
 		}
 	}
-	// The top layer is there and of this count: every other file goes.
+	// The top layer is there and of this count: every other file of a count goes.
 	for _, name := range names {
-		if keep[name] {
+		if keep[name] || !on[name] {
 			continue
 		}
-		_, isLayer := layerCells(name, layerSuffix)
-		_, isParts := layerCells(name, partsSuffix)
-		if isLayer || isParts || strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix) || strings.HasPrefix(name, cutPrefix) {
+		if strings.HasPrefix(name, layerPrefix) || strings.HasSuffix(name, tmpSuffix) || strings.HasPrefix(name, runPrefix) || strings.HasPrefix(name, cutPrefix) {
 			if err := d.Remove(name); err != nil {
-				s.release()
-				return nil, 0, false, err
+				return fail(err)
 			}
 		}
 	}
 	for name := range keep {
+		if !on[name] {
+			continue // a segment already removed (a layer's read, a job's merged)
+		}
 		size, err := d.Size(name)
 		if err != nil {
-			s.release()
-			return nil, 0, false, err
+			return fail(err)
 		}
 		s.noteSize(name, size)
 	}
 	s.start(cfg, forceWide || h.wide || c != nil && c.wide)
 	if top < 0 {
-		if slices.Contains(names, statesName) {
+		if on[statesName] {
 			if err := d.Remove(statesName); err != nil {
-				s.release()
-				return nil, 0, false, err
+				return fail(err)
 			}
 		}
 		return s, -1, s.mem.wide, nil
 	}
 	s.cells, s.resumed = top, h
 	s.history = readStates(d, top)
-	if slices.Contains(names, statesName) {
+	if on[statesName] {
 		size, err := d.Size(statesName)
 		if err != nil {
-			s.release()
-			return nil, 0, false, err
+			return fail(err)
 		}
 		s.noteSize(statesName, size)
 	}
-	if topParts {
-		n, err := s.finishParts(h, parts)
+	if topJob {
+		n, err := s.finishJob(j)
 		if err == nil {
 			err = s.noteStates(n)
 		}
 		if err != nil {
-			s.release()
-			return nil, 0, false, err
+			return fail(err)
+		}
+		return s, top, s.mem.wide, nil
+	}
+	s.openLayer(top, segs)
+	if len(segs) > 0 && segs[0].n < 0 {
+		s.inName = layerName(top)
+	}
+	if compacting != nil {
+		s.cells = top
+		if err := s.finishCompact(c, compacting); err != nil {
+			return fail(err)
 		}
 	}
 	if c != nil {
 		if err := s.resumeCut(cutName(top+1), c); err != nil {
-			s.release()
-			return nil, 0, false, err
+			return fail(err)
+		}
+	} else {
+		for _, sg := range segs {
+			if !on[sg.name] {
+				return fail(fmt.Errorf("%s: its segment %s is not there, and no cut says it was read", manifestName(top), sg.name))
+			}
 		}
 	}
 	return s, top, s.mem.wide, nil
@@ -659,21 +764,6 @@ func (s *spillRuns) writeSmall(name string, b []byte, sync bool) error {
 	return nil
 }
 
-// writeParts seals the list of the run files that together hold the layer of h.cells cells
-// placed: partsName(h.cells), synced and renamed like a layer. Its bytes are "KNTPART1",
-// the layer's header, the number of parts (4 bytes), each part's name (its length in a
-// byte, then its bytes), and CRC-32C of all the bytes before (4).
-func (s *spillRuns) writeParts(h header, parts []string) error {
-	b := append([]byte(partsMagic), h.bytes()...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(parts)))
-	for _, p := range parts {
-		b = append(b, byte(len(p)))
-		b = append(b, p...)
-	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-	return s.writeSmall(partsName(h.cells), b, true)
-}
-
 // readParts reads the list of parts name that writeParts wrote: the layer's header and
 // the parts' names.
 func readParts(d Disk, name string) (header, []string, error) {
@@ -716,27 +806,6 @@ func readParts(d Disk, name string) (header, []string, error) {
 	return h, parts, nil
 }
 
-// finishParts merges the parts of the layer of h.cells cells placed (already the layer
-// read: s.cells is h.cells) into its file, sealed, removes the parts and their list, and
-// opens the file to be read. It returns the layer's states, or errWide (ErrOverflow with
-// 128-bit counts) if a sum of counts carried: the list stays, to be merged again with
-// 128-bit counts.
-func (s *spillRuns) finishParts(h header, parts []string) (int, error) {
-	h.wide = s.mem.wide
-	name := layerName(h.cells)
-	n, err := s.mergeInto(name, h, parts, true)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.remove(partsName(h.cells)); err != nil {
-		return 0, err
-	}
-	if s.rd, _, err = openRun(s.disk, name); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
 // start gives the store its runs in memory (once the counts' width is known): one set
 // for each of its workers, which share cfg's sort buffer (each has its share of bufRecs),
 // so that the memory of the buffers does not grow with the workers.
@@ -770,13 +839,13 @@ func (s *spillRuns) foldCarry() {
 func (s *spillRuns) batch() (int, int) { return s.mem.batch() }
 
 func (s *spillRuns) read(buf []rec) []rec {
-	r := s.rd
+	r := s.in
 	if r == nil || s.err != nil {
 		return buf
 	}
 	n0 := len(buf)
 	for len(buf) < cap(buf) && r.next() {
-		buf = append(buf, rec{r.k, r.lo, r.hi})
+		buf = append(buf, rec{r.k, r.v0, r.v1})
 	}
 	if len(buf) > n0 {
 		s.done += len(buf) - n0
@@ -785,7 +854,7 @@ func (s *spillRuns) read(buf []rec) []rec {
 	if len(buf) < cap(buf) {
 		s.err = r.err
 		r.close()
-		s.rd = nil
+		s.in = nil
 	}
 	return buf
 }
@@ -806,10 +875,11 @@ func (s *spillRuns) write(buf []rec) error {
 func (s *spillRuns) spill() error {
 	name := runName(s.cells+1, s.seq)
 	s.seq++
-	if _, err := s.mergeInto(name, s.header(), nil, false); err != nil {
+	c, err := s.mergeInto(name, s.header(), false)
+	if err != nil {
 		return err
 	}
-	s.spilled = append(s.spilled, name)
+	s.spilled = append(s.spilled, c)
 	s.spills++
 	return nil
 }
@@ -823,18 +893,18 @@ func (s *spillRuns) header() header {
 	return h
 }
 
-// mergeInto merges the runs in memory and the files named into the file name, which it
-// syncs, with header h, adding the counts of equal keys; it removes the files merged. If
-// seal, the file is written as name.tmp and renamed to name, unless a sum carried out of
-// the counts' bits: the file is then removed and the files merged kept, and the error is
-// errWide (ErrOverflow with 128-bit counts). A carry without seal is noted (carried).
-func (s *spillRuns) mergeInto(name string, h header, files []string, seal bool) (int, error) {
+// mergeInto merges the runs in memory into the chain base (chain.go), each segment synced,
+// with header h, adding the counts of equal keys, and returns its segments. If seal, each
+// segment is written as its name.tmp and renamed, unless a sum carried out of the counts'
+// bits: the segments are then removed and the error is errWide (ErrOverflow with 128-bit
+// counts). A carry without seal is noted (carried).
+func (s *spillRuns) mergeInto(base string, h header, seal bool) ([]seg, error) {
 	s.foldCarry()
 	n := 0
 	for _, m := range s.all {
 		n += len(m.pending)
 	}
-	srcs := make([]source, 0, n+len(files))
+	srcs := make([]source, 0, n)
 	rds := make([]runReader, 0, n)
 	for _, m := range s.all {
 		for _, r := range m.pending {
@@ -843,88 +913,65 @@ func (s *spillRuns) mergeInto(name string, h header, files []string, seal bool) 
 		}
 		m.pending = nil
 	}
-	var frs []*fileReader
-	defer func() {
-		for _, r := range frs {
-			r.close()
-		}
-	}()
-	for _, f := range files {
-		r, _, err := openRun(s.disk, f)
-		if err != nil {
-			return 0, err
-		}
-		frs = append(frs, r)
-		srcs = append(srcs, r)
-	}
-	tmp := name
-	if seal {
-		tmp += tmpSuffix
-	}
-	w, err := createRun(s.disk, tmp, h)
-	if err != nil {
-		return 0, err
-	}
-	s.sizes[tmp] = 0
+	w := s.newChain(base, h, seal)
 	carry := s.mem.carry
-	err = s.merge(srcs, w)
-	for _, r := range frs {
-		if err == nil && r.err != nil {
-			err = r.err
-		}
-	}
+	err := heapMerge(s.ctx, srcs, s.mem.add, w.put)
 	if err == nil && seal && s.mem.carry && !carry {
 		err = errWide
 		if s.mem.wide {
 			err = ErrOverflow
 		}
 	}
+	var segs []seg
 	if err == nil {
-		err = w.close(true)
-	} else {
-		w.close(false)
+		segs, err = w.close()
 	}
-	s.noteSize(tmp, w.bytes)
 	if err != nil {
-		if seal {
-			s.remove(tmp)
-		}
-		return 0, err
+		w.abandon()
+		return nil, err
 	}
-	if seal {
-		if err := s.disk.Rename(tmp, name); err != nil {
-			return 0, err
-		}
-		delete(s.sizes, tmp)
-		s.sizes[name] = w.bytes
-	}
-	for _, f := range files {
-		if err := s.remove(f); err != nil {
-			return 0, err
-		}
-	}
-	return w.n, nil
+	return segs, nil
 }
 
 func (s *spillRuns) noteSize(name string, n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.held += n - s.sizes[name]
 	s.sizes[name] = n
 	s.peak = max(s.peak, s.held)
+}
+
+// size returns the bytes of the file name of the count, and whether it holds it.
+func (s *spillRuns) size(name string) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.sizes[name]
+	return n, ok
+}
+
+// renamed notes that the file from is now to.
+func (s *spillRuns) renamed(from, to string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sizes[to] = s.sizes[from]
+	delete(s.sizes, from)
 }
 
 func (s *spillRuns) remove(name string) error {
 	if err := s.disk.Remove(name); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.held -= s.sizes[name]
 	s.freed += s.sizes[name]
 	delete(s.sizes, name)
 	return nil
 }
 
-// merge merges srcs into w by a binary heap of the sources' keys, adding the counts of
-// equal keys (a carry is noted by the runs in memory).
-func (s *spillRuns) merge(srcs []source, w *fileWriter) error {
+// heapMerge merges srcs into put by a binary heap of the sources' keys, adding the counts
+// of equal keys by add; it looks at ctx every 2^16 records.
+func heapMerge(ctx interface{ Err() error }, srcs []source, add func(dlo, dhi *uint64, lo, hi uint64), put func(k, lo, hi uint64) error) error {
 	type head struct {
 		k uint64
 		i int
@@ -959,20 +1006,17 @@ func (s *spillRuns) merge(srcs []source, w *fileWriter) error {
 	var curK, lo, hi uint64
 	have := false
 	for m := 0; len(h) > 0; m++ {
-		if m&0xffff == 0 && s.ctx.Err() != nil {
-			return s.ctx.Err()
+		if m&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		src := srcs[h[0].i]
 		k, l, hh := src.rec()
 		if have && k == curK {
-			s.mem.add(&lo, &hi, l, hh)
+			add(&lo, &hi, l, hh)
 		} else {
 			if have {
-				if err := w.put(curK, lo, hi); err != nil {
+				if err := put(curK, lo, hi); err != nil {
 					return err
-				}
-				if w.bytes-s.sizes[w.name] > 64<<20 {
-					s.noteSize(w.name, w.bytes)
 				}
 			}
 			curK, lo, hi, have = k, l, hh, true
@@ -986,26 +1030,26 @@ func (s *spillRuns) merge(srcs []source, w *fileWriter) error {
 		down(0)
 	}
 	if have {
-		return w.put(curK, lo, hi)
+		return put(curK, lo, hi)
 	}
 	return nil
 }
 
 // turn ends a step. Without runs spilled, the runs in memory are merged into the next
-// layer's file, sealed, and the layer read is removed: the disk holds both layers at the
-// end. With runs spilled, those and the runs in memory (written as one more run file)
-// are the next layer's parts: their list is sealed first, then the layer read removed,
-// then the parts merged into the layer's file and removed. So the disk holds at most the
-// layer read and the parts, or the parts and the layer written: about two layers, not the
-// three (layer read, parts, layer written) of a merge straight from the parts; a count
-// stopped after the list is sealed merges the parts when resumed (newSpill).
+// layer's chain, its segments sealed, then its manifest sealed, and the layer read is
+// removed: the disk holds both layers at the end. With runs spilled, the runs in memory
+// are written as one more run, the job that merges the runs into the next layer is sealed
+// (job.go), the layer read is removed, and the job is run: it removes each run's segment
+// once merged, so the disk holds about the bytes of the runs (with the layer read given
+// back at the cuts as it was read: see takeCut). A count stopped after the job is sealed
+// resumes it (newSpill).
 func (s *spillRuns) turn() (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	if s.rd != nil {
+	if s.in != nil {
 		// the sweep reads the whole layer before its turn
-		return 0, fmt.Errorf("%s: layer not read to its end", s.rd.name)
+		return 0, fmt.Errorf("%s: layer not read to its end", s.inName)
 	}
 	for _, m := range s.all {
 		m.stepPeak = m.peak
@@ -1015,7 +1059,7 @@ func (s *spillRuns) turn() (int, error) {
 	defer s.endStep()
 	if s.mem.carry || s.sweepCarry != nil && *s.sweepCarry {
 		// A layer whose counts carried is not sealed: the count is redone with 128-bit
-		// counts from the layer before (the sweep returns errWide).
+		// counts from the layer before, or the last cut (the sweep returns errWide).
 		return 0, nil
 	}
 	if s.cells+1 >= s.last {
@@ -1026,57 +1070,125 @@ func (s *spillRuns) turn() (int, error) {
 		s.cells++
 		return 0, nil
 	}
-	prev := layerName(s.cells)
-	name := layerName(s.cells + 1)
 	h := s.header()
 	if len(s.spilled) == 0 {
-		n, err := s.mergeInto(name, h, nil, true)
+		segs, err := s.mergeInto(layerBase(s.cells+1), h, true)
 		if err != nil {
 			return 0, err
 		}
-		if err := s.removeLayer(prev); err != nil {
+		if err := s.writeManifest(h, segs); err != nil {
+			return 0, err
+		}
+		if err := s.removeInput(); err != nil {
 			return 0, err
 		}
 		if err := s.removeCut(); err != nil {
 			return 0, err
 		}
 		s.cells++
-		if s.rd, _, err = openRun(s.disk, name); err != nil {
-			return 0, err
-		}
-		return n, s.noteStates(n)
+		s.openLayer(h.cells, segs)
+		return int(chainRecs(segs)), s.noteStates(int(chainRecs(segs)))
 	}
-	rest := runName(s.cells+1, s.seq)
-	s.seq++
-	if _, err := s.mergeInto(rest, h, nil, false); err != nil {
+	rest, err := s.mergeInto(runName(s.cells+1, s.seq), h, false)
+	if err != nil {
 		return 0, err
 	}
-	parts := append(s.spilled, rest)
+	s.seq++
+	runs := append(s.spilled, rest)
 	s.spilled = nil
 	if s.mem.carry || s.sweepCarry != nil && *s.sweepCarry {
-		return 0, nil // as above: the parts are removed when the count is redone
+		return 0, nil // as above: the runs are removed when the count is redone
 	}
-	if err := s.writeParts(h, parts); err != nil {
+	j := newJob(partsName(h.cells), h, layerBase(h.cells), runs)
+	if err := s.writeSmall(j.list, j.bytes(), true); err != nil {
 		return 0, err
 	}
-	if err := s.removeLayer(prev); err != nil {
+	if err := s.removeInput(); err != nil {
 		return 0, err
 	}
 	if err := s.removeCut(); err != nil {
 		return 0, err
 	}
 	s.cells++
-	n, err := s.finishParts(h, parts)
+	n, err := s.finishJob(j)
 	if err != nil {
 		return 0, err
 	}
 	return n, s.noteStates(n)
 }
 
+// finishJob runs the job j that makes the layer read (s.cells cells placed), seals the
+// layer's manifest, removes the job's list and opens the layer to be read. It returns the
+// layer's states, or errWide if its counts need 128 bits and the count's are 64 (the layer
+// is sealed with 128-bit counts: the count goes on from it).
+func (s *spillRuns) finishJob(j *job) (int, error) {
+	segs, high, err := s.runJob(j)
+	if err != nil {
+		return 0, err
+	}
+	h := j.h
+	h.wide = h.wide || high
+	if err := s.writeManifest(h, segs); err != nil {
+		return 0, err
+	}
+	if err := s.remove(partsName(h.cells)); err != nil {
+		return 0, err
+	}
+	s.openLayer(h.cells, segs)
+	if high && !s.mem.wide {
+		return 0, errWide
+	}
+	return int(chainRecs(segs)), nil
+}
+
+// openLayer makes the chain segs, the layer of cells cells placed, the layer to be read.
+func (s *spillRuns) openLayer(cells int, segs []seg) {
+	s.inSegs, s.inName = segs, manifestName(cells)
+	s.inBytes = 0
+	for _, sg := range segs {
+		s.inBytes += sg.bytes
+	}
+	s.in = readChainFrom(s.disk, segs, 0, 0, math.MaxUint64)
+}
+
+// removeInput removes what is left of the layer read: its manifest and segments, or its
+// file if of an older build.
+func (s *spillRuns) removeInput() error {
+	for _, sg := range s.inSegs {
+		if err := s.removeLayer(sg.name); err != nil {
+			return err
+		}
+	}
+	if s.inName != "" {
+		if err := s.removeLayer(s.inName); err != nil {
+			return err
+		}
+	}
+	s.inSegs, s.inName, s.inBytes = nil, "", 0
+	return nil
+}
+
+// removeRead removes the segments of the layer read that the sweep has placed whole (called
+// once a cut that says so is sealed); a layer file of an older build is kept to the end.
+func (s *spillRuns) removeRead() error {
+	if s.in == nil {
+		return nil // read to its end: removed at the turn
+	}
+	for _, sg := range s.inSegs[:s.in.i] {
+		if sg.n < 0 {
+			continue
+		}
+		if err := s.removeLayer(sg.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // removeLayer removes the file name if the count holds it (a layer: not the layer before
 // the first cell, which is in memory).
 func (s *spillRuns) removeLayer(name string) error {
-	if _, ok := s.sizes[name]; !ok {
+	if _, ok := s.size(name); !ok {
 		return nil
 	}
 	return s.remove(name)
@@ -1085,6 +1197,52 @@ func (s *spillRuns) removeLayer(name string) error {
 // removeCut removes the cut of the step ending (its layer or parts are sealed), if any.
 func (s *spillRuns) removeCut() error {
 	return s.removeLayer(cutName(s.cells + 1))
+}
+
+// manifestName is the manifest of the layer after `cells` cells placed: the list of its
+// segments (chain.go).
+func manifestName(cells int) string {
+	return fmt.Sprintf("%s%05d%s", layerPrefix, cells, manifestSuffix)
+}
+
+// layerBase is the base name of the segments of the layer after `cells` cells placed.
+func layerBase(cells int) string { return fmt.Sprintf("%s%05d", layerPrefix, cells) }
+
+// writeManifest seals the manifest of the layer of header h, whose segments are segs
+// (each sealed before): "KNTMANI1", the header, the segments (appendChain), CRC-32C of
+// the bytes before.
+func (s *spillRuns) writeManifest(h header, segs []seg) error {
+	b := append([]byte(manifestMagic), h.bytes()...)
+	b = appendChain(b, segs)
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return s.writeSmall(manifestName(h.cells), b, true)
+}
+
+// readManifest reads the manifest name: the layer's header and segments.
+func readManifest(d Disk, name string) (header, []seg, error) {
+	f, err := d.Open(name)
+	if err != nil {
+		return header{}, nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	f.Close()
+	if err != nil {
+		return header{}, nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	bad := fmt.Errorf("%s %w", name, ErrLayerChecksum)
+	n := len(b) - 4
+	if n < len(manifestMagic)+headerLen+4 || string(b[:len(manifestMagic)]) != manifestMagic || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+		return header{}, nil, bad
+	}
+	h, err := readHeader(bytes.NewReader(b[len(manifestMagic):]), name)
+	if err != nil {
+		return header{}, nil, err
+	}
+	segs, rest, ok := readChain(b[len(manifestMagic)+headerLen : n])
+	if !ok || len(rest) != 0 {
+		return header{}, nil, bad
+	}
+	return h, segs, nil
 }
 
 // endStep keeps the disk figures of the step ending and starts those of the next.
@@ -1110,9 +1268,9 @@ func (s *spillRuns) bytes() int64 {
 }
 
 func (s *spillRuns) release() {
-	if s.rd != nil {
-		s.rd.close()
-		s.rd = nil
+	if s.in != nil {
+		s.in.close()
+		s.in = nil
 	}
 	for _, m := range s.all {
 		m.release()
@@ -1147,6 +1305,7 @@ func (p *plan) countSpillCfg(ctx context.Context, opts Options, cfg runsConfig, 
 			return nil, err
 		}
 		s.every, s.lastCut = opts.CutEvery, time.Now()
+		s.merging = opts.Merging
 		var w *sweep
 		from := resumed
 		if resumed >= 0 {
