@@ -73,9 +73,10 @@ func (j *job) rangeOf(k uint64) int {
 	return sort.Search(len(j.split), func(i int) bool { return j.split[i] > k })
 }
 
-// newJob returns the job that merges srcs into the segments of base, of header h: ranges
-// about as many as the runs' segments each (at most 1024), bounded at the segments' last
-// keys so that each range holds about the same bytes of the runs.
+// newJob returns the job that merges srcs into the segments of base, of header h, listed
+// in list: ranges about as many as the runs' segments each (at most 1024), bounded at the
+// segments' last keys so that each range holds about the same bytes of the runs; one range
+// if a run is a file of an older build (its keys not listed).
 func newJob(list string, h header, base string, srcs [][]seg) *job {
 	type end struct {
 		k uint64
@@ -94,6 +95,10 @@ func newJob(list string, h header, base string, srcs [][]seg) *job {
 		}
 	}
 	ranges := min(max((segs+len(srcs)/2)/max(len(srcs), 1), 1), 1024)
+	if len(ends) < segs {
+		// a run in one file of an older build: each range would read it from its start
+		ranges = 1
+	}
 	slices.SortFunc(ends, func(a, b end) int {
 		if a.k < b.k {
 			return -1

@@ -362,7 +362,8 @@ func TestSpillResumeOldLayer(t *testing.T) {
 }
 
 // layerWatch is a memDisk that records, at each file made, the bytes of the files held
-// (closed ones) and of each layer's segments, and stops the count when stop says so.
+// (closed ones) and of each layer's segments, and stops the count when stop says so (stop
+// is called with the disk's lock held).
 type layerWatch struct {
 	*memDisk
 	most   int64 // bytes of all the files, at most
@@ -371,12 +372,15 @@ type layerWatch struct {
 }
 
 func (d *layerWatch) Create(name string) (DiskFile, error) {
+	// the merges of ranges make files from several goroutines: stop and the figures are
+	// looked at and kept under the disk's lock
+	d.mu.Lock()
 	if d.stop != nil {
 		if err := d.stop(name); err != nil {
+			d.mu.Unlock()
 			return nil, err
 		}
 	}
-	d.mu.Lock()
 	var all int64
 	layer := map[int]int64{}
 	for n, b := range d.files {
@@ -386,11 +390,11 @@ func (d *layerWatch) Create(name string) (DiskFile, error) {
 			layer[c] += int64(len(b))
 		}
 	}
-	d.mu.Unlock()
 	d.most = max(d.most, all)
 	for _, b := range layer {
 		d.widest = max(d.widest, b)
 	}
+	d.mu.Unlock()
 	return d.memDisk.Create(name)
 }
 
