@@ -29,8 +29,11 @@ type collusionOutcome struct {
 	early int
 	// here is the number of tasks the coordinator verified itself.
 	here int
-	// quarantined are the identities the count quarantined, sorted.
+	// quarantined are the identities the count quarantined, sorted; together says that
+	// one disagreement quarantined ca and cb both: with replicas 3, cb drawn second had
+	// confirmed ca's lie, and the third differed.
 	quarantined []string
+	together    bool
 }
 
 // collusionCount counts Q(10), published counts switched off (every task by two
@@ -110,6 +113,7 @@ func collusionCountR(t *testing.T, n int, order string, lies, honest int, both b
 	o.exact = r.total == tj.total
 	o.lies = len(ra.lies()) + len(rb.lies())
 	o.here = r.st.VerifiedHere
+	o.together = log.contains("quarantining ca and cb")
 	h, _ := ReadHistory(dir)
 	for _, name := range slices.Sorted(maps.Keys(h[tj.job])) {
 		if h[tj.job][name].Quarantined {
@@ -202,7 +206,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 			name += ", replicas " + strconv.Itoa(tc.replicas)
 		}
 		t.Run(name, func(t *testing.T) {
-			wrong, lied, here := 0, 0, 0
+			wrong, lied, here, partner := 0, 0, 0, 0
 			const runs = 40
 			for range runs {
 				t.Run("", func(t *testing.T) {
@@ -211,6 +215,9 @@ func TestCollusionJoiningOrder(t *testing.T) {
 					if o.lies > 0 {
 						lied++
 					}
+					if o.together {
+						partner++ // replicas 3: cb confirmed the lie, and the third did not
+					}
 					here += o.here
 					if !o.exact {
 						wrong++
@@ -218,7 +225,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 				})
 			}
 			if tc.replicas == 3 {
-				t.Logf("together, one lie by one colluder, %d honest, replicas 3: %d wrong totals in %d counts (%d with the lie accepted; 0 expected; %d tasks verified by the coordinator in all)", honest, wrong, runs, lied, here)
+				t.Logf("together, one lie by one colluder, %d honest, replicas 3: %d wrong totals in %d counts (%d with the lie accepted; 0 expected; in %d the partner drawn second confirmed it and was quarantined with the liar at the third, 1/4 expected; %d tasks verified by the coordinator in all)", honest, wrong, runs, lied, partner, here)
 				if wrong > 0 {
 					t.Errorf("%d wrong totals with replicas 3, want none", wrong)
 				}
