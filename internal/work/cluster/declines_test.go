@@ -20,9 +20,11 @@ func declineCount(t *testing.T, tj testJob, decline func(r *rogue, id int) bool)
 	ca := newRogue(issuedHostile(t, s.URL(), a, "ca"), tj.plan)
 	cb := newRogue(issuedHostile(t, s.URL(), a, "cb"), tj.plan)
 	ca.declineSecond = func(id int) bool { return decline(ca, id) }
-	for _, r := range []*rogue{ca, cb} {
-		r.pause = 2 * time.Millisecond
-	}
+	// ca asks more slowly than the others, so that most first computations are theirs
+	// and ca is drawn to verify some (a fourth of them): when ca and cb took every first
+	// computation between them before the honest ones asked, ca was at times drawn for
+	// none, and the test had nothing to check.
+	ca.pause, cb.pause = 10*time.Millisecond, 2*time.Millisecond
 	log := &logger{t: t}
 	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Minute, Logf: log.Logf}
 	var honest []*Worker
@@ -36,8 +38,8 @@ func declineCount(t *testing.T, tj testJob, decline func(r *rogue, id int) bool)
 		counts, st, err := c.Run(ctx, tj.plan)
 		out <- runOutcome{counts.Total.String(), st, err}
 	}()
-	runRogues(t, ctx, ca, cb)
 	t.Cleanup(runWorkers(ctx, honest...))
+	runRogues(t, ctx, ca, cb)
 	o := <-out
 	if o.err != nil || o.total != tj.total {
 		t.Fatalf("count = %s, %v; want %s; log:\n%s", o.total, o.err, tj.total, strings.Join(log.lines, "\n"))
