@@ -122,64 +122,47 @@ func appendJSONFloat(b []byte, f float64) []byte {
 func (w *wireResult) readPlain(data []byte) bool {
 	s := plainScanner{b: data}
 	var v wireResult
-	var seen uint
-	if !s.next('{') {
-		return false
-	}
-	for {
-		key, ok := s.str()
-		if !ok || !s.next(':') {
-			return false
-		}
-		var bit uint
+	ok := s.object(func(key string) (bit uint, ok bool) {
+		var id int64
 		switch key {
 		case "job":
-			bit = 1 << 0
 			v.Job, ok = s.str()
+			return 1 << 0, ok
 		case "id":
-			bit = 1 << 1
-			var id int64
 			id, ok = s.int()
 			v.ID = int(id)
+			return 1 << 1, ok
 		case "count":
-			bit = 1 << 2
 			var c string
 			c, ok = s.str()
 			v.Count = &c
+			return 1 << 2, ok
 		case "counters":
-			bit = 1 << 3
 			v.Counters, ok = s.counters()
+			return 1 << 3, ok
 		case "worker":
-			bit = 1 << 4
 			v.Worker, ok = s.str()
+			return 1 << 4, ok
 		case "name":
-			bit = 1 << 5
 			v.Name, ok = s.str()
+			return 1 << 5, ok
 		case "seconds":
-			bit = 1 << 6
 			v.Seconds, ok = s.float()
+			return 1 << 6, ok
 		case "task":
-			bit = 1 << 7
 			v.Task, ok = s.str()
+			return 1 << 7, ok
 		case "nonce":
-			bit = 1 << 8
 			v.Nonce, ok = s.str()
-		default:
-			return false
+			return 1 << 8, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		if s.next(',') {
-			continue
-		}
-		if !s.next('}') || !s.end() {
-			return false
-		}
-		*w = v
-		return true
+		return 0, false
+	})
+	if !ok || !s.end() {
+		return false
 	}
+	*w = v
+	return true
 }
 
 // counters reads a wire result's list of counters in plain form: '[', objects of the keys
@@ -194,47 +177,54 @@ func (s *plainScanner) counters() ([]wireCounter, bool) {
 		return out, true
 	}
 	for {
-		if !s.next('{') {
-			return nil, false
-		}
 		var c wireCounter
-		var seen uint
-		for {
-			key, ok := s.str()
-			if !ok || !s.next(':') {
-				return nil, false
-			}
-			var bit uint
+		ok := s.object(func(key string) (bit uint, ok bool) {
 			switch key {
 			case "name":
-				bit = 1
 				c.Name, ok = s.str()
+				return 1 << 0, ok
 			case "value":
-				bit = 2
 				c.Value, ok = s.uint()
-			default:
-				return nil, false
+				return 1 << 1, ok
 			}
-			if !ok || seen&bit != 0 {
-				return nil, false
-			}
-			seen |= bit
-			if s.next(',') {
-				continue
-			}
-			if !s.next('}') {
-				return nil, false
-			}
-			break
+			return 0, false
+		})
+		if !ok {
+			return nil, false
 		}
 		out = append(out, c)
 		if s.next(',') {
 			continue
 		}
-		if !s.next(']') {
-			return nil, false
+		return out, s.next(']')
+	}
+}
+
+// object reads an object in plain form: for each key, after its colon, field reads the
+// value and returns the key's bit (0 for a key it does not know) and whether the value
+// was plain. A key not known, or seen twice, is not plain.
+func (s *plainScanner) object(field func(key string) (bit uint, ok bool)) bool {
+	if !s.next('{') {
+		return false
+	}
+	if s.next('}') {
+		return true
+	}
+	var seen uint
+	for {
+		key, ok := s.str()
+		if !ok || !s.next(':') {
+			return false
 		}
-		return out, true
+		bit, ok := field(key)
+		if !ok || bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		if s.next(',') {
+			continue
+		}
+		return s.next('}')
 	}
 }
 
@@ -479,115 +469,78 @@ func readAssignment(data []byte) (Assignment, error) {
 func (a *Assignment) readPlain(data []byte) bool {
 	s := plainScanner{b: data}
 	var v Assignment
-	var seen uint
-	if !s.next('{') {
-		return false
-	}
-	for {
-		key, ok := s.str()
-		if !ok || !s.next(':') {
-			return false
-		}
-		var bit uint
+	ok := s.object(func(key string) (bit uint, ok bool) {
 		var n int64
 		switch key {
 		case "job":
-			bit = 1 << 0
 			v.Job, ok = s.str()
+			return 1 << 0, ok
 		case "id":
-			bit = 1 << 1
 			n, ok = s.int()
 			v.ID = int(n)
+			return 1 << 1, ok
 		case "verify":
-			bit = 1 << 2
 			v.Verify, ok = s.boolean()
+			return 1 << 2, ok
 		case "task":
-			bit = 1 << 3
 			var t work.Task
 			t, ok = s.task()
 			v.Task = &t
+			return 1 << 3, ok
 		case "messages":
-			bit = 1 << 4
 			n, ok = s.int()
 			v.Messages = int(n)
+			return 1 << 4, ok
 		case "nonce":
-			bit = 1 << 5
 			v.Nonce, ok = s.str()
+			return 1 << 5, ok
 		case "lease":
-			bit = 1 << 6
 			v.Lease, ok = s.float()
+			return 1 << 6, ok
 		case "wait":
-			bit = 1 << 7
 			v.Wait, ok = s.float()
+			return 1 << 7, ok
 		case "finished":
-			bit = 1 << 8
 			v.Finished, ok = s.str()
+			return 1 << 8, ok
 		case "seq":
-			bit = 1 << 9
 			n, ok = s.int()
 			v.Seq = int(n)
-		default:
-			return false
+			return 1 << 9, ok
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		if s.next(',') {
-			continue
-		}
-		if !s.next('}') || !s.end() {
-			return false
-		}
-		*a = v
-		return true
+		return 0, false
+	})
+	if !ok || !s.end() {
+		return false
 	}
+	*a = v
+	return true
 }
 
 // task reads a work.Task in plain form: an object of the keys ID, Weight, Cost and Desc,
 // each at most once.
 func (s *plainScanner) task() (work.Task, bool) {
 	var t work.Task
-	var seen uint
-	if !s.next('{') {
-		return t, false
-	}
-	if s.next('}') {
-		return t, true
-	}
-	for {
-		key, ok := s.str()
-		if !ok || !s.next(':') {
-			return t, false
-		}
-		var bit uint
+	ok := s.object(func(key string) (bit uint, ok bool) {
+		var n int64
 		switch key {
 		case "ID":
-			bit = 1 << 0
-			var n int64
 			n, ok = s.int()
 			t.ID = int(n)
+			return 1 << 0, ok
 		case "Weight":
-			bit = 1 << 1
 			t.Weight, ok = s.int()
+			return 1 << 1, ok
 		case "Cost":
-			bit = 1 << 2
 			t.Cost, ok = s.uint()
+			return 1 << 2, ok
 		case "Desc":
-			bit = 1 << 3
 			t.Desc, ok = s.str()
-		default:
-			return t, false
+			return 1 << 3, ok
 		}
-		if !ok || seen&bit != 0 {
-			return t, false
-		}
-		seen |= bit
-		if s.next(',') {
-			continue
-		}
-		return t, s.next('}')
-	}
+		return 0, false
+	})
+	return t, ok
 }
 
 // receiptOK is the coordinator's receipt of a result it took, as json.Marshal writes it.

@@ -112,7 +112,7 @@ var plainCases = []struct {
 	{`{"job":null}`, false},                         // null: encoding/json leaves the field
 	{`{"job":"q8v1"} {}`, false},                    // something after
 	{`{"job":"q8v1",}`, false},                      // not JSON
-	{`{}`, false},                                   // nothing: encoding/json's
+	{`{}`, true},                                    // nothing
 	{`[]`, false},                                   // not an object
 	{`{"job":"q8v1"`, false},                        // cut short
 	{`{"job":"q8v1","id":1000,"seconds":0,"task":"t"}`, true},
