@@ -3,9 +3,9 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"syscall"
 	"testing"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/internal/work"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 	"github.com/chesspuzzles/chesspuzzles/queens/count/frames"
@@ -105,15 +105,8 @@ func BenchmarkResultPath(b *testing.B) {
 // system, every thread's, the collector's included) per op as cpu-ns/op: on a loaded
 // machine ns/op, a wall time, counts the waits for a core too.
 func reportCPU(b *testing.B) func() {
-	start := processCPU()
-	return func() { b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op") }
-}
-
-// processCPU returns the CPU time the process has used, in nanoseconds.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	start := cputime.Process()
+	return func() { b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op") }
 }
 
 var (
