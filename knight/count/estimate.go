@@ -445,19 +445,26 @@ func (e *sweepETA) after(v, n int) time.Duration {
 }
 
 // resume starts e again at a count resumed after cells cells, whose states after each
-// cell were recorded as states (-1: not recorded). The model is refitted to those; where
-// it needs one not recorded (a layer sealed by an older build), it gives no forecast
-// until the cells counted since hold what it needs (for open boards, two whole columns
-// after the first whole one counted).
+// cell were recorded as states (-1: not recorded). The model is refitted to those. A cell
+// not recorded between two that are (a layer sealed by an older build: cell 27 of the 8×8
+// count) is taken as their geometric mean, for the model only: on 8×8 open the cells
+// 16–30 recorded between two recorded are 0.74–1.38 times that mean of their neighbours,
+// about the model's own error. Where the model needs a cell not recorded otherwise, it
+// gives no forecast until the cells counted since hold what it needs (for open boards,
+// two whole columns after the first whole one counted).
 func (e *sweepETA) resume(cells int, states []int) {
 	now := time.Now()
 	e.t0, e.last = now, now
 	e.smallRead, e.smallSecs, e.largeRead, e.largeSecs = 0, 0, 0, 0
 	e.states = e.states[:0]
+	known := func(i int) bool { return i >= 0 && i < min(cells, len(states)) && states[i] >= 0 }
 	for i := range cells {
 		x := math.NaN()
-		if i < len(states) && states[i] >= 0 {
+		switch {
+		case known(i):
 			x = float64(states[i])
+		case known(i-1) && known(i+1):
+			x = math.Sqrt(float64(states[i-1]) * float64(states[i+1]))
 		}
 		e.states = append(e.states, x)
 	}
