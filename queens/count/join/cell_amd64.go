@@ -15,27 +15,37 @@ var haveCellAVX2 = cpuid.AVX2 && cpuid.BMI2 && cpuid.POPCNT
 
 // cellPairs appends to out the signatures of the compatible pairs of north and south
 // pieces (clash words sc, signatures ss), those of cellPairsGo; out must have room for
-// len(north)·len(sc) + cellSlack more words. With AVX-512 it is cellPairsAVX512, else
-// with AVX2 cellPairsAVX2 for the south pieces four at a time and cellPairsGo for the
-// last one to three (for every north piece again): the signatures are the same but may
-// come in another order (TestJoinCell).
+// len(north)·len(sc) + cellSlack more words. With AVX-512 it is cellPairsAVX512. With
+// AVX2 it takes whichever order makes fewer vector steps: cellPairsAVX2South (north
+// pieces four to a step, each south piece broadcast; the usual case, and every cell whose
+// south list is short) or cellPairsAVX2 for the south pieces four at a time and
+// cellPairsAVX2South for the last one to three (cells of one to three north pieces and
+// many south ones). The signatures are the same but may come in another order
+// (TestJoinCell).
 func cellPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []uint64 {
-	if len(north) == 0 || len(sc) == 0 {
+	nn, ns := len(north), len(sc)
+	if nn == 0 || ns == 0 {
 		return out
 	}
-	if !haveCellAVX512 {
-		if n4 := len(sc) &^ 3; haveCellAVX2 && n4 > 0 {
-			n := cellPairsAVX2(&out[len(out):cap(out)][0], &north[0], len(north), &sc[0], &ss[:len(sc)][0], n4, f)
-			out = out[:len(out)+n]
-			if n4 < len(sc) {
-				out = cellPairsGo(out, north, sc[n4:], ss[n4:len(sc)], f)
-			}
-			return out
-		}
+	if haveCellAVX512 {
+		n := cellPairsAVX512(&out[len(out):cap(out)][0], &north[0], nn, &sc[0], &ss[:ns][0], ns, f)
+		return out[:len(out)+n]
+	}
+	if !haveCellAVX2 {
 		return cellPairsGo(out, north, sc, ss, f)
 	}
-	n := cellPairsAVX512(&out[len(out):cap(out)][0], &north[0], len(north), &sc[0], &ss[:len(sc)][0], len(sc), f)
-	return out[:len(out)+n]
+	q, n4 := (nn+3)/4, ns&^3
+	if q*ns <= nn*(n4/4)+q*(ns-n4) {
+		n := cellPairsAVX2South(&out[len(out):cap(out)][0], &north[0], nn, &sc[0], &ss[:ns][0], ns, f)
+		return out[:len(out)+n]
+	}
+	n := cellPairsAVX2(&out[len(out):cap(out)][0], &north[0], nn, &sc[0], &ss[:ns][0], n4, f)
+	out = out[:len(out)+n]
+	if n4 < ns {
+		n = cellPairsAVX2South(&out[len(out):cap(out)][0], &north[0], nn, &sc[n4], &ss[n4:ns][0], ns-n4, f)
+		out = out[:len(out)+n]
+	}
+	return out
 }
 
 // cellPairsAVX512 writes at dst the signatures of cellPairsGo (nn north pieces, ns south
@@ -59,3 +69,13 @@ func cellPairsAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *
 //
 //go:noescape
 func cellPairsAVX2(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
+
+// cellPairsAVX2South writes at dst the signatures of cellPairsGo for nn north pieces and
+// ns south pieces (any counts, as two lists), south piece by south piece, and returns how
+// many it wrote: the north pieces go four at a time, their clash words and signatures made
+// in vector registers, and each south piece is broadcast against the block; the
+// compatible pairs' signatures are packed as in cellPairsAVX2. It reads no word past the
+// lists and stores up to 3 words past the last one it counts.
+//
+//go:noescape
+func cellPairsAVX2South(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int

@@ -416,3 +416,129 @@ avx2CellDone:
 	MOVQ       AX, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// cellTail<> holds, for r = 0 to 3, a lane mask with the low r of four quadwords set:
+// the masked load of a last, partial block of north pieces (VPMASKMOVQ) reads no word
+// past the list.
+DATA cellTail<>+0(SB)/8, $0
+DATA cellTail<>+8(SB)/8, $0
+DATA cellTail<>+16(SB)/8, $0
+DATA cellTail<>+24(SB)/8, $0
+DATA cellTail<>+32(SB)/8, $-1
+DATA cellTail<>+40(SB)/8, $0
+DATA cellTail<>+48(SB)/8, $0
+DATA cellTail<>+56(SB)/8, $0
+DATA cellTail<>+64(SB)/8, $-1
+DATA cellTail<>+72(SB)/8, $-1
+DATA cellTail<>+80(SB)/8, $0
+DATA cellTail<>+88(SB)/8, $0
+DATA cellTail<>+96(SB)/8, $-1
+DATA cellTail<>+104(SB)/8, $-1
+DATA cellTail<>+112(SB)/8, $-1
+DATA cellTail<>+120(SB)/8, $0
+GLOBL cellTail<>(SB), RODATA|NOPTR, $128
+
+// func cellPairsAVX2South(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
+//
+// cellPairsGo for any nn and ns, south piece by south piece: the north pieces go four at
+// a time, their clash words (Y1) and signatures (Y2) made in vector registers (the last
+// block loaded under a lane mask) and the lanes off the forbidden masks kept as a 4-bit
+// mask (BX); then each south piece's clash word is broadcast, ANDed with the block's and
+// compared with zero, and the block's signatures ORed with the piece's are packed by the
+// mask (VPERMD, cellPerm) and stored whole at DI, which moves on by the mask's popcount.
+// It stores up to 3 words past the last one it counts, and returns how many it wrote.
+TEXT ·cellPairsAVX2South(SB), NOSPLIT, $0-64
+	MOVQ     dst+0(FP), DI
+	MOVQ     north+8(FP), R8
+	MOVQ     nn+16(FP), R9
+	MOVQ     clash+24(FP), R10
+	MOVQ     sig+32(FP), R11
+	MOVQ     ns+40(FP), R12
+	MOVQ     f+48(FP), R13
+	LEAQ     cellPerm<>(SB), R15
+	TESTQ    R9, R9
+	JZ       southDone
+	TESTQ    R12, R12
+	JZ       southDone
+	VPXOR    Y0, Y0, Y0
+	VPCMPEQQ Y11, Y11, Y11
+	VPSRLQ   $32, Y11, Y11       // the low 32 bits of each lane
+	VPBROADCASTQ F_FORBID(R13), Y10
+	VPBROADCASTQ F_M(R13), Y9
+	VMOVQ    F_S(R13), X12
+	VMOVQ    F_DL(R13), X13
+	VMOVQ    F_UR(R13), X14
+	VMOVQ    F_W(R13), X15
+
+southBlock:
+	CMPQ       R9, $4
+	JLT        southPartial
+	VMOVDQU    (R8), Y8
+	MOVL       $15, R14
+	ADDQ       $32, R8
+	SUBQ       $4, R9
+	JMP        southMake
+
+southPartial:
+	MOVQ       R9, DX
+	SHLQ       $5, DX
+	LEAQ       cellTail<>(SB), AX
+	VMOVDQU    (AX)(DX*1), Y3
+	VPMASKMOVQ (R8), Y3, Y8
+	MOVL       $1, R14
+	SHLXL      R9, R14, R14
+	DECL       R14           // the low r lanes
+	XORQ       R9, R9
+
+southMake:
+	VPAND     Y10, Y8, Y3
+	VPCMPEQQ  Y0, Y3, Y3
+	VMOVMSKPD Y3, BX
+	ANDL      R14, BX        // the lanes there and off the forbidden masks
+	JZ        southNextBlock
+	VPAND     Y11, Y8, Y4    // down masks
+	VPSRLQ    $32, Y8, Y5    // up masks
+	VPSLLQ    X12, Y4, Y1
+	VPAND     Y9, Y1, Y1
+	VPAND     Y9, Y5, Y6
+	VPSLLQ    $32, Y6, Y6
+	VPOR      Y6, Y1, Y1     // clash words: down<<s & m | (up & m)<<32
+	VPSLLQ    X13, Y4, Y2
+	VPAND     Y9, Y2, Y2
+	VPSRLQ    X14, Y5, Y6
+	VPAND     Y9, Y6, Y6
+	VPSLLQ    X15, Y6, Y6
+	VPOR      Y6, Y2, Y2     // signatures: down<<dl & m | (up>>ur & m)<<W
+	XORQ      CX, CX
+	PCALIGN   $32
+
+southPiece:
+	VPBROADCASTQ (R10)(CX*8), Y3
+	VPAND        Y1, Y3, Y3
+	VPCMPEQQ     Y0, Y3, Y3
+	VMOVMSKPD    Y3, AX
+	ANDL         BX, AX
+	VPBROADCASTQ (R11)(CX*8), Y4
+	VPOR         Y2, Y4, Y4
+	MOVQ         AX, DX
+	SHLQ         $5, DX
+	VMOVDQU      (R15)(DX*1), Y5
+	VPERMD       Y4, Y5, Y4
+	VMOVDQU      Y4, (DI)
+	POPCNTL      AX, AX
+	LEAQ         (DI)(AX*8), DI
+	INCQ         CX
+	CMPQ         CX, R12
+	JLT          southPiece
+
+southNextBlock:
+	TESTQ R9, R9
+	JNZ   southBlock
+
+southDone:
+	MOVQ       DI, AX
+	SUBQ       dst+0(FP), AX
+	SHRQ       $3, AX
+	MOVQ       AX, ret+56(FP)
+	VZEROUPPER
+	RET

@@ -87,7 +87,9 @@ package join
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product of a
 // cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
-// VPCOMPRESSQ: cellPairsAVX512), else in a small Go function whose loop stays in registers.
+// VPCOMPRESSQ: cellPairsAVX512), with AVX2 four pairs a step (north pieces four at a time
+// against each south piece, or the other way round where that takes fewer steps), else
+// in a small Go function whose loop stays in registers.
 // The measured times, against frames,
 // are in bench/README.md ("Counting: join against frames" for N = 16–19, "The cost of
 // N = 20…28 on paper" beyond); the cost model (cost.go) holds them.
