@@ -13,6 +13,10 @@
 // COMPRESS8 stores at DI the lanes of Z4 that K1 selects, packed, and moves DI past them.
 #define COMPRESS8 VPCOMPRESSQ.Z Z4, K1, Z4; VMOVDQU64 Z4, (DI); KMOVW K1, AX; POPCNTL AX, AX; LEAQ (DI)(AX*8), DI
 
+// PACK4 stores at DI the lanes of Y4 that the 4-bit mask in AX selects, packed by their
+// VPERMD indexes in cellPerm (R15), and moves DI past them (AVX2 kernels).
+#define PACK4 MOVQ AX, DX; SHLQ $5, DX; VMOVDQU (R15)(DX*1), Y5; VPERMD Y4, Y5, Y4; VMOVDQU Y4, (DI); POPCNTL AX, AX; LEAQ (DI)(AX*8), DI
+
 // func cellPairsAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
 //
 // North pieces go eight at a time: their clash words (Z11) and signatures (Z14) are made
@@ -394,13 +398,7 @@ avx2CellSouth:
 	VPCMPEQQ  Y0, Y3, Y3
 	VMOVMSKPD Y3, AX
 	VPOR      (R11)(CX*1), Y2, Y4
-	MOVQ      AX, DX
-	SHLQ      $5, DX
-	VMOVDQU   (R15)(DX*1), Y5
-	VPERMD    Y4, Y5, Y4
-	VMOVDQU   Y4, (DI)
-	POPCNTL   AX, AX
-	LEAQ      (DI)(AX*8), DI
+	PACK4
 	ADDQ      $32, CX
 	CMPQ      CX, R12
 	JLT       avx2CellSouth
@@ -520,13 +518,7 @@ southPiece:
 	ANDL         BX, AX
 	VPBROADCASTQ (R11)(CX*8), Y4
 	VPOR         Y2, Y4, Y4
-	MOVQ         AX, DX
-	SHLQ         $5, DX
-	VMOVDQU      (R15)(DX*1), Y5
-	VPERMD       Y4, Y5, Y4
-	VMOVDQU      Y4, (DI)
-	POPCNTL      AX, AX
-	LEAQ         (DI)(AX*8), DI
+	PACK4
 	INCQ         CX
 	CMPQ         CX, R12
 	JLT          southPiece
