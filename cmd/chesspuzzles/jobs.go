@@ -86,34 +86,40 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 			fmt.Fprintf(stdout, "%s\n", data)
 			continue
 		}
-		board := fmt.Sprintf("  N=%d", j.N)
-		if work.JobKind(j.Job) == "k" {
-			board = "" // the job id names the board and the plan
-		}
-		line := fmt.Sprintf("%s%s  %d/%d tasks", j.Job, board, j.Done, j.Tasks)
-		switch {
-		case j.Bad != "":
-			line = fmt.Sprintf("%s  forged: the record is %s", j.Job, j.Bad)
-		case !j.Finished.IsZero() && !j.Checked:
-			line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), o.state)
-		case !j.Finished.IsZero():
-			if work.JobKind(j.Job) == "k" {
-				line += fmt.Sprintf("  finished %s  total %s", j.Finished.Format(time.RFC3339), j.Total)
-			} else {
-				line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
-			}
-		case j.Rate > 0:
-			line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
-				100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
-		default:
-			line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
-		}
-		if j.Bad == "" && j.Replicas == cluster.MaxReplicas {
-			line += fmt.Sprintf("  every task by %d identities (%d× the CPU)", j.Replicas, j.Replicas)
-		}
-		if _, err := fmt.Fprintln(stdout, line); err != nil {
+		if _, err := fmt.Fprintln(stdout, jobLine(j, o.state)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// jobLine is the line "queens status" prints of job j, read with the secret of the
+// coordinator whose state directory is state (named when the record cannot be checked).
+func jobLine(j cluster.JobStatus, state string) string {
+	board := fmt.Sprintf("  N=%d", j.N)
+	if work.JobKind(j.Job) == "k" {
+		board = "" // the job id names the board and the plan
+	}
+	line := fmt.Sprintf("%s%s  %d/%d tasks", j.Job, board, j.Done, j.Tasks)
+	switch {
+	case j.Bad != "":
+		line = fmt.Sprintf("%s  forged: the record is %s", j.Job, j.Bad)
+	case !j.Finished.IsZero() && !j.Checked:
+		line += fmt.Sprintf("  finished %s  total unverified (no coordinator secret in %s to check the record with)", j.Finished.Format(time.RFC3339), state)
+	case !j.Finished.IsZero():
+		if work.JobKind(j.Job) == "k" {
+			line += fmt.Sprintf("  finished %s  total %s", j.Finished.Format(time.RFC3339), j.Total)
+		} else {
+			line += fmt.Sprintf("  finished %s  Q(%d) = %s", j.Finished.Format(time.RFC3339), j.N, j.Total)
+		}
+	case j.Rate > 0:
+		line += fmt.Sprintf(" (%.1f%%)  %.3g tasks/s over the last %s  about %s left",
+			100*float64(j.Done)/float64(max(j.Tasks, 1)), j.Rate, j.RateWindow.Round(time.Second), j.Left.Round(time.Second))
+	default:
+		line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
+	}
+	if j.Bad == "" && j.Replicas == cluster.MaxReplicas {
+		line += fmt.Sprintf("  every task by %d identities (%d× the CPU)", j.Replicas, j.Replicas)
+	}
+	return line
 }
