@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
+	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
 )
@@ -75,11 +76,11 @@ func warnSolveCost(n int, stderr io.Writer) {
 		"\"queens one %d\" prints one at once, \"queens one %d --random\" a random one\n", n, n, n)
 }
 
-// replicasLine says, for an N with no published count, that a distributed count of it
-// computes every task twice by default: "" for the other N.
+// replicasLine says, for an N with no published count, how many identities a
+// distributed count of it has compute each task by default: "" for the other N.
 func replicasLine(n int) string {
 	if _, ok := queens.Known(n); ok {
 		return ""
 	}
-	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed computes every task twice, by two identities (--replicas 2): twice this CPU time (--replicas 1 for once, --replicas 3 three times against two colluding identities)", n)
+	return fmt.Sprintf("distributed: no published count of N=%d, so --distributed by default has %s; the time above is of one computation a task (--replicas 2 for twice, 1 for once, 3 for three times always)", n, cluster.FewThird)
 }

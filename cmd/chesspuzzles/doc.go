@@ -203,9 +203,11 @@ the coordinator accepts a result only from the identity that holds the task's li
 this run (docs/distributed.md); --replicas 2 has every task computed by two distinct
 identities, the second picked at random by the coordinator, a disagreement settled by the
 coordinator computing the task itself and the identity shown wrong quarantined (its results
-computed again); that is the default at an N with no published count, --replicas 1
-otherwise; --replicas 3 has a third identity drawn as well, every task counted only when
-all three agree, so that two colluding identities never confirm a lie (3× the CPU); --adaptive instead computes twice every task of an identity until 60 of its
+computed again); --replicas 3 has a third identity drawn as well, every task counted only
+when all three agree, so that two colluding identities never confirm a lie (3× the CPU);
+the default at an N with no published count is two identities a task, a third while
+fewer than 11 identities have joined (up to 3× the CPU of one computation; among 11 or
+more, two colluders confirm a lone lie at most once in 10), --replicas 1 otherwise; --adaptive instead computes twice every task of an identity until 60 of its
 results are confirmed, then a share of 0.1 drawn by the coordinator; --verify FRACTION (default 0.02) has that share of tasks recomputed by another
 identity, drawn among every identity seen in the run once --min-identities K (default 3)
 have been seen, recomputing itself those no worker verified within --verify-wait (default 1m);

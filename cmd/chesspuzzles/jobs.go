@@ -75,6 +75,9 @@ func runCountStatus(ctx context.Context, o *distOptions, n int, jsonOut bool, st
 			if j.Replicas > 0 {
 				rec["replicas"] = j.Replicas
 			}
+			if j.ThirdBelow > 0 {
+				rec["third_below"] = j.ThirdBelow
+			}
 			if j.Checked {
 				rec["total"] = j.Total
 				rec["identities"], rec["by_identities"] = j.Identities, j.ByIdentities
@@ -118,8 +121,12 @@ func jobLine(j cluster.JobStatus, state string) string {
 	default:
 		line += fmt.Sprintf(" (%.1f%%)  no result in the last 10m", 100*float64(j.Done)/float64(max(j.Tasks, 1)))
 	}
-	if j.Bad == "" && j.Replicas == cluster.MaxReplicas {
+	switch {
+	case j.Bad != "":
+	case j.Replicas == cluster.MaxReplicas:
 		line += fmt.Sprintf("  every task by %d identities (%d× the CPU)", j.Replicas, j.Replicas)
+	case j.ThirdBelow > 0:
+		line += fmt.Sprintf("  two identities a task, a third while fewer than %d identities have joined: up to 3× the CPU of one computation", j.ThirdBelow)
 	}
 	return line
 }

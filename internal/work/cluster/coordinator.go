@@ -53,10 +53,13 @@ type Coordinator struct {
 	// probability at most (c−1)/(K−1), K ≥ MinIdentities the identities seen at the draw.
 	MinIdentities int
 	// Replicas, if 2, has every task computed by two distinct identities (Verify 1, said
-	// as such): the mode for a fleet of workers none of which is trusted. Zero means 2 at
-	// an N with no published count (nothing else would hold a lie back), else 1 with
-	// Verify. 3 has a third identity drawn as well, a task counted only when all three
-	// agree (replicas.go): no coalition of two confirms a lie, for 1.5 times the CPU of 2.
+	// as such): the mode for a fleet of workers none of which is trusted. 3 has a third
+	// identity drawn as well, a task counted only when all three agree (replicas.go): no
+	// coalition of two confirms a lie, for 1.5 times the CPU of 2. Zero means, at an N
+	// with no published count (nothing else would hold a lie back), 2 and a third for
+	// each task whose second is drawn while fewer than [FewIdentities] identities have
+	// been seen in the run ([FewThird]: up to 3 times the CPU of one computation, 2 once
+	// the fleet is larger); else 1 with Verify.
 	Replicas int
 	// Adaptive, if not nil, is adaptive replication (opt-in; see [Adaptive]): every task
 	// is a candidate for a second computation as with Replicas 2, but once an identity

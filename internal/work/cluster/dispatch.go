@@ -98,6 +98,9 @@ type dispatch struct {
 	// smallPool: the run has Replicas 2, and has not yet said what the population the
 	// first verifiers are drawn among lets a coalition of two do (poolLine).
 	smallPool bool
+	// fewSaid: the run has the default's third while the pool is small (verifier.few),
+	// and has said that the pool reached FewIdentities (fewDecide).
+	fewSaid bool
 }
 
 // his returns the history record of identity user in this job.
@@ -279,6 +282,9 @@ func (d *dispatch) pick(k int) {
 		if user == "" {
 			keep = append(keep, id)
 			continue
+		}
+		if d.ver.few {
+			d.fewDecide(id, first)
 		}
 		d.picked[id], d.pickedAt[id] = user, time.Now()
 		d.queue[user] = append(d.queue[user], id)
@@ -748,7 +754,7 @@ func (d *dispatch) count(st *Stats) {
 	for id := range d.ver.sample.ids() {
 		switch {
 		case !d.ver.agreed.has(id):
-		case d.ver.third && d.ver.who2[id] != 0:
+		case d.ver.who2 != nil && d.ver.who2[id] != 0:
 			three++
 		default:
 			two++

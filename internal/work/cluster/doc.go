@@ -53,9 +53,11 @@
 // of an earlier run or of a task never leased to it). With Coordinator.Verify, a share of
 // the tasks chosen at random is computed a second time, by an identity the coordinator
 // picks at random among the live ones other than the first's (or by the coordinator itself
-// when there is none); with Coordinator.Replicas 2, the default where no count is
-// published, every task is; with Replicas 3 every task is computed by three identities,
-// the third drawn too, and counts only when all three agree (replicas.go). A difference is settled by the coordinator computing the task
+// when there is none); with Coordinator.Replicas 2 every task is; with Replicas 3 every
+// task is computed by three identities, the third drawn too, and counts only when all
+// three agree (replicas.go). The default where no count is published is two identities a
+// task, and a third for each task whose second is drawn while fewer than
+// [FewIdentities] identities have been seen in the run. A difference is settled by the coordinator computing the task
 // itself: an identity shown wrong is quarantined and every result of it computed again by
 // others, so that no identity can stop a count or have another's result deleted. A total
 // refused against a published count has every task computed once computed again; one

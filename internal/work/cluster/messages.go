@@ -264,8 +264,12 @@ type JobRecord struct {
 	// computed twice and found to agree, Identities the number of worker identities whose
 	// results count, and ByIdentities the number of tasks computed by k distinct
 	// identities, by k.
-	Verify       float64     `json:"verify,omitempty"`
-	Replicas     int         `json:"replicas,omitempty"`
+	Verify   float64 `json:"verify,omitempty"`
+	Replicas int     `json:"replicas,omitempty"`
+	// ThirdBelow, with Replicas 2, says the job runs with the default where nothing is
+	// published: a task whose second computation was drawn while fewer than ThirdBelow
+	// identities had been seen is computed by a third (FewThird).
+	ThirdBelow   int         `json:"third_below,omitempty"`
 	Verified     int         `json:"verified,omitempty"`
 	Identities   int         `json:"identities,omitempty"`
 	ByIdentities map[int]int `json:"by_identities,omitempty"`

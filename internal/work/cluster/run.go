@@ -32,8 +32,10 @@ type run struct {
 	rec     JobRecord
 	share   float64 // the share of tasks verified
 	// replicas is the number of distinct identities that compute each task: 1 (with
-	// share verified), 2 or 3 (adaptive replication: 2).
+	// share verified), 2 or 3 (adaptive replication: 2); few, with replicas 2: the
+	// default where nothing is published, a third while the pool is small (FewThird).
 	replicas int
+	few      bool
 
 	tally    *tally
 	ver      *verifier
@@ -168,8 +170,8 @@ func (r *run) open(ctx context.Context) error {
 		replicas = 2
 		c.logf("job %s: adaptive replication: %s; a lie of a trusted identity slips through with probability %.3g", r.job, a, 1-a.share())
 	} else if _, ok := published(r.plan); !ok && replicas == 0 {
-		replicas = 2
-		c.logf("job %s: no published count of %s to hold the total against: every task is computed by two identities, the second picked by the coordinator (replicas 2; ask for 1 to save half the work)", r.job, planName(r.plan))
+		replicas, r.few = 2, true
+		c.logf("job %s: no published count of %s to hold the total against: %s, the second and the third picked by the coordinator (--replicas 2 for two always, 3 for three, 1 to compute each task once)", r.job, planName(r.plan), FewThird)
 	}
 	if replicas >= 2 {
 		r.share = 1
@@ -181,6 +183,9 @@ func (r *run) open(ctx context.Context) error {
 	plan := r.plan
 	n, v := jobBoard(r.job)
 	r.rec = JobRecord{Job: r.job, N: n, PlanVersion: v, Tasks: plan.Len(), Started: time.Now().UTC(), Replicas: max(replicas, 1), Verify: r.share}
+	if r.few {
+		r.rec.ThirdBelow = FewIdentities
+	}
 	if e, err := r.jobs.Get(ctx, r.job); err == nil {
 		var old JobRecord
 		if _, err := openValue(r.sealer, r.job, e.Value(), &old); err == nil && !old.Started.IsZero() {
@@ -202,10 +207,15 @@ func (r *run) resume(ctx context.Context) error {
 	if snap := r.snap; snap != nil {
 		t, v, rev, err := loadSnapshot(c.StateDir, plan, snap.digest, snap.stream, snap.lastSeq, want)
 		switch {
-		case err == nil && v.third != (r.replicas == 3):
+		case err == nil && (v.third != (r.replicas == 3) || v.few && !r.few):
 			c.logf("job %s: ignoring the snapshot %s: it is of a run with %s, this run has %s; reading every stored result",
-				job, snapshotPath(c.StateDir, job), replicasName(v.third), replicasName(r.replicas == 3))
+				job, snapshotPath(c.StateDir, job), replicasName(v.third, v.few), replicasName(r.replicas == 3, r.few))
 		case err == nil:
+			if r.few && !v.few {
+				// Of replicas 2 (the default of earlier builds): its tasks agreed by two
+				// stand; those verified from now on follow the default.
+				v.setFew()
+			}
 			r.tally, r.ver, r.lastRev = t, v, rev
 			snap.rev = rev
 			r.stats.Snapshot = t.Done()
@@ -219,8 +229,11 @@ func (r *run) resume(ctx context.Context) error {
 	if fresh {
 		r.tally, r.ver = newTally(plan), newVerifier(plan, sample)
 		r.ver.adaptive = c.Adaptive != nil
-		if r.replicas == 3 {
+		switch {
+		case r.replicas == 3:
 			r.ver.setThird()
+		case r.few:
+			r.ver.setFew()
 		}
 	}
 	r.drawAgain = fresh && c.Adaptive != nil
@@ -322,7 +335,7 @@ func (r *run) dispatch() {
 		c.logf("job %s: verifiers are drawn once %d distinct identities have been seen, not %d: replicas %d", r.job, r.replicas, d.minIdentities, r.replicas)
 		d.minIdentities = r.replicas
 	}
-	d.smallPool = r.replicas == 2 && c.Adaptive == nil
+	d.smallPool = r.replicas == 2 && !r.few && c.Adaptive == nil
 	d.backedUp = map[int]bool{}
 	d.maxLeases, d.maxLease = c.MaxLeases, c.MaxLease
 	if d.maxLeases <= 0 {
@@ -710,8 +723,11 @@ func (r *run) finish(ctx context.Context) (Outcome, Stats, error) {
 	r.d.count(stats)
 	if stats.Verified > 0 {
 		times := "twice"
-		if r.replicas == 3 {
+		switch {
+		case r.replicas == 3:
 			times = "three times"
+		case r.few:
+			times = "twice or three times"
 		}
 		c.logf("job %s: %d tasks were computed %s by distinct identities (%d here), and agree", job, stats.Verified, times, stats.VerifiedHere)
 	}

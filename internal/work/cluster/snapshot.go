@@ -75,6 +75,12 @@ type snapshot struct {
 	// an earlier build has none.
 	Third bool
 	who2  []uint32
+	// Few: the job runs with the default where nothing is published (a third while the
+	// pool is small), and who2 follows who as with Third; Triple and Pair are the tasks
+	// decided at three and at two, a bit per task. A snapshot of an earlier build has
+	// none: a run of the default loads one of replicas 2 with no task decided.
+	Few          bool
+	Triple, Pair []uint64
 }
 
 // snapshotMagic opens every snapshot file, with the format's version: 4 since results are
@@ -117,6 +123,7 @@ func takeSnapshot(plan work.Plan, digest uint64, stream int64, rev uint64, tally
 		PlanDigest: digest, Stream: stream, Revision: rev, Written: time.Now().UTC(),
 		Tally: state, Key: ver.key, fp: ver.fp, who: ver.who, Names: ver.names,
 		Sample: ver.sample.bits, Agreed: ver.agreed.bits, Adaptive: ver.adaptive, Third: ver.third, who2: ver.who2,
+		Few: ver.few, Triple: ver.triple.bits, Pair: ver.pair.bits,
 		Workers: slices.Sorted(maps.Keys(ver.workers)), Verifiers: slices.Sorted(maps.Keys(ver.verifiers)),
 	}
 	for _, id := range slices.Sorted(maps.Keys(ver.early)) {
@@ -244,7 +251,7 @@ func (s *snapshot) read(r io.Reader, tasks int) error {
 		readLE(body, s.who, 4, buf, binary.LittleEndian.Uint32) != nil {
 		return damaged
 	}
-	if s.Third {
+	if s.Third || s.Few {
 		s.who2 = make([]uint32, tasks)
 		if readLE(body, s.who2, 4, buf, binary.LittleEndian.Uint32) != nil {
 			return damaged
@@ -372,11 +379,16 @@ func loadSnapshot(dir string, plan work.Plan, digest uint64, stream int64, lastS
 		return nil, nil, 0, err
 	}
 	ver.drawn = s.Drawn
-	if s.Third {
+	if s.Third || s.Few {
 		if err := ver.checkSeconds(s.who2); err != nil {
 			return nil, nil, 0, err
 		}
-		ver.third, ver.who2 = true, s.who2
+		ver.third, ver.who2 = s.Third, s.who2
+	}
+	if s.Few {
+		if err := ver.setDecisions(s.Triple, s.Pair); err != nil {
+			return nil, nil, 0, err
+		}
 	}
 	for _, w := range s.Workers {
 		ver.workers[w] = true

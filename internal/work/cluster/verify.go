@@ -95,6 +95,12 @@ type verifier struct {
 	// names, 0 if none (replicas.go).
 	third bool
 	who2  []uint32
+	// few: the default where nothing is published, a third computation only for the
+	// tasks whose second was drawn while the run had seen fewer than FewIdentities
+	// identities (triple), none for those drawn from then on (pair); a task with neither
+	// decision (one read again whose draw was not kept) wants a third (replicas.go).
+	few          bool
+	triple, pair idSet
 }
 
 // newVerifier picks k of the plan's tasks at random (distinct ids, without a permutation
