@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-// declineCount counts tj's plan, published counts off (every task computed by two
-// identities), with three honest workers and two issued hostile ones: ca, which hands
+// declineCount counts tj's plan, published counts off, at --replicas 2 (every task
+// computed by two identities: at the default, among five, a third is drawn after the
+// second, and cb may be the third of a task ca declined as its second), with three
+// honest workers and two issued hostile ones: ca, which hands
 // back the second computations decline says to, and cb, which computes every task it is
 // given and records its second computations.
 func declineCount(t *testing.T, tj testJob, decline func(r *rogue, id int) bool) (runOutcome, *rogue, *rogue, *logger, string) {
@@ -26,7 +28,7 @@ func declineCount(t *testing.T, tj testJob, decline func(r *rogue, id int) bool)
 	// none, and the test had nothing to check.
 	ca.pause, cb.pause = 10*time.Millisecond, 2*time.Millisecond
 	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Minute, Logf: log.Logf}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), StateDir: dir, VerifyWait: time.Minute, Logf: log.Logf, Replicas: 2}
 	var honest []*Worker
 	for i := range 3 {
 		w := issuedWorker(t, ctx, s.URL(), a, fmt.Sprintf("h%d", i+1))
