@@ -19,7 +19,7 @@ import (
 // limit whose parse alone would take gigabytes ("1 1 1 …" as ten million columns and more,
 // "a1 a1 …" as squares).
 //
-// The binary is built as releases are (CGO_ENABLED=0, see the Dockerfile): a build linked
+// The binary is built as releases are (releaseBinary: CGO_ENABLED=0): a build linked
 // with the C library reserves about 64 MB of address space a thread for malloc's arenas,
 // which leaves a few hundred MB under the limit, and a test binary with -race reserves
 // terabytes. prlimit is util-linux's, which Debian always installs; without it the test
@@ -29,12 +29,7 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prlimit (util-linux) is needed: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "chesspuzzles")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := releaseBinary(t)
 	// The header of a PNG of 6400×6400 pixels of 16 bits a channel with alpha: 313 MiB
 	// decoded, within 40 megapixels but refused by it (issue 44: such a picture of one colour is a 300 KB file).
 	deep := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d")
@@ -83,6 +78,7 @@ func TestReadersUnderAddressLimit(t *testing.T) {
 			[]string{"queens", "merge", "/dev/stdin"}, "task results, more than a file of at most 67108864 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each a pipeline of its own processes, two at a time under -race
 			line := "{ " + tc.input + "; } | " + prlimit + " --as=2000000000 " + bin + " " + strings.Join(tc.args, " ")
 			cmd := exec.Command("sh", "-c", line)
 			var stdout, stderr bytes.Buffer

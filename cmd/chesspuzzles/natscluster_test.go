@@ -43,7 +43,7 @@ func TestNATSCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	bin := buildFor(t, dir, "chesspuzzles", ".")
+	bin := releaseBinary(t)
 	natsServer := buildFor(t, dir, "nats-server", "github.com/nats-io/nats-server/v2")
 	state := filepath.Join(dir, "state")
 	if err := os.Mkdir(state, 0o700); err != nil {

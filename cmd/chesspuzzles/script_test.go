@@ -11,9 +11,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets the test binary act as the chesspuzzles command inside scripts.
+// TestMain lets the test binary act as the chesspuzzles command inside scripts, and removes
+// releaseBinary's build after the tests.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"chesspuzzles": main})
+	testscript.Main(afterTests{m}, map[string]func(){"chesspuzzles": main})
 }
 
 // TestScripts runs the command-line scripts in testdata/script: each runs chesspuzzles and
