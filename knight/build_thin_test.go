@@ -13,12 +13,12 @@ import (
 
 // TestThinSweep tries an open tour from every square of every board with 5 to 11 rows and
 // as many to 80 columns (and a closed one where Schwenk allows, from a corner and the middle),
-// checked by the test's own validator. Under -race it tries every 13th square and
-// TestThinSweepNoRace runs the whole sweep in a child process without -race.
+// checked by the test's own validator. Under -race (and with -short) it tries every 13th
+// square; under -race TestThinSweepNoRace runs the whole sweep in a child process without it.
 func TestThinSweep(t *testing.T) {
 	stride := int32(1)
-	if raceEnabled {
-		stride = 13
+	if raceEnabled || testing.Short() {
+		stride = 13 // every start in the full run: here, or without -race in TestThinSweepNoRace
 	}
 	for rows := 5; rows <= 11; rows++ {
 		t.Run(fmt.Sprintf("rows=%d", rows), func(t *testing.T) {
