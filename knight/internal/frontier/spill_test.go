@@ -406,28 +406,28 @@ func (d *layerWatch) Create(name string) (DiskFile, error) {
 // ranges, and checks that each resumes from the job to the same total.
 func TestSpillDiskPeak(t *testing.T) {
 	ctx := context.Background()
-	const rows, cols, budget = 5, 6, spillBudget
-	want, err := Count(ctx, rows, cols, Options{Start: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// 4×8 open at 2 KiB spills up to 30 runs a step; the published count is 62176 (twice OEIS
+	// A079137's 31088). Its widest step held 1.64 times the widest layer, against 2.06 by
+	// 35003de, which kept the layer read whole and all its runs to the step's end (5×6 at
+	// 8 KiB, checked here before: 1.68 and 2.09, at 6 times the CPU).
+	const rows, cols, budget, want = 4, 8, 1 << 11, 62176
 	d := &layerWatch{memDisk: newMemDisk()}
 	got, spills, err := spillCount(ctx, rows, cols, Options{Start: -1}, d, budget)
-	if err != nil || got != want.Uint64() || spills < 2 {
-		t.Fatalf("5×6 open: count %d, %d runs spilled at most, err %v; want %d, several, nil", got, spills, err, want)
+	if err != nil || got != want || spills < 2 {
+		t.Fatalf("4×8 open: count %d, %d runs spilled at most, err %v; want %d, several, nil", got, spills, err, want)
 	}
-	// Before (789c30f) the widest step held its layer read and all its runs: 2.2 layers.
-	if r := float64(d.most) / float64(d.widest); r > 2.1 {
-		t.Errorf("disk held %d bytes at most, %.2f times the widest layer's %d; want at most 2.1", d.most, r, d.widest)
+	if r := float64(d.most) / float64(d.widest); r > 1.85 {
+		t.Errorf("disk held %d bytes at most, %.2f times the widest layer's %d; want at most 1.85", d.most, r, d.widest)
 	}
 	t.Logf("disk held %d bytes at most, %.2f times the widest layer's %d", d.most, float64(d.most)/float64(d.widest), d.widest)
 
-	// Stopped in merges on disk: of the runs into a layer, or of a cut's runs into one.
-	const srows, scols, sbudget = 4, 5, 1 << 10
-	swant, err := Count(ctx, srows, scols, Options{Start: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Stopped in merges on disk: of the runs into a layer, or of a cut's runs into one; by
+	// 1 and 2 workers in turn, each resumed by the other number. The stops by 1 worker
+	// (its ranges merged one after the other, its files made in one order) are the ones
+	// that hold a stop after a range was sealed on every run: by 2 workers alone (k odd,
+	// as before: k%2) that depended on the goroutines' timing and failed 1 run in 9 under
+	// -race at load 15.
+	const srows, scols, sbudget, swant = 4, 5, 1 << 10, 164 // published (OEIS A079137: 82)
 	defer func(m int) { segRawMin = m }(segRawMin)
 	segRawMin = 256 // runs of several segments: merges of several ranges
 	layerJobs, runJobs, midJob := 0, 0, 0
@@ -456,7 +456,7 @@ func TestSpillDiskPeak(t *testing.T) {
 			}
 			return nil
 		}
-		if _, _, err := spillCount(ctx, srows, scols, Options{Start: -1, Workers: 1 + k%2}, d, sbudget); !errors.Is(err, errStop) {
+		if _, _, err := spillCount(ctx, srows, scols, Options{Start: -1, Workers: 1 + k/4%2}, d, sbudget); !errors.Is(err, errStop) {
 			t.Fatalf("count stopped at the %d-th file made in a merge: err %v, want the disk's", k, err)
 		}
 		d.stop = nil
@@ -465,8 +465,8 @@ func TestSpillDiskPeak(t *testing.T) {
 		} else {
 			layerJobs++
 		}
-		got, _, err = spillCount(ctx, srows, scols, Options{Start: -1, Workers: 2 - k%2}, d, sbudget)
-		if err != nil || got != swant.Uint64() {
+		got, _, err = spillCount(ctx, srows, scols, Options{Start: -1, Workers: 2 - k/4%2}, d, sbudget)
+		if err != nil || got != swant {
 			t.Errorf("resumed from the merge stopped with %s: count %d, err %v; want %d, nil", stopped, got, err, swant)
 		}
 		if names, _ := d.Names(); len(names) > 0 {
