@@ -3,8 +3,10 @@ package queens
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,6 +32,31 @@ func TestRandomCancelEarly(t *testing.T) {
 		cpuBound, wallBound = time.Second, 3*time.Second
 	}
 	const wallDeadline = 30 * time.Second
+	// A stall of the machine can land in the measured window once (342 ms of CPU at a load
+	// of 17 on 2 cores, 29 Nov); an unchecked first touch costs it every time: up to three
+	// tries, and the test fails only if none keeps the bound.
+	var said []string
+	for try := 0; try < 3; try++ {
+		over, fatal := randomCancelOnce(t, cpuBound, wallBound, wallDeadline)
+		if fatal {
+			return
+		}
+		if over == "" {
+			if len(said) > 0 {
+				t.Logf("kept the bound at try %d after: %s", try+1, strings.Join(said, "; "))
+			}
+			return
+		}
+		said = append(said, over)
+	}
+	t.Errorf("three tries over the bound: %s", strings.Join(said, "; "))
+}
+
+// randomCancelOnce cancels one Random of 10^8 after 50 ms and returns why its reaction was
+// over the bound ("" if it kept it); fatal when it failed the test outright (a wrong error,
+// or past the loaded machine's deadline).
+func randomCancelOnce(t *testing.T, cpuBound, wallBound, wallDeadline time.Duration) (over string, fatal bool) {
+	t.Helper()
 	// Give freed memory back first, as a fresh process has it: reusing 400 MB the heap
 	// kept means zeroing it, in one call that no context can stop.
 	debug.FreeOSMemory()
@@ -52,16 +79,19 @@ func TestRandomCancelEarly(t *testing.T) {
 	<-cancelled
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Random cancelled after 50 ms = %v, want context.Canceled", err)
+		return "", true
 	}
 	wall := end.Sub(at)
 	switch {
-	case !cpuClock && wall > wallBound:
-		t.Errorf("Random returned %v after its context was cancelled, want within %v", wall, wallBound)
-	case cpuClock && cpuEnd-cpuAt > cpuBound:
-		t.Errorf("Random used %v of CPU time (%v of wall time) after its context was cancelled, want within %v",
-			cpuEnd-cpuAt, wall, cpuBound)
 	case wall > wallDeadline:
 		t.Errorf("Random returned %v after its context was cancelled (%v of CPU time), want within %v even on a loaded machine",
 			wall, cpuEnd-cpuAt, wallDeadline)
+		return "", true
+	case !cpuClock && wall > wallBound:
+		return fmt.Sprintf("Random returned %v after its context was cancelled, want within %v", wall, wallBound), false
+	case cpuClock && cpuEnd-cpuAt > cpuBound:
+		return fmt.Sprintf("Random used %v of CPU time (%v of wall time) after its context was cancelled, want within %v",
+			cpuEnd-cpuAt, wall, cpuBound), false
 	}
+	return "", false
 }
