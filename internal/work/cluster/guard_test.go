@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -390,9 +392,35 @@ func leaseHogging(t *testing.T, cores int) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if want := leaseCap(cores, DefaultMaxLeases); len(got) > want {
-		t.Errorf("the hog, of %d cores, got %d leases, want at most %d", cores, len(got), want)
+	// A lease that lapsed (its beat came more than 500 ms after the last, as at load
+	// beside other tests under -race) frees its place under the cap: the coordinator
+	// says so in the log, and the hog may be given another in its place.
+	lapsed := lapses(log, "hog")
+	if want := leaseCap(cores, DefaultMaxLeases); len(got) > want+lapsed {
+		t.Errorf("the hog, of %d cores, got %d leases, want at most %d and the %d that lapsed", cores, len(got), want, lapsed)
 	}
+	if lapsed > 0 {
+		t.Logf("%d of the hog's leases lapsed between its beats", lapsed)
+	}
+}
+
+// lapses returns how many leases of identity user the log says lapsed without a word from
+// it (dispatch.expire).
+func lapses(log *logger, user string) int {
+	one := regexp.MustCompile(`no word from worker ` + regexp.QuoteMeta(user) + ` on task \d+ for`)
+	many := regexp.MustCompile(`no word from worker ` + regexp.QuoteMeta(user) + ` on (\d+) tasks for`)
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	n := 0
+	for _, line := range log.lines {
+		if one.MatchString(line) {
+			n++
+		} else if m := many.FindStringSubmatch(line); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			n += k
+		}
+	}
+	return n
 }
 
 // TestAdmitIssued: the embedded server's Admit takes an identity issued after it was made
