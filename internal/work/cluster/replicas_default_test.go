@@ -178,15 +178,21 @@ func TestDefaultElevenIdentities(t *testing.T) {
 // counts (at replicas 2 it stands with probability 1/4). One count (about 3 s), two
 // without -short; CHESSPUZZLES_LONG=1 TestCollusionJoiningOrder measures 40.
 func TestDefaultLoneLie(t *testing.T) {
+	loneLieNeverCounts(t, 0)
+}
+
+// loneLieNeverCounts runs the counts of TestDefaultLoneLie and TestReplicasThreeCollusion
+// with the coordinator's Replicas replicas (0: the default), Q(8).
+func loneLieNeverCounts(t *testing.T, replicas int) {
 	noPublished(t)
 	counts := 2
 	if testing.Short() {
 		counts = 1
 	}
 	for i := range counts {
-		o := collusionCountR(t, 8, "together", 1, 3, false, 0)
+		o := collusionCountR(t, 8, "together", 1, 3, false, replicas)
 		if !o.exact {
-			t.Fatalf("count %d: a wrong total at the default (%d lies accepted as first results)", i, o.lies)
+			t.Fatalf("count %d: a wrong total at replicas %d (%d lies accepted as first results)", i, replicas, o.lies)
 		}
 		if o.lies == 0 {
 			t.Logf("count %d: the colluder had no lie accepted (quarantined %v)", i, o.quarantined)

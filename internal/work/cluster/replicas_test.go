@@ -194,24 +194,7 @@ func TestReplicasThreeLiar(t *testing.T) {
 // no two identities of the coalition make three. Two counts (about 3 s each), one with
 // -short; CHESSPUZZLES_LONG=1 TestCollusionJoiningOrder measures 40.
 func TestReplicasThreeCollusion(t *testing.T) {
-	noPublished(t)
-	counts := 2
-	if testing.Short() {
-		counts = 1
-	}
-	for i := range counts {
-		o := collusionCountR(t, 8, "together", 1, 3, false, 3)
-		if !o.exact {
-			t.Fatalf("count %d: a wrong total with replicas 3 (%d lies accepted as first results)", i, o.lies)
-		}
-		if o.lies == 0 {
-			t.Logf("count %d: the colluder had no lie accepted (quarantined %v)", i, o.quarantined)
-			continue
-		}
-		if !slices.Contains(o.quarantined, "ca") || slices.ContainsFunc(o.quarantined, func(u string) bool { return u[0] == 'h' }) {
-			t.Errorf("count %d: quarantined %v, want ca (and cb if it confirmed), no honest one", i, o.quarantined)
-		}
-	}
+	loneLieNeverCounts(t, 3)
 }
 
 // TestReplicasFewIdentities: Replicas 3 with two identities (and MinIdentities 2, raised
