@@ -106,14 +106,15 @@ func TestFewDecide(t *testing.T) {
 }
 
 // defaultCount counts Q(8) (78 tasks), published counts switched off, at the default
-// (Replicas 0) with honest issued workers w1… (5 ms a task) all joining together, and
-// returns the outcome, the log and the job's record.
-func defaultCount(t *testing.T, honest int) (runOutcome, *logger, JobRecord) {
+// (Replicas 0) with honest issued workers w1… (5 ms a task) all joining together, no
+// verifier drawn before min identities are seen (0: the default), and returns the
+// outcome, the log and the job's record.
+func defaultCount(t *testing.T, honest, min int) (runOutcome, *logger, JobRecord) {
 	noPublished(t)
 	_, s, a, ctx := attackServer(t)
 	tj := queensJob(t, 8)
 	log := &logger{t: t}
-	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), VerifyWait: time.Second, Logf: log.Logf}
+	c := &Coordinator{Conn: coordConn(t, ctx, s.URL(), a), VerifyWait: time.Second, Logf: log.Logf, MinIdentities: min}
 	var ws []*Worker
 	for i := range honest {
 		w := issuedWorker(t, ctx, s.URL(), a, "w"+strconv.Itoa(i+1))
@@ -142,7 +143,7 @@ func defaultCount(t *testing.T, honest int) (runOutcome, *logger, JobRecord) {
 // coordinator), exact; the start line and the job's record say what the default does.
 func TestDefaultThreeHonest(t *testing.T) {
 	parallel(t)
-	o, log, rec := defaultCount(t, 3)
+	o, log, rec := defaultCount(t, 3, 0)
 	if o.st.ByIdentities[1] != 0 || o.st.ByIdentities[3]+o.st.VerifiedHere < 78 || o.st.ByIdentities[3] == 0 {
 		t.Errorf("by identities %v (%d verified here), want every one of the 78 tasks by three", o.st.ByIdentities, o.st.VerifiedHere)
 	}
@@ -157,15 +158,16 @@ func TestDefaultThreeHonest(t *testing.T) {
 	}
 }
 
-// TestDefaultElevenIdentities: at the default, FewIdentities honest identities joining
-// together (the pool settles for half a second before the first draw, so that every one
-// has asked): every task is drawn among 11 and computed by two, exact, and the log says that
-// tasks drawn from then on are computed by two.
+// TestDefaultElevenIdentities: at the default, FewIdentities honest identities, no
+// verifier drawn before all have asked (MinIdentities 11: when the pool's settling alone
+// held the draws back, at load 11–21 it settled before the last had asked, and every task
+// was drawn at three): every task is drawn among 11 and computed by two, exact, and the
+// log says that tasks drawn from then on are computed by two.
 func TestDefaultElevenIdentities(t *testing.T) {
-	settleFor(t, 500*time.Millisecond)
-	o, log, _ := defaultCount(t, FewIdentities)
-	if o.st.ByIdentities[3] != 0 || o.st.ByIdentities[2] != 78 {
-		t.Errorf("by identities %v (%d verified here), want all 78 tasks by two", o.st.ByIdentities, o.st.VerifiedHere)
+	parallel(t)
+	o, log, _ := defaultCount(t, FewIdentities, FewIdentities)
+	if o.st.ByIdentities[3] != 0 || o.st.ByIdentities[2] != 78 || o.st.VerifiedHere == 78 {
+		t.Errorf("by identities %v (%d verified here), want all 78 tasks by two, not all by the coordinator", o.st.ByIdentities, o.st.VerifiedHere)
 	}
 	if !log.contains(strconv.Itoa(FewIdentities) + " identities have been seen in this run: a task whose second computation is drawn from now on is computed by two identities") {
 		t.Errorf("the log does not say the pool reached %d:\n%s", FewIdentities, strings.Join(log.lines, "\n"))
