@@ -197,7 +197,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 	// probability 1/(K−1), K the identities seen, whatever the order; more honest
 	// identities lower it; with replicas 3, and at the default among fewer than
 	// FewIdentities, it never stands (any wrong total fails the test); at the default
-	// among 11, drawn at two, 1/10. 240 counts more: only with
+	// among 11, drawn at two, 1/10. 280 counts more: only with
 	// CHESSPUZZLES_COLLUSION_SOLO=1 as well (a row alone with -run).
 	if os.Getenv("CHESSPUZZLES_COLLUSION_SOLO") != "1" {
 		return
@@ -205,7 +205,7 @@ func TestCollusionJoiningOrder(t *testing.T) {
 	for _, tc := range []struct {
 		order            string
 		honest, replicas int
-	}{{"together", 3, 0}, {"colluders first", 3, 0}, {"together", 9, 0}, {"together", 3, 2}, {"together", 8, 2}, {"together", 3, 3}} {
+	}{{"together", 3, 0}, {"colluders first", 3, 0}, {"honest first", 3, 0}, {"together", 9, 0}, {"together", 3, 2}, {"together", 8, 2}, {"together", 3, 3}} {
 		honest := tc.honest
 		name := tc.order + "/one colluder lies once/" + strconv.Itoa(honest) + " honest"
 		if tc.replicas != 0 {
