@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -71,13 +72,46 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
+// wakeCompositor runs a screencast of the page for 300 ms: frames made for it wake a
+// compositor gone idle, which a capture alone may wait on for minutes.
+var wakeCompositor = chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	q := int64(10)
+	if _, err := cdp.Call(ctx, tg, cdppage.StartScreencast, cdppage.StartScreencastParams{Format: cdppage.StartScreencastFormatJpeg, Quality: &q, MaxWidth: 64, MaxHeight: 64}); err != nil {
+		return err
+	}
+	time.Sleep(300 * time.Millisecond)
+	_, err := cdp.Call(ctx, tg, cdppage.StopScreencast, cdp.Empty{})
+	return err
+})
+
 // screenshot saves a PNG of the page in the test's temporary directory, or in
-// $CHESSPUZZLES_SCREENSHOTS, and checks that it is not empty.
+// $CHESSPUZZLES_SCREENSHOTS, and checks that it is not empty. Headless Chromium can leave a
+// capture unanswered for minutes when its compositor has gone idle, the page itself
+// answering all the while (CI lost 171 s to one at stop 55): a capture of the whole page
+// not answered in 20 s is tried again after a short screencast wakes the compositor, and
+// then as one of the window; the third failure fails the test.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	capture := func(a chromedp.Action[[]byte]) ([]byte, error) {
+		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		return chromedp.Run(actx, a)
+	}
+	buf, err := capture(chromedp.FullScreenshot(100))
+	for i, a := range []chromedp.Action[[]byte]{chromedp.FullScreenshot(100), chromedp.CaptureScreenshot()} {
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		t.Logf("screenshot %s, try %d: %v; waking the compositor", name, i+1, err)
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if werr := chromedp.Do(wctx, wakeCompositor); werr != nil {
+			t.Logf("screencast to wake the compositor: %v", werr)
+		}
+		cancel()
+		buf, err = capture(a)
+	}
 	if err != nil {
-		t.Fatalf("screenshot: %v", err)
+		t.Fatalf("screenshot %s: %v", name, err)
 	}
 	if len(buf) < 1000 {
 		t.Fatalf("screenshot %s is only %d bytes", name, len(buf))
@@ -157,6 +191,14 @@ func TestPage(t *testing.T) {
 			t.Errorf("SVG download link %q (%v)", href, err)
 		}
 		screenshot(t, ctx, "browse.png")
+		// screenshot's way out of a capture left unanswered: the compositor woken, then
+		// a capture of the window, which must be a PNG
+		if err := chromedp.Do(ctx, wakeCompositor); err != nil {
+			t.Fatalf("waking the compositor: %v", err)
+		}
+		if buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err != nil || len(buf) < 1000 || string(buf[1:4]) != "PNG" {
+			t.Errorf("a capture of the window after the screencast: %d bytes, %v", len(buf), err)
+		}
 	})
 
 	t.Run("two attacking queens show red", func(t *testing.T) {
