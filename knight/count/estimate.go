@@ -220,13 +220,26 @@ const openEarly = 0.5
 // 2 5 to 11 times on the boards counted), from column 3 on it slows by openLate.
 const openColumns = 3
 
+// halfFirst and halfLast are how much of a whole column's log growth the half column
+// (openGrowth) keeps at its first cell and at its last, the cells between in proportion:
+// its first cells grow nearly as a whole column, its last hardly. Fitted on 5×8 and 6×8
+// open, counted whole (bench/log/2026-11-29-knight8x8.md, "Session 6"): cell by cell their
+// column 4 kept 0.84, 0.62, 0.59, 0.52, −0.08 and 0.79, 0.66, 0.46, 0.37, 0.29, 0.02 of the
+// model's growth; the mean, 0.55, is about the halving measured on the column's sum. Checked
+// on 8×8 open's cell 33, not fitted on: 0.85 of it kept, forecast 0.91 times the counted.
+const (
+	halfFirst = 0.8
+	halfLast  = 0.3
+)
+
 // openGrowth returns where the model of the forward sweep of an R×C board (R ≤ C) stops
-// growing: the first cell past the columns that grow, and whether the last of them grows
-// by half as much (its log growth halved). The columns grow up to the middle, column
-// (C−1)/2, and no further than column R−1 on long boards (the frontier's steady state);
-// on a board with an even C the column C/2, just past the middle, grows too, but by half:
-// 5×8 and 6×8 open peak in column 4, column 4 holding 1.7 times the states of column 3
-// where column 3 held 4.0 and 5.4 times those of column 2.
+// growing: the first cell past the columns that grow, and whether the last of them is a
+// half column, whose log growth falls from halfFirst of a whole column's at its first cell
+// to halfLast at its last. The columns grow up to the middle, column (C−1)/2, and no
+// further than column R−1 on long boards (the frontier's steady state); on a board with an
+// even C the column C/2, just past the middle, grows too, but by about half: 5×8 and 6×8
+// open peak in column 4, column 4 holding 1.7 times the states of column 3 where column 3
+// held 4.0 and 5.4 times those of column 2.
 func openGrowth(R, C int) (stop int, half bool) {
 	last := min((C-1)/2, R-1)
 	if C%2 == 0 && C/2 <= R-1 {
@@ -242,7 +255,12 @@ func openGrowth(R, C int) (stop int, half bool) {
 // not swing with the cells of a column measured: each cell after the measured ones holds
 // the states of the cell a column before times the growth of its column, the last growth
 // measured whole (of the states summed over a column) raised to openLate once a column,
-// up to the columns openGrowth gives; the level reached is held up to the mirror column, from where
+// up to the columns openGrowth gives (the half column's growth falling along it); a
+// column's last cell, where the states fall on every board (8×8 open: cell 32 held 0.39 of
+// cell 31), grows by its own growth instead, the last cell's of the last column measured
+// over the one a column before, raised to openLate once a column (cell 32 of 8×8 forecast
+// 1.51 times the counted by the column's growth, 0.82 times by its own); the level
+// reached is held up to the mirror column, from where
 // each cell holds 0.3 of the one a column before (the last columns hold few states on
 // every board measured). With only two columns measured whole the first growth is column
 // 1's raised to openEarly; with fewer, that of the last R cells measured, at most 1.6 a
@@ -279,6 +297,14 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		lg = min(lg, float64(R)*math.Log(1.6))
 	}
 	lg = max(lg, 0)
+	lastLg := lg // the same for a column's last cell, by its own growth
+	switch {
+	case whole >= 3:
+		lastLg = math.Log(exp[whole*R-1]/max(exp[(whole-1)*R-1], 1)) * openLate
+	case whole == 2:
+		lastLg = math.Log(exp[2*R-1]/max(exp[R-1], 1)) * openEarly
+	}
+	lastLg = max(lastLg, 0)
 	level := 0.0
 	for v := k; v < cells; v++ {
 		switch {
@@ -288,9 +314,17 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 				continue
 			}
 			cols := v/R - whole // columns past the one after the last measured whole
-			g := lg * math.Pow(openLate, float64(cols))
+			g := lg
+			if v%R == R-1 {
+				g = lastLg
+			}
+			g *= math.Pow(openLate, float64(cols))
 			if half && v >= stop-R {
-				g /= 2
+				f := halfFirst
+				if R > 1 {
+					f -= (halfFirst - halfLast) * float64(v%R) / float64(R-1)
+				}
+				g *= f
 			}
 			exp[v] = max(exp[v-R], 1) * math.Exp(g)
 		case v < fall:
