@@ -59,8 +59,10 @@ type serveOptions struct {
 }
 
 // serveStopWait is how long serve waits, once interrupted, for requests under way to end
-// (their contexts are cancelled) before it closes their connections.
-const serveStopWait = 800 * time.Millisecond
+// (their contexts are cancelled) before it closes their connections. It is half of the
+// second that serve has from Ctrl-C to its exit: the other half is the process's own end,
+// which on a slow or busy machine (a race-built binary under load) took over 200 ms.
+const serveStopWait = 500 * time.Millisecond
 
 // runServe serves until ctx is done. On a loopback address the server answers only
 // loopback host names and opts.allowHosts; on any other it warns on stderr.
@@ -81,6 +83,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	if !loopback {
 		fmt.Fprintf(stderr, "chesspuzzles: serve: warning: listening on %s: the page and its API are reachable from the network, by anyone who can reach this machine; use --addr 127.0.0.1:PORT to keep them on this machine\n", ln.Addr())
 	}
+	var conns activeConns
 	srv := &http.Server{
 		Handler: web.New(web.Options{
 			Timeout: opts.timeout, MaxHeavy: opts.maxHeavy,
@@ -92,6 +95,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		// Requests live under ctx: Ctrl-C ends the searches and drawings under way (they
 		// look at their context), so that the server stops within a second.
 		BaseContext: func(net.Listener) context.Context { return ctx },
+		ConnState:   conns.track,
 	}
 	fmt.Fprintf(stdout, "serving on %s\n", pageURL(ln.Addr()))
 	done := make(chan error, 1)
@@ -102,11 +106,18 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), serveStopWait)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); errors.Is(err, context.DeadlineExceeded) {
-		srv.Close() // a handler that does not look at its context: cut it off
-	} else if err != nil {
-		return err
+	defer cancel() // ends a Shutdown still polling after the Close below
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.Shutdown(shutdown) }() // no new requests from here on
+	select {
+	case err := <-stopped:
+		if errors.Is(err, context.DeadlineExceeded) {
+			srv.Close() // a handler that does not look at its context: cut it off
+		} else if err != nil {
+			return err
+		}
+	case <-conns.none():
+		srv.Close() // every request answered: close now, not at Shutdown's next poll
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err

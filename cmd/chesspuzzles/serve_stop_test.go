@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"regexp"
 	"testing"
@@ -34,4 +35,37 @@ func TestSignalServeBusy(t *testing.T) {
 	if reaction > time.Second {
 		t.Errorf("serve busy drawing stopped %v after SIGINT, want within a second", reaction)
 	}
+}
+
+// TestActiveConnsNone: an interrupted serve closes its connections once none is reading or
+// answering a request, at once when none is, and not while one still is.
+func TestActiveConnsNone(t *testing.T) {
+	closed := func(c <-chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	}
+	var idle activeConns
+	idle.track(nil, http.StateNew)
+	if !closed(idle.none()) {
+		t.Errorf("none() with no request under way is not closed")
+	}
+	var a activeConns
+	c1, c2 := &net.TCPConn{}, &net.TCPConn{}
+	a.track(c1, http.StateActive)
+	a.track(c2, http.StateActive)
+	q := a.none()
+	a.track(c1, http.StateIdle)
+	if closed(q) {
+		t.Fatalf("none() closed while a second connection still answers a request")
+	}
+	a.track(c2, http.StateClosed)
+	if !closed(q) {
+		t.Errorf("none() not closed once every request was answered")
+	}
+	a.track(c1, http.StateActive) // a request that came in after: no second close
+	a.track(c1, http.StateClosed)
 }
