@@ -41,6 +41,19 @@ func (l *logger) Logf(format string, args ...any) {
 	l.lines = append(l.lines, fmt.Sprintf(format, args...))
 }
 
+// count returns how many lines hold s.
+func (l *logger) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			n++
+		}
+	}
+	return n
+}
+
 func (l *logger) contains(s string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
