@@ -34,6 +34,7 @@ func TestConnectionCap(t *testing.T) {
 			nc.Close()
 		}
 	})
+	start := time.Now()
 	for range 120 {
 		nc, err := nats.Connect(s.URL(), nats.UserJWTAndSeed(token, seed), nats.NoReconnect())
 		if err != nil {
@@ -41,7 +42,7 @@ func TestConnectionCap(t *testing.T) {
 		}
 		open = append(open, nc)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // the pass path ends as soon as they are closed
 	live := 0
 	for {
 		live = 0
@@ -61,8 +62,11 @@ func TestConnectionCap(t *testing.T) {
 	if !log.contains("worker greedy holds 8 connections") {
 		t.Errorf("the log does not name the identity:\n%s", strings.Join(log.lines, "\n"))
 	}
-	if n := len(log.lines); n > 2 {
-		t.Errorf("%d lines logged for one identity's connections, want one per 10 s:\n%s", n, strings.Join(log.lines, "\n"))
+	// One line per refuseEvery: two while the 120 connections take under 10 s, more when
+	// they take longer (five lines under -race at load 19, 30 Nov, the test 69 s).
+	if n, most := log.count(""), 1+int(time.Since(start)/refuseEvery); n > max(2, most) {
+		t.Errorf("%d lines logged for one identity's connections in %v, want at most one per %v:\n%s",
+			n, time.Since(start).Round(time.Millisecond), refuseEvery, strings.Join(log.lines, "\n"))
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
