@@ -210,8 +210,11 @@ func TestLargePlanResume(t *testing.T) {
 	if st.Resumed < plan.Len()/2 || st.Resumed >= plan.Len() {
 		t.Errorf("second run resumed %d of %d tasks, want at least half and not all", st.Resumed, plan.Len())
 	}
-	if st.Queued > plan.Len()-st.Resumed {
-		t.Errorf("second run queued %d tasks, but only %d had no result", st.Queued, plan.Len()-st.Resumed)
+	// Queued counts every assignment: besides the first of each task left, those made
+	// again when a lease lapsed (Requeued: with AckWait 2 s under -race at load 19, 30 Nov,
+	// 8 of 7,371) and the second computations handed to a worker.
+	if rest, again := plan.Len()-st.Resumed, st.Requeued+st.Declined+st.Verified-st.VerifiedHere; st.Queued > rest+again {
+		t.Errorf("second run queued %d tasks, but only %d had no result and %d were assigned again or verified by a worker; stats %+v", st.Queued, rest, again, st)
 	}
 	t.Logf("N=%d: %d tasks, resumed %d, queued %d", n, plan.Len(), st.Resumed, st.Queued)
 }
