@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,12 +17,10 @@ import (
 // with the coordinator's own verification each runs three times; 5×6 took minutes under
 // -race on a loaded machine, 5×5 seconds, by the same code.
 func TestDistributedKnight(t *testing.T) {
-	port := freePort(t)
 	state := t.TempDir()
 	coord := start(t, "coordinator", "knight", "count", "--size", "5x5", "--plan", "--split", "c10k4f3-c20k2f0", "--distributed", "--state", state,
-		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--replicas", "2", "--json")
-	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+		"--nats-listen", "0.0.0.0:0", "--workers", "0", "--replicas", "2", "--json")
+	url := workerURL(coord)
 	waitStatus(t, state, `(?m)^k5x5-open-split-c10k4f3-c20k2f0-v1  0/8 tasks`)
 	// Both identities are issued before either worker starts: the coordinator verifies a
 	// job itself when its results all came from one identity and no new one joined for 2 s,

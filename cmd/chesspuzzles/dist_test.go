@@ -164,6 +164,15 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// workerURL waits for the coordinator's line telling workers how to join and returns the
+// URL of its NATS server on the loopback address. A coordinator listening on port 0 gets
+// its port from the system: a port freePort found free can be taken by another process
+// (any outgoing connection's local port) before the coordinator listens on it.
+func workerURL(coord *proc) string {
+	m := coord.waitFor(`chesspuzzles worker --nats nats://\S+:(\d+) --creds FILE`, 30*time.Second)
+	return "nats://127.0.0.1:" + m[1]
+}
+
 func embedded(t *testing.T, listen, dir string) *cluster.Server {
 	t.Helper()
 	s, err := cluster.StartServer(cluster.ServerOptions{Listen: listen, StoreDir: dir})
@@ -390,12 +399,10 @@ var slowError = regexp.MustCompile(`no answer within|deadline exceeded|i/o timeo
 // shows what it did.
 func TestDistributedIdentities(t *testing.T) {
 	const n = 10
-	port := freePort(t)
 	state := t.TempDir()
 	coord := start(t, "coordinator", "queens", "count", strconv.Itoa(n), "--distributed", "--state", state,
-		"--nats-listen", fmt.Sprintf("0.0.0.0:%d", port), "--workers", "0", "--json")
-	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+		"--nats-listen", "0.0.0.0:0", "--workers", "0", "--json")
+	url := workerURL(coord)
 
 	// status finds the coordinator from its state directory alone. The coordinator prints
 	// the worker's command line before it publishes the job, so status may at first see

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -27,11 +26,9 @@ func TestDocLogLines(t *testing.T) {
 	}
 	state := t.TempDir()
 	node1, w1 := addWorker(t, state, "node1"), addWorker(t, state, "w1")
-	port := freePort(t)
-	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--nats-listen", fmt.Sprintf("127.0.0.1:%d", port),
+	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--nats-listen", "127.0.0.1:0",
 		"--state", state, "--workers", "0")
-	coord.waitFor(`chesspuzzles worker --nats \S+ --creds FILE`, 30*time.Second)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	url := workerURL(coord)
 	// Each task stalls a little, so that both workers take part and node1 says how many
 	// it has done while the job runs.
 	a := start(t, "worker node1", "worker", "--nats", url, "--creds", node1, "--name", "node1", "--cores", "2", "--every", "100ms", "--test-stall", "10ms")

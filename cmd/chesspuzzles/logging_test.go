@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -50,12 +49,10 @@ func checkJSONLog(t *testing.T, who, log, component string) []string {
 // TestJSONLogs runs a coordinator and a worker with --log-format json and parses every
 // line they log.
 func TestJSONLogs(t *testing.T) {
-	port := freePort(t)
 	state := t.TempDir()
 	coord := start(t, "coordinator", "queens", "count", "9", "--distributed", "--workers", "0", "--json",
-		"--nats-listen", fmt.Sprintf("127.0.0.1:%d", port), "--state", state, "--log-format", "json")
-	coord.waitFor(`workers join with`, 30*time.Second)
-	w := start(t, "worker", "worker", "--nats", fmt.Sprintf("nats://127.0.0.1:%d", port), "--creds", addWorker(t, state, "w1"),
+		"--nats-listen", "127.0.0.1:0", "--state", state, "--log-format", "json")
+	w := start(t, "worker", "worker", "--nats", workerURL(coord), "--creds", addWorker(t, state, "w1"),
 		"--log-format", "json", "-v", "--name", "w1")
 	if code := coord.wait(60 * time.Second); code != 0 {
 		t.Fatalf("coordinator exited %d", code)
