@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/web"
 )
 
@@ -320,7 +321,12 @@ func runDocCommand(t *testing.T, where, line, watch string) (string, int) {
 			t.Fatalf("%s: pipes and redirections other than a final 2>/dev/null cannot be checked; fence the block as ```text", where)
 		}
 	}
-	limit, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// An example must be quick: at most docQuick of CPU time, the process's (no other test
+	// of the package runs meanwhile). The wall clock only stops one that hangs: at a load
+	// of 16 on 2 cores "queens count 16 --checkpoint" took 10 s of wall time under -race
+	// (1 s at another moment), and CI's machine is slower than this one.
+	const docQuick, docHang = 20 * time.Second, 2 * time.Minute
+	limit, cancel := context.WithTimeout(context.Background(), docHang)
 	defer cancel()
 	ctx, interrupt := context.WithCancel(limit)
 	defer interrupt()
@@ -332,7 +338,7 @@ func runDocCommand(t *testing.T, where, line, watch string) (string, int) {
 					interrupt()
 					return
 				}
-				time.Sleep(100 * time.Microsecond)
+				time.Sleep(time.Millisecond) // a Q(16) task takes far longer; 100 µs took a core from it
 			}
 		}()
 	}
@@ -343,9 +349,13 @@ func runDocCommand(t *testing.T, where, line, watch string) (string, int) {
 	if dropStderr {
 		stderr = io.Discard
 	}
+	cpu := cputime.Process()
 	code := execute(ctx, words[1:], strings.NewReader(""), &out, stderr)
 	if limit.Err() != nil {
-		t.Fatalf("%s: did not finish in 20s: examples in ```console blocks must be quick", where)
+		t.Fatalf("%s: did not finish in %v: examples in ```console blocks must be quick", where, docHang)
+	}
+	if cpu = cputime.Process() - cpu; cpu > docQuick {
+		t.Errorf("%s: took %v of CPU time, more than %v: examples in ```console blocks must be quick", where, cpu.Round(time.Millisecond), docQuick)
 	}
 	return strings.TrimSuffix(out.String(), "\n"), code
 }
