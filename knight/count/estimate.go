@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"strconv"
@@ -38,19 +39,39 @@ const (
 )
 
 // enough reports whether the first v+1 cells of a sweep of shape p, the last of which left n
-// states, are enough for Estimate's model: budget of CPU time spent, or ten times it of
-// wall time (a thread that hardly runs on a loaded machine; a CPU clock that ticks
-// coarsely), or a layer of more than estimateStates; budget 0 is no budget of time. For
-// open tours also openColumns columns measured whole (the model's growth comes from them),
-// unless 20 times the budget is spent (7×7 open measures its first three columns in about
-// half a minute, 8×8 stops at a minute) or a layer passes 16 times estimateStates.
+// states, are enough for Estimate's model: budget of time spent (the thread's CPU time
+// where it can be read, else the wall clock), or a layer of more than estimateStates;
+// budget 0 is no budget of time. For open tours also openColumns columns measured whole
+// (the model's growth comes from them), unless 20 times the budget is spent (7×7 open
+// measures its first three columns in about half a minute of CPU, 8×8 stops at a minute)
+// or a layer passes 16 times estimateStates. The wall clock bounds either only at
+// wallGuard times the budget, against a thread that hardly runs at all: a bound of 200
+// times cut 7×7's third column short at load 12–17 (39 CPU-s in 764 s), and its forecast
+// of two columns was 2.1 times the peak.
 func (p sweepShape) enough(v, n int, spent, wall, budget time.Duration) bool {
-	done := budget > 0 && (spent > budget || wall > 10*budget) || n > estimateStates
+	done := budget > 0 && (spent > budget || wall > wallGuard*budget) || n > estimateStates
 	if !done || !p.open || v+1 >= openColumns*p.R {
 		return done
 	}
-	return budget > 0 && (spent > 20*budget || wall > 200*budget) || n > 16*estimateStates
+	return budget > 0 && (spent > 20*budget || wall > wallGuard*budget) || n > 16*estimateStates
 }
+
+// wallGuard times the time budget is the most wall-clock time Estimate measures cells for
+// (50 minutes at its 3 s: a minute of CPU at a thirtieth of a core).
+const wallGuard = 1000
+
+// largeMeasured is the fewest states that Estimate's cells must read past the caches
+// (cells that read more than cacheStates) for their own rate to time the cells past the
+// caches it forecasts: 7×7 open's first three columns read about 80 million such states,
+// 8×8 open's first two about 100 million; a closed board's cells, which Estimate stops at
+// a layer of estimateStates, hardly any.
+const largeMeasured = 16e6
+
+// spillCost is the CPU of a dp count with Options.Spill over that of the same count in
+// memory, past the caches: each state of a layer is compressed, written, read back and
+// decompressed once more, and the runs spilled are merged from disk (6×7 and 6×8 open at
+// a sixteenth to a quarter of their peak: 1.19–1.31 times, bench/log/2026-11-29-knight8x8.md).
+const spillCost = 1.3
 
 // Estimate runs the first cells of the count Tours would do for a rows×cols board with
 // opts, with the same sweep and state store (for a few seconds and a few million states;
@@ -123,20 +144,29 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 		}
 		return time.Since(t0)
 	}
+	// the states read and the time spent by the cells that read more than cacheStates
+	largeRead, largeSecs, lastSpent := 0.0, 0.0, time.Duration(0)
 	report := func(v, n int, _ int64) {
 		if v >= cells {
 			return // the join of the two halves
 		}
 		if v < len(states) { // the sweep begun again with 128-bit counts
 			states, read, t0, restarted = states[:0], 0, time.Now(), true
+			largeRead, largeSecs, lastSpent = 0, 0, 0
 		}
 		prev := 1.0
 		if v > 0 {
 			prev = states[v-1]
 		}
 		read += prev
+		now := spent()
+		if prev > cacheStates {
+			largeRead += prev
+			largeSecs += (now - lastSpent).Seconds()
+		}
+		lastSpent = now
 		states = append(states, float64(n))
-		if sh.enough(v, n, spent(), time.Since(t0), budget) {
+		if sh.enough(v, n, now, time.Since(t0), budget) {
 			cancel()
 		}
 	}
@@ -169,8 +199,16 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 		}
 	}
 	// Past the caches the rate measured on the sorted runs' large layers is used, not the
-	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min).
-	total := el.Seconds() + expectSeconds(exp, len(states), perState, max(slowState(m, sh.open, cacheStates+1), perState/2))
+	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min), or
+	// the measured cells' own past the caches where it is slower (largeRate).
+	large, measured := largeRate(m, sh.open, perState, largeRead, largeSecs, opts.Spill != nil)
+	if measured && !full {
+		est.How += fmt.Sprintf("; past the caches at %.2f µs a state read, as the cells measured that read more than %.0f million states", large*1e6/spillFactor(opts.Spill != nil), cacheStates/1e6)
+	}
+	if opts.Spill != nil && !full {
+		est.How += fmt.Sprintf("; %.1f times that when the layers spill to disk", spillCost)
+	}
+	total := el.Seconds() + expectSeconds(exp, len(states), perState, large)
 	if full {
 		est.CPU = el
 	} else {
@@ -178,6 +216,31 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 	}
 	est.PeakStates, est.PeakBytes = forecastPeak(sh, m, rows, cols, cells, states)
 	return est, nil
+}
+
+// largeRate returns the seconds a state read that Estimate expects of the cells of method
+// m's sweep (of open tours, if open) that read more than cacheStates states, given the
+// measured cells' rate overall (perState) and the states read and seconds spent by those
+// of them that read more than cacheStates; and whether it is their own rate. That is
+// slowState's (at least half the rate overall), or their own rate where they read at
+// least largeMeasured states and it is slower: a loaded machine (7×7 open's first three
+// columns took 26 CPU-s at load 4, 66 at load 17: the CPU clock of a virtual machine runs
+// on while the host takes the core) or a board whose states cost more; times spillCost
+// for a count whose layers spill to disk (spill).
+func largeRate(m string, open bool, perState, largeRead, largeSecs float64, spill bool) (float64, bool) {
+	rate, measured := max(slowState(m, open, cacheStates+1), perState/2), false
+	if largeRead >= largeMeasured && largeSecs/largeRead > rate {
+		rate, measured = largeSecs/largeRead, true
+	}
+	return rate * spillFactor(spill), measured
+}
+
+// spillFactor is spillCost if spill, else 1.
+func spillFactor(spill bool) float64 {
+	if spill {
+		return spillCost
+	}
+	return 1
 }
 
 // forecastPeak returns the most states the model (expectStates) expects after a cell of

@@ -458,3 +458,59 @@ func TestExpectOpen8x8(t *testing.T) {
 	}
 	t.Logf("fed the %d cells counted, the model's peak: %.3g states after cell %d", len(fed), peak, at)
 }
+
+// TestEstimateEnough checks where Estimate stops measuring: an open board's first three
+// columns are measured unless a minute of CPU (20 times the 3 s budget) is spent, however
+// long the wall clock takes, up to the guard against a thread that hardly runs (7×7 open
+// at load 12–17 spent 39 CPU-s in 764 s of wall clock on its third column, and a bound of
+// 200 times the budget cut it there); a closed board stops at its budget.
+func TestEstimateEnough(t *testing.T) {
+	open, closed := shapeOf(7, 7, false), shapeOf(8, 8, true)
+	const s = time.Second
+	for _, tt := range []struct {
+		name        string
+		p           sweepShape
+		v, n        int
+		spent, wall time.Duration
+		want        bool
+	}{
+		{"open, budget not spent", open, 6, 1000, 1 * s, 2 * s, false},
+		{"open, two columns, budget spent", open, 13, 100000, 4 * s, 5 * s, false},
+		{"open, third column, 39 CPU-s in 764 s", open, 18, 20000000, 39 * s, 764 * s, false},
+		{"open, three columns", open, 20, 20000000, 30 * s, 40 * s, true},
+		{"open, a minute of CPU", open, 18, 20000000, 61 * s, 70 * s, true},
+		{"open, a thread that hardly runs", open, 18, 20000000, 10 * s, 51 * time.Minute, true},
+		{"closed, budget spent", closed, 10, 1000, 4 * s, 5 * s, true},
+		{"closed, budget not spent", closed, 10, 1000, 2 * s, 100 * s, false},
+	} {
+		if got := tt.p.enough(tt.v, tt.n, tt.spent, tt.wall, 3*s); got != tt.want {
+			t.Errorf("%s: enough(cell %d, %d states, %v spent, %v of wall clock) = %v, want %v", tt.name, tt.v+1, tt.n, tt.spent, tt.wall, got, tt.want)
+		}
+	}
+}
+
+// TestLargeRate checks the rate Estimate forecasts the cells past the caches at: the
+// measured cells' own, where they read enough states past the caches and it is slower
+// than the floor of slowState (or half the rate overall), else the floor, and spillCost
+// times it for a count that spills.
+func TestLargeRate(t *testing.T) {
+	for _, tt := range []struct {
+		name                 string
+		perState, read, secs float64
+		spill                bool
+		want                 float64
+		measured             bool
+	}{
+		{"measured", 0.2e-6, 100e6, 80, false, 0.8e-6, true},
+		{"measured, spilling", 0.2e-6, 100e6, 80, true, 0.8e-6 * spillCost, true},
+		{"too few read past the caches", 0.2e-6, 10e6, 80, false, 0.53e-6, false},
+		{"too few, spilling", 0.2e-6, 10e6, 80, true, 0.53e-6 * spillCost, false},
+		{"too few, a slow start", 2e-6, 10e6, 80, false, 1e-6, false},
+		{"measured, faster than the floor", 0.2e-6, 100e6, 30, false, 0.53e-6, false},
+	} {
+		got, measured := largeRate(MethodDP, true, tt.perState, tt.read, tt.secs, tt.spill)
+		if math.Abs(got-tt.want) > 1e-9*tt.want || measured != tt.measured {
+			t.Errorf("%s: largeRate = %.4g µs, measured %v; want %.4g µs, %v", tt.name, got*1e6, measured, tt.want*1e6, tt.measured)
+		}
+	}
+}
