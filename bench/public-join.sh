@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# public-join.sh times `chesspuzzles queens count N --method join --workers 1` against the
+# public quarter-join program (github.com/EvgenyKluev/N-Queens-Count-Sol, C++20, MIT; the
+# method our join is described from) built with its author's own per-N tuning, the two
+# alternated round by round (public, ours, then ours, public, …). It prints every run (CPU
+# seconds = user + sys, peak RSS, the count), then for each N the CPU medians of both, the
+# ratio public ÷ ours of every pair and its median: how many times less CPU ours takes.
+#
+# Usage: bench/public-join.sh -s SRC [-r ROUNDS] [-p "N:PARTS:SHARDS ..."] [N ...]
+#   -s SRC     a checkout of the public program (tested at f8561a3, Dec 2022). It is copied
+#              and built once per N in a temporary directory (g++ 12 or newer, -std=c++20 -O3
+#              -march=native -pthread), never changed where it is, and nothing of it enters
+#              this repository.
+#   -r ROUNDS  alternated pairs a size (default 3)
+#   -p SPEC    sizes timed on a part, N:PARTS:SHARDS: the public program's part 0 of PARTS
+#              (`nqueens 1 PARTS 0`: every PARTS-th row set, an unbiased 1/PARTS of its
+#              work) and ours `--shard 1/SHARDS` (a 1/SHARDS slice of the plan, equal by the
+#              cost model), each CPU figure multiplied back to the whole; SHARDS 1 runs our
+#              whole count (default "20:8:1 21:16:8 22:64:64")
+#   N          default 16 17 18
+#
+# The author's tuning, the comment table of his solcounter.h (N = 16…22): sieve cut bits 0
+# to 19, 3 at 20–21, 6 at 22; the tail left unbatched below 40 patterns, 60 at 20–21, 80 at
+# 22; PEXT (bmi2.h) from 19; the prefetch (prefetchx86.h) at every N but 21 (it runs only with
+# cut bits); the table by row symmetry (QRowSymmetry) at 22. One thread (`nqueens 1`).
+#
+# The machine may be shared: only the ratio of alternated pairs means anything. A whole count
+# of N = 19 is about 3 CPU-minutes for the public program, N = 20 about 10.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+src= rounds=3 partspec="20:8:1 21:16:8 22:64:64"
+flags '-s SRC [-r ROUNDS] [-p "N:PARTS:SHARDS ..."] [N ...]' s:src r:rounds p:partspec -- "$@"
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- 16 17 18
+[ -n "$src" ] && [ -f "$src/solcounter.h" ] || {
+	echo "public-join.sh: -s must name a checkout of N-Queens-Count-Sol (with solcounter.h), got \"$src\"" >&2
+	exit 2
+}
+[ -x /usr/bin/time ] || { echo "public-join.sh needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
+command -v g++ >/dev/null || { echo "public-join.sh needs g++ 12 or newer" >&2; exit 2; }
+
+# tuning N: "cuts minsize bmi prefetch symmetry", the author's table.
+tuning() {
+	case $1 in
+	16 | 17 | 18) echo 0 40 0 1 QNoSymmetry ;;
+	19) echo 0 40 1 1 QNoSymmetry ;;
+	20) echo 3 60 1 1 QNoSymmetry ;;
+	21) echo 3 60 1 0 QNoSymmetry ;;
+	22) echo 6 80 1 1 QRowSymmetry ;;
+	*) echo "public-join.sh: the author tuned N = 16 to 22 only, got $1" >&2; exit 2 ;;
+	esac
+}
+
+# compile N: a copy of SRC with the size and the tuning of N written in, built as $tmp/nqN.
+compile() {
+	local n=$1 d=$tmp/src$1 cuts minsize bmi prefetch symm
+	read -r cuts minsize bmi prefetch symm <<<"$(tuning "$n")"
+	cp -r "$src" "$d"
+	sed -i -e "s/^inline constexpr int size = [0-9]*;/inline constexpr int size = $n;/" \
+		-e "s/\.sieveCuts = [0-9]*/.sieveCuts = $cuts/" \
+		-e "s/\.matchMinSize = [0-9]*/.matchMinSize = $minsize/" \
+		-e "s/\.bmiIntrin = [a-z]*/.bmiIntrin = $( ((bmi)) && echo true || echo false)/" \
+		-e "s/\.prefetch = [a-z]*/.prefetch = $( ((prefetch)) && echo true || echo false)/" \
+		-e "s/Subsquare<size \/ 2, Q[A-Za-z]*,/Subsquare<size \/ 2, $symm,/" "$d/solcounter.h"
+	if ((bmi)); then sed -i 's|^//#include "bmi2.h"|#include "bmi2.h"|' "$d/bmintrin.h"; fi
+	if ((prefetch)); then sed -i 's|^//#include "prefetchx86.h"|#include "prefetchx86.h"|' "$d/prefetch.h"; fi
+	grep -q "^inline constexpr int size = $n;" "$d/solcounter.h" || {
+		echo "public-join.sh: could not set the size in $src/solcounter.h (not the layout of f8561a3?)" >&2
+		exit 2
+	}
+	g++ -std=c++20 -O3 -march=native -pthread -o "$tmp/nq$n" "$d/main.cpp"
+}
+
+# run N SIDE CMD...: one timed run; appends "N SIDE cpu-s peak-KiB count" to $tmp/out.
+run() {
+	local n=$1 side=$2
+	shift 2
+	/usr/bin/time -f "%U %S %M" -o "$tmp/t" "$@" >"$tmp/stdout" 2>/dev/null
+	read -r u s m <"$tmp/t"
+	count=$(grep -o -m1 -E '^Result: [0-9]+|^[0-9]+ queens: [0-9]+' "$tmp/stdout" | grep -o -E '[0-9]+$' || echo part)
+	echo "$n $side $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }') $m $count" >>"$tmp/out"
+	printf '  N=%-3s %-7s %9.3f CPU-s %8.1f MiB  count %-12s load %s\n' "$n" "$side" \
+		"$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" "$(awk -v k="$m" 'BEGIN { print k / 1024 }')" \
+		"$count" "$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+for n in "$@"; do tuning "$n" >/dev/null; done
+build cmd/chesspuzzles chesspuzzles
+machine
+for n in "$@"; do
+	parts=1 shards=1
+	for p in $partspec; do
+		if [ "${p%%:*}" = "$n" ]; then IFS=: read -r _ parts shards <<<"$p"; fi
+	done
+	compile "$n"
+	ours=("$tmp/chesspuzzles" queens count "$n" --method join --workers 1 -q)
+	if ((shards > 1)); then ours+=(--shard "1/$shards" --json); fi
+	echo "N=$n, $rounds rounds; public part 1 of $parts, ours 1 of $shards:"
+	for r in $(seq "$rounds"); do
+		for side in $(alternate "$r" public ours); do
+			if [ "$side" = public ]; then
+				run "$n" public "$tmp/nq$n" 1 "$parts" 0
+			else
+				run "$n" ours "${ours[@]}"
+			fi
+		done
+	done
+	echo "$n $parts $shards" >>"$tmp/sizes"
+done
+
+echo
+echo "| N | public part | ours part | public CPU-s (whole) | ours CPU-s (whole) | public ÷ ours, each pair | median of the pairs | peak RSS public / ours |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+while read -r n parts shards; do
+	awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
+	awk -v n="$n" -v k="$shards" '$1 == n && $2 == "ours" { print $3 * k }' "$tmp/out" >"$tmp/our"
+	paste -d' ' "$tmp/pub" "$tmp/our" | awk '{ print $1 / $2 }' >"$tmp/ratio"
+	pm=$(awk -v n="$n" '$1 == n && $2 == "public" { print $4 }' "$tmp/out" | median)
+	om=$(awk -v n="$n" '$1 == n && $2 == "ours" { print $4 }' "$tmp/out" | median)
+	printf '| %s | 1/%s | 1/%s | %.3f | %.3f | %s | %.2f× | %.1f / %.1f MiB |\n' "$n" "$parts" "$shards" \
+		"$(median "$tmp/pub")" "$(median "$tmp/our")" \
+		"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")" \
+		"$(awk -v k="$pm" 'BEGIN { print k / 1024 }')" "$(awk -v k="$om" 'BEGIN { print k / 1024 }')"
+done <"$tmp/sizes"
+echo
+echo "Counts (whole runs must be Q(N); a part's differs by side):"
+awk '{ print "  N=" $1, $2, $5 }' "$tmp/out" | sort -u
