@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -87,25 +88,34 @@ func TestTourTimeoutsHoldLimit(t *testing.T) {
 	t.Logf("statuses %v, %d past the time limit", codes, timedOut)
 }
 
-// TestCheapNotBehindHeavy fills both heavy slots with listings that run to the time limit;
-// a small listing is still answered at once, while a heavy one is turned away.
+// TestCheapNotBehindHeavy fills both heavy slots with listings that run until the test
+// ends them; a small listing is still answered at once, while a heavy one is turned away.
+// The listings hold their slots until their requests are cancelled, not for a time limit:
+// with a limit of 2 s and a second to take both slots, a loaded machine could start the
+// second listing after the first had ended.
 func TestCheapNotBehindHeavy(t *testing.T) {
-	s := New(Options{Timeout: 2 * time.Second, MaxHeavy: 2, QueueWait: 50 * time.Millisecond})
+	s := New(Options{Timeout: time.Minute, MaxHeavy: 2, QueueWait: 50 * time.Millisecond})
 	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
+	defer srv.Close() // waits for the listings' handlers, ended below
+	slow, endSlow := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fetch(t, srv.URL+"/api/queens/solutions?n=32&limit=500")
+			req, _ := http.NewRequestWithContext(slow, http.MethodGet, srv.URL+"/api/queens/solutions?n=32&limit=500", nil)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+			}
 		}()
 	}
 	defer wg.Wait()
-	deadline := time.Now().Add(time.Second)
+	defer endSlow() // before wg.Wait: the client hangs up, the handlers see their contexts end
+	deadline := time.Now().Add(30 * time.Second)
 	for len(s.heavy) < 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the two slow listings did not take the heavy slots within a second")
+			t.Fatalf("the two slow listings did not take the heavy slots within 30 s")
 		}
 		time.Sleep(time.Millisecond)
 	}
