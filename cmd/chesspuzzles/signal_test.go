@@ -193,9 +193,12 @@ func interruptOnceRead(t *testing.T, input string, args ...string) (code int, st
 	return code, stderr
 }
 
-// TestSignalEstimate interrupts an estimate asked for a million million probes.
+// TestSignalEstimate interrupts an estimate asked for a million million probes. It prints
+// nothing when ready, so the signal waits signalSetup, as its siblings': at 1.5 s a
+// race-built binary under load had at times not yet set up its signal handling (a test
+// binary whose SIGINT was ignored passed that on, and the estimate ran to its end).
 func TestSignalEstimate(t *testing.T) {
-	code, _, stderr := interrupt(t, nil, after(1500*time.Millisecond), "queens", "estimate", "20", "--probes", "999999999999")
+	code, _, stderr := interrupt(t, nil, after(max(signalSetup, 1500*time.Millisecond)), "queens", "estimate", "20", "--probes", "999999999999")
 	wantInterrupted(t, code, stderr, "queens estimate")
 }
 
