@@ -231,24 +231,6 @@ func (m *matcher) build() {
 // them in word w0 of the store.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	bw := m.bw
-	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
-	// the store keep stale rows: the valid-lanes mask below clears those lanes.
-	for w := range bw {
-		lo := w * 64
-		if lo >= len(sigs) {
-			break
-		}
-		var blk [64]uint64
-		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
-		if m.kept < 1<<32 {
-			transpose64Low(&blk) // N ≤ 17: half the work
-		} else {
-			transpose64(&blk)
-		}
-		for b := range 64 {
-			m.rows[b][w] = ^blk[b]
-		}
-	}
 	for b := 64; b < len(m.rows); b++ {
 		m.rows[b] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	}
@@ -265,6 +247,27 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 		}
 		if m.wvalid != nil && n > 0 {
 			valid[w] &= m.wvalid[w0+w]
+		}
+	}
+	if m.buildBatchFast(t, sigs, &valid) {
+		return
+	}
+	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
+	// the store keep stale rows: the valid-lanes mask clears those lanes.
+	for w := range bw {
+		lo := w * 64
+		if lo >= len(sigs) {
+			break
+		}
+		var blk [64]uint64
+		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
+		if m.kept < 1<<32 {
+			transpose64Low(&blk) // N ≤ 17: half the work
+		} else {
+			transpose64(&blk)
+		}
+		for b := range 64 {
+			m.rows[b][w] = ^blk[b]
 		}
 	}
 	cb := m.cb

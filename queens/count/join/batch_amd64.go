@@ -1,0 +1,57 @@
+//go:build amd64 && !purego
+
+package join
+
+// buildAVX2 reports whether buildBatch builds batches of 4-word rows in assembly
+// (transposeNot4AVX2, fillChunks4AVX2): wherever AVX2 runs. Tests turn it off to hold the
+// assembly to the Go build.
+var buildAVX2 = haveMatchAVX2
+
+// transposeNot4AVX2 runs four complemented transpose64s side by side (batch_amd64.s):
+// afterwards bit i of word w of rows[b] (w < 4, b < 64) is NOT what bit b of word w of
+// rows[i] was; words 4–7 and rows 64 on are left as they were. About 1,300 instructions,
+// against some 8,000 for four transpose64 calls.
+//
+//go:noescape
+func transposeNot4AVX2(rows *[64 + wideChunkBits][8]uint64)
+
+// fillChunks4AVX2 is buildBatch's four-Russians fill of nch chunks of cb bits in a batch
+// of 4-word rows at t (batch_amd64.s), the rows of the chunks' bits in rows (words 0–3),
+// entry 0 of each chunk set by the caller: one load-AND and one store an entry.
+//
+//go:noescape
+func fillChunks4AVX2(t *uint64, rows *[64 + wideChunkBits][8]uint64, nch, cb int)
+
+// buildBatchFast is buildBatch in assembly for batches of 4-word rows where buildAVX2
+// (valid the batch's valid-lanes mask, m.rows' rows 64 on all ones): it fills t and
+// reports true, or reports false and leaves t to the Go build. The store's words are
+// copied into m.rows (zeros past the store: their lanes are cleared by valid), transposed
+// and complemented four at a time (transposeNot4AVX2), and each chunk's entry 0 set
+// before fillChunks4AVX2; the same table as the Go build (TestBuildBatch).
+func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bool {
+	if !buildAVX2 || m.bw != 4 {
+		return false
+	}
+	for w := range 4 {
+		lo := min(w*64, len(sigs))
+		src := sigs[lo:min(lo+64, len(sigs))]
+		for k, s := range src {
+			m.rows[k][w] = s
+		}
+		for k := len(src); k < 64; k++ {
+			m.rows[k][w] = 0
+		}
+	}
+	transposeNot4AVX2(&m.rows)
+	cb := m.cb
+	for j := range m.nch {
+		e := (*[4]uint64)(t[j<<cb*4:])
+		if j == 0 {
+			*e = [4]uint64{valid[0], valid[1], valid[2], valid[3]}
+		} else {
+			*e = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		}
+	}
+	fillChunks4AVX2(&t[0], &m.rows, m.nch, cb)
+	return true
+}
