@@ -15,11 +15,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// largeCase returns the board and bound of a plan of many tiny tasks: N = 12 cut to the
-// bone (14,725 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
+// largeCase returns the board and bound of a plan of many tiny tasks: N = 11 cut to the
+// bone (3,450 tasks) always, N = 14 (over 100,000 tasks) when CHESSPUZZLES_LONG=1 asks.
+// N = 12's 14,725 tasks took 210 s of wall time under -race at load 5 (30 Nov), each a
+// message through the server; N = 11 passes through the same windows (largeWindow), a
+// quarter of them as long.
 func largeCase(t *testing.T) (work.Plan, int) {
 	t.Helper()
-	n, bound, least := 12, uint64(1), 10_000
+	n, bound, least := 11, uint64(1), 3_000
 	if os.Getenv("CHESSPUZZLES_LONG") == "1" {
 		n, bound, least = 14, 12, 100_000
 	} else {
@@ -27,6 +30,10 @@ func largeCase(t *testing.T) (work.Plan, int) {
 	}
 	return finePlan(t, n, bound, least), n
 }
+
+// largeWindow is the coordinator's window for a plan of k tasks in the large tests: 1,500,
+// or a tenth of a smaller plan, so that it is queued in about ten windows or more.
+func largeWindow(k int) int { return min(1500, k/10) }
 
 // finePlan returns the fine plan of n cut with bound, which must have at least least tasks.
 func finePlan(t *testing.T, n int, bound uint64, least int) work.Plan {
@@ -185,7 +192,7 @@ func TestLargePlanResume(t *testing.T) {
 		defer pool.stop()
 		rctx, rcancel := context.WithCancel(ctx)
 		defer rcancel()
-		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1500, StateDir: dir, Logf: lg.Logf, Progress: func(t *tally) {
+		c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: largeWindow(plan.Len()), StateDir: dir, Logf: lg.Logf, Progress: func(t *tally) {
 			if stopAt > 0 && t.Done() >= stopAt {
 				rcancel()
 			}
@@ -221,27 +228,28 @@ func TestLargePlanResume(t *testing.T) {
 
 // TestLargeStateKilledWorker is the count of a plan of over 100,000 tasks with a
 // worker killed mid-run, cheap enough for every run: a coordinator starts from the
-// snapshot of a large state (N = 14 cut into 136,976 tasks, all but every 25th with a
+// snapshot of a large state (N = 14 cut into 136,976 tasks, all but every 100th with a
 // result, computed here and snapshotted as a coordinator does), reads none of those
-// results again, queues the 5,480 left in windows through the server, and one of three
-// workers dies under its tasks. The count is exact, no task counted twice or missed: the
+// results again, queues the 1,370 left in windows of 250 through the server, and one of
+// three workers dies under its tasks. The count is exact, no task counted twice or missed: the
 // total is Q(14). The whole plan through the server is TestLargePlanKilledWorker's, with
-// CHESSPUZZLES_LONG=1.
+// CHESSPUZZLES_LONG=1. Every 25th task left (5,480 through the server in windows of 1,000)
+// took 65 s of wall time under -race at load 5 (30 Nov), a quarter of it as long now.
 func TestLargeStateKilledWorker(t *testing.T) {
 	parallel(t)
 	if testing.Short() {
 		t.Skip("-short leaves out the large plans (seconds each); the full run has them")
 	}
-	const n, bound, every = 14, 12, 25
+	const n, bound, every = 14, 12, 100
 	plan := finePlan(t, n, bound, 100_000)
 	dir := t.TempDir()
 	s := startServer(t, dir, "")
 	ctx, nc := connectTest(t, s, 10*time.Minute, "coordinator")
-	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 1000, Verify: 0.0005, VerifyWait: 5 * time.Second,
+	c := &Coordinator{Conn: nc, AckWait: 2 * time.Second, Window: 250, Verify: 0.0005, VerifyWait: 5 * time.Second,
 		StateDir: dir, SnapshotEvery: time.Second}
 
 	// The large state: the snapshot of a coordinator that has every result but those of
-	// every 25th task, taken against this server's (empty) results bucket.
+	// every 100th task, taken against this server's (empty) results bucket.
 	js, _ := jetstream.New(nc)
 	if _, _, err := setup(ctx, js, t.Logf); err != nil {
 		t.Fatal(err)
