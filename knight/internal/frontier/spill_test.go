@@ -117,6 +117,17 @@ func (d *memDisk) Size(name string) (int64, error) {
 // open spills a few runs at its widest cells.
 const spillBudget = 1 << 13
 
+// spillBoard is the board of open tours TestSpillResume and TestSpillRefused count, and
+// the budget of its runs: 5×5 (4 KiB: up to 7 runs spill at a cell; 0.7 CPU-s a count
+// with -race), or 5×6 (spillBudget: 24 runs; 9 CPU-s a count with -race, 30 Nov) with
+// CHESSPUZZLES_LONG set. The same code resumes and refuses on either.
+func spillBoard() (rows, cols int, budget int64) {
+	if os.Getenv("CHESSPUZZLES_LONG") == "" {
+		return 5, 5, 1 << 12
+	}
+	return 5, 6, spillBudget
+}
+
 // tinySpill sizes the runs in memory so that boards of 20–36 squares spill many runs.
 var tinySpill = runsConfig{chunkBytes: 256, bufRecs: 64, fanIn: 3, cacheBits: 2}
 
@@ -144,21 +155,26 @@ func spillCount(ctx context.Context, rows, cols int, opts Options, d Disk, budge
 }
 
 // TestSpillCount checks counts whose layers go to disk and whose runs spill against the
-// same counts in memory, and that a finished count leaves no file behind.
+// same counts in memory, and that a finished count leaves no file behind. 5×6 open at
+// spillBudget (9 CPU-s with -race) with CHESSPUZZLES_LONG set; 5×5 open at 4 KiB, which
+// spills as many runs at its widest cells, always.
 func TestSpillCount(t *testing.T) {
-	tests := []struct {
+	type spillCase struct {
 		name       string
 		rows, cols int
 		opts       Options
 		budget     int64
-	}{
+	}
+	tests := []spillCase{
 		{"4x5 open", 4, 5, Options{Start: -1}, 1 << 10},
-		{"5x6 open", 5, 6, Options{Start: -1}, spillBudget},
+		{"5x5 open", 5, 5, Options{Start: -1}, 1 << 12},
 		{"5x5 from a corner", 5, 5, Options{Start: 0}, 1 << 10},
 		{"5x6 closed", 5, 6, Options{Closed: true, Start: -1}, 1 << 10},
 	}
 	if testing.Short() {
 		tests = tests[:1]
+	} else if os.Getenv("CHESSPUZZLES_LONG") != "" {
+		tests = append(tests, spillCase{"5x6 open", 5, 6, Options{Start: -1}, spillBudget})
 	}
 	ctx := context.Background()
 	for _, tt := range tests {
@@ -188,16 +204,18 @@ func TestSpillCount(t *testing.T) {
 // TestSpillResume stops a spilling count after each of a few cells and runs it again on
 // the same disk: it resumes from the layer after the cell it stopped at (or the one
 // before, if it stopped inside a step), with the states each cell left as recorded, and
-// ends with the same count.
+// ends with the same count: spillBoard's board, four stops (two with -short) from the
+// first cell to the last but one.
 func TestSpillResume(t *testing.T) {
-	const rows, cols = 5, 6
+	rows, cols, spillBudget := spillBoard()
 	want, err := Count(context.Background(), rows, cols, Options{Start: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stops := []int{0, 7, 15, 28}
+	n := rows * cols
+	stops := []int{0, n / 4, n / 2, n - 2} // 0, 7, 15, 28 on 5×6
 	if testing.Short() {
-		stops = []int{7, 28}
+		stops = []int{n / 4, n - 2}
 	}
 	for _, stop := range stops {
 		d := newMemDisk()
@@ -233,10 +251,11 @@ func TestSpillResume(t *testing.T) {
 }
 
 // TestSpillRefused checks that a damaged layer, or a layer of another count, is refused
-// with an error, never counted.
+// with an error, never counted: spillBoard's board.
 func TestSpillRefused(t *testing.T) {
-	const rows, cols, stop = 5, 6, 12
-	// stopped returns a disk holding the sealed layer of stop+1 cells placed of 5×6 open.
+	rows, cols, spillBudget := spillBoard()
+	const stop = 12
+	// stopped returns a disk holding the sealed layer of stop+1 cells placed of open tours.
 	stopped := func() (*memDisk, string) {
 		d := newMemDisk()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -275,7 +294,7 @@ func TestSpillRefused(t *testing.T) {
 		d, _ := stopped()
 		_, _, err := spillCount(context.Background(), rows, cols, Options{Start: 0}, d, spillBudget)
 		if !errors.Is(err, ErrOtherCount) {
-			t.Errorf("5×6 from a1 on the layers of 5×6 open: err %v, want ErrOtherCount", err)
+			t.Errorf("%d×%d from a1 on the layers of %[1]d×%[2]d open: err %[3]v, want ErrOtherCount", rows, cols, err)
 		}
 	})
 }
