@@ -91,7 +91,10 @@ func TestExternalLimits(t *testing.T) {
 	}
 	start := time.Now()
 	go func() {
-		data := make([]byte, 64)
+		// 8 KiB messages: the flood passes floodBytes (8 MB/s) at about 1,000 messages a
+		// second, where messages of 64 bytes had to pass floodMsgs (25,000 a second): at
+		// load 8 under -race (30 Nov) the starved flooder did not within 10 s.
+		data := make([]byte, 8<<10)
 		for !fc.IsClosed() && ctx.Err() == nil {
 			_ = fc.Publish(wantSubject("flooder"), data)
 		}
