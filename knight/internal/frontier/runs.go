@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"unsafe"
 )
 
 // runsConfig sizes the store; defaultRuns is what counts use, tests shrink it.
@@ -251,6 +252,15 @@ func (s *runs) add(dlo, dhi *uint64, lo, hi uint64) {
 // records (in buf or in the scratch buffer), or the store's ctx.Err() once its ctx is done
 // (looked at every 2^16 records of a pass: a full buffer of 4 M records takes up to six
 // passes, a second or two in all on a busy machine, too long to go unchecked).
+//
+// The sort is a radix sort from the low digit of radixBits bits, a pass for each digit
+// that is not the same in every key (six for the 59-bit keys of 8 rows). Its passes move
+// the records through memory, so their bytes are its cost: with 64-bit counts (hi is 0)
+// the passes between the first and the last move narrow records of 16 bytes, not 24 (a
+// count of 64 bits whose sum carried into hi has already marked the count to be redone
+// with 128-bit counts, so the hi it drops is never counted), kept in the same two buffers (the first pass reads buf whole before any pass writes
+// there). Measured on a full buffer of 8×8 open (4.19 M records at cell 12): 0.51 times
+// the CPU of moving 24 bytes in every pass.
 func (s *runs) sortDedup(buf []rec) ([]rec, error) {
 	if len(buf) == 0 {
 		return buf, nil
@@ -284,26 +294,42 @@ func (s *runs) sortDedup(buf []rec) ([]rec, error) {
 				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
 			}
 		}
-		b := s.scratch[:len(a)]
+		// the passes to make: those whose digit is not the same in every key, each
+		// with its digits' first places
+		var live [(64 + rb - 1) / rb]int
+		nl := 0
 		for p := range passes {
 			c := cnt[p*rn : (p+1)*rn]
-			sh := rb * p
-			if c[a[0].k>>sh&(rn-1)] == len(a) {
+			if c[a[0].k>>(rb*p)&(rn-1)] == len(a) {
 				continue // every key has this digit
 			}
 			sum := 0
 			for d := range c {
 				c[d], sum = sum, sum+c[d]
 			}
-			for i := range a {
-				if i&0xffff == 0 && s.ctx.Err() != nil {
-					return nil, s.ctx.Err()
+			live[nl] = p
+			nl++
+		}
+		b := s.scratch[:len(a)]
+		if s.wide || nl < 3 {
+			for _, p := range live[:nl] {
+				c := cnt[p*rn : (p+1)*rn]
+				sh := rb * p
+				for i := range a {
+					if i&0xffff == 0 && s.ctx.Err() != nil {
+						return nil, s.ctx.Err()
+					}
+					d := a[i].k >> sh & (rn - 1)
+					b[c[d]] = a[i]
+					c[d]++
 				}
-				d := a[i].k >> sh & (rn - 1)
-				b[c[d]] = a[i]
-				c[d]++
+				a, b = b, a
 			}
-			a, b = b, a
+		} else {
+			var err error
+			if a, err = s.sortNarrow(a, b, cnt, live[:nl]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	j := 0
@@ -316,6 +342,68 @@ func (s *runs) sortDedup(buf []rec) ([]rec, error) {
 		}
 	}
 	return a[:j+1], nil
+}
+
+// narrowRec is a record of a 64-bit count as the middle passes of sortDedup move it.
+type narrowRec struct{ k, lo uint64 }
+
+// asNarrow views the memory of a as len(a) narrow records (two thirds of its bytes). Both
+// types hold no pointers, so the garbage collector sees the same memory either way.
+func asNarrow(a []rec) []narrowRec {
+	return unsafe.Slice((*narrowRec)(unsafe.Pointer(unsafe.SliceData(a))), len(a))
+}
+
+// sortNarrow makes the radix passes live (at least three, digit places ready in cnt) of
+// the records a of 64-bit counts, with b a buffer of as many: the first pass from a to
+// narrow records in b, the middle ones between b and a as narrow records, the last back to
+// records, in whichever of the two the narrow ones are not. It returns the sorted records
+// (in a or b), or the store's ctx.Err().
+func (s *runs) sortNarrow(a, b []rec, cnt []int, live []int) ([]rec, error) {
+	const rb = radixBits
+	const rn = 1 << rb
+	n := len(a)
+	x, y := asNarrow(b), asNarrow(a) // y is free once the first pass has read a
+	xInB := true
+	p := live[0]
+	c := cnt[p*rn : (p+1)*rn]
+	sh := rb * p
+	for i := range a {
+		if i&0xffff == 0 && s.ctx.Err() != nil {
+			return nil, s.ctx.Err()
+		}
+		d := a[i].k >> sh & (rn - 1)
+		x[c[d]] = narrowRec{a[i].k, a[i].lo}
+		c[d]++
+	}
+	for _, p := range live[1 : len(live)-1] {
+		c := cnt[p*rn : (p+1)*rn]
+		sh := rb * p
+		for i := range n {
+			if i&0xffff == 0 && s.ctx.Err() != nil {
+				return nil, s.ctx.Err()
+			}
+			d := x[i].k >> sh & (rn - 1)
+			y[c[d]] = x[i]
+			c[d]++
+		}
+		x, y, xInB = y, x, !xInB
+	}
+	out := a
+	if !xInB {
+		out = b
+	}
+	p = live[len(live)-1]
+	c = cnt[p*rn : (p+1)*rn]
+	sh = rb * p
+	for i := range n {
+		if i&0xffff == 0 && s.ctx.Err() != nil {
+			return nil, s.ctx.Err()
+		}
+		d := x[i].k >> sh & (rn - 1)
+		out[c[d]] = rec{x[i].k, x[i].lo, 0}
+		c[d]++
+	}
+	return out, nil
 }
 
 // runWriter appends records to a run being written, taking chunks as needed; bound is the
