@@ -27,8 +27,8 @@ table, one row per N as it is done. The time each N took goes to stderr.
 Two methods count, with the same exact result. "join" cuts the board into a left and a
 right half, builds every half-board from a table of quarter-board pieces and counts the
 pairs of half-boards that share no diagonal, 512 pairs at a time: several times faster than
-"frames" to N = 23. Its whole table grows about ninefold every two steps of N (11.0 MiB
-at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 4.97 GiB at 24–25); where it does not fit
+"frames" to N = 23. Its whole table grows about ninefold every two steps of N (7.8 MiB
+at N = 18–19, 60.4 MiB at 20–21, 521 MiB at 22–23, 4.76 GiB at 24–25); where it does not fit
 --max-memory (default: half the machine's), the join builds only the table rows its row
 sets read, so any N up to 29 counts in 2 GiB on one worker. "frames" pre-places the border queens and
 searches the rest: any N, almost no memory. --method auto (the default) takes whichever

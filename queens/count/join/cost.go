@@ -166,7 +166,7 @@ func minRowBytes(n, workers int) uint64 {
 }
 
 // maxRowBytes is the memory of the largest row of the h×h table: its pieces (8 bytes
-// each, maxRowPieces) and offsets (16 bytes a column set).
+// each, maxRowPieces) and offsets (16 bytes a column set of its popcount: at most 16·2^h).
 func maxRowBytes(h int) uint64 {
 	return 8*maxRowPieces(h) + 16<<h + 4
 }

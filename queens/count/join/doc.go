@@ -6,7 +6,7 @@
 // and the pairs that share no diagonal are counted 512 at a time by a bit-sliced matcher.
 // It is several times faster than the frame search for N = 16…23 (bench/README.md). It
 // reads a quarter table, whole where it fits the process's memory limit (memoryOf:
-// 11 MiB at N = 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23, 5 GiB at 24–25), else a row at a
+// 7.8 MiB at N = 18–19, 60 MiB at 20–21, 521 MiB at 22–23, 4.8 GiB at 24–25), else a row at a
 // time as its row sets need them (the plan's Memory: any N ≤ 27 in 2 GiB, N = 28 and 29 on
 // one worker in 2 GiB, about 1 GiB measured at N = 28).
 // queens.ChooseMethod picks the faster method by the measured cost model (the plan's
@@ -70,8 +70,8 @@ package join
 // the sieve (N ≥ 21), which stores half A: measured faster there (countPairs).
 
 // Costs. The quarter table holds P(h) pieces (118,969 for h = 8, 915,442 for 9, 7.5 M for
-// 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell, 4^h cells: 1.9
-// MiB at N = 16–17, 11 MiB at 18–19, 73.5 MiB at 20–21, 574 MiB at 22–23 (memoryOf). It is
+// 10, 66.8 M for 11), 8 bytes each, plus 16 bytes per (rows, columns) cell of equal popcounts, C(2h, h) cells:
+// 1.1 MiB at N = 16–17, 7.8 MiB at 18–19, 60 MiB at 20–21, 521 MiB at 22–23 (memoryOf). It is
 // built once per process and shared read-only by every worker; a worker's own buffers
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs

@@ -165,8 +165,8 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 		if len(out) >= limit {
 			return out, i
 		}
-		c := cs[i]
-		if c&^cols != 0 || t.emptyCell(rn, c) {
+		ci, c := i, cs[i]
+		if c&^cols != 0 || t.emptyAt(rn, i) {
 			continue
 		}
 		var sc, ss []uint64
@@ -186,7 +186,7 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 		}
 		if len(sc) > 0 {
 			for i := range nrN {
-				north := t.run(rn, c, rN[i][0], rN[i][1])
+				north := t.runAt(rn, ci, rN[i][0], rN[i][1])
 				if bad != 0 {
 					north = f.keepNorth(w.clsN[0][:0], north, bad)
 					w.clsN[0] = north

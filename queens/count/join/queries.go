@@ -29,7 +29,7 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 			return i
 		}
 		c := cs[i]
-		if c&^cols != 0 || t.emptyCell(rn, c) {
+		if c&^cols != 0 || t.emptyAt(rn, i) {
 			continue
 		}
 		var c0, s0, c1, s1 []uint64 // south off D1, on D1: clash words, signatures
@@ -43,7 +43,7 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 			c0, s0 = w.southB[0].cell(cols &^ c)
 			c1, s1 = w.southB[1].cell(cols &^ c)
 		}
-		nOff, nOn := t.run(rn, c, 0, 2), t.run(rn, c, 2, 4) // NE off and on D2
+		nOff, nOn := t.runAt(rn, i, 0, 2), t.runAt(rn, i, 2, 4) // NE off and on D2
 		if bad != 0 {
 			w.cls[0], w.cls[1] = keepSouth(w.cls[0].empty(), c0, s0, bad), keepSouth(w.cls[1].empty(), c1, s1, bad)
 			w.clsN[0], w.clsN[1] = f.keepNorth(w.clsN[0][:0], nOff, bad), f.keepNorth(w.clsN[1][:0], nOn, bad)

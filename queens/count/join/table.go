@@ -32,14 +32,19 @@ import (
 // so that "avoids the down long diagonal" is classes 1–2, "avoids the up one" classes 0–1,
 // "has the up one" classes 2–3 and "avoids both" class 1: each one contiguous range (only
 // "has the down one", 0 and 3, is not, and the join needs it only for south pieces, which
-// it prepares a table row at a time). rows[m].off[(cols<<2)|class] is the start of that run
-// in rows[m].pieces; off has 4·2^h+1 entries a row.
+// it prepares a table row at a time). A row m of k queens has pieces only in the cells of
+// k columns, so its offsets index those alone: rows[m].off[(rank[cols]<<2)|class] is the
+// start of that run in rows[m].pieces, where rank[cols] is the place of cols among the
+// column masks of k columns in increasing order (its index in colsByPop[k]); off has
+// 4·C(h, k)+1 entries. So the offsets of a row the join walks cell by cell in increasing
+// order of cols are read in order, a fifth of the 4·2^h+1 entries a row (h = 8) that an
+// index by cols would take, and the whole table's offsets take 16·C(2h, h) bytes, not 16·4^h.
 //
 // A whole table (newTableBuild) has every row, built by one enumeration that decides the
 // rows' occupancy one row after another and lays out each finished row mask by a counting
 // sort (buildPart): no comparison sort, no hashing, no per-cell slices, and nothing held
-// but the table and one scratch list a row deep. Its 8·P(h) + 4·2^h·(4·2^h+1) bytes are
-// the pieces and the offsets.
+// but the table and one scratch list a row deep. Its 8·P(h) + 4·(4·C(2h, h) + 2^h) bytes
+// are the pieces and the offsets.
 //
 // A table may instead be partial (newRowTable): rows[r] is built when a row set needs it
 // and dropped, least recently used first, when the rows built outgrow the table's memory
@@ -50,8 +55,10 @@ import (
 type quarterTable struct {
 	h    int
 	rows []tableRow
-	// colsByPop[k] lists the column masks of k columns, increasing (2^h entries in all).
+	// colsByPop[k] lists the column masks of k columns, increasing (2^h entries in all),
+	// and rank[cols] is the index of cols in its list.
 	colsByPop [][]uint32
+	rank      []uint32
 	// cache is set for a partial table only.
 	cache *rowCache
 }
@@ -144,10 +151,37 @@ func maxRowPieces(h int) uint64 {
 }
 
 // tableBytes returns the memory the quarter table for n takes: 8 bytes a piece, 16
-// bytes per (rows, columns) cell (4^h cells) and a row index of 2^h rows.
+// bytes per (rows, columns) cell of equal popcounts (C(2h, h) cells), a row index of 2^h
+// rows and the column lists.
 func tableBytes(n int) uint64 {
 	h := n / 2
-	return 8*quarterPieceCount(h) + (4*(4<<h+1)+uint64(unsafe.Sizeof(tableRow{})))<<h
+	return 8*quarterPieceCount(h) + 16*choose(2*h, h) + (8+uint64(unsafe.Sizeof(tableRow{})))<<h
+}
+
+// choose returns C(n, k) for the small n of a table (n ≤ 28).
+func choose(n, k int) uint64 {
+	c := uint64(1)
+	for i := range k {
+		c = c * uint64(n-i) / uint64(i+1)
+	}
+	return c
+}
+
+// setColumnLists fills t.colsByPop and t.rank for t.h.
+func (t *quarterTable) setColumnLists() {
+	t.colsByPop = make([][]uint32, t.h+1)
+	t.rank = make([]uint32, 1<<t.h)
+	for c := range uint32(1) << t.h {
+		k := bits.OnesCount32(c)
+		t.rank[c] = uint32(len(t.colsByPop[k]))
+		t.colsByPop[k] = append(t.colsByPop[k], c)
+	}
+}
+
+// offLen returns the length of the offsets of row mask rows: four runs a cell of
+// |rows| columns, and one end.
+func (t *quarterTable) offLen(rows uint32) int {
+	return 4*len(t.colsByPop[bits.OnesCount32(rows)]) + 1
 }
 
 // count enumerates the pieces; with cnt non-nil it adds one to cnt[key] for each, where
@@ -239,18 +273,18 @@ func (t *quarterTable) descend(sc *frontierScratch, r int, m uint32, list []fron
 }
 
 // setRow lays out the pieces of row mask m, list, in its row by a counting sort on
-// (columns, class): the row's offsets (zero on entry) count, then start, the runs; the
+// (rank of the columns, class): the row's offsets (zero on entry) count, then start, the runs; the
 // sort is stable, so inside a cell the pieces keep the enumeration's order.
 func (t *quarterTable) setRow(m uint32, list []frontierPiece) {
 	h := t.h
 	row := &t.rows[m]
 	off := row.off
 	for _, s := range list {
-		off[(s.cols<<2|pieceClass(s.piece, h))+1]++
+		off[(t.rank[s.cols]<<2|pieceClass(s.piece, h))+1]++
 	}
 	row.pieces = make([]uint64, runStarts(off[1:]))
 	for _, s := range list {
-		k := (s.cols<<2 | pieceClass(s.piece, h)) + 1
+		k := (t.rank[s.cols]<<2 | pieceClass(s.piece, h)) + 1
 		i := off[k]
 		row.pieces[i] = s.piece
 		off[k] = i + 1
@@ -310,8 +344,8 @@ type tableBuild struct {
 }
 
 // newTableBuild starts the build of the table for the h×h square, 1 ≤ h ≤ 13, allocating
-// its row index and offsets (16 bytes a cell, 4^h cells, in one block); each row's pieces
-// are allocated when the row is built.
+// its row index and offsets (16 bytes a cell, C(2h, h) cells, in one block); each row's
+// pieces are allocated when the row is built.
 func newTableBuild(h int) (*tableBuild, error) {
 	if h < 1 || h > 13 {
 		return nil, fmt.Errorf("quarter table: h must be from 1 to 13, got %d", h)
@@ -320,10 +354,11 @@ func newTableBuild(h int) (*tableBuild, error) {
 		return nil, fmt.Errorf("quarter table: %d pieces outgrow 32-bit offsets", p)
 	}
 	t := &quarterTable{h: h, rows: make([]tableRow, 1<<h)}
-	stride := 4<<h + 1
-	offs := make([]uint32, stride<<h)
+	t.setColumnLists()
+	offs := make([]uint32, 4*choose(2*h, h)+1<<h)
 	for m := range t.rows {
-		t.rows[m].off = offs[m*stride : (m+1)*stride : (m+1)*stride]
+		n := t.offLen(uint32(m))
+		t.rows[m].off, offs = offs[:n:n], offs[n:]
 	}
 	b := &tableBuild{t: t, d: tableSplitRows(h), done: make(chan struct{})}
 	for pat := range uint32(1) << b.d {
@@ -367,12 +402,6 @@ func (b *tableBuild) runPart(sc *frontierScratch, i int) {
 	if b.left.Add(-1) != 0 {
 		return
 	}
-	t := b.t
-	t.colsByPop = make([][]uint32, t.h+1)
-	for c := range uint32(1) << t.h {
-		k := bits.OnesCount32(c)
-		t.colsByPop[k] = append(t.colsByPop[k], c)
-	}
 	close(b.done)
 }
 
@@ -402,17 +431,31 @@ func buildQuarterTable(h int) (*quarterTable, error) {
 // emptyCell reports whether cell (rows, cols) holds no piece. In a partial table the row
 // must be acquired (see rowCache.acquire).
 func (t *quarterTable) emptyCell(rows, cols uint32) bool {
-	r := &t.rows[rows]
-	k := int(cols) << 2
-	return r.off[k] == r.off[k+4]
+	if bits.OnesCount32(rows) != bits.OnesCount32(cols) {
+		return true
+	}
+	return t.emptyAt(rows, int(t.rank[cols]))
+}
+
+// emptyAt is emptyCell of the i-th column mask of |rows| columns (colsByPop).
+func (t *quarterTable) emptyAt(rows uint32, i int) bool {
+	off := t.rows[rows].off
+	return off[i<<2] == off[i<<2+4]
 }
 
 // run returns the pieces of cell (rows, cols) whose class is in [from, to). In a partial
 // table the row must be acquired (see rowCache.acquire).
 func (t *quarterTable) run(rows, cols uint32, from, to int) []uint64 {
+	if bits.OnesCount32(rows) != bits.OnesCount32(cols) {
+		return nil
+	}
+	return t.runAt(rows, int(t.rank[cols]), from, to)
+}
+
+// runAt is run of the i-th column mask of |rows| columns (colsByPop).
+func (t *quarterTable) runAt(rows uint32, i, from, to int) []uint64 {
 	r := &t.rows[rows]
-	k := int(cols) << 2
-	return r.pieces[r.off[k+from]:r.off[k+to]]
+	return r.pieces[r.off[i<<2+from]:r.off[i<<2+to]]
 }
 
 var quarterTables struct {
@@ -470,8 +513,9 @@ func sharedQuarterTable(ctx context.Context, h int) (*quarterTable, error) {
 	return t, nil
 }
 
-// tableRow is one row mask of a partial table: its pieces by (columns, class), off[(cols<<2)|class]
-// the start of that run (4·2^h+1 entries). A row not built has off == nil.
+// tableRow is one row mask of a table: its pieces by (columns, class), off[(rank<<2)|class]
+// the start of that run, rank the columns' place among those of as many columns
+// (4·C(h, |rows|)+1 entries; see quarterTable). A row not built has off == nil.
 type tableRow struct {
 	pieces []uint64
 	off    []uint32
@@ -485,7 +529,7 @@ func (r *tableRow) bytes() uint64 { return 8*uint64(len(r.pieces)) + 4*uint64(le
 // a cell the pieces come in the order of the whole table's. It takes about 25 ns a piece:
 // a few milliseconds for the largest row at h = 11, some 0.1 s at h = 13.
 func (t *quarterTable) buildRow(rows uint32) tableRow {
-	r := tableRow{off: make([]uint32, 4<<t.h+1)}
+	r := tableRow{off: make([]uint32, t.offLen(rows))}
 	t.fillRow(&r, 0, rows, 0, 0, 0)
 	r.pieces = make([]uint64, runStarts(r.off[1:]))
 	t.fillRow(&r, 0, rows, 0, 0, 0)
@@ -503,7 +547,7 @@ func (t *quarterTable) fillRow(r *tableRow, i int, pat uint32, cols uint32, down
 	if i == h {
 		dl, ul := down>>(h-1)&1, up>>(h-1)&1
 		class := [2][2]uint32{{1, 2}, {0, 3}}[dl][ul]
-		key := cols<<2 | class
+		key := t.rank[cols]<<2 | class
 		k := r.off[key+1]
 		if r.pieces != nil {
 			r.pieces[k] = uint64(down) | uint64(up)<<32
@@ -548,11 +592,7 @@ func newRowTable(h int, budget uint64) (*quarterTable, error) {
 		return nil, fmt.Errorf("quarter table: h must be from 1 to 14, got %d", h)
 	}
 	t := &quarterTable{h: h, rows: make([]tableRow, 1<<h)}
-	t.colsByPop = make([][]uint32, h+1)
-	for c := range uint32(1) << h {
-		k := bits.OnesCount32(c)
-		t.colsByPop[k] = append(t.colsByPop[k], c)
-	}
+	t.setColumnLists()
 	n := 1 << h
 	t.cache = &rowCache{t: t, budget: budget, refs: make([]int32, n), stamp: make([]uint64, n), building: make([]chan struct{}, n)}
 	return t, nil

@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"testing"
@@ -111,20 +112,29 @@ func walkedTable(h int) ([]uint32, []uint64) {
 }
 
 // flatTable returns a whole table's rows laid end to end, in increasing row mask, as the
-// walk's layout (walkedTable) holds them: one offset array over all cells, one piece
-// array. Each row's offsets must start at 0 and end at its pieces' length.
+// walk's layout (walkedTable) holds them: one offset array over all cells (those of other
+// popcounts than their row's empty), one piece array. Each row's offsets must have a cell
+// for each column mask of its popcount, start at 0, end at its pieces' length, and hold
+// each run where the runs before it end.
 func flatTable(tab *quarterTable) ([]uint32, []uint64) {
 	h := tab.h
 	off := make([]uint32, 0, 4<<(2*h)+1)
 	var pieces []uint64
-	for m := range tab.rows {
+	for m := range uint32(1) << h {
 		r := &tab.rows[m]
-		if len(r.off) != 4<<h+1 || r.off[0] != 0 || int(r.off[4<<h]) != len(r.pieces) {
+		k := bits.OnesCount32(m)
+		if len(r.off) != 4*int(choose(h, k))+1 || r.off[0] != 0 || int(r.off[len(r.off)-1]) != len(r.pieces) {
 			return nil, nil
 		}
-		base := uint32(len(pieces))
-		for _, o := range r.off[:4<<h] {
-			off = append(off, base+o)
+		base, pos := uint32(len(pieces)), uint32(0)
+		for cols := range uint32(1) << h {
+			for class := range 4 {
+				if bits.OnesCount32(cols) == k && r.off[tab.rank[cols]<<2|uint32(class)] != pos {
+					return nil, nil
+				}
+				off = append(off, base+pos)
+				pos += uint32(len(tab.run(m, cols, class, class+1)))
+			}
 		}
 		pieces = append(pieces, r.pieces...)
 	}
@@ -276,7 +286,7 @@ func TestTableBudget(t *testing.T) {
 			t.Errorf("tableBudget(%d, 1 worker, %d) is partial, want whole (table %d, buffers %d)", n, limit, table, per)
 		}
 		whole, budget := tableBudget(n, 2, limit)
-		if want := table - per; whole || budget != want {
+		if want := table - min(table, per); whole || budget != want { // N = 16: the table is less than a worker's buffers
 			t.Errorf("tableBudget(%d, 2 workers, %d) = %v, %d, want partial, %d", n, limit, whole, budget, want)
 		}
 		if whole, budget := tableBudget(n, 1, per); whole || budget != 0 {

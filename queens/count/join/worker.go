@@ -134,8 +134,8 @@ func (t task) countJoinTable(ctx context.Context, tab *quarterTable) (count.Resu
 }
 
 // memoryOf returns the bytes of the join's quarter table for n, whole (8 bytes a
-// quarter piece plus 16 bytes per cell of 4^h cells: 1.9 MiB for n = 16–17, 11 MiB
-// for 18–19, 73.5 MiB for 20–21, 574 MiB for 22–23, 4.97 GiB for 24–25, 48.3 GiB for 26–27),
+// quarter piece plus 16 bytes per cell of C(2h, h) cells: 1.1 MiB for n = 16–17, 7.8 MiB
+// for 18–19, 60.4 MiB for 20–21, 521 MiB for 22–23, 4.76 GiB for 24–25, 47.5 GiB for 26–27),
 // and of one worker's buffers (store, queries, matcher, prepared south pieces), which grow
 // with the largest row set. A process holds the whole table, shared by its workers, only
 // where it fits the memory limit; else it holds some of the table's rows (see
