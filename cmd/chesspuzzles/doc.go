@@ -102,7 +102,7 @@ for precision; --seed makes it repeatable; --json.
 	$ chesspuzzles queens estimate 24 --workers 2 --max-memory 8GiB
 	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
 	time:       7.71 days on 1 worker, 3.85 days on 2 (the cost model, ± 24% at two standard errors of its sampled row sets: a part of a task of N=24 takes too long to time here)
-	memory:     about 6.36 GiB on 2 workers
+	memory:     about 6.15 GiB on 2 workers
 	model:      frames 169 days, join 7.71 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
