@@ -283,22 +283,24 @@ const openEarly = 0.5
 // 2 5 to 11 times on the boards counted), from column 3 on it slows by openLate.
 const openColumns = 3
 
-// halfFirst and halfLast are how much of a whole column's log growth the half column
-// (openGrowth) keeps at its first cell and at its last, the cells between in proportion:
-// its first cells grow nearly as a whole column, its last hardly. Fitted on 5×8 and 6×8
-// open, counted whole (bench/log/2026-11-29-knight8x8.md, "Session 6"): cell by cell their
-// column 4 kept 0.84, 0.62, 0.59, 0.52, −0.08 and 0.79, 0.66, 0.46, 0.37, 0.29, 0.02 of the
-// model's growth; the mean, 0.55, is about the halving measured on the column's sum. Checked
-// on 8×8 open's cell 33, not fitted on: 0.85 of it kept, forecast 0.91 times the counted.
+// halfFirst is how much of a whole column's log growth the half column (openGrowth) keeps
+// at its first cell, and halfFall how much less each cell after it keeps: its first cells
+// grow nearly as a whole column, its last ones not at all (they lose states). Fitted cell
+// by cell on the half columns counted (bench/log/2026-11-29-knight8x8.md, "Session 6" and
+// "Session 8"): 5×8 open kept 0.84, 0.62, 0.59, 0.52 and −0.08 of the model's growth, 6×8
+// 0.79, 0.66, 0.46, 0.37, 0.29 and 0.02, 8×8 (cells 33–36) 0.85, 0.74, 0.54 and 0.39; the
+// model 0.8, 0.67, 0.54, 0.41, 0.28, 0.15, … A fall by a fraction of the column instead
+// (from 0.8 to 0.3 at its last cell, fitted on 5×8 and 6×8) kept 0.66 at 8×8's cell 36,
+// whose states it put at 1.43 times the counted.
 const (
 	halfFirst = 0.8
-	halfLast  = 0.3
+	halfFall  = 0.13
 )
 
 // openGrowth returns where the model of the forward sweep of an R×C board (R ≤ C) stops
 // growing: the first cell past the columns that grow, and whether the last of them is a
 // half column, whose log growth falls from halfFirst of a whole column's at its first cell
-// to halfLast at its last. The columns grow up to the middle, column (C−1)/2, and no
+// by halfFall a cell. The columns grow up to the middle, column (C−1)/2, and no
 // further than column R−1 on long boards (the frontier's steady state); on a board with an
 // even C the column C/2, just past the middle, grows too, but by about half: 5×8 and 6×8
 // open peak in column 4, column 4 holding 1.7 times the states of column 3 where column 3
@@ -383,11 +385,7 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 			}
 			g *= math.Pow(openLate, float64(cols))
 			if half && v >= stop-R {
-				f := halfFirst
-				if R > 1 {
-					f -= (halfFirst - halfLast) * float64(v%R) / float64(R-1)
-				}
-				g *= f
+				g *= halfFirst - halfFall*float64(v%R)
 			}
 			exp[v] = max(exp[v-R], 1) * math.Exp(g)
 		case v < fall:
