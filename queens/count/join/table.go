@@ -66,19 +66,30 @@ type quarterTable struct {
 // knownQuarterPieces holds P(h), the number of quarter pieces, for h = 8…13 (counted by
 // this package's enumeration, see TestQuarterTable for h = 8, 9; the sums of
 // knownPiecesByQueens), so that the table's size is known
-// before anything is allocated; smaller h are counted on demand (milliseconds).
+// before anything is allocated; smaller h are counted once on first use (smallPieceCounts).
 var knownQuarterPieces = map[int]uint64{8: 118969, 9: 915442, 10: 7535369, 11: 66807234, 12: 633443407, 13: 6354135838}
 
+// smallPieceCounts returns P(h) for h = 1…7 (index h; 0 at index 0, where no table
+// exists), counted by enumeration on the first call (about a millisecond for all seven)
+// and remembered: every task of N ≤ 15 asks for its table's size (tableFor, memoryOf),
+// and an enumeration per task was most of the count of N = 14 and 15.
+var smallPieceCounts = sync.OnceValue(func() (p [8]uint64) {
+	for h := 1; h < len(p); h++ {
+		t := quarterTable{h: h}
+		p[h] = t.count(nil)
+	}
+	return p
+})
+
 // quarterPieceCount returns P(h), exact for h ≤ 13, and an extrapolation (×9.5 a step, the
-// growth between h = 11 and 12) beyond, where no join needs it.
+// growth between h = 11 and 12) beyond, where no join needs it. It costs a look-up (the
+// first call for an h < 8 a millisecond).
 func quarterPieceCount(h int) uint64 {
 	if v, ok := knownQuarterPieces[h]; ok {
 		return v
 	}
 	if h < 8 {
-		var t quarterTable
-		t.h = h
-		return t.count(nil)
+		return smallPieceCounts()[max(h, 0)]
 	}
 	p := float64(knownQuarterPieces[12])
 	for i := 12; i < h; i++ {
