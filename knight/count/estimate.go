@@ -42,18 +42,23 @@ const (
 // states, are enough for Estimate's model: budget of time spent (the thread's CPU time
 // where it can be read, else the wall clock), or a layer of more than estimateStates;
 // budget 0 is no budget of time. For open tours also openColumns columns measured whole
-// (the model's growth comes from them), unless 20 times the budget is spent (7×7 open
-// measures its first three columns in about half a minute of CPU, 8×8 stops at a minute)
-// or a layer passes 16 times estimateStates. The wall clock bounds either only at
-// wallGuard times the budget, against a thread that hardly runs at all: a bound of 200
-// times cut 7×7's third column short at load 12–17 (39 CPU-s in 764 s), and its forecast
-// of two columns was 2.1 times the peak.
+// (the model's growth comes from them), unless 20 times the budget is spent once two
+// columns are (7×7 open measures its first three columns in about half a minute of CPU,
+// 8×8 its first two in about a minute and a half: fed fewer, expectOpen grows the
+// start-up column's shape) or a layer passes 16 times estimateStates. The wall clock
+// bounds either only at wallGuard times the budget, against a thread that hardly runs at
+// all: a bound of 200 times cut 7×7's third column short at load 12–17 (39 CPU-s in
+// 764 s), and its forecast of two columns was 2.1 times the peak (1.36 times since the
+// model fed two columns flattens column 1's shape).
 func (p sweepShape) enough(v, n int, spent, wall, budget time.Duration) bool {
 	done := budget > 0 && (spent > budget || wall > wallGuard*budget) || n > estimateStates
 	if !done || !p.open || v+1 >= openColumns*p.R {
 		return done
 	}
-	return budget > 0 && (spent > 20*budget || wall > wallGuard*budget) || n > 16*estimateStates
+	if guard := budget > 0 && wall > wallGuard*budget || n > 16*estimateStates; guard || v+1 >= 2*p.R {
+		return guard || budget > 0 && spent > 20*budget
+	}
+	return false // two whole columns at the least
 }
 
 // wallGuard times the time budget is the most wall-clock time Estimate measures cells for
@@ -75,8 +80,9 @@ const spillCost = 1.3
 
 // Estimate runs the first cells of the count Tours would do for a rows×cols board with
 // opts, with the same sweep and state store (for a few seconds and a few million states;
-// for open tours until three columns are measured whole, at most a minute and 64 million
-// states: 7×7 open takes about half a minute), and extrapolates its peak states, memory and time. For the search method it
+// for open tours until three columns are measured whole, at least two, and past two at
+// most a minute and 64 million states: 7×7 open takes about half a minute, 8×8 about a
+// minute and a half), and extrapolates its peak states, memory and time. For the search method it
 // reports no figures (that method's time grows with the number of tours, which is not
 // known before; it is chosen only for boards of sides 5 to 7 that it was measured to count
 // faster than dp, in seconds).
@@ -194,7 +200,7 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.53 µs a state read once the states outgrow the caches (7×7 open, counted)"
 			if len(states) < openColumns*sh.R {
 				// measured against the counted sweeps (bench/log/2026-11-29-knight8x8.md)
-				est.How += "; with fewer than three columns measured whole, as here, the model is rough: fed the first two columns of 8×8 open it put column 2's states at 1.17 times those counted, its cells at 0.1 to 2.5 times, and fed 7×7's it put the peak at 2.1 times the counted one (with three columns: 0.93–1.27 times on 6×7, 6×8 and 7×7)"
+				est.How += "; with fewer than three columns measured whole, as here, the model is rougher: fed the first two columns of 8×8 open it put each of the cells counted after them (17–36) at 0.79 to 1.21 times, and fed 7×7's it put the peak at 1.36 times the counted one (with three columns: 0.93–1.06 times on 6×7, 6×8 and 7×7)"
 			}
 		}
 	}
@@ -277,6 +283,16 @@ const openLate = 0.8
 // 7×7. Estimate measures three columns whole where it can, so that only boards too large for
 // that (8×8) use it.
 const openEarly = 0.5
+
+// openFlat is how much of column 1's shape (the log of each cell's states over the
+// column's) column 2 keeps, in the model fed two columns: on 8×8 open column 1's first
+// seven cells spread over a factor of 149, column 2's over 9.9 (0.46 of the log).
+const openFlat = 0.5
+
+// openLast is how much of its column's log growth a column's last cell keeps, in the
+// model fed two columns (the start-up column's last cell grows far more: 241 times on 8×8
+// open, whose column 1 grew 364 times): 8×8 open's cells 24 and 32 kept 0.69 and 0.79.
+const openLast = 0.7
 
 // openColumns is how many columns of an open board Estimate measures whole when it can:
 // the growth of columns 1 and 2 is the start-up's (column 1 grows 23 to 221 times, column
@@ -370,12 +386,35 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		lastLg = math.Log(exp[2*R-1]/max(exp[R-1], 1)) * openEarly
 	}
 	lastLg = max(lastLg, 0)
+	// With two columns measured whole, column 2's cells but its last hold column 1's
+	// states but its last's, grown by the column's growth, shared in column 1's shape
+	// flattened by openFlat, and its last cell grows by openLast of that growth (grown
+	// from column 1 cell by cell, 8×8 open's column 2 held 0.1–0.5 of the counted in its
+	// first cells, 1.6–3 times in its last).
+	var flat []float64
+	if whole == 2 && 3*R <= stop && !(half && 2*R >= stop-R) {
+		flat = make([]float64, R-1)
+		var sum, weights float64
+		for i := range flat {
+			flat[i] = math.Pow(max(exp[R+i], 1), openFlat)
+			weights += flat[i]
+			sum += exp[R+i]
+		}
+		for i := range flat {
+			flat[i] *= sum * math.Exp(lg) / weights
+		}
+		lastLg = lg * openLast
+	}
 	level := 0.0
 	for v := k; v < cells; v++ {
 		switch {
 		case v < stop:
 			if v < R {
 				exp[v] = exp[v-1] * 1.6 // no column before yet
+				continue
+			}
+			if flat != nil && v/R == 2 && v%R < R-1 {
+				exp[v] = flat[v%R]
 				continue
 			}
 			cols := v/R - whole // columns past the one after the last measured whole

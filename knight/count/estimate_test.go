@@ -259,10 +259,12 @@ func TestThreadCPU(t *testing.T) {
 // and 8), 5×8 and 5×14 fed a measured prefix growing 1.5 times a cell: the prefix is kept;
 // up to where openGrowth stops, each cell holds more than the cell a column before (but
 // for the cells of a half column past the one where its growth turns to a loss, which hold
-// less), and by a factor no larger than a column before; the level reached is held to the mirror
-// column, and from there each cell holds less than the cell a column before.
+// less), and by a factor no larger than a column before (fed two columns, whose column 2
+// takes the shape of column 1 flattened, the column after it by its sum); the level reached
+// is held to the mirror column, and from there each cell holds less than the cell a column
+// before.
 func TestExpectOpen(t *testing.T) {
-	for _, tt := range []struct{ rows, cols, k int }{{7, 7, 15}, {7, 7, 21}, {8, 8, 12}, {8, 8, 17}, {5, 8, 15}, {5, 14, 18}, {7, 7, 3}} {
+	for _, tt := range []struct{ rows, cols, k int }{{7, 7, 14}, {7, 7, 15}, {7, 7, 21}, {8, 8, 12}, {8, 8, 16}, {8, 8, 17}, {5, 8, 15}, {5, 14, 18}, {7, 7, 3}} {
 		p := shapeOf(tt.rows, tt.cols, false)
 		R, C := p.R, p.n/p.R
 		measured := make([]float64, tt.k)
@@ -293,7 +295,8 @@ func TestExpectOpen(t *testing.T) {
 				if g >= 1 && losing(v) {
 					t.Errorf("%s: cell %d (%g), past where the half column loses, not below the cell a column before (%g)", name, v, exp[v], exp[v-R])
 				}
-				if v-R >= tt.k && v-2*R >= 0 && g > exp[v-R]/exp[v-2*R]*(1+1e-12) {
+				flatBefore := tt.k/R == 2 && (v-R)/R == 2
+				if v-R >= tt.k && v-2*R >= 0 && !flatBefore && g > exp[v-R]/exp[v-2*R]*(1+1e-12) {
 					t.Errorf("%s: cell %d grows %.3g times a column, faster than a column before", name, v, g)
 				}
 			case v < fall:
@@ -302,6 +305,17 @@ func TestExpectOpen(t *testing.T) {
 				}
 			case exp[v] > 1 && exp[v] >= exp[v-R]:
 				t.Errorf("%s: cell %d (%g) not below the cell a column before (%g)", name, v, exp[v], exp[v-R])
+			}
+		}
+		if tt.k/R == 2 && 4*R <= stop {
+			col := func(c int) (s float64) {
+				for _, x := range exp[c*R : (c+1)*R] {
+					s += x
+				}
+				return s
+			}
+			if g1, g2 := col(2)/col(1), col(3)/col(2); g2 <= 1 || g2 > g1 {
+				t.Errorf("%s: column 3 grows %.3g times, column 2 %.3g times", name, g2, g1)
 			}
 		}
 	}
@@ -391,9 +405,9 @@ func readKnownPeaks(t *testing.T) []knownPeak {
 
 // TestExpectOpen8x8 checks the open model against the sweep of 8×8 open as far as it was
 // counted (testdata/known-cells-8x8-open.txt, at least to cell 36): fed the first two
-// columns (all Estimate measures of 8 rows in its budget), column 2's states summed within
-// 30 % of those counted; fed the first three whole columns or more, every cell counted
-// after them within 30 % (fed three, cells 25–36: 1.29, 1.10, –, 0.81, 0.84, 0.82, 0.92,
+// whole columns (what Estimate measures of 8 rows) or more, every cell counted after them
+// within 30 % (fed two, cells 17–36: 0.79–1.21 times, where grown cell by cell from column
+// 1 they were 0.10–2.99 times; fed three, cells 25–36: 1.29, 1.10, –, 0.81, 0.84, 0.82, 0.92,
 // 0.82, 1.14, 0.94, 0.92 and 0.82 times; fed four, cells 33–36 0.91, 0.88, 0.99 and 1.04
 // times; cell 27 is not known exactly and is fed as its neighbours' geometric mean, as the
 // count's ETA takes it). Cell 32, the last of column 3, is where the model carrying a
@@ -436,17 +450,8 @@ func TestExpectOpen8x8(t *testing.T) {
 		fed[i] = x
 	}
 	p := shapeOf(8, 8, false)
-	exp := p.expectStates(MethodDP, p.n, fed[:2*R])
-	var got, want float64
-	for v := 2 * R; v < 3*R; v++ {
-		got += exp[v]
-		want += counted[v]
-	}
-	if r := got / want; r < 0.7 || r > 1.3 {
-		t.Errorf("fed two columns, column 2 holds %.4g states, counted %.0f (%.2f times)", got, want, r)
-	}
-	for whole := 3; whole*R < len(counted); whole++ {
-		exp = p.expectStates(MethodDP, p.n, fed[:whole*R])
+	for whole := 2; whole*R < len(counted); whole++ {
+		exp := p.expectStates(MethodDP, p.n, fed[:whole*R])
 		for v := whole * R; v < len(counted); v++ {
 			if math.IsNaN(counted[v]) {
 				continue
@@ -466,10 +471,10 @@ func TestExpectOpen8x8(t *testing.T) {
 }
 
 // TestEstimateEnough checks where Estimate stops measuring: an open board's first three
-// columns are measured unless a minute of CPU (20 times the 3 s budget) is spent, however
-// long the wall clock takes, up to the guard against a thread that hardly runs (7×7 open
-// at load 12–17 spent 39 CPU-s in 764 s of wall clock on its third column, and a bound of
-// 200 times the budget cut it there); a closed board stops at its budget.
+// columns are measured unless a minute of CPU (20 times the 3 s budget) is spent once two
+// are, however long the wall clock takes, up to the guard against a thread that hardly
+// runs (7×7 open at load 12–17 spent 39 CPU-s in 764 s of wall clock on its third column,
+// and a bound of 200 times the budget cut it there); a closed board stops at its budget.
 func TestEstimateEnough(t *testing.T) {
 	open, closed := shapeOf(7, 7, false), shapeOf(8, 8, true)
 	const s = time.Second
@@ -485,6 +490,9 @@ func TestEstimateEnough(t *testing.T) {
 		{"open, third column, 39 CPU-s in 764 s", open, 18, 20000000, 39 * s, 764 * s, false},
 		{"open, three columns", open, 20, 20000000, 30 * s, 40 * s, true},
 		{"open, a minute of CPU", open, 18, 20000000, 61 * s, 70 * s, true},
+		{"open, a minute of CPU in the second column", open, 12, 20000000, 61 * s, 70 * s, false},
+		{"open, a minute of CPU, two columns", open, 13, 20000000, 61 * s, 70 * s, true},
+		{"open, the second column's layer too large", open, 12, 70000000, 61 * s, 70 * s, true},
 		{"open, a thread that hardly runs", open, 18, 20000000, 10 * s, 51 * time.Minute, true},
 		{"closed, budget spent", closed, 10, 1000, 4 * s, 5 * s, true},
 		{"closed, budget not spent", closed, 10, 1000, 2 * s, 100 * s, false},
