@@ -18,7 +18,7 @@ func newKnightEstimateCmd() *cobra.Command {
 		Long: `Estimate the peak states, memory and one-core time of "knight count" with the same
 flags, before committing to a long count. The estimate runs the first cells of the frontier
 sweep (a few seconds; for open tours its first three columns, up to a minute once two
-are: 8×8 takes a minute and a half) and extrapolates: it says which figures were measured
+are: 8×8 takes about two minutes) and extrapolates: it says which figures were measured
 and which extrapolated. When the whole sweep fits in that time the figures are measured. For the
 search method (small boards) it only says so: its time follows the number of tours.
 If the expected memory is over --max-memory (default half this machine's), it says that

@@ -44,7 +44,7 @@ const (
 // budget 0 is no budget of time. For open tours also openColumns columns measured whole
 // (the model's growth comes from them), unless 20 times the budget is spent once two
 // columns are (7×7 open measures its first three columns in about half a minute of CPU,
-// 8×8 its first two in about a minute and a half: fed fewer, expectOpen grows the
+// 8×8 its first two in about two minutes: fed fewer, expectOpen grows the
 // start-up column's shape) or a layer passes 16 times estimateStates. The wall clock
 // bounds either only at wallGuard times the budget, against a thread that hardly runs at
 // all: a bound of 200 times cut 7×7's third column short at load 12–17 (39 CPU-s in
@@ -81,8 +81,8 @@ const spillCost = 1.3
 // Estimate runs the first cells of the count Tours would do for a rows×cols board with
 // opts, with the same sweep and state store (for a few seconds and a few million states;
 // for open tours until three columns are measured whole, at least two, and past two at
-// most a minute and 64 million states: 7×7 open takes about half a minute, 8×8 about a
-// minute and a half), and extrapolates its peak states, memory and time. For the search method it
+// most a minute and 64 million states: 7×7 open takes about half a minute, 8×8 about two
+// minutes), and extrapolates its peak states, memory and time. For the search method it
 // reports no figures (that method's time grows with the number of tours, which is not
 // known before; it is chosen only for boards of sides 5 to 7 that it was measured to count
 // faster than dp, in seconds).
