@@ -32,6 +32,9 @@ type aheadStep struct {
 	on  uint32
 	nb  [maxW + 1]uint32
 	out [maxW + 1]int8
+	// short0 and short1 mark the slots (on the board) whose cells have no neighbour, and
+	// one, past slot W: the only cells that can run short of edges (leave checks those).
+	short0, short1 uint32
 	// startSlot is the slot of the start square while it is in the extended window (0: it
 	// is placed at this step), else -1; startAfter tells whether it comes after v.
 	startSlot  int8
@@ -110,6 +113,12 @@ func newAheadSteps(p *plan, nb [][]int, start int, ends []int) []aheadStep {
 				default:
 					st.out[s]++
 				}
+			}
+			switch st.out[s] {
+			case 0:
+				st.short0 |= 1 << s
+			case 1:
+				st.short1 |= 1 << s
 			}
 		}
 	}
@@ -273,8 +282,10 @@ func (p *plan) leave(st *aheadStep, b *picture, w *sweep, deg int8, lo, hi uint6
 	if !balanced(balance, left) || left > 0 && !st.endLater {
 		return
 	}
-	// the cells to come that cannot get the edges they need: none if free, or an end
-	for m := st.on &^ fullMask; m != 0; m &= m - 1 {
+	// The cells to come that cannot get the edges they need: none if free, or an end. A
+	// cell with two neighbours past slot W (free cells, never a cycle) always can; one with
+	// one can unless it is free (it needs one edge more, and has the one past slot W).
+	for m := (st.short0 | st.short1&frees) &^ fullMask; m != 0; m &= m - 1 {
 		s := bits.TrailingZeros32(m)
 		open := st.nb[s] &^ fullMask
 		av := int(st.out[s]) + bits.OnesCount32(open)
