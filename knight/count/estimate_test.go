@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -321,22 +322,25 @@ func TestExpectOpen(t *testing.T) {
 	}
 }
 
-// TestExpectOpenCounted checks the model against whole counts of open boards that take
-// a second or less (5×7 and 5×8, by the dp method): fed the states after the cells of the
-// first three columns, or of those and part of the fourth, its peak is within 30% of the
-// peak the count held wherever the measured cells stop (the growth comes from whole
-// columns; the cells measured of the fourth only replace their forecasts).
+// TestExpectOpenCounted checks the model against whole counts of open boards (5×7 and 5×8,
+// by the dp method; their states after each cell in testdata/known-cells-open.txt): fed
+// the states after the cells of the first three columns, or of those and part of the
+// fourth, its peak is within 30% of the peak the count held wherever the measured cells
+// stop (the growth comes from whole columns; the cells measured of the fourth only replace
+// their forecasts).
 func TestExpectOpenCounted(t *testing.T) {
+	cells := readKnownCellsOpen(t)
 	for _, tt := range []struct{ rows, cols int }{{5, 7}, {5, 8}} {
-		var states []float64
-		opts := Options{Method: MethodDP, Status: func(s Status) { states = append(states, float64(s.States)) }}
-		if _, err := Tours(context.Background(), tt.rows, tt.cols, opts); err != nil {
-			t.Fatal(err)
-		}
+		counted := cells[[2]int{tt.rows, tt.cols}]
 		p := shapeOf(tt.rows, tt.cols, false)
+		if len(counted) != p.n {
+			t.Fatalf("known-cells-open.txt holds %d cells of %d×%d, want %d", len(counted), tt.rows, tt.cols, p.n)
+		}
+		states := make([]float64, len(counted))
 		var peak float64
-		for _, x := range states {
-			peak = max(peak, x)
+		for i, x := range counted {
+			states[i] = float64(x)
+			peak = max(peak, states[i])
 		}
 		R := p.R
 		for k := 3 * R; k < 4*R; k++ {
@@ -349,6 +353,48 @@ func TestExpectOpenCounted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestKnownCellsOpenLong counts the boards of testdata/known-cells-open.txt again and checks
+// the states after each cell against the file. It runs when CHESSPUZZLES_LONG is set.
+func TestKnownCellsOpenLong(t *testing.T) {
+	skipUnlessLong(t, "the dp counts of 5×7 and 5×8 open, cell by cell, against known-cells-open.txt (25 CPU-s under -race); TestExpectOpenCounted reads the file")
+	for board, want := range readKnownCellsOpen(t) {
+		var got []int
+		opts := Options{Method: MethodDP, Status: func(s Status) { got = append(got, s.States) }}
+		if _, err := Tours(context.Background(), board[0], board[1], opts); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d×%d open: states after each cell %v, known-cells-open.txt %v", board[0], board[1], got, want)
+		}
+	}
+}
+
+// readKnownCellsOpen reads testdata/known-cells-open.txt: board, cell, states, the cells of
+// a board in order from 1.
+func readKnownCellsOpen(t *testing.T) map[[2]int][]int {
+	t.Helper()
+	data, err := os.ReadFile("testdata/known-cells-open.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[[2]int][]int{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var rows, cols, cell, n int
+		if k, err := fmt.Sscanf(line, "%dx%d %d %d", &rows, &cols, &cell, &n); k != 4 || err != nil || n < 0 {
+			t.Fatalf("known-cells-open.txt: bad line %q", line)
+		}
+		b := [2]int{rows, cols}
+		if cell != len(out[b])+1 {
+			t.Fatalf("known-cells-open.txt: cell %d of %d×%d out of order", cell, rows, cols)
+		}
+		out[b] = append(out[b], n)
+	}
+	return out
 }
 
 // TestEstimateOpenLong checks Estimate itself on open boards whose peak states were counted
