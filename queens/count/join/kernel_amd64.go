@@ -35,13 +35,24 @@ func matchOffsets(bw int) bool { return bw == 4 && haveMatchAVX2 || bw == 8 && h
 // once for a group of four batches (countBatchesAVX512Index, measured 1.3× faster than
 // offsets made first at N = 20 and 1.6× at N = 22, 27 Nov), else on the queries' chunk
 // offsets offs (stride slots a query) where given, else one batch at a time. With AVX2
-// (batches of 4): on the offsets where given, else computing them. Else countBatchesGo.
+// (batches of 4): on the offsets where given (for up to 8 chunks countBatchesAVX2HS for
+// the queries in fours, countBatchesAVX2 for the last one to three), else computing them.
+// Else countBatchesGo.
 // All give the same count (TestMatchKernels).
 func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int) uint64 {
 	if len(tab) > 0 && len(cq) > 0 {
 		switch {
 		case bw == 4 && haveMatchAVX2 && stride >= nch && len(offs) >= len(cq)*stride:
-			return countBatchesAVX2(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
+			nb := len(tab) / bs
+			q4 := len(cq) &^ 3
+			if nch > 8 || q4 == 0 {
+				return countBatchesAVX2(&tab[0], nb, bs, nch, &offs[0], stride, len(cq))
+			}
+			n := countBatchesAVX2HS(&tab[0], nb, bs, nch, &offs[0], stride, q4)
+			if q4 < len(cq) {
+				n += countBatchesAVX2(&tab[0], nb, bs, nch, &offs[q4*stride], stride, len(cq)-q4)
+			}
+			return n
 		case bw == 8 && haveMatchAVX512 && stride >= nch && len(offs) >= len(cq)*stride:
 			return countBatchesAVX512Offs(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
 		case bw == 8 && matchIndexed(bw, cb, nch):
@@ -149,15 +160,25 @@ func weightGrain(bw int) int {
 
 // countBatchesWeighted returns the sum over the queries cq and the batches of tab of the
 // lanes each query leaves set, lane l of word w of batch b weighing wts[(bw·b + w)·8 + l/8]
-// (at most 64; 0 for lanes that hold no pattern): countBatchesAVX2Weighted on the queries' chunk
-// offsets offs (stride slots a query) where it runs and they are given, for up to 8
-// chunks, else countBatchesGoWeighted.
+// (at most 64; 0 for lanes that hold no pattern). On the queries' chunk offsets offs
+// (stride slots a query) where the AVX2 kernels run and they are given, for up to 8
+// chunks: countBatchesAVX2WeightedHS for the queries in fours, countBatchesAVX2Weighted
+// for the last one to three (a second pass over the batches); else countBatchesGoWeighted.
 func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int, wts []uint8) uint64 {
 	switch {
 	case len(tab) == 0 || len(cq) == 0:
 		return 0
 	case lanesOffsets(bw) && nch <= 8 && stride >= nch && len(offs) >= len(cq)*stride:
-		return countBatchesAVX2Weighted(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq), &wts[0])
+		nb := len(tab) / bs
+		var n uint64
+		q4 := len(cq) &^ 3
+		if q4 > 0 {
+			n = countBatchesAVX2WeightedHS(&tab[0], nb, bs, nch, &offs[0], stride, q4, &wts[0])
+		}
+		if q4 < len(cq) {
+			n += countBatchesAVX2Weighted(&tab[0], nb, bs, nch, &offs[q4*stride], stride, len(cq)-q4, &wts[0])
+		}
+		return n
 	}
 	return countBatchesGoWeighted(tab, bs, bw, nch, cb, cq, wts)
 }
@@ -169,3 +190,19 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 //
 //go:noescape
 func countBatchesAVX2Weighted(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, wts *uint8) uint64
+
+// countBatchesAVX2WeightedHS is countBatchesAVX2Weighted for a positive multiple of 4
+// queries, counting four queries' rows of a batch at a time with carry-save adders
+// (Harley–Seal): one byte popcount a batch and four queries instead of four, for fifteen
+// bitwise operations, the ones and twos left at the end popcounted once.
+//
+//go:noescape
+func countBatchesAVX2WeightedHS(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, wts *uint8) uint64
+
+// countBatchesAVX2HS is countBatchesAVX2 for a positive multiple of 4 queries and 1 to 8
+// chunks, counting the rows of four queries in two batches at a time with carry-save
+// adders (Harley–Seal): one byte popcount for eight (batch, query) pairs instead of eight,
+// for 35 bitwise operations.
+//
+//go:noescape
+func countBatchesAVX2HS(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64

@@ -760,3 +760,282 @@ avx2wdone:
 	HSUM4
 	MOVQ AX, ret+64(FP)
 	RET
+
+// Words of 4: VPMADDWD's pairs summed and weighed 4 (the fours of a carry-save count).
+DATA wordFours<>+0(SB)/8, $0x0004000400040004
+DATA wordFours<>+8(SB)/8, $0x0004000400040004
+DATA wordFours<>+16(SB)/8, $0x0004000400040004
+DATA wordFours<>+24(SB)/8, $0x0004000400040004
+GLOBL wordFours<>(SB), RODATA|NOPTR, $32
+
+// ROW2B(o) is ROW2 into Y1 and Y7.
+#define ROW2B(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y1, Y1; VPAND (DX)(BX*1), Y7, Y7
+
+// ROW1B(o) is ROW into Y1.
+#define ROW1B(o) MOVL o(DI), BX; VPAND (SI)(BX*1), Y1, Y1
+
+// QUERY2(a, b, CHUNKS, R) ANDs into a and b the rows of the query at DI (its first row
+// loaded) in the two batches at SI and DX, R being ROW2 (into Y0, Y6) or ROW2B (Y1,
+// Y7), and moves DI to the next query. QUERY1(a, CHUNKS, R) is the same for the batch at SI.
+#define QUERY2(a, b, CHUNKS, R) MOVL (DI), BX; VMOVDQU (SI)(BX*1), a; VMOVDQU (DX)(BX*1), b; CHUNKS(R); ADDQ R14, DI
+#define QUERY1(a, CHUNKS, R) MOVL (DI), BX; VMOVDQU (SI)(BX*1), a; CHUNKS(R); ADDQ R14, DI
+
+// CSA(h, l, a, b) is a carry-save adder of 256 one-bit lanes (Y14 scratch): l becomes
+// l XOR a XOR b (the sum bits) and h the majority of l, a and b (the carries, which weigh
+// twice as much); h may be a.
+#define CSA(h, l, a, b) VPXOR a, l, Y14; VPAND a, l, h; VPXOR b, Y14, l; VPAND b, Y14, Y14; VPOR Y14, h, h
+
+// HSBLOCK starts a block of at most 31 of the CX groups of four queries left (R13 of
+// them, taken from CX) with the fours' byte sums Y8 and Y11 cleared: 31 groups leave at
+// most 248 in a byte.
+#define HSBLOCK MOVQ $31, R13; CMPQ CX, R13; CMOVQLT CX, R13; SUBQ R13, CX; VPXOR Y8, Y8, Y8; VPXOR Y11, Y11, Y11
+
+// HSDWORDS(y) adds y's eight doublewords (each below 2^19) to Y2's four quadword sums.
+#define HSDWORDS(y) VPSRLQ $32, y, Y14; VPAND lowDwords<>(SB), y, y; VPADDQ Y14, Y2, Y2; VPADDQ y, Y2, Y2
+
+// HSFLUSH2 weighs the fours' byte sums of two batches (Y8 by the weights at R15, Y11 by
+// those at 32(R15)), four times, and adds them to Y2: with sums of at most 248 and weights
+// of at most 64 a word of VPMADDUBSW is at most 31,744, a doubleword of VPMADDWD by 4
+// 253,952, of both batches 507,904. HSFLUSH1 is the same for the batch of Y8.
+#define HSFLUSH2 VPMADDUBSW (R15), Y8, Y8; VPMADDUBSW 32(R15), Y11, Y11; VPMADDWD wordFours<>(SB), Y8, Y8; VPMADDWD wordFours<>(SB), Y11, Y11; VPADDD Y11, Y8, Y8; HSDWORDS(Y8)
+#define HSFLUSH1 VPMADDUBSW (R15), Y8, Y8; VPMADDWD wordFours<>(SB), Y8, Y8; HSDWORDS(Y8)
+
+// HSREST2 adds what the ones (Y9, Y10) and twos (Y12, Y13) of two batches hold at the end
+// of the queries, each lane's ones plus twice its twos (at most 24 a byte), weighed by the
+// weights at R15 and 32(R15), to Y2. HSREST1 is the same for the batch of Y9 and Y12.
+#define HSREST2 POPCNTB(Y9, Y1); POPCNTB(Y12, Y7); VPADDB Y12, Y12, Y12; VPADDB Y12, Y9, Y9; POPCNTB(Y10, Y1); POPCNTB(Y13, Y7); VPADDB Y13, Y13, Y13; VPADDB Y13, Y10, Y10; VPMADDUBSW (R15), Y9, Y9; VPMADDUBSW 32(R15), Y10, Y10; VPMADDWD wordOnes<>(SB), Y9, Y9; VPMADDWD wordOnes<>(SB), Y10, Y10; VPADDD Y10, Y9, Y9; HSDWORDS(Y9)
+#define HSREST1 POPCNTB(Y9, Y1); POPCNTB(Y12, Y7); VPADDB Y12, Y12, Y12; VPADDB Y12, Y9, Y9; VPMADDUBSW (R15), Y9, Y9; VPMADDWD wordOnes<>(SB), Y9, Y9; HSDWORDS(Y9)
+
+// HSUNROLLED(pairs, block2, group2, single, block1, group1, CHUNKS, done) is
+// countBatchesAVX2WeightedHS for one number of chunks, at its six labels: batches two at
+// a time (pairs), the queries four at a time (group2) in blocks of at most 31 groups
+// (block2), each batch's four rows added into its ones (Y9, Y10) and twos (Y12, Y13) by
+// three carry-save adders, the carries out of the twos (each lane's fours) counted by one
+// byte popcount into Y8 and Y11 and weighed at the block's end (HSFLUSH2), the ones and
+// twos after the last block (HSREST2); then the odd last batch alone (single, block1,
+// group1).
+#define HSUNROLLED(pairs, block2, group2, single, block1, group1, CHUNKS, done) \
+pairs:                             \
+	CMPQ    R8, $2;                 \
+	JLT     single;                 \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	LEAQ    (SI)(R9*1), DX;         \
+	VPXOR   Y9, Y9, Y9;             \
+	VPXOR   Y10, Y10, Y10;          \
+	VPXOR   Y12, Y12, Y12;          \
+	VPXOR   Y13, Y13, Y13;          \
+block2:                            \
+	HSBLOCK;                        \
+group2:                            \
+	QUERY2(Y0, Y6, CHUNKS, ROW2);   \
+	QUERY2(Y1, Y7, CHUNKS, ROW2B);  \
+	CSA(Y5, Y9, Y0, Y1);            \
+	CSA(Y15, Y10, Y6, Y7);          \
+	QUERY2(Y0, Y6, CHUNKS, ROW2);   \
+	QUERY2(Y1, Y7, CHUNKS, ROW2B);  \
+	CSA(Y0, Y9, Y0, Y1);            \
+	CSA(Y6, Y10, Y6, Y7);           \
+	CSA(Y5, Y12, Y5, Y0);           \
+	CSA(Y15, Y13, Y15, Y6);         \
+	POPCNTB(Y5, Y1);                \
+	VPADDB  Y5, Y8, Y8;             \
+	POPCNTB(Y15, Y7);               \
+	VPADDB  Y15, Y11, Y11;          \
+	DECQ    R13;                    \
+	JNZ     group2;                 \
+	HSFLUSH2;                       \
+	TESTQ   CX, CX;                 \
+	JNZ     block2;                 \
+	HSREST2;                        \
+	ADDQ    $64, R15;               \
+	LEAQ    (SI)(R9*2), SI;         \
+	SUBQ    $2, R8;                 \
+	JMP     pairs;                  \
+single:                            \
+	TESTQ   R8, R8;                 \
+	JZ      done;                   \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	VPXOR   Y9, Y9, Y9;             \
+	VPXOR   Y12, Y12, Y12;          \
+block1:                            \
+	HSBLOCK;                        \
+group1:                            \
+	QUERY1(Y0, CHUNKS, ROW);        \
+	QUERY1(Y1, CHUNKS, ROW1B);      \
+	CSA(Y5, Y9, Y0, Y1);            \
+	QUERY1(Y0, CHUNKS, ROW);        \
+	QUERY1(Y1, CHUNKS, ROW1B);      \
+	CSA(Y0, Y9, Y0, Y1);            \
+	CSA(Y5, Y12, Y5, Y0);           \
+	POPCNTB(Y5, Y1);                \
+	VPADDB  Y5, Y8, Y8;             \
+	DECQ    R13;                    \
+	JNZ     group1;                 \
+	HSFLUSH1;                       \
+	TESTQ   CX, CX;                 \
+	JNZ     block1;                 \
+	HSREST1;                        \
+	JMP     done
+
+// func countBatchesAVX2WeightedHS(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int, wts *uint8) uint64
+//
+// countBatchesAVX2Weighted with a carry-save (Harley–Seal) count across the queries: nq a
+// positive multiple of 4, nch from 1 to 8. For each pair of batches (then the odd last
+// one), each group of four queries' rows go through three carry-save adders into each
+// batch's ones and twos, and only the carries out of the twos are popcounted (VPSHUFB on
+// nibbles) and summed bytewise: one byte popcount a batch for four queries instead of
+// four, for fifteen bitwise operations.
+TEXT ·countBatchesAVX2WeightedHS(SB), NOSPLIT, $0-72
+	MOVQ    tab+0(FP), SI
+	MOVQ    nb+8(FP), R8
+	MOVQ    bs+16(FP), R9
+	SHLQ    $3, R9
+	MOVQ    nch+24(FP), R10
+	MOVQ    offs+32(FP), R11
+	MOVQ    stride+40(FP), R14
+	SHLQ    $2, R14
+	MOVQ    nq+48(FP), R12
+	SHRQ    $2, R12
+	MOVQ    wts+56(FP), R15
+	VMOVDQU popcntNibbles<>(SB), Y3
+	VMOVDQU lowNibbles<>(SB), Y4
+	VPXOR   Y2, Y2, Y2
+	CMPQ R10, $1; JEQ hs1; CMPQ R10, $2; JEQ hs2; CMPQ R10, $3; JEQ hs3; CMPQ R10, $4; JEQ hs4
+	CMPQ R10, $5; JEQ hs5; CMPQ R10, $6; JEQ hs6; CMPQ R10, $7; JEQ hs7
+	JMP hs8
+
+	HSUNROLLED(hs1, hsb1, hsg1, hss1, hsc1, hsq1, CHUNKS1, hsdone)
+	HSUNROLLED(hs2, hsb2, hsg2, hss2, hsc2, hsq2, CHUNKS2, hsdone)
+	HSUNROLLED(hs3, hsb3, hsg3, hss3, hsc3, hsq3, CHUNKS3, hsdone)
+	HSUNROLLED(hs4, hsb4, hsg4, hss4, hsc4, hsq4, CHUNKS4, hsdone)
+	HSUNROLLED(hs5, hsb5, hsg5, hss5, hsc5, hsq5, CHUNKS5, hsdone)
+	HSUNROLLED(hs6, hsb6, hsg6, hss6, hsc6, hsq6, CHUNKS6, hsdone)
+	HSUNROLLED(hs7, hsb7, hsg7, hss7, hsc7, hsq7, CHUNKS7, hsdone)
+	HSUNROLLED(hs8, hsb8, hsg8, hss8, hsc8, hsq8, CHUNKS8, hsdone)
+
+hsdone:
+	HSUM4
+	MOVQ AX, ret+64(FP)
+	RET
+
+// HSBLOCK8(y) starts a block of at most 31 of the CX groups left (R13 of them, taken from
+// CX) with the byte sums y cleared: 31 groups leave at most 248 in a byte.
+#define HSBLOCK8(y) MOVQ $31, R13; CMPQ CX, R13; CMOVQLT CX, R13; SUBQ R13, CX; VPXOR y, y, y
+
+// HSSUM(y, s) adds y's byte sums, each weighing 2^s, to Y2's four quadwords (Y5 zero).
+#define HSSUM(y, s) VPSADBW Y5, y, y; VPSLLQ $s, y, y; VPADDQ y, Y2, Y2
+
+// HSPLAIN(pairs, block2, group2, single, block1, group1, CHUNKS, done) is
+// countBatchesAVX2HS for one number of chunks, at its six labels: batches two at a time
+// (pairs), the queries four at a time (group2) in blocks of at most 31 groups (block2),
+// the eight rows of a group added into the ones, twos and fours (Y9, Y10, Y12) by seven
+// carry-save adders, the carries out of the fours (each lane's eights) counted by one byte
+// popcount into Y8 and summed at the block's end; then the odd last batch alone (single,
+// block1, group1), its four rows a group into the ones and twos, the fours counted into Y6.
+#define HSPLAIN(pairs, block2, group2, single, block1, group1, CHUNKS, done) \
+pairs:                             \
+	CMPQ    R8, $2;                 \
+	JLT     single;                 \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+	LEAQ    (SI)(R9*1), DX;         \
+block2:                            \
+	HSBLOCK8(Y8);                   \
+group2:                            \
+	QUERY2(Y0, Y6, CHUNKS, ROW2);   \
+	QUERY2(Y1, Y7, CHUNKS, ROW2B);  \
+	CSA(Y13, Y9, Y0, Y1);           \
+	CSA(Y15, Y9, Y6, Y7);           \
+	CSA(Y13, Y10, Y13, Y15);        \
+	QUERY2(Y0, Y6, CHUNKS, ROW2);   \
+	QUERY2(Y1, Y7, CHUNKS, ROW2B);  \
+	CSA(Y0, Y9, Y0, Y1);            \
+	CSA(Y6, Y9, Y6, Y7);            \
+	CSA(Y0, Y10, Y0, Y6);           \
+	CSA(Y13, Y12, Y13, Y0);         \
+	POPCNTB(Y13, Y11);              \
+	VPADDB  Y13, Y8, Y8;            \
+	DECQ    R13;                    \
+	JNZ     group2;                 \
+	HSSUM(Y8, 3);                   \
+	TESTQ   CX, CX;                 \
+	JNZ     block2;                 \
+	LEAQ    (SI)(R9*2), SI;         \
+	SUBQ    $2, R8;                 \
+	JMP     pairs;                  \
+single:                            \
+	TESTQ   R8, R8;                 \
+	JZ      done;                   \
+	MOVQ    R11, DI;                \
+	MOVQ    R12, CX;                \
+block1:                            \
+	HSBLOCK8(Y6);                   \
+group1:                            \
+	QUERY1(Y0, CHUNKS, ROW);        \
+	QUERY1(Y1, CHUNKS, ROW1B);      \
+	CSA(Y13, Y9, Y0, Y1);           \
+	QUERY1(Y0, CHUNKS, ROW);        \
+	QUERY1(Y1, CHUNKS, ROW1B);      \
+	CSA(Y0, Y9, Y0, Y1);            \
+	CSA(Y13, Y10, Y13, Y0);         \
+	POPCNTB(Y13, Y11);              \
+	VPADDB  Y13, Y6, Y6;            \
+	DECQ    R13;                    \
+	JNZ     group1;                 \
+	HSSUM(Y6, 2);                   \
+	TESTQ   CX, CX;                 \
+	JNZ     block1;                 \
+	JMP     done
+
+// func countBatchesAVX2HS(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
+//
+// countBatchesAVX2 with a carry-save (Harley–Seal) count across queries and batches: nq a
+// positive multiple of 4, nch from 1 to 8. The rows of four queries in two batches go
+// through seven carry-save adders into the ones, twos and fours, kept over the whole
+// call, and only the carries out of the fours are popcounted (VPSHUFB on nibbles) and
+// summed bytewise (VPSADBW a block): one byte popcount for eight (batch, query) pairs
+// instead of eight, for 35 bitwise operations; the ones, twos and fours popcounted once
+// at the end.
+TEXT ·countBatchesAVX2HS(SB), NOSPLIT, $0-64
+	MOVQ    tab+0(FP), SI
+	MOVQ    nb+8(FP), R8
+	MOVQ    bs+16(FP), R9
+	SHLQ    $3, R9
+	MOVQ    nch+24(FP), R10
+	MOVQ    offs+32(FP), R11
+	MOVQ    stride+40(FP), R14
+	SHLQ    $2, R14
+	MOVQ    nq+48(FP), R12
+	SHRQ    $2, R12
+	VMOVDQU popcntNibbles<>(SB), Y3
+	VMOVDQU lowNibbles<>(SB), Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y12, Y12, Y12
+	CMPQ R10, $1; JEQ hp1; CMPQ R10, $2; JEQ hp2; CMPQ R10, $3; JEQ hp3; CMPQ R10, $4; JEQ hp4
+	CMPQ R10, $5; JEQ hp5; CMPQ R10, $6; JEQ hp6; CMPQ R10, $7; JEQ hp7
+	JMP hp8
+
+	HSPLAIN(hp1, hpb1, hpg1, hps1, hpc1, hpq1, CHUNKS1, hpdone)
+	HSPLAIN(hp2, hpb2, hpg2, hps2, hpc2, hpq2, CHUNKS2, hpdone)
+	HSPLAIN(hp3, hpb3, hpg3, hps3, hpc3, hpq3, CHUNKS3, hpdone)
+	HSPLAIN(hp4, hpb4, hpg4, hps4, hpc4, hpq4, CHUNKS4, hpdone)
+	HSPLAIN(hp5, hpb5, hpg5, hps5, hpc5, hpq5, CHUNKS5, hpdone)
+	HSPLAIN(hp6, hpb6, hpg6, hps6, hpc6, hpq6, CHUNKS6, hpdone)
+	HSPLAIN(hp7, hpb7, hpg7, hps7, hpc7, hpq7, CHUNKS7, hpdone)
+	HSPLAIN(hp8, hpb8, hpg8, hps8, hpc8, hpq8, CHUNKS8, hpdone)
+
+hpdone:
+	POPCNTB(Y9, Y11)
+	HSSUM(Y9, 0)
+	POPCNTB(Y10, Y11)
+	HSSUM(Y10, 1)
+	POPCNTB(Y12, Y11)
+	HSSUM(Y12, 2)
+	HSUM4
+	MOVQ AX, ret+56(FP)
+	RET

@@ -1,0 +1,126 @@
+//go:build amd64 && !purego
+
+package join
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMatchWeightedHS holds countBatchesWeighted (the carry-save kernel
+// countBatchesAVX2WeightedHS for the queries in fours, countBatchesAVX2Weighted for the
+// rest) and countBatchesAVX2WeightedHS alone to countBatchesGoWeighted: 1 to 8 chunks, 1
+// to 5 batches (pairs and an odd last one), query counts on both sides of a group of four
+// and of a block of 31 groups, and stores whose every valid lane meets every query with
+// weights of 64 (the largest byte sums a block can hold).
+func TestMatchWeightedHS(t *testing.T) {
+	if !lanesOffsets(4) {
+		t.Skip("this processor has no AVX2: the weighted kernel is countBatchesGoWeighted")
+	}
+	defer func(w int) { matchWords = w }(matchWords)
+	matchWords = 4
+	rng := rand.New(rand.NewPCG(7, 8))
+	for nch := 1; nch <= 8; nch++ {
+		width := uint(nch * wideChunkBits)
+		for _, nb := range []int{1, 2, 3, 5} {
+			for _, full := range []bool{false, true} {
+				words := 4 * nb
+				sigs := sparseSigs(rng, 64*words, width, 2)
+				valid := make([]uint64, words)
+				wts := make([]uint8, 8*words)
+				for w := range valid {
+					a, b := rng.Uint64(), rng.Uint64()
+					valid[w] = a | b // three lanes in four
+				}
+				for k := range wts {
+					wts[k] = uint8(rng.IntN(65))
+				}
+				if full {
+					clear(sigs)
+					for w := range valid {
+						valid[w] = ^uint64(0)
+					}
+					for k := range wts {
+						wts[k] = 64
+					}
+					// One lane, not valid, holds the top bit: nch chunks.
+					sigs[len(sigs)-1] = 1 << (width - 1)
+					valid[words-1] &^= 1 << 63
+				}
+				var m matcher
+				m.resetWeighted(sigs, valid, wts, []int{len(wts)}, false)
+				m.cb = wideChunkBits
+				m.build()
+				if m.nch != nch {
+					t.Fatalf("%d chunks wanted, the store has %d", nch, m.nch)
+				}
+				for _, nq := range []int{1, 4, 7, 124, 129, 252} {
+					qs := sparseSigs(rng, nq, width, 3)
+					offs := chunkOffsets(nil, qs, nch, 4, m.cb)
+					want := countBatchesGoWeighted(m.tab, m.bs, 4, nch, m.cb, qs, wts)
+					if got := countBatchesWeighted(m.tab, m.bs, 4, nch, m.cb, qs, offs, nch, wts); got != want {
+						t.Errorf("%d chunks, %d batches, full %v, %d queries: countBatchesWeighted = %d, want %d", nch, nb, full, nq, got, want)
+					}
+					if q4 := nq &^ 3; q4 > 0 {
+						want := countBatchesGoWeighted(m.tab, m.bs, 4, nch, m.cb, qs[:q4], wts)
+						if got := countBatchesAVX2WeightedHS(&m.tab[0], m.nb, m.bs, nch, &offs[0], nch, q4, &wts[0]); got != want {
+							t.Errorf("%d chunks, %d batches, full %v, %d queries: countBatchesAVX2WeightedHS = %d, want %d", nch, nb, full, q4, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMatchKernelsHS holds countBatches (the carry-save kernel countBatchesAVX2HS for the
+// queries in fours, countBatchesAVX2 for the rest) and countBatchesAVX2HS alone to
+// countBatchesGo4: 1 to 8 chunks, 1 to 5 batches (pairs and an odd last one), query
+// counts on both sides of a group of four and of a block of 31 groups, and stores whose
+// every lane meets every query (the largest byte sums a block can hold).
+func TestMatchKernelsHS(t *testing.T) {
+	if !haveMatchAVX2 {
+		t.Skip("this processor has no AVX2: the kernel is countBatchesGo")
+	}
+	defer func(w int) { matchWords = w }(matchWords)
+	matchWords = 4
+	rng := rand.New(rand.NewPCG(9, 10))
+	for nch := 1; nch <= 8; nch++ {
+		width := uint(nch * wideChunkBits)
+		for _, nb := range []int{1, 2, 3, 5} {
+			for _, full := range []bool{false, true} {
+				sigs := sparseSigs(rng, 256*nb, width, 2)
+				if full {
+					// Every signature empty but the last, which holds the top bit (nch
+					// chunks), which no query has: every pair is disjoint.
+					clear(sigs)
+					sigs[len(sigs)-1] = 1 << (width - 1)
+				}
+				var m matcher
+				m.reset(sigs)
+				m.cb = wideChunkBits
+				m.build()
+				if m.nch != nch {
+					t.Fatalf("%d chunks wanted, the store has %d", nch, m.nch)
+				}
+				for _, nq := range []int{1, 4, 7, 124, 129, 252} {
+					qs := sparseSigs(rng, nq, width-1, 3)
+					offs := chunkOffsets(nil, qs, nch, 4, m.cb)
+					want := countBatchesGo4(m.tab, m.bs, nch, m.cb, qs)
+					if got := countBatches(m.tab, m.bs, 4, nch, m.cb, qs, offs, nch); got != want {
+						t.Errorf("%d chunks, %d batches, full %v, %d queries: countBatches = %d, want %d", nch, nb, full, nq, got, want)
+					}
+					if full && want != uint64(nq*len(sigs)) {
+						t.Errorf("%d chunks, %d batches, %d queries: countBatchesGo4 = %d, want %d", nch, nb, nq, want, nq*len(sigs))
+					}
+					if q4 := nq &^ 3; q4 > 0 {
+						want := countBatchesGo4(m.tab, m.bs, nch, m.cb, qs[:q4])
+						if got := countBatchesAVX2HS(&m.tab[0], m.nb, m.bs, nch, &offs[0], nch, q4); got != want {
+							t.Errorf("%d chunks, %d batches, full %v, %d queries: countBatchesAVX2HS = %d, want %d", nch, nb, full, q4, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
