@@ -54,6 +54,21 @@ func (l *logger) count(s string) int {
 	return n
 }
 
+// dumpOnFailure logs the coordinator's lines at the end of a test that failed, so that
+// a failure seen once (in CI) says what the coordinator did.
+func (l *logger) dumpOnFailure(t *testing.T) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, line := range l.lines {
+			t.Log("coordinator: " + line)
+		}
+	})
+}
+
 func (l *logger) contains(s string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
