@@ -8,20 +8,33 @@ import (
 	"testing"
 )
 
-// TestBuildBatch holds the assembly build of 4-word batches (buildBatchFast) to the Go
-// build: the same tables, word for word, for stores of 1 to 3 batches (whole and partly
-// filled words), signatures of 3 to 63 bits (1 to 13 chunks), chunks of chunkBits and
-// wideChunkBits, plain and weighted (some lanes not valid). Checked to fail with a swap
-// round's shift off by one and with one chunk's entry 0 left unset.
+// TestBuildBatch holds the assembly build of 4-word batches (buildBatchFast with
+// buildAVX2) and of 8-word batches (with buildAVX512) to the Go build: the same tables,
+// word for word, for stores of 1 to 3 batches (whole and partly filled words), signatures
+// of 3 to 63 bits (1 to 13 chunks), chunks of chunkBits and wideChunkBits, plain and
+// weighted (some lanes not valid). Checked to fail with a swap round's shift off by one
+// and with one chunk's entry 0 left unset (each width).
 func TestBuildBatch(t *testing.T) {
-	if !buildAVX2 {
-		t.Skip("this processor has no AVX2: buildBatch builds in Go only")
+	for _, bw := range []int{4, 8} {
+		fast := buildAVX2
+		if bw == 8 {
+			fast = buildAVX512
+		}
+		if !fast {
+			t.Logf("batches of %d words: this processor lacks the assembly's instructions (AVX2, AVX-512): buildBatch builds them in Go only", bw)
+			continue
+		}
+		testBuildBatch(t, bw)
 	}
-	defer func(w int, b bool) { matchWords, buildAVX2 = w, b }(matchWords, buildAVX2)
-	matchWords = 4
+}
+
+// testBuildBatch is TestBuildBatch for batches of bw words.
+func testBuildBatch(t *testing.T, bw int) {
+	defer func(w int, b4, b8 bool) { matchWords, buildAVX2, buildAVX512 = w, b4, b8 }(matchWords, buildAVX2, buildAVX512)
+	matchWords = bw
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, cb := range []int{chunkBits, wideChunkBits} {
-		for _, size := range []int{1, 7, 63, 64, 65, 130, 255, 256, 257, 700} {
+		for _, size := range []int{1, 7, 63, 64, 65, 130, 255, 256, 257, 511, 512, 513, 700, 1100} {
 			for _, width := range []uint{3, 17, 32, 34, 45, 63} {
 				for _, weighted := range []bool{false, true} {
 					sigs := sparseSigs(rng, size, width, 1)
@@ -35,7 +48,7 @@ func TestBuildBatch(t *testing.T) {
 					var tabs [2][]uint64
 					bs := 0
 					for i, fast := range []bool{false, true} {
-						buildAVX2 = fast
+						buildAVX2, buildAVX512 = fast, fast
 						var m matcher
 						m.reset(sigs)
 						m.wvalid = valid
@@ -47,7 +60,7 @@ func TestBuildBatch(t *testing.T) {
 					// mask of chunk 0: the Go build leaves stale rows there, the
 					// assembly all ones.
 					for i := range tabs[0] {
-						if (i/bs*4+i%4)*64 >= size {
+						if (i/bs*bw+i%bw)*64 >= size {
 							tabs[0][i], tabs[1][i] = 0, 0
 						}
 					}
@@ -56,8 +69,8 @@ func TestBuildBatch(t *testing.T) {
 						for tabs[0][i] == tabs[1][i] {
 							i++
 						}
-						t.Errorf("chunks of %d, store %d, width %d, weighted %v: assembly table word %d = %#x, Go %#x (of %d words)",
-							cb, size, width, weighted, i, tabs[1][i], tabs[0][i], len(tabs[0]))
+						t.Errorf("batches of %d words, chunks of %d, store %d, width %d, weighted %v: assembly table word %d = %#x, Go %#x (of %d words)",
+							bw, cb, size, width, weighted, i, tabs[1][i], tabs[0][i], len(tabs[0]))
 					}
 				}
 			}
