@@ -222,8 +222,7 @@ func (j *job) segRanges(c []seg, k int) (a, b int) {
 // segments and whether a count needs more than 64 bits.
 func (s *spillRuns) runJob(j *job) ([]seg, bool, error) {
 	nr := j.ranges()
-	out := make([]seg, nr)
-	sealed := make([]bool, nr)
+	m := &merge{j: j, out: make([]seg, nr), sealed: make([]bool, nr), shown: time.Now()}
 	for i := range nr {
 		name := segName(j.base, i)
 		if _, ok := s.size(name); !ok {
@@ -235,104 +234,187 @@ func (s *spillRuns) runJob(j *job) ([]seg, bool, error) {
 		}
 		size, _ := s.size(name)
 		_, hi := j.bounds(i)
-		out[i], sealed[i] = seg{name: name, n: n, bytes: size, last: hi}, true
+		m.out[i], m.sealed[i] = seg{name: name, n: n, bytes: size, last: hi}, true
+		m.done++
 	}
-	type span struct{ c, k, a, b int }
-	var spans []span
 	for c, ch := range j.srcs {
 		for k := range ch {
 			a, b := j.segRanges(ch, k)
 			if _, ok := s.size(ch[k].name); ok {
-				spans = append(spans, span{c, k, a, b})
+				m.spans = append(m.spans, span{c, k, a, b})
 				continue
 			}
 			for r := a; r <= b; r++ {
-				if !sealed[r] {
+				if !m.sealed[r] {
 					return nil, false, fmt.Errorf("%s: run segment %s is not there", j.list, ch[k].name)
 				}
 			}
 		}
 	}
-	var high atomic.Bool
-	shown := time.Now() // when s.merging was last told
+	// The ranges are taken in blocks of consecutive ranges, each merged in key order by
+	// one worker with the same readers of the runs, which go on from one range to the
+	// next: a run's segment that two ranges of a block share is decompressed once, not
+	// once from its start for each.
+	block := max(nr/(jobBlocks*s.workers), 1)
 	var next atomic.Int64
-	doneRanges := 0
-	for _, ok := range sealed {
-		if ok {
-			doneRanges++
-		}
-	}
 	err := together(s.workers, func(int) error {
+		var rds []*carried
+		defer func() { closeCarried(rds) }()
 		for {
-			i := int(next.Add(1)) - 1
-			if i >= nr {
+			b := int(next.Add(1)) - 1
+			if b*block >= nr {
 				return nil
 			}
-			if sealed[i] {
-				continue
-			}
-			sg, hi, err := s.mergeRange(j, i)
-			if err != nil {
-				return err
-			}
-			if hi {
-				high.Store(true)
-			}
-			s.mu.Lock()
-			out[i], sealed[i] = sg, true
-			doneRanges++
-			kept := spans[:0]
-			var gone []string
-			for _, sp := range spans {
-				all := true
-				for r := sp.a; r <= sp.b && all; r++ {
-					all = sealed[r]
+			closeCarried(rds)
+			rds = nil
+			end := min((b+1)*block, nr)
+			for i := b * block; i < end; i++ {
+				if m.sealed[i] {
+					// sealed before a stop: the readers start again after it
+					closeCarried(rds)
+					rds = nil
+					continue
 				}
-				if all {
-					gone = append(gone, j.srcs[sp.c][sp.k].name)
-				} else {
-					kept = append(kept, sp)
+				if rds == nil {
+					_, hi := j.bounds(end - 1)
+					rds = j.carriedReaders(s.disk, i, hi)
 				}
-			}
-			spans = kept
-			s.mu.Unlock()
-			for _, name := range gone {
-				if err := s.remove(name); err != nil {
+				if i == end-1 {
+					// the readers are closed before the block's last range is sealed,
+					// which may remove the segments they have open
+					err := s.sealRange(m, i, rds, true)
+					rds = nil
+					if err != nil {
+						return err
+					}
+					continue
+				}
+				if err := s.sealRange(m, i, rds, false); err != nil {
 					return err
 				}
-			}
-			if s.merging != nil {
-				s.mu.Lock()
-				if doneRanges == nr || time.Since(shown) >= readingEvery {
-					shown = time.Now()
-					s.merging(j.h.cells-1, doneRanges, nr)
-				}
-				s.mu.Unlock()
 			}
 		}
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	segs := out
-	return segs, high.Load(), nil
+	return m.out, m.high.Load(), nil
+}
+
+// jobBlocks is the blocks of ranges of a job for each worker (runJob): more balance the
+// workers' shares, fewer read less twice.
+const jobBlocks = 4
+
+// merge is a job being run (runJob): its ranges' segments (out) and which are sealed, the
+// run segments not yet removed (spans), the ranges sealed (done), whether a count has high
+// bits, and when Options.Merging was last called. s.mu guards what the workers change.
+type merge struct {
+	j      *job
+	out    []seg
+	sealed []bool
+	spans  []span
+	done   int
+	high   atomic.Bool
+	shown  time.Time
+}
+
+// sealRange merges range i of m's job from the readers rds into its segment (mergeRange),
+// notes it sealed, and removes the run segments whose ranges are all sealed now; if
+// last, it closes the readers first (within a block, a reader's open segment holds keys of
+// a later range of the block, so it is not removed).
+func (s *spillRuns) sealRange(m *merge, i int, rds []*carried, last bool) error {
+	j := m.j
+	nr := j.ranges()
+	sg, hi, err := s.mergeRange(j, i, rds)
+	if last {
+		closeCarried(rds)
+	}
+	if err != nil {
+		return err
+	}
+	if hi {
+		m.high.Store(true)
+	}
+	s.mu.Lock()
+	m.out[i], m.sealed[i] = sg, true
+	m.done++
+	kept := m.spans[:0]
+	var gone []string
+	for _, sp := range m.spans {
+		all := true
+		for r := sp.a; r <= sp.b && all; r++ {
+			all = m.sealed[r]
+		}
+		if all {
+			gone = append(gone, j.srcs[sp.c][sp.k].name)
+		} else {
+			kept = append(kept, sp)
+		}
+	}
+	m.spans = kept
+	s.mu.Unlock()
+	for _, name := range gone {
+		if err := s.remove(name); err != nil {
+			return err
+		}
+	}
+	if s.merging != nil {
+		s.mu.Lock()
+		if m.done == nr || time.Since(m.shown) >= readingEvery {
+			m.shown = time.Now()
+			s.merging(j.h.cells-1, m.done, nr)
+		}
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// span is segment k of run c of a job, read by its ranges a to b.
+type span struct{ c, k, a, b int }
+
+// carried reads the keys of one run for consecutive ranges of a job: it stops at the first
+// key past the range's last (hi), which it holds for the next range.
+type carried struct {
+	c    *chainReader
+	hi   uint64
+	held bool // c's record is past the last range's hi: the next range's first
+}
+
+// carriedReaders returns a reader of each run of j for the ranges from i on, up to the key hi.
+func (j *job) carriedReaders(d Disk, i int, hi uint64) []*carried {
+	lo, _ := j.bounds(i)
+	rds := make([]*carried, len(j.srcs))
+	for c, ch := range j.srcs {
+		rds[c] = &carried{c: readRange(d, ch, lo, hi)}
+	}
+	return rds
+}
+
+func (r *carried) next() bool {
+	if !r.held && !r.c.next() {
+		return false
+	}
+	r.held = r.c.k > r.hi
+	return !r.held
+}
+
+func (r *carried) rec() (uint64, uint64, uint64) { return r.c.rec() }
+
+// closeCarried closes the readers rds.
+func closeCarried(rds []*carried) {
+	for _, r := range rds {
+		r.c.close()
+	}
 }
 
 // mergeRange merges range i of j into its segment, sealed, and returns it and whether a
 // count of it has high bits.
-func (s *spillRuns) mergeRange(j *job, i int) (seg, bool, error) {
-	lo, hi := j.bounds(i)
-	var srcs []source
-	var rds []*chainReader
-	defer func() {
-		for _, r := range rds {
-			r.close()
-		}
-	}()
-	for _, c := range j.srcs {
-		r := readRange(s.disk, c, lo, hi)
-		rds = append(rds, r)
-		srcs = append(srcs, r)
+func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error) {
+	_, hi := j.bounds(i)
+	srcs := make([]source, len(rds))
+	for c, r := range rds {
+		r.hi = hi
+		srcs[c] = r
 	}
 	name := segName(j.base, i)
 	tmp := name + tmpSuffix
@@ -357,8 +439,8 @@ func (s *spillRuns) mergeRange(j *job, i int) (seg, bool, error) {
 		return nil
 	})
 	for _, r := range rds {
-		if err == nil && r.err != nil {
-			err = r.err
+		if err == nil && r.c.err != nil {
+			err = r.c.err
 		}
 	}
 	if err == nil {

@@ -135,6 +135,11 @@ const (
 	flateLevel = flate.HuffmanOnly
 	// ioBytes is the size of the buffers of records before compression and after.
 	ioBytes = 1 << 20
+	// fileBuf is the size of the buffer between a file's compressor and the file. The
+	// compressor hands its output on a few hundred bytes at a time; written straight to the
+	// file, each was a system call: a tenth of a spilling 7×7 open count's CPU (profile
+	// in bench/log/2026-11-29-knight8x8.md, session 9).
+	fileBuf = 1 << 18
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -143,6 +148,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // opens a file or two and may spill many.
 var (
 	bufPool = sync.Pool{New: func() any { b := make([]byte, ioBytes+recMax); return &b }}
+	bwPool  = sync.Pool{New: func() any { return bufio.NewWriterSize(io.Discard, fileBuf) }}
 	zwPool  = sync.Pool{New: func() any { zw, _ := flate.NewWriter(io.Discard, flateLevel); return zw }}
 	zrPool  = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 )
@@ -185,7 +191,8 @@ func (c countWriter) Write(b []byte) (int, error) {
 type fileWriter struct {
 	name  string
 	f     DiskFile
-	bytes int64 // written to the file so far
+	bw    *bufio.Writer // in front of f
+	bytes int64         // written to the file so far (to bw)
 	zw    *flate.Writer
 	buf   []byte // records not yet compressed (len: in use; cap: ioBytes+recMax)
 	bufp  *[]byte
@@ -200,12 +207,15 @@ func createRun(d Disk, name string, h header) (*fileWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &fileWriter{name: name, f: f, bufp: bufPool.Get().(*[]byte)}
+	w := &fileWriter{name: name, f: f, bufp: bufPool.Get().(*[]byte), bw: bwPool.Get().(*bufio.Writer)}
 	w.buf = (*w.bufp)[:0]
-	cw := countWriter{f, &w.bytes}
+	w.bw.Reset(f)
+	cw := countWriter{w.bw, &w.bytes}
 	if _, err := cw.Write(h.bytes()); err != nil {
 		f.Close()
 		bufPool.Put(w.bufp)
+		w.bw.Reset(io.Discard)
+		bwPool.Put(w.bw)
 		return nil, fmt.Errorf("writing %s: %w", name, err)
 	}
 	w.zw = zwPool.Get().(*flate.Writer)
@@ -244,9 +254,7 @@ func (w *fileWriter) flush() error {
 func (w *fileWriter) close(sync bool) error {
 	if err := w.flush(); err != nil {
 		w.f.Close()
-		zwPool.Put(w.zw)
-		bufPool.Put(w.bufp)
-		w.zw, w.bufp, w.buf = nil, nil, nil
+		w.release()
 		return err
 	}
 	err := w.zw.Close()
@@ -255,7 +263,10 @@ func (w *fileWriter) close(sync bool) error {
 		copy(t[:], trailMagic)
 		binary.LittleEndian.PutUint64(t[8:], uint64(w.n))
 		binary.LittleEndian.PutUint32(t[16:], w.crc)
-		_, err = countWriter{w.f, &w.bytes}.Write(t[:])
+		_, err = countWriter{w.bw, &w.bytes}.Write(t[:])
+	}
+	if err == nil {
+		err = w.bw.Flush()
 	}
 	if err == nil && sync {
 		err = w.f.Sync()
@@ -263,13 +274,20 @@ func (w *fileWriter) close(sync bool) error {
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
-	zwPool.Put(w.zw)
-	bufPool.Put(w.bufp)
-	w.zw, w.bufp, w.buf = nil, nil, nil
+	w.release()
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", w.name, err)
 	}
 	return nil
+}
+
+// release gives the writer's compressor and buffers back to their pools.
+func (w *fileWriter) release() {
+	zwPool.Put(w.zw)
+	bufPool.Put(w.bufp)
+	w.bw.Reset(io.Discard) // drops what a failed write left, and the file
+	bwPool.Put(w.bw)
+	w.zw, w.bufp, w.buf, w.bw = nil, nil, nil, nil
 }
 
 // header is what the header of a file says.
