@@ -178,11 +178,15 @@ func (c *chainWriter) abandon() {
 // skipped, and the reading stops at the first key past hi. Each segment's records are
 // checked against its trailer once read to its end.
 type chainReader struct {
-	d         Disk
-	segs      []seg
-	i         int // the segment open (or to open)
-	r         *fileReader
-	lo, hi    uint64
+	d      Disk
+	segs   []seg
+	i      int // the segment open (or to open)
+	r      *fileReader
+	lo, hi uint64
+	// lim: the reader opens no segment after one whose last key is lim or more; it pauses
+	// there (next returns false) and goes on once lim is raised (readers carried from one
+	// range of a job to the next, job.go). It is hi unless raised.
+	lim       uint64
 	k, v0, v1 uint64 // the record read: key and count
 	n         int64  // records of the chain read before the segment open
 	err       error
@@ -192,7 +196,7 @@ type chainReader struct {
 // readChainFrom returns a reader of the chain segs from its segment i0 (whose records
 // before are not read) of the keys lo..hi.
 func readChainFrom(d Disk, segs []seg, i0 int, lo, hi uint64) *chainReader {
-	return &chainReader{d: d, segs: segs, i: i0, lo: lo, hi: hi}
+	return &chainReader{d: d, segs: segs, i: i0, lo: lo, hi: hi, lim: hi}
 }
 
 // readRange returns a reader of the keys lo..hi of the chain segs: it starts at the first
@@ -211,6 +215,9 @@ func (c *chainReader) next() bool {
 			if c.i >= len(c.segs) || c.i > 0 && c.segs[c.i-1].last >= c.hi {
 				c.done = true
 				return false
+			}
+			if c.i > 0 && c.segs[c.i-1].last >= c.lim {
+				return false // paused
 			}
 			r, _, err := openRun(c.d, c.segs[c.i].name)
 			if err != nil {

@@ -373,7 +373,9 @@ func (s *spillRuns) sealRange(m *merge, i int, rds []*carried, last bool) error 
 type span struct{ c, k, a, b int }
 
 // carried reads the keys of one run for consecutive ranges of a job: it stops at the first
-// key past the range's last (hi), which it holds for the next range.
+// key past the range's last (hi), which it holds for the next range, or before it opens a
+// segment all of whose keys are past hi (which a range sealed before a stop, between this
+// one and the next, may have removed: runJob starts its readers again after such a range).
 type carried struct {
 	c    *chainReader
 	hi   uint64
@@ -413,7 +415,7 @@ func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error)
 	_, hi := j.bounds(i)
 	srcs := make([]source, len(rds))
 	for c, r := range rds {
-		r.hi = hi
+		r.hi, r.c.lim = hi, hi
 		srcs[c] = r
 	}
 	name := segName(j.base, i)
