@@ -39,8 +39,10 @@ import (
 // 128-bit counts (turn returns errWide).
 //
 // Cost: the runs' records are read, merged and written once, as in one merge of all the
-// runs; a run's segment that two ranges share is read from its start by both, the second
-// skipping the keys before its range (at most one segment of each run and range).
+// runs. The ranges are merged in blocks of consecutive ranges (runJob), whose readers of
+// the runs go on from one range to the next, so a run's segment is decompressed once,
+// except one that two blocks share, read from its start by both (at most one segment of
+// each run and block), not once by each range that reads it, from its start.
 
 const partsMagic2 = "KNTPART2"
 
