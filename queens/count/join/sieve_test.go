@@ -79,8 +79,10 @@ func FuzzExtract(f *testing.F) {
 // at k = 14: 70 % of the test's time under -race was the race detector's range checks
 // of those allocations.)
 func TestSieveMatcher(t *testing.T) {
-	defer func(f, m, w int) { sieveBitsForce, sieveMinPerSub, wideChunkMin = f, m, w }(sieveBitsForce, sieveMinPerSub, wideChunkMin)
-	sieveMinPerSub = 0
+	defer func(f, m, w, x int) {
+		sieveBitsForce, sieveMinPerSub, wideChunkMin, wideChunkAVX512W = f, m, w, x
+	}(sieveBitsForce, sieveMinPerSub, wideChunkMin, wideChunkAVX512W)
+	sieveMinPerSub, wideChunkAVX512W = 0, 0
 	rng := rand.New(rand.NewPCG(5, 6))
 	byK := map[int]*sieveMatcher{}
 	for _, wideMin := range []int{0, 1 << 30} {
@@ -138,8 +140,8 @@ func TestSieveMatcher(t *testing.T) {
 // sub-stores of a batch or less, raw or batched), cut bits and widths, and again with
 // fewer queries on the same buffers. -short takes a quarter of the cases.
 func TestSieveWeighted(t *testing.T) {
-	defer func(m, w int) { sieveMinPerSub, wideChunkMin = m, w }(sieveMinPerSub, wideChunkMin)
-	sieveMinPerSub = 0
+	defer func(m, w, x int) { sieveMinPerSub, wideChunkMin, wideChunkAVX512W = m, w, x }(sieveMinPerSub, wideChunkMin, wideChunkAVX512W)
+	sieveMinPerSub, wideChunkAVX512W = 0, 0
 	rng := rand.New(rand.NewPCG(7, 8))
 	Ws, sizes, ks := []int{9, 21}, []int{0, 1, 70, 300, 1500, 5000}, []int{0, 1, 2, 5, 9}
 	wideMins := []int{0, 1 << 30}
