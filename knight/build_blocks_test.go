@@ -51,13 +51,14 @@ func TestBlocksEverySize(t *testing.T) {
 }
 
 // TestThinBoards tries every start on long boards with 3 to 11 rows (built by merging block
-// cycles, or block chains for odd×odd ones), open and closed where they exist.
+// cycles, or block chains for odd×odd ones), open and closed where they exist (every
+// raceStride-th under -race: starts).
 func TestThinBoards(t *testing.T) {
 	for _, b := range []boardCase{{5, 61}, {7, 45}, {9, 47}, {11, 41}, {5, 31}, {7, 33}, {9, 31}, {5, 60}, {3, 40}, {3, 41}, {6, 45}, {8, 31}, {10, 44}, {11, 50}, {61, 5}, {40, 3}} {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
 			t.Parallel()
 			for _, closed := range []bool{false, true} {
-				for v := int32(0); v < int32(b.rows*b.cols); v++ {
+				for _, v := range starts(b.rows, b.cols) {
 					r, c := int(v)/b.cols, int(v)%b.cols
 					want := wantOpen(b.rows, b.cols, r, c)
 					if closed {

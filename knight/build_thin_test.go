@@ -14,11 +14,11 @@ import (
 // TestThinSweep tries an open tour from every square of every board with 5 to 11 rows and
 // as many to 80 columns (and a closed one where Schwenk allows, from a corner and the middle),
 // checked by the test's own validator. Under -race (and with -short) it tries every 13th
-// square; under -race TestThinSweepNoRace runs the whole sweep in a child process without it.
+// square; under -race TestSweepsNoRace runs the whole sweep in a child process without it.
 func TestThinSweep(t *testing.T) {
 	stride := int32(1)
 	if raceEnabled || testing.Short() {
-		stride = 13 // every start in the full run: here, or without -race in TestThinSweepNoRace
+		stride = 13 // every start in the full run: here, or without -race in TestSweepsNoRace
 	}
 	for rows := 5; rows <= 11; rows++ {
 		t.Run(fmt.Sprintf("rows=%d", rows), func(t *testing.T) {
@@ -60,28 +60,40 @@ func TestThinSweep(t *testing.T) {
 	}
 }
 
-// TestThinSweepNoRace makes sure the whole of TestThinSweep and TestThinOddConstruction
-// runs in every run: without -race they do it themselves; under -race this test runs them in
-// a child "go test" without -race and requires every part of them to pass.
-func TestThinSweepNoRace(t *testing.T) {
+// TestSweepsNoRace makes sure that every start of the every-start sweeps is tried in
+// every run: without -race they do it themselves; under -race, where they try a sample
+// (TestThinSweep, TestThinOddConstruction and the sweeps that use starts),
+// this test runs them in a child "go test" without -race and requires every part of them
+// to pass. The child costs under 9 CPU-s (its build aside); race-built, the whole sweeps
+// cost several times that: the package's tests took 85.7 CPU-s under -race before the
+// sample, 54.2 after, child included (30 Nov, load 16-23, one run each).
+func TestSweepsNoRace(t *testing.T) {
 	if !raceEnabled {
-		return // TestThinSweep and TestThinOddConstruction try every square themselves
+		return // the sweeps try every square themselves
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("running the thin-board sweeps without -race needs the go command: %v", err)
+		t.Fatalf("running the sweeps without -race needs the go command: %v", err)
 	}
-	run := "^(TestThinSweep|TestThinOddConstruction)$"
+	tests := []string{"TestThinSweep", "TestThinOddConstruction", "TestEveryStart", "TestAllStarts64",
+		"TestThinBoards", "TestThreeRowsEveryStart", "TestFourRowsEveryStart"}
+	run := "^(" + strings.Join(tests, "|") + ")$"
 	out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", run, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go test -run %s (without -race): %v\n%s", run, err, out)
 	}
 	var want []string
+	for _, name := range tests {
+		want = append(want, fmt.Sprintf("--- PASS: %s ", name))
+	}
 	for rows := 5; rows <= 11; rows++ {
 		want = append(want, fmt.Sprintf("--- PASS: TestThinSweep/rows=%d ", rows))
 		if rows%2 == 1 {
 			want = append(want, fmt.Sprintf("--- PASS: TestThinOddConstruction/rows=%d ", rows))
 		}
+	}
+	for _, b := range sweepBoards() {
+		want = append(want, fmt.Sprintf("--- PASS: TestEveryStart/%dx%d ", b.rows, b.cols))
 	}
 	for _, w := range want {
 		if !strings.Contains(string(out), w) {
@@ -110,7 +122,7 @@ func TestThinRandom(t *testing.T) {
 // TestThinOddConstruction calls the odd×odd construction (thinOdd) itself from every
 // majority-colour square of every odd×odd board with 5 to 11 rows and 13 to 81 columns: it
 // must build a tour without help from Warnsdorff's rule or a search (Find would fall back to
-// them silently). Under -race it tries every 23rd square and TestThinSweepNoRace runs all
+// them silently). Under -race it tries every 23rd square and TestSweepsNoRace runs all
 // of it in a child process without -race.
 func TestThinOddConstruction(t *testing.T) {
 	stride := int32(1)

@@ -109,14 +109,37 @@ func checkStart(t *testing.T, rows, cols int, s board.Square, closed bool) {
 	}
 }
 
-// checkEveryOpenStart runs checkStart for an open tour from every square of each board, the
-// boards in parallel.
+// raceStride is how far apart the starts are that the every-start sweeps try under -race:
+// every 13th square of each board (a different residue on each board, so that over the
+// boards every kind of square is tried). Every board is still built under the race
+// detector, whose concern here is what the parallel subtests share (the closed-tour cache,
+// the remembered blocks and lanes); the search at each start is plain sequential code, many
+// times slower race-built. Every start of every board is tried in the same run without
+// -race by TestSweepsNoRace.
+const raceStride = 13
+
+// starts returns the squares of a rows×cols board that an every-start sweep tries: all of
+// them, or under -race every raceStride-th from an offset that depends on the board.
+func starts(rows, cols int) []int32 {
+	stride, from := 1, 0
+	if raceEnabled {
+		stride, from = raceStride, (rows*7+cols)%min(raceStride, rows*cols)
+	}
+	var vs []int32
+	for v := from; v < rows*cols; v += stride {
+		vs = append(vs, int32(v))
+	}
+	return vs
+}
+
+// checkEveryOpenStart runs checkStart for an open tour from every square of each board
+// (every raceStride-th under -race: starts), the boards in parallel.
 func checkEveryOpenStart(t *testing.T, bs []boardCase) {
 	for _, b := range bs {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
 			t.Parallel()
-			for v := range b.rows * b.cols {
-				checkStart(t, b.rows, b.cols, board.Square{Row: v / b.cols, Col: v % b.cols}, false)
+			for _, v := range starts(b.rows, b.cols) {
+				checkStart(t, b.rows, b.cols, board.Square{Row: int(v) / b.cols, Col: int(v) % b.cols}, false)
 			}
 		})
 	}
@@ -138,9 +161,9 @@ func sweepBoards() []boardCase {
 }
 
 // TestEveryStart tries an open tour from every square of every board in the sweep: a valid
-// tour exactly where the rules say one exists, ErrNoTour elsewhere. With -short the
-// square boards stop at 16×16 (17×17 to 20×20, built from blocks as from 12×12, are
-// about two thirds of the test's time).
+// tour exactly where the rules say one exists, ErrNoTour elsewhere (every raceStride-th
+// square under -race: starts). With -short the square boards stop at 16×16 (17×17 to
+// 20×20, built from blocks as from 12×12, are about two thirds of the test's time).
 func TestEveryStart(t *testing.T) {
 	for _, b := range sweepBoards() {
 		if testing.Short() && b.rows == b.cols && b.rows > 16 {
@@ -148,24 +171,23 @@ func TestEveryStart(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
 			t.Parallel()
-			for r := 0; r < b.rows; r++ {
-				for c := 0; c < b.cols; c++ {
-					start := board.Square{Row: r, Col: c}
-					tour, err := Find(context.Background(), board.Size{Rows: b.rows, Cols: b.cols}, start, Options{})
-					want := wantOpen(b.rows, b.cols, r, c)
-					if !want {
-						if !errors.Is(err, ErrNoTour) {
-							t.Errorf("Find(%d, %d, %v) = err %v, want ErrNoTour", b.rows, b.cols, start, err)
-						}
-						continue
+			for _, v := range starts(b.rows, b.cols) {
+				r, c := int(v)/b.cols, int(v)%b.cols
+				start := board.Square{Row: r, Col: c}
+				tour, err := Find(context.Background(), board.Size{Rows: b.rows, Cols: b.cols}, start, Options{})
+				want := wantOpen(b.rows, b.cols, r, c)
+				if !want {
+					if !errors.Is(err, ErrNoTour) {
+						t.Errorf("Find(%d, %d, %v) = err %v, want ErrNoTour", b.rows, b.cols, start, err)
 					}
-					if err != nil {
-						t.Errorf("Find(%d, %d, %v) = err %v, want a tour", b.rows, b.cols, start, err)
-						continue
-					}
-					if err := validTour(b.rows, b.cols, tour.Path, int32(r*b.cols+c), false); err != nil {
-						t.Errorf("Find(%d, %d, %v) gave a bad tour: %v", b.rows, b.cols, start, err)
-					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("Find(%d, %d, %v) = err %v, want a tour", b.rows, b.cols, start, err)
+					continue
+				}
+				if err := validTour(b.rows, b.cols, tour.Path, v, false); err != nil {
+					t.Errorf("Find(%d, %d, %v) gave a bad tour: %v", b.rows, b.cols, start, err)
 				}
 			}
 		})
@@ -199,13 +221,14 @@ func TestClosedEverywhere(t *testing.T) {
 	}
 }
 
-// TestAllStarts64 finds an open and a closed tour from every square of the 64×64 board.
+// TestAllStarts64 finds an open and a closed tour from every square of the 64×64 board
+// (every raceStride-th under -race: starts).
 func TestAllStarts64(t *testing.T) {
 	const n = 64
 	for _, closed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("closed=%v", closed), func(t *testing.T) {
 			t.Parallel()
-			for v := int32(0); v < n*n; v++ {
+			for _, v := range starts(n, n) {
 				start := board.Square{Row: int(v) / n, Col: int(v) % n}
 				tour, err := Find(context.Background(), board.Size{Rows: n, Cols: n}, start, Options{Closed: closed})
 				if err != nil {
