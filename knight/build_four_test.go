@@ -60,9 +60,10 @@ func TestFourRowsEveryStart(t *testing.T) {
 
 // TestLongThinBoards builds tours of a few very long boards with 3 to 11 rows, open from
 // squares at both ends and in the middle, and closed where they exist, all checked by the
-// test's own validator.
+// test's own validator. Under -race from every third of those squares (9.1 CPU-s race-built
+// with all, 1.0 without, 30 Nov); TestSweepsNoRace tries them all without -race.
 func TestLongThinBoards(t *testing.T) {
-	for _, b := range []boardCase{{3, 100001}, {3, 100000}, {4, 100000}, {100001, 4}, {99999, 3}, {5, 20001}, {6, 19999}, {7, 20000}, {11, 4001}} {
+	for i, b := range []boardCase{{3, 100001}, {3, 100000}, {4, 100000}, {100001, 4}, {99999, 3}, {5, 20001}, {6, 19999}, {7, 20000}, {11, 4001}} {
 		t.Run(fmt.Sprintf("%dx%d", b.rows, b.cols), func(t *testing.T) {
 			t.Parallel()
 			rows, cols := b.rows, b.cols
@@ -78,7 +79,10 @@ func TestLongThinBoards(t *testing.T) {
 				}
 			}
 			for _, closed := range []bool{false, true} {
-				for _, s := range starts {
+				for k, s := range starts {
+					if raceEnabled && (k+i)%3 != 0 {
+						continue
+					}
 					checkStart(t, rows, cols, s, closed)
 				}
 			}

@@ -62,11 +62,12 @@ func TestThinSweep(t *testing.T) {
 
 // TestSweepsNoRace makes sure that every start of the every-start sweeps is tried in
 // every run: without -race they do it themselves; under -race, where they try a sample
-// (TestThinSweep, TestThinOddConstruction and the sweeps that use starts),
-// this test runs them in a child "go test" without -race and requires every part of them
-// to pass. The child costs under 9 CPU-s (its build aside); race-built, the whole sweeps
-// cost several times that: the package's tests took 85.7 CPU-s under -race before the
-// sample, 54.2 after, child included (30 Nov, load 16-23, one run each).
+// (TestThinSweep, TestThinOddConstruction, the sweeps that use starts, TestLongThinBoards
+// and TestCompleteBrute's trials), this test runs them in a child "go test" without -race
+// and requires every part of them to pass. The child costs about 10 CPU-s (its build
+// aside); race-built, the whole sweeps cost several times that: the package's tests took
+// 85.7 CPU-s under -race before the samples, 54.2 after the first of them, child included
+// (30 Nov, load 16-23, one run each).
 func TestSweepsNoRace(t *testing.T) {
 	if !raceEnabled {
 		return // the sweeps try every square themselves
@@ -76,7 +77,8 @@ func TestSweepsNoRace(t *testing.T) {
 		t.Fatalf("running the sweeps without -race needs the go command: %v", err)
 	}
 	tests := []string{"TestThinSweep", "TestThinOddConstruction", "TestEveryStart", "TestAllStarts64",
-		"TestThinBoards", "TestThreeRowsEveryStart", "TestFourRowsEveryStart"}
+		"TestThinBoards", "TestThreeRowsEveryStart", "TestFourRowsEveryStart", "TestLongThinBoards",
+		"TestCompleteBrute"}
 	run := "^(" + strings.Join(tests, "|") + ")$"
 	out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", run, ".").CombinedOutput()
 	if err != nil {
