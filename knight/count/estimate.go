@@ -197,7 +197,7 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 			est.How += "; the join of the two halves is not included"
 		}
 		if !opts.Closed {
-			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate, and at least 0.53 µs a state read once the states outgrow the caches (7×7 open, counted)"
+			est.How = "extrapolated: the first " + strconv.Itoa(len(states)) + " of " + strconv.Itoa(cells) + " cells ran; the growth of the last column measured whole (its states summed, over the column before's), slowing column by column, is assumed up to the middle of the board (or column R-1 of a long one), that level held to the mirror column, then falling; time at the measured rate: past the caches, that of the measured cells that read past them, or 0.53 µs a state read (7×7 open, counted) where they read too few"
 			if len(states) < openColumns*sh.R {
 				// measured against the counted sweeps (bench/log/2026-11-29-knight8x8.md)
 				est.How += "; with fewer than three columns measured whole, as here, the model is rougher: fed the first two columns of 8×8 open it put each of the cells counted after them (17–36) at 0.79 to 1.21 times, and fed 7×7's it put the peak at 1.36 times the counted one (with three columns: 0.93–1.06 times on 6×7, 6×8 and 7×7)"
@@ -228,14 +228,16 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 // m's sweep (of open tours, if open) that read more than cacheStates states, given the
 // measured cells' rate overall (perState) and the states read and seconds spent by those
 // of them that read more than cacheStates; and whether it is their own rate. That is
-// slowState's (at least half the rate overall), or their own rate where they read at
-// least largeMeasured states and it is slower: a loaded machine (7×7 open's first three
-// columns took 26 CPU-s at load 4, 66 at load 17: the CPU clock of a virtual machine runs
-// on while the host takes the core) or a board whose states cost more; times spillCost
-// for a count whose layers spill to disk (spill).
+// their own rate where they read at least largeMeasured states, faster or slower than
+// slowState's: the machine and its load set it (7×7 open's first three columns took 26
+// CPU-s at load 4, 66 at load 17: the CPU clock of a virtual machine runs on while the
+// host takes the core; on a 2-core AMD EPYC with AVX-512 a 7×7 count read 0.38 µs a
+// state where slowState says 0.53, and with slowState Estimate forecast 1.34 times its
+// CPU). Else slowState's, at least half the rate overall. Times spillCost for a count
+// whose layers spill to disk (spill).
 func largeRate(m string, open bool, perState, largeRead, largeSecs float64, spill bool) (float64, bool) {
 	rate, measured := max(slowState(m, open, cacheStates+1), perState/2), false
-	if largeRead >= largeMeasured && largeSecs/largeRead > rate {
+	if largeRead >= largeMeasured {
 		rate, measured = largeSecs/largeRead, true
 	}
 	return rate * spillFactor(spill), measured

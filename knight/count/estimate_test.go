@@ -566,7 +566,9 @@ func TestLargeRate(t *testing.T) {
 		{"too few read past the caches", 0.2e-6, 10e6, 80, false, 0.53e-6, false},
 		{"too few, spilling", 0.2e-6, 10e6, 80, true, 0.53e-6 * spillCost, false},
 		{"too few, a slow start", 2e-6, 10e6, 80, false, 1e-6, false},
-		{"measured, faster than the floor", 0.2e-6, 100e6, 30, false, 0.53e-6, false},
+		{"measured, faster than the floor", 0.2e-6, 100e6, 30, false, 0.3e-6, true},
+		{"measured, faster, spilling", 0.2e-6, 100e6, 30, true, 0.3e-6 * spillCost, true},
+		{"just enough read past the caches", 0.2e-6, largeMeasured, largeMeasured * 0.4e-6, false, 0.4e-6, true},
 	} {
 		got, measured := largeRate(MethodDP, true, tt.perState, tt.read, tt.secs, tt.spill)
 		if math.Abs(got-tt.want) > 1e-9*tt.want || measured != tt.measured {
