@@ -79,3 +79,22 @@ func cellPairsAVX2(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pa
 //
 //go:noescape
 func cellPairsAVX2South(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
+
+// runCells appends to out the signatures of every cell of jobs, those of cellRunGo in
+// some order; out must have room for their candidates (Σ nn·ns) and cellSlack more
+// words. It is cellRunAVX512; callers run cells this way only where haveCellAVX512.
+func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
+	if len(jobs) == 0 {
+		return out
+	}
+	n := cellRunAVX512(&out[len(out):cap(out)][0], &jobs[0], len(jobs), f)
+	return out[:len(out)+n]
+}
+
+// cellRunAVX512 writes at dst the signatures of cellPairsAVX512 for each of the nj cells
+// at jobs in turn (a cell with no north or no south pieces writes none), and returns how
+// many it wrote. The frame's registers are set once for the whole run. It stores up to 7
+// words past the last one it counts.
+//
+//go:noescape
+func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int

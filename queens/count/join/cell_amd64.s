@@ -534,3 +534,216 @@ southDone:
 	MOVQ       AX, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// cellJob's fields (half.go).
+#define J_NORTH 0
+#define J_NN 8
+#define J_CLASH 16
+#define J_SIG 24
+#define J_NS 32
+#define J_SIZE 40
+
+// func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
+//
+// cellPairsAVX512 for each of nj cells in turn, their signatures one after another at dst:
+// the frame's registers are set once for the run, and a cell's loads follow the last
+// one's stores without a return to Go between them. A cell with no north or no south
+// pieces writes nothing. It stores up to 7 words past the last one it counts, and returns
+// how many it wrote.
+TEXT ·cellRunAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ jobs+8(FP), R14
+	MOVQ nj+16(FP), R15
+	MOVQ f+24(FP), R13
+
+	VPBROADCASTQ F_FORBID(R13), Z20
+	VPBROADCASTQ F_M(R13), Z21
+	VPBROADCASTQ F_S(R13), Z22
+	VPBROADCASTQ F_DL(R13), Z23
+	VPBROADCASTQ F_UR(R13), Z24
+	VPBROADCASTQ F_W(R13), Z25
+	MOVL         $0xffffffff, AX
+	VPBROADCASTQ AX, Z26
+	MOVL         $1, AX
+	VPBROADCASTQ AX, Z27
+
+	TESTQ R15, R15
+	JLE   rdone
+
+rjob:
+	// The north pieces are the table's, a cell's far from the last one's: their load
+	// missed the cache and held up every step after it, so the cell two on has them
+	// fetched now.
+	CMPQ R15, $2
+	JLE  rnoPrefetch
+	MOVQ (2*J_SIZE+J_NORTH)(R14), AX
+	PREFETCHT0 (AX)
+
+rnoPrefetch:
+	MOVQ J_NORTH(R14), R8
+	MOVQ J_NN(R14), R9
+	MOVQ J_CLASH(R14), R10
+	MOVQ J_SIG(R14), R11
+	MOVQ J_NS(R14), R12
+	TESTQ R9, R9
+	JLE   rnextJob
+	TESTQ R12, R12
+	JLE   rnextJob
+
+	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them and K6
+	// their lanes. Else K7 holds the lanes of the last, partial step (none if ns is a
+	// multiple of 8) and R12 the whole steps.
+	XORQ  BX, BX
+	CMPQ  R12, $8
+	JGT   rlong
+	MOVL  $1, AX
+	SHLXL R12, AX, AX
+	DECL  AX
+	KMOVW AX, K6
+	VMOVDQU64.Z (R10), K6, Z2
+	VMOVDQU64.Z (R11), K6, Z3
+	MOVQ  $1, BX
+	JMP   rblock
+
+rlong:
+	MOVQ  R12, CX
+	ANDQ  $7, CX
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K7
+	SHRQ  $3, R12
+
+rblock:
+	// K1: the north lanes of this block.
+	MOVL  $0xff, AX
+	CMPQ  R9, $8
+	JGE   rwhole
+	MOVL  $1, AX
+	SHLXL R9, AX, AX
+	DECL  AX
+
+rwhole:
+	KMOVW AX, K1
+	VMOVDQU64.Z (R8), K1, Z8
+	VPTESTNMQ Z20, Z8, K1, K2 // off the forbidden masks
+	VPANDQ    Z26, Z8, Z9     // down
+	VPSRLQ    $32, Z8, Z10    // up
+	VPSLLQ    X22, Z9, Z11
+	VPANDQ    Z21, Z11, Z11
+	VPANDQ    Z21, Z10, Z12
+	VPSLLQ    $32, Z12, Z12
+	VPORQ     Z12, Z11, Z11   // clash words
+	VPSLLQ    X23, Z9, Z14
+	VPANDQ    Z21, Z14, Z14
+	VPSRLQ    X24, Z10, Z15
+	VPANDQ    Z21, Z15, Z15
+	VPSLLQ    X25, Z15, Z15
+	VPORQ     Z15, Z14, Z14   // signatures
+	VPCOMPRESSQ.Z Z11, K2, Z11
+	VPCOMPRESSQ.Z Z14, K2, Z14
+	KMOVW     K2, AX
+	POPCNTL   AX, CX
+	VPXORQ    Z16, Z16, Z16
+	TESTQ     CX, CX
+	JZ        rnextBlock
+	TESTQ     BX, BX
+	JZ        rlong2
+	MOVQ      R12, DX
+	CMPQ      CX, R12
+	JGT       rswapped
+
+rshortPiece:
+	VPERMQ    Z11, Z16, Z0
+	VPERMQ    Z14, Z16, Z1
+	VPADDQ    Z27, Z16, Z16
+	VPTESTNMQ Z2, Z0, K6, K1
+	VPORQ     Z3, Z1, Z4
+	COMPRESS8
+	DECQ      CX
+	JNZ       rshortPiece
+	JMP       rnextBlock
+
+rlong2:
+	// More than eight south pieces: as cellPairsAVX512, south piece by south piece
+	// where 4·CX·⌈ns/8⌉ > 3·ns.
+	MOVQ     J_NS(R14), DX
+	MOVQ     R12, AX
+	KORTESTW K7, K7
+	JZ       rnoTail
+	INCQ     AX
+
+rnoTail:
+	IMULQ CX, AX
+	SHLQ  $2, AX
+	LEAQ  (DX)(DX*2), SI
+	CMPQ  AX, SI
+	JLE   rlongPiece
+
+rswapped:
+	// Each of the DX south pieces against the block's CX north pieces (lanes K3) at once.
+	MOVL  $0xff, AX
+	BZHIL CX, AX, AX
+	KMOVW AX, K3
+	MOVQ  R10, SI
+	MOVQ  R11, R13
+
+rsouthPiece:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R13), Z1
+	VPTESTNMQ    Z11, Z0, K3, K1
+	VPORQ        Z14, Z1, Z4
+	COMPRESS8
+	ADDQ         $8, SI
+	ADDQ         $8, R13
+	DECQ         DX
+	JNZ          rsouthPiece
+	JMP          rnextBlock
+
+rlongPiece:
+	VPERMQ Z11, Z16, Z0
+	VPERMQ Z14, Z16, Z1
+	VPADDQ Z27, Z16, Z16
+	MOVQ   R10, SI
+	MOVQ   R11, R13
+	MOVQ   R12, DX
+
+rstep:
+	VMOVDQU64 (SI), Z2
+	VPTESTNMQ Z2, Z0, K1
+	VPORQ     (R13), Z1, Z4
+	COMPRESS8
+	ADDQ      $64, SI
+	ADDQ      $64, R13
+	DECQ      DX
+	JNZ       rstep
+
+	KORTESTW    K7, K7
+	JZ          rnextPiece
+	VMOVDQU64.Z (SI), K7, Z2
+	VPTESTNMQ   Z2, Z0, K7, K1
+	VMOVDQU64.Z (R13), K7, Z3
+	VPORQ       Z3, Z1, Z4
+	COMPRESS8
+
+rnextPiece:
+	DECQ CX
+	JNZ  rlongPiece
+
+rnextBlock:
+	ADDQ $64, R8
+	SUBQ $8, R9
+	JGT  rblock
+
+rnextJob:
+	ADDQ $J_SIZE, R14
+	DECQ R15
+	JNZ  rjob
+
+rdone:
+	MOVQ dst+0(FP), AX
+	SUBQ AX, DI
+	SHRQ $3, DI
+	MOVQ DI, ret+32(FP)
+	VZEROUPPER
+	RET

@@ -161,9 +161,15 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
 	}
 	cs := t.colsByPop[k]
+	// Where the south pieces come from the row cache and none are dropped, the cells'
+	// pairs are made a run at a time (cellRun), flushed before out is read or returned.
+	run := &w.runs[0]
+	batch := sr != nil && bad == 0
 	for i := from; i < len(cs); i++ {
-		if len(out) >= limit {
-			return out, i
+		if len(out)+run.cand >= limit {
+			if out = run.flush(out, &f); len(out) >= limit {
+				return out, i
+			}
 		}
 		ci, c := i, cs[i]
 		if c&^cols != 0 || t.emptyAt(rn, i) {
@@ -191,11 +197,15 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 					north = f.keepNorth(w.clsN[0][:0], north, bad)
 					w.clsN[0] = north
 				}
-				out = appendPairs(out, north, sc, ss, &f)
+				if batch {
+					out = run.add(out, north, sc, ss, &f)
+				} else {
+					out = appendPairs(out, north, sc, ss, &f)
+				}
 			}
 		}
 	}
-	return out, -1
+	return run.flush(out, &f), -1
 }
 
 // pairFrame holds what a join of north and south pieces needs besides the pieces: the
@@ -295,4 +305,100 @@ func cellPairsGo(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []
 		}
 	}
 	return out[:i]
+}
+
+// cellJob is one cell of a run (cellRun): its north pieces, and its south pieces' clash
+// words and signatures, as pointers and counts into lists that stay put until the run is
+// flushed. cellRunAVX512 reads the fields by their offsets: they stay in this order.
+type cellJob struct {
+	north      *uint64
+	nn         int
+	clash, sig *uint64
+	ns         int
+}
+
+// cellRun gathers cells whose pairs go to one list under one frame, to make them in one
+// call (runCells) instead of a call a cell: at N = 16 a cell holds 3.7 north and 4.9
+// south pieces on average, and the call and the frame's set-up cost about what its pairs
+// do. Where the processor has no AVX-512, add makes each cell's pairs at once
+// (appendPairs), as before.
+type cellRun struct {
+	n    int // pending cells, jobs[:n]
+	cand int // their candidates, Σ nn·ns
+	jobs [runMaxJobs]cellJob
+}
+
+// runMaxJobs and runMaxCand bound a run: a cell is added to it only while the run holds
+// fewer than runMaxJobs cells and at most runMaxCand candidates (the room its flush
+// makes in the list); a larger cell goes through appendPairs on its own.
+const (
+	runMaxJobs = 256
+	runMaxCand = 1 << 14
+)
+
+// add returns out with the pairs of the cell (north pieces, south clash words sc and
+// signatures ss, as many as sc, frame f) either appended or pending in r; the pending
+// ones are appended by the next flush, which must come before the lists the cell points
+// into change and before out is read. Every add to r between two flushes goes to the
+// same list with the same frame.
+func (r *cellRun) add(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
+	nn, ns := len(north), len(sc)
+	c := nn * ns
+	if !haveCellAVX512 || c == 0 || c > runMaxCand || r.n == runMaxJobs || r.cand+c > runMaxCand {
+		return r.addSlow(out, north, sc, ss, f)
+	}
+	// Field by field: a composite literal went through the stack, and its copy's wide
+	// loads of the narrow stores just made stalled (store forwarding).
+	j := &r.jobs[r.n]
+	j.north, j.nn = unsafe.SliceData(north), nn
+	j.clash, j.sig, j.ns = unsafe.SliceData(sc), unsafe.SliceData(ss), ns
+	r.n++
+	r.cand += c
+	return out
+}
+
+// addSlow is add for a cell that does not go into r as it is: without AVX-512 or with
+// more than runMaxCand candidates its pairs are made at once (after r's, for the
+// latter), a cell with no pairs is passed over, and else r is flushed first.
+func (r *cellRun) addSlow(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
+	nn, ns := len(north), len(sc)
+	c := nn * ns
+	switch {
+	case !haveCellAVX512:
+		return appendPairs(out, north, sc, ss, f)
+	case c == 0:
+		return out
+	case c > runMaxCand:
+		return appendPairs(r.flush(out, f), north, sc, ss, f)
+	}
+	out = r.flush(out, f)
+	r.jobs[0] = cellJob{north: &north[0], nn: nn, clash: &sc[0], sig: &ss[:ns][0], ns: ns}
+	r.n, r.cand = 1, c
+	return out
+}
+
+// flush returns out with the pairs of r's pending cells appended, and empties r.
+func (r *cellRun) flush(out []uint64, f *pairFrame) []uint64 {
+	if r.n == 0 {
+		return out
+	}
+	if need := len(out) + r.cand + cellSlack; cap(out) < need {
+		out = slices.Grow(out, need-len(out)+len(out)/2)
+	}
+	out = runCells(out, r.jobs[:r.n], f)
+	clear(r.jobs[:r.n])
+	r.n, r.cand = 0, 0
+	return out
+}
+
+// cellRunGo is runCells in Go: cellPairsGo for each cell of jobs in turn; out must have
+// room for their candidates.
+func cellRunGo(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
+	for _, j := range jobs {
+		if j.nn == 0 || j.ns == 0 {
+			continue
+		}
+		out = cellPairsGo(out, unsafe.Slice(j.north, j.nn), unsafe.Slice(j.clash, j.ns), unsafe.Slice(j.sig, j.ns), f)
+	}
+	return out
 }

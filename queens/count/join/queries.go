@@ -23,10 +23,17 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 		w.southB[0].ensure(t, rs, off, 1, 0, 0, s, W, true)
 		w.southB[1].ensure(t, rs, on, 2, 0, 0, s, W, true)
 	}
+	// Where the south pieces come from the row caches and none are dropped, the cells'
+	// pairs are made a run at a time, a run a list (cellRun), flushed before the lists
+	// are read or returned.
+	batch := !byCell && bad == 0
 	cs := t.colsByPop[bits.OnesCount32(rn)]
 	for i := from; i < len(cs); i++ {
-		if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
-			return i
+		if len(w.q[0])+len(w.q[1])+len(w.q[2])+w.runs[0].cand+w.runs[1].cand+w.runs[2].cand >= limit {
+			w.flushQ(&f)
+			if len(w.q[0])+len(w.q[1])+len(w.q[2]) >= limit {
+				return i
+			}
 		}
 		c := cs[i]
 		if c&^cols != 0 || t.emptyAt(rn, i) {
@@ -50,6 +57,15 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 			c0, s0, c1, s1 = w.cls[0].clash, w.cls[0].sig, w.cls[1].clash, w.cls[1].sig
 			nOff, nOn = w.clsN[0], w.clsN[1]
 		}
+		if batch {
+			if zero {
+				w.q[0] = w.runs[0].add(w.q[0], nOff, c0, s0, &f)
+			}
+			w.q[1] = w.runs[1].add(w.q[1], nOff, c1, s1, &f)
+			w.q[1] = w.runs[1].add(w.q[1], nOn, c0, s0, &f)
+			w.q[2] = w.runs[2].add(w.q[2], nOn, c1, s1, &f)
+			continue
+		}
 		if zero {
 			w.q[0] = appendPairs(w.q[0], nOff, c0, s0, &f)
 		}
@@ -57,7 +73,15 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 		w.q[1] = appendPairs(w.q[1], nOn, c0, s0, &f)
 		w.q[2] = appendPairs(w.q[2], nOn, c1, s1, &f)
 	}
+	w.flushQ(&f)
 	return -1
+}
+
+// flushQ appends to each list of w.q the pairs pending in its run.
+func (w *worker) flushQ(f *pairFrame) {
+	for k := range w.q {
+		w.q[k] = w.runs[k].flush(w.q[k], f)
+	}
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).

@@ -31,6 +31,10 @@ type worker struct {
 	// half A's south quarter, and half B's by class (even N: off D1, on D1; odd N: [0]).
 	southA southRow
 	southB [2]southRow
+	// runs hold the cells whose pairs are pending, a run a list of w.q (half A and odd
+	// N's half B use runs[0]); every function that adds to them flushes them before it
+	// returns.
+	runs [3]cellRun
 	// classSizes holds, after countRowSetClasses or countRowSetStoreB with only = −2, the
 	// stored half-boards of each class that holds any, in class order: the weights by which
 	// the sampler of lists_test.go draws the class it times.
