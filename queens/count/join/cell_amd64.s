@@ -550,6 +550,12 @@ southDone:
 // one's stores without a return to Go between them. A cell with no north or no south
 // pieces writes nothing. It stores up to 7 words past the last one it counts, and returns
 // how many it wrote.
+// NSTEP makes the pairs of the block's next north piece (the lane Z16 names, which it
+// moves on) with the south pieces in Z2, Z3; SSTEP those of the next south piece with
+// the block (rshort).
+#define NSTEP VPERMQ Z11, Z16, Z0; VPERMQ Z14, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z2, Z0, K1; VPORQ Z3, Z1, Z4; COMPRESS8
+#define SSTEP VPERMQ Z2, Z16, Z0; VPERMQ Z3, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z11, Z0, K1; VPORQ Z14, Z1, Z4; COMPRESS8
+
 TEXT ·cellRunAVX512(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ jobs+8(FP), R14
@@ -566,6 +572,19 @@ TEXT ·cellRunAVX512(SB), NOSPLIT, $0-40
 	VPBROADCASTQ AX, Z26
 	MOVL         $1, AX
 	VPBROADCASTQ AX, Z27
+	// The marks of lanes in registers (see rshort): a north piece's (bit 63), a lane past
+	// the north pieces' (62, 61), a south piece's (62), a lane past them (63, 61).
+	SHLQ         $63, AX
+	VPBROADCASTQ AX, Z5
+	MOVL         $3, AX
+	SHLQ         $61, AX
+	VPBROADCASTQ AX, Z6
+	MOVL         $5, AX
+	SHLQ         $61, AX
+	VPBROADCASTQ AX, Z7
+	MOVL         $1, AX
+	SHLQ         $62, AX
+	VPBROADCASTQ AX, Z13
 
 	TESTQ R15, R15
 	JLE   rdone
@@ -600,8 +619,11 @@ rnoPrefetch:
 	SHLXL R12, AX, AX
 	DECL  AX
 	KMOVW AX, K6
+	KNOTW K6, K5
 	VMOVDQU64.Z (R10), K6, Z2
 	VMOVDQU64.Z (R11), K6, Z3
+	VPORQ Z13, Z2, K6, Z2
+	VPORQ Z7, Z2, K5, Z2
 	MOVQ  $1, BX
 	JMP   rblock
 
@@ -649,20 +671,35 @@ rwhole:
 	JZ        rnextBlock
 	TESTQ     BX, BX
 	JZ        rlong2
-	MOVQ      R12, DX
-	CMPQ      CX, R12
-	JGT       rswapped
 
-rshortPiece:
-	VPERMQ    Z11, Z16, Z0
-	VPERMQ    Z14, Z16, Z1
-	VPADDQ    Z27, Z16, Z16
-	VPTESTNMQ Z2, Z0, K6, K1
-	VPORQ     Z3, Z1, Z4
-	COMPRESS8
-	DECQ      CX
-	JNZ       rshortPiece
-	JMP       rnextBlock
+	// rshort: the block's CX north pieces against the ns ≤ 8 south pieces, both in
+	// registers. Every lane carries a mark above any frame's bits (W ≤ 29 puts the clash
+	// words in bits 0–60): a north piece bit 63, a south piece bit 62, a lane past the
+	// north pieces 62 and 61, one past the south pieces 63 and 61. So a pair of real
+	// pieces meets only where their clash words do, and any pair with a lane past the
+	// pieces meets; the steps need no lane mask and go four or eight at a time, unrolled,
+	// by the shorter side: no loop whose count varies from cell to cell.
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K4
+	KNOTW K4, K5
+	VPORQ Z5, Z11, K4, Z11
+	VPORQ Z6, Z11, K5, Z11
+	CMPQ  CX, R12
+	JGT   rsouthMajor
+	NSTEP; NSTEP; NSTEP; NSTEP
+	CMPQ  CX, $4
+	JLE   rnextBlock
+	NSTEP; NSTEP; NSTEP; NSTEP
+	JMP   rnextBlock
+
+rsouthMajor:
+	SSTEP; SSTEP; SSTEP; SSTEP
+	CMPQ  R12, $4
+	JLE   rnextBlock
+	SSTEP; SSTEP; SSTEP; SSTEP
+	JMP   rnextBlock
 
 rlong2:
 	// More than eight south pieces: as cellPairsAVX512, south piece by south piece

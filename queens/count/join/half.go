@@ -336,6 +336,11 @@ const (
 	runMaxCand = 1 << 14
 )
 
+// runMaxW is the widest frame a run takes: cellRunAVX512 marks the lanes of a cell's
+// pieces in bits 61 to 63 of their clash words, above the 32 + W bits of a frame of W ≤
+// 29 (N ≤ 30); a wider frame's cells go through appendPairs.
+const runMaxW = 29
+
 // add returns out with the pairs of the cell (north pieces, south clash words sc and
 // signatures ss, as many as sc, frame f) either appended or pending in r; the pending
 // ones are appended by the next flush, which must come before the lists the cell points
@@ -344,7 +349,7 @@ const (
 func (r *cellRun) add(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
 	nn, ns := len(north), len(sc)
 	c := nn * ns
-	if !haveCellAVX512 || c == 0 || c > runMaxCand || r.n == runMaxJobs || r.cand+c > runMaxCand {
+	if !haveCellAVX512 || c == 0 || c > runMaxCand || r.n == runMaxJobs || r.cand+c > runMaxCand || f.W > runMaxW {
 		return r.addSlow(out, north, sc, ss, f)
 	}
 	// Field by field: a composite literal went through the stack, and its copy's wide
@@ -364,7 +369,7 @@ func (r *cellRun) addSlow(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
 	nn, ns := len(north), len(sc)
 	c := nn * ns
 	switch {
-	case !haveCellAVX512:
+	case !haveCellAVX512 || f.W > runMaxW:
 		return appendPairs(out, north, sc, ss, f)
 	case c == 0:
 		return out
