@@ -556,6 +556,11 @@ southDone:
 #define NSTEP VPERMQ Z11, Z16, Z0; VPERMQ Z14, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z2, Z0, K1; VPORQ Z3, Z1, Z4; COMPRESS8
 #define SSTEP VPERMQ Z2, Z16, Z0; VPERMQ Z3, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z11, Z0, K1; VPORQ Z14, Z1, Z4; COMPRESS8
 
+// NSTEP2 is NSTEP against the south pieces in Z2, Z3 and in Z17, Z18; SSTEPB is SSTEP
+// for the next south piece of Z17, Z18 (rmedium).
+#define NSTEP2 VPERMQ Z11, Z16, Z0; VPERMQ Z14, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z2, Z0, K1; VPORQ Z3, Z1, Z4; COMPRESS8; VPTESTNMQ Z17, Z0, K1; VPORQ Z18, Z1, Z4; COMPRESS8
+#define SSTEPB VPERMQ Z17, Z16, Z0; VPERMQ Z18, Z16, Z1; VPADDQ Z27, Z16, Z16; VPTESTNMQ Z11, Z0, K1; VPORQ Z14, Z1, Z4; COMPRESS8
+
 TEXT ·cellRunAVX512(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ jobs+8(FP), R14
@@ -609,12 +614,13 @@ rnoPrefetch:
 	TESTQ R12, R12
 	JLE   rnextJob
 
-	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them and K6
-	// their lanes. Else K7 holds the lanes of the last, partial step (none if ns is a
-	// multiple of 8) and R12 the whole steps.
+	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them, marked
+	// (rshort). BX = 2 where they fit two (ns ≤ 16): Z2, Z3 the first eight, Z17, Z18 the
+	// rest, marked (rmedium). Else K7 holds the lanes of the last, partial step (none if
+	// ns is a multiple of 8) and R12 the whole steps.
 	XORQ  BX, BX
 	CMPQ  R12, $8
-	JGT   rlong
+	JGT   rmediumCell
 	MOVL  $1, AX
 	SHLXL R12, AX, AX
 	DECL  AX
@@ -625,6 +631,25 @@ rnoPrefetch:
 	VPORQ Z13, Z2, K6, Z2
 	VPORQ Z7, Z2, K5, Z2
 	MOVQ  $1, BX
+	JMP   rblock
+
+rmediumCell:
+	CMPQ  R12, $16
+	JGT   rlong
+	LEAQ  -8(R12), CX
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K6
+	KNOTW K6, K5
+	VMOVDQU64 (R10), Z2
+	VMOVDQU64 (R11), Z3
+	VPORQ Z13, Z2, Z2
+	VMOVDQU64.Z 64(R10), K6, Z17
+	VMOVDQU64.Z 64(R11), K6, Z18
+	VPORQ Z13, Z17, K6, Z17
+	VPORQ Z7, Z17, K5, Z17
+	MOVQ  $2, BX
 	JMP   rblock
 
 rlong:
@@ -671,6 +696,8 @@ rwhole:
 	JZ        rnextBlock
 	TESTQ     BX, BX
 	JZ        rlong2
+	CMPQ      BX, $1
+	JGT       rmedium
 
 	// rshort: the block's CX north pieces against the ns ≤ 8 south pieces, both in
 	// registers. Every lane carries a mark above any frame's bits (W ≤ 29 puts the clash
@@ -699,6 +726,31 @@ rsouthMajor:
 	CMPQ  R12, $4
 	JLE   rnextBlock
 	SSTEP; SSTEP; SSTEP; SSTEP
+	JMP   rnextBlock
+
+rmedium:
+	// The block's CX north pieces against 9 to 16 south pieces in two registers, marked
+	// as in rshort: up to four north pieces, each against both registers (eight tests);
+	// more, each south piece against the block (twelve or sixteen).
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K4
+	KNOTW K4, K5
+	VPORQ Z5, Z11, K4, Z11
+	VPORQ Z6, Z11, K5, Z11
+	CMPQ  CX, $4
+	JGT   rmediumSouth
+	NSTEP2; NSTEP2; NSTEP2; NSTEP2
+	JMP   rnextBlock
+
+rmediumSouth:
+	// VPERMQ reads the low three bits of an index: Z16 goes on from 8 for Z17, Z18.
+	SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP
+	SSTEPB; SSTEPB; SSTEPB; SSTEPB
+	CMPQ  R12, $12
+	JLE   rnextBlock
+	SSTEPB; SSTEPB; SSTEPB; SSTEPB
 	JMP   rnextBlock
 
 rlong2:

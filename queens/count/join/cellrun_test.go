@@ -43,8 +43,8 @@ func randomRun(rng *rand.Rand, h, nc, maxN, maxS int, isB, forbid bool) ([]cellJ
 // cellRunGo and to cellPairs cell by cell: runs of 0 to 300 cells of 0 to 40 pieces a
 // side (cells with no north or no south pieces among them), the frames of half A and B,
 // with and without forbidden masks, in the room cellRun.flush makes (the candidates and
-// cellSlack), nothing stored past it. With AVX-512 the signatures come in the order of
-// cellPairs cell after cell; cellRunGo's are the same multiset.
+// cellSlack), nothing stored past it: the same multiset of signatures (a kernel may
+// make a cell's pairs north piece by north piece or south piece by south piece).
 func TestJoinCellRun(t *testing.T) {
 	if !haveCellAVX512 {
 		t.Log("no AVX-512: runCells is cellRunGo, held here to cellPairs cell by cell")
@@ -92,9 +92,6 @@ func checkRun(t *testing.T, jobs []cellJob, norths [][]uint64, souths []pieceLis
 		t.Fatalf("%s: what out held changed: runCells %x, cellRunGo %x", what, got[:len(prefix)], goRun[:len(prefix)])
 	}
 	got, goRun = got[len(prefix):], goRun[len(prefix):]
-	if haveCellAVX512 && !slices.Equal(got, byCell) {
-		t.Fatalf("%s: runCells gives %d signatures, cellPairs cell by cell %d (or another order)", what, len(got), len(byCell))
-	}
 	slices.Sort(got)
 	slices.Sort(goRun)
 	slices.Sort(byCell)
