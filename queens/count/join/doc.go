@@ -87,7 +87,9 @@ package join
 // South pieces are prepared (clash bits, signature part) a whole table row at a time and
 // kept while consecutive row sets share their south rows; the north × south product of a
 // cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
-// VPCOMPRESSQ: cellPairsAVX512), with AVX2 four pairs a step (north pieces four at a time
+// VPCOMPRESSQ), a run of up to 256 cells of a list in one call (cellRun, cellRunAVX512:
+// cells of up to 16 south pieces in registers, without loops whose count varies; a Go
+// twin, cellRunGo), with AVX2 four pairs a step (north pieces four at a time
 // against each south piece, or the other way round where that takes fewer steps), else
 // in a small Go function whose loop stays in registers.
 // The measured times, against frames,
