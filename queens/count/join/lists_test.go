@@ -67,6 +67,10 @@ func BenchmarkJoinLists(b *testing.B) {
 	// CHESSPUZZLES_JOINLISTS_TIME=check also counts each row set of classes whole after
 	// its sample, and compares the two: the estimator checked against what it estimates.
 	check := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") == "check"
+	// CHESSPUZZLES_JOINLISTS_TIME=whole times each row set whole, as the count runs it
+	// (countRowSet, after the row set before it: buffers grown once a process), not by
+	// a class: the figure to trust most, where the CPU allows it (N = 24–27).
+	whole := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") == "whole"
 	var checked [2][]float64
 	// CHESSPUZZLES_JOINCUTS=fixed takes the cut bits from the middle out, as before
 	// cutByOccupancy; =both times each row set whole (from h = 13) both ways, in
@@ -149,7 +153,17 @@ func BenchmarkJoinLists(b *testing.B) {
 			sievePerSub, sievePerSubOdd = perSubA, perSubOdd
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
-		if timing {
+		if whole {
+			var c counters
+			c0 := cpuTime()
+			got, err := w.countRowSet(context.Background(), &j, j.rowSet(e), &c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dt := (cpuTime() - c0).Seconds()
+			times = append(times, dt)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: whole %.2f CPU-s (%d solutions, %.3g pair tests)\n", e, s, dt, got, float64(c.pairTests))
+		} else if timing {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
 			// unbiased estimate where parts are drawn uniformly).
@@ -230,7 +244,7 @@ func BenchmarkJoinLists(b *testing.B) {
 	if timing {
 		mean, se := meanSE(times)
 		rowSets := countedRowSets(n)
-		b.Logf("N=%d: a row set %.1f ± %.1f CPU-s (%d timed parts); %d counted row sets: the whole count %.3g ± %.2g core-hours", n, mean, se, len(times), rowSets, mean*float64(rowSets)/3600, se*float64(rowSets)/3600)
+		b.Logf("N=%d: a row set %.3g ± %.2g CPU-s (%d timed parts); %d counted row sets: the whole count %.3g ± %.2g core-hours", n, mean, se, len(times), rowSets, mean*float64(rowSets)/3600, se*float64(rowSets)/3600)
 		if len(checked[0]) > 0 {
 			ms, ss := meanSE(checked[0])
 			mw, sw := meanSE(checked[1])
