@@ -4,8 +4,8 @@ import "github.com/chesspuzzles/chesspuzzles/queens/internal/model"
 
 // machineClass is the kind of processor a figure of the cost model was measured on. The
 // join's query kernels differ by it (kernel_amd64.go), and so does its time: a real task
-// of N = 28 took 60.6 CPU-s on the AVX2 kernel, and the model of the AVX-512 machine gives
-// a row set of 28 110 ± 25 (bench/log/2026-11-29-join.md).
+// of N = 28 (task 46,756, one row set) took 60.6 CPU-s on the AVX2 kernel (Zen 3, 29
+// November) and 27.6 on the AVX-512 ones (Zen 5, 30 November; bench/log/2026-11-29-join.md).
 type machineClass int
 
 const (
@@ -13,8 +13,8 @@ const (
 	// the AVX2 kernels. A processor with neither AVX-512 nor AVX2 (or a purego build) runs
 	// the Go kernels, several times slower.
 	classAVX2 machineClass = iota
-	// classAVX512: AVX-512 F with VPOPCNTDQ, and BMI2 (the same VM on AMD Zen 4), which runs
-	// the AVX-512 kernels.
+	// classAVX512: AVX-512 F with VPOPCNTDQ, and BMI2 (the same VM on AMD Zen 4 on 27–28
+	// November, on AMD Zen 5 since 30 November), which runs the AVX-512 kernels.
 	classAVX512
 	numClasses
 )
@@ -31,7 +31,8 @@ func (c machineClass) String() string {
 // the development machine's processor on 29 November 2026, whatever this processor is,
 // so that a plan's time, an estimate, the choice of method and the manual's examples are
 // the same on every machine. The AVX-512 figures are kept beside them, labelled: on
-// AVX-512 processors the model is pessimistic by about their ratio.
+// AVX-512 processors the model is pessimistic by about their ratio (on 30 November 2.1–2.8
+// at N = 24–26, 1.3 at 27 and 28, 4.2 at 29, each figure within its sample's error).
 const modelClass = classAVX2
 
 // measuredCoreHours holds, by the class of processor measured on, the core-hours of the
@@ -52,22 +53,21 @@ const modelClass = classAVX2
 // that much. At nice 10 on a machine shared by seven sessions (load 25–32), where CPU
 // seconds run 1.1–1.3 times those of a quiet machine (27 November).
 //
-// AVX-512 (AMD EPYC, Zen 4): N = 16–23 are the AVX2 figures (not measured on this class);
-// N = 24, 25 and 29 bench/cost.sh -tasks on 27 November (night), on the code after the
-// class sieve and the four-batch kernel (before the occupancy cut bits and the stored half
-// B), at a load of 9–12.5 (bench/log/2026-11-27.md, "Issue 33: N = 29 tasks on demand"): two real
-// tasks a N (seed 2), whole at 24–25 (0.64 ± 0.03 and 0.53 ± 0.16 of the model of
-// 25 November: 138 and 712 core-hours), at 29 each by one class of one of its row sets
-// (0.37 ± 0.04 of the extrapolation from 26–28, 3.53·10⁷: 1.31·10⁷ core-hours, two
-// probes); N = 26 and 28 row sets sampled on 27 November (night) after the cut bits
-// chosen by occupancy and, at even N, half B stored as a weighted store
-// (bench/log/2026-11-27.md, "Issue 33: Q(28) cheaper"), at a load of 2.5–4.3, by
-// BenchmarkJoinLists with CHESSPUZZLES_JOINLISTS_TIME (classes drawn uniformly, timed
-// without an untimed run first, which read 1.1–1.9 times the whole at N = 26 on AVX2): N = 26
-// twelve row sets (seeds 2 and 5), 5.25 ± 1.13 CPU-s a row set; N = 28 twelve (seeds 3, 4
-// and 5), 110 ± 25 CPU-s; N = 27 128 row sets (seeds 6–9) on 28 November, after odd N's
-// classes were made cheaper (bench/log/2026-11-28.md, "Issue 33: odd N cheaper"), at a load of
-// 1.0–1.4: 2.99 ± 0.32 CPU-s.
+// AVX-512 (AMD EPYC, Zen 5: AVX-512 F, VPOPCNTDQ and BMI2), 30 November 2026, the code of
+// main f169a31 (after the AVX-512 batches and wide chunks of 30 November), at nice 10 on a
+// machine shared by four sessions (load 3–13; bench/log/2026-11-29-join.md, "Session 10 …
+// cost"): N = 16–20 whole counts on one worker (16–19 two each, 20 82.9 CPU-s); N = 21–29
+// BenchmarkJoinLists under GOMEMLIMIT=2GiB, row sets drawn uniformly. N = 21–27 each row
+// set timed whole as the count runs it (CHESSPUZZLES_JOINLISTS_TIME=whole): 21 1,000 row
+// sets, 22 400, 23 200, 24 192 (three seeds), 25 256 (four), 26 48 (three), 27 96 (two).
+// N = 28 120 row sets and 29 88 (four seeds each) by one class of the store drawn by its
+// size, counted once untimed first (=1), a sampler that read the whole row set 1.007 times
+// at N = 26 (8 row sets), 0.981 at 27 (32) and 1.061 at 28 (8; a row set's class estimate
+// 0.18–1.94 times its whole). The sampler counts row sets only: at N = 20 it read 0.0258
+// core-hours, 1.12 times the whole count (which also builds the plan and the table).
+// Before, this table was of 27–28 November (Zen 4, classes drawn uniformly and timed at
+// once, which read 1.1–2.4 times high on AVX2): 24 138, 25 712, 26 7,600, 27 5.4·10⁴, 28
+// 6.1·10⁵, 29 1.31·10⁷ core-hours.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -78,9 +78,9 @@ var measuredCoreHours = [numClasses]map[int]float64{
 		24: 185, 25: 1930, 26: 1.82e4, 27: 6.39e4, 28: 7.94e5, 29: 1.95e7,
 	},
 	classAVX512: {
-		16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
-		20: 0.063, 21: 0.436, 22: 3.23, 23: 23.6,
-		24: 138, 25: 712, 26: 7600, 27: 54000, 28: 6.1e5, 29: 1.31e7,
+		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
+		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 6.19e5, 29: 4.66e6,
 	},
 }
 
@@ -89,7 +89,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {24: 0.05, 25: 0.30, 26: 0.21, 27: 0.11, 28: 0.23, 29: 0.11},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.13, 29: 0.19},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
