@@ -150,7 +150,7 @@ var (
 	bufPool = sync.Pool{New: func() any { b := make([]byte, ioBytes+recMax); return &b }}
 	bwPool  = sync.Pool{New: func() any { return bufio.NewWriterSize(io.Discard, fileBuf) }}
 	zwPool  = sync.Pool{New: func() any { zw, _ := flate.NewWriter(io.Discard, flateLevel); return zw }}
-	zrPool  = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+	zrPool  = sync.Pool{New: func() any { return new(inflater) }}
 )
 
 // layerName is the file of the layer after `cells` cells placed.
@@ -333,7 +333,7 @@ type fileReader struct {
 	name      string
 	f         io.ReadCloser
 	br        *bufio.Reader
-	zr        io.ReadCloser
+	zr        *inflater
 	buf       []byte // decompressed bytes; [p, end) not yet decoded, recMax zero bytes of slack
 	bufp      *[]byte
 	p, end    int
@@ -356,10 +356,9 @@ func openRun(d Disk, name string) (*fileReader, header, error) {
 		f.Close()
 		return nil, h, err
 	}
-	// br is an io.ByteReader, so the decompressor reads no byte past its stream: the
-	// trailer is read from br after it.
-	zr := zrPool.Get().(io.ReadCloser)
-	zr.(flate.Resetter).Reset(br, nil)
+	// The decompressor reads past its stream: the trailer is read from it (tail).
+	zr := zrPool.Get().(*inflater)
+	zr.Reset(br)
 	bp := bufPool.Get().(*[]byte)
 	r := &fileReader{name: name, f: f, br: br, zr: zr, bufp: bp, buf: *bp, want: -1}
 	return r, h, nil
@@ -386,7 +385,7 @@ func (r *fileReader) fill() {
 
 func (r *fileReader) checkTrailer() {
 	var t [trailerLen]byte
-	if _, err := io.ReadFull(r.br, t[:]); err != nil {
+	if err := r.zr.tail(t[:]); err != nil {
 		r.err = fmt.Errorf("%s: reading its trailer: %w", r.name, err)
 		return
 	}
