@@ -45,7 +45,8 @@ import (
 // A file (segment of a layer or run; the whole layer or run, of builds before the chains)
 // is a header, the records of the run as record.go writes them (key differences from the
 // previous key, counts without leading zero bytes) compressed by DEFLATE (compress/flate,
-// Huffman codes only; any DEFLATE stream reads back), and a trailer:
+// Huffman codes only; read back by inflate.go's decoder, which reads any DEFLATE stream),
+// and a trailer:
 //
 //	header   "KNTLAYR1", the count's fingerprint (8 bytes), the cells placed (4), 128-bit
 //	         counts (1), the tours the sweep finished so far (high and low 64 bits: 16;
