@@ -107,17 +107,30 @@ func TestCountEnds(t *testing.T) {
 		}
 	}
 	if race {
-		t.Run("without -race", func(t *testing.T) {
-			goBin, err := exec.LookPath("go")
-			if err != nil {
-				t.Fatalf("running TestCountEnds without -race needs the go command: %v", err)
-			}
-			out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", "^TestCountEnds$", ".").CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "--- PASS: TestCountEnds ") {
-				t.Fatalf("go test -run ^TestCountEnds$ (without -race): %v\n%s", err, out)
-			}
-		})
+		runWithoutRace(t, "TestCountEnds")
 	}
+}
+
+// runWithoutRace runs the named tests of this package in a child go test built without
+// the race detector, as subtest "without -race" of t (a race-built test that checks less
+// checks the rest so). It needs the go command.
+func runWithoutRace(t *testing.T, names ...string) {
+	t.Run("without -race", func(t *testing.T) {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Fatalf("running %v without -race needs the go command: %v", names, err)
+		}
+		pattern := "^(" + strings.Join(names, "|") + ")$"
+		out, err := exec.Command(goBin, "test", "-count=1", "-v", "-run", pattern, ".").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go test -run %s (without -race): %v\n%s", pattern, err, out)
+		}
+		for _, name := range names {
+			if !strings.Contains(string(out), "--- PASS: "+name+" ") {
+				t.Fatalf("go test -run %s (without -race): %s did not pass\n%s", pattern, name, out)
+			}
+		}
+	})
 }
 
 // TestCountEndsFree checks that Ends naming every square leaves the sweep as it was: the
