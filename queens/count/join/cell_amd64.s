@@ -17,6 +17,12 @@
 // VPERMD indexes in cellPerm (R15), and moves DI past them (AVX2 kernels).
 #define PACK4 MOVQ AX, DX; SHLQ $5, DX; VMOVDQU (R15)(DX*1), Y5; VPERMD Y4, Y5, Y4; VMOVDQU Y4, (DI); POPCNTL AX, AX; LEAQ (DI)(AX*8), DI
 
+// NORTH8 loads the north pieces at R8 that K1 selects (Z8), keeps those off the forbidden
+// masks (Z20: K2), makes their clash words (Z11: down and up halves shifted by X22 and
+// masked by Z21, Z26) and signatures (Z14: shifted by X23, X24, X25), packs both to the
+// front by K2, puts the number kept in CX (AX clobbered) and clears the index Z16.
+#define NORTH8 VMOVDQU64.Z (R8), K1, Z8; VPTESTNMQ Z20, Z8, K1, K2; VPANDQ Z26, Z8, Z9; VPSRLQ $32, Z8, Z10; VPSLLQ X22, Z9, Z11; VPANDQ Z21, Z11, Z11; VPANDQ Z21, Z10, Z12; VPSLLQ $32, Z12, Z12; VPORQ Z12, Z11, Z11; VPSLLQ X23, Z9, Z14; VPANDQ Z21, Z14, Z14; VPSRLQ X24, Z10, Z15; VPANDQ Z21, Z15, Z15; VPSLLQ X25, Z15, Z15; VPORQ Z15, Z14, Z14; VPCOMPRESSQ.Z Z11, K2, Z11; VPCOMPRESSQ.Z Z14, K2, Z14; KMOVW K2, AX; POPCNTL AX, CX; VPXORQ Z16, Z16, Z16
+
 // func cellPairsAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
 //
 // North pieces go eight at a time: their clash words (Z11) and signatures (Z14) are made
@@ -85,26 +91,7 @@ block:
 
 whole:
 	KMOVW AX, K1
-	VMOVDQU64.Z (R8), K1, Z8
-	VPTESTNMQ Z20, Z8, K1, K2 // off the forbidden masks
-	VPANDQ    Z26, Z8, Z9     // down
-	VPSRLQ    $32, Z8, Z10    // up
-	VPSLLQ    X22, Z9, Z11
-	VPANDQ    Z21, Z11, Z11
-	VPANDQ    Z21, Z10, Z12
-	VPSLLQ    $32, Z12, Z12
-	VPORQ     Z12, Z11, Z11   // clash words
-	VPSLLQ    X23, Z9, Z14
-	VPANDQ    Z21, Z14, Z14
-	VPSRLQ    X24, Z10, Z15
-	VPANDQ    Z21, Z15, Z15
-	VPSLLQ    X25, Z15, Z15
-	VPORQ     Z15, Z14, Z14   // signatures
-	VPCOMPRESSQ.Z Z11, K2, Z11
-	VPCOMPRESSQ.Z Z14, K2, Z14
-	KMOVW     K2, AX
-	POPCNTL   AX, CX
-	VPXORQ    Z16, Z16, Z16
+	NORTH8
 	TESTQ     CX, CX
 	JZ        nextBlock
 	TESTQ     BX, BX
@@ -672,26 +659,7 @@ rblock:
 
 rwhole:
 	KMOVW AX, K1
-	VMOVDQU64.Z (R8), K1, Z8
-	VPTESTNMQ Z20, Z8, K1, K2 // off the forbidden masks
-	VPANDQ    Z26, Z8, Z9     // down
-	VPSRLQ    $32, Z8, Z10    // up
-	VPSLLQ    X22, Z9, Z11
-	VPANDQ    Z21, Z11, Z11
-	VPANDQ    Z21, Z10, Z12
-	VPSLLQ    $32, Z12, Z12
-	VPORQ     Z12, Z11, Z11   // clash words
-	VPSLLQ    X23, Z9, Z14
-	VPANDQ    Z21, Z14, Z14
-	VPSRLQ    X24, Z10, Z15
-	VPANDQ    Z21, Z15, Z15
-	VPSLLQ    X25, Z15, Z15
-	VPORQ     Z15, Z14, Z14   // signatures
-	VPCOMPRESSQ.Z Z11, K2, Z11
-	VPCOMPRESSQ.Z Z14, K2, Z14
-	KMOVW     K2, AX
-	POPCNTL   AX, CX
-	VPXORQ    Z16, Z16, Z16
+	NORTH8
 	TESTQ     CX, CX
 	JZ        rnextBlock
 	TESTQ     BX, BX
