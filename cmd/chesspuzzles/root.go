@@ -3,18 +3,21 @@ package main
 import (
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
 
 // negativeArg matches pflag's complaint about an argument like -5, which it reads as a
 // bundle of one-letter flags.
-var negativeArg = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9][-0-9,.x]*)$`)
+var negativeArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9][-0-9,.x]*)$`)
+})
 
 // flagError turns a flag parsing error into a usage error (exit 2), and says what is
 // meant when the "flag" is a negative number given as an argument.
 func flagError(cmd *cobra.Command, err error) error {
-	if m := negativeArg.FindStringSubmatch(err.Error()); m != nil {
+	if m := negativeArg().FindStringSubmatch(err.Error()); m != nil {
 		return usageErrorf("%q: negative numbers are not allowed here (sizes, counts and squares start at 1; see %q)", m[1], cmd.CommandPath()+" --help")
 	}
 	return suggestFlag(cmd, err)

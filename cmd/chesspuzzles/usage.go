@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -87,10 +88,12 @@ func unknownCommand(group *cobra.Command, name string) error {
 }
 
 // unknownFlag matches pflag's complaint about a long flag it does not know.
-var unknownFlag = regexp.MustCompile(`^unknown flag: --([^=\s]+)$`)
+var unknownFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown flag: --([^=\s]+)$`) })
 
 // badFlagValue matches pflag's complaint about a flag value it cannot convert.
-var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-[^,]+, )?(--[^"]+)" flag: (.*)$`)
+var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(?:-[^,]+, )?(--[^"]+)" flag: (.*)$`)
+})
 
 // flagValueWhy puts pflag's reason for refusing a value (strconv's error, or
 // time.ParseDuration's) in words: the means of the first entry whose says the reason
@@ -108,7 +111,7 @@ var flagValueWhy = []struct{ says, means string }{
 // strconv.ParseInt: parsing "abc": invalid syntax" as what a user can act on: "… flag:
 // not a whole number". It returns nil for other errors.
 func flagValueError(cmd *cobra.Command, err error) error {
-	m := badFlagValue.FindStringSubmatch(err.Error())
+	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		return nil
 	}
@@ -134,7 +137,7 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 	if e := flagValueError(cmd, err); e != nil {
 		return e
 	}
-	m := unknownFlag.FindStringSubmatch(err.Error())
+	m := unknownFlag().FindStringSubmatch(err.Error())
 	if m == nil {
 		return usageError(err)
 	}

@@ -213,24 +213,33 @@ func (m *Monitor) snapshotAge() (time.Duration, bool) {
 	return time.Since(fi.ModTime()), true
 }
 
-var (
-	descTasks = prometheus.NewDesc("chesspuzzles_tasks", "Tasks of the job by state: done (with a result), left (without).", []string{"count_job", "state"}, nil)
-	descFrac  = prometheus.NewDesc("chesspuzzles_done_ratio", "The share of the job's estimated work done, 0 to 1.", []string{"count_job"}, nil)
-	descRate  = prometheus.NewDesc("chesspuzzles_nodes_per_second", "Search nodes a second over this run's results (0 before the first).", []string{"count_job"}, nil)
-	descETA   = prometheus.NewDesc("chesspuzzles_eta_seconds", "Estimated time left, from the work still to do at this run's rate (absent before the first result).", []string{"count_job"}, nil)
-	descLast  = prometheus.NewDesc("chesspuzzles_last_result_timestamp_seconds", "When the job last got a new result (Unix time): a stalled count stops moving it.", []string{"count_job"}, nil)
-	descByID  = prometheus.NewDesc("chesspuzzles_identity_results", "Results accepted from each identity in the job (first and second computations); the identities beyond the top 20 are summed as identity=\"others\".", []string{"count_job", "identity"}, nil)
-	descIDs   = prometheus.NewDesc("chesspuzzles_identities", "Identities with a record in the job.", []string{"count_job"}, nil)
-	descCheck = prometheus.NewDesc("chesspuzzles_results", "Results of the job by what the checks said: verified (agreed with another computation), disagreed, refused.", []string{"count_job", "outcome"}, nil)
-	descQuar  = prometheus.NewDesc("chesspuzzles_quarantined_identities", "Identities shown wrong by a disagreement in the job: their results dropped, no task given them.", []string{"count_job"}, nil)
-	descStore = prometheus.NewDesc("chesspuzzles_store_bytes", "Bytes the NATS server holds of the results stream and the jobs bucket (JetStream's stream state, one copy; the embedded server and a cluster alike).", nil, nil)
-	descFly   = prometheus.NewDesc("chesspuzzles_tasks_in_flight", "Tasks of the job leased to workers and not yet handed in, by computation: first, or second (a verification).", []string{"count_job", "computation"}, nil)
-	descSnap  = prometheus.NewDesc("chesspuzzles_snapshot_age_seconds", "Time since the coordinator last wrote its snapshot of the job.", []string{"count_job"}, nil)
-)
+// descs holds the descriptions of the monitor's metrics, made on first use (Describe,
+// Collect): a command that never serves /metrics does not make them at start.
+type descs struct {
+	descTasks, descFrac, descRate, descETA, descLast, descByID, descIDs, descCheck, descQuar, descStore, descFly, descSnap *prometheus.Desc
+}
+
+var metricDescs = sync.OnceValue(func() *descs {
+	return &descs{
+		descTasks: prometheus.NewDesc("chesspuzzles_tasks", "Tasks of the job by state: done (with a result), left (without).", []string{"count_job", "state"}, nil),
+		descFrac:  prometheus.NewDesc("chesspuzzles_done_ratio", "The share of the job's estimated work done, 0 to 1.", []string{"count_job"}, nil),
+		descRate:  prometheus.NewDesc("chesspuzzles_nodes_per_second", "Search nodes a second over this run's results (0 before the first).", []string{"count_job"}, nil),
+		descETA:   prometheus.NewDesc("chesspuzzles_eta_seconds", "Estimated time left, from the work still to do at this run's rate (absent before the first result).", []string{"count_job"}, nil),
+		descLast:  prometheus.NewDesc("chesspuzzles_last_result_timestamp_seconds", "When the job last got a new result (Unix time): a stalled count stops moving it.", []string{"count_job"}, nil),
+		descByID:  prometheus.NewDesc("chesspuzzles_identity_results", "Results accepted from each identity in the job (first and second computations); the identities beyond the top 20 are summed as identity=\"others\".", []string{"count_job", "identity"}, nil),
+		descIDs:   prometheus.NewDesc("chesspuzzles_identities", "Identities with a record in the job.", []string{"count_job"}, nil),
+		descCheck: prometheus.NewDesc("chesspuzzles_results", "Results of the job by what the checks said: verified (agreed with another computation), disagreed, refused.", []string{"count_job", "outcome"}, nil),
+		descQuar:  prometheus.NewDesc("chesspuzzles_quarantined_identities", "Identities shown wrong by a disagreement in the job: their results dropped, no task given them.", []string{"count_job"}, nil),
+		descStore: prometheus.NewDesc("chesspuzzles_store_bytes", "Bytes the NATS server holds of the results stream and the jobs bucket (JetStream's stream state, one copy; the embedded server and a cluster alike).", nil, nil),
+		descFly:   prometheus.NewDesc("chesspuzzles_tasks_in_flight", "Tasks of the job leased to workers and not yet handed in, by computation: first, or second (a verification).", []string{"count_job", "computation"}, nil),
+		descSnap:  prometheus.NewDesc("chesspuzzles_snapshot_age_seconds", "Time since the coordinator last wrote its snapshot of the job.", []string{"count_job"}, nil),
+	}
+})
 
 // Describe is prometheus.Collector's.
 func (m *Monitor) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descTasks, descFrac, descRate, descETA, descLast, descByID, descIDs, descCheck, descQuar, descStore, descSnap, descFly} {
+	ds := metricDescs()
+	for _, d := range []*prometheus.Desc{ds.descTasks, ds.descFrac, ds.descRate, ds.descETA, ds.descLast, ds.descByID, ds.descIDs, ds.descCheck, ds.descQuar, ds.descStore, ds.descSnap, ds.descFly} {
 		ch <- d
 	}
 }
@@ -238,53 +247,54 @@ func (m *Monitor) Describe(ch chan<- *prometheus.Desc) {
 // Collect is prometheus.Collector's: a fixed number of series, whatever the plan's size
 // and the number of identities.
 func (m *Monitor) Collect(ch chan<- prometheus.Metric) {
+	ds := metricDescs()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
 	if b, ok := m.storeBytes(); ok {
-		gauge(descStore, float64(b))
+		gauge(ds.descStore, float64(b))
 	}
 	if m.job == "" {
 		return
 	}
 	s, job := m.st, m.job
-	gauge(descTasks, float64(s.Done), job, "done")
-	gauge(descTasks, float64(s.Tasks-s.Done), job, "left")
+	gauge(ds.descTasks, float64(s.Done), job, "done")
+	gauge(ds.descTasks, float64(s.Tasks-s.Done), job, "left")
 	if m.flying {
-		gauge(descFly, float64(m.first), job, "first")
-		gauge(descFly, float64(m.second), job, "second")
+		gauge(ds.descFly, float64(m.first), job, "first")
+		gauge(ds.descFly, float64(m.second), job, "second")
 	}
-	gauge(descFrac, s.Fraction(), job)
+	gauge(ds.descFrac, s.Fraction(), job)
 	rate := 0.0
 	if s.Done > s.Resumed {
 		rate = s.Rate()
 	}
-	gauge(descRate, rate, job)
+	gauge(ds.descRate, rate, job)
 	if eta, ok := s.ETA(); ok {
-		gauge(descETA, eta.Seconds(), job)
+		gauge(ds.descETA, eta.Seconds(), job)
 	}
-	gauge(descLast, float64(m.last.UnixMilli())/1000, job)
+	gauge(ds.descLast, float64(m.last.UnixMilli())/1000, job)
 	if age, ok := m.snapshotAge(); ok {
-		gauge(descSnap, age.Seconds(), job)
+		gauge(ds.descSnap, age.Seconds(), job)
 	}
-	gauge(descIDs, float64(len(m.ids)), job)
+	gauge(ds.descIDs, float64(len(m.ids)), job)
 	others := 0
 	for i, r := range m.ids {
 		if i < TopIdentities {
-			gauge(descByID, float64(r.Tasks), job, r.name)
+			gauge(ds.descByID, float64(r.Tasks), job, r.name)
 		} else {
 			others += r.Tasks
 		}
 	}
 	if len(m.ids) > TopIdentities {
-		gauge(descByID, float64(others), job, "others")
+		gauge(ds.descByID, float64(others), job, "others")
 	}
-	gauge(descCheck, float64(m.total.Verified), job, "verified")
-	gauge(descCheck, float64(m.total.Disagreements), job, "disagreed")
-	gauge(descCheck, float64(m.total.Refused), job, "refused")
-	gauge(descQuar, float64(m.quar), job)
+	gauge(ds.descCheck, float64(m.total.Verified), job, "verified")
+	gauge(ds.descCheck, float64(m.total.Disagreements), job, "disagreed")
+	gauge(ds.descCheck, float64(m.total.Refused), job, "refused")
+	gauge(ds.descQuar, float64(m.quar), job)
 }
 
 // handler serves the metrics at /metrics and the status page at /.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/cluster"
@@ -13,8 +14,13 @@ import (
 
 // statusTemplate is the status page: the figures of /metrics in a table, and the progress
 // as a line drawn in inline SVG (no script, no build step). It refreshes itself every 15
-// seconds.
-var statusTemplate = template.Must(template.New("status").Parse(`<!doctype html>
+// seconds. It is parsed on the first request: a command that never serves the page does
+// not parse it at start.
+var statusTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("status").Parse(statusPageText))
+})
+
+const statusPageText = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="15">
 <title>{{.Title}}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:52em}table{border-collapse:collapse}
@@ -44,7 +50,7 @@ svg{border:1px solid #ccc;background:#fafafa}</style></head><body>
 {{else}}<p>No job yet.</p>{{end}}
 <p><a href="/metrics">/metrics</a> (Prometheus text format)</p>
 </body></html>
-`))
+`
 
 // statusRow is an identity's line on the status page.
 type statusRow struct {
@@ -92,7 +98,7 @@ func (m *Monitor) statusPage(w http.ResponseWriter, _ *http.Request) {
 	metrics.Read(sample)
 	d["Memory"] = fmt.Sprintf("%.1f MiB", float64(sample[0].Value.Uint64())/(1<<20))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := statusTemplate.Execute(w, d); err != nil {
+	if err := statusTemplate().Execute(w, d); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }

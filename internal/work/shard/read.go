@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync"
 
 	"github.com/chesspuzzles/chesspuzzles/internal/work/sealed"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
@@ -59,17 +60,18 @@ func ReadFile(ctx context.Context, name string, limit int64) (File, int64, error
 
 // shortestResult is the length of the shortest task result Compute writes, with the comma
 // after it: {"id":0,"solutions":0,"half_turn":0,"quarter_turn":0,"nodes":0},
-var shortestResult = func() int64 {
+// It is worked out on first use, not at every command's start.
+var shortestResult = sync.OnceValue(func() int64 {
 	b, err := json.Marshal(count.Result{})
 	if err != nil {
 		panic(err)
 	}
 	return int64(len(b)) + 1
-}()
+})
 
 // maxResults is how many task results a file of at most limit bytes may hold.
 func maxResults(limit int64) int {
-	return int(limit/shortestResult) + 1
+	return int(limit/shortestResult()) + 1
 }
 
 // decodeFile decodes one shard file's JSON object from dec into f, streaming its results
