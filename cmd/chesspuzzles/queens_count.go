@@ -216,6 +216,7 @@ func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.W
 		return queens.Counts{}, err
 	}
 	plan := c.Plan
+	defer smallCountGC(c.Memory)()
 	if err := plan.Build(ctx); err != nil {
 		return queens.Counts{}, err
 	}
