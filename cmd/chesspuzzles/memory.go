@@ -56,8 +56,9 @@ func halfMemory() uint64 {
 }
 
 // smallCountHeap is the most memory (queens.Choice.Memory) of a count that smallCountGC
-// lets run without a garbage collection: the join's counts of N ≤ 17 (about 10 MiB on one
-// worker, 20 MiB on two).
+// lets run without a garbage collection: the join's counts of N ≤ 19 (10.4 MiB at N = 16–17
+// and 18.2 MiB at 18–19 on one worker, 1.3–2.4 MiB more a worker: N = 18–19 up to three
+// workers, 16–17 up to eleven).
 const smallCountHeap = 24 << 20
 
 // smallCountGC raises the Go runtime's GC percent (GOGC) for a count that needs at most
