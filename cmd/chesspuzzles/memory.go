@@ -56,10 +56,13 @@ func halfMemory() uint64 {
 }
 
 // smallCountHeap is the most memory (queens.Choice.Memory) of a count that smallCountGC
-// lets run without a garbage collection: the join's counts of N ≤ 19 (10.4 MiB at N = 16–17
-// and 18.2 MiB at 18–19 on one worker, 1.3–2.4 MiB more a worker: N = 18–19 up to three
-// workers, 16–17 up to eleven).
-const smallCountHeap = 24 << 20
+// lets run without a garbage collection: the join's counts of N = 16–17 (10.4 MiB on one
+// worker, 1.3 MiB more a worker: up to five workers), where the start and the setting up
+// are a large share of the count. N = 18–19 (18.2 MiB on one worker) keep the runtime's
+// setting: their three collections are a fraction of a per cent of 1.7 and 10 CPU-s, and
+// run without them N = 18 was no faster (9 pairs, 1.00) and N = 19 read 1.07× slower (3
+// pairs at load 10–11; bench/log/2026-11-29-join.md, Session 11, small).
+const smallCountHeap = 16 << 20
 
 // smallCountGC raises the Go runtime's GC percent (GOGC) for a count that needs at most
 // smallCountHeap bytes (need, the plan's Memory), so that the heap's first goal, 4 MiB ×

@@ -19,6 +19,7 @@ func TestSmallCountGC(t *testing.T) {
 		want int
 	}{
 		{"N=16 on one worker", 12 << 20, "", 400},
+		{"N=18 on one worker", 18<<20 + 200<<10, "", 100},
 		{"at the bound", smallCountHeap, "", 100 * (smallCountHeap + 4<<20) / (4 << 20)},
 		{"past the bound", smallCountHeap + 1, "", 100},
 		{"unknown need", 0, "", 100},
