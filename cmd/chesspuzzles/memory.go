@@ -68,10 +68,11 @@ const smallCountHeap = 16 << 20
 // smallCountHeap bytes (need, the plan's Memory), so that the heap's first goal, 4 MiB ×
 // GOGC/100, holds what the count needs on top of the command's start: such a count, a few
 // tenths of a second, then ends without a collection, whose marking and sweeping touched
-// some 250 pages more (a seventh of the page faults of N = 16) and took a few per cent of
-// its CPU. A larger count keeps the runtime's setting, and so does a user's GOGC. The
-// heap stays within a few times need (the goal is that of the live heap × (1 +
-// GOGC/100) past the first). It returns the function that puts the setting back.
+// some 150–250 pages more (up to a seventh of the page faults of N = 16–17) and took a few
+// per cent of its CPU. A larger count keeps the runtime's setting, and so does a user's
+// GOGC. Past a first collection the goal is the live heap × (1 + GOGC/100), at most six
+// times the live heap (GOGC ≤ 500 at 16 MiB). It returns the function that puts the
+// setting back.
 func smallCountGC(need uint64) (restore func()) {
 	if need == 0 || need > smallCountHeap || os.Getenv("GOGC") != "" {
 		return func() {}
