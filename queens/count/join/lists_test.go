@@ -60,6 +60,34 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
 	}
+	// CHESSPUZZLES_JOINSTOREMAX=S holds at most S stored half-boards a class (listMax's
+	// storeMax) from h = 13; CHESSPUZZLES_JOINMAXK=K caps the cut bits of a sieve
+	// (maxSieveBits).
+	if v := os.Getenv("CHESSPUZZLES_JOINSTOREMAX"); v != "" {
+		sm, err := strconv.Atoi(v)
+		if err != nil || sm < 1 {
+			b.Fatalf("CHESSPUZZLES_JOINSTOREMAX=%q: want a number of half-boards", v)
+		}
+		for s := range subs {
+			if subs[s].h >= 13 {
+				subs[s].storeMax = sm
+			}
+		}
+	}
+	if v := os.Getenv("CHESSPUZZLES_JOINMAXK"); v != "" {
+		defer func(k int) { maxSieveBits = k }(maxSieveBits)
+		if maxSieveBits, err = strconv.Atoi(v); err != nil || maxSieveBits < 0 || maxSieveBits > 20 {
+			b.Fatalf("CHESSPUZZLES_JOINMAXK=%q: want cut bits from 0 to 20", v)
+		}
+	}
+	// CHESSPUZZLES_JOINSTATS=dry tallies each row set's sieves (sieveStats: stores, cut
+	// bits, (batch, query) pairs, lanes) without matching a pair; =count counts the row
+	// set whole as well, and says its lanes per solution.
+	stats := os.Getenv("CHESSPUZZLES_JOINSTATS")
+	if stats != "" && stats != "dry" && stats != "count" {
+		b.Fatalf("CHESSPUZZLES_JOINSTATS=%q: want dry or count", stats)
+	}
+	var statPairs []float64
 	timing := os.Getenv("CHESSPUZZLES_JOINLISTS_TIME") != ""
 	// CHESSPUZZLES_JOINLISTS_TIME=uniform draws the class timed uniformly, as before
 	// 29 November, not by its size.
@@ -130,6 +158,25 @@ func BenchmarkJoinLists(b *testing.B) {
 		if cuts == "both" && j.storeMax < math.MaxInt {
 			var got [2]uint64
 			var dt [2]float64
+			// CHESSPUZZLES_JOINCLASS=1 compares one class of the row set, drawn by its
+			// size, instead of the whole row set: each way counts it once untimed, then
+			// timed, less the passes over the lists that every class makes (timed once,
+			// with no class matched).
+			only, once := -1, 0.0
+			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
+				w.classSizes = w.classSizes[:0]
+				c0 := cpuTime()
+				w.classParts(&j, e, -2)
+				once = (cpuTime() - c0).Seconds()
+				var all int
+				for _, z := range w.classSizes {
+					all += z
+				}
+				x := rng.IntN(all)
+				for only = 0; x >= w.classSizes[only]; only++ {
+					x -= w.classSizes[only]
+				}
+			}
 			for r := range 2 {
 				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
 				cutByOccupancy = way == 1
@@ -142,9 +189,12 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					storeLarger = way == 1
 				}
+				if only >= 0 {
+					w.classParts(&j, e, only)
+				}
 				c0 := cpuTime()
-				got[way], _ = w.classParts(&j, e, -1)
-				dt[way] = (cpuTime() - c0).Seconds()
+				got[way], _ = w.classParts(&j, e, only)
+				dt[way] = max(0, (cpuTime()-c0).Seconds()-once)
 			}
 			if got[0] != got[1] {
 				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
@@ -152,6 +202,44 @@ func BenchmarkJoinLists(b *testing.B) {
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
 			sievePerSub, sievePerSubOdd = perSubA, perSubOdd
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
+		}
+		if stats != "" && j.storeMax < math.MaxInt {
+			t := &sieveTally{dry: stats == "dry"}
+			sieveStats = t
+			var c counters
+			c0 := cpuTime()
+			var got uint64
+			var classes int
+			if j.kind == subEven && storeLarger {
+				got, classes, err = w.countRowSetStoreB(context.Background(), &j, j.rowSet(e), &c, -1)
+			} else {
+				got, classes, err = w.countRowSetClasses(context.Background(), &j, j.rowSet(e), &c, -1)
+			}
+			sieveStats = nil
+			storedN, queriedN := c.stored, c.queries
+			if j.kind == subEven && storeLarger {
+				storedN, queriedN = c.queries, c.stored
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			dt := (cpuTime() - c0).Seconds()
+			var ks []string
+			for k, nb := range t.byK {
+				if nb > 0 {
+					ks = append(ks, fmt.Sprintf("k%d×%d", k, nb))
+				}
+			}
+			lanes := float64(t.pairs) * float64(64*matchWords)
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: stored side %d, queried side %d, %d classes, %d stores (mean %.0f) %s; %d query visits (mean sub-store met %.0f), %.4g (batch, query) pairs, lanes %.4g (%.1f%% holding a counted pattern), raw pair tests %.3g; lanes met ÷ pair tests %.4f; %.2f CPU-s",
+				e, s, storedN, queriedN, classes, t.builds, float64(t.stored)/float64(max(1, t.builds)), strings.Join(ks, " "),
+				t.visits, float64(t.subLen)/float64(max(1, t.visits)), float64(t.pairs), lanes, 100*float64(t.valid)/max(1, lanes), float64(t.raw),
+				(lanes+float64(t.raw))/float64(c.pairTests), dt)
+			if !t.dry {
+				fmt.Fprintf(os.Stderr, "; %d solutions, %.4g lanes a solution", got, (lanes+float64(t.raw))/float64(got))
+			}
+			fmt.Fprintln(os.Stderr)
+			statPairs = append(statPairs, float64(t.pairs))
 		}
 		if whole {
 			var c counters
@@ -236,6 +324,10 @@ func BenchmarkJoinLists(b *testing.B) {
 	}
 	b.Logf("N=%d: %d row sets (seed %d) in %.1f CPU-s: largest half A %d (part held %d), largest half B %d (chunk held %d), largest table row %.1f MiB, Go heap in use up to %.0f MiB; pair tests a row set %.3g mean, %.3g largest",
 		n, m, seed, (cpuTime() - t0).Seconds(), maxA, maxPart, maxB, maxChunk, float64(maxRow)/(1<<20), float64(maxHeap)/(1<<20), pairs/float64(m), pairsMax)
+	if len(statPairs) > 0 {
+		m, se := meanSE(statPairs)
+		b.Logf("N=%d: (batch, query) pairs a row set %.4g ± %.2g (%d row sets)", n, m, se, len(statPairs))
+	}
 	if len(both[0]) > 0 {
 		m0, s0 := meanSE(both[0])
 		m1, s1 := meanSE(both[1])

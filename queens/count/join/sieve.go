@@ -19,8 +19,9 @@ import "math/bits"
 // The counters of a task (stored patterns, queries, pair tests) are defined before the
 // sieve (store size × queries), so they do not depend on k.
 
-// maxSieveBits bounds the cut bits.
-const maxSieveBits = 14
+// maxSieveBits bounds the cut bits (a variable so that the harness can raise it:
+// CHESSPUZZLES_JOINMAXK).
+var maxSieveBits = 14
 
 // sieveBitsByN is k, the cut bits, for each N (index), 0 where the sieve does not pay.
 // Measured on one core of a 2-core AMD EPYC (Zen 3, AVX2 kernel with chunk offsets, no
@@ -185,6 +186,11 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 	k = bits.OnesCount64(cut)
 	s.k = k
+	if sieveStats != nil {
+		sieveStats.builds++
+		sieveStats.stored += len(sigs)
+		sieveStats.byK[k]++
+	}
 	keep := kept &^ cut
 	// Squeeze when it saves a chunk, of the width the squeezed word would take.
 	cb := chunkWidth(bits.OnesCount64(keep), W)
@@ -376,6 +382,9 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 			s.offs = chunkOffsets(s.offs, qs, s.stride, m.bw, s.cb)
 			offs = s.offs
 		}
+		if sieveStats != nil && sieveStats.tally(m, len(qs), 0, s.weighted) {
+			return 0
+		}
 		return m.countAll(qs, offs, s.stride)
 	}
 	nsub := 1 << s.k
@@ -420,11 +429,13 @@ func (s *sieveMatcher) countAll(qs []uint64) uint64 {
 						made[y] = true
 					}
 				}
-				if s.weighted {
+				switch {
+				case sieveStats != nil && sieveStats.tally(m, hi-lo, y, s.weighted):
+				case s.weighted:
 					// The group's members that y meets (see Groups): i's low bits are all
 					// ones.
 					n += m.countWeighted(s.qbuf[lo:hi], o, s.stride, m.weightsFor(y&(len(m.wend)-1)))
-				} else {
+				default:
 					n += m.countAll(s.qbuf[lo:hi], o, s.stride)
 				}
 			}
@@ -466,4 +477,47 @@ func grow[T any](b []T, n int) []T {
 		return make([]T, n, n+n/4)
 	}
 	return b[:n]
+}
+
+// sieveStats, where set (the harness's CHESSPUZZLES_JOINSTATS), tallies what the sieves
+// of a worker do: their stores, cut bits and the (batch, query) pairs their kernels take.
+// With dry set it only tallies: no pair is matched, and counts read 0. Nil in a count.
+var sieveStats *sieveTally
+
+// sieveTally is sieveStats's record.
+type sieveTally struct {
+	dry    bool
+	builds int     // stores built
+	stored int     // their patterns
+	byK    [24]int // stores by their cut bits k
+	visits int     // (query, non-empty sub-store or group) meetings
+	raw    int     // raw pair tests
+	pairs  int     // (batch, query) pairs
+	valid  int     // of their lanes, those holding a pattern that counts for the query
+	subLen int     // the lanes of the sub-stores (or groups' prefixes) met, summed over visits
+}
+
+// tally records a bucket of nq queries meeting m (the member mask y of a group where m is
+// weighted) and reports whether the bucket is to be left unmatched (dry).
+func (t *sieveTally) tally(m *matcher, nq, y int, weighted bool) bool {
+	t.visits += nq
+	lanes, valid := len(m.sigs), len(m.sigs)
+	if weighted {
+		wts := m.weightsFor(y & (len(m.wend) - 1))
+		lanes, valid = 8*len(wts), 0
+		for k, wt := range wts {
+			if wt != 0 && k/8 < len(m.wvalid) {
+				valid += bits.OnesCount64(m.wvalid[k/8] >> (8 * (k % 8)) & 0xff)
+			}
+		}
+	}
+	t.subLen += nq * valid
+	if m.raw {
+		t.raw += nq * valid
+	} else {
+		per := 64 * m.bw
+		t.pairs += nq * ((lanes + per - 1) / per)
+		t.valid += nq * valid
+	}
+	return t.dry
 }

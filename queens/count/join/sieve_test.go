@@ -297,3 +297,62 @@ func mustTable(t *testing.T, n int) *quarterTable {
 	}
 	return tab
 }
+
+// TestSieveTally holds the harness's tally (sieveStats) to its definition: on a plain and
+// a weighted store behind a sieve of 5 cut bits, the lanes it says the queries met that
+// hold a pattern are the (query, pattern) pairs that agree on the cut bits, pair by pair;
+// a tally leaves the count as it is, and a dry one the same tallies with a count of 0.
+func TestSieveTally(t *testing.T) {
+	defer func(m int) { sieveMinPerSub = m }(sieveMinPerSub)
+	sieveMinPerSub = 0
+	defer func() { sieveStats = nil }()
+	rng := rand.New(rand.NewPCG(11, 12))
+	const W = 21
+	long := uint64(1)<<(W/2) | uint64(1)<<(W+W/2)
+	sigs := make([]uint64, 3000)
+	for i := range sigs {
+		sigs[i] = sparse(rng, 2) & (1<<(2*W) - 1)
+	}
+	qs := make([]uint64, 400)
+	for i := range qs {
+		qs[i] = sparse(rng, 3) & (1<<(2*W) - 1) &^ long
+	}
+	for _, weighted := range []bool{false, true} {
+		var s sieveMatcher
+		if weighted {
+			s.exclude, s.weighted, s.wbits, s.wshift = long, true, long, [3]uint8{0, 1, 2}
+		}
+		s.build(sigs, W, 5)
+		if s.k != 5 {
+			t.Fatalf("weighted %v: k = %d, want 5", weighted, s.k)
+		}
+		want := s.countAll(qs)
+		var met int
+		for _, q := range qs {
+			for _, x := range sigs {
+				if x&q&s.cut.mask == 0 {
+					met++
+				}
+			}
+		}
+		var tallies [2]sieveTally
+		for i, dry := range []bool{false, true} {
+			sieveStats = &sieveTally{dry: dry}
+			got := s.countAll(qs)
+			tallies[i] = *sieveStats
+			sieveStats = nil
+			if wantDry := map[bool]uint64{false: want, true: 0}[dry]; got != wantDry {
+				t.Errorf("weighted %v, dry %v: countAll = %d, want %d", weighted, dry, got, wantDry)
+			}
+			if n := tallies[i].subLen; n != met {
+				t.Errorf("weighted %v, dry %v: tallied %d lanes holding a pattern, want %d pairs agreeing on the cut bits", weighted, dry, n, met)
+			}
+			if tb := tallies[i]; tb.pairs*64*matchWords < tb.valid || tb.valid+tb.raw != tb.subLen {
+				t.Errorf("weighted %v, dry %v: %d (batch, query) pairs hold %d lanes, raw %d, met %d", weighted, dry, tb.pairs, tb.valid, tb.raw, tb.subLen)
+			}
+		}
+		if tallies[1].dry = false; tallies[0] != tallies[1] {
+			t.Errorf("weighted %v: tallies %+v counting, %+v dry", weighted, tallies[0], tallies[1])
+		}
+	}
+}
