@@ -218,7 +218,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
 	switch {
 	case cb > 0:
-		w.m.perSub = sievePerSub
+		w.m.perSub = sievePerSubB
 	case j.h < 13:
 		w.m.perSub = sievePerSubWhole
 	}

@@ -54,11 +54,11 @@ func BenchmarkJoinLists(b *testing.B) {
 	w := new(worker)
 	w.t = tab
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m, o int) { sievePerSub, sievePerSubOdd = m, o }(sievePerSub, sievePerSubOdd)
+		defer func(m, o, pb int) { sievePerSub, sievePerSubOdd, sievePerSubB = m, o, pb }(sievePerSub, sievePerSubOdd, sievePerSubB)
 		if sievePerSub, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
-		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
+		sievePerSubOdd, sievePerSubB = sievePerSub, sievePerSub // the knob sets every store's figure
 	}
 	// CHESSPUZZLES_JOINSTOREMAX=S holds at most S stored half-boards a class (listMax's
 	// storeMax) from h = 13; CHESSPUZZLES_JOINMAXK=K caps the cut bits of a sieve
@@ -106,7 +106,7 @@ func BenchmarkJoinLists(b *testing.B) {
 	// CHESSPUZZLES_JOINPERSUB_B=S2 as well, =both compares sub-stores of S2 (in place of
 	// the fixed cut bits) against CHESSPUZZLES_JOINPERSUB's or the default, both by occupancy.
 	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
-	perSubA, perSubOdd, perSubB := sievePerSub, sievePerSubOdd, 0
+	perSubA, perSubOdd, perSubStoreB, perSubB := sievePerSub, sievePerSubOdd, sievePerSubB, 0
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB_B"); v != "" {
 		if perSubB, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
@@ -176,6 +176,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				for only = 0; x >= w.classSizes[only]; only++ {
 					x -= w.classSizes[only]
 				}
+				fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d timed (×%.1f of the row set)\n", e, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]))
 			}
 			for r := range 2 {
 				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
@@ -184,6 +185,7 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					sievePerSub = [2]int{perSubB, perSubA}[way]
 					sievePerSubOdd = [2]int{perSubB, perSubOdd}[way]
+					sievePerSubB = [2]int{perSubB, perSubStoreB}[way]
 				}
 				if store == "both" {
 					cutByOccupancy = true
@@ -200,7 +202,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
 			}
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
-			sievePerSub, sievePerSubOdd = perSubA, perSubOdd
+			sievePerSub, sievePerSubOdd, sievePerSubB = perSubA, perSubOdd, perSubStoreB
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
 		if stats != "" && j.storeMax < math.MaxInt {

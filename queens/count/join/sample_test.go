@@ -66,11 +66,11 @@ func BenchmarkJoinSample(b *testing.B) {
 		}
 	}
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m, o int) { sievePerSub, sievePerSubOdd = m, o }(sievePerSub, sievePerSubOdd)
+		defer func(m, o, pb int) { sievePerSub, sievePerSubOdd, sievePerSubB = m, o, pb }(sievePerSub, sievePerSubOdd, sievePerSubB)
 		if sievePerSub, err1 = strconv.Atoi(v); err1 != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
-		sievePerSubOdd = sievePerSub // the knob sets both parities' figure
+		sievePerSubOdd, sievePerSubB = sievePerSub, sievePerSub // the knob sets every store's figure
 	}
 	p, err := newJoinPlan(n)
 	if err != nil {

@@ -71,8 +71,28 @@ var sieveMinPerSub = rawMatchMax
 // Measured on one class of a row set of N = 28 (BenchmarkJoinLists, seed 4, 0x1ac6bb2,
 // class 2 of 8, CPU-s of the row set's estimate, load 2–4, 27 Nov): 256: 854; 512: 719,
 // 729; 1024: 661, 665; 2048: 797. (The cut bits taken per N, sieveBitsByN, give about
-// 500–800 at N = 20–26, for whole stores.) It is countRowSetStoreB's (even N).
+// 500–800 at N = 20–26, for whole stores.) It is countRowSetClasses's at N = 29 (half A
+// stored, a store of one weight); countRowSetStoreB's (even N) is sievePerSubB.
 var sievePerSub = 1024
+
+// sievePerSubB is sievePerSub for countRowSetStoreB's classes (even N from 26: half B
+// stored, weighted): 512 where the AVX-512 kernels run, 1024 elsewhere. Measured on the
+// AVX-512 machine (AMD EPYC, Zen 5), BenchmarkJoinLists, CHESSPUZZLES_JOINCUTS=both with
+// CHESSPUZZLES_JOINPERSUB_B=512, one class of each row set drawn by its size timed both
+// ways in alternating order (30 Nov, bench/log/2026-11-29-join.md, "Session 11 … join"):
+// at N = 28 512 took 0.89 of 1024's time (median of 7 classes, 0.75–1.00), for 14 %
+// fewer (batch, query) pairs and 45 % more (query, sub-store) visits; 256 was no better
+// than 512. On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1024 at N =
+// 28 (two pairs of the real task), so AVX2 keeps 1024.
+var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1))
+
+// perSubB is sievePerSubB's figure where the AVX-512 kernels run (avx512) or not.
+func perSubB(avx512 bool) int {
+	if avx512 {
+		return 512
+	}
+	return 1024
+}
 
 // sievePerSubOdd is sievePerSub for countRowSetClasses at N = 27 (half A stored, where
 // every class takes its cut bits by its size; N = 29 takes sievePerSub, as measured). Measured at N = 27 (BenchmarkJoinLists,

@@ -226,10 +226,10 @@ func TestCountJoinSieve(t *testing.T) {
 // cut bits chosen by occupancy or from the middle out; and whole lists with half B stored
 // at even n (storeBMinH, as from N = 22) give it too.
 func TestCountRowSetCut(t *testing.T) {
-	defer func(f, m, c, p, o int, l [2]int) {
-		sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce = f, m, c, p, o, l
-	}(sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, listMaxForce)
-	sieveMinPerSub, sievePerSub, sievePerSubOdd = 0, 4, 4
+	defer func(f, m, c, p, o, pb int, l [2]int) {
+		sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce = f, m, c, p, o, pb, l
+	}(sieveBitsForce, sieveMinPerSub, cellSouthH, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce)
+	sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB = 0, 4, 4, 4
 	cases := []struct{ n, k, store, query int }{{10, 2, 7, 5}, {11, 3, 16, 3}, {12, 2, 50, 40}, {13, 2, 1, 1}, {13, 4, 100, 30}}
 	if !testing.Short() {
 		// the largest n: half the test's time; n = 10 and 12 are cut the same even-n ways
