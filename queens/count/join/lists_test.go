@@ -145,6 +145,15 @@ func BenchmarkJoinLists(b *testing.B) {
 				break
 			}
 		}
+		if v := os.Getenv("CHESSPUZZLES_JOINROWSET"); v != "" {
+			// CHESSPUZZLES_JOINROWSET=SUB:E runs row set E of sub-problem SUB (a task's
+			// description "sub:first:1" names one) every time instead of drawing one.
+			var fixed uint64
+			if _, err := fmt.Sscanf(v, "%d:%d", &s, &fixed); err != nil || s < 0 || s >= len(subs) {
+				b.Fatalf("CHESSPUZZLES_JOINROWSET=%q: want SUB:E", v)
+			}
+			j, e = subs[s], fixed
+		}
 		r := j.rowSet(e)
 		rows := r.tableRows()
 		if err := tab.acquire(context.Background(), rows[:]); err != nil {
@@ -233,9 +242,9 @@ func BenchmarkJoinLists(b *testing.B) {
 				}
 			}
 			lanes := float64(t.pairs) * float64(64*matchWords)
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: stored side %d, queried side %d, %d classes, %d stores (mean %.0f) %s; %d query visits (mean sub-store met %.0f), %.4g (batch, query) pairs, lanes %.4g (%.1f%% holding a counted pattern), raw pair tests %.3g; lanes met ÷ pair tests %.4f; %.2f CPU-s",
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: stored side %d, queried side %d, %d classes, %d stores (mean %.0f) %s; %d query visits (mean sub-store met %.0f), %.4g (batch, query) pairs, lanes %.4g (%.1f%% holding a counted pattern, %.1f%% the padding of weight runs), raw pair tests %.3g; lanes met ÷ pair tests %.4f; %.2f CPU-s",
 				e, s, storedN, queriedN, classes, t.builds, float64(t.stored)/float64(max(1, t.builds)), strings.Join(ks, " "),
-				t.visits, float64(t.subLen)/float64(max(1, t.visits)), float64(t.pairs), lanes, 100*float64(t.valid)/max(1, lanes), float64(t.raw),
+				t.visits, float64(t.subLen)/float64(max(1, t.visits)), float64(t.pairs), lanes, 100*float64(t.valid)/max(1, lanes), 100*float64(t.runs-t.valid)/max(1, lanes), float64(t.raw),
 				(lanes+float64(t.raw))/float64(c.pairTests), dt)
 			if !t.dry {
 				fmt.Fprintf(os.Stderr, "; %d solutions, %.4g lanes a solution", got, (lanes+float64(t.raw))/float64(got))

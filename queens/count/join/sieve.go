@@ -514,6 +514,7 @@ type sieveTally struct {
 	raw    int     // raw pair tests
 	pairs  int     // (batch, query) pairs
 	valid  int     // of their lanes, those holding a pattern that counts for the query
+	runs   int     // of their lanes, those of the weight runs that count (valid and their padding)
 	subLen int     // the lanes of the sub-stores (or groups' prefixes) met, summed over visits
 }
 
@@ -521,13 +522,14 @@ type sieveTally struct {
 // weighted) and reports whether the bucket is to be left unmatched (dry).
 func (t *sieveTally) tally(m *matcher, nq, y int, weighted bool) bool {
 	t.visits += nq
-	lanes, valid := len(m.sigs), len(m.sigs)
+	lanes, valid, runs := len(m.sigs), len(m.sigs), len(m.sigs)
 	if weighted {
 		wts := m.weightsFor(y & (len(m.wend) - 1))
-		lanes, valid = 8*len(wts), 0
+		lanes, valid, runs = 8*len(wts), 0, 0
 		for k, wt := range wts {
 			if wt != 0 && k/8 < len(m.wvalid) {
 				valid += bits.OnesCount64(m.wvalid[k/8] >> (8 * (k % 8)) & 0xff)
+				runs += 8
 			}
 		}
 	}
@@ -538,6 +540,7 @@ func (t *sieveTally) tally(m *matcher, nq, y int, weighted bool) bool {
 		per := 64 * m.bw
 		t.pairs += nq * ((lanes + per - 1) / per)
 		t.valid += nq * valid
+		t.runs += nq * runs
 	}
 	return t.dry
 }

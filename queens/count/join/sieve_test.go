@@ -347,7 +347,7 @@ func TestSieveTally(t *testing.T) {
 			if n := tallies[i].subLen; n != met {
 				t.Errorf("weighted %v, dry %v: tallied %d lanes holding a pattern, want %d pairs agreeing on the cut bits", weighted, dry, n, met)
 			}
-			if tb := tallies[i]; tb.pairs*64*matchWords < tb.valid || tb.valid+tb.raw != tb.subLen {
+			if tb := tallies[i]; tb.pairs*64*matchWords < tb.runs || tb.runs < tb.valid || tb.valid+tb.raw != tb.subLen {
 				t.Errorf("weighted %v, dry %v: %d (batch, query) pairs hold %d lanes, raw %d, met %d", weighted, dry, tb.pairs, tb.valid, tb.raw, tb.subLen)
 			}
 		}
