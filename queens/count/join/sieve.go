@@ -78,12 +78,15 @@ var sievePerSub = 1024
 // sievePerSubB is sievePerSub for countRowSetStoreB's classes (even N from 26: half B
 // stored, weighted): 512 where the AVX-512 kernels run, 1024 elsewhere. Measured on the
 // AVX-512 machine (AMD EPYC, Zen 5), BenchmarkJoinLists, CHESSPUZZLES_JOINCUTS=both with
-// CHESSPUZZLES_JOINPERSUB_B=512, one class of each row set drawn by its size timed both
-// ways in alternating order (30 Nov, bench/log/2026-11-29-join.md, "Session 11 … join"):
-// at N = 28 512 took 0.89 of 1024's time (median of 7 classes, 0.75–1.00), for 14 %
-// fewer (batch, query) pairs and 45 % more (query, sub-store) visits; 256 was no better
-// than 512. On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1024 at N =
-// 28 (two pairs of the real task), so AVX2 keeps 1024.
+// CHESSPUZZLES_JOINPERSUB_B, one class of each row set drawn by its size, counted both
+// ways in one process in alternating order (30 Nov, bench/log/2026-11-29-join.md,
+// "Session 11 … join"): at N = 28 512 took 0.85 ± 0.04 of 1,024's time on 24 classes (14 %
+// fewer (batch, query) pairs, 44 % more (query, sub-store) visits), 384 and 768 1.00 and
+// 1.02 of 512's; at N = 26 0.96 ± 0.05 on 15 whole row sets. Row sets differ: where a
+// cut bit more removes few pairs (the real task 46,756: 3 % fewer) the visits cost more
+// than it saves (1.10–1.28 of 1,024's time there); a rule by the pairs saved is not
+// written. On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1,024 at N =
+// 28, so AVX2 keeps 1,024.
 var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1))
 
 // perSubB is sievePerSubB's figure where the AVX-512 kernels run (avx512) or not.
