@@ -84,7 +84,7 @@ var sievePerSub = 1024
 // fewer (batch, query) pairs, 44 % more (query, sub-store) visits), 384 and 768 1.00 and
 // 1.02 of 512's; at N = 26 0.96 ± 0.05 on 15 whole row sets. Row sets differ: where a
 // cut bit more removes few pairs (the real task 46,756: 3 % fewer) the visits cost more
-// than it saves (1.10–1.28 of 1,024's time there); a rule by the pairs saved is not
+// than it saves (1.19 and 1.28 of 1,024's time there in one process, 0.97–1.22 as a task); a rule by the pairs saved is not
 // written. On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1,024 at N =
 // 28, so AVX2 keeps 1,024.
 var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1))
