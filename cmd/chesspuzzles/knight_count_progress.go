@@ -30,6 +30,10 @@ type countProgress struct {
 	lastAt time.Time
 	// every is the time between plain lines (0: progress.Every).
 	every time.Duration
+	// readETA is the last forecast from a cell being read (kcount.Reading.ETA; none
+	// before the first cell after a resume ends) and readAt when it came.
+	readETA time.Duration
+	readAt  time.Time
 }
 
 // resumed notes that the count resumed from the layer after cells cells; p may be nil.
@@ -75,6 +79,7 @@ func (p *countProgress) update(s kcount.Status) {
 	}
 	p.m.Update(st)
 	p.last, p.lastAt = st, time.Now()
+	p.readETA = 0
 }
 
 func (p *countProgress) meter(unit string) {
@@ -86,14 +91,24 @@ func (p *countProgress) meter(unit string) {
 // done, rate and time left stay the last Status's (the time left less the time since),
 // and the note names the cell and the share of its layer read:
 // "knight count: 28/64 cells, 43.8%, ? cells/s, ETA ?, cell 29: 12.5% of 3118991777 states read".
+// Before any Status (a count resumed, until its first cell ends) the time left is the
+// forecast from the cell's own reading rate (kcount.Reading.ETA), once there is one.
 func (p *countProgress) reading(r kcount.Reading) {
 	if p.m == nil {
 		p.meter("cells")
 	}
 	st := p.last
 	st.Done, st.Total = int64(r.Cell-1), int64(max(p.total, r.Cell))
-	if st.ETA > 0 {
+	if r.ETA > 0 {
+		p.readETA, p.readAt = r.ETA, time.Now()
+	}
+	switch {
+	case st.ETA > 0:
 		st.ETA = max(st.ETA-time.Since(p.lastAt), time.Second)
+	case p.readETA > 0:
+		// no cell ended since the resume: the forecast from the cell's own reading rate
+		// (kept, less the time since, while its runs merge)
+		st.ETA = max(p.readETA-time.Since(p.readAt), time.Second)
 	}
 	switch {
 	case r.Ranges > 0:

@@ -19,6 +19,9 @@ func TestCountProgressReading(t *testing.T) {
 	}{
 		{kcount.Reading{Cell: 29, Read: 390, Of: 3120}, []string{"knight count: 28/64 cells", "cell 29: 12.5% of 3120 states read"}},
 		{kcount.Reading{Cell: 28, Read: 777}, []string{"knight count: 27/64 cells", "cell 28: 777 states read"}},
+		// resumed, no cell ended since: the forecast from the cell's reading rate
+		{kcount.Reading{Cell: 31, Read: 500, Of: 1000, ETA: 90 * time.Minute}, []string{"knight count: 30/64 cells", "ETA 1h30m0s", "cell 31: 50.0% of 1000 states read"}},
+		{kcount.Reading{Cell: 31, Read: 500, Of: 1000}, []string{"ETA ?"}},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer
@@ -34,5 +37,27 @@ func TestCountProgressReading(t *testing.T) {
 				t.Errorf("Reading %+v wrote %q, want it to hold %q", tt.r, line, w)
 			}
 		}
+	}
+}
+
+// TestCountProgressReadingETA checks that a forecast from a cell's reading is kept, less
+// the time since, while the runs merge (a Reading without one), and that a Status's own
+// forecast wins over it.
+func TestCountProgressReadingETA(t *testing.T) {
+	var b bytes.Buffer
+	p := newCountProgress(&b, false)
+	p.total, p.every = 64, time.Nanosecond
+	p.reading(kcount.Reading{Cell: 31, Read: 500, Of: 1000, ETA: 90 * time.Minute})
+	p.readAt = p.readAt.Add(-30 * time.Minute)
+	b.Reset()
+	p.reading(kcount.Reading{Cell: 31, Merged: 1, Ranges: 4})
+	if line := b.String(); !strings.Contains(line, "ETA 1h0m0s") {
+		t.Errorf("merging 30 min after a forecast of 1h30m: %q, want ETA 1h0m0s", line)
+	}
+	p.update(kcount.Status{Method: kcount.MethodDP, Done: 31, Total: 64, ETA: 2 * time.Hour})
+	b.Reset()
+	p.reading(kcount.Reading{Cell: 32, Read: 10, Of: 1000})
+	if line := b.String(); !strings.Contains(line, "ETA 2h0m0s") {
+		t.Errorf("reading after a Status forecasting 2h: %q, want ETA 2h0m0s", line)
 	}
 }

@@ -80,6 +80,12 @@ type Reading struct {
 	// Ranges, if positive, says that the step has read its layer and merges its runs on
 	// disk (with Spill), Merged of Ranges ranges of keys done; Read and Of are then 0.
 	Merged, Ranges int
+	// ETA, if positive, is the expected time left for the count where no cell was timed
+	// since it began or resumed (Status.ETA has none then: after a resume, until its first
+	// cell ends): at the rate this cell reads its layer, for the rest of it and the states
+	// the model expects the cells after it to read; short by the time of the merges of
+	// runs on disk, which the rate leaves out. 0 otherwise, and in its first 10 s.
+	ETA time.Duration
 }
 
 // SpillDisk is the directory a count with Options.Spill keeps its files in: create, open,
@@ -287,10 +293,12 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 				fo.Resumed = func(cells int, _ []int) { opts.Resumed(cells) }
 			}
 		}
+		var rd *readings
 		if opts.Reading != nil {
-			newReadings(opts.Reading).wrap(&fo)
+			rd = newReadings(opts.Reading)
+			rd.wrap(&fo)
 		}
-		return sweepCount(ctx, MethodDP, rows, cols, fo, status)
+		return sweepCount(ctx, MethodDP, rows, cols, fo, status, rd)
 	}
 	progress := opts.Progress
 	if opts.Status != nil {
@@ -311,13 +319,13 @@ func Tours(ctx context.Context, rows, cols int, opts Options) (*big.Int, error) 
 // countDP counts tours by the dp method: the frontier sweep of the whole board over sorted
 // runs (frontier.Tours). start is a square index r·cols+c or -1.
 func countDP(ctx context.Context, rows, cols int, closed bool, start int, maxMemory int64, status func(Status)) (*big.Int, error) {
-	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status)
+	return sweepCount(ctx, MethodDP, rows, cols, frontier.Options{Closed: closed, Start: start, MaxMemory: maxMemory}, status, nil)
 }
 
 // countJoin counts closed tours by the join method: the mirror join over sorted runs
 // (frontier.Join).
 func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func(Status)) (*big.Int, error) {
-	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status)
+	return sweepCount(ctx, MethodJoin, rows, cols, frontier.Options{Closed: true, Start: -1, MaxMemory: maxMemory}, status, nil)
 }
 
 // sweepCount runs the frontier count of method m (MethodDP or MethodJoin), passing each
@@ -325,8 +333,9 @@ func countJoin(ctx context.Context, rows, cols int, maxMemory int64, status func
 // on a board of more than MaxQuickSquares squares it checks the memory on the way
 // (memoryCheck): a count whose forecast peak passes the bound stops once Estimate would
 // have measured its cells, and one whose store passes it stops then, both with an
-// Estimated *MemoryError.
-func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status)) (*big.Int, error) {
+// Estimated *MemoryError. rd, if not nil, is the readings fo's Reading passes on: it is
+// given the forecast from the cell being read (sweepETA.reading) where status is given one.
+func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Options, status func(Status), rd *readings) (*big.Int, error) {
 	count, cells := frontier.Count, rows*cols
 	total := cells
 	if m == MethodJoin {
@@ -337,6 +346,9 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 	var eta *sweepETA
 	if status != nil {
 		eta = newSweepETA(sh, m, cells)
+		if rd != nil {
+			rd.eta = func(cell, read, of int) time.Duration { return eta.reading(cell, read, of, time.Now()) }
+		}
 	}
 	var chk *memoryCheck
 	if fo.MaxMemory > 0 && rows*cols > MaxQuickSquares && fo.Spill == nil {

@@ -528,11 +528,16 @@ type sweepETA struct {
 	// states read and seconds spent by the cells that read at most cacheStates states, and
 	// by those that read more
 	smallRead, smallSecs, largeRead, largeSecs float64
+	// the cell whose reading rate is measured (reading: -1 none), and its states read and
+	// the time at the first call of it
+	readCell int
+	read0    int
+	readT0   time.Time
 }
 
 func newSweepETA(p sweepShape, m string, cells int) *sweepETA {
 	now := time.Now()
-	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells)}
+	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells), readCell: -1}
 }
 
 // after records that cell v (the next one, counting from 0) left n states and returns the
@@ -605,6 +610,42 @@ func (e *sweepETA) resume(cells int, states []int) {
 		e.states = append(e.states, x)
 	}
 }
+
+// reading returns the expected time left for the sweep at now, while cell v (the next
+// one, from 0) has read read of the of states of its layer, where no cell was timed since
+// the sweep began or resumed: after a resume, the Status after each cell has no forecast
+// until the first cell ends (an hour at 8×8's cell 30). It takes the rate at which this
+// cell reads its layer (the states read since the first call for it, over the time since,
+// once readingMin has passed) for the rest of the layer and for the states the model
+// expects the cells after it to read (refitted to the states recorded, as after). The
+// rate leaves out the merge of a spilling step's runs at its end, so the forecast is
+// short by about the merges' time. It returns 0 where it cannot tell: a cell timed since
+// the resume (the Status's forecast holds), a cell out of order, a layer of unknown size,
+// too little reading seen, or a model that needs states not recorded.
+func (e *sweepETA) reading(v, read, of int, now time.Time) time.Duration {
+	if e.smallRead+e.largeRead > 0 || v != len(e.states) || v >= e.cells || of <= 0 {
+		return 0
+	}
+	if v != e.readCell {
+		e.readCell, e.read0, e.readT0 = v, read, now
+		return 0
+	}
+	secs, n := now.Sub(e.readT0).Seconds(), float64(read-e.read0)
+	if secs < readingMin.Seconds() || n <= 0 {
+		return 0
+	}
+	rate := secs / n // seconds a state read
+	exp := e.p.expectStates(e.m, e.cells, e.states)
+	left := float64(max(of-read, 0))*rate + expectSeconds(exp, v+1, rate, rate)
+	if math.IsNaN(left) {
+		return 0
+	}
+	return time.Duration(min(left, 1e9) * float64(time.Second))
+}
+
+// readingMin is the least time a cell's reading is watched before its rate is taken
+// (sweepETA.reading).
+const readingMin = 10 * time.Second
 
 // cacheStates is the most states a layer holds while its steps run in the caches.
 const cacheStates = 4e6

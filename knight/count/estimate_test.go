@@ -227,6 +227,50 @@ func TestSweepETAResumed(t *testing.T) {
 	}
 }
 
+// TestSweepETAReading checks the forecast while a cell reads its layer in a count of 8×8
+// closed resumed after 40 cells of 1,000 states each (the model of TestSweepETAResumed):
+// none at the first call nor before readingMin; then, with 500 states read in 20 s, the
+// rest of the layer and the states the cells after it read at that rate; none once a
+// cell was timed (the Status's forecast holds), for a cell out of order, or a layer of
+// unknown size.
+func TestSweepETAReading(t *testing.T) {
+	recorded := make([]int, 40)
+	for i := range recorded {
+		recorded[i] = 1000
+	}
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.resume(40, recorded)
+	t0 := time.Now()
+	if eta := e.reading(40, 0, 1000, t0); eta != 0 {
+		t.Errorf("first reading: ETA %v, want none", eta)
+	}
+	if eta := e.reading(40, 100, 1000, t0.Add(5*time.Second)); eta != 0 {
+		t.Errorf("reading 5 s in: ETA %v, want none", eta)
+	}
+	reads := 15000.0 // cells 41–55 read 1,000 states, then a quarter of the cell before
+	s := 1000.0
+	for range 8 {
+		s = max(s/4, 1)
+		reads += s
+	}
+	want := 20.0 / 500 * (500 + reads)
+	if got := e.reading(40, 500, 1000, t0.Add(20*time.Second)).Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("500 of 1000 states read in 20 s: ETA %.3f s, want %.3f s", got, want)
+	}
+	if eta := e.reading(41, 500, 1000, t0.Add(20*time.Second)); eta != 0 {
+		t.Errorf("reading a cell out of order: ETA %v, want none", eta)
+	}
+	if eta := e.reading(40, 500, 0, t0.Add(20*time.Second)); eta != 0 {
+		t.Errorf("reading a layer of unknown size: ETA %v, want none", eta)
+	}
+	e.last = time.Now().Add(-10 * time.Second)
+	e.after(40, 1000)
+	e.reading(41, 0, 1000, t0)
+	if eta := e.reading(41, 500, 1000, t0.Add(20*time.Second)); eta != 0 {
+		t.Errorf("reading after a cell was timed: ETA %v, want none", eta)
+	}
+}
+
 // TestThreadCPU checks that the thread's CPU time, by which Estimate times its cells,
 // grows while the thread works (where it can be read).
 func TestThreadCPU(t *testing.T) {

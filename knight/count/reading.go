@@ -1,6 +1,10 @@
 package count
 
-import "github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
+import (
+	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
+)
 
 // readings turns the frontier's Reading calls (cell from 0, states read by this process)
 // into Options.Reading's: the cell from 1, the states a resumed cut had placed added, and
@@ -14,6 +18,9 @@ type readings struct {
 	// cutCell is the cell whose step resumed from a cut (-1: none), cutDone the states of
 	// its layer the cut had placed.
 	cutCell, cutDone int
+	// eta, if not nil, forecasts the time left from the cell being read (sweepETA.reading):
+	// the cell from 0, the states of its layer read and in all.
+	eta func(cell, read, of int) time.Duration
 }
 
 func newReadings(f func(Reading)) *readings {
@@ -66,6 +73,9 @@ func (r *readings) reading(cell, read int) {
 		g.Of = 1 // the one state before the first cell
 	case cell == r.lastCell+1:
 		g.Of = r.lastStates
+	}
+	if r.eta != nil && g.Of > 0 {
+		g.ETA = r.eta(cell, g.Read, g.Of)
 	}
 	r.f(g)
 }
