@@ -211,10 +211,16 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	cb, outer := split.cb, split.outer
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
+		w.m.qsample, w.m.qclash, w.m.coarse = nil, 0, 0
 	}()
 	w.m.exclude = outer | long
 	w.m.prefer = prefer
 	w.m.weighted, w.m.wbits = true, long
+	if cb > 0 && prefer != nil && sieveExtraByPairs && sievePerSubB < sievePerSub {
+		// The cut bit that sub-stores of sievePerSubB take over sievePerSub's, only
+		// where it removes more (batch, query) pairs than its visits cost (extraPays).
+		w.m.qsample, w.m.coarse = w.sampleA, sievePerSub
+	}
 	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
 	switch {
 	case cb > 0:
@@ -257,6 +263,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 			if len(w.sideB) == 0 {
 				continue
 			}
+			w.m.qclash = X
 			w.m.build(w.sideB, W, j.sieve)
 			for aFrom := 0; aFrom >= 0; {
 				if first {
@@ -299,6 +306,12 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 // A variable so that the harness can compare the two (CHESSPUZZLES_JOINCUTS=fixed).
 var cutByOccupancy = true
 
+// sieveExtraByPairs keeps the cut bit that countRowSetStoreB's sub-stores of
+// sievePerSubB (512 on AVX-512) take over sievePerSub's (1,024) only where it pays
+// (sieveMatcher.extraPays). A variable so that the harness can compare it with taking it
+// always (CHESSPUZZLES_JOINEXTRA=both).
+var sieveExtraByPairs = true
+
 // occupancyStep is the sampling step of occupancyOrder: it counts the diagonals of every
 // occupancyStep-th half-board of each side.
 const occupancyStep = 16
@@ -321,9 +334,13 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 			*n++
 		}
 	}
+	w.sampleA = w.sampleA[:0]
 	for from := 0; from >= 0; {
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
 		tally(&occA, w.sideA, &nA)
+		for i := 0; i < len(w.sideA); i += occupancyStep {
+			w.sampleA = append(w.sampleA, w.sideA[i])
+		}
 	}
 	for b := (queryChunk{}); !b.done; {
 		for _, q := range w.nextQueries(j, jb, r, &b) {

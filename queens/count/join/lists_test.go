@@ -125,6 +125,20 @@ func BenchmarkJoinLists(b *testing.B) {
 	if store == "A" {
 		storeLarger = false
 	}
+	// CHESSPUZZLES_JOINEXTRA=off takes sievePerSubB's extra cut bit always, as before
+	// sieveExtraByPairs; =both with CHESSPUZZLES_JOINCUTS=both compares taking it always
+	// (in place of the fixed cut bits) against only where it pays, both by occupancy.
+	// CHESSPUZZLES_JOINVISITCOST sets sieveVisitCost.
+	extra := os.Getenv("CHESSPUZZLES_JOINEXTRA")
+	defer func(e bool, c float64) { sieveExtraByPairs, sieveVisitCost = e, c }(sieveExtraByPairs, sieveVisitCost)
+	if extra == "off" {
+		sieveExtraByPairs = false
+	}
+	if v := os.Getenv("CHESSPUZZLES_JOINVISITCOST"); v != "" {
+		if sieveVisitCost, err = strconv.ParseFloat(v, 64); err != nil {
+			b.Fatalf("CHESSPUZZLES_JOINVISITCOST=%q: want a number", v)
+		}
+	}
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
@@ -200,6 +214,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					storeLarger = way == 1
 				}
+				if extra == "both" {
+					cutByOccupancy = true
+					sieveExtraByPairs = way == 1
+				}
 				if only >= 0 {
 					w.classParts(&j, e, only)
 				}
@@ -212,6 +230,9 @@ func BenchmarkJoinLists(b *testing.B) {
 			}
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
 			sievePerSub, sievePerSubOdd, sievePerSubB = perSubA, perSubOdd, perSubStoreB
+			if extra == "both" {
+				sieveExtraByPairs = true
+			}
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
 		if stats != "" && j.storeMax < math.MaxInt {
@@ -242,6 +263,9 @@ func BenchmarkJoinLists(b *testing.B) {
 				}
 			}
 			lanes := float64(t.pairs) * float64(64*matchWords)
+			if t.extra != [2]int{} {
+				ks = append(ks, fmt.Sprintf("(extra cut bit kept %d, dropped %d)", t.extra[1], t.extra[0]))
+			}
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: stored side %d, queried side %d, %d classes, %d stores (mean %.0f) %s; %d query visits (mean sub-store met %.0f), %.4g (batch, query) pairs, lanes %.4g (%.1f%% holding a counted pattern, %.1f%% the padding of weight runs), raw pair tests %.3g; lanes met ÷ pair tests %.4f; %.2f CPU-s",
 				e, s, storedN, queriedN, classes, t.builds, float64(t.stored)/float64(max(1, t.builds)), strings.Join(ks, " "),
 				t.visits, float64(t.subLen)/float64(max(1, t.visits)), float64(t.pairs), lanes, 100*float64(t.valid)/max(1, lanes), 100*float64(t.runs-t.valid)/max(1, lanes), float64(t.raw),

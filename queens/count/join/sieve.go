@@ -84,8 +84,10 @@ var sievePerSub = 1024
 // fewer (batch, query) pairs, 44 % more (query, sub-store) visits), 384 and 768 1.00 and
 // 1.02 of 512's; at N = 26 0.96 ± 0.05 on 15 whole row sets. Row sets differ: where a
 // cut bit more removes few pairs (the real task 46,756: 3 % fewer) the visits cost more
-// than it saves (1.19 and 1.28 of 1,024's time there in one process, 0.97–1.22 as a task); a rule by the pairs saved is not
-// written. On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1,024 at N =
+// than it saves (1.19 and 1.28 of 1,024's time there in one process, 0.97–1.22 as a task):
+// so the cut bit that 512 takes over 1,024 is kept only where extraPays predicts it
+// saves more (batch, query) pairs than sieveVisitCost times the visits it adds
+// (sieveExtraByPairs, countRowSetStoreB; "Session 11 … join2"). On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1,024 at N =
 // 28, so AVX2 keeps 1,024.
 var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1))
 
@@ -167,6 +169,98 @@ type sieveMatcher struct {
 	// every group.
 	ends []int
 	made []bool // per bucket of queries: its chunk offsets are made (countAll)
+	// qsample, where set (with coarse, the sub-store size of one cut bit fewer), is a
+	// sample of the queries (occupancyOrder's), qclash the bits of those that never meet
+	// the store: build then keeps the last cut bit of a weighted store only where
+	// extraPays says so.
+	qsample []uint64
+	qclash  uint64
+	coarse  int
+	hist    []int     // extraPays's patterns by sub-store and weight
+	zeta    []float64 // extraPays's batches and visits by sub-store
+}
+
+// sieveVisitCost is what extraPays counts a (query, sub-store) visit as, in (batch,
+// query) pairs. Its model leaves out the groups, which make the visits a cut bit adds
+// fewer than it counts; 0.1 parts the classes of the real task 46,756 (where the bit
+// read 1.1–1.3 times the time) from those of the drawn row sets that gained, by the
+// model's pairs saved a visit added (30 Nov, bench/log/2026-11-29-join.md, "Session 11 …
+// join2").
+var sieveVisitCost = 0.1
+
+// extraPays reports whether the cut bit last of cut (k ≥ 2 bits) removes more (batch,
+// query) pairs from the weighted store sigs than the visits it adds cost, each visit
+// counted as sieveVisitCost pairs. Both are predicted on qsample (a sample of the
+// queries; those that clash with qclash are left out): a query whose cut bits are Y
+// meets the sub-store of the patterns whose cut bits are T iff T and Y are disjoint, and
+// a sub-store of L lanes (each weight's run padded to the grain) takes ⌈L / batch⌉
+// batches. Groups of sub-stores (which make a fine cut cheaper) are not modelled.
+func (s *sieveMatcher) extraPays(sigs []uint64, cut uint64, last uint) bool {
+	k := bits.OnesCount64(cut)
+	nsub := 1 << k
+	s.cut.set(cut)
+	s.xs = grow(s.xs, len(sigs))
+	extractAll(s.xs, sigs, &s.cut)
+	s.hist = grow(s.hist, 3*nsub)
+	h := s.hist[:3*nsub]
+	clear(h)
+	for i, x := range s.xs {
+		h[3*x+uint64(bits.OnesCount64(sigs[i]&s.wbits))]++
+	}
+	grain := s.grain
+	if grain == 0 {
+		grain = weightGrain(matchWords)
+	}
+	lanes := func(n int) int { return (n + grain - 1) &^ (grain - 1) }
+	bl := 64 * matchWords
+	li := bits.OnesCount64(cut & (1<<last - 1)) // last's place in the extracted word
+	// Per sub-store T, batches and visits with k bits (1) and with k − 1 (0: T without
+	// bit li holds T ∪ {li} too), then summed over the subsets of each mask (zeta).
+	s.zeta = grow(s.zeta, 4*nsub)
+	z := s.zeta[:4*nsub]
+	clear(z)
+	b1, v1, b0, v0 := z[:nsub], z[nsub:2*nsub], z[2*nsub:3*nsub], z[3*nsub:]
+	for T := range nsub {
+		l, l0 := 0, 0
+		for c := range 3 {
+			l += lanes(h[3*T+c])
+			if T>>li&1 == 0 {
+				l0 += lanes(h[3*T+c] + h[3*(T|1<<li)+c])
+			}
+		}
+		if l > 0 {
+			b1[T], v1[T] = float64((l+bl-1)/bl), 1
+		}
+		if l0 > 0 {
+			b0[T], v0[T] = float64((l0+bl-1)/bl), 1
+		}
+	}
+	for i := range k {
+		for T := range nsub {
+			if T>>i&1 != 0 {
+				u := T &^ (1 << i)
+				b1[T] += b1[u]
+				v1[T] += v1[u]
+				b0[T] += b0[u]
+				v0[T] += v0[u]
+			}
+		}
+	}
+	mask := uint64(nsub - 1)
+	var e0, e1, w0, w1 float64
+	step := max(1, len(s.qsample)>>14)
+	for i := 0; i < len(s.qsample); i += step {
+		q := s.qsample[i]
+		if q&s.qclash != 0 {
+			continue
+		}
+		M := ^s.cut.one(q) & mask
+		e0 += b0[M]
+		e1 += b1[M]
+		w0 += v0[M]
+		w1 += v1[M]
+	}
+	return e0-e1 >= sieveVisitCost*(w1-w0)
 }
 
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
@@ -189,10 +283,12 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		k--
 	}
 	mid := W / 2
+	last := -1 // the cut bit taken last
 	for i, got := 0, 0; got < k && i < len(s.prefer); i++ {
 		if b := s.prefer[i]; kept>>b&1 != 0 {
 			cut |= 1 << b
 			got++
+			last = int(b)
 		}
 	}
 	for d, got := 0, bits.OnesCount64(cut); got < k && d < W; d++ {
@@ -204,10 +300,28 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			if got < k && kept>>b&1 != 0 && cut>>b&1 == 0 {
 				cut |= 1 << b
 				got++
+				last = b
 			}
 		}
 	}
 	k = bits.OnesCount64(cut)
+	// The cut bit that sub-stores of perSub take over those of coarse (one more where
+	// perSub is half of coarse) is kept only where it pays (extraPays).
+	if s.qsample != nil && s.weighted && s.coarse > 0 && k >= 2 && last >= 0 &&
+		k > min(maxSieveBits, max(1, bits.Len(uint(len(sigs)/s.coarse))-1)) {
+		pays := s.extraPays(sigs, cut, uint(last))
+		if !pays {
+			cut &^= 1 << uint(last)
+			k--
+		}
+		if sieveStats != nil {
+			if pays {
+				sieveStats.extra[1]++
+			} else {
+				sieveStats.extra[0]++
+			}
+		}
+	}
 	s.k = k
 	if sieveStats != nil {
 		sieveStats.builds++
@@ -519,6 +633,7 @@ type sieveTally struct {
 	valid  int     // of their lanes, those holding a pattern that counts for the query
 	runs   int     // of their lanes, those of the weight runs that count (valid and their padding)
 	subLen int     // the lanes of the sub-stores (or groups' prefixes) met, summed over visits
+	extra  [2]int  // stores whose extra cut bit extraPays dropped, kept
 }
 
 // tally records a bucket of nq queries meeting m (the member mask y of a group where m is

@@ -356,3 +356,87 @@ func TestSieveTally(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraPays holds extraPays to its model on a store it can be worked out for by hand
+// (four queries): 4 batches of patterns with neither cut bit and 4 with the last cut bit only. Where every
+// query has the last bit, the bit halves the batches they meet and adds no visit: it pays.
+// Where half of them have it, it saves 2 batches a query for half a visit: it pays. Where
+// none has it, every query meets both halves (the same 8 batches) in two visits: it does
+// not.
+func TestExtraPays(t *testing.T) {
+	bl := 64 * matchWords
+	sigs := make([]uint64, 8*bl)
+	for i := 4 * bl; i < len(sigs); i++ {
+		sigs[i] = 1 << 1
+	}
+	var s sieveMatcher
+	s.weighted = true
+	for _, c := range []struct {
+		share float64
+		want  bool
+	}{{1, true}, {0.5, true}, {0, false}} {
+		s.qsample = s.qsample[:0]
+		for i := range 4 {
+			q := uint64(0)
+			if float64(i) < 4*c.share {
+				q = 1 << 1
+			}
+			s.qsample = append(s.qsample, q)
+		}
+		if got := s.extraPays(sigs, 0b11, 1); got != c.want {
+			t.Errorf("extraPays with the last bit in a share %v of the queries = %v, want %v", c.share, got, c.want)
+		}
+	}
+}
+
+// TestCountRowSetExtraBit holds the counts of even n, half B stored in classes, to the
+// whole lists' where the extra cut bit of sievePerSubB is taken only where it pays, always
+// (a visit costing nothing) and never (a visit costing more than any pairs), and checks
+// that the last two took and dropped it at least once.
+func TestCountRowSetExtraBit(t *testing.T) {
+	defer func(f, m, p, pb int, l [2]int, c float64, h int, st *sieveTally) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, sieveVisitCost, storeBMinH, sieveStats = f, m, p, pb, l, c, h, st
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, sieveVisitCost, storeBMinH, sieveStats)
+	sieveMinPerSub, sievePerSub, sievePerSubB, sieveBitsForce = 0, 8, 4, 4
+	n := 12
+	results := func() []count.Result {
+		p, err := newJoinPlan(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []count.Result
+		for _, task := range p.allTasks() {
+			if task.Run.Sub < 0 {
+				continue
+			}
+			r, err := task.countJoinTable(context.Background(), mustTable(t, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	listMaxForce = [2]int{}
+	whole := results()
+	storeBMinH, listMaxForce = 0, [2]int{50, 40}
+	for _, cost := range []float64{sieveVisitCost, -1e18, 1e18} {
+		sieveVisitCost = cost
+		tally := &sieveTally{}
+		sieveStats = tally
+		cut := results()
+		sieveStats = nil
+		if len(cut) != len(whole) {
+			t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+		}
+		for i := range whole {
+			if cut[i] != whole[i] {
+				t.Errorf("visit cost %g: task %d: %+v with cut lists, %+v whole", cost, i, cut[i], whole[i])
+			}
+		}
+		if cost < 0 && tally.extra[1] == 0 || cost > 1e9 && tally.extra[0] == 0 {
+			t.Errorf("visit cost %g: extra cut bit kept %d times, dropped %d", cost, tally.extra[1], tally.extra[0])
+		}
+		t.Logf("visit cost %g: extra cut bit kept %d times, dropped %d", cost, tally.extra[1], tally.extra[0])
+	}
+}

@@ -39,6 +39,9 @@ type worker struct {
 	// stored half-boards of each class that holds any, in class order: the weights by which
 	// the sampler of lists_test.go draws the class it times.
 	classSizes []int
+	// sampleA holds, after occupancyOrder, its sample of half A (every occupancyStep-th
+	// half-board).
+	sampleA []uint64
 }
 
 var workerPool = sync.Pool{New: func() any { return new(worker) }}
