@@ -75,6 +75,10 @@ const modelClass = classAVX2
 // → 5.26·10⁵ (the sample's error kept: it dominates). Row sets differ: the real task
 // 46,756 took 1.10–1.28 times its time so. N = 26 read 0.96 ± 0.05 (15 whole row sets),
 // within its noise: unchanged, as N = 24, 25, 27 and 29, whose code did not change.
+// Then (session 11, join2) the extra cut bit only where extraPays says it pays: 0.998 of
+// sub-stores of 512's time on 24 classes (seeds 2005 and 2025, 0.977 ± 0.077 and 1.038 ±
+// 0.083), so N = 28 stays 5.26·10⁵; the real task 46,756 back to 1.02 (median of five
+// pairs, 0.975–1.31) of main 1bc1180's CPU, from 1.10.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
