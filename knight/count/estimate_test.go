@@ -169,12 +169,7 @@ func TestSweepETA(t *testing.T) {
 // (layers of an older build), no forecast until the cells counted since the resume hold
 // what the model reads (the last R+1 cells), then one.
 func TestSweepETAResumed(t *testing.T) {
-	recorded := make([]int, 40)
-	for i := range recorded {
-		recorded[i] = 1000
-	}
-	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
-	e.resume(40, recorded)
+	e := resumed8x8ClosedETA()
 	e.last = time.Now().Add(-10 * time.Second)
 	reads := 15000.0 // cells 41–55 read 1,000 states, then a quarter of the cell before
 	s := 1000.0
@@ -234,12 +229,7 @@ func TestSweepETAResumed(t *testing.T) {
 // cell was timed (the Status's forecast holds), for a cell out of order, or a layer of
 // unknown size.
 func TestSweepETAReading(t *testing.T) {
-	recorded := make([]int, 40)
-	for i := range recorded {
-		recorded[i] = 1000
-	}
-	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
-	e.resume(40, recorded)
+	e := resumed8x8ClosedETA()
 	t0 := time.Now()
 	if eta := e.reading(40, 0, 1000, t0); eta != 0 {
 		t.Errorf("first reading: ETA %v, want none", eta)
@@ -619,4 +609,16 @@ func TestLargeRate(t *testing.T) {
 			t.Errorf("%s: largeRate = %.4g µs, measured %v; want %.4g µs, %v", tt.name, got*1e6, measured, tt.want*1e6, tt.measured)
 		}
 	}
+}
+
+// resumed8x8ClosedETA is the forecast of a count of 8×8 closed resumed after 40 cells of
+// 1,000 states each, the model TestSweepETAResumed and TestSweepETAReading share.
+func resumed8x8ClosedETA() *sweepETA {
+	recorded := make([]int, 40)
+	for i := range recorded {
+		recorded[i] = 1000
+	}
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.resume(40, recorded)
+	return e
 }
