@@ -192,13 +192,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				w.classParts(&j, e, -2)
 				once = (cpuTime() - c0).Seconds()
 				var all int
-				for _, z := range w.classSizes {
-					all += z
-				}
-				x := rng.IntN(all)
-				for only = 0; x >= w.classSizes[only]; only++ {
-					x -= w.classSizes[only]
-				}
+				only, all = drawBySize(rng, w.classSizes)
 				fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d timed (×%.1f of the row set)\n", e, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]))
 			}
 			for r := range 2 {
@@ -314,13 +308,7 @@ func BenchmarkJoinLists(b *testing.B) {
 			i, scale := rng.IntN(parts), float64(parts)
 			if classes && len(w.classSizes) == parts && !uniform {
 				var all int
-				for _, z := range w.classSizes {
-					all += z
-				}
-				x := rng.IntN(all)
-				for i = 0; x >= w.classSizes[i]; i++ {
-					x -= w.classSizes[i]
-				}
+				i, all = drawBySize(rng, w.classSizes)
 				scale = float64(all) / float64(w.classSizes[i])
 			}
 			if classes {
@@ -534,4 +522,17 @@ func binomial(n, k int) float64 {
 		c = c * float64(n-i) / float64(i+1)
 	}
 	return c
+}
+
+// drawBySize draws an index of sizes with probability sizes[i] ÷ their sum (all), as the
+// class sampler draws a class by its size; sizes must sum to more than 0.
+func drawBySize(rng *rand.Rand, sizes []int) (i, all int) {
+	for _, z := range sizes {
+		all += z
+	}
+	x := rng.IntN(all)
+	for i = 0; x >= sizes[i]; i++ {
+		x -= sizes[i]
+	}
+	return i, all
 }
