@@ -361,11 +361,18 @@ func sweepCount(ctx context.Context, m string, rows, cols int, fo frontier.Optio
 	var disk frontier.DiskUse
 	if fo.Spill != nil {
 		fo.DiskReport = func(_ int, u frontier.DiskUse) { disk = u }
-		if resumed := fo.Resumed; eta != nil {
+		if resumed, resumedCut := fo.Resumed, fo.ResumedCut; eta != nil {
+			eta.spilling(spillStates(fo.MaxMemory))
 			fo.Resumed = func(cells int, states []int) {
 				eta.resume(cells, states)
 				if resumed != nil {
 					resumed(cells, states)
+				}
+			}
+			fo.ResumedCut = func(cells, done, runs int) {
+				eta.resumeCut(cells)
+				if resumedCut != nil {
+					resumedCut(cells, done, runs)
 				}
 			}
 		}

@@ -28,6 +28,15 @@ type Forecast struct {
 	PeakBytes  int64
 	// CPU is the expected time on one core of this machine.
 	CPU time.Duration
+	// With Options.Spill: Spills tells whether the count's widest steps pass MaxMemory, so
+	// that their runs spill to disk (CPU counts those steps at the spilling rate,
+	// spillCost times the rate in memory), and DiskBytes is the most its files are
+	// expected to hold on the disk (spillDiskState bytes a state of the layer a step reads
+	// and of the layer it writes, at the step where the two hold the most).
+	Spills    bool
+	DiskBytes int64
+	// MemoryCPU, with Options.Spill, is what CPU would be for the count in memory.
+	MemoryCPU time.Duration
 	// How says in words how the figures were found.
 	How string
 }
@@ -72,12 +81,6 @@ const wallGuard = 1000
 // a layer of estimateStates, hardly any.
 const largeMeasured = 16e6
 
-// spillCost is the CPU of a dp count with Options.Spill over that of the same count in
-// memory, past the caches: each state of a layer is compressed, written, read back and
-// decompressed once more, and the runs spilled are merged from disk (6×7 and 6×8 open at
-// a sixteenth to a quarter of their peak: 1.19–1.31 times, bench/log/2026-11-29-knight8x8.md).
-const spillCost = 1.3
-
 // Estimate runs the first cells of the count Tours would do for a rows×cols board with
 // opts, with the same sweep and state store (for a few seconds and a few million states;
 // for open tours until three columns are measured whole, at least two, and past two at
@@ -98,6 +101,15 @@ const spillCost = 1.3
 // guess there; they are capped by growing no further than column 2R. Time is the measured
 // seconds per state read times the states the sweep is expected to read. Checked against
 // whole counts (bench/README.md): 8×8 closed, 7×7 open, 7×8 closed.
+//
+// With opts.Spill (only asked whether it is set: nothing is written there) the forecast
+// is of a count whose layers go to disk: past opts.MaxMemory its steps spill their runs
+// rather than stop (Forecast.Spills), those steps cost spillCost times the rate past the
+// caches and the others spillLayers times (Forecast.MemoryCPU keeps the time in memory),
+// and Forecast.DiskBytes is the disk its files need at their widest. The spilling rate
+// moves with the machine's load more than the rate in memory: on the 8×8 open count it
+// was 1.4 to 3 times Estimate's rate in memory (bench/log/2026-11-29-knight8x8.md,
+// session 12), so that forecast is good to about a half.
 func Estimate(ctx context.Context, rows, cols int, opts Options) (*Forecast, error) {
 	return estimate(ctx, rows, cols, opts, estimateTime)
 }
@@ -207,21 +219,76 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 	// Past the caches the rate measured on the sorted runs' large layers is used, not the
 	// small layers' measured here (8×8 closed: the first cells' rate gave 1 h 30 min), or
 	// the measured cells' own past the caches where it is slower (largeRate).
-	large, measured := largeRate(m, sh.open, perState, largeRead, largeSecs, opts.Spill != nil)
+	large, measured := largeRate(m, sh.open, perState, largeRead, largeSecs)
 	if measured && !full {
-		est.How += fmt.Sprintf("; past the caches at %.2f µs a state read, as the cells measured that read more than %.0f million states", large*1e6/spillFactor(opts.Spill != nil), cacheStates/1e6)
+		est.How += fmt.Sprintf("; past the caches at %.2f µs a state read, as the cells measured that read more than %.0f million states", large*1e6, cacheStates/1e6)
 	}
-	if opts.Spill != nil && !full {
-		est.How += fmt.Sprintf("; %.1f times that when the layers spill to disk", spillCost)
-	}
-	total := el.Seconds() + expectSeconds(exp, len(states), perState, large)
-	if full {
-		est.CPU = el
-	} else {
-		est.CPU = time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
-	}
+	rates := cellRates{small: perState, large: large}
 	est.PeakStates, est.PeakBytes = forecastPeak(sh, m, rows, cols, cells, states)
+	cpu := func(r cellRates) time.Duration {
+		if full {
+			return el
+		}
+		total := el.Seconds() + expectSeconds(exp, len(states), r)
+		return time.Duration(min(total, 1e9) * float64(time.Second)) // at most 31 years
+	}
+	est.CPU = cpu(rates)
+	if opts.Spill != nil {
+		est.MemoryCPU = est.CPU
+		rates.large *= spillLayers
+		rates.spilled = large * spillCost
+		rates.spillStates = spillStates(opts.MaxMemory)
+		est.Spills = rates.spillStates > 0 && est.PeakStates > rates.spillStates
+		est.DiskBytes = spillDisk(exp)
+		est.CPU = cpu(rates)
+		if !full {
+			est.How += fmt.Sprintf("; with its layers on disk (--spill) %.1f times that rate past the caches where a step's runs fit in memory (6×8 open at 184 MiB)", spillLayers)
+			if est.Spills {
+				est.How += fmt.Sprintf(", %.1f times for the steps whose runs spill (those that leave more than %.3g states): fitted to 7×7 open spilling at 220 MiB (378–468 CPU-s counted, forecast 0.8–1.15 times) and to the 8×8 open count's cells 29–31, which read 0.6 to 0.97 µs a state as the load rose, 1.4 to 3 times the rate Estimate measures in memory (0.32–0.44 µs): the spilling forecast is good to about a half, not 30 %%", spillCost, rates.spillStates)
+			}
+			est.How += fmt.Sprintf("; disk: %.1f bytes a state of the layer a step reads and the one it writes, at the widest step (8×8 open, cells 28–30)", spillDiskState)
+		}
+	}
 	return est, nil
+}
+
+// spillLayers is the CPU of a dp count with Options.Spill whose runs all fit in memory
+// over that of the same count in memory, past the caches: each layer is compressed,
+// written, read back and decompressed (6×8 open at 184 MiB, which spills no run: 1.19,
+// 1.20 and 1.21 times at load 3–5, bench/log/2026-11-29-knight8x8.md, session 10).
+const spillLayers = 1.2
+
+// spillCost is the CPU of a step of a dp count with Options.Spill whose runs spill to
+// disk (its layer passes MaxMemory) over that of the same step in memory: the runs are
+// also cut, merged from disk and written as the next layer. Measured on the 8×8 open
+// count (bench/log/2026-11-29-knight8x8.md, session 12): its cells 29–31 took X µs a
+// state read against Estimate's Y µs in memory.
+const spillCost = 2.0
+
+// spillDiskState is the bytes a spilling count's files hold on its disk a state of the
+// layer a step reads and of the layer it writes, at the step's widest (its runs spilled
+// beside the layer it reads, the next layer's segments written as they are merged): 1.98,
+// 1.95 and 1.83 on the 8×8 open count's cells 28, 29 and 30 (9.73, 14.16 and 19.45 GB at
+// the most sampled once a minute, bench/log/2026-11-29-knight8x8.md, session 12).
+const spillDiskState = 2.0
+
+// spillDisk returns the most bytes a spilling count's files are expected to hold on its
+// disk, for a sweep whose states after each cell are exp (spillDiskState).
+func spillDisk(exp []float64) int64 {
+	var most float64
+	for v := 1; v < len(exp); v++ {
+		most = max(most, exp[v-1]+exp[v])
+	}
+	return int64(min(most*spillDiskState, 1<<62))
+}
+
+// spillStates returns the most states a layer of a spilling count holds while its runs
+// fit in maxMemory bytes (frontier.SpillStates); 0 for no limit.
+func spillStates(maxMemory int64) float64 {
+	if maxMemory <= 0 {
+		return 0
+	}
+	return frontier.SpillStates(maxMemory)
 }
 
 // largeRate returns the seconds a state read that Estimate expects of the cells of method
@@ -233,22 +300,13 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 // CPU-s at load 4, 66 at load 17: the CPU clock of a virtual machine runs on while the
 // host takes the core; on a 2-core AMD EPYC with AVX-512 a 7×7 count read 0.38 µs a
 // state where slowState says 0.53, and with slowState Estimate forecast 1.34 times its
-// CPU). Else slowState's, at least half the rate overall. Times spillCost for a count
-// whose layers spill to disk (spill).
-func largeRate(m string, open bool, perState, largeRead, largeSecs float64, spill bool) (float64, bool) {
+// CPU). Else slowState's, at least half the rate overall.
+func largeRate(m string, open bool, perState, largeRead, largeSecs float64) (float64, bool) {
 	rate, measured := max(slowState(m, open, cacheStates+1), perState/2), false
 	if largeRead >= largeMeasured {
 		rate, measured = largeSecs/largeRead, true
 	}
-	return rate * spillFactor(spill), measured
-}
-
-// spillFactor is spillCost if spill, else 1.
-func spillFactor(spill bool) float64 {
-	if spill {
-		return spillCost
-	}
-	return 1
+	return rate, measured
 }
 
 // forecastPeak returns the most states the model (expectStates) expects after a cell of
@@ -495,21 +553,36 @@ func (p sweepShape) expectStates(m string, cells int, measured []float64) []floa
 	return exp
 }
 
+// cellRates are the seconds a state read that the cells of a sweep take: small for the
+// cells that read at most cacheStates states (in the caches), large for the others, and
+// spilled for those of a spilling count whose own layer passes spillStates (their runs
+// spill to disk; spillStates 0: none do).
+type cellRates struct {
+	small, large, spilled, spillStates float64
+}
+
+// of returns the rate of the cell that reads prev states and leaves n.
+func (r cellRates) of(prev, n float64) float64 {
+	switch {
+	case prev <= cacheStates:
+		return r.small
+	case r.spillStates > 0 && n > r.spillStates:
+		return r.spilled
+	}
+	return r.large
+}
+
 // expectSeconds returns the CPU seconds expected for the cells from..len(exp)-1 of a sweep
 // whose states after each cell are exp: each cell reads the states of the one before, at
-// small seconds a state while they fit in the caches (at most cacheStates) and large beyond.
-func expectSeconds(exp []float64, from int, small, large float64) float64 {
+// its rate of r.
+func expectSeconds(exp []float64, from int, r cellRates) float64 {
 	var total float64
 	for v := max(from, 0); v < len(exp); v++ {
 		prev := 1.0
 		if v > 0 {
 			prev = exp[v-1]
 		}
-		if prev <= cacheStates {
-			total += prev * small
-		} else {
-			total += prev * large
-		}
+		total += prev * r.of(prev, exp[v])
 	}
 	return total
 }
@@ -533,18 +606,34 @@ type sweepETA struct {
 	readCell int
 	read0    int
 	readT0   time.Time
+	// cutCell is the cell the count resumed inside from a cut (resumeCut; -1: none).
+	cutCell int
+	// spill tells that the count's layers go to disk (Options.Spill); spillStates is the
+	// most states a layer holds with its runs in memory (0: any, none spills); spillRead
+	// and spillSecs are the states read and seconds spent by the cells measured whose
+	// layers pass it.
+	spill                             bool
+	spillStates, spillRead, spillSecs float64
 }
 
 func newSweepETA(p sweepShape, m string, cells int) *sweepETA {
 	now := time.Now()
-	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells), readCell: -1}
+	return &sweepETA{p: p, m: m, cells: cells, t0: now, last: now, states: make([]float64, 0, cells), readCell: -1, cutCell: -1}
+}
+
+// spilling sets e for a count whose layers go to disk and whose runs spill past a layer of
+// states states (0: never).
+func (e *sweepETA) spilling(states float64) {
+	e.spill, e.spillStates = true, states
 }
 
 // after records that cell v (the next one, counting from 0) left n states and returns the
 // expected time left for the rest of the sweep; 0 once it is done.
 func (e *sweepETA) after(v, n int) time.Duration {
 	if v == 0 && len(e.states) > 0 { // the sweep begun again with 128-bit counts
+		spill, spillStates := e.spill, e.spillStates
 		*e = *newSweepETA(e.p, e.m, e.cells)
+		e.spill, e.spillStates = spill, spillStates
 	}
 	if v != len(e.states) { // not the next cell: no model
 		return 0
@@ -561,28 +650,63 @@ func (e *sweepETA) after(v, n int) time.Duration {
 	}
 	switch {
 	case math.IsNaN(prev): // resumed from a layer of unknown size: no rate
+	case v == e.cutCell:
+		// resumed inside this cell from a cut: its time is the rest of its layer read and
+		// the merge of the whole step's runs, not a rate of its layer (8×8 open, resumed
+		// in cell 30 from a cut at 90.8 %: its layer over its time put the count's rate at
+		// ten times the cells' before)
 	case prev <= cacheStates:
 		e.smallRead += prev
 		e.smallSecs += secs
+	case e.spillStates > 0 && float64(n) > e.spillStates:
+		e.spillRead += prev
+		e.spillSecs += secs
 	default:
 		e.largeRead += prev
 		e.largeSecs += secs
 	}
 	e.states = append(e.states, float64(n))
-	if len(e.states) >= e.cells {
-		return 0
+	if len(e.states) >= e.cells || e.smallRead+e.largeRead+e.spillRead == 0 {
+		return 0 // done, or no cell timed (the cell being read gives the forecast: reading)
 	}
-	small := e.smallSecs / max(e.smallRead, 1)
-	large := max(small, slowState(e.m, e.p.open, cacheStates+1))
-	if e.largeRead > 0 {
-		large = e.largeSecs / e.largeRead
-	}
-	exp := e.p.expectStates(e.m, e.cells, e.states)
-	left := expectSeconds(exp, len(e.states), small, large)
+	left := expectSeconds(e.p.expectStates(e.m, e.cells, e.states), len(e.states), e.rates())
 	if math.IsNaN(left) { // the model needs states of cells not recorded
 		return 0
 	}
 	return time.Duration(min(left, 1e9) * float64(time.Second))
+}
+
+// rates returns the rates of the cells measured: the cells that read at most cacheStates
+// states at their own; the others at those of the cells measured past the caches
+// (slowState's until one is), and in a spilling count the cells whose layers pass
+// spillStates at their own, or until one is measured the others' times spillCost over
+// spillLayers (the others' layers went to disk too); where
+// no cell in the caches was timed (since a resume), those at the rate of the others.
+func (e *sweepETA) rates() cellRates {
+	r := cellRates{small: e.smallSecs / max(e.smallRead, 1), spillStates: e.spillStates}
+	r.large = max(r.small, slowState(e.m, e.p.open, cacheStates+1))
+	if e.largeRead > 0 {
+		r.large = e.largeSecs / e.largeRead
+	}
+	// the cells timed past the caches with their layers on disk already (spillLayers)
+	r.spilled = r.large * spillCost / spillLayers
+	if e.spillRead > 0 {
+		r.spilled = e.spillSecs / e.spillRead
+		if e.largeRead == 0 {
+			r.large = r.spilled * spillLayers / spillCost
+		}
+	}
+	if e.smallRead == 0 { // none timed since a resume: the last cells' at the others' rate
+		r.small = r.large
+	}
+	return r
+}
+
+// resumeCut notes that the count, resumed after cells cells (resume), resumes inside the
+// next one from a cut: that cell then reads only the part of its layer after the cut, and
+// merges the runs of the whole step, so after takes no rate from it.
+func (e *sweepETA) resumeCut(cells int) {
+	e.cutCell = cells
 }
 
 // resume starts e again at a count resumed after cells cells, whose states after each
@@ -597,6 +721,7 @@ func (e *sweepETA) resume(cells int, states []int) {
 	now := time.Now()
 	e.t0, e.last = now, now
 	e.smallRead, e.smallSecs, e.largeRead, e.largeSecs = 0, 0, 0, 0
+	e.spillRead, e.spillSecs, e.cutCell = 0, 0, -1
 	e.states = e.states[:0]
 	known := func(i int) bool { return i >= 0 && i < min(cells, len(states)) && states[i] >= 0 }
 	for i := range cells {
@@ -614,16 +739,18 @@ func (e *sweepETA) resume(cells int, states []int) {
 // reading returns the expected time left for the sweep at now, while cell v (the next
 // one, from 0) has read read of the of states of its layer, where no cell was timed since
 // the sweep began or resumed: after a resume, the Status after each cell has no forecast
-// until the first cell ends (an hour at 8×8's cell 30). It takes the rate at which this
-// cell reads its layer (the states read since the first call for it, over the time since,
-// once readingMin has passed) for the rest of the layer and for the states the model
-// expects the cells after it to read (refitted to the states recorded, as after). The
-// rate leaves out the merge of a spilling step's runs at its end, so the forecast is
-// short by about the merges' time. It returns 0 where it cannot tell: a cell timed since
-// the resume (the Status's forecast holds), a cell out of order, a layer of unknown size,
-// too little reading seen, or a model that needs states not recorded.
+// until the first cell ends (an hour at 8×8's cell 30), nor after a cell resumed inside
+// from a cut (after). It takes the rate at which this cell reads its layer (the states
+// read since the first call for it, over the time since, once readingMin has passed) for
+// the rest of the layer and for the states the model expects the cells after it to read
+// (refitted to the states recorded, as after). In a spilling count (spilling) that rate
+// leaves out the merge of the step's runs at its end, a share spillMerge of a step past
+// the caches: the forecast adds this step's merge and takes the cells after it at the
+// rate with their merges. It returns 0 where it cannot tell: a cell timed since the
+// resume (the Status's forecast holds), a cell out of order, a layer of unknown size, too
+// little reading seen, or a model that needs states not recorded.
 func (e *sweepETA) reading(v, read, of int, now time.Time) time.Duration {
-	if e.smallRead+e.largeRead > 0 || v != len(e.states) || v >= e.cells || of <= 0 {
+	if e.smallRead+e.largeRead+e.spillRead > 0 || v != len(e.states) || v >= e.cells || of <= 0 {
 		return 0
 	}
 	if v != e.readCell {
@@ -635,13 +762,24 @@ func (e *sweepETA) reading(v, read, of int, now time.Time) time.Duration {
 		return 0
 	}
 	rate := secs / n // seconds a state read
+	step, merge := rate, 0.0
+	if e.spill && float64(of) > cacheStates {
+		step = rate / (1 - spillMerge)
+		merge = float64(of) * (step - rate)
+	}
 	exp := e.p.expectStates(e.m, e.cells, e.states)
-	left := float64(max(of-read, 0))*rate + expectSeconds(exp, v+1, rate, rate)
+	left := float64(max(of-read, 0))*rate + merge + expectSeconds(exp, v+1, cellRates{small: step, large: step, spilled: step})
 	if math.IsNaN(left) {
 		return 0
 	}
 	return time.Duration(min(left, 1e9) * float64(time.Second))
 }
+
+// spillMerge is the share of a spilling step's time (past the caches) that the merge of
+// its runs into the next layer takes at the step's end, after its layer is read. Measured
+// on the 8×8 open count (bench/log/2026-11-29-knight8x8.md, session 12): cell 31 read its
+// layer in X CPU-s and merged its runs in Y.
+const spillMerge = 0.12
 
 // readingMin is the least time a cell's reading is watched before its rate is taken
 // (sweepETA.reading).

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chesspuzzles/chesspuzzles/knight/internal/frontier"
 )
 
 // TestEstimateMeasured checks that a count short enough to run whole is reported as
@@ -487,10 +489,10 @@ func readKnownPeaks(t *testing.T) []knownPeak {
 // counted (testdata/known-cells-8x8-open.txt, at least to cell 36): fed the first two
 // whole columns (what Estimate measures of 8 rows) or more, every cell counted after them
 // within 30 % (fed two, cells 17–36: 0.79–1.21 times, where grown cell by cell from column
-// 1 they were 0.10–2.99 times; fed three, cells 25–36: 1.29, 1.10, –, 0.81, 0.84, 0.82, 0.92,
-// 0.82, 1.14, 0.94, 0.92 and 0.82 times; fed four, cells 33–36 0.91, 0.88, 0.99 and 1.04
-// times; cell 27 is not known exactly and is fed as its neighbours' geometric mean, as the
-// count's ETA takes it). Cell 32, the last of column 3, is where the model carrying a
+// 1 they were 0.10–2.99 times; fed three, cells 25–36: 1.29, 1.10, 0.93, 0.81, 0.84, 0.82,
+// 0.92, 0.82, 1.14, 0.94, 0.92 and 0.82 times; fed four, cells 33–36 0.91, 0.88, 0.99 and
+// 1.04 times; a cell not known would be fed as its neighbours' geometric mean, as the
+// count's ETA takes it: cell 27 was so until the count run again recorded it). Cell 32, the last of column 3, is where the model carrying a
 // column's last cell by the column's growth failed (1.51 times); cells 33–36, of the half
 // column, are where its growth falling by a fraction of the column failed (cell 36 1.43
 // times), and where halfFall was fitted with 5×8's and 6×8's half columns.
@@ -585,26 +587,21 @@ func TestEstimateEnough(t *testing.T) {
 
 // TestLargeRate checks the rate Estimate forecasts the cells past the caches at: the
 // measured cells' own, where they read enough states past the caches and it is slower
-// than the floor of slowState (or half the rate overall), else the floor, and spillCost
-// times it for a count that spills.
+// than the floor of slowState (or half the rate overall), else the floor.
 func TestLargeRate(t *testing.T) {
 	for _, tt := range []struct {
 		name                 string
 		perState, read, secs float64
-		spill                bool
 		want                 float64
 		measured             bool
 	}{
-		{"measured", 0.2e-6, 100e6, 80, false, 0.8e-6, true},
-		{"measured, spilling", 0.2e-6, 100e6, 80, true, 0.8e-6 * spillCost, true},
-		{"too few read past the caches", 0.2e-6, 10e6, 80, false, 0.53e-6, false},
-		{"too few, spilling", 0.2e-6, 10e6, 80, true, 0.53e-6 * spillCost, false},
-		{"too few, a slow start", 2e-6, 10e6, 80, false, 1e-6, false},
-		{"measured, faster than the floor", 0.2e-6, 100e6, 30, false, 0.3e-6, true},
-		{"measured, faster, spilling", 0.2e-6, 100e6, 30, true, 0.3e-6 * spillCost, true},
-		{"just enough read past the caches", 0.2e-6, largeMeasured, largeMeasured * 0.4e-6, false, 0.4e-6, true},
+		{"measured", 0.2e-6, 100e6, 80, 0.8e-6, true},
+		{"too few read past the caches", 0.2e-6, 10e6, 80, 0.53e-6, false},
+		{"too few, a slow start", 2e-6, 10e6, 80, 1e-6, false},
+		{"measured, faster than the floor", 0.2e-6, 100e6, 30, 0.3e-6, true},
+		{"just enough read past the caches", 0.2e-6, largeMeasured, largeMeasured * 0.4e-6, 0.4e-6, true},
 	} {
-		got, measured := largeRate(MethodDP, true, tt.perState, tt.read, tt.secs, tt.spill)
+		got, measured := largeRate(MethodDP, true, tt.perState, tt.read, tt.secs)
 		if math.Abs(got-tt.want) > 1e-9*tt.want || measured != tt.measured {
 			t.Errorf("%s: largeRate = %.4g µs, measured %v; want %.4g µs, %v", tt.name, got*1e6, measured, tt.want*1e6, tt.measured)
 		}
@@ -621,4 +618,134 @@ func resumed8x8ClosedETA() *sweepETA {
 	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
 	e.resume(40, recorded)
 	return e
+}
+
+// TestSweepETAResumedCut checks the forecast of a spilling count of 8×8 closed resumed
+// after 40 cells of 10 million states each, inside cell 41 from a cut: that cell, which
+// read only the part of its layer after the cut and merged the whole step's runs, gives
+// no rate (the count resumed inside the 8×8 open count's cell 30 at 90.8 % took its whole
+// layer over its time, ten times the rate of the cells before); the cell after it gives
+// one as it reads its layer, with the merge of its runs (spillMerge) added, and once it
+// ends, its own.
+func TestSweepETAResumedCut(t *testing.T) {
+	const s = 1e7 // past the caches
+	recorded := make([]int, 40)
+	for i := range recorded {
+		recorded[i] = s
+	}
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.spilling(0)
+	e.resume(40, recorded)
+	e.resumeCut(40)
+	e.last = time.Now().Add(-10 * time.Second)
+	if eta := e.after(40, s); eta != 0 {
+		t.Errorf("ETA after the cell resumed inside from a cut: %v, want none", eta)
+	}
+	// cells 43–56 read 10 million states each, then a quarter of the cell before
+	reads, fall := 14*s, s
+	for range 8 {
+		fall /= 4
+		reads += fall
+	}
+	t0 := time.Now()
+	e.reading(41, 0, s, t0)
+	rate := 20.0 / (s / 2) // half the layer read in 20 s
+	step := rate / (1 - spillMerge)
+	want := s/2*rate + s*(step-rate) + reads*step
+	if got := e.reading(41, s/2, s, t0.Add(20*time.Second)).Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("reading the cell after it, half its layer in 20 s: ETA %.1f s, want %.1f s (the rest at %.3g µs a state, its merge, the cells after at %.3g µs)", got, want, rate*1e6, step*1e6)
+	}
+	e.last = time.Now().Add(-100 * time.Second)
+	want = 100 / s * reads
+	if got := e.after(41, s).Seconds(); math.Abs(got-want) > 0.001*want {
+		t.Errorf("ETA after the cell after it (100 s for 10 million states): %.1f s, want %.1f s", got, want)
+	}
+}
+
+// TestCellRates checks which rate a cell takes: in the caches, past them, and in a
+// spilling count past the layer whose runs fit in memory (by the states it leaves).
+func TestCellRates(t *testing.T) {
+	r := cellRates{small: 1, large: 2, spilled: 3, spillStates: 1e8}
+	for _, tt := range []struct {
+		prev, n, want float64
+	}{
+		{cacheStates, 2e8, 1}, {cacheStates + 1, 1e8, 2}, {1e9, 1e8 + 1, 3}, {1e9, 1e7, 2},
+	} {
+		if got := r.of(tt.prev, tt.n); got != tt.want {
+			t.Errorf("rate of a cell reading %g states and leaving %g: %g, want %g", tt.prev, tt.n, got, tt.want)
+		}
+	}
+	if got := (cellRates{small: 1, large: 2, spilled: 3}).of(1e9, 1e12); got != 2 {
+		t.Errorf("rate of a large cell, no spilling: %g, want 2", got)
+	}
+}
+
+// TestSweepETASpilling checks the rates of a spilling count's forecast: a cell whose
+// layer passes the states whose runs fit in memory is timed as spilling; until one is,
+// the spilling cells are forecast at the others' rate times spillCost over spillLayers,
+// then at their own, and the others from it where none of them was timed (a count
+// resumed among the spilling cells).
+func TestSweepETASpilling(t *testing.T) {
+	e := newSweepETA(shapeOf(8, 8, true), MethodDP, 64)
+	e.spilling(1e8)
+	e.largeRead, e.largeSecs = 1e9, 100
+	if got, want := e.rates().spilled, 1e-7*spillCost/spillLayers; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("spilling rate, none timed: %.4g, want %.4g", got, want)
+	}
+	e.states = append(e.states, 1e9)
+	e.last = time.Now().Add(-300 * time.Second)
+	e.after(1, 2e8)
+	if e.spillRead != 1e9 || e.spillSecs < 300 || e.spillSecs > 310 {
+		t.Fatalf("a cell of 1e9 states read, 2e8 left (over 1e8), in 300 s: timed as spilling %g states in %g s, want 1e9 in 300", e.spillRead, e.spillSecs)
+	}
+	r := e.rates()
+	if want := e.spillSecs / 1e9; r.spilled != want || r.large != 1e-7 {
+		t.Errorf("rates once a spilling cell was timed: spilling %.4g, large %.4g; want %.4g and 1e-7", r.spilled, r.large, want)
+	}
+	e.largeRead, e.largeSecs = 0, 0
+	if got, want := e.rates().large, e.spillSecs/1e9*spillLayers/spillCost; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("rate in memory from the spilling cells only: %.4g, want %.4g", got, want)
+	}
+}
+
+// TestSpillStates checks the layer past which a spilling count's steps spill their runs:
+// none without a limit; at 8 GiB more states than the 8×8 open count's cell 26 left
+// (986,150,170: its progress line after the cell said no run spilled) and fewer than cell
+// 28 (3,118,991,777, whose step spilled); more with more memory.
+func TestSpillStates(t *testing.T) {
+	if got := spillStates(0); got != 0 {
+		t.Errorf("spillStates(0) = %g, want 0 (no limit)", got)
+	}
+	if got := spillStates(8 << 30); got <= 986150170 || got >= 3118991777 {
+		t.Errorf("spillStates(8 GiB) = %.4g, want between 986150170 and 3118991777", got)
+	}
+	if a, b := spillStates(220<<20), spillStates(440<<20); a <= 0 || b <= a {
+		t.Errorf("spillStates(220 MiB) = %g, (440 MiB) = %g: want positive and growing", a, b)
+	}
+}
+
+// TestEstimateSpill checks the estimate of a count with Options.Spill (8×8 closed by dp,
+// from its first cell): past MaxMemory its steps spill rather than stop, so it says so,
+// forecasts the disk (spillDiskState bytes a state of the widest step's two layers,
+// more than the peak layer's) and more CPU than in memory, which it gives too; with
+// room for the peak, no spill, and the CPU of the layers on disk only.
+func TestEstimateSpill(t *testing.T) {
+	disk := struct{ frontier.Disk }{} // Estimate only asks if there is one
+	over, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP, Spill: disk, MaxMemory: 64 << 20}, time.Nanosecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !over.Spills || float64(over.DiskBytes) < 2*spillDiskState*over.PeakStates*0.99 || over.MemoryCPU <= 0 || over.CPU <= over.MemoryCPU {
+		t.Errorf("Estimate(8×8 closed, spilling at 64 MiB) = %+v; want spills, disk ≥ %.1f bytes a state of twice the peak, CPU over the CPU in memory", over, spillDiskState)
+	}
+	if !strings.Contains(over.How, "runs spill") {
+		t.Errorf("Estimate(8×8 closed, spilling at 64 MiB).How = %q, want it to say how the spilling steps are forecast", over.How)
+	}
+	fits, err := estimate(context.Background(), 8, 8, Options{Closed: true, Method: MethodDP, Spill: disk, MaxMemory: 1 << 50}, time.Nanosecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fits.Spills || fits.CPU <= fits.MemoryCPU || float64(fits.CPU) > spillLayers*float64(fits.MemoryCPU)*1.01 {
+		t.Errorf("Estimate(8×8 closed, spill dir, room for all) = %+v; want no spill, CPU at most %.1f times in memory", fits, spillLayers)
+	}
 }
