@@ -108,7 +108,7 @@ const largeMeasured = 16e6
 // caches and the others spillLayers times (Forecast.MemoryCPU keeps the time in memory),
 // and Forecast.DiskBytes is the disk its files need at their widest. The spilling rate
 // moves with the machine's load more than the rate in memory: on the 8×8 open count it
-// was 1.4 to 3 times Estimate's rate in memory (bench/log/2026-11-29-knight8x8.md,
+// was 1.5 to 3 times Estimate's rate in memory (bench/log/2026-11-29-knight8x8.md,
 // session 12), so that forecast is good to about a half.
 func Estimate(ctx context.Context, rows, cols int, opts Options) (*Forecast, error) {
 	return estimate(ctx, rows, cols, opts, estimateTime)
@@ -244,9 +244,9 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 		if !full {
 			est.How += fmt.Sprintf("; with its layers on disk (--spill) %.1f times that rate past the caches where a step's runs fit in memory (6×8 open at 184 MiB)", spillLayers)
 			if est.Spills {
-				est.How += fmt.Sprintf(", %.1f times for the steps whose runs spill (those that leave more than %.3g states): fitted to 7×7 open spilling at 220 MiB (378–468 CPU-s counted, forecast 0.8–1.15 times) and to the 8×8 open count's cells 29–31, which read 0.6 to 0.97 µs a state as the load rose, 1.4 to 3 times the rate Estimate measures in memory (0.32–0.44 µs): the spilling forecast is good to about a half, not 30 %%", spillCost, rates.spillStates)
+				est.How += fmt.Sprintf(", %.1f times for the steps whose runs spill (those that leave more than %.3g states): fitted to 7×7 open spilling at 220 MiB (378–468 CPU-s counted, forecast 0.8–1.15 times) and to the 8×8 open count's cells 29–31, which read 0.65 to 0.97 µs a state as the load rose, 1.5 to 3 times the rate Estimate measures in memory (0.32–0.44 µs): the spilling forecast is good to about a half, not 30 %%", spillCost, rates.spillStates)
 			}
-			est.How += fmt.Sprintf("; disk: %.1f bytes a state of the layer a step reads and the one it writes, at the widest step (8×8 open, cells 28–30)", spillDiskState)
+			est.How += fmt.Sprintf("; disk: %.1f bytes a state of the layer a step reads and the one it writes, at the widest step (8×8 open, cells 28–31: 1.83–1.98)", spillDiskState)
 		}
 	}
 	return est, nil
@@ -259,17 +259,22 @@ func estimate(ctx context.Context, rows, cols int, opts Options, budget time.Dur
 const spillLayers = 1.2
 
 // spillCost is the CPU of a step of a dp count with Options.Spill whose runs spill to
-// disk (its layer passes MaxMemory) over that of the same step in memory: the runs are
-// also cut, merged from disk and written as the next layer. Measured on the 8×8 open
-// count (bench/log/2026-11-29-knight8x8.md, session 12): its cells 29–31 took X µs a
-// state read against Estimate's Y µs in memory.
+// disk (the layer it writes passes what MaxMemory holds) over the rate Estimate measures
+// in memory past the caches: the runs are cut, compacted, merged from disk and written as
+// the next layer, and the layers are far larger than the ones Estimate times (7×7 open in
+// memory reads its cells past 2·10⁷ states 1.4 times slower than its first 21). Fitted
+// (bench/log/2026-11-29-knight8x8.md, session 12) to 7×7 open spilling at 220 MiB (378–468
+// CPU-s counted; forecast with 2.0 0.80–1.15 times, with 1.5 0.65–0.93, with 2.5
+// 0.95–1.37) and to the 8×8 open count's cells 29, 30 and 31, which took 0.86, 0.97 and
+// 0.65 µs a state read, merges included, the first two on a loaded machine: 1.5 to 3 times
+// Estimate's 0.32–0.44 µs, which moves with the load too.
 const spillCost = 2.0
 
 // spillDiskState is the bytes a spilling count's files hold on its disk a state of the
 // layer a step reads and of the layer it writes, at the step's widest (its runs spilled
 // beside the layer it reads, the next layer's segments written as they are merged): 1.98,
-// 1.95 and 1.83 on the 8×8 open count's cells 28, 29 and 30 (9.73, 14.16 and 19.45 GB at
-// the most sampled once a minute, bench/log/2026-11-29-knight8x8.md, session 12).
+// 1.95, 1.83 and 1.87 on the 8×8 open count's cells 28 to 31 (9.73, 14.16, 19.45 and 25.03
+// GB at the most sampled once a minute, bench/log/2026-11-29-knight8x8.md, session 12).
 const spillDiskState = 2.0
 
 // spillDisk returns the most bytes a spilling count's files are expected to hold on its
@@ -776,10 +781,12 @@ func (e *sweepETA) reading(v, read, of int, now time.Time) time.Duration {
 }
 
 // spillMerge is the share of a spilling step's time (past the caches) that the merge of
-// its runs into the next layer takes at the step's end, after its layer is read. Measured
-// on the 8×8 open count (bench/log/2026-11-29-knight8x8.md, session 12): cell 31 read its
-// layer in X CPU-s and merged its runs in Y.
-const spillMerge = 0.12
+// its runs into the next layer takes at the step's end, after its layer is read (the
+// compactions of its run files inside the step fall within the reading). Measured on the
+// 8×8 open count (bench/log/2026-11-29-knight8x8.md, session 12): cell 31 read its layer
+// in about 3,790 CPU-s and merged its runs in 396 (0.095; 4.5 of its 58 minutes of wall
+// clock), cell 30 merged in about 420 of about 4,030.
+const spillMerge = 0.1
 
 // readingMin is the least time a cell's reading is watched before its rate is taken
 // (sweepETA.reading).
