@@ -216,13 +216,21 @@ func link(b *picture, u, x int8) bool {
 	return true
 }
 
-// relabel changes every slot of b holding from to to.
+// relabel changes every slot of b holding from to to (values below 16, as every slot's).
+// Eight slots are done at once, without a branch a slot: a byte of w^from is zero exactly
+// where the slot holds from, found as slotMasks finds its values, and spread into a mask
+// of whole bytes.
 func relabel(b *picture, from, to uint8) {
-	for s := range b {
-		if b[s] == from {
-			b[s] = to
-		}
+	const ones = 0x0101010101010101
+	f, t := uint64(from)*ones, uint64(to)*ones
+	swap := func(w uint64) uint64 {
+		z := ^((w ^ f) + 0x7f*ones) & (0x80 * ones)
+		m := (z >> 7) * 0xff
+		return w&^m | t&m
 	}
+	binary.LittleEndian.PutUint64(b[0:8], swap(binary.LittleEndian.Uint64(b[0:8])))
+	binary.LittleEndian.PutUint64(b[8:16], swap(binary.LittleEndian.Uint64(b[8:16])))
+	binary.LittleEndian.PutUint16(b[16:18], uint16(swap(uint64(binary.LittleEndian.Uint16(b[16:18])))))
 }
 
 // leave finishes cell v (slot 0) with deg edges after its edges forward were chosen in b,

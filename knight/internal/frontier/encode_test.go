@@ -105,3 +105,32 @@ func BenchmarkEncodeShift(b *testing.B) {
 		})
 	}
 }
+
+// relabelLoop is the former relabel, kept as the reference: a loop over the slots.
+func relabelLoop(b *picture, from, to uint8) {
+	for s := range b {
+		if b[s] == from {
+			b[s] = to
+		}
+	}
+}
+
+// TestRelabel checks relabel against relabelLoop on random pictures, from and to any
+// values 0 to 15 (from often one the picture holds).
+func TestRelabel(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 200000 {
+		var a picture
+		randomPicture(r, &a)
+		from, to := uint8(r.IntN(16)), uint8(r.IntN(16))
+		if r.IntN(2) == 0 {
+			from = a[r.IntN(len(a))]
+		}
+		got, want := a, a
+		relabel(&got, from, to)
+		relabelLoop(&want, from, to)
+		if got != want {
+			t.Fatalf("relabel(%v, %d, %d) = %v, want %v", a, from, to, got, want)
+		}
+	}
+}
