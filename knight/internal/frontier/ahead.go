@@ -335,21 +335,24 @@ func colourSum(m, white, black uint32) int {
 }
 
 // slotMasks returns masks of the slots of b (bit s for slot s) holding free, full and
-// loose. Eight slots are compared at once: a byte x < 0x80 is zero exactly when x + 0x7f
-// has its top bit clear, and the top bits are gathered into a byte by one multiplication.
+// loose. Eight slots are read at once, as bit planes: a value below 16 is free, full or
+// loose when its bits 2 and 3 are clear, then told apart by bits 0 and 1; each plane's bit
+// of the eight bytes is gathered into a byte by one multiplication.
 func slotMasks(b *picture) (frees, fulls, looses uint32) {
 	const ones = 0x0101010101010101
-	w0 := binary.LittleEndian.Uint64(b[0:8])
-	w1 := binary.LittleEndian.Uint64(b[8:16])
-	w2 := uint64(binary.LittleEndian.Uint16(b[16:18]))
-	eq := func(w, c uint64) uint32 {
-		z := ^((w ^ c*ones) + 0x7f*ones) & (0x80 * ones)
-		return uint32((z >> 7) * 0x0102040810204080 >> 56)
+	gather := func(w uint64) uint32 {
+		return uint32((w & ones) * 0x0102040810204080 >> 56)
 	}
-	all := func(c uint64) uint32 {
-		return eq(w0, c) | eq(w1, c)<<8 | (eq(w2, c)&3)<<16
+	planes := func(w uint64) (p0, p1, big uint32) {
+		return gather(w), gather(w >> 1), gather(w>>2 | w>>3)
 	}
-	return all(free), all(full), all(loose)
+	a0, a1, ab := planes(binary.LittleEndian.Uint64(b[0:8]))
+	b0, b1, bb := planes(binary.LittleEndian.Uint64(b[8:16]))
+	c0, c1, cb := planes(uint64(binary.LittleEndian.Uint16(b[16:18])))
+	p0 := a0 | b0<<8 | c0<<16
+	p1 := a1 | b1<<8 | c1<<16
+	small := ^(ab | bb<<8 | cb<<16) & (1<<len(b) - 1)
+	return small &^ p0 &^ p1, small & p0 &^ p1, small &^ p0 & p1
 }
 
 // balanced reports whether left ends of the tour, of colours +1 and -1, can have the colour
