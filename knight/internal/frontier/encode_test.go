@@ -134,3 +134,59 @@ func TestRelabel(t *testing.T) {
 		}
 	}
 }
+
+// decodeLoop is the former decode, kept as the reference: two digits a division.
+func decodeLoop(a *picture, key uint64, W int) {
+	s := 0
+	for ; s+1 < W; s += 2 {
+		r := key % (base * base)
+		key /= base * base
+		a[s] = uint8(r % base)
+		a[s+1] = uint8(r / base)
+	}
+	if s < W {
+		a[s] = uint8(key)
+	}
+}
+
+// TestDecode checks decode against decodeLoop on random keys of every window of 1 to 8
+// rows, the largest and the smallest among them, and that the slots past W-1 are 0 (a
+// cell of the extended window: free).
+func TestDecode(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := range 300000 {
+		W := 2*(1+r.IntN(MaxRows)) + 1
+		limit := pow11[W-1] * base
+		key := r.Uint64N(limit)
+		switch i % 100 {
+		case 0:
+			key = limit - 1
+		case 1:
+			key = 0
+		}
+		var got, want picture
+		decode(&got, key, W)
+		decodeLoop(&want, key, W)
+		if got != want {
+			t.Fatalf("decode(%d, %d) = %v, want %v", key, W, got, want)
+		}
+		if back := encode(&got, W); back != key {
+			t.Fatalf("encode(decode(%d, %d)) = %d", key, W, back)
+		}
+	}
+}
+
+// TestUnpackDivisions checks the two divisions of unpack8 by multiplication over their
+// whole ranges.
+func TestUnpackDivisions(t *testing.T) {
+	for v := range uint64(base * base * base * base) {
+		if got := v * 8666 >> 20; got != v/(base*base) {
+			t.Fatalf("%d·8666 >> 20 = %d, want %d", v, got, v/(base*base))
+		}
+	}
+	for v := range uint64(base * base) {
+		if got := v * 187 >> 11; got != v/base {
+			t.Fatalf("%d·187 >> 11 = %d, want %d", v, got, v/base)
+		}
+	}
+}

@@ -49,7 +49,8 @@ func encodeShift(a *picture, W int) uint64 {
 	if W >= maxW {
 		top = uint64(a[maxW])
 	}
-	key := pack8(lo) + pack8(hi)*pow11[8] + top*pow11[16]
+	const p8 = base * base * base * base * base * base * base * base
+	key := pack8(lo) + pack8(hi)*p8 + top*(p8*p8)
 	// labelled slots (values 3 to 15): bit s-1 for slot s; x ≥ 3 exactly when x + 0x7d
 	// has its top bit set (x < 0x80)
 	gather := func(w uint64) uint32 {
@@ -103,26 +104,32 @@ func encode(a *picture, W int) uint64 {
 	return key
 }
 
-// decode unpacks key into slots 0..W-1 of a: the digit of slot 0 is the least significant
-// (slot s of the window after a step is slot s+1 of the extended window encoded above).
-// Digits come out two at a time (W is odd).
+// decode unpacks key (below 11^W) into slots 0..W-1 of a: the digit of slot 0 is the
+// least significant (slot s of the window after a step is slot s+1 of the extended window
+// encoded above); slots W..maxW-1 get 0 (their digits). Two divisions split the key into
+// eight digits, eight and the top one, and each eight are split by unpack8 as lanes of a
+// word: not a chain of a division a digit or two.
 func decode(a *picture, key uint64, W int) {
-	s := 0
-	for ; s+1 < W; s += 2 {
-		r := key % (base * base)
-		key /= base * base
-		a[s] = lowDigit[r]
-		a[s+1] = highDigit[r]
-	}
-	if s < W {
-		a[s] = uint8(key)
-	}
+	_ = W // every digit past W-1 is 0
+	const p8 = base * base * base * base * base * base * base * base
+	q := key / p8
+	top := q / p8
+	binary.LittleEndian.PutUint64(a[0:8], unpack8(key-q*p8))
+	binary.LittleEndian.PutUint64(a[8:16], unpack8(q-top*p8))
+	a[16] = uint8(top)
 }
 
-// lowDigit[r] and highDigit[r] are the two base-11 digits of r < 121.
-var lowDigit, highDigit = func() (lo, hi [base * base]uint8) {
-	for r := range lo {
-		lo[r], hi[r] = uint8(r%base), uint8(r/base)
-	}
-	return lo, hi
-}()
+// unpack8 returns the eight base-11 digits of x < 11^8 as the bytes of a word, the least
+// significant first. x is split into two halves of four digits (32-bit lanes), each lane
+// into two pairs (16-bit lanes), each pair into two digits (bytes), by multiplications
+// that divide every lane at once: ⌊v/121⌋ = v·8666 >> 20 for v < 11^4, ⌊v/11⌋ = v·187 >>
+// 11 for v < 121 (exact in those ranges, and no lane's product reaches the next lane's
+// quotient bits).
+func unpack8(x uint64) uint64 {
+	h := x / (base * base * base * base)
+	w := (x - h*(base*base*base*base)) | h<<32
+	q := (w * 8666 >> 20) & 0x000000ff000000ff
+	w = (w - q*(base*base)) | q<<16
+	q = (w * 187 >> 11) & 0x000f000f000f000f
+	return (w - q*base) | q<<8
+}
