@@ -61,19 +61,21 @@ func encodeShift(a *picture, W int) uint64 {
 	if top >= firstLabel {
 		labs |= 1 << 16
 	}
-	var m [16]uint8
-	next := uint8(firstLabel)
+	// m maps each label met to its new one, a nibble a label (0: not met yet), and next is
+	// the next new label: without a branch on whether a label is new (which the 8-row
+	// profile found mispredicted).
+	var m uint64
+	next := uint64(firstLabel)
 	for labs != 0 {
 		i := bits.Len32(labs) - 1
 		labs &^= 1 << i
-		x := a[i+1] & 15
-		y := m[x]
-		if y == 0 {
-			y = next
-			m[x] = y
-			next++
-		}
-		key += (uint64(y) - uint64(x)) * pow11[i]
+		x := uint64(a[i+1] & 15)
+		y := (m >> (4 * x)) & 15
+		fresh := (y - 1) >> 63 // 1 when y is 0
+		y |= next & -fresh
+		m |= y << (4 * x)
+		next += fresh
+		key += (y - x) * pow11[i]
 	}
 	return key
 }
