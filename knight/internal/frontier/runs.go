@@ -279,20 +279,29 @@ func (s *runs) sortDedup(buf []rec) ([]rec, error) {
 		if cap(s.scratch) < len(a) {
 			s.scratch = make([]rec, len(a), len(a)+len(a)/4)
 		}
-		if len(s.cnt) < passes*rn {
-			s.cnt = make([]int, (64+rb-1)/rb*rn)
+		// six digits of radixBits bits cover a key (a compile error otherwise)
+		const _ = uint((64+rb-1)/rb-6) + uint(6-(64+rb-1)/rb)
+		if len(s.cnt) < 6*rn {
+			s.cnt = make([]int, 6*rn)
 		}
 		s.note()
 		cnt := s.cnt
 		clear(cnt)
+		// every pass's digits counted at once: six counts a key whatever the passes
+		// (those past the key's bits count 0s), with no loop over the passes
+		c0, c1, c2 := cnt[0:rn], cnt[rn:2*rn], cnt[2*rn:3*rn]
+		c3, c4, c5 := cnt[3*rn:4*rn], cnt[4*rn:5*rn], cnt[5*rn:6*rn]
 		for i := range a {
 			if i&0xffff == 0 && s.ctx.Err() != nil {
 				return nil, s.ctx.Err()
 			}
 			k := a[i].k
-			for p := range passes {
-				cnt[p*rn+int(k>>(rb*p)&(rn-1))]++
-			}
+			c0[k&(rn-1)]++
+			c1[k>>rb&(rn-1)]++
+			c2[k>>(2*rb)&(rn-1)]++
+			c3[k>>(3*rb)&(rn-1)]++
+			c4[k>>(4*rb)&(rn-1)]++
+			c5[k>>(5*rb)&(rn-1)]++
 		}
 		// the passes to make: those whose digit is not the same in every key, each
 		// with its digits' first places
