@@ -136,6 +136,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 			if !o.quiet {
 				fmt.Fprintf(stderr, "resuming inside cell %d from its cut: %d states of the layer after cell %d placed, %d run files kept\n", cells+1, done, cells, runs)
 			}
+			p.resumedCut()
 		}
 	}
 	var figs kcount.StateFigures

@@ -21,8 +21,11 @@ type countProgress struct {
 	// count's files there, those freed over the last cell, and the bytes free.
 	disk spillDir
 	// from is the cells placed in the layer a count resumed from (the rate is of the cells
-	// placed since).
+	// placed since, from t0). cut is set while the count, resumed inside cell from+1 from
+	// its cut, has not sealed that cell: a part of a cell is not a cell, so the rate starts
+	// again (from and t0) once it seals.
 	from int
+	cut  bool
 	// total is the cells of the sweep (dp), for the lines inside a cell (reading) that may
 	// come before any Status; last is the last Status shown and lastAt when.
 	total  int
@@ -43,6 +46,14 @@ func (p *countProgress) resumed(cells int) {
 	}
 }
 
+// resumedCut notes that the count resumed inside the cell after the layer it resumed
+// from, from a cut; p may be nil.
+func (p *countProgress) resumedCut() {
+	if p != nil {
+		p.cut = true
+	}
+}
+
 func newCountProgress(w io.Writer, tty bool) *countProgress {
 	return &countProgress{w: w, tty: tty, t0: time.Now()}
 }
@@ -54,6 +65,9 @@ func (p *countProgress) update(s kcount.Status) {
 			unit = "cells"
 		}
 		p.meter(unit)
+	}
+	if p.cut && s.Done > p.from {
+		p.cut, p.from, p.t0 = false, s.Done, time.Now()
 	}
 	el := time.Since(p.t0)
 	st := progress.Status{Done: int64(s.Done), Total: int64(s.Total), Rate: float64(s.Done-p.from) / el.Seconds()}

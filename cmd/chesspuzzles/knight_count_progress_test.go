@@ -61,3 +61,37 @@ func TestCountProgressReadingETA(t *testing.T) {
 		t.Errorf("reading after a Status forecasting 2h: %q, want ETA 2h0m0s", line)
 	}
 }
+
+// TestCountProgressResumedCut checks the rate of cells after a resume: a count resumed
+// from a sealed layer counts its rate from the resume, but one resumed inside a cell from
+// its cut shows no rate when that cell seals (a part of a cell read since the resume, not
+// a cell) and counts it from that seal on.
+func TestCountProgressResumedCut(t *testing.T) {
+	status := func(p *countProgress, b *bytes.Buffer, done int) string {
+		b.Reset()
+		p.update(kcount.Status{Method: kcount.MethodDP, Done: done, Total: 64})
+		return b.String()
+	}
+	var b bytes.Buffer
+	p := newCountProgress(&b, false)
+	p.every = time.Nanosecond
+	p.resumed(29)
+	p.t0 = p.t0.Add(-400 * time.Second)
+	if line := status(p, &b, 30); !strings.Contains(line, "30/64 cells") || strings.Contains(line, "? cells/s") {
+		t.Errorf("a cell sealed 400 s after a resume from a layer: %q, want a rate", line)
+	}
+
+	b.Reset()
+	p = newCountProgress(&b, false)
+	p.every = time.Nanosecond
+	p.resumed(29)
+	p.resumedCut()
+	p.t0 = p.t0.Add(-400 * time.Second)
+	if line := status(p, &b, 30); !strings.Contains(line, "30/64 cells, 46.9%, ? cells/s") {
+		t.Errorf("the cell resumed inside from a cut sealed: %q, want no rate (? cells/s)", line)
+	}
+	p.t0 = p.t0.Add(-2000 * time.Second)
+	if line := status(p, &b, 31); !strings.Contains(line, "31/64 cells, 48.4%, 0.0005 cells/s") {
+		t.Errorf("the next cell sealed 2000 s later: %q, want 0.0005 cells/s", line)
+	}
+}
