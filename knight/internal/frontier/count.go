@@ -145,12 +145,11 @@ func (p *plan) count(ctx context.Context, st store, wide bool, report func(cell,
 
 // SpillStates is the most states a layer written by a step of Count with Spill and
 // MaxMemory maxMemory (positive) is expected to hold before the step's runs spill to
-// disk: the bytes its runs in memory may hold (as countSpill sets them: maxMemory less
-// the sort buffers) at runsPeakPerState bytes a state.
+// disk: the bytes its runs in memory may hold (the budget countSpill gives them:
+// maxMemory less the sort buffers) at runsPeakPerState bytes a state.
 func SpillStates(maxMemory int64) float64 {
-	cfg := defaultRuns
-	cfg.bufRecs = int(min(int64(cfg.bufRecs), max(maxMemory/4/60, 1<<14)))
-	return float64(max(maxMemory-cfg.bufferBytes(1<<40), 4*int64(cfg.chunkBytes))) / runsPeakPerState
+	_, budget := spillRunsConfig(maxMemory)
+	return float64(budget) / runsPeakPerState
 }
 
 // PeakBytes is the memory a count of a rows×cols board is expected to need when its

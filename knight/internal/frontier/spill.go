@@ -1301,15 +1301,21 @@ func (s *spillRuns) release() {
 
 // countSpill is Count with opts.Spill: the number of paths (open) or cycles (closed).
 func (p *plan) countSpill(ctx context.Context, opts Options) (*big.Int, error) {
-	cfg := defaultRuns
-	budget := int64(1) << 62
+	cfg, budget := defaultRuns, int64(1)<<62
 	if opts.MaxMemory > 0 {
-		// The sort buffers take at most a quarter of the memory (about 60 bytes a record
-		// of the buffer), the chunks the rest, at least four of them.
-		cfg.bufRecs = int(min(int64(cfg.bufRecs), max(opts.MaxMemory/4/60, 1<<14)))
-		budget = max(opts.MaxMemory-cfg.bufferBytes(1<<40), 4*int64(cfg.chunkBytes))
+		cfg, budget = spillRunsConfig(opts.MaxMemory)
 	}
 	return p.countSpillCfg(ctx, opts, cfg, budget)
+}
+
+// spillRunsConfig is the runs' configuration of a count with Spill and a positive
+// MaxMemory maxMemory, and the budget of their chunks' bytes: the sort buffers take at
+// most a quarter of the memory (about 60 bytes a record of the buffer), the chunks the
+// rest, at least four of them.
+func spillRunsConfig(maxMemory int64) (runsConfig, int64) {
+	cfg := defaultRuns
+	cfg.bufRecs = int(min(int64(cfg.bufRecs), max(maxMemory/4/60, 1<<14)))
+	return cfg, max(maxMemory-cfg.bufferBytes(1<<40), 4*int64(cfg.chunkBytes))
 }
 
 // countSpillCfg is countSpill with the runs in memory of cfg and a budget of their
