@@ -134,7 +134,7 @@ func runKnightCount(ctx context.Context, o knightCountOpts, stdout, stderr io.Wr
 		}
 		opts.ResumedCut = func(cells, done, runs int) {
 			if !o.quiet {
-				fmt.Fprintf(stderr, "resuming inside cell %d from its cut: %d states of the layer after cell %d placed, %d run files kept\n", cells+1, done, cells, runs)
+				fmt.Fprintf(stderr, "resuming inside cell %d from its cut: %d states of the layer after cell %d placed, %s\n", cells+1, done, cells, plural(uint64(runs), "sorted run kept (its files on disk)", "sorted runs kept (their files on disk)"))
 			}
 			p.resumedCut()
 		}

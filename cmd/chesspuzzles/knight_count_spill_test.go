@@ -193,7 +193,7 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 		t.Fatalf("resumed count: %v\n%s", err, out)
 	}
 	want := "37568 directed open tours of 5×6\n"
-	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "resuming inside cell ") {
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "resuming inside cell ") || !strings.Contains(string(out), " kept (") {
 		t.Errorf("count resumed from a cut printed:\n%s\nwant it to say it resumed inside a cell, and %s", out, want)
 	}
 	if names, _ := os.ReadDir(spill); len(names) > 0 {

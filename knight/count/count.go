@@ -48,7 +48,7 @@ type Options struct {
 	CutEvery time.Duration
 	// ResumedCut, if not nil, is called with Spill after Resumed when the count resumes
 	// inside the step after the layer of cells cells placed, from its cut: with the states
-	// of that layer already placed and the run files kept.
+	// of that layer already placed and the sorted runs kept (runs: how many; each a chain of files).
 	ResumedCut func(cells, done, runs int)
 	// Workers, with Spill, is the goroutines that place each cell of the sweep: each
 	// expands its share of the layer read into its own sorted runs, merged as one when

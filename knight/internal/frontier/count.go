@@ -42,7 +42,7 @@ type Options struct {
 	Workers int
 	// ResumedCut, if not nil, is called with Spill after Resumed when the count resumes
 	// inside the step after the layer of cells cells placed, from a cut: with the states of
-	// that layer already placed and the run files kept.
+	// that layer already placed and the sorted runs kept (runs: how many; each a chain of files).
 	ResumedCut func(cells, done, runs int)
 	// DiskReport, if not nil, is called with Spill after each cell with its index and what
 	// the count holds on disk.
