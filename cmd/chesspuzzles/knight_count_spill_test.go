@@ -202,17 +202,35 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 }
 
 // killedNearCut starts "knight count" with args, waits until its spill directory dir holds
-// a cut of a cell past the ninth, kills the count with SIGKILL and returns the last cut
-// left ("" if the cell of the cut ended before the kill).
+// a cut of a cell past the ninth, kills the count with SIGKILL and returns the cut a count
+// resumed on dir reads: that of the step after the last layer sealed ("" if there is none,
+// as when the kill came after the cell of the cut ended, or while the runs of its step
+// were merged into the next layer by a job, which a resume finishes without the cut).
 func killedNearCut(t *testing.T, bin, dir string, args []string) string {
 	t.Helper()
 	killedWhen(t, bin, args, func() bool {
 		names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]"))
 		return len(names) > 0
 	})
-	names, _ := filepath.Glob(filepath.Join(dir, "cut-*[0-9]"))
-	if len(names) == 0 {
+	// the last layer: its manifest (layer-NNNNN.km) or the job making it (.parts)
+	top, job := -1, false
+	names, _ := os.ReadDir(dir)
+	for _, e := range names {
+		var n int
+		var suffix string
+		if c, err := fmt.Sscanf(e.Name(), "layer-%05d.%s", &n, &suffix); err != nil || c != 2 {
+			continue
+		}
+		switch {
+		case suffix == "km" && n >= top:
+			top, job = n, false
+		case suffix == "parts" && n > top:
+			top, job = n, true
+		}
+	}
+	cut := filepath.Join(dir, fmt.Sprintf("cut-%05d", top+1))
+	if _, err := os.Stat(cut); err != nil || top < 0 || job {
 		return ""
 	}
-	return names[len(names)-1]
+	return cut
 }
