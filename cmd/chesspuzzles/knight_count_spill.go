@@ -29,6 +29,21 @@ func openSpillDir(dir string) (spillDir, error) {
 	return spillDir(dir), nil
 }
 
+// spillFree returns the bytes free on the file system that holds dir, or would hold it
+// (its nearest ancestor that is there, if dir is not made yet), or -1 if it cannot tell.
+func spillFree(dir string) int64 {
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Stat(d); err == nil {
+			return spillDir(d).free()
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return -1
+		}
+		d = up
+	}
+}
+
 func (d spillDir) path(name string) string { return filepath.Join(string(d), name) }
 
 func (d spillDir) Create(name string) (kcount.SpillFile, error) {

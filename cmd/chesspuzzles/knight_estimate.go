@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	kcount "github.com/chesspuzzles/chesspuzzles/knight/count"
@@ -28,7 +29,8 @@ nothing there) a count over --max-memory does not stop: its widest steps spill t
 to disk, and the estimate says so, takes those steps at the rate of a spilling step
 (2 times the rate it measures in memory, the other steps 1.2 times for their layers on
 disk; measured on 7×7 and the 8×8 count, and good to about a half: it moves with the
-load) and gives the disk the count's files will need at their widest.`,
+load) and gives the disk the count's files will need at their widest, beside what is free
+there now (not enough: it says so).`,
 		Example: `  chesspuzzles knight estimate --board 6x8 --closed
   chesspuzzles knight estimate --size 8 --closed
   chesspuzzles knight estimate --size 8 --spill /var/tmp/k8 --max-memory 8GiB`,
@@ -60,8 +62,13 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 		return err
 	}
 	limit := opts.MaxMemory
+	free := int64(-1)
 	if o.spill != "" {
+		if st, err := os.Stat(o.spill); err == nil && !st.IsDir() {
+			return usageErrorf("--spill: %s is not a directory", o.spill)
+		}
 		opts.Spill = spillDir(o.spill) // only told that the layers go to disk: not opened
+		free = spillFree(o.spill)
 	}
 	if _, err := kcount.ChooseMethod(sz.Rows, sz.Cols, opts); err != nil {
 		return usageError(err)
@@ -80,6 +87,9 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 		}
 		if opts.Spill != nil {
 			rec["spills"], rec["disk_bytes"], rec["memory_cpu_seconds"] = est.Spills, est.DiskBytes, est.MemoryCPU.Seconds()
+			if free >= 0 {
+				rec["disk_free_bytes"] = free
+			}
 		}
 		return json.NewEncoder(stdout).Encode(rec)
 	}
@@ -92,7 +102,7 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 		}
 		fmt.Fprintf(stdout, "memory:       %s (--max-memory %s: %s)\n", kcount.FormatBytes(est.PeakBytes), kcount.FormatBytes(limit), verdict)
 		if opts.Spill != nil {
-			fmt.Fprintf(stdout, "disk:         %s at the widest step (--spill %s)\n", kcount.FormatBytes(est.DiskBytes), o.spill)
+			fmt.Fprintf(stdout, "disk:         %s\n", spillDiskLine(est.DiskBytes, o.spill, free))
 		}
 		round := time.Duration(100 * time.Millisecond)
 		if est.CPU < time.Second {
@@ -106,4 +116,17 @@ func runKnightEstimate(ctx context.Context, o knightEstimateOpts, stdout io.Writ
 	}
 	_, err = fmt.Fprintf(stdout, "how:          %s\n", est.How)
 	return err
+}
+
+// spillDiskLine says the disk a spilling count needs at its widest step in dir, and the
+// bytes free there (free, or -1 if not known): "not enough" where they are fewer.
+func spillDiskLine(need int64, dir string, free int64) string {
+	room := ""
+	switch {
+	case free >= 0 && need > free:
+		room = fmt.Sprintf(", where %s is free: not enough", kcount.FormatBytes(free))
+	case free >= 0:
+		room = fmt.Sprintf(", where %s is free", kcount.FormatBytes(free))
+	}
+	return fmt.Sprintf("%s at the widest step (--spill %s%s)", kcount.FormatBytes(need), dir, room)
 }
