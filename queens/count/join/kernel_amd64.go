@@ -148,11 +148,21 @@ func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []ui
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }
 
+// haveMatchAVX512Weighted reports whether countBatchesAVX512IndexWeighted may run:
+// countBatchesAVX512Index's needs and AVX-512 BW and BITALG (byte popcounts, VPOPCNTB).
+var haveMatchAVX512Weighted = haveMatchAVX512Index && cpuid.AVX512BYTES
+
+// weightByByte says that weighted stores of 8-word batches weigh each byte of lanes
+// (countBatchesAVX512IndexWeighted) where it runs; the measuring harness clears it to
+// compare the per-word layout (BenchmarkJoinLists, CHESSPUZZLES_JOINGRAIN).
+var weightByByte = true
+
 // weightGrain is the lanes a weighted store gives each run of one weight (sieveMatcher's
-// layout): 64 where the AVX-512 kernel runs (countBatchesAVX512IndexLanes counts whole
-// words, weighed after), else 8 (countBatchesWeighted weighs each byte of lanes).
+// layout): 8 where the weights go by bytes (countBatchesWeighted: AVX2, pure Go, and
+// AVX-512 with byte popcounts), 64 where the AVX-512 kernel runs without byte popcounts
+// (countBatchesAVX512IndexLanes counts whole words, weighed after).
 func weightGrain(bw int) int {
-	if bw == 8 && haveMatchAVX512Index {
+	if bw == 8 && haveMatchAVX512Index && !(haveMatchAVX512Weighted && weightByByte) {
 		return 64
 	}
 	return 8
@@ -163,11 +173,15 @@ func weightGrain(bw int) int {
 // (at most 64; 0 for lanes that hold no pattern). On the queries' chunk offsets offs
 // (stride slots a query) where the AVX2 kernels run and they are given, for up to 8
 // chunks: countBatchesAVX2WeightedHS for the queries in fours, countBatchesAVX2Weighted
-// for the last one to three (a second pass over the batches); else countBatchesGoWeighted.
+// for the last one to three (a second pass over the batches); for batches of 8 words
+// countBatchesAVX512IndexWeighted where it runs (up to 8 chunks of 5 or 6 bits); else
+// countBatchesGoWeighted.
 func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int, wts []uint8) uint64 {
 	switch {
 	case len(tab) == 0 || len(cq) == 0:
 		return 0
+	case haveMatchAVX512Weighted && matchIndexed(bw, cb, nch):
+		return countBatchesAVX512IndexWeighted(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq), &wts[0])
 	case lanesOffsets(bw) && nch <= 8 && stride >= nch && len(offs) >= len(cq)*stride:
 		nb := len(tab) / bs
 		var n uint64
@@ -182,6 +196,15 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 	}
 	return countBatchesGoWeighted(tab, bs, bw, nch, cb, cq, wts)
 }
+
+// countBatchesAVX512IndexWeighted is countBatchesAVX512Index weighing each lane
+// (countBatchesGoWeighted), for chunks of 5 or 6 bits and at most 8 chunks: the nq ≥ 1
+// queries' byte popcounts (VPOPCNTB) are summed bytewise for up to 31 queries at a time,
+// then multiplied by the bytes' weights (wts: 64 a batch, each at most 64) and added up
+// (VPMADDUBSW, VPMADDWD), so that a weight's run needs only 8 lanes, not a word.
+//
+//go:noescape
+func countBatchesAVX512IndexWeighted(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
 
 // countBatchesAVX2Weighted is countBatchesAVX2 weighing each lane (countBatchesGoWeighted):
 // the nq ≥ 1 queries' byte popcounts are summed bytewise for up to 31 queries at a time (at

@@ -1039,3 +1039,164 @@ hpdone:
 	HSUM4
 	MOVQ AX, ret+56(FP)
 	RET
+
+// WZACC1, WZACC2 and WZACC4 add the byte popcounts (VPOPCNTB, at most 8) of the rows of
+// one, two or four batches (Z0; Z6; Z8, Z9) to their byte sums (Z12; Z13; Z14, Z15).
+#define WZACC1 VPOPCNTB Z0, Z0; VPADDB Z0, Z12, Z12
+#define WZACC2 WZACC1; VPOPCNTB Z6, Z6; VPADDB Z6, Z13, Z13
+#define WZACC4 WZACC2; VPOPCNTB Z8, Z8; VPADDB Z8, Z14, Z14; VPOPCNTB Z9, Z9; VPADDB Z9, Z15, Z15
+
+// WZBLOCK starts a block of at most 31 of the CX queries left (R14 of them, taken from
+// CX): 31 queries leave at most 248 in a byte sum. WZCLR1, WZCLR2 and WZCLR4 clear the
+// byte sums of one, two or four batches.
+#define WZBLOCK MOVQ $31, R14; CMPQ CX, R14; CMOVQLT CX, R14; SUBQ R14, CX
+#define WZCLR1 VPXORQ Z12, Z12, Z12
+#define WZCLR2 WZCLR1; VPXORQ Z13, Z13, Z13
+#define WZCLR4 WZCLR2; VPXORQ Z14, Z14, Z14; VPXORQ Z15, Z15, Z15
+
+// WZWEIGH(z, off) multiplies the byte sums z (unsigned, at most 248) by the batch's 64
+// byte weights at off(R15) (signed, at most 64) and adds the products in pairs
+// (VPMADDUBSW: a word at most 31,744, no saturation), then those in pairs again (VPMADDWD
+// by Z30's words of 1): z's sixteen doublewords, each at most 63,488.
+#define WZWEIGH(z, off) VPMADDUBSW off(R15), z, z; VPMADDWD Z30, z, z
+
+// WZQWORDS adds Z12's sixteen doublewords (each below 2^18) to Z2's eight quadword sums
+// (Z31 the low doubleword of each quadword; Z1 scratch).
+#define WZQWORDS VPSRLQ $32, Z12, Z1; VPANDQ Z31, Z12, Z12; VPADDQ Z1, Z2, Z2; VPADDQ Z12, Z2, Z2
+
+// WZFLUSH1, WZFLUSH2 and WZFLUSH4 weigh the byte sums of one, two or four batches (their
+// weights 64 bytes apart from R15) and add them to Z2: a doubleword of four batches is at
+// most 253,952.
+#define WZFLUSH1 WZWEIGH(Z12, 0); WZQWORDS
+#define WZFLUSH2 WZWEIGH(Z12, 0); WZWEIGH(Z13, 64); VPADDD Z13, Z12, Z12; WZQWORDS
+#define WZFLUSH4 WZWEIGH(Z12, 0); WZWEIGH(Z13, 64); WZWEIGH(Z14, 128); WZWEIGH(Z15, 192); VPADDD Z13, Z12, Z12; VPADDD Z15, Z14, Z14; VPADDD Z14, Z12, Z12; WZQWORDS
+
+// WGROUPED(quads, block4, quad, pairs, block2, pair, single, block1, query, m, CHUNKS)
+// is countBatchesAVX512IndexWeighted for one chunk width (first chunk's mask m) and number
+// of chunks, at its nine labels: GROUPED's loops (batches four at a time, then two, then
+// the odd last one, each query's row offsets computed once for the group), the queries in
+// blocks of at most 31 (blockn), each row's byte popcounts summed bytewise and weighed at
+// the block's end (WZFLUSHn); R15 moves on past the group's weights; then zwdone.
+#define WGROUPED(quads, block4, quad, pairs, block2, pair, single, block1, query, m, CHUNKS) \
+quads:                             \
+	CMPQ      R8, $4;               \
+	JLT       pairs;                \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+	LEAQ      (SI)(R9*2), R10;      \
+	LEAQ      (DX)(R9*2), R13;      \
+block4:                            \
+	WZBLOCK;                        \
+	WZCLR4;                         \
+quad:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	VMOVDQU64 (R10)(BX*1), Z8;      \
+	VMOVDQU64 (R13)(BX*1), Z9;      \
+	CHUNKS(RI4);                    \
+	WZACC4;                         \
+	ADDQ      $8, DI;               \
+	DECQ      R14;                  \
+	JNZ       quad;                 \
+	WZFLUSH4;                       \
+	TESTQ     CX, CX;               \
+	JNZ       block4;               \
+	ADDQ      $256, R15;            \
+	LEAQ      (SI)(R9*4), SI;       \
+	SUBQ      $4, R8;               \
+	JMP       quads;                \
+pairs:                             \
+	CMPQ      R8, $2;               \
+	JLT       single;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+	LEAQ      (SI)(R9*1), DX;       \
+block2:                            \
+	WZBLOCK;                        \
+	WZCLR2;                         \
+pair:                              \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	VMOVDQU64 (DX)(BX*1), Z6;       \
+	CHUNKS(RI2);                    \
+	WZACC2;                         \
+	ADDQ      $8, DI;               \
+	DECQ      R14;                  \
+	JNZ       pair;                 \
+	WZFLUSH2;                       \
+	TESTQ     CX, CX;               \
+	JNZ       block2;               \
+	ADDQ      $128, R15;            \
+	LEAQ      (SI)(R9*2), SI;       \
+	SUBQ      $2, R8;               \
+	JMP       pairs;                \
+single:                            \
+	TESTQ     R8, R8;               \
+	JZ        zwdone;               \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+block1:                            \
+	WZBLOCK;                        \
+	WZCLR1;                         \
+query:                             \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Z0;       \
+	CHUNKS(RI1);                    \
+	WZACC1;                         \
+	ADDQ      $8, DI;               \
+	DECQ      R14;                  \
+	JNZ       query;                \
+	WZFLUSH1;                       \
+	TESTQ     CX, CX;               \
+	JNZ       block1;               \
+	JMP       zwdone
+
+// func countBatchesAVX512IndexWeighted(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
+//
+// countBatchesAVX512Index weighing each lane (countBatchesGoWeighted, match.go), as
+// countBatchesAVX2Weighted does on AVX2: for each group of four batches (then two, then
+// one) of bs words, for each of the nq ≥ 1 queries (uint64s at cq), AND the 64-byte rows
+// of its nch = 1…8 chunks of cb = 5 or 6 bits (the caller checks both), take the popcount
+// of each byte (VPOPCNTB, AVX512_BITALG) and add the 64 counts bytewise; after each block
+// of at most 31 queries the byte sums are multiplied by the batch's 64 byte weights (wts,
+// 64 a batch, each at most 64) and summed (VPMADDUBSW, VPMADDWD: AVX512BW). So a lane's
+// weight costs nothing a query, and the weights may change every 8 lanes.
+TEXT ·countBatchesAVX512IndexWeighted(SB), NOSPLIT, $0-72
+	ZINDEXARGS
+	MOVQ        wts+56(FP), R15
+	VPTERNLOGD  $0xff, Z30, Z30, Z30
+	VPSRLQ      $32, Z30, Z31
+	VPSRLW      $15, Z30, Z30
+	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8)
+
+	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, C5_1)
+	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, C5_2)
+	WGROUPED(zw5b3, zw5k3, zw5u3, zw5p3, zw5l3, zw5r3, zw5s3, zw5m3, zw5q3, 0x7c0, C5_3)
+	WGROUPED(zw5b4, zw5k4, zw5u4, zw5p4, zw5l4, zw5r4, zw5s4, zw5m4, zw5q4, 0x7c0, C5_4)
+	WGROUPED(zw5b5, zw5k5, zw5u5, zw5p5, zw5l5, zw5r5, zw5s5, zw5m5, zw5q5, 0x7c0, C5_5)
+	WGROUPED(zw5b6, zw5k6, zw5u6, zw5p6, zw5l6, zw5r6, zw5s6, zw5m6, zw5q6, 0x7c0, C5_6)
+	WGROUPED(zw5b7, zw5k7, zw5u7, zw5p7, zw5l7, zw5r7, zw5s7, zw5m7, zw5q7, 0x7c0, C5_7)
+	WGROUPED(zw5b8, zw5k8, zw5u8, zw5p8, zw5l8, zw5r8, zw5s8, zw5m8, zw5q8, 0x7c0, C5_8)
+	WGROUPED(zw6b1, zw6k1, zw6u1, zw6p1, zw6l1, zw6r1, zw6s1, zw6m1, zw6q1, 0xfc0, C6_1)
+	WGROUPED(zw6b2, zw6k2, zw6u2, zw6p2, zw6l2, zw6r2, zw6s2, zw6m2, zw6q2, 0xfc0, C6_2)
+	WGROUPED(zw6b3, zw6k3, zw6u3, zw6p3, zw6l3, zw6r3, zw6s3, zw6m3, zw6q3, 0xfc0, C6_3)
+	WGROUPED(zw6b4, zw6k4, zw6u4, zw6p4, zw6l4, zw6r4, zw6s4, zw6m4, zw6q4, 0xfc0, C6_4)
+	WGROUPED(zw6b5, zw6k5, zw6u5, zw6p5, zw6l5, zw6r5, zw6s5, zw6m5, zw6q5, 0xfc0, C6_5)
+	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, C6_6)
+	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, C6_7)
+	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, C6_8)
+
+zwdone:
+	VEXTRACTI64X4 $1, Z2, Y1
+	VPADDQ        Y1, Y2, Y2
+	HSUM4
+	MOVQ          AX, ret+64(FP)
+	RET

@@ -124,3 +124,59 @@ func TestMatchKernelsHS(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchAVX512Weighted holds countBatchesAVX512IndexWeighted, alone and as
+// countBatchesWeighted runs it, to countBatchesGoWeighted on random tables (rows of
+// three densities), queries and weights (0 to 64): chunks of 5 and 6 bits, 1 to 8
+// chunks, 1 to 9 batches (groups of four, two and an odd last one), query counts on both
+// sides of a block of 31, and tables of all ones with weights of 64 (the largest byte
+// sums a block can hold).
+func TestMatchAVX512Weighted(t *testing.T) {
+	if !haveMatchAVX512Weighted {
+		t.Skip("this processor has no AVX-512 BW and BITALG: countBatchesAVX512IndexWeighted does not run")
+	}
+	rng := rand.New(rand.NewPCG(49, 8))
+	for _, cb := range []int{chunkBits, wideChunkBits} {
+		for nch := 1; nch <= 8; nch++ {
+			bs := nch << cb * 8
+			for _, nb := range []int{1, 2, 3, 4, 5, 6, 7, 9} {
+				for _, fill := range []int{0, 1, 2, 3} { // rows of density 1/2, 3/4, 7/8, all ones
+					tab := make([]uint64, nb*bs)
+					for i := range tab {
+						x := ^uint64(0)
+						if fill < 3 {
+							x = rng.Uint64()
+							for range fill {
+								x |= rng.Uint64()
+							}
+						}
+						tab[i] = x
+					}
+					wts := make([]uint8, nb*64)
+					for k := range wts {
+						wts[k] = uint8(rng.IntN(65))
+						if fill == 3 {
+							wts[k] = 64
+						}
+					}
+					for _, nq := range []int{1, 2, 30, 31, 32, 33, 62, 63, 100} {
+						qs := make([]uint64, nq)
+						for i := range qs {
+							qs[i] = rng.Uint64()
+						}
+						want := countBatchesGoWeighted(tab, bs, 8, nch, cb, qs, wts)
+						if fill == 3 && want != uint64(nq*nb*512*64) {
+							t.Fatalf("all ones, %d batches, %d queries: countBatchesGoWeighted = %d, want %d", nb, nq, want, nq*nb*512*64)
+						}
+						if got := countBatchesAVX512IndexWeighted(&tab[0], nb, bs, nch, cb, &qs[0], nq, &wts[0]); got != want {
+							t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries: countBatchesAVX512IndexWeighted = %d, want %d", cb, nch, nb, fill, nq, got, want)
+						}
+						if got := countBatchesWeighted(tab, bs, 8, nch, cb, qs, nil, 0, wts); got != want {
+							t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries: countBatchesWeighted = %d, want %d", cb, nch, nb, fill, nq, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -30,6 +30,9 @@ func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint3
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }
 
+// weightByByte has no effect without assembly: weighted stores weigh each byte.
+var weightByByte = true
+
 // weightGrain is the lanes a weighted store gives each run of one weight: 8, a byte
 // (countBatchesGoWeighted weighs each byte of lanes).
 func weightGrain(int) int { return 8 }

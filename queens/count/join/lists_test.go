@@ -134,6 +134,15 @@ func BenchmarkJoinLists(b *testing.B) {
 	if extra == "off" {
 		sieveExtraByPairs = false
 	}
+	// CHESSPUZZLES_JOINGRAIN=64 pads each weight's run of a weighted store to a word on
+	// AVX-512, as before countBatchesAVX512IndexWeighted (weightByByte); =both with
+	// CHESSPUZZLES_JOINCUTS=both compares runs of 64 lanes (in place of the fixed cut bits)
+	// against runs of 8, both by occupancy.
+	grainWay := os.Getenv("CHESSPUZZLES_JOINGRAIN")
+	defer func(g bool) { weightByByte = g }(weightByByte)
+	if grainWay == "64" {
+		weightByByte = false
+	}
 	if v := os.Getenv("CHESSPUZZLES_JOINVISITCOST"); v != "" {
 		if sieveVisitCost, err = strconv.ParseFloat(v, 64); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINVISITCOST=%q: want a number", v)
@@ -187,11 +196,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			// with no class matched).
 			only, once := -1, 0.0
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
-				if perSubB == 0 && extra != "both" || store == "both" {
+				if perSubB == 0 && extra != "both" && grainWay != "both" || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
 					// B, cut the row set into other classes: "class i" is not the same
 					// set of half-boards both ways, so its counts cannot be compared.
-					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B or CHESSPUZZLES_JOINEXTRA=both, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
+					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B, CHESSPUZZLES_JOINEXTRA=both or CHESSPUZZLES_JOINGRAIN=both, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
 				}
 				w.classSizes = w.classSizes[:0]
 				c0 := cpuTime()
@@ -218,6 +227,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					sieveExtraByPairs = way == 1
 				}
+				if grainWay == "both" {
+					cutByOccupancy = true
+					weightByByte = way == 1
+				}
 				if only >= 0 {
 					w.classParts(&j, e, only)
 				}
@@ -232,6 +245,9 @@ func BenchmarkJoinLists(b *testing.B) {
 			sievePerSub, sievePerSubOdd, sievePerSubB = perSubA, perSubOdd, perSubStoreB
 			if extra == "both" {
 				sieveExtraByPairs = true
+			}
+			if grainWay == "both" {
+				weightByByte = true
 			}
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}

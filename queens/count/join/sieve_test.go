@@ -428,3 +428,35 @@ func rowSetResults(t *testing.T, n int) []count.Result {
 	}
 	return rs
 }
+
+// TestCountRowSetWeightGrain holds the counts of even n, half B stored in classes
+// (weighted stores), to the whole lists' with the weights' runs of 8 lanes (weighed by
+// bytes: countBatchesAVX512IndexWeighted where AVX-512 runs with byte popcounts) and, on
+// AVX-512, of 64 (weighed by words: countBatchesAVX512IndexLanes): every task exact.
+func TestCountRowSetWeightGrain(t *testing.T) {
+	defer func(f, m, p, pb int, l [2]int, h int, b bool) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, weightByByte = f, m, p, pb, l, h, b
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, weightByByte)
+	sieveMinPerSub, sievePerSub, sievePerSubB, sieveBitsForce = 0, 8, 4, 4
+	n := 12
+	listMaxForce = [2]int{}
+	whole := rowSetResults(t, n)
+	storeBMinH, listMaxForce = 0, [2]int{50, 40}
+	for _, byByte := range []bool{true, false} {
+		weightByByte = byByte
+		grain := weightGrain(matchWords)
+		if byByte && grain != 8 {
+			t.Errorf("weights by bytes: weightGrain(%d) = %d, want 8", matchWords, grain)
+		}
+		cut := rowSetResults(t, n)
+		if len(cut) != len(whole) {
+			t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+		}
+		for i := range whole {
+			if cut[i] != whole[i] {
+				t.Errorf("runs of %d lanes: task %d: %+v with cut lists, %+v whole", grain, i, cut[i], whole[i])
+			}
+		}
+		t.Logf("runs of %d lanes (matchWords %d): %d tasks exact", grain, matchWords, len(whole))
+	}
+}

@@ -17,6 +17,10 @@ var (
 	// bit 14: Intel Ice Lake and later, AMD Zen 4 and later) and an operating system that
 	// saves the 512-bit registers (XCR0 bits 1, 2 and 5–7).
 	AVX512POPCNT bool
+	// AVX512BYTES reports AVX512POPCNT's needs and AVX-512 BW (CPUID leaf 7, EBX bit 30:
+	// byte and word operations on 512-bit registers, VPMADDUBSW) and BITALG (ECX bit 12:
+	// VPOPCNTB, the popcount of each byte; Intel Ice Lake and later, AMD Zen 4 and later).
+	AVX512BYTES bool
 )
 
 func init() {
@@ -37,6 +41,7 @@ func init() {
 	xcr0 := xgetbv()
 	AVX2 = bit(ebx7, 5) && xcr0&0x6 == 0x6
 	AVX512POPCNT = bit(ebx7, 16) && bit(ecx7, 14) && xcr0&0xe6 == 0xe6
+	AVX512BYTES = AVX512POPCNT && bit(ebx7, 30) && bit(ecx7, 12)
 }
 
 // cpuid returns the four registers CPUID leaves in leaf, subleaf sub.

@@ -38,6 +38,7 @@ func TestAgreesWithKernel(t *testing.T) {
 		{"BMI2", BMI2, flags["bmi1"] && flags["bmi2"]},
 		{"AVX2", AVX2, flags["avx2"]},
 		{"AVX512POPCNT", AVX512POPCNT, flags["avx512f"] && flags["avx512_vpopcntdq"]},
+		{"AVX512BYTES", AVX512BYTES, flags["avx512f"] && flags["avx512_vpopcntdq"] && flags["avx512bw"] && flags["avx512_bitalg"]},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s = %v, but /proc/cpuinfo says %v", tt.name, tt.got, tt.want)

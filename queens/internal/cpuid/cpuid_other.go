@@ -2,11 +2,12 @@
 
 package cpuid
 
-// POPCNT, BMI2, AVX2 and AVX512POPCNT are false where there is no assembly to ask the processor.
+// POPCNT, BMI2, AVX2, AVX512POPCNT and AVX512BYTES are false where there is no assembly to ask the processor.
 const (
 	POPCNT = false
 	BMI2   = false
 	AVX2   = false
 
 	AVX512POPCNT = false
+	AVX512BYTES  = false
 )
