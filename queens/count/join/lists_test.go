@@ -152,8 +152,17 @@ func BenchmarkJoinLists(b *testing.B) {
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
 	var pairs, pairsMax float64
+	// CHESSPUZZLES_JOINSKIP=K with CHESSPUZZLES_JOINCLASS=1 draws the first K row sets
+	// and their classes but times none of them, so that a long series of draws can be
+	// run in parts (N:K:SEED, then N:M:SEED skipping K) and give the same classes.
+	skip := 0
+	if v := os.Getenv("CHESSPUZZLES_JOINSKIP"); v != "" {
+		if skip, err = strconv.Atoi(v); err != nil || skip < 0 {
+			b.Fatalf("CHESSPUZZLES_JOINSKIP=%q: want a number of row sets", v)
+		}
+	}
 	t0 := cpuTime()
-	for range m {
+	for i := range m {
 		x := rng.Float64() * all
 		s := 0
 		for s < len(subs)-1 && x >= shares[s] {
@@ -208,6 +217,10 @@ func BenchmarkJoinLists(b *testing.B) {
 				once = (cpuTime() - c0).Seconds()
 				var all int
 				only, all = drawBySize(rng, w.classSizes)
+				if i < skip {
+					fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d skipped (CHESSPUZZLES_JOINSKIP)\n", e, only, len(w.classSizes))
+					continue
+				}
 				fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d timed (×%.1f of the row set)\n", e, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]))
 			}
 			for r := range 2 {
