@@ -79,6 +79,14 @@ const modelClass = classAVX2
 // sub-stores of 512's time on 24 classes (seeds 2005 and 2025, 0.977 ± 0.077 and 1.038 ±
 // 0.083), so N = 28 stays 5.26·10⁵; the real task 46,756 back to 1.02 (median of five
 // pairs, 0.975–1.31) of main 1bc1180's CPU, from 1.10.
+// Then (session 13, bytes) the weighted stores' runs of one weight padded to 8 lanes, not
+// 64, on AVX-512 (countBatchesAVX512IndexWeighted weighs bytes): (batch, query) pairs
+// 0.944 and 0.939 of before (dry, seeds 2005 and 2025), CPU 0.962 ± 0.057 on 18 classes
+// drawn by their size (seed 2005 6, 0.953 ± 0.099; 2025 12, 0.974 ± 0.045; both ways in
+// one process, alternated; not resolved from 1 at two standard errors), so N = 28
+// 5.26·10⁵ → 5.06·10⁵; the real task 46,756 0.827 of main e814241's CPU (median of three
+// pairs, 0.782–1.032). N = 22–26 store half B weighted too (storeBMinH) but were not
+// re-timed: their figures stand.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -91,7 +99,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 5.26e5, 29: 4.66e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 5.06e5, 29: 4.66e6,
 	},
 }
 
