@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -415,10 +414,8 @@ func closeCarried(rds []*carried) {
 // count of it has high bits.
 func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error) {
 	_, hi := j.bounds(i)
-	srcs := make([]source, len(rds))
-	for c, r := range rds {
+	for _, r := range rds {
 		r.hi, r.c.lim = hi, hi
-		srcs[c] = r
 	}
 	name := segName(j.base, i)
 	tmp := name + tmpSuffix
@@ -429,7 +426,7 @@ func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error)
 	s.noteSize(tmp, w.bytes)
 	var last uint64
 	high := false
-	err = mergeWide(s.ctx, srcs, func(k, l, h uint64) error {
+	carry, err := mergeCarried(s.ctx, rds, func(k, l, h uint64) error {
 		if h != 0 {
 			high = true
 		}
@@ -442,6 +439,9 @@ func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error)
 		}
 		return nil
 	})
+	if err == nil && carry {
+		err = ErrOverflow
+	}
 	for _, r := range rds {
 		if err == nil && r.c.err != nil {
 			err = r.c.err
@@ -465,25 +465,6 @@ func (s *spillRuns) mergeRange(j *job, i int, rds []*carried) (seg, bool, error)
 		last = 0
 	}
 	return seg{name: name, n: int64(w.n), bytes: w.bytes, last: last}, high, nil
-}
-
-// mergeWide merges srcs by a binary heap of their keys into put, adding the counts of
-// equal keys in 128 bits (ErrOverflow past them); it looks at ctx every 2^16 records.
-func mergeWide(ctx interface{ Err() error }, srcs []source, put func(k, lo, hi uint64) error) error {
-	var carry bool
-	add := func(dlo, dhi *uint64, lo, hi uint64) {
-		var c uint64
-		*dlo, c = bits.Add64(*dlo, lo, 0)
-		*dhi, c = bits.Add64(*dhi, hi, c)
-		if c != 0 {
-			carry = true
-		}
-	}
-	err := heapMerge(ctx, srcs, add, put)
-	if err == nil && carry {
-		err = ErrOverflow
-	}
-	return err
 }
 
 // segRecords returns the records of the segment name on d, from its trailer (it reads the

@@ -432,12 +432,6 @@ func (r *fileReader) close() {
 	r.f, r.zr, r.bufp, r.buf = nil, nil, nil, nil
 }
 
-// source is a sorted run being merged: in memory or in a file.
-type source interface {
-	next() bool
-	rec() (k, lo, hi uint64)
-}
-
 func (rd *runReader) rec() (uint64, uint64, uint64) { return rd.k, rd.lo, rd.hi }
 func (r *fileReader) rec() (uint64, uint64, uint64) { return r.k, r.lo, r.hi }
 
@@ -926,18 +920,16 @@ func (s *spillRuns) mergeInto(base string, h header, seal bool) ([]seg, error) {
 	for _, m := range s.all {
 		n += len(m.pending)
 	}
-	srcs := make([]source, 0, n)
 	rds := make([]runReader, 0, n)
 	for _, m := range s.all {
 		for _, r := range m.pending {
 			rds = append(rds, m.reader(r))
-			srcs = append(srcs, &rds[len(rds)-1])
 		}
 		m.pending = nil
 	}
 	w := s.newChain(base, h, seal)
 	carry := s.mem.carry
-	err := heapMerge(s.ctx, srcs, s.mem.add, w.put)
+	err := mergeMem(s.ctx, rds, s.mem.add, w.put)
 	if err == nil && seal && s.mem.carry && !carry {
 		err = errWide
 		if s.mem.wide {
@@ -988,72 +980,6 @@ func (s *spillRuns) remove(name string) error {
 	s.held -= s.sizes[name]
 	s.freed += s.sizes[name]
 	delete(s.sizes, name)
-	return nil
-}
-
-// heapMerge merges srcs into put by a binary heap of the sources' keys, adding the counts
-// of equal keys by add; it looks at ctx every 2^16 records.
-func heapMerge(ctx interface{ Err() error }, srcs []source, add func(dlo, dhi *uint64, lo, hi uint64), put func(k, lo, hi uint64) error) error {
-	type head struct {
-		k uint64
-		i int
-	}
-	h := make([]head, 0, len(srcs))
-	less := func(a, b int) bool { return h[a].k < h[b].k }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
-			}
-			if r := l + 1; r < len(h) && less(r, l) {
-				l = r
-			}
-			if !less(l, i) {
-				return
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
-		}
-	}
-	for i, src := range srcs {
-		if src.next() {
-			k, _, _ := src.rec()
-			h = append(h, head{k, i})
-		}
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	var curK, lo, hi uint64
-	have := false
-	for m := 0; len(h) > 0; m++ {
-		if m&0xffff == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		src := srcs[h[0].i]
-		k, l, hh := src.rec()
-		if have && k == curK {
-			add(&lo, &hi, l, hh)
-		} else {
-			if have {
-				if err := put(curK, lo, hi); err != nil {
-					return err
-				}
-			}
-			curK, lo, hi, have = k, l, hh, true
-		}
-		if src.next() {
-			h[0].k, _, _ = src.rec()
-		} else {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
-		}
-		down(0)
-	}
-	if have {
-		return put(curK, lo, hi)
-	}
 	return nil
 }
 
