@@ -123,9 +123,13 @@ func mergeRuns(rng *rand.Rand, n, keys int, empty, big, wide bool) [][]rec {
 	return out
 }
 
-// memReaders writes rs as runs in memory of a new store and returns their readers.
-func memReaders(t testing.TB, rs [][]rec, wide bool) (*runs, []runReader) {
-	s := newRuns(context.Background(), runsConfig{chunkBytes: 64 + rand.IntN(200), bufRecs: 16, fanIn: 2}, wide, 0)
+// memReaders writes rs as runs in memory of a new store (chunks of chunkBytes, or of
+// 64–263 bytes if 0) and returns their readers.
+func memReaders(t testing.TB, rs [][]rec, wide bool, chunkBytes int) (*runs, []runReader) {
+	if chunkBytes == 0 {
+		chunkBytes = 64 + rand.IntN(200)
+	}
+	s := newRuns(context.Background(), runsConfig{chunkBytes: chunkBytes, bufRecs: 16, fanIn: 2}, wide, 0)
 	var rds []runReader
 	for _, a := range rs {
 		var size int64
@@ -179,7 +183,7 @@ type mergeOut struct {
 // memMerges merges rs as runs in memory by heapMerge and by mergeMem.
 func memMerges(t testing.TB, rs [][]rec, wide bool) (ref, got mergeOut) {
 	for i, out := range []*mergeOut{&ref, &got} {
-		s, rds := memReaders(t, rs, wide)
+		s, rds := memReaders(t, rs, wide, 0)
 		put := func(k, lo, hi uint64) error {
 			out.recs = append(out.recs, rec{k, lo, hi})
 			return nil
@@ -343,7 +347,7 @@ func TestLoserMergeCarry(t *testing.T) {
 // TestLoserMergeEndKey: a record whose key is the end mark is an error, not a record lost.
 func TestLoserMergeEndKey(t *testing.T) {
 	rs := [][]rec{{{k: 3, lo: 1}}, {{k: 4, lo: 1}, {k: endKey, lo: 1}}}
-	_, rds := memReaders(t, rs, false)
+	_, rds := memReaders(t, rs, false, 0)
 	var n int
 	err := mergeMem(context.Background(), rds, func(_, _ *uint64, _, _ uint64) {}, func(_, _, _ uint64) error { n++; return nil })
 	if !errors.Is(err, errMergeKey) {
@@ -356,7 +360,7 @@ func TestLoserMergeStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rs := mergeRuns(rand.New(rand.NewPCG(1, 1)), 3, 50, false, false, false)
-	s, rds := memReaders(t, rs, false)
+	s, rds := memReaders(t, rs, false, 0)
 	if err := mergeMem(ctx, rds, s.add, func(_, _, _ uint64) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("mergeMem with its context done: %v", err)
 	}
@@ -397,6 +401,78 @@ func FuzzLoserMerge(f *testing.F) {
 		sameMerge(t, "files", fref, fgot)
 		if !slices.Equal(fgot.recs, sums(rs)) {
 			t.Fatal("files: not the sums of the runs' counts")
+		}
+	})
+}
+
+// BenchmarkMerge merges 24 runs in memory of 40,000 records each (keys shared between
+// runs, as a cut's runs share states) by heapMerge and by mergeMem, and the same runs as
+// files by heapMerge and by mergeCarried (there the inflater's time is a part of both).
+func BenchmarkMerge(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	rs := make([][]rec, 24)
+	for i := range rs {
+		k := uint64(0)
+		for range 40000 {
+			k += 1 + rng.Uint64N(60)
+			rs[i] = append(rs[i], rec{k: k, lo: 1 + rng.Uint64N(100)})
+		}
+	}
+	put := func(_, _, _ uint64) error { return nil }
+	ctx := context.Background()
+	b.Run("mem/heap", func(b *testing.B) {
+		for range b.N {
+			b.StopTimer()
+			s, rds := memReaders(b, rs, false, defaultRuns.chunkBytes)
+			srcs := make([]source, len(rds))
+			for j := range rds {
+				srcs[j] = &rds[j]
+			}
+			b.StartTimer()
+			if err := heapMerge(ctx, srcs, s.add, put); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("mem/loser", func(b *testing.B) {
+		for range b.N {
+			b.StopTimer()
+			s, rds := memReaders(b, rs, false, defaultRuns.chunkBytes)
+			b.StartTimer()
+			if err := mergeMem(ctx, rds, s.add, put); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	add := func(dlo, dhi *uint64, lo, hi uint64) {
+		var c uint64
+		*dlo, c = bits.Add64(*dlo, lo, 0)
+		*dhi, _ = bits.Add64(*dhi, hi, c)
+	}
+	b.Run("file/heap", func(b *testing.B) {
+		for range b.N {
+			b.StopTimer()
+			rds := fileReaders(b, rs, 1<<20)
+			srcs := make([]source, len(rds))
+			for j := range rds {
+				srcs[j] = rds[j]
+			}
+			b.StartTimer()
+			if err := heapMerge(ctx, srcs, add, put); err != nil {
+				b.Fatal(err)
+			}
+			closeCarried(rds)
+		}
+	})
+	b.Run("file/loser", func(b *testing.B) {
+		for range b.N {
+			b.StopTimer()
+			rds := fileReaders(b, rs, 1<<20)
+			b.StartTimer()
+			if _, err := mergeCarried(ctx, rds, put); err != nil {
+				b.Fatal(err)
+			}
+			closeCarried(rds)
 		}
 	})
 }
