@@ -87,7 +87,7 @@ func (t *loserTree) done() (bool, error) {
 }
 
 // mergeMem merges the runs in memory rds into put, adding the counts of equal keys by add;
-// it looks at ctx every 2^16 records. (heapMerge of the runs' readers, before.)
+// it looks at ctx every 2^16 records. (Before: heapMerge, now merge_test.go's reference.)
 func mergeMem(ctx interface{ Err() error }, rds []runReader, add func(dlo, dhi *uint64, lo, hi uint64), put func(k, lo, hi uint64) error) error {
 	if len(rds) == 0 {
 		return nil
@@ -142,7 +142,7 @@ func mergeMem(ctx interface{ Err() error }, rds []runReader, add func(dlo, dhi *
 
 // mergeCarried merges the run files' readers rds of a range of a job into put, adding the
 // counts of equal keys in 128 bits; it says whether a sum carried out of them, and looks
-// at ctx every 2^16 records. (heapMerge of the readers, before.)
+// at ctx every 2^16 records. (Before: heapMerge, now merge_test.go's reference.)
 func mergeCarried(ctx interface{ Err() error }, rds []*carried, put func(k, lo, hi uint64) error) (bool, error) {
 	if len(rds) == 0 {
 		return false, nil
