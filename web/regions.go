@@ -58,11 +58,9 @@ func readRegionsSpec(r *http.Request) (n int, seed uint64, level regions.Level, 
 	if n, err = intParam(r, "n", minRegionsN, maxRegionsN, defRegionsN); err != nil {
 		return
 	}
-	sd, err := intParam(r, "seed", 0, maxRegionsSeed, 1)
-	if err != nil {
+	if seed, err = seedParam(r, "seed", maxRegionsSeed, 1); err != nil {
 		return
 	}
-	seed = uint64(sd)
 	lv, err := paramOr(r, "level", "easy")
 	if err != nil {
 		return

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -234,6 +235,30 @@ func TestRegionsPicture(t *testing.T) {
 		msg, _ := m["error"].(string)
 		if code != http.StatusBadRequest || !strings.Contains(msg, tc.want) {
 			t.Errorf("GET %s: %d %s; want 400 with %q", tc.url, code, strings.TrimSpace(body), tc.want)
+		}
+	}
+}
+
+// TestSeedBeyond32Bits: a seed past 2³² − 1 is read as itself on every platform (an int of
+// 32 bits once wrapped 4294967297 to 1), up to the largest, 2⁵³ − 1; one past it is refused.
+func TestSeedBeyond32Bits(t *testing.T) {
+	h := New(Options{}).Handler()
+	for _, path := range []string{"/api/regions?n=6&level=easy&seed=", "/api/queens/puzzle?n=8&level=easy&seed="} {
+		_, one, _ := regionsGet(t, h, path+"1")
+		_, big, _ := regionsGet(t, h, path+"4294967297")
+		if big["seed"] != 4294967297.0 {
+			t.Errorf("%s4294967297: seed %v in the answer", path, big["seed"])
+		}
+		delete(one, "seed")
+		delete(big, "seed")
+		if reflect.DeepEqual(one, big) {
+			t.Errorf("%s4294967297 gave seed 1's puzzle", path)
+		}
+		if code, m, _ := regionsGet(t, h, path+"9007199254740991"); code != http.StatusOK {
+			t.Errorf("%s9007199254740991: %d %v", path, code, m)
+		}
+		if code, _, _ := regionsGet(t, h, path+"9007199254740992"); code != http.StatusBadRequest {
+			t.Errorf("%s9007199254740992: %d, want 400", path, code)
 		}
 	}
 }

@@ -96,11 +96,11 @@ func (s *Server) queensPuzzle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return badRequest("%v", err)
 	}
-	seed, err := intParam(r, "seed", 0, maxPuzzleSeed, 1)
+	seed, err := seedParam(r, "seed", maxPuzzleSeed, 1)
 	if err != nil {
 		return err
 	}
-	p, err := queens.NewPuzzle(r.Context(), n, level, uint64(seed))
+	p, err := queens.NewPuzzle(r.Context(), n, level, seed)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return err

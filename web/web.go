@@ -52,6 +52,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net"
 	"net/http"
 	"runtime"
@@ -294,23 +295,29 @@ const (
 	cheapKnightSq = 1024 // a tour or its picture up to 32×32, the page's boards
 )
 
+// queryInt reads name as plainInt does, refusing what an int cannot hold (beyond 2³¹ − 1
+// on 32-bit platforms), so that no value wraps around.
 func queryInt(r *http.Request, name string) (int, bool) {
-	return plainInt(r.URL.Query().Get(name))
+	n, ok := plainInt(r.URL.Query().Get(name))
+	if !ok || n > math.MaxInt {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // plainInt reads s as a whole number written plainly: ASCII digits alone, no sign, space,
 // line break or other mark, at most 18 of them (so that it fits an int64).
-func plainInt(s string) (int, bool) {
+func plainInt(s string) (int64, bool) {
 	if s == "" || len(s) > 18 {
 		return 0, false
 	}
-	n := 0
+	var n int64
 	for i := range len(s) {
 		c := s[i]
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int(c-'0')
+		n = n*10 + int64(c-'0')
 	}
 	return n, true
 }
@@ -424,6 +431,19 @@ func paramOr(r *http.Request, name, def string) (string, error) {
 // intParam reads a whole number from lo to hi (lo ≥ 0), written plainly in digits alone
 // (plainInt: "+8", "8 " and "8\n" are refused, not read as 8); def when absent or empty.
 func intParam(r *http.Request, name string, lo, hi, def int) (int, error) {
+	n, err := wholeParam(r, name, int64(lo), int64(hi), int64(def))
+	return int(n), err
+}
+
+// seedParam is intParam for a seed from 0 to hi, which may pass 2³¹ − 1: it reads the same
+// seed on 32-bit platforms as on 64-bit ones.
+func seedParam(r *http.Request, name string, hi, def uint64) (uint64, error) {
+	n, err := wholeParam(r, name, 0, int64(hi), int64(def))
+	return uint64(n), err
+}
+
+// wholeParam is intParam in int64, which holds every number plainInt reads.
+func wholeParam(r *http.Request, name string, lo, hi, def int64) (int64, error) {
 	v := r.URL.Query().Get(name)
 	if len(v) > maxParam {
 		return 0, badRequest("%s is longer than %d bytes", name, maxParam)

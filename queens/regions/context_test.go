@@ -3,6 +3,7 @@ package regions
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -41,7 +42,7 @@ func TestContextStopsSearch(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		n, err := CountContext(ctx, p, 1<<62)
+		n, err := CountContext(ctx, p, math.MaxInt)
 		done <- answer{n, err}
 	}()
 	select {

@@ -48,7 +48,7 @@ func newCompactFinePlan(ctx context.Context, n int, bound uint64) (*plan, error)
 			if ferr != nil {
 				return
 			}
-			if len(c.frame) == math.MaxUint32 || t.Cost > math.MaxUint32 {
+			if uint64(len(c.frame)) == math.MaxUint32 || t.Cost > math.MaxUint32 {
 				ferr = fmt.Errorf("the fine plan of N=%d with bound %d is too large to hold compactly", n, bound)
 				return
 			}
