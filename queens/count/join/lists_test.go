@@ -112,6 +112,21 @@ func BenchmarkJoinLists(b *testing.B) {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
 		}
 	}
+	// CHESSPUZZLES_JOINSUBB=S sets sievePerSubB alone (sievePerSub stays the coarse
+	// figure, so the rule of sieveExtraByPairs judges the last cut bit of sub-stores of S
+	// against one bit fewer; CHESSPUZZLES_JOINPERSUB_B sets all three and so takes every
+	// bit); with CHESSPUZZLES_JOINCUTS=both it compares sub-stores of S (in place of the
+	// fixed cut bits) against the default.
+	subB := 0
+	if v := os.Getenv("CHESSPUZZLES_JOINSUBB"); v != "" {
+		if subB, err = strconv.Atoi(v); err != nil || subB < 1 {
+			b.Fatalf("CHESSPUZZLES_JOINSUBB=%q: want a number of patterns", v)
+		}
+		defer func(pb int) { sievePerSubB = pb }(sievePerSubB)
+		if cuts != "both" {
+			sievePerSubB = subB
+		}
+	}
 	defer func(c bool) { cutByOccupancy = c }(cutByOccupancy)
 	if cuts == "fixed" {
 		cutByOccupancy = false
@@ -205,11 +220,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			// with no class matched).
 			only, once := -1, 0.0
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
-				if perSubB == 0 && extra != "both" && grainWay != "both" || store == "both" {
+				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
 					// B, cut the row set into other classes: "class i" is not the same
 					// set of half-boards both ways, so its counts cannot be compared.
-					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B, CHESSPUZZLES_JOINEXTRA=both or CHESSPUZZLES_JOINGRAIN=both, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
+					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B, CHESSPUZZLES_JOINSUBB, CHESSPUZZLES_JOINEXTRA=both or CHESSPUZZLES_JOINGRAIN=both, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
 				}
 				w.classSizes = w.classSizes[:0]
 				c0 := cpuTime()
@@ -231,6 +246,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					sievePerSub = [2]int{perSubB, perSubA}[way]
 					sievePerSubOdd = [2]int{perSubB, perSubOdd}[way]
 					sievePerSubB = [2]int{perSubB, perSubStoreB}[way]
+				}
+				if subB > 0 {
+					cutByOccupancy = true
+					sievePerSubB = [2]int{subB, perSubStoreB}[way]
 				}
 				if store == "both" {
 					cutByOccupancy = true

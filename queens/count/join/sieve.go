@@ -283,12 +283,12 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		k--
 	}
 	mid := W / 2
-	last := -1 // the cut bit taken last
+	var order [64]uint8 // the cut bits in the order taken
 	for i, got := 0, 0; got < k && i < len(s.prefer); i++ {
 		if b := s.prefer[i]; kept>>b&1 != 0 {
 			cut |= 1 << b
+			order[got] = uint8(b)
 			got++
-			last = int(b)
 		}
 	}
 	for d, got := 0, bits.OnesCount64(cut); got < k && d < W; d++ {
@@ -299,28 +299,38 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		for _, b := range [2]int{off, W + off} {
 			if got < k && kept>>b&1 != 0 && cut>>b&1 == 0 {
 				cut |= 1 << b
+				order[got] = uint8(b)
 				got++
-				last = b
 			}
 		}
 	}
 	k = bits.OnesCount64(cut)
-	// The cut bit that sub-stores of perSub take over those of coarse (one more where
-	// perSub is half of coarse) is kept only where it pays (extraPays).
-	if s.qsample != nil && s.weighted && s.coarse > 0 && k >= 2 && last >= 0 &&
-		k > min(maxSieveBits, max(1, bits.Len(uint(len(sigs)/s.coarse))-1)) {
-		pays := s.extraPays(sigs, cut, uint(last))
-		if !pays {
-			cut &^= 1 << uint(last)
-			k--
+	// The cut bits that sub-stores of perSub take over those of coarse (one where perSub
+	// is half of coarse, two where it is a quarter) are kept only where they pay
+	// (extraPays), from the coarsest: each against the cut of one bit fewer, and none
+	// after the first that does not pay.
+	if s.qsample != nil && s.weighted && s.coarse > 0 {
+		kc := min(maxSieveBits, max(1, bits.Len(uint(len(sigs)/s.coarse))-1))
+		var c uint64
+		for e := range min(kc, k) {
+			c |= 1 << order[e]
 		}
-		if sieveStats != nil {
-			if pays {
-				sieveStats.extra[1]++
-			} else {
-				sieveStats.extra[0]++
+		for e := kc; e < k; e++ { // bit order[e] on top of the e bits of c (e ≥ 1)
+			pays := s.extraPays(sigs, c|1<<order[e], uint(order[e]))
+			if sieveStats != nil {
+				if pays {
+					sieveStats.extra[1]++
+				} else {
+					sieveStats.extra[0]++
+				}
 			}
+			if !pays {
+				cut = c
+				break
+			}
+			c |= 1 << order[e]
 		}
+		k = bits.OnesCount64(cut)
 	}
 	s.k = k
 	if sieveStats != nil {
@@ -633,7 +643,7 @@ type sieveTally struct {
 	valid  int     // of their lanes, those holding a pattern that counts for the query
 	runs   int     // of their lanes, those of the weight runs that count (valid and their padding)
 	subLen int     // the lanes of the sub-stores (or groups' prefixes) met, summed over visits
-	extra  [2]int  // stores whose extra cut bit extraPays dropped, kept
+	extra  [2]int  // extraPays's verdicts on an extra cut bit: dropped, kept
 }
 
 // tally records a bucket of nq queries meeting m (the member mask y of a group where m is

@@ -373,37 +373,51 @@ func TestExtraPays(t *testing.T) {
 }
 
 // TestCountRowSetExtraBit holds the counts of even n, half B stored in classes, to the
-// whole lists' where the extra cut bit of sievePerSubB is taken only where it pays, always
-// (a visit costing nothing) and never (a visit costing more than any pairs), and checks
-// that the last two took and dropped it at least once.
+// whole lists' where the extra cut bits of sievePerSubB are taken only where they pay,
+// always (a visit costing nothing) and never (a visit costing more than any pairs), with
+// sub-stores of half sievePerSub's (one extra bit) and of a quarter (two, each judged
+// against one bit fewer), and checks that the always and never ways took and dropped a
+// bit at least once, and that a quarter's kept more bits than a half's.
 func TestCountRowSetExtraBit(t *testing.T) {
 	defer func(f, m, p, pb int, l [2]int, c float64, h int, st *sieveTally) {
 		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, sieveVisitCost, storeBMinH, sieveStats = f, m, p, pb, l, c, h, st
 	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, sieveVisitCost, storeBMinH, sieveStats)
-	sieveMinPerSub, sievePerSub, sievePerSubB, sieveBitsForce = 0, 8, 4, 4
+	sieveMinPerSub, sievePerSub, sieveBitsForce = 0, 8, 4
 	n := 12
 	results := func() []count.Result { return rowSetResults(t, n) }
 	listMaxForce = [2]int{}
 	whole := results()
 	storeBMinH, listMaxForce = 0, [2]int{50, 40}
-	for _, cost := range []float64{sieveVisitCost, -1e18, 1e18} {
-		sieveVisitCost = cost
-		tally := &sieveTally{}
-		sieveStats = tally
-		cut := results()
-		sieveStats = nil
-		if len(cut) != len(whole) {
-			t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-		}
-		for i := range whole {
-			if cut[i] != whole[i] {
-				t.Errorf("visit cost %g: task %d: %+v with cut lists, %+v whole", cost, i, cut[i], whole[i])
+	var always [5]int // verdicts kept with visits costing nothing, by sievePerSubB
+	for _, pb := range []int{4, 2} {
+		sievePerSubB = pb
+		for _, cost := range []float64{0.1, -1e18, 1e18} {
+			sieveVisitCost = cost
+			tally := &sieveTally{}
+			sieveStats = tally
+			cut := results()
+			sieveStats = nil
+			if len(cut) != len(whole) {
+				t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
 			}
+			for i := range whole {
+				if cut[i] != whole[i] {
+					t.Errorf("sub-stores of %d, visit cost %g: task %d: %+v with cut lists, %+v whole", pb, cost, i, cut[i], whole[i])
+				}
+			}
+			if cost < 0 && tally.extra[1] == 0 || cost > 1e9 && tally.extra[0] == 0 {
+				t.Errorf("sub-stores of %d, visit cost %g: extra cut bit kept %d times, dropped %d", pb, cost, tally.extra[1], tally.extra[0])
+			}
+			if cost < 0 {
+				always[pb] = tally.extra[1]
+			}
+			t.Logf("sub-stores of %d, visit cost %g: extra cut bit kept %d times, dropped %d", pb, cost, tally.extra[1], tally.extra[0])
 		}
-		if cost < 0 && tally.extra[1] == 0 || cost > 1e9 && tally.extra[0] == 0 {
-			t.Errorf("visit cost %g: extra cut bit kept %d times, dropped %d", cost, tally.extra[1], tally.extra[0])
-		}
-		t.Logf("visit cost %g: extra cut bit kept %d times, dropped %d", cost, tally.extra[1], tally.extra[0])
+	}
+	// A quarter's stores judge a second bit where a half's judge one (and some where a
+	// half's judge none): more bits kept where visits cost nothing.
+	if always[2] <= always[4] {
+		t.Errorf("extra cut bits kept with visits costing nothing: %d with sub-stores of 2, %d with 4; want more", always[2], always[4])
 	}
 }
 
