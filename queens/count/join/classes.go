@@ -217,8 +217,9 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	w.m.prefer = prefer
 	w.m.weighted, w.m.wbits = true, long
 	if cb > 0 && prefer != nil && sieveExtraByPairs && sievePerSubB < sievePerSub {
-		// The cut bit that sub-stores of sievePerSubB take over sievePerSub's, only
-		// where it removes more (batch, query) pairs than its visits cost (extraPays).
+		// The cut bits that sub-stores of sievePerSubB take over sievePerSub's (one at
+		// 512), each only where it removes more (batch, query) pairs than its visits
+		// cost (extraPays).
 		w.m.qsample, w.m.coarse = w.sampleA, sievePerSub
 	}
 	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
