@@ -163,6 +163,38 @@ func BenchmarkJoinLists(b *testing.B) {
 			b.Fatalf("CHESSPUZZLES_JOINVISITCOST=%q: want a number", v)
 		}
 	}
+	// CHESSPUZZLES_JOINVISITCOST_B=X with CHESSPUZZLES_JOINCUTS=both compares the rule with
+	// sieveVisitCost X (in place of the fixed cut bits) against the default (or
+	// CHESSPUZZLES_JOINVISITCOST's), both by occupancy; with CHESSPUZZLES_JOINCLASS=1 a
+	// class is first run dry both ways, and timed only where the two cut it differently.
+	visitA, visitB := sieveVisitCost, -1.0
+	if v := os.Getenv("CHESSPUZZLES_JOINVISITCOST_B"); v != "" {
+		if visitB, err = strconv.ParseFloat(v, 64); err != nil || visitB < 0 {
+			b.Fatalf("CHESSPUZZLES_JOINVISITCOST_B=%q: want a number, 0 or more", v)
+		}
+	}
+	// CHESSPUZZLES_JOINVERDICTS=C1,C2,… with CHESSPUZZLES_JOINCUTS=both and
+	// CHESSPUZZLES_JOINCLASS=1 runs the drawn class dry with sieveVisitCost at each Ci and
+	// prints what the rule kept and dropped, the visits and the (batch, query) pairs; it
+	// times nothing.
+	var verdicts []float64
+	if v := os.Getenv("CHESSPUZZLES_JOINVERDICTS"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			c, err := strconv.ParseFloat(f, 64)
+			if err != nil || c < 0 {
+				b.Fatalf("CHESSPUZZLES_JOINVERDICTS=%q: want visit costs, 0 or more, by commas", v)
+			}
+			verdicts = append(verdicts, c)
+		}
+	}
+	// dryClass runs class only of row set e dry (sieveStats) and returns its tally.
+	dryClass := func(j *subproblem, e uint64, only int) *sieveTally {
+		t := &sieveTally{dry: true}
+		sieveStats = t
+		w.classParts(j, e, only)
+		sieveStats = nil
+		return t
+	}
 	var times []float64
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
@@ -220,11 +252,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			// with no class matched).
 			only, once := -1, 0.0
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
-				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" || store == "both" {
+				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
 					// B, cut the row set into other classes: "class i" is not the same
 					// set of half-boards both ways, so its counts cannot be compared.
-					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B, CHESSPUZZLES_JOINSUBB, CHESSPUZZLES_JOINEXTRA=both or CHESSPUZZLES_JOINGRAIN=both, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
+					b.Fatal("CHESSPUZZLES_JOINCLASS=1 compares one class both ways only where both cut the same classes (CHESSPUZZLES_JOINPERSUB_B, CHESSPUZZLES_JOINSUBB, CHESSPUZZLES_JOINEXTRA=both, CHESSPUZZLES_JOINGRAIN=both, CHESSPUZZLES_JOINVISITCOST_B or CHESSPUZZLES_JOINVERDICTS, without CHESSPUZZLES_JOINSTORE=both); leave it out to compare whole row sets")
 				}
 				w.classSizes = w.classSizes[:0]
 				c0 := cpuTime()
@@ -235,6 +267,32 @@ func BenchmarkJoinLists(b *testing.B) {
 				if i < skip {
 					fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d skipped (CHESSPUZZLES_JOINSKIP)\n", e, only, len(w.classSizes))
 					continue
+				}
+				if verdicts != nil {
+					cutByOccupancy = true
+					for _, c := range verdicts {
+						sieveVisitCost = c
+						t := dryClass(&j, e, only)
+						fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: class %d of %d (×%.1f of the row set), visit cost %g: extra cut bits kept %d, dropped %d; %d stores, %d visits, %.4g (batch, query) pairs\n",
+							e, s, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]), c, t.extra[1], t.extra[0], t.builds, t.visits, float64(t.pairs))
+					}
+					sieveVisitCost = visitA
+					tab.release(rows[:])
+					continue
+				}
+				if visitB >= 0 {
+					cutByOccupancy = true
+					sieveVisitCost = visitB
+					tB := dryClass(&j, e, only)
+					sieveVisitCost = visitA
+					tA := dryClass(&j, e, only)
+					if tA.extra == tB.extra {
+						fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d cut alike at visit costs %g and %g (extra cut bits kept %d, dropped %d): not timed\n", e, only, len(w.classSizes), visitB, visitA, tA.extra[1], tA.extra[0])
+						tab.release(rows[:])
+						continue
+					}
+					fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d: extra cut bits kept/dropped %d/%d at visit cost %g, %d/%d at %g; visits %d, %d; (batch, query) pairs %.4g, %.4g\n",
+						e, only, len(w.classSizes), tB.extra[1], tB.extra[0], visitB, tA.extra[1], tA.extra[0], visitA, tB.visits, tA.visits, float64(tB.pairs), float64(tA.pairs))
 				}
 				fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d timed (×%.1f of the row set)\n", e, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]))
 			}
@@ -263,6 +321,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					weightByByte = way == 1
 				}
+				if visitB >= 0 {
+					cutByOccupancy = true
+					sieveVisitCost = [2]float64{visitB, visitA}[way]
+				}
 				if only >= 0 {
 					w.classParts(&j, e, only)
 				}
@@ -281,6 +343,7 @@ func BenchmarkJoinLists(b *testing.B) {
 			if grainWay == "both" {
 				weightByByte = true
 			}
+			sieveVisitCost = visitA
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
 		if stats != "" && j.storeMax < math.MaxInt {
