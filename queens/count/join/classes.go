@@ -307,8 +307,8 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 // A variable so that the harness can compare the two (CHESSPUZZLES_JOINCUTS=fixed).
 var cutByOccupancy = true
 
-// sieveExtraByPairs keeps the cut bit that countRowSetStoreB's sub-stores of
-// sievePerSubB (512 on AVX-512) take over sievePerSub's (1,024) only where it pays
+// sieveExtraByPairs keeps each cut bit that countRowSetStoreB's sub-stores of
+// sievePerSubB (256 or 512 on AVX-512) take over sievePerSub's (1,024) only where it pays
 // (sieveMatcher.extraPays). A variable so that the harness can compare it with taking it
 // always (CHESSPUZZLES_JOINEXTRA=both).
 var sieveExtraByPairs = true

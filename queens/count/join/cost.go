@@ -88,6 +88,12 @@ const modelClass = classAVX2
 // pairs, 0.782–1.032). N = 22–26 store half B weighted too (storeBMinH) but were not
 // re-timed: their figures stand. Seed 2005's classes 7–12 (session 14, sub) read 0.998 ±
 // 0.215, so 24 classes 0.971 ± 0.067: 5.11·10⁵, within 1 % of 5.06·10⁵, which stands.
+// Then (session 15, visit) sub-stores of 256 on AVX512BYTES, each extra cut bit over
+// 1,024's kept only where extraPays says it pays: 0.956 ± 0.031 of 512's time on 24
+// classes drawn by their size (seed 2005 0.964 ± 0.026, 2025 0.940 ± 0.070; both ways in
+// one process, alternated), so N = 28 5.06·10⁵ → 4.84·10⁵; the real task 46,756 1.01 of
+// main a0aba9e's CPU (median of six pairs, 0.94–1.27). N = 26 (whose row sets of several
+// classes take sievePerSubB too) not re-timed: its figure stands.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -100,7 +106,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 5.06e5, 29: 4.66e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 4.84e5, 29: 4.66e6,
 	},
 }
 

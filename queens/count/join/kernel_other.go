@@ -30,6 +30,9 @@ func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint3
 	countBatchesGoLanes(tab, bs, bw, nch, cb, cq, out)
 }
 
+// haveMatchAVX512Weighted is false without assembly.
+const haveMatchAVX512Weighted = false
+
 // weightByByte has no effect without assembly: weighted stores weigh each byte.
 var weightByByte = true
 

@@ -76,7 +76,8 @@ var sieveMinPerSub = rawMatchMax
 var sievePerSub = 1024
 
 // sievePerSubB is sievePerSub for countRowSetStoreB's classes (even N from 26: half B
-// stored, weighted): 512 where the AVX-512 kernels run, 1024 elsewhere. Measured on the
+// stored, weighted): 256 where the AVX-512 kernel weighs bytes, 512 where it weighs
+// words, 1,024 without AVX-512. Measured on the
 // AVX-512 machine (AMD EPYC, Zen 5), BenchmarkJoinLists, CHESSPUZZLES_JOINCUTS=both with
 // CHESSPUZZLES_JOINPERSUB_B, one class of each row set drawn by its size, counted both
 // ways in one process in alternating order (30 Nov, bench/log/2026-11-29-join.md,
@@ -89,11 +90,23 @@ var sievePerSub = 1024
 // saves more (batch, query) pairs than sieveVisitCost times the visits it adds
 // (sieveExtraByPairs, countRowSetStoreB; "Session 11 … join2"). On the AVX2 machine (Zen 3, 29 Nov) 512 read 1.002 and 1.036 of 1,024 at N =
 // 28, so AVX2 keeps 1,024.
-var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1))
+//
+// Where the AVX-512 kernel weighs bytes (AVX512BYTES: countBatchesAVX512IndexWeighted,
+// runs of one weight padded to 8 lanes), 256, each of its two cut bits over 1,024's kept
+// only where extraPays says it pays, from the coarsest (1 Dec, "Session 15 … visit"): on
+// 24 classes of N = 28 drawn by their size (seeds 2005 and 2025, both ways in one process,
+// alternated) it took 0.956 ± 0.031 of 512's time (seed 2005 0.964 ± 0.026, 2025 0.940 ±
+// 0.070). Taking both bits always had read 1.044 and 1.064 on seed 2005's classes
+// ("Session 14 … sub").
+var sievePerSubB = perSubB(matchIndexed(8, chunkBits, 1), haveMatchAVX512Weighted)
 
-// perSubB is sievePerSubB's figure where the AVX-512 kernels run (avx512) or not.
-func perSubB(avx512 bool) int {
-	if avx512 {
+// perSubB is sievePerSubB's figure where the AVX-512 kernels run (avx512), with byte
+// weights (bytes), or not.
+func perSubB(avx512, bytes bool) int {
+	switch {
+	case avx512 && bytes:
+		return 256
+	case avx512:
 		return 512
 	}
 	return 1024

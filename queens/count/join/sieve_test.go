@@ -421,6 +421,48 @@ func TestCountRowSetExtraBit(t *testing.T) {
 	}
 }
 
+// TestSievePerSubBDefault holds sievePerSubB's default to the kernels that run (256
+// where the AVX-512 kernel weighs bytes, 512 where it weighs words, 1,024 without
+// AVX-512) and, at n = 12, the counts of sub-stores in the default's proportion to
+// sievePerSub's (a quarter on AVX512BYTES: two cut bits over the coarse cut, each judged
+// by extraPays at the default visit cost) to the whole lists', every task.
+func TestSievePerSubBDefault(t *testing.T) {
+	want := 1024
+	switch {
+	case matchIndexed(8, chunkBits, 1) && haveMatchAVX512Weighted:
+		want = 256
+	case matchIndexed(8, chunkBits, 1):
+		want = 512
+	}
+	if sievePerSubB != want || perSubB(true, true) != 256 || perSubB(true, false) != 512 || perSubB(false, false) != 1024 {
+		t.Fatalf("sievePerSubB %d, want %d; perSubB: %d with byte weights, %d without, %d without AVX-512", sievePerSubB, want, perSubB(true, true), perSubB(true, false), perSubB(false, false))
+	}
+	defer func(f, m, p, pb int, l [2]int, h int, st *sieveTally) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, sieveStats = f, m, p, pb, l, h, st
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, sieveStats)
+	n := 12
+	sieveMinPerSub, sieveBitsForce, listMaxForce = 0, 4, [2]int{}
+	whole := rowSetResults(t, n)
+	sievePerSubB = 8 * sievePerSubB / sievePerSub
+	sievePerSub, storeBMinH, listMaxForce = 8, 0, [2]int{50, 40}
+	tally := &sieveTally{}
+	sieveStats = tally
+	cut := rowSetResults(t, n)
+	sieveStats = nil
+	if len(cut) != len(whole) {
+		t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
+	}
+	for i := range whole {
+		if cut[i] != whole[i] {
+			t.Errorf("sub-stores of %d (sievePerSub %d): task %d: %+v with cut lists, %+v whole", sievePerSubB, sievePerSub, i, cut[i], whole[i])
+		}
+	}
+	if judged := tally.extra[0] + tally.extra[1]; (sievePerSubB < sievePerSub) != (judged > 0) {
+		t.Errorf("sub-stores of %d (sievePerSub %d): extra cut bits kept %d, dropped %d", sievePerSubB, sievePerSub, tally.extra[1], tally.extra[0])
+	}
+	t.Logf("sub-stores of %d (sievePerSub %d): %d stores, extra cut bits kept %d, dropped %d", sievePerSubB, sievePerSub, tally.builds, tally.extra[1], tally.extra[0])
+}
+
 // rowSetResults counts every row-set task of the join's plan of n (not the symmetric
 // task) with the package's settings as they are, one result a task in the plan's order.
 func rowSetResults(t *testing.T, n int) []count.Result {
