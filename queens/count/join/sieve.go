@@ -198,7 +198,9 @@ type sieveMatcher struct {
 // fewer than it counts; 0.1 parts the classes of the real task 46,756 (where the bit
 // read 1.1–1.3 times the time) from those of the drawn row sets that gained, by the
 // model's pairs saved a visit added (30 Nov, bench/log/2026-11-29-join.md, "Session 11 …
-// join2").
+// join2"). Checked with runs of 8 lanes (1 Dec, "Session 15 … visit"): on the classes of
+// N = 28 that 0.3 or 1 cut otherwise, both were slower (1 against 0.1 at sub-stores of
+// 512: 1.083 ± 0.059 on 7 classes of 24; 0.3 under 256: 1.176 ± 0.132 on 4).
 var sieveVisitCost = 0.1
 
 // extraPays reports whether the cut bit last of cut (k ≥ 2 bits) removes more (batch,
