@@ -280,6 +280,23 @@ func BenchmarkJoinLists(b *testing.B) {
 					tab.release(rows[:])
 					continue
 				}
+				if subB > 0 && os.Getenv("CHESSPUZZLES_JOINSUBB_DRY") == "1" {
+					// CHESSPUZZLES_JOINSUBB_DRY=1: the class run dry both ways first, and
+					// timed only where sub-stores of S cut it otherwise than the default
+					// (other stores' cut bits, visits or (batch, query) pairs).
+					cutByOccupancy = true
+					sievePerSubB = subB
+					tB := dryClass(&j, e, only)
+					sievePerSubB = perSubStoreB
+					tA := dryClass(&j, e, only)
+					if tA.byK == tB.byK && tA.visits == tB.visits && tA.pairs == tB.pairs {
+						fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d cut alike by sub-stores of %d and %d (visits %d): not timed\n", e, only, len(w.classSizes), subB, perSubStoreB, tA.visits)
+						tab.release(rows[:])
+						continue
+					}
+					fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d: sub-stores of %d: visits %d, (batch, query) pairs %.4g; of %d: %d, %.4g\n",
+						e, only, len(w.classSizes), subB, tB.visits, float64(tB.pairs), perSubStoreB, tA.visits, float64(tA.pairs))
+				}
 				if visitB >= 0 {
 					cutByOccupancy = true
 					sieveVisitCost = visitB
