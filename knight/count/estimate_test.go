@@ -489,9 +489,9 @@ func readKnownPeaks(t *testing.T) []knownPeak {
 // counted (testdata/known-cells-8x8-open.txt, at least to cell 36): fed the first two
 // whole columns (what Estimate measures of 8 rows) or more, every cell counted after them
 // within 30 % (fed two, cells 17–36: 0.79–1.21 times, where grown cell by cell from column
-// 1 they were 0.10–2.99 times, and cells 37–39 0.93, 0.74 and 0.85; fed three, cells 25–39: 1.29,
-// 1.10, 0.93, 0.81, 0.84, 0.82, 0.92, 0.82, 1.14, 0.94, 0.92, 0.82, 0.87, 0.76 and 0.74 times; fed
-// four, cells 33–39 0.91, 0.88, 0.99, 1.04, 1.06, 0.93 and 0.80 times; a cell not known would be fed as its neighbours' geometric mean, as the
+// 1 they were 0.10–2.99 times, and cells 37–40 0.93, 0.74, 0.85 and 0.84; fed three, cells 25–40: 1.29,
+// 1.10, 0.93, 0.81, 0.84, 0.82, 0.92, 0.82, 1.14, 0.94, 0.92, 0.82, 0.87, 0.76, 0.74 and 0.79 times; fed
+// four, cells 33–40 0.91, 0.88, 0.99, 1.04, 1.06, 0.93, 0.80 and 0.94 times; a cell not known would be fed as its neighbours' geometric mean, as the
 // count's ETA takes it: cell 27 was so until the count run again recorded it). Cell 32, the last of column 3, is where the model carrying a
 // column's last cell by the column's growth failed (1.51 times); cells 33–36, of the half
 // column, are where its growth falling by a fraction of the column failed (cell 36 1.43
