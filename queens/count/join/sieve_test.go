@@ -259,14 +259,7 @@ func TestCountRowSetCut(t *testing.T) {
 					}
 					cutByOccupancy = occ
 					cut := results()
-					if len(cut) != len(whole) {
-						t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-					}
-					for i := range whole {
-						if cut[i] != whole[i] {
-							t.Errorf("task %d: %+v with cut lists (cut bits by occupancy: %v, half B stored from h = %d), %+v whole", i, cut[i], occ, minH, whole[i])
-						}
-					}
+					sameTasks(t, fmt.Sprintf("cut bits by occupancy: %v, half B stored from h = %d", occ, minH), cut, whole)
 				}
 			}
 		})
@@ -397,14 +390,7 @@ func TestCountRowSetExtraBit(t *testing.T) {
 			sieveStats = tally
 			cut := results()
 			sieveStats = nil
-			if len(cut) != len(whole) {
-				t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-			}
-			for i := range whole {
-				if cut[i] != whole[i] {
-					t.Errorf("sub-stores of %d, visit cost %g: task %d: %+v with cut lists, %+v whole", pb, cost, i, cut[i], whole[i])
-				}
-			}
+			sameTasks(t, fmt.Sprintf("sub-stores of %d, visit cost %g", pb, cost), cut, whole)
 			if cost < 0 && tally.extra[1] == 0 || cost > 1e9 && tally.extra[0] == 0 {
 				t.Errorf("sub-stores of %d, visit cost %g: extra cut bit kept %d times, dropped %d", pb, cost, tally.extra[1], tally.extra[0])
 			}
@@ -449,18 +435,25 @@ func TestSievePerSubBDefault(t *testing.T) {
 	sieveStats = tally
 	cut := rowSetResults(t, n)
 	sieveStats = nil
-	if len(cut) != len(whole) {
-		t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-	}
-	for i := range whole {
-		if cut[i] != whole[i] {
-			t.Errorf("sub-stores of %d (sievePerSub %d): task %d: %+v with cut lists, %+v whole", sievePerSubB, sievePerSub, i, cut[i], whole[i])
-		}
-	}
+	sameTasks(t, fmt.Sprintf("sub-stores of %d (sievePerSub %d)", sievePerSubB, sievePerSub), cut, whole)
 	if judged := tally.extra[0] + tally.extra[1]; (sievePerSubB < sievePerSub) != (judged > 0) {
 		t.Errorf("sub-stores of %d (sievePerSub %d): extra cut bits kept %d, dropped %d", sievePerSubB, sievePerSub, tally.extra[1], tally.extra[0])
 	}
 	t.Logf("sub-stores of %d (sievePerSub %d): %d stores, extra cut bits kept %d, dropped %d", sievePerSubB, sievePerSub, tally.builds, tally.extra[1], tally.extra[0])
+}
+
+// sameTasks fails the test unless the results cut (counted as what says) equal whole's,
+// task by task.
+func sameTasks(t *testing.T, what string, cut, whole []count.Result) {
+	t.Helper()
+	if len(cut) != len(whole) {
+		t.Fatalf("%s: %d tasks cut, %d whole", what, len(cut), len(whole))
+	}
+	for i := range whole {
+		if cut[i] != whole[i] {
+			t.Errorf("%s: task %d: %+v with cut lists, %+v whole", what, i, cut[i], whole[i])
+		}
+	}
 }
 
 // rowSetResults counts every row-set task of the join's plan of n (not the symmetric
@@ -505,14 +498,7 @@ func TestCountRowSetWeightGrain(t *testing.T) {
 			t.Errorf("weights by bytes: weightGrain(%d) = %d, want 8", matchWords, grain)
 		}
 		cut := rowSetResults(t, n)
-		if len(cut) != len(whole) {
-			t.Fatalf("%d tasks cut, %d whole", len(cut), len(whole))
-		}
-		for i := range whole {
-			if cut[i] != whole[i] {
-				t.Errorf("runs of %d lanes: task %d: %+v with cut lists, %+v whole", grain, i, cut[i], whole[i])
-			}
-		}
+		sameTasks(t, fmt.Sprintf("runs of %d lanes", grain), cut, whole)
 		t.Logf("runs of %d lanes (matchWords %d): %d tasks exact", grain, matchWords, len(whole))
 	}
 }
