@@ -93,7 +93,8 @@ const modelClass = classAVX2
 // classes drawn by their size (seed 2005 0.964 ± 0.026, 2025 0.940 ± 0.070; both ways in
 // one process, alternated), so N = 28 5.06·10⁵ → 4.84·10⁵; the real task 46,756 1.01 of
 // main a0aba9e's CPU (median of six pairs, 0.94–1.27). N = 26 (whose row sets of several
-// classes take sievePerSubB too) not re-timed: its figure stands.
+// classes take sievePerSubB too; session 15, n26): 0.994 ± 0.028 of 512's time on the 54
+// of 159 drawn classes that 256 cuts otherwise: its figure stands.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
