@@ -364,6 +364,19 @@ const openLast = 0.7
 // 2 5 to 11 times on the boards counted), from column 3 on it slows by openLate.
 const openColumns = 3
 
+// openFallEnd is where the forward sweep's states fall once past the columns that grow and
+// the level held: the log of a cell's states over those of the cell a column before falls
+// cell by cell, evenly, from its value at the cell before the fall to openFallEnd at the
+// first falling column's last cell, and on by the same step. On the open boards counted
+// whole that column's last cell held 0.12–0.21 of the cell a column before (5×7, 5×8, 6×7,
+// 6×8: e^−2.0, e^−2.15, e^−1.6, e^−1.8), and its first cells far more (0.6–2.0: on 8×8 cell
+// 41 held 0.82 of cell 33); −2.2 puts the states of the falling cells, summed, at 0.86–1.18
+// times the counted on those four boards, fed three columns, four, or every cell up to the
+// fall (testdata/known-cells-open.txt); a cell alone may be twice off where a 5-row board's
+// states collapse within a cell. A rule of 0.3 a column from the first falling cell on put
+// 8×8's cell 41 at 0.33 times the counted.
+const openFallEnd = -2.2
+
 // halfFirst is how much of a whole column's log growth the half column (openGrowth) keeps
 // at its first cell, and halfFall how much less each cell after it keeps: its first cells
 // grow nearly as a whole column, its last ones not at all (they lose states). Fitted cell
@@ -406,9 +419,7 @@ func openGrowth(R, C int) (stop int, half bool) {
 // cell 31), grows by its own growth instead, the last cell's of the last column measured
 // over the one a column before, raised to openLate once a column (cell 32 of 8×8 forecast
 // 1.51 times the counted by the column's growth, 0.82 times by its own); the level
-// reached is held up to the mirror column, from where
-// each cell holds 0.3 of the one a column before (the last columns hold few states on
-// every board measured). With only two columns measured whole the first growth is column
+// reached is held up to the mirror column, from where the states fall (openFallEnd). With only two columns measured whole the first growth is column
 // 1's raised to openEarly; with fewer, that of the last R cells measured, at most 1.6 a
 // cell, slowing by openLate a column.
 func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
@@ -471,6 +482,7 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		lastLg = lg * openLast
 	}
 	level := 0.0
+	var r0, step float64
 	for v := k; v < cells; v++ {
 		switch {
 		case v < stop:
@@ -502,7 +514,14 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		case v < R:
 			exp[v] = exp[v-1] * 0.3
 		default:
-			exp[v] = max(exp[v-R]*0.3, 1)
+			if step == 0 {
+				if fall > R {
+					r0 = math.Log(max(exp[fall-1], 1) / max(exp[fall-1-R], 1))
+				}
+				step = (openFallEnd - r0) / float64(R)
+			}
+			r := r0 + step*float64(v-fall+1)
+			exp[v] = max(exp[v-R]*math.Exp(r), 1)
 		}
 	}
 	return exp
