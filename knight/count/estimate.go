@@ -419,9 +419,9 @@ func openGrowth(R, C int) (stop int, half bool) {
 // cell 31), grows by its own growth instead, the last cell's of the last column measured
 // over the one a column before, raised to openLate once a column (cell 32 of 8×8 forecast
 // 1.51 times the counted by the column's growth, 0.82 times by its own); the level
-// reached is held up to the mirror column, from where the states fall (openFallEnd). With only two columns measured whole the first growth is column
-// 1's raised to openEarly; with fewer, that of the last R cells measured, at most 1.6 a
-// cell, slowing by openLate a column.
+// reached is held up to the mirror column, from where the states fall (openFallEnd). With
+// only two columns measured whole the first growth is column 1's raised to openEarly; with
+// fewer, that of the last R cells measured, at most 1.6 a cell, slowing by openLate a column.
 func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 	R := p.R
 	C := p.n / R
@@ -482,7 +482,8 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		lastLg = lg * openLast
 	}
 	level := 0.0
-	var r0, step float64
+	var r0, step float64 // the fall's: the log share of the cell before it, and its step a cell
+	falling := false
 	for v := k; v < cells; v++ {
 		switch {
 		case v < stop:
@@ -514,7 +515,8 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		case v < R:
 			exp[v] = exp[v-1] * 0.3
 		default:
-			if step == 0 {
+			if !falling {
+				falling = true
 				if fall > R {
 					r0 = math.Log(max(exp[fall-1], 1) / max(exp[fall-1-R], 1))
 				}
