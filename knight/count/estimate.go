@@ -407,6 +407,13 @@ func openGrowth(R, C int) (stop int, half bool) {
 	return (last + 1) * R, half
 }
 
+// openFall returns the first cell of an open sweep's fall (openFallEnd): the growth stops
+// at openGrowth's cell, and the level reached is held up to the mirror of it.
+func (p sweepShape) openFall() int {
+	stop, _ := openGrowth(p.R, p.n/p.R)
+	return max(stop, p.n-stop)
+}
+
 // expectOpen is expectStates for open tours, swept forward (knight/internal/frontier's
 // ahead.go), whose states peak near the middle of the board, or once the frontier is in
 // its steady state on long boards (5×10 and 5×14 open peak in column 4, 6×6 in column 2,
@@ -431,7 +438,7 @@ func (p sweepShape) expectOpen(cells int, measured []float64) []float64 {
 		return exp
 	}
 	stop, half := openGrowth(R, C)
-	fall := max(stop, p.n-stop)
+	fall := p.openFall()
 	colSum := func(c int) float64 {
 		var s float64
 		for _, x := range exp[c*R : (c+1)*R] {

@@ -310,7 +310,7 @@ func TestExpectOpen(t *testing.T) {
 		}
 		exp := p.expectStates(MethodDP, p.n, measured)
 		stop, half := openGrowth(R, C)
-		fall := max(stop, p.n-stop)
+		fall := p.openFall()
 		name := fmt.Sprintf("%d×%d from %d", tt.rows, tt.cols, tt.k)
 		losing := func(v int) bool { return half && v >= stop-R && halfFirst-halfFall*float64(v%R) < 0 }
 		var level float64
@@ -392,8 +392,7 @@ func TestExpectOpenCounted(t *testing.T) {
 				t.Errorf("%d×%d open from %d cells: peak %.4g, counted %.0f (%.2f times)", tt.rows, tt.cols, k, got, peak, r)
 			}
 		}
-		stop, _ := openGrowth(R, p.n/R)
-		fall := max(stop, p.n-stop)
+		fall := p.openFall()
 		for _, k := range []int{3 * R, 4 * R, fall} {
 			if k > fall {
 				continue
@@ -561,8 +560,7 @@ func TestExpectOpen8x8(t *testing.T) {
 		fed[i] = x
 	}
 	p := shapeOf(8, 8, false)
-	stop, _ := openGrowth(R, R)
-	fall := max(stop, p.n-stop)
+	fall := p.openFall()
 	var all float64 // the states counted, summed
 	for _, x := range counted {
 		if !math.IsNaN(x) {
