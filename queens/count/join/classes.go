@@ -63,6 +63,9 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	}
 	split.choose(kept, j.storeMax)
 	cb, outer := split.cb, split.outer
+	if sieveStats != nil {
+		sieveStats.classBits = cb
+	}
 	defer func() { w.m.exclude, w.m.perSub, w.m.prefer = 0, 0, nil }()
 	w.m.exclude = outer
 	w.m.prefer = prefer
@@ -193,6 +196,11 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	var prefer []uint
 	if cutByOccupancy {
 		prefer = w.occupancyOrder(j, j, r)
+		if cutGreedy && j.h >= cutGreedyMinH && prefer != nil {
+			// The cut bits of the classes and their sieves together: about
+			// log₂(|B| ÷ sievePerSubB), one more for the rounding of each level.
+			prefer = w.greedyOrder(prefer, bits.Len(uint(w.sizeB/sievePerSubB))+1)
+		}
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
 		}
@@ -209,6 +217,9 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	kept &^= long
 	split.choose(kept, j.storeMax)
 	cb, outer := split.cb, split.outer
+	if sieveStats != nil {
+		sieveStats.classBits = cb
+	}
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
 		w.m.qsample, w.m.qclash, w.m.coarse = nil, 0, 0
@@ -343,9 +354,24 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 			w.sampleA = append(w.sampleA, w.sideA[i])
 		}
 	}
+	w.sampleB, w.sizeB = w.sampleB[:0], 0
+	step := occupancyStep // of sampleB, doubled each time it fills
 	for b := (queryChunk{}); !b.done; {
 		for _, q := range w.nextQueries(j, jb, r, &b) {
 			tally(&occB, q, &nB)
+			w.sizeB += len(q)
+			if !cutGreedy {
+				continue
+			}
+			for i := 0; i < len(q); i += step {
+				if len(w.sampleB) == 2*greedySample {
+					for k := range greedySample {
+						w.sampleB[k] = w.sampleB[2*k]
+					}
+					w.sampleB, step = w.sampleB[:greedySample], 2*step
+				}
+				w.sampleB = append(w.sampleB, q[i])
+			}
 		}
 	}
 	if nA == 0 || nB == 0 {

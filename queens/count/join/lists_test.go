@@ -127,9 +127,20 @@ func BenchmarkJoinLists(b *testing.B) {
 			sievePerSubB = subB
 		}
 	}
-	defer func(c bool) { cutByOccupancy = c }(cutByOccupancy)
+	defer func(c, g bool) { cutByOccupancy, cutGreedy = c, g }(cutByOccupancy, cutGreedy)
 	if cuts == "fixed" {
 		cutByOccupancy = false
+	}
+	// CHESSPUZZLES_JOINCUTS=greedy takes the cut bits in greedyOrder's order (cutGreedy);
+	// CHESSPUZZLES_JOINGREEDY=both with CHESSPUZZLES_JOINCUTS=both compares that order (in
+	// place of the fixed cut bits) against occupancyOrder's, whole row sets only (the two
+	// cut other classes); =off takes occupancyOrder's where cutGreedy is the default.
+	greedyWay := os.Getenv("CHESSPUZZLES_JOINGREEDY")
+	switch {
+	case cuts == "greedy":
+		cutGreedy = true
+	case greedyWay == "off":
+		cutGreedy = false
 	}
 	var both [2][]float64
 	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
@@ -199,15 +210,19 @@ func BenchmarkJoinLists(b *testing.B) {
 	var maxA, maxB, maxRow, maxHeap uint64
 	var maxPart, maxChunk int
 	var pairs, pairsMax float64
-	// CHESSPUZZLES_JOINSKIP=K with CHESSPUZZLES_JOINCLASS=1 draws the first K row sets
-	// and their classes but times none of them, so that a long series of draws can be
-	// run in parts (N:K:SEED, then N:M:SEED skipping K) and give the same classes.
+	// CHESSPUZZLES_JOINSKIP=K with CHESSPUZZLES_JOINCLASS=1 (or CHESSPUZZLES_JOINGREEDY=both)
+	// draws the first K row sets and their classes but times none of them, so that a long
+	// series of draws can be run in parts (N:K:SEED, then N:M:SEED skipping K) and give
+	// the same classes (row sets).
 	skip := 0
 	if v := os.Getenv("CHESSPUZZLES_JOINSKIP"); v != "" {
 		if skip, err = strconv.Atoi(v); err != nil || skip < 0 {
 			b.Fatalf("CHESSPUZZLES_JOINSKIP=%q: want a number of row sets", v)
 		}
 	}
+	// CHESSPUZZLES_JOINCUTSTUDY=1 prints for each row set what the first K cut bits leave
+	// in occupancyOrder's order and in greedyCuts's (cutStudy).
+	study := os.Getenv("CHESSPUZZLES_JOINCUTSTUDY") == "1"
 	t0 := cpuTime()
 	for i := range m {
 		x := rng.Float64() * all
@@ -243,6 +258,9 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 		var c counters
 		part, chunk, starts := w.lists(&j, e, &c)
+		if study {
+			w.cutStudy(os.Stderr, &j, e)
+		}
 		if cuts == "both" && j.storeMax < math.MaxInt {
 			var got [2]uint64
 			var dt [2]float64
@@ -251,7 +269,16 @@ func BenchmarkJoinLists(b *testing.B) {
 			// timed, less the passes over the lists that every class makes (timed once,
 			// with no class matched).
 			only, once := -1, 0.0
+			if greedyWay == "both" && i < skip {
+				// CHESSPUZZLES_JOINSKIP=K: the first K row sets drawn, not timed.
+				fmt.Fprintf(os.Stderr, "row set %#x skipped (CHESSPUZZLES_JOINSKIP)\n", e)
+				tab.release(rows[:])
+				continue
+			}
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
+				if greedyWay == "both" {
+					b.Fatal("CHESSPUZZLES_JOINGREEDY=both cuts other classes each way: it compares whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
+				}
 				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
 					// B, cut the row set into other classes: "class i" is not the same
@@ -334,6 +361,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					sieveExtraByPairs = way == 1
 				}
+				if greedyWay == "both" {
+					cutByOccupancy = true
+					cutGreedy = way == 0
+				}
 				if grainWay == "both" {
 					cutByOccupancy = true
 					weightByByte = way == 1
@@ -356,6 +387,9 @@ func BenchmarkJoinLists(b *testing.B) {
 			sievePerSub, sievePerSubOdd, sievePerSubB = perSubA, perSubOdd, perSubStoreB
 			if extra == "both" {
 				sieveExtraByPairs = true
+			}
+			if greedyWay == "both" {
+				cutGreedy = false
 			}
 			if grainWay == "both" {
 				weightByByte = true
@@ -385,11 +419,14 @@ func BenchmarkJoinLists(b *testing.B) {
 			}
 			dt := (cpuTime() - c0).Seconds()
 			var ks []string
+			var kStored float64
 			for k, nb := range t.byK {
 				if nb > 0 {
 					ks = append(ks, fmt.Sprintf("k%d×%d", k, nb))
+					kStored += float64(k * t.storedByK[k])
 				}
 			}
+			ks = append(ks, fmt.Sprintf("(class bits %d, sieve bits %.2f a stored pattern)", t.classBits, kStored/float64(max(1, t.stored))))
 			lanes := float64(t.pairs) * float64(64*matchWords)
 			if t.extra != [2]int{} {
 				ks = append(ks, fmt.Sprintf("(extra cut bit kept %d, dropped %d)", t.extra[1], t.extra[0]))

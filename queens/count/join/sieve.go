@@ -352,6 +352,7 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 		sieveStats.builds++
 		sieveStats.stored += len(sigs)
 		sieveStats.byK[k]++
+		sieveStats.storedByK[k] += len(sigs)
 	}
 	keep := kept &^ cut
 	// Squeeze when it saves a chunk, of the width the squeezed word would take.
@@ -659,6 +660,10 @@ type sieveTally struct {
 	runs   int     // of their lanes, those of the weight runs that count (valid and their padding)
 	subLen int     // the lanes of the sub-stores (or groups' prefixes) met, summed over visits
 	extra  [2]int  // extraPays's verdicts on an extra cut bit: dropped, kept
+	// storedByK holds the stores' patterns by their k; classBits the cut bits of the
+	// classes (countRowSetClasses, countRowSetStoreB) of the last row set.
+	storedByK [24]int
+	classBits int
 }
 
 // tally records a bucket of nq queries meeting m (the member mask y of a group where m is

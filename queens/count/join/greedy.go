@@ -1,0 +1,129 @@
+package join
+
+// cutGreedy makes countRowSetStoreB take its cut bits, those of the classes and of their
+// sieves alike, in greedyOrder's order (by their joint effect on a sample of the row
+// set's pairs) instead of occupancyOrder's (by the product of each bit's occupancies), from
+// h = cutGreedyMinH. Set where the AVX-512 kernels run, where it was measured (1 Dec,
+// bench/log/2026-11-29-join.md, "Session 17 … cut"); AVX2 and pure Go keep
+// occupancyOrder's. A variable so that the harness can compare the two
+// (CHESSPUZZLES_JOINCUTS=greedy, CHESSPUZZLES_JOINGREEDY=both|off).
+var cutGreedy = matchIndexed(8, chunkBits, 1)
+
+// cutGreedyMinH is the least h whose row sets take greedyOrder's cut bits where cutGreedy
+// is set: 14 (N = 28), where it was measured. A variable so that tests can run it at
+// small N.
+var cutGreedyMinH = 14
+
+// greedySample bounds the half-boards of each side that greedyOrder chooses on.
+const greedySample = 1 << 16
+
+// greedyBitsMax bounds the bits greedyOrder orders: its last step costs about
+// k·2^(k−1) additions a candidate bit.
+const greedyBitsMax = 20
+
+// greedyCuts chooses cut bits by their joint effect; it holds the buffers of choose.
+type greedyCuts struct {
+	sa     []uint64
+	ia, ib []uint32 // each sample's bits so far, the latest lowest
+	z      []uint64
+	used   []bool
+}
+
+// greedyOrder returns occupancyOrder's bits occ with its first kmax (at most
+// greedyBitsMax) put in the order greedyCuts.choose takes them on the samples of the two
+// halves that occupancyOrder kept (sampleA thinned to greedySample, sampleB), the rest
+// after them in occ's order. The cut bits of a row set are each pair of half-boards'
+// test: a (stored, query) pair reaches the kernel only if it is disjoint on all of them,
+// and the diagonals are not independent (each half-board has one queen a row, so its
+// diagonals of one direction are h of 2h − 1), so the bits with the largest products of
+// their occupancies need not be the ones that leave the fewest pairs together.
+func (w *worker) greedyOrder(occ []uint, kmax int) []uint {
+	g := &w.greedy
+	g.sa = g.sa[:0]
+	step := max(1, (len(w.sampleA)+greedySample-1)/greedySample)
+	for i := 0; i < len(w.sampleA); i += step {
+		g.sa = append(g.sa, w.sampleA[i])
+	}
+	order := g.choose(g.sa, w.sampleB, occ, kmax)
+	var taken uint64
+	for _, b := range order {
+		taken |= 1 << b
+	}
+	for _, b := range occ {
+		if taken>>b&1 == 0 {
+			order = append(order, b)
+		}
+	}
+	return order
+}
+
+// choose returns up to kmax (at most greedyBitsMax) of the frame bits cand, each next one
+// the bit that, with those taken before it, leaves the fewest pairs of (sa, sb) disjoint
+// on all of them (the first in cand's order on ties). With the k − 1 bits taken so far
+// leaving F pairs, candidate c leaves F − D(c), D(c) the pairs disjoint on those bits
+// that both hold c: sb's samples with c tallied by their k − 1 bits, summed over each
+// subset (zetaSum) and read at the complement of each of sa's samples with c. Cost about
+// len(cand)·(|sa| + |sb| + (k−1)·2^(k−1)) a step.
+func (g *greedyCuts) choose(sa, sb []uint64, cand []uint, kmax int) []uint {
+	kmax = min(kmax, len(cand), greedyBitsMax)
+	if kmax <= 0 {
+		return nil
+	}
+	g.ia, g.ib = grow(g.ia, len(sa)), grow(g.ib, len(sb))
+	clear(g.ia)
+	clear(g.ib)
+	g.z = grow(g.z, 1<<(kmax-1))
+	g.used = grow(g.used, len(cand))
+	clear(g.used)
+	ia, ib, used := g.ia, g.ib, g.used
+	order := make([]uint, 0, len(cand))
+	for k := 1; k <= kmax; k++ {
+		z := g.z[:1<<(k-1)]
+		mask := uint32(len(z) - 1)
+		best, bestD := -1, uint64(0)
+		for c, b := range cand {
+			if used[c] {
+				continue
+			}
+			clear(z)
+			for i, s := range sb {
+				z[ib[i]] += s >> b & 1
+			}
+			zetaSum(z, k-1)
+			var d uint64
+			for i, s := range sa {
+				if s>>b&1 != 0 {
+					d += z[^ia[i]&mask]
+				}
+			}
+			if best < 0 || d > bestD {
+				best, bestD = c, d
+			}
+		}
+		used[best] = true
+		b := cand[best]
+		order = append(order, b)
+		for i, s := range sa {
+			ia[i] = ia[i]<<1 | uint32(s>>b&1)
+		}
+		for i, s := range sb {
+			ib[i] = ib[i]<<1 | uint32(s>>b&1)
+		}
+	}
+	return order
+}
+
+// zetaSum makes z its subset sums over k bits: z[M] becomes the sum of z[y] over the
+// y ⊆ M. Cost k·2^(k−1) additions.
+func zetaSum(z []uint64, k int) {
+	n := 1 << k
+	for i := range k {
+		bit := 1 << i
+		for blk := 0; blk < n; blk += 2 * bit {
+			lo, hi := z[blk:blk+bit], z[blk+bit:blk+2*bit]
+			for x := range hi {
+				hi[x] += lo[x]
+			}
+		}
+	}
+}
