@@ -186,7 +186,9 @@ var sievePerSubWhole = 512
 // each half-board weighs what its segments say, 2^segments, or w180 with none, as the
 // queries of countRowSetClasses do), and half A is made again for each and queried a
 // chunk at a time. The larger half stored gives the two levels of cut bits about log₂ 3
-// more bits at the same sub-store size. Counters, return values and only are as
+// more bits at the same sub-store size. From h = cutGreedyMinH, where cutGreedy is set,
+// the cut bits of both levels are taken in greedyOrder's order (by their joint effect)
+// instead of occupancyOrder's. Counters, return values and only are as
 // countRowSetClasses's (stored |A|, queries |B|).
 func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
 	W := 2*j.h - 1
@@ -198,7 +200,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 		prefer = w.occupancyOrder(j, j, r)
 		if cutGreedy && j.h >= cutGreedyMinH && prefer != nil {
 			// The cut bits of the classes and their sieves together: about
-			// log₂(|B| ÷ sievePerSubB), one more for the rounding of each level.
+			// log₂(|B| ÷ sievePerSubB); ⌊that⌋ + 2 for the rounding of each level.
 			prefer = w.greedyOrder(prefer, bits.Len(uint(w.sizeB/sievePerSubB))+1)
 		}
 		if len(prefer) >= classCandidatesLen {
@@ -334,7 +336,8 @@ const occupancyStep = 16
 // one, queries unweighted) that occupy it. So a row set whose queens of A are mostly in
 // the north rows (where the down diagonals near the middle cross both halves) is cut on
 // down diagonals, not on as many up diagonals as down. It makes both halves once more
-// (against dozens of passes of half B in the classes at N = 28).
+// (against dozens of passes of half B in the classes at N = 28), keeps its sample of
+// half A in w.sampleA, and where cutGreedy is set one of half B for greedyOrder.
 func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 	var occA, occB [64]uint64
 	var nA, nB uint64

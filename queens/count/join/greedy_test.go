@@ -29,3 +29,11 @@ func TestCountRowSetGreedy(t *testing.T) {
 		t.Errorf("greedyOrder cut every store as occupancyOrder did (%d visits, %d pairs, %d raw pair tests)", o.visits, o.pairs, o.raw)
 	}
 }
+
+// TestCutGreedyDefault holds cutGreedy's default to where it was measured: on where the
+// AVX-512 kernels run, off on AVX2 and in pure Go.
+func TestCutGreedyDefault(t *testing.T) {
+	if want := matchIndexed(8, chunkBits, 1); cutGreedy != want || cutGreedyMinH != 14 {
+		t.Errorf("cutGreedy %v from h = %d, want %v from h = 14 (AVX-512 kernels: %v)", cutGreedy, cutGreedyMinH, want, want)
+	}
+}
