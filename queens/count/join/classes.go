@@ -337,7 +337,8 @@ const occupancyStep = 16
 // the north rows (where the down diagonals near the middle cross both halves) is cut on
 // down diagonals, not on as many up diagonals as down. It makes both halves once more
 // (against dozens of passes of half B in the classes at N = 28), keeps its sample of
-// half A in w.sampleA, and where cutGreedy is set one of half B for greedyOrder.
+// half A in w.sampleA, and where countRowSetStoreB takes greedyOrder's cut bits one of
+// half B for it.
 func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 	var occA, occB [64]uint64
 	var nA, nB uint64
@@ -363,7 +364,7 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 		for _, q := range w.nextQueries(j, jb, r, &b) {
 			tally(&occB, q, &nB)
 			w.sizeB += len(q)
-			if !cutGreedy {
+			if !cutGreedy || j.h < cutGreedyMinH {
 				continue
 			}
 			for i := 0; i < len(q); i += step {
