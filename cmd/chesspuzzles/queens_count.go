@@ -207,6 +207,13 @@ func runCount(ctx context.Context, opts countOptions, stdout, stderr io.Writer) 
 	return nil
 }
 
+// countProgressHook, when set (by tests only), sees every status countPlan's run reports,
+// after the progress meter: after each finished task, which the checkpoint has recorded by
+// then, each task as it ends (work.Options.EachResult). The manual's test presses its
+// reader's Ctrl-C from it, so that an example interrupted "after a moment" is interrupted
+// after its first tasks however fast the machine counts them.
+var countProgressHook func(work.Status)
+
 // countPlan counts one N on the work pool, with the checkpoint and progress opts ask for:
 // the method it chose goes to notes, warnings and progress to stderr; the bar is erased
 // before countPlan returns.
@@ -228,7 +235,12 @@ func countPlan(ctx context.Context, n int, opts countOptions, notes, stderr io.W
 		return queens.Counts{}, err
 	}
 	m := newCountMeter(stderr, fmt.Sprintf("N=%d", n), opts.quiet)
-	res, err := work.Run(ctx, plan, work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint, Progress: m.update})
+	wo := work.Options{Workers: opts.workers, Checkpoint: opts.checkpoint, Progress: m.update}
+	if hook := countProgressHook; hook != nil {
+		wo.Progress = func(s work.Status) { m.update(s); hook(s) }
+		wo.EachResult = true
+	}
+	res, err := work.Run(ctx, plan, wo)
 	m.Finish()
 	var ce *work.CheckpointError
 	if errors.As(err, &ce) {

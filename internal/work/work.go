@@ -92,6 +92,11 @@ type Options struct {
 	// on several cores cannot be told apart). An error it returns stops the run as a
 	// checkpoint's would.
 	Finished func(r Result, cpu time.Duration) error
+	// EachResult, if set, makes every worker hand each result over as soon as its task
+	// ends instead of in batches of up to 20 ms (resultDelay): Progress then sees every
+	// task at once, at the cost of a channel send a task. For a caller that acts on the
+	// first tasks of a short run (the manual's test interrupts an example after them).
+	EachResult bool
 }
 
 // Status is a snapshot of a run, as plain values: the command that started the run
@@ -434,7 +439,7 @@ func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outc
 					}
 					return // the task in flight is dropped
 				}
-				if now := time.Now(); now.Sub(last) >= resultDelay {
+				if now := time.Now(); opts.EachResult || now.Sub(last) >= resultDelay {
 					finished <- batch
 					batch, last = nil, now
 				}

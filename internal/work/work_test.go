@@ -87,15 +87,16 @@ func TestProgressEveryTask(t *testing.T) {
 // checks that the resumed run ends with the exact counts and redoes no recorded task.
 func TestCheckpointResume(t *testing.T) {
 	const n = 12
-	// The plan's tasks take microseconds: results handed over in batches would all
-	// arrive before the interruption.
+	// The plan's tasks take microseconds: results handed over in batches (here one a
+	// worker, at its end) would all arrive before the interruption; EachResult hands each
+	// over as it ends.
 	defer func(d time.Duration) { resultDelay = d }(resultDelay)
-	resultDelay = 0
+	resultDelay = time.Hour
 	path := filepath.Join(t.TempDir(), "q12.ckpt")
 	p := plan(t, n)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := 0
-	_, err := Run(ctx, p, Options{Workers: 2, Checkpoint: path, Progress: func(s Status) {
+	_, err := Run(ctx, p, Options{Workers: 2, Checkpoint: path, EachResult: true, Progress: func(s Status) {
 		if s.Done >= p.Len()/3 {
 			stopped = s.Done
 			cancel()
