@@ -95,6 +95,12 @@ const modelClass = classAVX2
 // main a0aba9e's CPU (median of six pairs, 0.94–1.27). N = 26 (whose row sets of several
 // classes take sievePerSubB too; session 15, n26): 0.994 ± 0.028 of 512's time on the 54
 // of 159 drawn classes that 256 cuts otherwise: its figure stands.
+// Then (session 17, cut) the cut bits of a row set taken in greedyOrder's order (by their
+// joint effect on a sample of its pairs) where the AVX-512 kernels run: whole row sets
+// 0.772 ± 0.060 of occupancyOrder's CPU on 14 row sets (seed 2005 0.827 ± 0.143, 2025
+// 0.753 ± 0.067; both ways in one process, alternated), so N = 28 4.84·10⁵ → 3.74·10⁵;
+// the real task 46,756 1.004 of main's (median of six pairs, 0.93–1.04). N = 22–27 and 29
+// do not take it: their figures stand.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -107,7 +113,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 4.84e5, 29: 4.66e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 3.74e5, 29: 4.66e6,
 	},
 }
 
