@@ -34,7 +34,9 @@ const classCandidatesLen = 8
 // is sized by it, not by sieveBitsByN). A first pass over half A counts the classes (one more
 // enumeration of A, and B is made again for every part: both small beside the matching
 // from h = 13; a class's half-boards and queries drop the pieces off its cut bits before
-// their products are made). With c = 0 it is countRowSet's parts.
+// their products are made). With c = 0 it is countRowSet's parts. From h =
+// cutGreedyOddMinH, where cutGreedy is set, the cut bits of both levels are taken in
+// greedyOrder's order (by their joint effect) instead of occupancyOrder's.
 //
 // The counters are those of the whole lists, as countRowSet's. With only ≥ 0 it matches
 // the only-th class that holds half-boards and no other (the sampler of lists_test.go
@@ -49,6 +51,17 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	var prefer []uint
 	if cutByOccupancy {
 		prefer = w.occupancyOrder(j, &jb, r)
+		if greedyCutsFor(j) && prefer != nil {
+			// The cut bits of the classes and their sieves together: about
+			// log₂(|A| ÷ the sub-store size), |A| from occupancyOrder's sample; ⌊that⌋
+			// + 2 for the rounding of each level, and at least the fixed sieve's j.sieve
+			// + 1 (one class at N = 29 takes sieveBitsFor's bits).
+			per := sievePerSub
+			if j.h == 13 {
+				per = sievePerSubOdd
+			}
+			prefer = w.greedyOrder(prefer, max(bits.Len(uint(len(w.sampleA)*occupancyStep/per))+1, j.sieve+1))
+		}
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
 		}
@@ -198,7 +211,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	var prefer []uint
 	if cutByOccupancy {
 		prefer = w.occupancyOrder(j, j, r)
-		if cutGreedy && j.h >= cutGreedyMinH && prefer != nil {
+		if greedyCutsFor(j) && prefer != nil {
 			// The cut bits of the classes and their sieves together: about
 			// log₂(|B| ÷ sievePerSubB); ⌊that⌋ + 2 for the rounding of each level.
 			prefer = w.greedyOrder(prefer, bits.Len(uint(w.sizeB/sievePerSubB))+1)
@@ -337,8 +350,8 @@ const occupancyStep = 16
 // the north rows (where the down diagonals near the middle cross both halves) is cut on
 // down diagonals, not on as many up diagonals as down. It makes both halves once more
 // (against dozens of passes of half B in the classes at N = 28), keeps its sample of
-// half A in w.sampleA, and where countRowSetStoreB takes greedyOrder's cut bits one of
-// half B for it.
+// half A in w.sampleA, and where the row set takes greedyOrder's cut bits
+// (greedyCutsFor) one of half B for it.
 func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 	var occA, occB [64]uint64
 	var nA, nB uint64
@@ -364,7 +377,7 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 		for _, q := range w.nextQueries(j, jb, r, &b) {
 			tally(&occB, q, &nB)
 			w.sizeB += len(q)
-			if !cutGreedy || j.h < cutGreedyMinH {
+			if !greedyCutsFor(j) {
 				continue
 			}
 			for i := 0; i < len(q); i += step {

@@ -104,8 +104,8 @@ func (w *worker) cutStudy(out io.Writer, j *subproblem, e uint64) (occ, greedy [
 		jb.forbid(qNE, qSE, j.fdB, j.fuB)
 	}
 	r := j.rowSet(e)
-	defer func(g bool) { cutGreedy = g }(cutGreedy)
-	cutGreedy = true // occupancyOrder keeps a sample of half B
+	defer func(g bool, h, o int) { cutGreedy, cutGreedyMinH, cutGreedyOddMinH = g, h, o }(cutGreedy, cutGreedyMinH, cutGreedyOddMinH)
+	cutGreedy, cutGreedyMinH, cutGreedyOddMinH = true, 0, 0 // occupancyOrder keeps a sample of half B at every h
 	occ = w.occupancyOrder(j, &jb, r)
 	if len(occ) == 0 {
 		fmt.Fprintf(out, "row set %#x: no bit both halves occupy\n", e)

@@ -1,18 +1,41 @@
 package join
 
-// cutGreedy makes countRowSetStoreB take its cut bits, those of the classes and of their
-// sieves alike, in greedyOrder's order (by their joint effect on a sample of the row
-// set's pairs) instead of occupancyOrder's (by the product of each bit's occupancies), from
-// h = cutGreedyMinH. Set where the AVX-512 kernels run, where it was measured (1 Dec,
-// bench/log/2026-11-29-join.md, "Session 17 … cut"); AVX2 and pure Go keep
-// occupancyOrder's. A variable so that the harness can compare the two
+// cutGreedy makes countRowSetStoreB and countRowSetClasses take their cut bits, those of
+// the classes and of their sieves alike, in greedyOrder's order (by their joint effect on
+// a sample of the row set's pairs) instead of occupancyOrder's (by the product of each
+// bit's occupancies), from h = cutGreedyMinH and cutGreedyOddMinH (greedyCutsFor). Set
+// where the AVX-512 kernels run, where it was measured (1 Dec,
+// bench/log/2026-11-29-join.md, "Session 17 … cut" and "Session 18 … odd"); AVX2 and
+// pure Go keep occupancyOrder's. A variable so that the harness can compare the two
 // (CHESSPUZZLES_JOINCUTS=greedy, CHESSPUZZLES_JOINGREEDY=both|off).
 var cutGreedy = matchIndexed(8, chunkBits, 1)
 
-// cutGreedyMinH is the least h whose row sets take greedyOrder's cut bits where cutGreedy
-// is set: 14 (N = 28), where it was measured. A variable so that tests can run it at
-// small N.
+// cutGreedyMinH is the least h whose row sets of countRowSetStoreB (even N) take
+// greedyOrder's cut bits where cutGreedy is set: 14 (N = 28), where it was measured
+// (N = 26 at h = 13: 0.862 of the (batch, query) pairs dry, not timed). A variable so
+// that tests can run it at small N.
 var cutGreedyMinH = 14
+
+// cutGreedyOddMinH is cutGreedyMinH for the row sets that countRowSetClasses counts (odd
+// N; even N where half A is stored): the least h whose cut bits, of the classes and of
+// their sieves, take greedyOrder's order where cutGreedy is set. 14 (N = 29): whole row
+// sets of N = 29 took 0.841 ± 0.045 of occupancyOrder's CPU (6 row sets, 0.705 of the
+// (batch, query) pairs dry). A variable so that the harness and tests can set it
+// (CHESSPUZZLES_JOINGREEDYMINH).
+var cutGreedyOddMinH = 14
+
+// greedyCutsFor reports whether the row sets of j take greedyOrder's cut bits: where
+// cutGreedy is set, from h = cutGreedyMinH where half B is stored (countRowSetStoreB),
+// from h = cutGreedyOddMinH where half A is (countRowSetClasses).
+func greedyCutsFor(j *subproblem) bool {
+	switch {
+	case !cutGreedy:
+		return false
+	case j.kind == subEven && storeLarger && j.h >= storeBMinH:
+		return j.h >= cutGreedyMinH
+	}
+	return j.h >= cutGreedyOddMinH
+}
 
 // greedySample bounds the half-boards of each side that greedyOrder chooses on.
 const greedySample = 1 << 16

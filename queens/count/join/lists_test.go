@@ -136,6 +136,17 @@ func BenchmarkJoinLists(b *testing.B) {
 	// place of the fixed cut bits) against occupancyOrder's, whole row sets only (the two
 	// cut other classes); =off takes occupancyOrder's where cutGreedy is the default.
 	greedyWay := os.Getenv("CHESSPUZZLES_JOINGREEDY")
+	// CHESSPUZZLES_JOINGREEDYMINH=H takes greedyOrder's order (where cutGreedy is set,
+	// by the knobs above or by default) from h = H on both paths, half B stored
+	// (cutGreedyMinH) and half A stored (cutGreedyOddMinH: odd N).
+	defer func(h, o int) { cutGreedyMinH, cutGreedyOddMinH = h, o }(cutGreedyMinH, cutGreedyOddMinH)
+	if v := os.Getenv("CHESSPUZZLES_JOINGREEDYMINH"); v != "" {
+		h, err := strconv.Atoi(v)
+		if err != nil || h < 0 {
+			b.Fatalf("CHESSPUZZLES_JOINGREEDYMINH=%q: want an h, 0 or more", v)
+		}
+		cutGreedyMinH, cutGreedyOddMinH = h, h
+	}
 	switch {
 	case cuts == "greedy":
 		cutGreedy = true

@@ -42,7 +42,7 @@ type worker struct {
 	// sampleA holds, after occupancyOrder, its sample of half A (every occupancyStep-th
 	// half-board).
 	sampleA []uint64
-	// sampleB holds, after occupancyOrder where cutGreedy is set, a sample of half B of
+	// sampleB holds, after occupancyOrder where greedyCutsFor holds, a sample of half B of
 	// at most 2·greedySample half-boards (every 2^i·occupancyStep-th one); sizeB the
 	// half-boards of half B.
 	sampleB []uint64
