@@ -20,8 +20,9 @@ var cutGreedyMinH = 14
 // N; even N where half A is stored): the least h whose cut bits, of the classes and of
 // their sieves, take greedyOrder's order where cutGreedy is set. 14 (N = 29): whole row
 // sets of N = 29 took 0.841 ± 0.045 of occupancyOrder's CPU (6 row sets, 0.705 of the
-// (batch, query) pairs dry). A variable so that the harness and tests can set it
-// (CHESSPUZZLES_JOINGREEDYMINH).
+// (batch, query) pairs dry); N = 27 (h = 13) 0.964 ± 0.077 (32 row sets, 0.720 of the
+// pairs dry: its row sets of a few CPU-s lose what the large ones gain), so not there. A
+// variable so that the harness and tests can set it (CHESSPUZZLES_JOINGREEDYMINH).
 var cutGreedyOddMinH = 14
 
 // greedyCutsFor reports whether the row sets of j take greedyOrder's cut bits: where
