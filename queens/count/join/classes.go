@@ -238,6 +238,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false
 		w.m.qsample, w.m.qclash, w.m.coarse = nil, 0, 0
+		w.m.tree, w.m.tsample = false, nil
 	}()
 	w.m.exclude = outer | long
 	w.m.prefer = prefer
@@ -247,6 +248,11 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 		// 512), each only where it removes more (batch, query) pairs than its visits
 		// cost (extraPays).
 		w.m.qsample, w.m.coarse = w.sampleA, sievePerSub
+	}
+	if cutTree && cutGreedy && j.h >= cutGreedyMinH && cb > 0 && prefer != nil {
+		// Each class's sieve bits in its own order (cutTree), chosen on its stored
+		// half-boards and occupancyOrder's sample of half A.
+		w.m.tree, w.m.tsample = true, w.sampleA
 	}
 	w.m.wshift = [3]uint8{uint8(r.w180 >> 1), 1, 2} // w180 is 1 or 2 where q[0] is made
 	switch {

@@ -153,6 +153,23 @@ func BenchmarkJoinLists(b *testing.B) {
 	case greedyWay == "off":
 		cutGreedy = false
 	}
+	// CHESSPUZZLES_JOINTREE=on takes each class's sieve bits in its own order (cutTree);
+	// =off the row set's; =both with CHESSPUZZLES_JOINCUTS=both compares the two (in
+	// place of the fixed cut bits; way 0 the tree), whole row sets only (the classes are
+	// the same both ways, but compared whole as greedyOrder was), and with
+	// CHESSPUZZLES_JOINSTATS (without CHESSPUZZLES_JOINCUTS=both) tallies each row set
+	// both ways, the row set's order first.
+	treeWay := os.Getenv("CHESSPUZZLES_JOINTREE")
+	defer func(t bool) { cutTree = t }(cutTree)
+	switch treeWay {
+	case "on":
+		cutTree = true
+	case "off":
+		cutTree = false
+	case "both", "":
+	default:
+		b.Fatalf("CHESSPUZZLES_JOINTREE=%q: want on, off or both", treeWay)
+	}
 	var both [2][]float64
 	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
 	// with CHESSPUZZLES_JOINCUTS=both compares storing half A (in place of the fixed cut
@@ -280,15 +297,15 @@ func BenchmarkJoinLists(b *testing.B) {
 			// timed, less the passes over the lists that every class makes (timed once,
 			// with no class matched).
 			only, once := -1, 0.0
-			if greedyWay == "both" && i < skip {
+			if (greedyWay == "both" || treeWay == "both") && i < skip {
 				// CHESSPUZZLES_JOINSKIP=K: the first K row sets drawn, not timed.
 				fmt.Fprintf(os.Stderr, "row set %#x skipped (CHESSPUZZLES_JOINSKIP)\n", e)
 				tab.release(rows[:])
 				continue
 			}
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
-				if greedyWay == "both" {
-					b.Fatal("CHESSPUZZLES_JOINGREEDY=both cuts other classes each way: it compares whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
+				if greedyWay == "both" || treeWay == "both" {
+					b.Fatal("CHESSPUZZLES_JOINGREEDY=both and CHESSPUZZLES_JOINTREE=both compare whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
 				}
 				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
@@ -376,6 +393,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					cutGreedy = way == 0
 				}
+				if treeWay == "both" {
+					cutByOccupancy = true
+					cutTree = way == 0
+				}
 				if grainWay == "both" {
 					cutByOccupancy = true
 					weightByByte = way == 1
@@ -402,13 +423,24 @@ func BenchmarkJoinLists(b *testing.B) {
 			if greedyWay == "both" {
 				cutGreedy = false
 			}
+			if treeWay == "both" {
+				cutTree = false
+			}
 			if grainWay == "both" {
 				weightByByte = true
 			}
 			sieveVisitCost = visitA
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
-		if stats != "" && j.storeMax < math.MaxInt {
+		statWays := []bool{cutTree} // CHESSPUZZLES_JOINTREE=both: off, then on
+		if treeWay == "both" && cuts != "both" {
+			statWays = []bool{false, true}
+		}
+		for _, tw := range statWays {
+			if stats == "" || j.storeMax == math.MaxInt {
+				break
+			}
+			cutTree = tw
 			t := &sieveTally{dry: stats == "dry"}
 			sieveStats = t
 			var c counters
@@ -449,6 +481,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			if !t.dry {
 				fmt.Fprintf(os.Stderr, "; %d solutions, %.4g lanes a solution", got, (lanes+float64(t.raw))/float64(got))
 			}
+			if t.trees > 0 {
+				fmt.Fprintf(os.Stderr, "; tree: %d stores, sample pairs left own ÷ row set's order %.3f (%.4g / %.4g), %.3f s",
+					t.trees, t.treeOwn/t.treeRowSet, t.treeOwn, t.treeRowSet, t.treeTime.Seconds())
+			}
+			fmt.Fprintf(os.Stderr, " [tree %v]", cutTree)
 			fmt.Fprintln(os.Stderr)
 			statPairs = append(statPairs, float64(t.pairs))
 		}

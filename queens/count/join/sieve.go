@@ -1,6 +1,9 @@
 package join
 
-import "math/bits"
+import (
+	"math/bits"
+	"time"
+)
 
 // The sieve in front of the matcher. A row set's store is split by k "cut" signature
 // bits, the diagonals nearest the middle of each direction (the longest ones, which
@@ -191,6 +194,14 @@ type sieveMatcher struct {
 	coarse  int
 	hist    []int     // extraPays's patterns by sub-store and weight
 	zeta    []float64 // extraPays's batches and visits by sub-store
+	// tree, where set (with tsample, the row set's sample of the queries, and qclash),
+	// makes build take its cut bits in treeOrder's order: chosen on this store and the
+	// queries that meet it (cutTree). tg, tcand, tsa, tsb and tz are its buffers.
+	tree         bool
+	tsample      []uint64
+	tg           greedyCuts
+	tcand        []uint
+	tsa, tsb, tz []uint64
 }
 
 // sieveVisitCost is what extraPays counts a (query, sub-store) visit as, in (batch,
@@ -299,7 +310,14 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	}
 	mid := W / 2
 	var order [64]uint8 // the cut bits in the order taken
-	for i, got := 0, 0; got < k && i < len(s.prefer); i++ {
+	if s.tree && k >= 2 {
+		// The class's own order (cutTree): its k bits, then extraPays's rule on them.
+		for i, b := range s.treeOrder(sigs, kept, k) {
+			cut |= 1 << b
+			order[i] = uint8(b)
+		}
+	}
+	for i, got := 0, bits.OnesCount64(cut); got < k && i < len(s.prefer); i++ {
 		if b := s.prefer[i]; kept>>b&1 != 0 {
 			cut |= 1 << b
 			order[got] = uint8(b)
@@ -664,6 +682,13 @@ type sieveTally struct {
 	// classes (countRowSetClasses, countRowSetStoreB) of the last row set.
 	storedByK [24]int
 	classBits int
+	// trees counts the stores whose cut bits treeOrder chose, treeTime its time (wall),
+	// treeRowSet and treeOwn what their samples predict the row set's order and theirs
+	// leave on the first k bits (the (stored, query) pairs disjoint on them, weighted by
+	// each store's pairs).
+	trees               int
+	treeTime            time.Duration
+	treeRowSet, treeOwn float64
 }
 
 // tally records a bucket of nq queries meeting m (the member mask y of a group where m is
