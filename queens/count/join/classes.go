@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"time"
 )
 
 // classBitsMax bounds the cut bits that split half A into classes (countRowSetClasses).
@@ -175,6 +176,14 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	return r.w * n[0], class, nil
 }
 
+// greedyAfterSplit makes countRowSetStoreB take greedyOrder's first bits (the class
+// split's candidates) before the class split and the rest after it, only as many as the
+// class bits and the largest class's sieve take (and one more), instead of all the bits
+// about log₂(|B| ÷ sievePerSubB) + 2 says before it: the first bits are the same either
+// way, and the greedy steps cost most at the last bits. A variable so that the harness
+// can compare (CHESSPUZZLES_JOINKMAX=split|before|both).
+var greedyAfterSplit = false
+
 // storeLarger makes a row set of even N from h = storeBMinH store its half B, about three
 // times its half A at N = 22–28, and query it with half A (countRowSetStoreB) instead of
 // the other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
@@ -208,13 +217,31 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	mid := uint(W / 2)
 	long := uint64(1)<<mid | uint64(1)<<(uint(W)+mid) // half A never has these
 	cand := classCandidates(W)
-	var prefer []uint
+	var prefer, occ []uint
+	kmax := 0 // where greedyOrder's bits are taken: how many at most
 	if cutByOccupancy {
 		prefer = w.occupancyOrder(j, j, r)
 		if greedyCutsFor(j) && prefer != nil {
 			// The cut bits of the classes and their sieves together: about
 			// log₂(|B| ÷ sievePerSubB); ⌊that⌋ + 2 for the rounding of each level.
-			prefer = w.greedyOrder(prefer, bits.Len(uint(w.sizeB/sievePerSubB))+1)
+			// Where greedyAfterSplit is set, the class split's candidates first, the
+			// rest once the classes are known.
+			occ, kmax = prefer, bits.Len(uint(w.sizeB/sievePerSubB))+1
+			var t0 time.Duration
+			if sieveStats != nil {
+				t0 = sieveStats.now()
+			}
+			if greedyAfterSplit {
+				prefer = w.greedyOrder(occ, min(kmax, classCandidatesLen))
+			} else {
+				prefer = w.greedyOrder(occ, kmax)
+				if sieveStats != nil {
+					sieveStats.greedyBits = len(w.greedy.taken)
+				}
+			}
+			if sieveStats != nil {
+				sieveStats.greedyTime += sieveStats.now() - t0
+			}
 		}
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
@@ -234,6 +261,35 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	cb, outer := split.cb, split.outer
 	if sieveStats != nil {
 		sieveStats.classBits = cb
+	}
+	if occ != nil && greedyAfterSplit {
+		// The class bits and the most cut bits a class's sieve takes (its largest,
+		// by its size), and one more for a bit some class does not hold.
+		big := 0
+		for x := range 1 << cb {
+			size, _ := split.class(x)
+			big = max(big, size)
+		}
+		ks := j.sieve // as build takes them, with the perSub set below
+		perSub := sievePerSubB
+		if cb == 0 {
+			perSub = 0
+			if j.h < 13 {
+				perSub = sievePerSubWhole
+			}
+		}
+		if ks > 0 && perSub > 0 {
+			ks = min(maxSieveBits, max(1, bits.Len(uint(big/perSub))-1))
+		}
+		var t0 time.Duration
+		if sieveStats != nil {
+			t0 = sieveStats.now()
+		}
+		prefer = w.greedyOrderMore(occ, min(kmax, cb+ks+1))
+		if sieveStats != nil {
+			sieveStats.greedyTime += sieveStats.now() - t0
+			sieveStats.greedyBits = len(w.greedy.taken)
+		}
 	}
 	defer func() {
 		w.m.exclude, w.m.perSub, w.m.prefer, w.m.weighted = 0, 0, nil, false

@@ -51,6 +51,7 @@ type greedyCuts struct {
 	ia, ib []uint32 // each sample's bits so far, the latest lowest
 	z      []uint64
 	used   []bool
+	taken  []uint // the bits chosen so far, in order (choose, more)
 }
 
 // greedyOrder returns occupancyOrder's bits occ with its first kmax (at most
@@ -68,7 +69,20 @@ func (w *worker) greedyOrder(occ []uint, kmax int) []uint {
 	for i := 0; i < len(w.sampleA); i += step {
 		g.sa = append(g.sa, w.sampleA[i])
 	}
-	order := g.choose(g.sa, w.sampleB, occ, kmax)
+	return withRest(g.choose(g.sa, w.sampleB, occ, kmax), occ)
+}
+
+// greedyOrderMore is greedyOrder(occ, kmax) after greedyOrder(occ, k) for k ≤ kmax, on
+// the same samples: it takes the greedy steps from k + 1 to kmax only (the first k bits
+// are the same either way), so that a caller can choose kmax once the first k bits
+// have told it how many more it needs (countRowSetStoreB: after the class split).
+func (w *worker) greedyOrderMore(occ []uint, kmax int) []uint {
+	g := &w.greedy
+	return withRest(g.more(g.sa, w.sampleB, occ, kmax), occ)
+}
+
+// withRest returns order followed by the bits of occ not in it, in occ's order.
+func withRest(order, occ []uint) []uint {
 	var taken uint64
 	for _, b := range order {
 		taken |= 1 << b
@@ -89,19 +103,24 @@ func (w *worker) greedyOrder(occ []uint, kmax int) []uint {
 // subset (zetaSum) and read at the complement of each of sa's samples with c. Cost about
 // len(cand)·(|sa| + |sb| + (k−1)·2^(k−1)) a step.
 func (g *greedyCuts) choose(sa, sb []uint64, cand []uint, kmax int) []uint {
-	kmax = min(kmax, len(cand), greedyBitsMax)
-	if kmax <= 0 {
-		return nil
-	}
 	g.ia, g.ib = grow(g.ia, len(sa)), grow(g.ib, len(sb))
 	clear(g.ia)
 	clear(g.ib)
-	g.z = grow(g.z, 1<<(kmax-1))
 	g.used = grow(g.used, len(cand))
 	clear(g.used)
+	g.taken = g.taken[:0]
+	return g.more(sa, sb, cand, kmax)
+}
+
+// more continues choose on the same sa, sb and cand up to kmax bits (none where kmax is
+// no more than those chosen) and returns all of them, in a new slice.
+func (g *greedyCuts) more(sa, sb []uint64, cand []uint, kmax int) []uint {
+	kmax = min(kmax, len(cand), greedyBitsMax)
+	if kmax > len(g.taken) {
+		g.z = grow(g.z, 1<<(kmax-1))
+	}
 	ia, ib, used := g.ia, g.ib, g.used
-	order := make([]uint, 0, len(cand))
-	for k := 1; k <= kmax; k++ {
+	for k := len(g.taken) + 1; k <= kmax; k++ {
 		z := g.z[:1<<(k-1)]
 		mask := uint32(len(z) - 1)
 		best, bestD := -1, uint64(0)
@@ -126,7 +145,7 @@ func (g *greedyCuts) choose(sa, sb []uint64, cand []uint, kmax int) []uint {
 		}
 		used[best] = true
 		b := cand[best]
-		order = append(order, b)
+		g.taken = append(g.taken, b)
 		for i, s := range sa {
 			ia[i] = ia[i]<<1 | uint32(s>>b&1)
 		}
@@ -134,7 +153,7 @@ func (g *greedyCuts) choose(sa, sb []uint64, cand []uint, kmax int) []uint {
 			ib[i] = ib[i]<<1 | uint32(s>>b&1)
 		}
 	}
-	return order
+	return append(make([]uint, 0, len(cand)), g.taken...)
 }
 
 // zetaSum makes z its subset sums over k bits: z[M] becomes the sum of z[y] over the

@@ -2,6 +2,8 @@ package join
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -45,4 +47,56 @@ func TestCutGreedyDefault(t *testing.T) {
 	if want := matchIndexed(8, chunkBits, 1); cutGreedy != want || cutGreedyMinH != 14 || cutGreedyOddMinH != 14 {
 		t.Errorf("cutGreedy %v from h = %d (half B stored), %d (half A), want %v from h = 14 and 14 (AVX-512 kernels: %v)", cutGreedy, cutGreedyMinH, cutGreedyOddMinH, want, want)
 	}
+}
+
+// TestGreedyMore holds greedyCuts.more after choose of k bits to choose of all of them at
+// once, for every k.
+func TestGreedyMore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 2))
+	cand := []uint{3, 0, 7, 1, 9, 2, 8, 4, 6, 5, 11, 10}
+	var sa, sb []uint64
+	for i := range 500 {
+		s := rng.Uint64() & rng.Uint64() & 0xfff
+		if i%3 == 0 {
+			s |= (s & 0x3f) << 6 // neighbours together
+		}
+		if i%2 == 0 {
+			sa = append(sa, s)
+		} else {
+			sb = append(sb, s)
+		}
+	}
+	all := new(greedyCuts).choose(sa, sb, cand, len(cand))
+	for k := range len(cand) + 1 {
+		g := new(greedyCuts)
+		first := g.choose(sa, sb, cand, k)
+		got := g.more(sa, sb, cand, len(cand))
+		if !slices.Equal(first, all[:k]) || !slices.Equal(got, all) {
+			t.Errorf("choose of %d bits %v then more %v, want %v", k, first, got, all)
+		}
+	}
+}
+
+// TestCountRowSetGreedyAfterSplit holds TestCountRowSetGreedy's counts, every task, to the
+// whole lists' with greedyOrder's bits taken before the class split and after it
+// (greedyAfterSplit).
+func TestCountRowSetGreedyAfterSplit(t *testing.T) {
+	defer func(f, m, p, pb int, l [2]int, h, gh int, g, a bool, st *sieveTally) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, cutGreedyMinH, cutGreedy, greedyAfterSplit, sieveStats = f, m, p, pb, l, h, gh, g, a, st
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubB, listMaxForce, storeBMinH, cutGreedyMinH, cutGreedy, greedyAfterSplit, sieveStats)
+	n := 12
+	sieveMinPerSub, sieveBitsForce, listMaxForce = 0, 4, [2]int{}
+	cutGreedy = false
+	whole := rowSetResults(t, n)
+	sievePerSub, sievePerSubB, storeBMinH, listMaxForce, cutGreedyMinH = 8, 4, 0, [2]int{50, 40}, 0
+	cutGreedy = true
+	var tallies [2]sieveTally
+	for way, after := range []bool{false, true} {
+		greedyAfterSplit = after
+		sieveStats = &tallies[way]
+		cut := rowSetResults(t, n)
+		sieveStats = nil
+		sameTasks(t, map[bool]string{false: "greedyOrder's bits before the split", true: "after the split"}[after], cut, whole)
+	}
+	t.Logf("greedyOrder's bits before the class split: %d visits, %d (batch, query) pairs; after: %d, %d", tallies[0].visits, tallies[0].pairs, tallies[1].visits, tallies[1].pairs)
 }

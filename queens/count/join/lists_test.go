@@ -170,6 +170,38 @@ func BenchmarkJoinLists(b *testing.B) {
 	default:
 		b.Fatalf("CHESSPUZZLES_JOINTREE=%q: want on, off or both", treeWay)
 	}
+	// CHESSPUZZLES_JOINKMAX=split takes greedyOrder's bits after the class split as
+	// many as the classes take (greedyAfterSplit), =before all before it; =both compares
+	// the two as CHESSPUZZLES_JOINTREE=both does (way 0, and the tallies' second, split).
+	kmaxWay := os.Getenv("CHESSPUZZLES_JOINKMAX")
+	defer func(g bool) { greedyAfterSplit = g }(greedyAfterSplit)
+	switch kmaxWay {
+	case "split":
+		greedyAfterSplit = true
+	case "before":
+		greedyAfterSplit = false
+	case "both", "":
+	default:
+		b.Fatalf("CHESSPUZZLES_JOINKMAX=%q: want split, before or both", kmaxWay)
+	}
+	if treeWay == "both" && kmaxWay == "both" {
+		b.Fatal("CHESSPUZZLES_JOINTREE=both and CHESSPUZZLES_JOINKMAX=both: one comparison at a time")
+	}
+	statsClock = cpuTime
+	defer func() { statsClock = nil }()
+	// CHESSPUZZLES_JOINTREESAMPLE=S and CHESSPUZZLES_JOINTREECAND=C set treeSample and
+	// treeExtraCand.
+	defer func(s, c int) { treeSample, treeExtraCand = s, c }(treeSample, treeExtraCand)
+	for _, v := range []struct {
+		name string
+		p    *int
+	}{{"CHESSPUZZLES_JOINTREESAMPLE", &treeSample}, {"CHESSPUZZLES_JOINTREECAND", &treeExtraCand}} {
+		if x := os.Getenv(v.name); x != "" {
+			if *v.p, err = strconv.Atoi(x); err != nil || *v.p < 1 {
+				b.Fatalf("%s=%q: want a positive number", v.name, x)
+			}
+		}
+	}
 	var both [2][]float64
 	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
 	// with CHESSPUZZLES_JOINCUTS=both compares storing half A (in place of the fixed cut
@@ -297,15 +329,15 @@ func BenchmarkJoinLists(b *testing.B) {
 			// timed, less the passes over the lists that every class makes (timed once,
 			// with no class matched).
 			only, once := -1, 0.0
-			if (greedyWay == "both" || treeWay == "both") && i < skip {
+			if (greedyWay == "both" || treeWay == "both" || kmaxWay == "both") && i < skip {
 				// CHESSPUZZLES_JOINSKIP=K: the first K row sets drawn, not timed.
 				fmt.Fprintf(os.Stderr, "row set %#x skipped (CHESSPUZZLES_JOINSKIP)\n", e)
 				tab.release(rows[:])
 				continue
 			}
 			if os.Getenv("CHESSPUZZLES_JOINCLASS") == "1" {
-				if greedyWay == "both" || treeWay == "both" {
-					b.Fatal("CHESSPUZZLES_JOINGREEDY=both and CHESSPUZZLES_JOINTREE=both compare whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
+				if greedyWay == "both" || treeWay == "both" || kmaxWay == "both" {
+					b.Fatal("CHESSPUZZLES_JOINGREEDY=both, CHESSPUZZLES_JOINTREE=both and CHESSPUZZLES_JOINKMAX=both compare whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
 				}
 				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" {
 					// Fixed cut bits against occupancy, or half A stored against half
@@ -397,6 +429,10 @@ func BenchmarkJoinLists(b *testing.B) {
 					cutByOccupancy = true
 					cutTree = way == 0
 				}
+				if kmaxWay == "both" {
+					cutByOccupancy = true
+					greedyAfterSplit = way == 0
+				}
 				if grainWay == "both" {
 					cutByOccupancy = true
 					weightByByte = way == 1
@@ -426,21 +462,30 @@ func BenchmarkJoinLists(b *testing.B) {
 			if treeWay == "both" {
 				cutTree = false
 			}
+			if kmaxWay == "both" {
+				greedyAfterSplit = false
+			}
 			if grainWay == "both" {
 				weightByByte = true
 			}
 			sieveVisitCost = visitA
 			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
 		}
-		statWays := []bool{cutTree} // CHESSPUZZLES_JOINTREE=both: off, then on
-		if treeWay == "both" && cuts != "both" {
+		// CHESSPUZZLES_JOINTREE=both or CHESSPUZZLES_JOINKMAX=both: off, then on.
+		statWays := []bool{false}
+		if (treeWay == "both" || kmaxWay == "both") && cuts != "both" {
 			statWays = []bool{false, true}
 		}
-		for _, tw := range statWays {
+		for _, on := range statWays {
 			if stats == "" || j.storeMax == math.MaxInt {
 				break
 			}
-			cutTree = tw
+			if len(statWays) == 2 && treeWay == "both" {
+				cutTree = on
+			}
+			if len(statWays) == 2 && kmaxWay == "both" {
+				greedyAfterSplit = on
+			}
 			t := &sieveTally{dry: stats == "dry"}
 			sieveStats = t
 			var c counters
@@ -485,7 +530,10 @@ func BenchmarkJoinLists(b *testing.B) {
 				fmt.Fprintf(os.Stderr, "; tree: %d stores, sample pairs left own ÷ row set's order %.3f (%.4g / %.4g), %.3f s",
 					t.trees, t.treeOwn/t.treeRowSet, t.treeOwn, t.treeRowSet, t.treeTime.Seconds())
 			}
-			fmt.Fprintf(os.Stderr, " [tree %v]", cutTree)
+			if t.greedyBits > 0 {
+				fmt.Fprintf(os.Stderr, "; greedyOrder %d bits %.3f CPU-s", t.greedyBits, t.greedyTime.Seconds())
+			}
+			fmt.Fprintf(os.Stderr, " [tree %v, greedy bits after the split %v]", cutTree, greedyAfterSplit)
 			fmt.Fprintln(os.Stderr)
 			statPairs = append(statPairs, float64(t.pairs))
 		}

@@ -689,6 +689,22 @@ type sieveTally struct {
 	trees               int
 	treeTime            time.Duration
 	treeRowSet, treeOwn float64
+	// greedyTime is greedyOrder's time (countRowSetStoreB), greedyBits the bits it
+	// ordered in the last row set, both read on statsClock.
+	greedyTime time.Duration
+	greedyBits int
+}
+
+// statsClock, where set (by the harness: the process's CPU time), is what sieveTally's
+// times are read on, else the wall clock.
+var statsClock func() time.Duration
+
+// now reads statsClock.
+func (t *sieveTally) now() time.Duration {
+	if statsClock != nil {
+		return statsClock()
+	}
+	return time.Duration(time.Now().UnixNano())
 }
 
 // tally records a bucket of nq queries meeting m (the member mask y of a group where m is

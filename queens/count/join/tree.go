@@ -13,7 +13,8 @@ var cutTree = false
 
 // treeSample bounds the half-boards of each side that a class's sieve order is chosen
 // on (its stored half-boards thinned, the queries of the row set's sample that meet it).
-const treeSample = 1 << 12
+// A variable so that the harness can try others (CHESSPUZZLES_JOINTREESAMPLE).
+var treeSample = 1 << 12
 
 // treeExamine bounds the queries of the row set's sample that a class examines for its
 // own (those with none of its class bits).
@@ -24,9 +25,9 @@ const treeExamine = 1 << 16
 // s.qclash's bits), among the first k + treeExtraCand bits of s.prefer that kept holds.
 // It returns nil where there is no query in the sample (the caller keeps prefer's order).
 func (s *sieveMatcher) treeOrder(sigs []uint64, kept uint64, k int) []uint {
-	var t0 time.Time
+	var t0 time.Duration
 	if sieveStats != nil {
-		t0 = time.Now()
+		t0 = sieveStats.now()
 	}
 	s.tcand = s.tcand[:0]
 	for _, b := range s.prefer {
@@ -63,7 +64,7 @@ func (s *sieveMatcher) treeOrder(sigs []uint64, kept uint64, k int) []uint {
 	order := s.tg.choose(s.tsa, s.tsb, s.tcand, k)
 	if sieveStats != nil {
 		t := sieveStats
-		t.treeTime += time.Since(t0)
+		t.treeTime += t.now() - t0
 		t.trees++
 		// What the class's sample says each order leaves: its pairs disjoint on the
 		// first k bits of the row set's order (prefer's, as build takes them without
@@ -78,8 +79,9 @@ func (s *sieveMatcher) treeOrder(sigs []uint64, kept uint64, k int) []uint {
 }
 
 // treeExtraCand is how many of prefer's bits beyond the k a class takes are candidates
-// for its own order.
-const treeExtraCand = 16
+// for its own order. A variable so that the harness can try others
+// (CHESSPUZZLES_JOINTREECAND).
+var treeExtraCand = 16
 
 // disjointOn counts the pairs of (sa, sb) disjoint on all the bits of cut (at most
 // greedyBitsMax), z its buffer.
