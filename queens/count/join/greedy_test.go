@@ -100,3 +100,36 @@ func TestCountRowSetGreedyAfterSplit(t *testing.T) {
 	}
 	t.Logf("greedyOrder's bits before the class split: %d visits, %d (batch, query) pairs; after: %d, %d", tallies[0].visits, tallies[0].pairs, tallies[1].visits, tallies[1].pairs)
 }
+
+// BenchmarkGreedyChoose times greedyCuts.choose of greedyBitsMax bits among 45 candidates
+// on samples of the sizes greedyOrder takes (2^16 of half A, 2^17 of half B), each
+// half-board 14 bits of 54 (as many diagonals of each direction as a half-board of N = 28
+// has queens).
+func BenchmarkGreedyChoose(b *testing.B) {
+	rng := rand.New(rand.NewPCG(49, 3))
+	sig := func() uint64 {
+		var s uint64
+		for bits := 0; bits < 14; {
+			if x := uint64(1) << rng.IntN(54); s&x == 0 {
+				s |= x
+				bits++
+			}
+		}
+		return s
+	}
+	sa, sb := make([]uint64, greedySample), make([]uint64, 2*greedySample)
+	for i := range sa {
+		sa[i] = sig()
+	}
+	for i := range sb {
+		sb[i] = sig()
+	}
+	cand := make([]uint, 45)
+	for i := range cand {
+		cand[i] = uint(i)
+	}
+	var g greedyCuts
+	for b.Loop() {
+		g.choose(sa, sb, cand, greedyBitsMax)
+	}
+}
