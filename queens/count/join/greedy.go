@@ -1,5 +1,11 @@
 package join
 
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
+
 // cutGreedy makes countRowSetStoreB and countRowSetClasses take their cut bits, those of
 // the classes and of their sieves alike, in greedyOrder's order (by their joint effect on
 // a sample of the row set's pairs) instead of occupancyOrder's (by the product of each
@@ -52,7 +58,14 @@ type greedyCuts struct {
 	z      []uint64
 	used   []bool
 	taken  []uint // the bits chosen so far, in order (choose, more)
+	za     []uint64
+	by     []int // candidates by their bounds, highest first (more)
 }
+
+// greedyPrune makes greedyCuts.more bound each candidate's pairs first and skip those
+// whose bound cannot beat the best found (the same bits, fewer candidates counted). A
+// variable so that tests can hold the two to the same bits.
+var greedyPrune = true
 
 // greedyOrder returns occupancyOrder's bits occ with its first kmax (at most
 // greedyBitsMax) put in the order greedyCuts.choose takes them on the samples of the two
@@ -119,14 +132,59 @@ func (g *greedyCuts) more(sa, sb []uint64, cand []uint, kmax int) []uint {
 	if kmax > len(g.taken) {
 		g.z = grow(g.z, 1<<(kmax-1))
 	}
+	if greedyPrune && kmax > len(g.taken) {
+		g.za = grow(g.za, 1<<(kmax-1))
+	}
 	ia, ib, used := g.ia, g.ib, g.used
+	var bound [64]uint64 // by bit
 	for k := len(g.taken) + 1; k <= kmax; k++ {
 		z := g.z[:1<<(k-1)]
 		mask := uint32(len(z) - 1)
+		// The candidates in cand's order, or where greedyPrune is set by their bounds:
+		// candidate c leaves D(c) pairs fewer, D(c) at most the pairs disjoint on the
+		// bits so far whose A holds c (whatever B holds), and at most those whose B
+		// holds c; one subset sum of each side a step instead of one a candidate.
+		g.by = g.by[:0]
+		for c := range cand {
+			if !used[c] {
+				g.by = append(g.by, c)
+			}
+		}
+		if greedyPrune {
+			var u, v [64]uint64
+			za := g.za[:len(z)]
+			for _, side := range [2]struct {
+				from, to []uint64
+				idf, idt []uint32
+				into     *[64]uint64
+			}{{sb, sa, ib, ia, &u}, {sa, sb, ia, ib, &v}} {
+				clear(za)
+				for i := range side.from {
+					za[side.idf[i]]++
+				}
+				zetaSum(za, k-1)
+				for i, s := range side.to {
+					n := za[^side.idt[i]&mask]
+					for x := s; x != 0; x &= x - 1 {
+						side.into[bits.TrailingZeros64(x)] += n
+					}
+				}
+			}
+			for _, c := range g.by {
+				bound[cand[c]] = min(u[cand[c]], v[cand[c]])
+			}
+			slices.SortStableFunc(g.by, func(x, y int) int {
+				return cmp.Compare(bound[cand[y]], bound[cand[x]])
+			})
+		}
 		best, bestD := -1, uint64(0)
-		for c, b := range cand {
-			if used[c] {
-				continue
+		for _, c := range g.by {
+			b := cand[c]
+			if greedyPrune && best >= 0 && (bound[b] < bestD || bound[b] == bestD && c > best) {
+				if bound[b] < bestD {
+					break // the rest are bounded lower still
+				}
+				continue // a tie it would lose
 			}
 			clear(z)
 			for i, s := range sb {
@@ -139,7 +197,7 @@ func (g *greedyCuts) more(sa, sb []uint64, cand []uint, kmax int) []uint {
 					d += z[^ia[i]&mask]
 				}
 			}
-			if best < 0 || d > bestD {
+			if best < 0 || d > bestD || d == bestD && c < best {
 				best, bestD = c, d
 			}
 		}
