@@ -180,8 +180,11 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 // split's candidates) before the class split and the rest after it, only as many as the
 // class bits and the largest class's sieve take (and one more), instead of all the bits
 // about log₂(|B| ÷ sievePerSubB) + 2 says before it: the first bits are the same either
-// way, and the greedy steps cost most at the last bits. A variable so that the harness
-// can compare (CHESSPUZZLES_JOINKMAX=split|before|both).
+// way, and the greedy steps cost most at the last bits. Off: at N = 28 the class bits,
+// the largest class's sieve bits and one more are as many as before the split on 5 of
+// seed 2005's 6 row sets (18 for 19 on the sixth), so it saved nothing (1 Dec,
+// bench/log/2026-11-29-join.md, "Session 18 … tree"). A variable so that the harness can
+// compare (CHESSPUZZLES_JOINKMAX=split|before|both).
 var greedyAfterSplit = false
 
 // storeLarger makes a row set of even N from h = storeBMinH store its half B, about three

@@ -7,8 +7,11 @@ import "time"
 // it (those with none of its class bits), instead of the row set's order after the
 // class bits (greedyOrder's): a decision tree of depth 2 (class bits, then each class's
 // own sieve bits) instead of one order. It applies where greedyOrder's order is taken
-// (cutGreedy, from h = cutGreedyMinH). A variable so that the harness can compare
-// (CHESSPUZZLES_JOINTREE=on|off|both).
+// (cutGreedy, from h = cutGreedyMinH). Off: dry at N = 28 (14 row sets, seeds 2005 and
+// 2025) it left 0.996 and 0.991 of the row set's order's (batch, query) pairs at 0.98
+// and 1.05 of its visits, for 0.2–2 s a row set (1 Dec, bench/log/2026-11-29-join.md,
+// "Session 18 … tree"): the row set's greedy order is already about as good on each
+// class. A variable so that the harness can compare (CHESSPUZZLES_JOINTREE=on|off|both).
 var cutTree = false
 
 // treeSample bounds the half-boards of each side that a class's sieve order is chosen
