@@ -202,14 +202,7 @@ func TestCutShares(t *testing.T) {
 		for _, b := range order[:k] {
 			cut |= 1 << b
 		}
-		var pairs uint64
-		for _, a := range sa {
-			for _, b := range sb {
-				if a&b&cut == 0 {
-					pairs++
-				}
-			}
-		}
+		pairs := pairsDisjointOn(sa, sb, cut)
 		if got := cutSharesOf(ta, tb, k); got.disjointPairs != pairs {
 			t.Errorf("cutSharesOf(%d bits): %d disjoint pairs, want %d", k, got.disjointPairs, pairs)
 		}
@@ -234,4 +227,18 @@ func TestCutShares(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pairsDisjointOn counts the pairs (a, b) of sa × sb disjoint on the bits of mask, one by
+// one: the slow count the subset sums are held to.
+func pairsDisjointOn(sa, sb []uint64, mask uint64) uint64 {
+	var n uint64
+	for _, a := range sa {
+		for _, b := range sb {
+			if a&b&mask == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
