@@ -102,9 +102,9 @@ const modelClass = classAVX2
 // the real task 46,756 1.004 of main's (median of six pairs, 0.93–1.04). N = 22–27 and 29
 // did not take it then.
 // Then (session 18, odd) the same order on the odd path (countRowSetClasses) from h = 14:
-// N = 29's whole row sets 0.841 ± 0.045 of occupancyOrder's CPU (6 row sets of seed
-// 2005, both ways in one process, alternated; (batch, query) pairs 0.705 dry), so N = 29
-// 4.66·10⁶ → 3.92·10⁶ (the sample's error kept). N = 27 read 0.964 ± 0.077 (32 row sets)
+// N = 29's whole row sets 0.854 ± 0.046 of occupancyOrder's CPU (18 row sets: seed 2005
+// 0.841 ± 0.045 on 6, 2025 0.865 ± 0.081 on 12; both ways in one process, alternated;
+// (batch, query) pairs 0.705 dry), so N = 29 4.66·10⁶ → 3.98·10⁶ (the sample's error kept). N = 27 read 0.964 ± 0.077 (32 row sets)
 // and does not take it; N = 22–26 do not either: their figures stand.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
@@ -118,7 +118,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 3.74e5, 29: 3.92e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.74e4, 28: 3.74e5, 29: 3.98e6,
 	},
 }
 
