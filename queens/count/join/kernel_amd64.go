@@ -56,7 +56,19 @@ func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32,
 		case bw == 8 && haveMatchAVX512 && stride >= nch && len(offs) >= len(cq)*stride:
 			return countBatchesAVX512Offs(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
 		case bw == 8 && matchIndexed(bw, cb, nch):
-			return countBatchesAVX512Index(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq))
+			nb := len(tab) / bs
+			kernel := countBatchesAVX512Index
+			if kernelTernlog {
+				kernel = countBatchesAVX512IndexT
+			}
+			if nb <= 2 || !pairsOnly(nch, cb) {
+				return kernel(&tab[0], nb, bs, nch, cb, &cq[0], len(cq))
+			}
+			var n uint64
+			for b := 0; b < nb; b += 2 {
+				n += kernel(&tab[b*bs], min(2, nb-b), bs, nch, cb, &cq[0], len(cq))
+			}
+			return n
 		case cb != chunkBits:
 		case bw == 8 && haveMatchAVX512:
 			return countBatchesAVX512(&tab[0], len(tab)/bs, bs, nch, &cq[0], len(cq))
@@ -110,6 +122,12 @@ func matchIndexed(bw, cb, nch int) bool {
 //
 //go:noescape
 func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+
+// countBatchesAVX512IndexT is countBatchesAVX512Index ANDing two chunks' rows at a time
+// (VPTERNLOGQ): the same loads, about half the vector ANDs.
+//
+//go:noescape
+func countBatchesAVX512IndexT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 
 // countBatchesAVX512IndexLanes is countBatchesAVX512Index keeping each word of each batch
 // apart: it sets out[8·b + w] (nb·8 of them) to the lanes of word w of batch b left set,
@@ -181,7 +199,19 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 	case len(tab) == 0 || len(cq) == 0:
 		return 0
 	case haveMatchAVX512Weighted && matchIndexed(bw, cb, nch):
-		return countBatchesAVX512IndexWeighted(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq), &wts[0])
+		nb := len(tab) / bs
+		kernel := countBatchesAVX512IndexWeighted
+		if kernelTernlog {
+			kernel = countBatchesAVX512IndexWeightedT
+		}
+		if nb <= 2 || !pairsOnly(nch, cb) {
+			return kernel(&tab[0], nb, bs, nch, cb, &cq[0], len(cq), &wts[0])
+		}
+		var n uint64
+		for b := 0; b < nb; b += 2 {
+			n += kernel(&tab[b*bs], min(2, nb-b), bs, nch, cb, &cq[0], len(cq), &wts[64*b])
+		}
+		return n
 	case lanesOffsets(bw) && nch <= 8 && stride >= nch && len(offs) >= len(cq)*stride:
 		nb := len(tab) / bs
 		var n uint64
@@ -205,6 +235,32 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 //
 //go:noescape
 func countBatchesAVX512IndexWeighted(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
+
+// countBatchesAVX512IndexWeightedT is countBatchesAVX512IndexWeighted ANDing two chunks'
+// rows at a time (VPTERNLOGQ): the same loads, about half the vector ANDs.
+//
+//go:noescape
+func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
+
+// kernelPairs says that countBatches and countBatchesWeighted give the AVX-512 kernels
+// (countBatchesAVX512Index, countBatchesAVX512IndexWeighted and their ternlog twins) at
+// most two batches a call where four batches' rows would not fit 32 KiB (pairsOnly), so
+// that their loops take the batches two at a time, not four: sharing a query's row offsets
+// among four batches saves two scalar instructions a chunk, but four batches' rows of six
+// chunks of 6 bits (96 KiB) do not fit a 48 KiB L1 data cache, and two (48 KiB) nearly do.
+// The measuring harness sets it (CHESSPUZZLES_JOINKERNEL) to compare the two.
+var kernelPairs = false
+
+// pairsOnly reports whether the AVX-512 kernels take the batches of nch chunks of cb bits
+// at most two at a time (kernelPairs, and four batches' rows above 32 KiB: chunks of 6
+// bits from 3 chunks, of 5 bits from 5).
+func pairsOnly(nch, cb int) bool { return kernelPairs && 4*nch<<cb*64 > 32<<10 }
+
+// kernelTernlog says that countBatches and countBatchesWeighted run the ternlog twins
+// countBatchesAVX512IndexT and countBatchesAVX512IndexWeightedT where they would run
+// countBatchesAVX512Index and countBatchesAVX512IndexWeighted. The measuring harness sets
+// it (CHESSPUZZLES_JOINKERNEL) to compare the two.
+var kernelTernlog = false
 
 // countBatchesAVX2Weighted is countBatchesAVX2 weighing each lane (countBatchesGoWeighted):
 // the nq ≥ 1 queries' byte popcounts are summed bytewise for up to 31 queries at a time (at

@@ -434,25 +434,53 @@ z512done:
 #define RI2(d, r, m) RI1(d, r, m); VPANDQ d(DX)(BX*1), Z6, Z6
 #define RI4(d, r, m) RI2(d, r, m); VPANDQ d(R10)(BX*1), Z8, Z8; VPANDQ d(R13)(BX*1), Z9, Z9
 
-// C5_k(R) and C6_k(R) are R(d, r, m) for each chunk after the first of k chunks of 5 or 6
-// bits: chunk j starts at j·32 or j·64 rows of 64 bytes, and its bits, from 5j or 6j, go
-// to bit 6 by a right rotation of 5j−6 or 6j−6 (mod 64).
-#define C5_1(R)
-#define C5_2(R) R(2048, 63, 0x7c0)
-#define C5_3(R) C5_2(R); R(4096, 4, 0x7c0)
-#define C5_4(R) C5_3(R); R(6144, 9, 0x7c0)
-#define C5_5(R) C5_4(R); R(8192, 14, 0x7c0)
-#define C5_6(R) C5_5(R); R(10240, 19, 0x7c0)
-#define C5_7(R) C5_6(R); R(12288, 24, 0x7c0)
-#define C5_8(R) C5_7(R); R(14336, 29, 0x7c0)
-#define C6_1(R)
-#define C6_2(R) R(4096, 0, 0xfc0)
-#define C6_3(R) C6_2(R); R(8192, 6, 0xfc0)
-#define C6_4(R) C6_3(R); R(12288, 12, 0xfc0)
-#define C6_5(R) C6_4(R); R(16384, 18, 0xfc0)
-#define C6_6(R) C6_5(R); R(20480, 24, 0xfc0)
-#define C6_7(R) C6_6(R); R(24576, 30, 0xfc0)
-#define C6_8(R) C6_7(R); R(28672, 36, 0xfc0)
+// TI1(d, r, d2, r2, m), TI2 and TI4 AND into Z0 (and Z6, or Z6, Z8 and Z9) the rows of two
+// chunks, at d and d2 bytes into each batch, that the query in AX names (rotations r and
+// r2, mask m, as RIn): the first row is loaded (Z16…Z19) and both are ANDed in by one
+// VPTERNLOGQ (0x80: a AND b AND c), one vector operation for two rows where RIn takes
+// two. The loads are the same; where the 512-bit ALU ports, not the loads, bound the
+// kernel (Intel's two, against AMD Zen 5's four), it saves time.
+#define TI1(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0
+#define TI2(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6
+#define TI4(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; VMOVDQU64 d(R10)(BX*1), Z18; VMOVDQU64 d(R13)(BX*1), Z19; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6; VPTERNLOGQ $0x80, d2(R10)(BX*1), Z18, Z8; VPTERNLOGQ $0x80, d2(R13)(BX*1), Z19, Z9
+
+// C5_k(R, T) and C6_k(R, T) are R(d, r, m) for each chunk after the first of k chunks of
+// 5 or 6 bits (T unused): chunk j starts at j·32 or j·64 rows of 64 bytes, and its bits,
+// from 5j or 6j, go to bit 6 by a right rotation of 5j−6 or 6j−6 (mod 64). C5T_k(R, T)
+// and C6T_k(R, T) are the same rows two chunks at a time, T(d, r, d2, r2, m), and R for
+// the last one where they are odd.
+#define C5_1(R, T)
+#define C5_2(R, T) R(2048, 63, 0x7c0)
+#define C5_3(R, T) C5_2(R, T); R(4096, 4, 0x7c0)
+#define C5_4(R, T) C5_3(R, T); R(6144, 9, 0x7c0)
+#define C5_5(R, T) C5_4(R, T); R(8192, 14, 0x7c0)
+#define C5_6(R, T) C5_5(R, T); R(10240, 19, 0x7c0)
+#define C5_7(R, T) C5_6(R, T); R(12288, 24, 0x7c0)
+#define C5_8(R, T) C5_7(R, T); R(14336, 29, 0x7c0)
+#define C6_1(R, T)
+#define C6_2(R, T) R(4096, 0, 0xfc0)
+#define C6_3(R, T) C6_2(R, T); R(8192, 6, 0xfc0)
+#define C6_4(R, T) C6_3(R, T); R(12288, 12, 0xfc0)
+#define C6_5(R, T) C6_4(R, T); R(16384, 18, 0xfc0)
+#define C6_6(R, T) C6_5(R, T); R(20480, 24, 0xfc0)
+#define C6_7(R, T) C6_6(R, T); R(24576, 30, 0xfc0)
+#define C6_8(R, T) C6_7(R, T); R(28672, 36, 0xfc0)
+#define C5T_1(R, T)
+#define C5T_2(R, T) R(2048, 63, 0x7c0)
+#define C5T_3(R, T) T(2048, 63, 4096, 4, 0x7c0)
+#define C5T_4(R, T) C5T_3(R, T); R(6144, 9, 0x7c0)
+#define C5T_5(R, T) C5T_3(R, T); T(6144, 9, 8192, 14, 0x7c0)
+#define C5T_6(R, T) C5T_5(R, T); R(10240, 19, 0x7c0)
+#define C5T_7(R, T) C5T_5(R, T); T(10240, 19, 12288, 24, 0x7c0)
+#define C5T_8(R, T) C5T_7(R, T); R(14336, 29, 0x7c0)
+#define C6T_1(R, T)
+#define C6T_2(R, T) R(4096, 0, 0xfc0)
+#define C6T_3(R, T) T(4096, 0, 8192, 6, 0xfc0)
+#define C6T_4(R, T) C6T_3(R, T); R(12288, 12, 0xfc0)
+#define C6T_5(R, T) C6T_3(R, T); T(12288, 12, 16384, 18, 0xfc0)
+#define C6T_6(R, T) C6T_5(R, T); R(20480, 24, 0xfc0)
+#define C6T_7(R, T) C6T_5(R, T); T(20480, 24, 24576, 30, 0xfc0)
+#define C6T_8(R, T) C6T_7(R, T); R(28672, 36, 0xfc0)
 
 // GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS, AFTER4, AFTER2, AFTER1, done)
 // is countBatchesAVX512Index (AFTERn NOLANES, done zidone) or countBatchesAVX512IndexLanes
@@ -476,7 +504,7 @@ quad:                              \
 	VMOVDQU64 (DX)(BX*1), Z6;       \
 	VMOVDQU64 (R10)(BX*1), Z8;      \
 	VMOVDQU64 (R13)(BX*1), Z9;      \
-	CHUNKS(RI4);                    \
+	CHUNKS(RI4, TI4);               \
 	POPZ4;                          \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
@@ -497,7 +525,7 @@ pair:                              \
 	ANDL      $m, BX;               \
 	VMOVDQU64 (SI)(BX*1), Z0;       \
 	VMOVDQU64 (DX)(BX*1), Z6;       \
-	CHUNKS(RI2);                    \
+	CHUNKS(RI2, TI2);               \
 	POPZ2;                          \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
@@ -516,7 +544,7 @@ query:                             \
 	RORXQ     $58, AX, BX;          \
 	ANDL      $m, BX;               \
 	VMOVDQU64 (SI)(BX*1), Z0;       \
-	CHUNKS(RI1);                    \
+	CHUNKS(RI1, TI1);               \
 	POPZ;                           \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
@@ -566,6 +594,41 @@ TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
 	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6_6, NOLANES, NOLANES, NOLANES, zidone)
 	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6_7, NOLANES, NOLANES, NOLANES, zidone)
 	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6_8, NOLANES, NOLANES, NOLANES, zidone)
+
+zidone:
+	VPADDQ        Z3, Z2, Z2
+	VPADDQ        Z5, Z4, Z4
+	VPADDQ        Z4, Z2, Z2
+	VEXTRACTI64X4 $1, Z2, Y1
+	VPADDQ        Y1, Y2, Y2
+	HSUM4
+	MOVQ          AX, ret+56(FP)
+	RET
+
+// func countBatchesAVX512IndexT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+//
+// countBatchesAVX512Index ANDing the rows of two chunks at a time by one VPTERNLOGQ
+// (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
+TEXT ·countBatchesAVX512IndexT(SB), NOSPLIT, $0-64
+	ZINDEXARGS
+	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8)
+
+	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5T_1, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5T_2, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5T_3, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5T_4, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5T_5, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5T_6, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5T_7, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5T_8, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6T_1, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6T_2, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6T_3, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6T_4, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6T_5, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6T_6, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6T_7, NOLANES, NOLANES, NOLANES, zidone)
+	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6T_8, NOLANES, NOLANES, NOLANES, zidone)
 
 zidone:
 	VPADDQ        Z3, Z2, Z2
@@ -1097,7 +1160,7 @@ quad:                              \
 	VMOVDQU64 (DX)(BX*1), Z6;       \
 	VMOVDQU64 (R10)(BX*1), Z8;      \
 	VMOVDQU64 (R13)(BX*1), Z9;      \
-	CHUNKS(RI4);                    \
+	CHUNKS(RI4, TI4);               \
 	WZACC4;                         \
 	ADDQ      $8, DI;               \
 	DECQ      R14;                  \
@@ -1124,7 +1187,7 @@ pair:                              \
 	ANDL      $m, BX;               \
 	VMOVDQU64 (SI)(BX*1), Z0;       \
 	VMOVDQU64 (DX)(BX*1), Z6;       \
-	CHUNKS(RI2);                    \
+	CHUNKS(RI2, TI2);               \
 	WZACC2;                         \
 	ADDQ      $8, DI;               \
 	DECQ      R14;                  \
@@ -1149,7 +1212,7 @@ query:                             \
 	RORXQ     $58, AX, BX;          \
 	ANDL      $m, BX;               \
 	VMOVDQU64 (SI)(BX*1), Z0;       \
-	CHUNKS(RI1);                    \
+	CHUNKS(RI1, TI1);               \
 	WZACC1;                         \
 	ADDQ      $8, DI;               \
 	DECQ      R14;                  \
@@ -1193,6 +1256,42 @@ TEXT ·countBatchesAVX512IndexWeighted(SB), NOSPLIT, $0-72
 	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, C6_6)
 	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, C6_7)
 	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, C6_8)
+
+zwdone:
+	VEXTRACTI64X4 $1, Z2, Y1
+	VPADDQ        Y1, Y2, Y2
+	HSUM4
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
+//
+// countBatchesAVX512IndexWeighted ANDing the rows of two chunks at a time by one
+// VPTERNLOGQ (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
+TEXT ·countBatchesAVX512IndexWeightedT(SB), NOSPLIT, $0-72
+	ZINDEXARGS
+	MOVQ        wts+56(FP), R15
+	VPTERNLOGD  $0xff, Z30, Z30, Z30
+	VPSRLQ      $32, Z30, Z31
+	VPSRLW      $15, Z30, Z30
+	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8)
+
+	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, C5T_1)
+	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, C5T_2)
+	WGROUPED(zw5b3, zw5k3, zw5u3, zw5p3, zw5l3, zw5r3, zw5s3, zw5m3, zw5q3, 0x7c0, C5T_3)
+	WGROUPED(zw5b4, zw5k4, zw5u4, zw5p4, zw5l4, zw5r4, zw5s4, zw5m4, zw5q4, 0x7c0, C5T_4)
+	WGROUPED(zw5b5, zw5k5, zw5u5, zw5p5, zw5l5, zw5r5, zw5s5, zw5m5, zw5q5, 0x7c0, C5T_5)
+	WGROUPED(zw5b6, zw5k6, zw5u6, zw5p6, zw5l6, zw5r6, zw5s6, zw5m6, zw5q6, 0x7c0, C5T_6)
+	WGROUPED(zw5b7, zw5k7, zw5u7, zw5p7, zw5l7, zw5r7, zw5s7, zw5m7, zw5q7, 0x7c0, C5T_7)
+	WGROUPED(zw5b8, zw5k8, zw5u8, zw5p8, zw5l8, zw5r8, zw5s8, zw5m8, zw5q8, 0x7c0, C5T_8)
+	WGROUPED(zw6b1, zw6k1, zw6u1, zw6p1, zw6l1, zw6r1, zw6s1, zw6m1, zw6q1, 0xfc0, C6T_1)
+	WGROUPED(zw6b2, zw6k2, zw6u2, zw6p2, zw6l2, zw6r2, zw6s2, zw6m2, zw6q2, 0xfc0, C6T_2)
+	WGROUPED(zw6b3, zw6k3, zw6u3, zw6p3, zw6l3, zw6r3, zw6s3, zw6m3, zw6q3, 0xfc0, C6T_3)
+	WGROUPED(zw6b4, zw6k4, zw6u4, zw6p4, zw6l4, zw6r4, zw6s4, zw6m4, zw6q4, 0xfc0, C6T_4)
+	WGROUPED(zw6b5, zw6k5, zw6u5, zw6p5, zw6l5, zw6r5, zw6s5, zw6m5, zw6q5, 0xfc0, C6T_5)
+	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, C6T_6)
+	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, C6T_7)
+	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, C6T_8)
 
 zwdone:
 	VEXTRACTI64X4 $1, Z2, Y1

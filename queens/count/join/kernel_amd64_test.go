@@ -3,6 +3,7 @@
 package join
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -125,8 +126,8 @@ func TestMatchKernelsHS(t *testing.T) {
 	}
 }
 
-// TestMatchAVX512Weighted holds countBatchesAVX512IndexWeighted, alone and as
-// countBatchesWeighted runs it, to countBatchesGoWeighted on random tables (rows of
+// TestMatchAVX512Weighted holds countBatchesAVX512IndexWeighted and its ternlog twin
+// countBatchesAVX512IndexWeightedT, alone and as countBatchesWeighted runs them, to countBatchesGoWeighted on random tables (rows of
 // three densities), queries and weights (0 to 64): chunks of 5 and 6 bits, 1 to 8
 // chunks, 1 to 9 batches (groups of four, two and an odd last one), query counts on both
 // sides of a block of 31, and tables of all ones with weights of 64 (the largest byte
@@ -135,6 +136,8 @@ func TestMatchAVX512Weighted(t *testing.T) {
 	if !haveMatchAVX512Weighted {
 		t.Skip("this processor has no AVX-512 BW and BITALG: countBatchesAVX512IndexWeighted does not run")
 	}
+	ternDefault := kernelTernlog
+	defer func() { kernelTernlog = ternDefault }()
 	rng := rand.New(rand.NewPCG(49, 8))
 	for _, cb := range []int{chunkBits, wideChunkBits} {
 		for nch := 1; nch <= 8; nch++ {
@@ -171,11 +174,65 @@ func TestMatchAVX512Weighted(t *testing.T) {
 						if got := countBatchesAVX512IndexWeighted(&tab[0], nb, bs, nch, cb, &qs[0], nq, &wts[0]); got != want {
 							t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries: countBatchesAVX512IndexWeighted = %d, want %d", cb, nch, nb, fill, nq, got, want)
 						}
-						if got := countBatchesWeighted(tab, bs, 8, nch, cb, qs, nil, 0, wts); got != want {
-							t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries: countBatchesWeighted = %d, want %d", cb, nch, nb, fill, nq, got, want)
+						if got := countBatchesAVX512IndexWeightedT(&tab[0], nb, bs, nch, cb, &qs[0], nq, &wts[0]); got != want {
+							t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries: countBatchesAVX512IndexWeightedT = %d, want %d", cb, nch, nb, fill, nq, got, want)
 						}
+						for _, tern := range []bool{false, true} {
+							kernelTernlog = tern
+							if got := countBatchesWeighted(tab, bs, 8, nch, cb, qs, nil, 0, wts); got != want {
+								t.Errorf("chunks of %d, %d chunks, %d batches, fill %d, %d queries, kernelTernlog %v: countBatchesWeighted = %d, want %d", cb, nch, nb, fill, nq, tern, got, want)
+							}
+						}
+						kernelTernlog = ternDefault
 					}
 				}
+			}
+		}
+	}
+}
+
+// BenchmarkMatchAVX512Loops times countBatchesWeighted's AVX-512 kernel per (batch,
+// query) pair by its loops (kernelTernlog, kernelPairs) on stores of 1, 2, 4 and 8
+// batches of 5 to 7 chunks of 6 bits (N = 28's half B takes 6), rows of density 3/4 and
+// 4,096 random queries: the rows of four batches' six chunks (96 KiB) do not fit a 48 KiB
+// L1 cache, two do.
+func BenchmarkMatchAVX512Loops(b *testing.B) {
+	if !haveMatchAVX512Weighted {
+		b.Skip("this processor has no AVX-512 BW and BITALG: countBatchesAVX512IndexWeighted does not run")
+	}
+	defer func(t, p bool) { kernelTernlog, kernelPairs = t, p }(kernelTernlog, kernelPairs)
+	rng := rand.New(rand.NewPCG(1, 2))
+	cb := wideChunkBits
+	for _, nb := range []int{1, 2, 4, 8} {
+		for _, nch := range []int{5, 6, 7} {
+			bs := nch << cb * 8
+			tab := make([]uint64, nb*bs)
+			for i := range tab {
+				x, y := rng.Uint64(), rng.Uint64()
+				tab[i] = x | y
+			}
+			wts := make([]uint8, nb*64)
+			for i := range wts {
+				wts[i] = 1
+			}
+			qs := make([]uint64, 4096)
+			for i := range qs {
+				qs[i] = rng.Uint64()
+			}
+			for _, way := range []struct {
+				name        string
+				tern, pairs bool
+			}{{"and", false, false}, {"ternlog", true, false}, {"pairs", false, true}, {"ternlog+pairs", true, true}} {
+				if nb <= 2 && way.pairs {
+					continue // the same calls as without
+				}
+				b.Run(fmt.Sprintf("batches=%d/chunks=%d/%s", nb, nch, way.name), func(b *testing.B) {
+					kernelTernlog, kernelPairs = way.tern, way.pairs
+					for b.Loop() {
+						matchSink += countBatchesWeighted(tab, bs, 8, nch, cb, qs, nil, 0, wts)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nb*len(qs)), "ns/batch-query")
+				})
 			}
 		}
 	}

@@ -36,6 +36,10 @@ const haveMatchAVX512Weighted = false
 // weightByByte has no effect without assembly: weighted stores weigh each byte.
 var weightByByte = true
 
+// kernelPairs and kernelTernlog choose among the AVX-512 kernels' loops
+// (kernel_amd64.go); without assembly they choose nothing.
+var kernelPairs, kernelTernlog bool
+
 // weightGrain is the lanes a weighted store gives each run of one weight: 8, a byte
 // (countBatchesGoWeighted weighs each byte of lanes).
 func weightGrain(int) int { return 8 }

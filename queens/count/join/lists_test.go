@@ -187,6 +187,31 @@ func BenchmarkJoinLists(b *testing.B) {
 	if treeWay == "both" && kmaxWay == "both" {
 		b.Fatal("CHESSPUZZLES_JOINTREE=both and CHESSPUZZLES_JOINKMAX=both: one comparison at a time")
 	}
+	// CHESSPUZZLES_JOINKERNEL=X:Y with CHESSPUZZLES_JOINCUTS=both compares the AVX-512
+	// weighted kernel's settings X (way 0) and Y (way 1), each old, tern (kernelTernlog),
+	// pairs (kernelPairs) or tern+pairs, whole row sets (each way counts the same classes).
+	var kernelWays [2]struct{ tern, pairs bool }
+	kernelWay := os.Getenv("CHESSPUZZLES_JOINKERNEL")
+	defer func(t, p bool) { kernelTernlog, kernelPairs = t, p }(kernelTernlog, kernelPairs)
+	if kernelWay != "" {
+		xy := strings.Split(kernelWay, ":")
+		if len(xy) != 2 {
+			b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old, tern, pairs or tern+pairs", kernelWay)
+		}
+		for i, x := range xy {
+			switch x {
+			case "old":
+			case "tern":
+				kernelWays[i].tern = true
+			case "pairs":
+				kernelWays[i].pairs = true
+			case "tern+pairs":
+				kernelWays[i].tern, kernelWays[i].pairs = true, true
+			default:
+				b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old, tern, pairs or tern+pairs", kernelWay)
+			}
+		}
+	}
 	statsClock = cpuTime
 	defer func() { statsClock = nil }()
 	// CHESSPUZZLES_JOINTREESAMPLE=S and CHESSPUZZLES_JOINTREECAND=C set treeSample and
@@ -436,6 +461,10 @@ func BenchmarkJoinLists(b *testing.B) {
 				if grainWay == "both" {
 					cutByOccupancy = true
 					weightByByte = way == 1
+				}
+				if kernelWay != "" {
+					cutByOccupancy = true
+					kernelTernlog, kernelPairs = kernelWays[way].tern, kernelWays[way].pairs
 				}
 				if visitB >= 0 {
 					cutByOccupancy = true

@@ -44,11 +44,13 @@ func TestTranspose64(t *testing.T) {
 // countBatchesGo and the kernel in use must both agree.
 func TestMatchKernels(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
+	tern, pairs := kernelTernlog, kernelPairs
+	defer func() { kernelTernlog, kernelPairs = tern, pairs }()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
 		for _, cb := range []int{chunkBits, wideChunkBits} {
-			for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500} {
+			for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500, 2600} {
 				for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
 					var m matcher
 					m.sigs = sparseSigs(rng, size, width, 2)
@@ -78,9 +80,15 @@ func TestMatchKernels(t *testing.T) {
 								t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, cb, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
 							}
 						}
-						if got := m.countAll(qs, nil, 0); got != want {
-							t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets: countAll = %d, want %d", bw, cb, size, width, nq, got, want)
+						// Without offsets, by each of the AVX-512 kernels' loops
+						// (kernelTernlog, kernelPairs; no effect elsewhere).
+						for way := range 4 {
+							kernelTernlog, kernelPairs = way&1 != 0, way&2 != 0
+							if got := m.countAll(qs, nil, 0); got != want {
+								t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets, kernelTernlog %v, kernelPairs %v: countAll = %d, want %d", bw, cb, size, width, nq, kernelTernlog, kernelPairs, got, want)
+							}
 						}
+						kernelTernlog, kernelPairs = tern, pairs
 						if !m.raw {
 							if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, m.cb, qs); got != want {
 								t.Errorf("%d words, chunks of %d, store %d, width %d: countBatchesGo = %d, want %d", bw, cb, size, width, got, want)
