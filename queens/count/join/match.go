@@ -101,8 +101,12 @@ type matcher struct {
 	bs   int    // words per batch: nch·2^cb·bw
 	nb   int    // batches
 	buf  []uint64
-	tab  []uint64 // 64-byte aligned view of buf, nb·bs words
-	rows [64 + wideChunkBits][8]uint64
+	tab  []uint64 // 64-byte aligned view of buf (or of arena's memory), nb·bs words
+	// arena, where set (the sieve's sub-stores), is where build takes the table from,
+	// in place of buf: the sieve's sub-stores share one arena, emptied when the sieve is
+	// built again.
+	arena *tableArena
+	rows  [64 + wideChunkBits][8]uint64
 
 	// A weighted store (resetWeighted) holds its patterns in lanes whose weight is given
 	// per byte of 8 lanes, wts[k] for lanes 8k…8k+7, the lanes of word w that hold a
@@ -218,16 +222,18 @@ func (m *matcher) build() {
 	m.nch = max(1, (k+m.cb-1)/m.cb)
 	m.bs = m.nch << m.cb * m.bw
 	m.nb = (len(m.sigs) + batch - 1) / batch
-	need := m.nb*m.bs + 8
-	if cap(m.buf) < need {
-		m.buf = make([]uint64, need+need/4)
+	if m.arena != nil {
+		m.buf = nil
+		m.tab = m.arena.take(m.nb * m.bs)
+	} else {
+		need := m.nb*m.bs + 8
+		if cap(m.buf) < need {
+			m.buf = make([]uint64, need+need/4)
+		}
+		m.buf = m.buf[:cap(m.buf)]
+		a := alignWords(m.buf)
+		m.tab = m.buf[a : a+m.nb*m.bs]
 	}
-	m.buf = m.buf[:cap(m.buf)]
-	a := int(uintptr(unsafe.Pointer(&m.buf[0]))&63) / 8
-	if a != 0 {
-		a = 8 - a
-	}
-	m.tab = m.buf[a : a+m.nb*m.bs]
 	if m.wts != nil { // weightsFor pads to whole batches from now on
 		clear(m.wsel)
 		m.wbuf = m.wbuf[:0]
@@ -237,6 +243,53 @@ func (m *matcher) build() {
 		hi := min(lo+batch, len(m.sigs))
 		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi], lo/64)
 	}
+}
+
+// alignWords returns the words from the start of b to its first 64-byte boundary (b has at
+// least 8 words).
+func alignWords(b []uint64) int {
+	a := int(uintptr(unsafe.Pointer(&b[0]))&63) / 8
+	if a != 0 {
+		a = 8 - a
+	}
+	return a
+}
+
+// tableArena hands out 64-byte-aligned tables from blocks it keeps for reuse: the tables
+// of the sieve's sub-stores, which live from one build of the sieve to the next (a class of
+// a row set). Each sub-store keeping a buffer of its own held, at every index, the largest
+// table any class ever built there (1.26 GB of one worker at N = 28, task 1,006,813, where
+// the classes' own tables at any time were a fraction of it: bench/log/2026-11-29-join.md,
+// "Session 19 … lead"); the arena holds the most that one class takes at once, rounded
+// up to its blocks.
+type tableArena struct {
+	blocks [][]uint64
+	cur    int // the block take cuts from
+	off    int // the first free word of blocks[cur]
+}
+
+// arenaBlockWords is the size of a tableArena's blocks (32 MiB); a table larger than
+// that gets a block of its own size.
+const arenaBlockWords = 1 << 22
+
+// reset makes every block free again: the tables handed out before are to be rebuilt.
+func (a *tableArena) reset() { a.cur, a.off = 0, 0 }
+
+// take returns a table of n words, 64-byte aligned, not cleared (build fills it).
+func (a *tableArena) take(n int) []uint64 {
+	for ; a.cur < len(a.blocks); a.cur, a.off = a.cur+1, 0 {
+		if b := a.blocks[a.cur]; len(b)-a.off >= n+8 {
+			start := a.off + alignWords(b[a.off:])
+			a.off = start + n
+			return b[start : start+n : start+n]
+		}
+	}
+	b := make([]uint64, max(n+8, arenaBlockWords))
+	a.blocks = append(a.blocks, b)
+	a.cur = len(a.blocks) - 1
+	start := alignWords(b)
+	a.off = start + n
+	return b[start : start+n : start+n]
 }
 
 // buildBatch fills one batch's chunk tables from up to 64·bw signatures, the first of

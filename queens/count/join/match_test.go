@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"unsafe"
 )
 
 // TestTranspose64 checks the block-swap transpose against the bit-by-bit definition.
@@ -302,6 +303,54 @@ func BenchmarkMatchWeighted(b *testing.B) {
 				// CPU time, not wall time: the machine is shared.
 				b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N*m.nb*len(qs)), "cpu-ns/batch-query")
 			})
+		}
+	}
+}
+
+// TestTableArena holds tableArena's tables to their contract: 64-byte aligned, n words,
+// no two of one round overlapping (each filled with its own mark and read back after the
+// round), tables larger than a block in blocks of their own, and a round after reset
+// reusing the blocks the one before made (no new block for the same sizes).
+func TestTableArena(t *testing.T) {
+	var a tableArena
+	sizes := []int{3072, 24576, 5, arenaBlockWords + 100, 1, arenaBlockWords / 2, arenaBlockWords/2 - 3, 100000}
+	first := 0
+	for round := range 3 {
+		a.reset()
+		var tabs [][]uint64
+		for i, n := range sizes {
+			tab := a.take(n)
+			if len(tab) != n || cap(tab) != n {
+				t.Fatalf("round %d, take(%d): len %d, cap %d", round, n, len(tab), cap(tab))
+			}
+			if p := uintptr(unsafe.Pointer(&tab[0])); p%64 != 0 {
+				t.Fatalf("round %d, take(%d) at %#x: not 64-byte aligned", round, n, p)
+			}
+			for k := range tab {
+				tab[k] = uint64(i + 1)
+			}
+			tabs = append(tabs, tab)
+		}
+		for i, tab := range tabs {
+			for k, x := range tab {
+				if x != uint64(i+1) {
+					t.Fatalf("round %d: table %d (%d words) word %d reads %d: overwritten by table %d", round, i, len(tab), k, x, x-1)
+				}
+			}
+		}
+		own := false
+		for _, b := range a.blocks {
+			own = own || len(b) == arenaBlockWords+108
+		}
+		if !own {
+			t.Errorf("round %d: the table of %d words has no block of its own", round, arenaBlockWords+100)
+		}
+		if round == 0 {
+			first = len(a.blocks)
+			continue
+		}
+		if blocks := len(a.blocks); blocks != first {
+			t.Errorf("round %d: %d blocks, want the first round's %d, reused", round, blocks, first)
 		}
 	}
 }

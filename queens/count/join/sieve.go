@@ -162,9 +162,10 @@ type sieveMatcher struct {
 	cut, keep  bitExtract
 	squeeze    bool // matched words are extracted by keep (else used as they are)
 	subs       []matcher
-	xs, packed []uint64 // per stored pattern: its cut bits, its matched word
-	sorted     []uint64 // matched words by sub-store
-	qoff       []int    // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
+	tables     tableArena // the sub-stores' tables (matcher.arena)
+	xs, packed []uint64   // per stored pattern: its cut bits, its matched word
+	sorted     []uint64   // matched words by sub-store
+	qoff       []int      // queries by their cut bits: bucket y is qbuf[qoff[y]:qoff[y+1]]
 	qbuf       []uint64
 	qx, qc     []uint64
 	cb         int      // chunk width of every sub-store (chunkWidth)
@@ -385,6 +386,11 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 	nsub := 1 << k
 	if len(s.subs) < nsub {
 		s.subs = append(s.subs, make([]matcher, nsub-len(s.subs))...)
+	}
+	// The sub-stores' tables from one arena, emptied here: the last store's are done with.
+	s.tables.reset()
+	for i := range s.subs[:nsub] {
+		s.subs[i].arena = &s.tables
 	}
 	if s.weighted {
 		s.lgrain = s.grain
