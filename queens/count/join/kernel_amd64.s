@@ -59,6 +59,10 @@ chunksDone:                      \
 // look inside macros: TestMatchKernels and TestMatchWeighted check both kernels.
 #define ZINDEXARGS MOVQ tab+0(FP), SI; MOVQ nb+8(FP), R8; MOVQ bs+16(FP), R9; SHLQ $3, R9; MOVQ nch+24(FP), R10; MOVQ cb+32(FP), R14; MOVQ cq+40(FP), R11; MOVQ nq+48(FP), R12; VPXORQ Z2, Z2, Z2; VPXORQ Z3, Z3, Z3; VPXORQ Z4, Z4, Z4; VPXORQ Z5, Z5, Z5
 
+// ZWEIGHTEDARGS is ZINDEXARGS and the weights (R15) of countBatchesAVX512IndexWeighted
+// and its twin, with Z30 the words of 1 (VPMADDWD's) and Z31 each quadword's low doubleword.
+#define ZWEIGHTEDARGS ZINDEXARGS; MOVQ wts+56(FP), R15; VPTERNLOGD $0xff, Z30, Z30, Z30; VPSRLQ $32, Z30, Z31; VPSRLW $15, Z30, Z30
+
 // func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 //
 // The loops of countBatchesGo (match.go): for each of nb batches of bs words, for each
@@ -567,6 +571,35 @@ six:                                                                \
 	CMPQ R10, $4; JEQ s4; CMPQ R10, $5; JEQ s5; CMPQ R10, $6; JEQ s6; \
 	CMPQ R10, $7; JEQ s7; JMP s8
 
+// INDEXBODY(c5_1, …, c5_8, c6_1, …, c6_8) is the body of countBatchesAVX512Index and
+// its ternlog twin after their arguments: the dispatch on the chunks and a GROUPED loop
+// for each, ANDing the rows by the chains given (C5_k and C6_k, or C5T_k and C6T_k).
+#define INDEXBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8) \
+	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8) \
+	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, c5_1, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, c5_2, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, c5_3, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, c5_4, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, c5_5, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, c5_6, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, c5_7, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, c5_8, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, c6_1, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, c6_2, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, c6_3, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, c6_4, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, c6_5, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, c6_6, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, c6_7, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, c6_8, NOLANES, NOLANES, NOLANES, zidone) \
+zidone: \
+	VPADDQ        Z3, Z2, Z2 \
+	VPADDQ        Z5, Z4, Z4 \
+	VPADDQ        Z4, Z2, Z2 \
+	VEXTRACTI64X4 $1, Z2, Y1 \
+	VPADDQ        Y1, Y2, Y2 \
+	HSUM4
+
 // func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 //
 // countBatchesGo8 for chunks of cb = 5 or 6 bits and nch = 1…8 chunks (the caller checks
@@ -576,33 +609,8 @@ six:                                                                \
 // are computed once a group (RORX and AND, BMI2), so no offsets are made beforehand.
 TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
 	ZINDEXARGS
-	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8)
-
-	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5_1, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5_2, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5_3, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5_4, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5_5, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5_6, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5_7, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5_8, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6_1, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6_2, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6_3, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6_4, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6_5, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6_6, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6_7, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6_8, NOLANES, NOLANES, NOLANES, zidone)
-
-zidone:
-	VPADDQ        Z3, Z2, Z2
-	VPADDQ        Z5, Z4, Z4
-	VPADDQ        Z4, Z2, Z2
-	VEXTRACTI64X4 $1, Z2, Y1
-	VPADDQ        Y1, Y2, Y2
-	HSUM4
-	MOVQ          AX, ret+56(FP)
+	INDEXBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8)
+	MOVQ AX, ret+56(FP)
 	RET
 
 // func countBatchesAVX512IndexT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
@@ -611,33 +619,8 @@ zidone:
 // (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
 TEXT ·countBatchesAVX512IndexT(SB), NOSPLIT, $0-64
 	ZINDEXARGS
-	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8)
-
-	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, C5T_1, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, C5T_2, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b3, zi5u3, zi5p3, zi5r3, zi5s3, zi5q3, 0x7c0, C5T_3, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b4, zi5u4, zi5p4, zi5r4, zi5s4, zi5q4, 0x7c0, C5T_4, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b5, zi5u5, zi5p5, zi5r5, zi5s5, zi5q5, 0x7c0, C5T_5, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b6, zi5u6, zi5p6, zi5r6, zi5s6, zi5q6, 0x7c0, C5T_6, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b7, zi5u7, zi5p7, zi5r7, zi5s7, zi5q7, 0x7c0, C5T_7, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi5b8, zi5u8, zi5p8, zi5r8, zi5s8, zi5q8, 0x7c0, C5T_8, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b1, zi6u1, zi6p1, zi6r1, zi6s1, zi6q1, 0xfc0, C6T_1, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b2, zi6u2, zi6p2, zi6r2, zi6s2, zi6q2, 0xfc0, C6T_2, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b3, zi6u3, zi6p3, zi6r3, zi6s3, zi6q3, 0xfc0, C6T_3, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b4, zi6u4, zi6p4, zi6r4, zi6s4, zi6q4, 0xfc0, C6T_4, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b5, zi6u5, zi6p5, zi6r5, zi6s5, zi6q5, 0xfc0, C6T_5, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, C6T_6, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, C6T_7, NOLANES, NOLANES, NOLANES, zidone)
-	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, C6T_8, NOLANES, NOLANES, NOLANES, zidone)
-
-zidone:
-	VPADDQ        Z3, Z2, Z2
-	VPADDQ        Z5, Z4, Z4
-	VPADDQ        Z4, Z2, Z2
-	VEXTRACTI64X4 $1, Z2, Y1
-	VPADDQ        Y1, Y2, Y2
-	HSUM4
-	MOVQ          AX, ret+56(FP)
+	INDEXBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8)
+	MOVQ AX, ret+56(FP)
 	RET
 
 // LANES1, LANES2 and LANES4 store the first 1, 2 or 4 of Z2, Z3, Z4, Z5 (the word sums
@@ -1222,6 +1205,31 @@ query:                             \
 	JNZ       block1;               \
 	JMP       zwdone
 
+// WEIGHTEDBODY(c5_1, …, c5_8, c6_1, …, c6_8) is INDEXBODY for
+// countBatchesAVX512IndexWeighted and its ternlog twin: their WGROUPED loops.
+#define WEIGHTEDBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8) \
+	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8) \
+	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, c5_1) \
+	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, c5_2) \
+	WGROUPED(zw5b3, zw5k3, zw5u3, zw5p3, zw5l3, zw5r3, zw5s3, zw5m3, zw5q3, 0x7c0, c5_3) \
+	WGROUPED(zw5b4, zw5k4, zw5u4, zw5p4, zw5l4, zw5r4, zw5s4, zw5m4, zw5q4, 0x7c0, c5_4) \
+	WGROUPED(zw5b5, zw5k5, zw5u5, zw5p5, zw5l5, zw5r5, zw5s5, zw5m5, zw5q5, 0x7c0, c5_5) \
+	WGROUPED(zw5b6, zw5k6, zw5u6, zw5p6, zw5l6, zw5r6, zw5s6, zw5m6, zw5q6, 0x7c0, c5_6) \
+	WGROUPED(zw5b7, zw5k7, zw5u7, zw5p7, zw5l7, zw5r7, zw5s7, zw5m7, zw5q7, 0x7c0, c5_7) \
+	WGROUPED(zw5b8, zw5k8, zw5u8, zw5p8, zw5l8, zw5r8, zw5s8, zw5m8, zw5q8, 0x7c0, c5_8) \
+	WGROUPED(zw6b1, zw6k1, zw6u1, zw6p1, zw6l1, zw6r1, zw6s1, zw6m1, zw6q1, 0xfc0, c6_1) \
+	WGROUPED(zw6b2, zw6k2, zw6u2, zw6p2, zw6l2, zw6r2, zw6s2, zw6m2, zw6q2, 0xfc0, c6_2) \
+	WGROUPED(zw6b3, zw6k3, zw6u3, zw6p3, zw6l3, zw6r3, zw6s3, zw6m3, zw6q3, 0xfc0, c6_3) \
+	WGROUPED(zw6b4, zw6k4, zw6u4, zw6p4, zw6l4, zw6r4, zw6s4, zw6m4, zw6q4, 0xfc0, c6_4) \
+	WGROUPED(zw6b5, zw6k5, zw6u5, zw6p5, zw6l5, zw6r5, zw6s5, zw6m5, zw6q5, 0xfc0, c6_5) \
+	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, c6_6) \
+	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, c6_7) \
+	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, c6_8) \
+zwdone: \
+	VEXTRACTI64X4 $1, Z2, Y1 \
+	VPADDQ        Y1, Y2, Y2 \
+	HSUM4
+
 // func countBatchesAVX512IndexWeighted(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
 //
 // countBatchesAVX512Index weighing each lane (countBatchesGoWeighted, match.go), as
@@ -1233,35 +1241,9 @@ query:                             \
 // 64 a batch, each at most 64) and summed (VPMADDUBSW, VPMADDWD: AVX512BW). So a lane's
 // weight costs nothing a query, and the weights may change every 8 lanes.
 TEXT ·countBatchesAVX512IndexWeighted(SB), NOSPLIT, $0-72
-	ZINDEXARGS
-	MOVQ        wts+56(FP), R15
-	VPTERNLOGD  $0xff, Z30, Z30, Z30
-	VPSRLQ      $32, Z30, Z31
-	VPSRLW      $15, Z30, Z30
-	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8)
-
-	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, C5_1)
-	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, C5_2)
-	WGROUPED(zw5b3, zw5k3, zw5u3, zw5p3, zw5l3, zw5r3, zw5s3, zw5m3, zw5q3, 0x7c0, C5_3)
-	WGROUPED(zw5b4, zw5k4, zw5u4, zw5p4, zw5l4, zw5r4, zw5s4, zw5m4, zw5q4, 0x7c0, C5_4)
-	WGROUPED(zw5b5, zw5k5, zw5u5, zw5p5, zw5l5, zw5r5, zw5s5, zw5m5, zw5q5, 0x7c0, C5_5)
-	WGROUPED(zw5b6, zw5k6, zw5u6, zw5p6, zw5l6, zw5r6, zw5s6, zw5m6, zw5q6, 0x7c0, C5_6)
-	WGROUPED(zw5b7, zw5k7, zw5u7, zw5p7, zw5l7, zw5r7, zw5s7, zw5m7, zw5q7, 0x7c0, C5_7)
-	WGROUPED(zw5b8, zw5k8, zw5u8, zw5p8, zw5l8, zw5r8, zw5s8, zw5m8, zw5q8, 0x7c0, C5_8)
-	WGROUPED(zw6b1, zw6k1, zw6u1, zw6p1, zw6l1, zw6r1, zw6s1, zw6m1, zw6q1, 0xfc0, C6_1)
-	WGROUPED(zw6b2, zw6k2, zw6u2, zw6p2, zw6l2, zw6r2, zw6s2, zw6m2, zw6q2, 0xfc0, C6_2)
-	WGROUPED(zw6b3, zw6k3, zw6u3, zw6p3, zw6l3, zw6r3, zw6s3, zw6m3, zw6q3, 0xfc0, C6_3)
-	WGROUPED(zw6b4, zw6k4, zw6u4, zw6p4, zw6l4, zw6r4, zw6s4, zw6m4, zw6q4, 0xfc0, C6_4)
-	WGROUPED(zw6b5, zw6k5, zw6u5, zw6p5, zw6l5, zw6r5, zw6s5, zw6m5, zw6q5, 0xfc0, C6_5)
-	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, C6_6)
-	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, C6_7)
-	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, C6_8)
-
-zwdone:
-	VEXTRACTI64X4 $1, Z2, Y1
-	VPADDQ        Y1, Y2, Y2
-	HSUM4
-	MOVQ          AX, ret+64(FP)
+	ZWEIGHTEDARGS
+	WEIGHTEDBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8)
+	MOVQ AX, ret+64(FP)
 	RET
 
 // func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int, wts *uint8) uint64
@@ -1269,33 +1251,7 @@ zwdone:
 // countBatchesAVX512IndexWeighted ANDing the rows of two chunks at a time by one
 // VPTERNLOGQ (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
 TEXT ·countBatchesAVX512IndexWeightedT(SB), NOSPLIT, $0-72
-	ZINDEXARGS
-	MOVQ        wts+56(FP), R15
-	VPTERNLOGD  $0xff, Z30, Z30, Z30
-	VPSRLQ      $32, Z30, Z31
-	VPSRLW      $15, Z30, Z30
-	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8)
-
-	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, C5T_1)
-	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, C5T_2)
-	WGROUPED(zw5b3, zw5k3, zw5u3, zw5p3, zw5l3, zw5r3, zw5s3, zw5m3, zw5q3, 0x7c0, C5T_3)
-	WGROUPED(zw5b4, zw5k4, zw5u4, zw5p4, zw5l4, zw5r4, zw5s4, zw5m4, zw5q4, 0x7c0, C5T_4)
-	WGROUPED(zw5b5, zw5k5, zw5u5, zw5p5, zw5l5, zw5r5, zw5s5, zw5m5, zw5q5, 0x7c0, C5T_5)
-	WGROUPED(zw5b6, zw5k6, zw5u6, zw5p6, zw5l6, zw5r6, zw5s6, zw5m6, zw5q6, 0x7c0, C5T_6)
-	WGROUPED(zw5b7, zw5k7, zw5u7, zw5p7, zw5l7, zw5r7, zw5s7, zw5m7, zw5q7, 0x7c0, C5T_7)
-	WGROUPED(zw5b8, zw5k8, zw5u8, zw5p8, zw5l8, zw5r8, zw5s8, zw5m8, zw5q8, 0x7c0, C5T_8)
-	WGROUPED(zw6b1, zw6k1, zw6u1, zw6p1, zw6l1, zw6r1, zw6s1, zw6m1, zw6q1, 0xfc0, C6T_1)
-	WGROUPED(zw6b2, zw6k2, zw6u2, zw6p2, zw6l2, zw6r2, zw6s2, zw6m2, zw6q2, 0xfc0, C6T_2)
-	WGROUPED(zw6b3, zw6k3, zw6u3, zw6p3, zw6l3, zw6r3, zw6s3, zw6m3, zw6q3, 0xfc0, C6T_3)
-	WGROUPED(zw6b4, zw6k4, zw6u4, zw6p4, zw6l4, zw6r4, zw6s4, zw6m4, zw6q4, 0xfc0, C6T_4)
-	WGROUPED(zw6b5, zw6k5, zw6u5, zw6p5, zw6l5, zw6r5, zw6s5, zw6m5, zw6q5, 0xfc0, C6T_5)
-	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, C6T_6)
-	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, C6T_7)
-	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, C6T_8)
-
-zwdone:
-	VEXTRACTI64X4 $1, Z2, Y1
-	VPADDQ        Y1, Y2, Y2
-	HSUM4
-	MOVQ          AX, ret+64(FP)
+	ZWEIGHTEDARGS
+	WEIGHTEDBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8)
+	MOVQ AX, ret+64(FP)
 	RET
