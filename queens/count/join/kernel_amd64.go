@@ -248,8 +248,12 @@ func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint
 // that their loops take the batches two at a time, not four: sharing a query's row offsets
 // among four batches saves two scalar instructions a chunk, but four batches' rows of six
 // chunks of 6 bits (96 KiB) do not fit a 48 KiB L1 data cache, and two (48 KiB) nearly do.
-// The measuring harness sets it (CHESSPUZZLES_JOINKERNEL) to compare the two.
-var kernelPairs = false
+// The measuring harness sets it (CHESSPUZZLES_JOINKERNEL) to compare the two. With
+// kernelTernlog, on a 2-core Intel Xeon with AVX-512 (1 Dec 2026; bench/log/
+// 2026-11-29-join.md, "Session 19 … lead"): whole row sets 0.920 ± 0.019 of the kernels'
+// time before at N = 28 (16 row sets), 0.906 ± 0.018 at 27 (16) and 0.921 ± 0.008 at 29
+// (6); not measured on AMD processors.
+var kernelPairs = true
 
 // pairsOnly reports whether the AVX-512 kernels take the batches of nch chunks of cb bits
 // at most two at a time (kernelPairs, and four batches' rows above 32 KiB: chunks of 6
@@ -259,8 +263,9 @@ func pairsOnly(nch, cb int) bool { return kernelPairs && 4*nch<<cb*64 > 32<<10 }
 // kernelTernlog says that countBatches and countBatchesWeighted run the ternlog twins
 // countBatchesAVX512IndexT and countBatchesAVX512IndexWeightedT where they would run
 // countBatchesAVX512Index and countBatchesAVX512IndexWeighted. The measuring harness sets
-// it (CHESSPUZZLES_JOINKERNEL) to compare the two.
-var kernelTernlog = false
+// it (CHESSPUZZLES_JOINKERNEL) to compare the two (see kernelPairs for what the two
+// together measured).
+var kernelTernlog = true
 
 // countBatchesAVX2Weighted is countBatchesAVX2 weighing each lane (countBatchesGoWeighted):
 // the nq ≥ 1 queries' byte popcounts are summed bytewise for up to 31 queries at a time (at
