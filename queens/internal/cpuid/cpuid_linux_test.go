@@ -17,17 +17,31 @@ func TestAgreesWithKernel(t *testing.T) {
 		t.Skipf("no /proc/cpuinfo to compare with: %v", err)
 	}
 	var flags map[string]bool
+	vendorID := ""
 	for line := range strings.Lines(string(b)) {
-		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "flags" {
-			flags = map[string]bool{}
-			for _, f := range strings.Fields(value) {
-				flags[f] = true
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(name) {
+		case "vendor_id":
+			if vendorID == "" {
+				vendorID = strings.TrimSpace(value)
 			}
-			break
+		case "flags":
+			if flags == nil {
+				flags = map[string]bool{}
+				for _, f := range strings.Fields(value) {
+					flags[f] = true
+				}
+			}
 		}
 	}
-	if flags == nil {
-		t.Fatal("/proc/cpuinfo has no flags line")
+	if flags == nil || vendorID == "" {
+		t.Fatal("/proc/cpuinfo has no flags or vendor_id line")
+	}
+	if got := vendor(); got != vendorID {
+		t.Errorf("vendor() = %q, but /proc/cpuinfo says %q", got, vendorID)
 	}
 	for _, tt := range []struct {
 		name string
@@ -38,6 +52,7 @@ func TestAgreesWithKernel(t *testing.T) {
 		{"BMI2", BMI2, flags["bmi1"] && flags["bmi2"]},
 		{"AVX2", AVX2, flags["avx2"]},
 		{"AVX512POPCNT", AVX512POPCNT, flags["avx512f"] && flags["avx512_vpopcntdq"]},
+		{"Intel", Intel, vendorID == "GenuineIntel"},
 		{"AVX512BYTES", AVX512BYTES, flags["avx512f"] && flags["avx512_vpopcntdq"] && flags["avx512bw"] && flags["avx512_bitalg"]},
 	} {
 		if tt.got != tt.want {

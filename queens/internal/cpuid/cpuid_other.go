@@ -2,7 +2,7 @@
 
 package cpuid
 
-// POPCNT, BMI2, AVX2, AVX512POPCNT and AVX512BYTES are false where there is no assembly to ask the processor.
+// POPCNT, BMI2, AVX2, AVX512POPCNT, AVX512BYTES and Intel are false where there is no assembly to ask the processor.
 const (
 	POPCNT = false
 	BMI2   = false
@@ -10,4 +10,6 @@ const (
 
 	AVX512POPCNT = false
 	AVX512BYTES  = false
+
+	Intel = false
 )
