@@ -252,7 +252,9 @@ func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint
 // kernelTernlog, on a 2-core Intel Xeon with AVX-512 (1 Dec 2026; bench/log/
 // 2026-11-29-join.md, "Session 19 … lead"): whole row sets 0.920 ± 0.019 of the kernels'
 // time before at N = 28 (16 row sets), 0.906 ± 0.018 at 27 (16) and 0.921 ± 0.008 at 29
-// (6); not measured on AMD processors.
+// (6). Alone, on a 2-core AMD EPYC (Zen 5), N = 28: 0.965 ± 0.037 (8 row sets;
+// bench/log/2026-11-29-join.md, "Session 21 … kernels"), where the two together read
+// 1.010 ± 0.039.
 var kernelPairs = true
 
 // pairsOnly reports whether the AVX-512 kernels take the batches of nch chunks of cb bits
@@ -264,8 +266,11 @@ func pairsOnly(nch, cb int) bool { return kernelPairs && 4*nch<<cb*64 > 32<<10 }
 // countBatchesAVX512IndexT and countBatchesAVX512IndexWeightedT where they would run
 // countBatchesAVX512Index and countBatchesAVX512IndexWeighted. The measuring harness sets
 // it (CHESSPUZZLES_JOINKERNEL) to compare the two (see kernelPairs for what the two
-// together measured).
-var kernelTernlog = true
+// together measured on Intel). It is on on Intel processors only (cpuid.Intel): on a
+// 2-core AMD EPYC (Zen 5), N = 28, whole row sets, kernelPairs alone took 0.949 of the
+// time of both (16 row sets, seeds 2005 and 2025: 0.933 ± 0.094 and 0.960 ± 0.072;
+// "Session 21 … kernels").
+var kernelTernlog = cpuid.Intel
 
 // countBatchesAVX2Weighted is countBatchesAVX2 weighing each lane (countBatchesGoWeighted):
 // the nq ≥ 1 queries' byte popcounts are summed bytewise for up to 31 queries at a time (at
