@@ -116,6 +116,9 @@ const modelClass = classAVX2
 // beside two other timed processes): its figure stands, as do 24 and 25's (not re-timed).
 // On that Intel machine the 16 row sets of N = 28 themselves (the new kernels' runs) read
 // 59.6 CPU-s a row set, 3.32·10⁵ core-hours ± 32 %: within the error of the figure here.
+// On AMD Zen 5 (session 21) the twins gained nothing and run on Intel only; two batches
+// a call alone read 0.965 ± 0.037 of the kernels before at N = 28 (8 row sets), not
+// resolved from 1: there N = 28 is 3.74·10⁵ by this chain, within the figure's error.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
