@@ -22,8 +22,8 @@ var (
 	// VPOPCNTB, the popcount of each byte; Intel Ice Lake and later, AMD Zen 4 and later).
 	AVX512BYTES bool
 	// Intel reports the vendor string GenuineIntel (CPUID leaf 0). The join's AVX-512
-	// kernels take their ternlog twins and two batches a call only where it is set: the
-	// two were measured faster on an Intel Xeon and not on AMD Zen 5.
+	// kernels take their ternlog twins only where it is set: they were measured faster
+	// on an Intel Xeon and not on AMD Zen 5.
 	Intel bool
 )
 
