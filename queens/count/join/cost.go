@@ -119,6 +119,12 @@ const modelClass = classAVX2
 // On AMD Zen 5 (session 21) the twins gained nothing and run on Intel only; two batches
 // a call alone read 0.965 ± 0.037 of the kernels before at N = 28 (8 row sets), not
 // resolved from 1: there N = 28 is 3.74·10⁵ by this chain, within the figure's error.
+// Then (session 22, 2 December) N = 28 sampled again, not by the chain: 153 row sets
+// drawn uniformly (20 seeds, 3001–3009 and 3101–3111), each timed whole as the count runs
+// it, two processes on the two cores of that Intel Xeon under GOMEMLIMIT=2GiB, main
+// ac33780: 62.4 ± 4.1 CPU-s a row set over 20,060,016 counted row sets, so 3.48·10⁵
+// core-hours ± 6.5 % (one s.e.), which takes the place of the chain's 3.44·10⁵ ± 13 %
+// (bench/log/2026-11-29-join.md, "Session 22 … sample").
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -131,7 +137,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.29e4, 28: 3.44e5, 29: 3.67e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.29e4, 28: 3.48e5, 29: 3.67e6,
 	},
 }
 
@@ -140,7 +146,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.13, 29: 0.19},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.065, 29: 0.19},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
