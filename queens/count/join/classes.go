@@ -51,7 +51,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	cand := classCandidates(W)
 	var prefer []uint
 	if cutByOccupancy {
-		prefer = w.occupancyOrder(j, &jb, r)
+		prefer = w.occupancy(j, &jb, r)
 		if greedyCutsFor(j) && prefer != nil {
 			// The cut bits of the classes and their sieves together: about
 			// log₂(|A| ÷ the sub-store size), |A| from occupancyOrder's sample; ⌊that⌋
@@ -192,6 +192,63 @@ var greedyAfterSplit = false
 // the other way round. A variable so that the harness can compare (CHESSPUZZLES_JOINSTORE).
 var storeLarger = true
 
+// storeBySize makes a row set of even N from h = storeBySizeMinH store half A
+// (countRowSetClasses) where half A holds more than storeAOver times as many half-boards as
+// half B, and half B (countRowSetStoreB) otherwise (storesA). Half B is about three times
+// half A on average, but not in every row set: at N = 28 a fifth of the sampled row sets'
+// time was in those where half A is the larger (2 Dec, bench/log/2026-11-29-join.md,
+// "Session 22 … sample", §3), and there the larger half stored takes the more cut bits
+// and leaves the fewer lanes a solution. A variable so that the harness can compare
+// (CHESSPUZZLES_JOINSTORE=size).
+var storeBySize = true
+
+// storeBySizeMinH is the least h whose row sets storeBySize chooses for: 14 (N = 28), where
+// it was measured. A variable so that tests can run it at small N.
+var storeBySizeMinH = 14
+
+// storeAOver is how many times half B's half-boards half A must hold to be stored
+// (storeBySize): 1.2. At N = 28 half A stored took 0.43–0.75 of half B's time on six row
+// sets where it held 1.3–6.3 times as many, 1.02–1.07 of it on two where it held 1.02–1.09
+// times as many, 1.17 on one where it held 0.87 times (session 22, §3). Then, with the
+// rule built, the 160 row sets of that sample's seeds: 33 stored half A, at 0.70 of half
+// B's time in all (0.41–0.95 each, but 1.13 at 1.28 times), 3.7 ± 0.9 CPU-s less a row set
+// drawn, 0.94 of the sample's time (session 23, "Session 23 … size").
+const storeAOver = 1.2
+
+// storesA reports whether row set r of even N stores half A by storeBySize. Where it
+// decides by size it makes occupancyOrder's bits (which count both halves) and keeps them
+// for the count of r (occupancy), so that they are made once.
+func (w *worker) storesA(j *subproblem, r rowSet) bool {
+	if !storeBySize || !cutByOccupancy || j.kind != subEven || j.h < storeBySizeMinH {
+		return false
+	}
+	w.occ, w.occReady = w.occupancyOrder(j, j, r), true
+	return float64(w.sizeA) > storeAOver*float64(w.sizeB)
+}
+
+// countRowSetEven counts row set r of even N from h = storeBMinH (where storeLarger is
+// set): half B stored (countRowSetStoreB), or half A (countRowSetClasses) where storesA
+// says so. Counters, return values and only are theirs.
+func (w *worker) countRowSetEven(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
+	a := w.storesA(j, r)
+	defer func() { w.occReady = false }()
+	if sieveStats != nil {
+		sieveStats.storedA[b2i(a)]++
+	}
+	if a {
+		return w.countRowSetClasses(ctx, j, r, c, only)
+	}
+	return w.countRowSetStoreB(ctx, j, r, c, only)
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // storeBMinH is the least h whose even row sets store half B: 11 (N = 22). Measured with
 // the AVX2 kernel, sampled row sets (BenchmarkJoinSample, seed 1) alternated against half
 // A stored (bench/log/2026-11-29-join.md): N = 20 1.1–1.2 times slower, so it stays
@@ -223,7 +280,7 @@ func (w *worker) countRowSetStoreB(ctx context.Context, j *subproblem, r rowSet,
 	var prefer, occ []uint
 	kmax := 0 // where greedyOrder's bits are taken: how many at most
 	if cutByOccupancy {
-		prefer = w.occupancyOrder(j, j, r)
+		prefer = w.occupancy(j, j, r)
 		if greedyCutsFor(j) && prefer != nil {
 			// The cut bits of the classes and their sieves together: about
 			// log₂(|B| ÷ sievePerSubB); ⌊that⌋ + 2 for the rounding of each level.
@@ -428,9 +485,10 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 			*n++
 		}
 	}
-	w.sampleA = w.sampleA[:0]
+	w.sampleA, w.sizeA = w.sampleA[:0], 0
 	for from := 0; from >= 0; {
 		w.sideA, from = w.halfFrom(j, w.sideA[:0], qNW, r.an, r.as, j.colsA, false, southRowOf(j, &w.southA), from, j.storeMax)
+		w.sizeA += len(w.sideA)
 		tally(&occA, w.sideA, &nA)
 		for i := 0; i < len(w.sideA); i += occupancyStep {
 			w.sampleA = append(w.sampleA, w.sideA[i])
@@ -483,6 +541,16 @@ func (w *worker) occupancyOrder(j, jb *subproblem, r rowSet) []uint {
 		order[i] = s.bit
 	}
 	return order
+}
+
+// occupancy is occupancyOrder(j, jb, r), made once a row set: where storesA has made it
+// for row set r to choose the stored half, it returns what storesA kept.
+func (w *worker) occupancy(j, jb *subproblem, r rowSet) []uint {
+	if w.occReady {
+		w.occReady = false
+		return w.occ
+	}
+	return w.occupancyOrder(j, jb, r)
 }
 
 // classSplit chooses the classes that countRowSetClasses and countRowSetStoreB store one

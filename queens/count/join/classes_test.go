@@ -87,3 +87,41 @@ func TestClassSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestCountRowSetStoreBySize holds the counts of even n with the stored half chosen by
+// size (storeBySize: half A in classes where it is more than storeAOver times half B,
+// else half B) to the whole lists', every task, with occupancyOrder's and greedyOrder's
+// cut bits, and checks that both halves were stored in some row sets (else the test would
+// hold one path only).
+func TestCountRowSetStoreBySize(t *testing.T) {
+	defer func(f, m, p, o, pb int, l [2]int, h, sh, gh, go_ int, g, bs bool, st *sieveTally) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats = f, m, p, o, pb, l, h, sh, gh, go_, g, bs, st
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats)
+	for _, n := range []int{10, 12} {
+		sieveMinPerSub, sieveBitsForce, listMaxForce = 0, 4, [2]int{}
+		cutGreedy, storeBMinH, storeBySize = false, 11, false
+		whole := rowSetResults(t, n)
+		sievePerSub, sievePerSubOdd, sievePerSubB, storeBMinH, listMaxForce = 8, 8, 4, 0, [2]int{50, 40}
+		storeBySize, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH = true, 0, 0, 0
+		for _, greedy := range []bool{false, true} {
+			cutGreedy = greedy
+			var tally sieveTally
+			sieveStats = &tally
+			cut := rowSetResults(t, n)
+			sieveStats = nil
+			sameTasks(t, "the stored half by size", cut, whole)
+			t.Logf("n = %d, greedyOrder %v: half B stored in %d row sets, half A in %d", n, greedy, tally.storedA[0], tally.storedA[1])
+			if tally.storedA[0] == 0 || tally.storedA[1] == 0 {
+				t.Errorf("n = %d, greedyOrder %v: half B stored in %d row sets, half A in %d: want both", n, greedy, tally.storedA[0], tally.storedA[1])
+			}
+		}
+	}
+}
+
+// TestStoreBySizeDefault holds storeBySize to where it was measured: on from h = 14
+// (N = 28), half A stored where it holds more than 1.2 times half B's half-boards.
+func TestStoreBySizeDefault(t *testing.T) {
+	if !storeBySize || storeBySizeMinH != 14 || storeAOver != 1.2 {
+		t.Errorf("storeBySize %v from h = %d, half A over %g times half B; want on from h = 14 over 1.2", storeBySize, storeBySizeMinH, storeAOver)
+	}
+}

@@ -228,9 +228,14 @@ func BenchmarkJoinLists(b *testing.B) {
 		}
 	}
 	var both [2][]float64
+	var sizeDiffs []float64 // CHESSPUZZLES_JOINSTORE=size: by size less half B, every row set
 	// CHESSPUZZLES_JOINSTORE=A stores half A at even N, as before storeLarger; =both
 	// with CHESSPUZZLES_JOINCUTS=both compares storing half A (in place of the fixed cut
-	// bits) against half B, both by occupancy.
+	// bits) against half B, both by occupancy; =size with CHESSPUZZLES_JOINCUTS=both
+	// compares the half chosen by size (storeBySize, in place of the fixed cut bits)
+	// against half B always, timing only the row sets where storesA chooses half A (the
+	// others run the same code both ways and count as no difference), and logs the mean
+	// difference over every row set drawn.
 	store := os.Getenv("CHESSPUZZLES_JOINSTORE")
 	defer func(s bool) { storeLarger = s }(storeLarger)
 	if store == "A" {
@@ -364,7 +369,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				if greedyWay == "both" || treeWay == "both" || kmaxWay == "both" {
 					b.Fatal("CHESSPUZZLES_JOINGREEDY=both, CHESSPUZZLES_JOINTREE=both and CHESSPUZZLES_JOINKMAX=both compare whole row sets (leave CHESSPUZZLES_JOINCLASS out)")
 				}
-				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" {
+				if perSubB == 0 && subB == 0 && extra != "both" && grainWay != "both" && visitB < 0 && verdicts == nil || store == "both" || store == "size" {
 					// Fixed cut bits against occupancy, or half A stored against half
 					// B, cut the row set into other classes: "class i" is not the same
 					// set of half-boards both ways, so its counts cannot be compared.
@@ -425,6 +430,17 @@ func BenchmarkJoinLists(b *testing.B) {
 				}
 				fmt.Fprintf(os.Stderr, "row set %#x: class %d of %d timed (×%.1f of the row set)\n", e, only, len(w.classSizes), float64(all)/float64(w.classSizes[only]))
 			}
+			if store == "size" && only < 0 {
+				a := w.storesA(&j, j.rowSet(e))
+				w.occReady = false
+				if !a {
+					sizeDiffs = append(sizeDiffs, 0)
+					fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: half B stored either way (half A %d, half B %d): not timed\n", e, s, w.sizeA, w.sizeB)
+					tab.release(rows[:])
+					continue
+				}
+				fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: half A stored by size (half A %d, half B %d)\n", e, s, w.sizeA, w.sizeB)
+			}
 			for r := range 2 {
 				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
 				cutByOccupancy = way == 1
@@ -441,6 +457,10 @@ func BenchmarkJoinLists(b *testing.B) {
 				if store == "both" {
 					cutByOccupancy = true
 					storeLarger = way == 1
+				}
+				if store == "size" {
+					cutByOccupancy = true
+					storeBySize = way == 0
 				}
 				if extra == "both" {
 					cutByOccupancy = true
@@ -481,9 +501,15 @@ func BenchmarkJoinLists(b *testing.B) {
 				b.Fatalf("row set %#x of sub-problem %d: %d with fixed cut bits, %d by occupancy", e, s, got[0], got[1])
 			}
 			both[0], both[1] = append(both[0], dt[0]), append(both[1], dt[1])
+			if store == "size" {
+				sizeDiffs = append(sizeDiffs, dt[0]-dt[1])
+			}
 			sievePerSub, sievePerSubOdd, sievePerSubB = perSubA, perSubOdd, perSubStoreB
 			if extra == "both" {
 				sieveExtraByPairs = true
+			}
+			if store == "size" {
+				storeBySize = true
 			}
 			if greedyWay == "both" {
 				cutGreedy = false
@@ -498,7 +524,11 @@ func BenchmarkJoinLists(b *testing.B) {
 				weightByByte = true
 			}
 			sieveVisitCost = visitA
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B), %.2f by occupancy (%.3f×)\n", e, s, dt[0], dt[1], dt[0]/dt[1])
+			ways0, ways1 := "fixed (or sub-stores of CHESSPUZZLES_JOINPERSUB_B)", "by occupancy"
+			if store == "size" {
+				ways0, ways1 = "the half by size", "half B"
+			}
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: %.2f CPU-s %s, %.2f %s (%.3f×)\n", e, s, dt[0], ways0, dt[1], ways1, dt[0]/dt[1])
 		}
 		// CHESSPUZZLES_JOINTREE=both or CHESSPUZZLES_JOINKMAX=both: off, then on.
 		statWays := []bool{false}
@@ -522,13 +552,13 @@ func BenchmarkJoinLists(b *testing.B) {
 			var got uint64
 			var classes int
 			if j.kind == subEven && storeLarger {
-				got, classes, err = w.countRowSetStoreB(context.Background(), &j, j.rowSet(e), &c, -1)
+				got, classes, err = w.countRowSetEven(context.Background(), &j, j.rowSet(e), &c, -1)
 			} else {
 				got, classes, err = w.countRowSetClasses(context.Background(), &j, j.rowSet(e), &c, -1)
 			}
 			sieveStats = nil
 			storedN, queriedN := c.stored, c.queries
-			if j.kind == subEven && storeLarger {
+			if j.kind == subEven && storeLarger && t.storedA[1] == 0 {
 				storedN, queriedN = c.queries, c.stored
 			}
 			if err != nil {
@@ -575,7 +605,7 @@ func BenchmarkJoinLists(b *testing.B) {
 			}
 			dt := (cpuTime() - c0).Seconds()
 			times = append(times, dt)
-			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: whole %.2f CPU-s (%d solutions, %.3g pair tests)\n", e, s, dt, got, float64(c.pairTests))
+			fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: whole %.2f CPU-s (%d solutions, %.3g pair tests; half A %d, half B %d)\n", e, s, dt, got, float64(c.pairTests), c.stored, c.queries)
 		} else if timing {
 			// One part of the row set's store, drawn uniformly, met by all its queries:
 			// the row set's time is about the number of parts times this part's (an
@@ -651,6 +681,10 @@ func BenchmarkJoinLists(b *testing.B) {
 		m0, s0 := meanSE(both[0])
 		m1, s1 := meanSE(both[1])
 		b.Logf("N=%d: whole row sets, fixed cut bits %.2f ± %.2f CPU-s, by occupancy %.2f ± %.2f (%.3f×)", n, m0, s0, m1, s1, m0/m1)
+	}
+	if len(sizeDiffs) > 0 {
+		m, se := meanSE(sizeDiffs)
+		b.Logf("N=%d: the half stored by size less half B always: %.2f ± %.2f CPU-s a row set over %d row sets drawn (%d timed)", n, m, se, len(sizeDiffs), len(both[0]))
 	}
 	if timing {
 		mean, se := meanSE(times)
@@ -754,7 +788,7 @@ func (w *worker) classParts(j *subproblem, e uint64, only int) (uint64, int) {
 	var c counters
 	count := w.countRowSetClasses
 	if j.kind == subEven && storeLarger {
-		count = w.countRowSetStoreB
+		count = w.countRowSetEven
 	}
 	n, parts, err := count(context.Background(), j, j.rowSet(e), &c, only)
 	if err != nil {

@@ -46,14 +46,15 @@ var listMaxForce [2]int
 // the centre of odd N: the shorter list stored), however they are cut. It returns
 // ctx.Err() if ctx is done, looking at it after each chunk of queries (at most seconds
 // apart at N = 28, where a row set takes minutes). From h = storeBMinH (N ≥ 22) an even
-// row set stores half B instead (countRowSetStoreB), with the same counters.
+// row set stores half B instead (countRowSetStoreB), with the same counters, or from
+// h = storeBySizeMinH (N ≥ 28) whichever half storesA chooses by size (countRowSetEven).
 func (w *worker) countRowSet(ctx context.Context, j *subproblem, r rowSet, c *counters) (uint64, error) {
 	W := 2*j.h - 1
 	if j.sieve == 0 && j.kind != subEven || j.kind == subCentre && j.h < 13 {
 		return w.countRowSetWhole(j, r, c), nil
 	}
 	if j.kind == subEven && storeLarger && j.h >= storeBMinH {
-		n, _, err := w.countRowSetStoreB(ctx, j, r, c, -1)
+		n, _, err := w.countRowSetEven(ctx, j, r, c, -1)
 		return n, err
 	}
 	if j.storeMax < math.MaxInt {

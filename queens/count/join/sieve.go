@@ -699,6 +699,8 @@ type sieveTally struct {
 	// ordered in the last row set, both read on statsClock.
 	greedyTime time.Duration
 	greedyBits int
+	// storedA counts the row sets of countRowSetEven by the half stored: B, A.
+	storedA [2]int
 }
 
 // statsClock, where set (by the harness: the process's CPU time), is what sieveTally's

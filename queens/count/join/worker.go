@@ -47,6 +47,11 @@ type worker struct {
 	// half-boards of half B.
 	sampleB []uint64
 	sizeB   int
+	// sizeA is half A's half-boards, counted by occupancyOrder. occ holds occupancyOrder's
+	// bits where storesA made them, occReady until the row set's count takes them.
+	sizeA    int
+	occ      []uint
+	occReady bool
 	// greedy holds greedyOrder's buffers.
 	greedy greedyCuts
 }
