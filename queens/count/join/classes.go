@@ -198,9 +198,10 @@ var storeLarger = true
 // half A on average, but not in every row set: at N = 28 a fifth of the sampled row sets'
 // time was in those where half A is the larger (2 Dec, bench/log/2026-11-29-join.md,
 // "Session 22 … sample", §3), and there the larger half stored takes the more cut bits
-// and leaves the fewer lanes a solution. A variable so that the harness can compare
-// (CHESSPUZZLES_JOINSTORE=size).
-var storeBySize = true
+// and leaves the fewer lanes a solution. Set where the AVX-512 kernels run, where it was
+// measured (as cutGreedy); AVX2 and pure Go store half B. A variable so that the harness
+// can compare (CHESSPUZZLES_JOINSTORE=size).
+var storeBySize = matchIndexed(8, chunkBits, 1)
 
 // storeBySizeMinH is the least h whose row sets storeBySize chooses for: 14 (N = 28), where
 // it was measured. A variable so that tests can run it at small N.

@@ -118,10 +118,12 @@ func TestCountRowSetStoreBySize(t *testing.T) {
 	}
 }
 
-// TestStoreBySizeDefault holds storeBySize to where it was measured: on from h = 14
-// (N = 28), half A stored where it holds more than 1.2 times half B's half-boards.
+// TestStoreBySizeDefault holds storeBySize to where it was measured: on where the
+// AVX-512 kernels run (off on AVX2 and in pure Go) from h = 14 (N = 28), half A stored
+// where it holds more than 1.2 times half B's half-boards.
 func TestStoreBySizeDefault(t *testing.T) {
-	if !storeBySize || storeBySizeMinH != 14 || storeAOver != 1.2 {
-		t.Errorf("storeBySize %v from h = %d, half A over %g times half B; want on from h = 14 over 1.2", storeBySize, storeBySizeMinH, storeAOver)
+	want := matchIndexed(8, chunkBits, 1)
+	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 {
+		t.Errorf("storeBySize %v from h = %d, half A over %g times half B; want %v (AVX-512 kernels: %v) from h = 14 over 1.2", storeBySize, storeBySizeMinH, storeAOver, want, want)
 	}
 }
