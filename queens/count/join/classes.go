@@ -57,11 +57,7 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 			// log₂(|A| ÷ the sub-store size), |A| from occupancyOrder's sample; ⌊that⌋
 			// + 2 for the rounding of each level, and at least the fixed sieve's j.sieve
 			// + 1 (one class at N = 29 takes sieveBitsFor's bits).
-			per := sievePerSub
-			if j.h == 13 {
-				per = sievePerSubOdd
-			}
-			prefer = w.greedyOrder(prefer, max(bits.Len(uint(len(w.sampleA)*occupancyStep/per))+1, j.sieve+1))
+			prefer = w.greedyOrder(prefer, max(bits.Len(uint(len(w.sampleA)*occupancyStep/classPerSub(j)))+1, j.sieve+1))
 		}
 		if len(prefer) >= classCandidatesLen {
 			copy(cand[:], prefer)
@@ -86,12 +82,10 @@ func (w *worker) countRowSetClasses(ctx context.Context, j *subproblem, r rowSet
 	// At N = 27 every class, one alone included, takes its sieve's cut bits by its size:
 	// a fixed 13 (sieveBitsByN) made the row sets of one class slower, up to 1.2 times
 	// (bench/log/2026-11-28.md, "Issue 33: odd N cheaper"). N = 29 keeps what its cost was
-	// measured with: classes of a row set of several, by sievePerSub.
-	switch {
-	case j.h == 13:
-		w.m.perSub = sievePerSubOdd
-	case cb > 0:
-		w.m.perSub = sievePerSub
+	// measured with: classes of a row set of several, by sievePerSub; even N where half A
+	// is stored (storesA) by sievePerSubEvenA.
+	if j.h == 13 || cb > 0 {
+		w.m.perSub = classPerSub(j)
 	}
 	var queries uint64
 	var n [3]uint64
@@ -248,6 +242,26 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// sievePerSubEvenA is sievePerSub for the classes of an even row set that stores half A
+// (storesA, from h = storeBySizeMinH): 512. Measured at N = 28 on eight such row sets of
+// session 22's seeds, whole, both ways in one process, alternated (CPU-s summed over the
+// eight against 1,024's): 512 0.913 (0.88–0.97 each), 256 0.914 (0.85–1.10)
+// (bench/log/2026-11-29-join.md, "Session 23 … size").
+var sievePerSubEvenA = 512
+
+// classPerSub returns the mean sub-store size that the sieves of countRowSetClasses's
+// classes aim at for j: sievePerSubEvenA for even N where half A is stored by size,
+// sievePerSubOdd at h = 13 (N = 27), else sievePerSub.
+func classPerSub(j *subproblem) int {
+	switch {
+	case j.kind == subEven && j.h >= storeBySizeMinH:
+		return sievePerSubEvenA
+	case j.h == 13:
+		return sievePerSubOdd
+	}
+	return sievePerSub
 }
 
 // storeBMinH is the least h whose even row sets store half B: 11 (N = 22). Measured with

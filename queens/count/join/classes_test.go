@@ -94,14 +94,14 @@ func TestClassSplit(t *testing.T) {
 // cut bits, and checks that both halves were stored in some row sets (else the test would
 // hold one path only).
 func TestCountRowSetStoreBySize(t *testing.T) {
-	defer func(f, m, p, o, pb int, l [2]int, h, sh, gh, go_ int, g, bs bool, st *sieveTally) {
-		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats = f, m, p, o, pb, l, h, sh, gh, go_, g, bs, st
-	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats)
+	defer func(f, m, p, o, pb, ea int, l [2]int, h, sh, gh, go_ int, g, bs bool, st *sieveTally) {
+		sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats = f, m, p, o, pb, ea, l, h, sh, gh, go_, g, bs, st
+	}(sieveBitsForce, sieveMinPerSub, sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, listMaxForce, storeBMinH, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH, cutGreedy, storeBySize, sieveStats)
 	for _, n := range []int{10, 12} {
 		sieveMinPerSub, sieveBitsForce, listMaxForce = 0, 4, [2]int{}
 		cutGreedy, storeBMinH, storeBySize = false, 11, false
 		whole := rowSetResults(t, n)
-		sievePerSub, sievePerSubOdd, sievePerSubB, storeBMinH, listMaxForce = 8, 8, 4, 0, [2]int{50, 40}
+		sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, storeBMinH, listMaxForce = 8, 8, 4, 6, 0, [2]int{50, 40}
 		storeBySize, storeBySizeMinH, cutGreedyMinH, cutGreedyOddMinH = true, 0, 0, 0
 		for _, greedy := range []bool{false, true} {
 			cutGreedy = greedy
@@ -123,7 +123,7 @@ func TestCountRowSetStoreBySize(t *testing.T) {
 // where it holds more than 1.2 times half B's half-boards.
 func TestStoreBySizeDefault(t *testing.T) {
 	want := matchIndexed(8, chunkBits, 1)
-	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 {
-		t.Errorf("storeBySize %v from h = %d, half A over %g times half B; want %v (AVX-512 kernels: %v) from h = 14 over 1.2", storeBySize, storeBySizeMinH, storeAOver, want, want)
+	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 || sievePerSubEvenA != 512 {
+		t.Errorf("storeBySize %v from h = %d, half A over %g times half B, sub-stores of %d; want %v (AVX-512 kernels: %v) from h = 14 over 1.2, of 512", storeBySize, storeBySizeMinH, storeAOver, sievePerSubEvenA, want, want)
 	}
 }

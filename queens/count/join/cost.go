@@ -125,6 +125,12 @@ const modelClass = classAVX2
 // ac33780: 62.4 ± 4.1 CPU-s a row set over 20,060,016 counted row sets, so 3.48·10⁵
 // core-hours ± 6.5 % (one s.e.), which takes the place of the chain's 3.44·10⁵ ± 13 %
 // (bench/log/2026-11-29-join.md, "Session 22 … sample").
+// Then (session 23) the stored half chosen by size (storeBySize): the 160 row sets of that
+// sample's seeds drawn again, the 33 that store half A timed both ways in one process,
+// alternated (0.70 of half B's time in all), the others counting as no difference: 3.68 ±
+// 0.87 CPU-s less a row set drawn, so 58.7 ± 4.1 CPU-s and N = 28 3.48·10⁵ → 3.27·10⁵
+// (the two errors added in quadrature, 7.1 %; "Session 23 … size"). N = 29's odd path
+// and N ≤ 27 (h < 14) do not take it.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -137,7 +143,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.29e4, 28: 3.48e5, 29: 3.67e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 4.29e4, 28: 3.27e5, 29: 3.67e6,
 	},
 }
 
@@ -146,7 +152,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.065, 29: 0.19},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.071, 29: 0.19},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
