@@ -251,15 +251,25 @@ func b2i(b bool) int {
 // (bench/log/2026-11-29-join.md, "Session 23 … size").
 var sievePerSubEvenA = 512
 
+// sievePerSubOdd14 is sievePerSub for the classes of odd N from h = 14 (N = 29): 512.
+// Measured at N = 29 on 22 row sets drawn uniformly (seeds 2901–2905, 2951–2955), whole,
+// both ways in one process, alternated: 0.939 of 1,024's CPU summed over them (the row
+// sets of 28–170 CPU-s 0.86–1.00; the mean of the ratios 0.974 ± 0.013, the smallest
+// row sets within their noise) (bench/log/2026-11-29-join.md, "Session 23 … size").
+var sievePerSubOdd14 = 512
+
 // classPerSub returns the mean sub-store size that the sieves of countRowSetClasses's
 // classes aim at for j: sievePerSubEvenA for even N where half A is stored by size,
-// sievePerSubOdd at h = 13 (N = 27), else sievePerSub.
+// sievePerSubOdd at h = 13 (N = 27), sievePerSubOdd14 from h = 14 (N = 29), else
+// sievePerSub (N = 28 with half A stored in the harness's comparisons).
 func classPerSub(j *subproblem) int {
 	switch {
 	case j.kind == subEven && j.h >= storeBySizeMinH:
 		return sievePerSubEvenA
 	case j.h == 13:
 		return sievePerSubOdd
+	case j.kind != subEven && j.h >= 14:
+		return sievePerSubOdd14
 	}
 	return sievePerSub
 }

@@ -123,7 +123,7 @@ func TestCountRowSetStoreBySize(t *testing.T) {
 // where it holds more than 1.2 times half B's half-boards.
 func TestStoreBySizeDefault(t *testing.T) {
 	want := matchIndexed(8, chunkBits, 1)
-	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 || sievePerSubEvenA != 512 {
-		t.Errorf("storeBySize %v from h = %d, half A over %g times half B, sub-stores of %d; want %v (AVX-512 kernels: %v) from h = 14 over 1.2, of 512", storeBySize, storeBySizeMinH, storeAOver, sievePerSubEvenA, want, want)
+	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 || sievePerSubEvenA != 512 || sievePerSubOdd14 != 512 {
+		t.Errorf("storeBySize %v from h = %d, half A over %g times half B, sub-stores of %d (N = 29: %d); want %v (AVX-512 kernels: %v) from h = 14 over 1.2, of 512 (512)", storeBySize, storeBySizeMinH, storeAOver, sievePerSubEvenA, sievePerSubOdd14, want, want)
 	}
 }

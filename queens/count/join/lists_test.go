@@ -54,13 +54,13 @@ func BenchmarkJoinLists(b *testing.B) {
 	w := new(worker)
 	w.t = tab
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m, o, pb, ea int) {
-			sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA = m, o, pb, ea
-		}(sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA)
+		defer func(m, o, pb, ea, o14 int) {
+			sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14 = m, o, pb, ea, o14
+		}(sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14)
 		if sievePerSub, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
-		sievePerSubOdd, sievePerSubB, sievePerSubEvenA = sievePerSub, sievePerSub, sievePerSub // the knob sets every store's figure
+		sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14 = sievePerSub, sievePerSub, sievePerSub, sievePerSub // the knob sets every store's figure
 	}
 	// CHESSPUZZLES_JOINSTOREMAX=S holds at most S stored half-boards a class (listMax's
 	// storeMax) from h = 13; CHESSPUZZLES_JOINMAXK=K caps the cut bits of a sieve
@@ -108,7 +108,7 @@ func BenchmarkJoinLists(b *testing.B) {
 	// CHESSPUZZLES_JOINPERSUB_B=S2 as well, =both compares sub-stores of S2 (in place of
 	// the fixed cut bits) against CHESSPUZZLES_JOINPERSUB's or the default, both by occupancy.
 	cuts := os.Getenv("CHESSPUZZLES_JOINCUTS")
-	perSubA, perSubOdd, perSubStoreB, perSubEvenA, perSubB := sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, 0
+	perSubA, perSubOdd, perSubStoreB, perSubEvenA, perSubOdd14, perSubB := sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14, 0
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB_B"); v != "" {
 		if perSubB, err = strconv.Atoi(v); err != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB_B=%q: want a number of patterns", v)
@@ -452,6 +452,7 @@ func BenchmarkJoinLists(b *testing.B) {
 					sievePerSubOdd = [2]int{perSubB, perSubOdd}[way]
 					sievePerSubB = [2]int{perSubB, perSubStoreB}[way]
 					sievePerSubEvenA = [2]int{perSubB, perSubEvenA}[way]
+					sievePerSubOdd14 = [2]int{perSubB, perSubOdd14}[way]
 				}
 				if subB > 0 {
 					cutByOccupancy = true
@@ -507,7 +508,7 @@ func BenchmarkJoinLists(b *testing.B) {
 			if store == "size" {
 				sizeDiffs = append(sizeDiffs, dt[0]-dt[1])
 			}
-			sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA = perSubA, perSubOdd, perSubStoreB, perSubEvenA
+			sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14 = perSubA, perSubOdd, perSubStoreB, perSubEvenA, perSubOdd14
 			if extra == "both" {
 				sieveExtraByPairs = true
 			}

@@ -66,11 +66,13 @@ func BenchmarkJoinSample(b *testing.B) {
 		}
 	}
 	if v := os.Getenv("CHESSPUZZLES_JOINPERSUB"); v != "" {
-		defer func(m, o, pb int) { sievePerSub, sievePerSubOdd, sievePerSubB = m, o, pb }(sievePerSub, sievePerSubOdd, sievePerSubB)
+		defer func(m, o, pb, ea, o14 int) {
+			sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14 = m, o, pb, ea, o14
+		}(sievePerSub, sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14)
 		if sievePerSub, err1 = strconv.Atoi(v); err1 != nil {
 			b.Fatalf("CHESSPUZZLES_JOINPERSUB=%q: want a number of patterns", v)
 		}
-		sievePerSubOdd, sievePerSubB = sievePerSub, sievePerSub // the knob sets every store's figure
+		sievePerSubOdd, sievePerSubB, sievePerSubEvenA, sievePerSubOdd14 = sievePerSub, sievePerSub, sievePerSub, sievePerSub // the knob sets every store's figure
 	}
 	p, err := newJoinPlan(n)
 	if err != nil {
