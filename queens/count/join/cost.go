@@ -129,8 +129,17 @@ const modelClass = classAVX2
 // sample's seeds drawn again, the 33 that store half A timed both ways in one process,
 // alternated (0.70 of half B's time in all), the others counting as no difference: 3.68 ±
 // 0.87 CPU-s less a row set drawn, so 58.7 ± 4.1 CPU-s and N = 28 3.48·10⁵ → 3.27·10⁵
-// (the two errors added in quadrature, 7.1 %; "Session 23 … size"). N = 29's odd path
-// and N ≤ 27 (h < 14) do not take it.
+// (the two errors added in quadrature, 7.1 %; "Session 23 … size"); and its row sets
+// that store half A with sub-stores of 512 (sievePerSubEvenA): 0.913 of their time on 8
+// of the 33 (the six largest), applied to the 33's 8.75 CPU-s a row set drawn, 0.76 CPU-s
+// less, so 58.0 ± 4.2 CPU-s and N = 28 3.23·10⁵ (7.2 %).
+// N = 27 (session 23) sampled whole, not by the chain: 272 row sets drawn uniformly (34
+// seeds, 2701–2734, eight each), main 3600a6b: 2.087 ± 0.133 CPU-s a row set over
+// 65,005,798 counted row sets, so 3.77·10⁴ core-hours ± 6.4 % in place of the chain's
+// 4.29·10⁴ ± 11 %. N = 29 likewise, after sievePerSubOdd14: 78 row sets (39 seeds,
+// 2911–2933 and 3011–3026, two each; no seed started after 08:32, each started one
+// finished), 48.3 ± 5.3 CPU-s a row set over 270,792,004 counted row sets, so 3.64·10⁶
+// core-hours ± 11 % in place of the chain's 3.67·10⁶ ± 19 %.
 //
 // CoreSeconds and the choice of method read the class modelClass; frames' model was
 // measured in the first run.
@@ -143,7 +152,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 4.29e4, 28: 3.27e5, 29: 3.67e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 3.77e4, 28: 3.23e5, 29: 3.64e6,
 	},
 }
 
@@ -152,7 +161,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.11, 28: 0.071, 29: 0.19},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.064, 28: 0.072, 29: 0.11},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
