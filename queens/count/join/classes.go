@@ -202,13 +202,17 @@ var storeBySize = matchIndexed(8, chunkBits, 1)
 var storeBySizeMinH = 14
 
 // storeAOver is how many times half B's half-boards half A must hold to be stored
-// (storeBySize): 1.2. At N = 28 half A stored took 0.43–0.75 of half B's time on six row
+// (storeBySize): 1.0, the larger half. At N = 28 half A stored took 0.43–0.75 of half B's time on six row
 // sets where it held 1.3–6.3 times as many, 1.02–1.07 of it on two where it held 1.02–1.09
 // times as many, 1.17 on one where it held 0.87 times (session 22, §3). Then, with the
 // rule built, the 160 row sets of that sample's seeds: 33 stored half A, at 0.70 of half
 // B's time in all (0.41–0.95 each, but 1.13 at 1.28 times), 3.7 ± 0.9 CPU-s less a row set
-// drawn, 0.94 of the sample's time (session 23, "Session 23 … size").
-const storeAOver = 1.2
+// drawn, 0.94 of the sample's time (session 23, "Session 23 … size"). With sub-stores of
+// 512 where half A is stored (sievePerSubEvenA), the row sets of those draws between 1.0
+// and 1.2 times, both ways alternated: half A stored took 0.75–0.91 of half B's time on
+// all six at 1.06–1.2 times, and 0.970 summed on the four at 1.016–1.041 (0.893–0.964,
+// one 1.056); so the larger half, from 1.0 ("Session 23 … threshold").
+const storeAOver = 1.0
 
 // storesA reports whether row set r of even N stores half A by storeBySize. Where it
 // decides by size it makes occupancyOrder's bits (which count both halves) and keeps them

@@ -120,10 +120,10 @@ func TestCountRowSetStoreBySize(t *testing.T) {
 
 // TestStoreBySizeDefault holds storeBySize to where it was measured: on where the
 // AVX-512 kernels run (off on AVX2 and in pure Go) from h = 14 (N = 28), half A stored
-// where it holds more than 1.2 times half B's half-boards.
+// where it holds more half-boards than half B.
 func TestStoreBySizeDefault(t *testing.T) {
 	want := matchIndexed(8, chunkBits, 1)
-	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.2 || sievePerSubEvenA != 512 || sievePerSubOdd14 != 512 {
-		t.Errorf("storeBySize %v from h = %d, half A over %g times half B, sub-stores of %d (N = 29: %d); want %v (AVX-512 kernels: %v) from h = 14 over 1.2, of 512 (512)", storeBySize, storeBySizeMinH, storeAOver, sievePerSubEvenA, sievePerSubOdd14, want, want)
+	if storeBySize != want || storeBySizeMinH != 14 || storeAOver != 1.0 || sievePerSubEvenA != 512 || sievePerSubOdd14 != 512 {
+		t.Errorf("storeBySize %v from h = %d, half A over %g times half B, sub-stores of %d (N = 29: %d); want %v (AVX-512 kernels: %v) from h = 14 over 1.0, of 512 (512)", storeBySize, storeBySizeMinH, storeAOver, sievePerSubEvenA, sievePerSubOdd14, want, want)
 	}
 }
