@@ -202,9 +202,10 @@ var storeBySize = matchIndexed(8, chunkBits, 1)
 var storeBySizeMinH = 14
 
 // storeAOver is how many times half B's half-boards half A must hold to be stored
-// (storeBySize): 1.0, the larger half. At N = 28 half A stored took 0.43–0.75 of half B's time on six row
-// sets where it held 1.3–6.3 times as many, 1.02–1.07 of it on two where it held 1.02–1.09
-// times as many, 1.17 on one where it held 0.87 times (session 22, §3). Then, with the
+// (storeBySize): 1.0, the larger half. At N = 28 half A stored took 0.43–0.75 of half
+// B's time on six row sets where it held 1.3–6.3 times as many, 1.02–1.07 of it on two
+// where it held 1.02–1.09 times as many, 1.17 on one where it held 0.87 times (session
+// 22, §3; sub-stores of 1,024). Then, with the
 // rule built, the 160 row sets of that sample's seeds: 33 stored half A, at 0.70 of half
 // B's time in all (0.41–0.95 each, but 1.13 at 1.28 times), 3.7 ± 0.9 CPU-s less a row set
 // drawn, 0.94 of the sample's time (session 23, "Session 23 … size"). With sub-stores of
@@ -231,21 +232,16 @@ func (w *worker) storesA(j *subproblem, r rowSet) bool {
 func (w *worker) countRowSetEven(ctx context.Context, j *subproblem, r rowSet, c *counters, only int) (uint64, int, error) {
 	a := w.storesA(j, r)
 	defer func() { w.occReady = false }()
-	if sieveStats != nil {
-		sieveStats.storedA[b2i(a)]++
-	}
 	if a {
+		if sieveStats != nil {
+			sieveStats.storedA[1]++
+		}
 		return w.countRowSetClasses(ctx, j, r, c, only)
 	}
-	return w.countRowSetStoreB(ctx, j, r, c, only)
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
+	if sieveStats != nil {
+		sieveStats.storedA[0]++
 	}
-	return 0
+	return w.countRowSetStoreB(ctx, j, r, c, only)
 }
 
 // sievePerSubEvenA is sievePerSub for the classes of an even row set that stores half A
