@@ -39,7 +39,7 @@ func transposeNot8AVX512(rows *[64 + wideChunkBits][8]uint64)
 // fillChunks8AVX512 is fillChunks4AVX2 for a batch of 8-word rows (batch_amd64.s).
 //
 //go:noescape
-func fillChunks8AVX512(t *uint64, rows *[64 + wideChunkBits][8]uint64, nch, cb int)
+func fillChunks8AVX512(t *uint64, rows *[8]uint64, nch, cb int)
 
 // buildBatchFast is buildBatch in assembly for batches of 4-word rows where buildAVX2
 // and of 8-word rows where buildAVX512 (valid the batch's valid-lanes mask, m.rows' rows
@@ -68,6 +68,25 @@ func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bo
 	cb := m.cb
 	if bw == 8 {
 		transposeNot8AVX512(&m.rows)
+		if m.mix > 0 {
+			// The mixed layout: its 7-bit chunks, then its 6-bit ones, each run filled
+			// from its first row on.
+			for j := range m.nch {
+				_, r0, _ := chunkSpan(m.mix, mixedChunkBits, j)
+				e := (*[8]uint64)(t[r0*8:])
+				if j == 0 {
+					*e = *valid
+				} else {
+					*e = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				}
+			}
+			fillChunks8AVX512(&t[0], &m.rows[0], m.mix, mixedChunkBits)
+			if m.mix < mixedChunks {
+				bit, r0, _ := chunkSpan(m.mix, mixedChunkBits, m.mix)
+				fillChunks8AVX512(&t[r0*8], &m.rows[bit], mixedChunks-m.mix, wideChunkBits)
+			}
+			return true
+		}
 		for j := range m.nch {
 			e := (*[8]uint64)(t[j<<cb*8:])
 			if j == 0 {
@@ -76,7 +95,7 @@ func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bo
 				*e = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 			}
 		}
-		fillChunks8AVX512(&t[0], &m.rows, m.nch, cb)
+		fillChunks8AVX512(&t[0], &m.rows[0], m.nch, cb)
 		return true
 	}
 	transposeNot4AVX2(&m.rows)

@@ -166,11 +166,11 @@ narrowZ:
 	VZEROUPPER
 	RET
 
-// func fillChunks8AVX512(t *uint64, rows *[64 + wideChunkBits][8]uint64, nch, cb int)
+// func fillChunks8AVX512(t *uint64, rows *[8]uint64, nch, cb int)
 //
 // fillChunks4AVX2 for a batch of 8-word rows (entries of 64 bytes): for each of the nch
-// chunks, entries 2^i … 2^(i+1) − 1 are entries 0 … 2^i − 1 ANDed with row j·cb + i, for
-// i < cb, entry 0 set by the caller.
+// chunks, entries 2^i … 2^(i+1) − 1 are entries 0 … 2^i − 1 ANDed with row j·cb + i
+// (rows counted from the one given), for i < cb, entry 0 set by the caller.
 TEXT ·fillChunks8AVX512(SB), NOSPLIT, $0-32
 	MOVQ t+0(FP), SI
 	MOVQ rows+8(FP), R8

@@ -11,8 +11,8 @@ import (
 // TestBuildBatch holds the assembly build of 4-word batches (buildBatchFast with
 // buildAVX2) and of 8-word batches (with buildAVX512) to the Go build: the same tables,
 // word for word, for stores of 1 to 3 batches (whole and partly filled words), signatures
-// of 3 to 63 bits (1 to 13 chunks), chunks of chunkBits and wideChunkBits, plain and
-// weighted (some lanes not valid). Checked to fail with a swap round's shift off by one
+// of 3 to 63 bits (1 to 13 chunks), chunks of chunkBits and wideChunkBits (31 to 35 bits
+// of 8-word batches in the mixed layouts), plain and weighted (some lanes not valid). Checked to fail with a swap round's shift off by one
 // and with one chunk's entry 0 left unset (each width).
 func TestBuildBatch(t *testing.T) {
 	for _, bw := range []int{4, 8} {
@@ -33,9 +33,10 @@ func testBuildBatch(t *testing.T, bw int) {
 	defer func(w int, b4, b8 bool) { matchWords, buildAVX2, buildAVX512 = w, b4, b8 }(matchWords, buildAVX2, buildAVX512)
 	matchWords = bw
 	rng := rand.New(rand.NewPCG(5, 6))
+	mixed := 0
 	for _, cb := range []int{chunkBits, wideChunkBits} {
 		for _, size := range []int{1, 7, 63, 64, 65, 130, 255, 256, 257, 511, 512, 513, 700, 1100} {
-			for _, width := range []uint{3, 17, 32, 34, 45, 63} {
+			for _, width := range []uint{3, 17, 31, 32, 33, 34, 35, 45, 63} {
 				for _, weighted := range []bool{false, true} {
 					sigs := sparseSigs(rng, size, width, 1)
 					var valid []uint64
@@ -55,6 +56,9 @@ func testBuildBatch(t *testing.T, bw int) {
 						m.cb = cb
 						m.build()
 						tabs[i], bs = slices.Clone(m.tab), m.bs
+						if m.mix > 0 {
+							mixed++
+						}
 					}
 					// A word past the store (whole batches) is cleared by the valid-lanes
 					// mask of chunk 0: the Go build leaves stale rows there, the
@@ -75,5 +79,8 @@ func testBuildBatch(t *testing.T, bw int) {
 				}
 			}
 		}
+	}
+	if bw == 8 && mixed == 0 {
+		t.Errorf("batches of 8 words: no store was built in a mixed layout")
 	}
 }

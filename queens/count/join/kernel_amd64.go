@@ -53,7 +53,7 @@ func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32,
 				n += countBatchesAVX2(&tab[0], nb, bs, nch, &offs[q4*stride], stride, len(cq)-q4)
 			}
 			return n
-		case bw == 8 && haveMatchAVX512 && stride >= nch && len(offs) >= len(cq)*stride:
+		case bw == 8 && haveMatchAVX512 && cb != mixedChunkBits && stride >= nch && len(offs) >= len(cq)*stride:
 			return countBatchesAVX512Offs(&tab[0], len(tab)/bs, bs, nch, &offs[0], stride, len(cq))
 		case bw == 8 && matchIndexed(bw, cb, nch):
 			nb := len(tab) / bs
@@ -61,7 +61,7 @@ func countBatches(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32,
 			if kernelTernlog {
 				kernel = countBatchesAVX512IndexT
 			}
-			if nb <= 2 || !pairsOnly(nch, cb) {
+			if nb <= 2 || !pairsOnly(bs) {
 				return kernel(&tab[0], nb, bs, nch, cb, &cq[0], len(cq))
 			}
 			var n uint64
@@ -109,16 +109,20 @@ func countBatchesAVX512(tab *uint64, nb, bs, nch int, cq *uint64, nq int) uint64
 func countBatchesAVX512Offs(tab *uint64, nb, bs, nch int, offs *uint32, stride, nq int) uint64
 
 // matchIndexed reports whether the kernel for batches of bw words and nch chunks of cb
-// bits computes each query's row offsets itself, once for a group of up to four batches
+// bits (or the mixed layout: cb = mixedChunkBits, nch of its chunks 7 bits wide)
+// computes each query's row offsets itself, once for a group of up to four batches
 // (countBatchesAVX512Index), so that making them first (chunkOffsets) pays only where a
 // query meets many batches one after another.
 func matchIndexed(bw, cb, nch int) bool {
-	return bw == 8 && haveMatchAVX512Index && nch <= 8 && (cb == chunkBits || cb == wideChunkBits)
+	return bw == 8 && haveMatchAVX512Index && (nch <= 8 && (cb == chunkBits || cb == wideChunkBits) ||
+		cb == mixedChunkBits && nch >= 1 && nch <= mixedChunks)
 }
 
 // countBatchesAVX512Index is countBatchesAVX512 for chunks of 5 or 6 bits and at most 8
-// chunks, four batches at a time (then two, then one): each query's row offsets are
-// computed once for the group (two instructions a chunk) and each shared by four row ANDs.
+// chunks, or the mixed layouts (cb = mixedChunkBits: five chunks, the first nch = 1…5 of
+// them 7 bits wide, chunkSpan), four batches at a time (then two, then one): each query's
+// row offsets are computed once for the group (two instructions a chunk) and each shared
+// by four row ANDs.
 //
 //go:noescape
 func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
@@ -129,8 +133,8 @@ func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq in
 //go:noescape
 func countBatchesAVX512IndexT(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 
-// countBatchesAVX512IndexLanes is countBatchesAVX512Index keeping each word of each batch
-// apart: it sets out[8·b + w] (nb·8 of them) to the lanes of word w of batch b left set,
+// countBatchesAVX512IndexLanes is countBatchesAVX512Index (not its mixed layouts) keeping
+// each word of each batch apart: it sets out[8·b + w] (nb·8 of them) to the lanes of word w of batch b left set,
 // summed over the nq ≥ 1 queries, for a store whose words weigh differently
 // (matcher.countWeighted).
 //
@@ -156,7 +160,7 @@ func lanesOffsets(bw int) bool { return bw == 4 && haveMatchAVX2 }
 func countBatchesLanes(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs []uint32, stride int, out []uint64) {
 	switch {
 	case len(tab) == 0 || len(cq) == 0:
-	case matchIndexed(bw, cb, nch):
+	case matchIndexed(bw, cb, nch) && cb != mixedChunkBits: // its loops have no mixed layout
 		countBatchesAVX512IndexLanes(&tab[0], len(tab)/bs, bs, nch, cb, &cq[0], len(cq), &out[0])
 		return
 	case lanesOffsets(bw) && stride >= nch && len(offs) >= len(cq)*stride:
@@ -204,7 +208,7 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 		if kernelTernlog {
 			kernel = countBatchesAVX512IndexWeightedT
 		}
-		if nb <= 2 || !pairsOnly(nch, cb) {
+		if nb <= 2 || !pairsOnly(bs) {
 			return kernel(&tab[0], nb, bs, nch, cb, &cq[0], len(cq), &wts[0])
 		}
 		var n uint64
@@ -228,7 +232,8 @@ func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, offs [
 }
 
 // countBatchesAVX512IndexWeighted is countBatchesAVX512Index weighing each lane
-// (countBatchesGoWeighted), for chunks of 5 or 6 bits and at most 8 chunks: the nq ≥ 1
+// (countBatchesGoWeighted), for chunks of 5 or 6 bits and at most 8 chunks or the mixed
+// layouts: the nq ≥ 1
 // queries' byte popcounts (VPOPCNTB) are summed bytewise for up to 31 queries at a time,
 // then multiplied by the bytes' weights (wts: 64 a batch, each at most 64) and added up
 // (VPMADDUBSW, VPMADDWD), so that a weight's run needs only 8 lanes, not a word.
@@ -257,10 +262,10 @@ func countBatchesAVX512IndexWeightedT(tab *uint64, nb, bs, nch, cb int, cq *uint
 // 1.010 ± 0.039.
 var kernelPairs = true
 
-// pairsOnly reports whether the AVX-512 kernels take the batches of nch chunks of cb bits
-// at most two at a time (kernelPairs, and four batches' rows above 32 KiB: chunks of 6
-// bits from 3 chunks, of 5 bits from 5).
-func pairsOnly(nch, cb int) bool { return kernelPairs && 4*nch<<cb*64 > 32<<10 }
+// pairsOnly reports whether the AVX-512 kernels take the batches of bs words at most two
+// at a time (kernelPairs, and four batches' rows above 32 KiB: chunks of 6 bits from 3
+// chunks, of 5 bits from 5, every mixed layout).
+func pairsOnly(bs int) bool { return kernelPairs && 4*8*bs > 32<<10 }
 
 // kernelTernlog says that countBatches and countBatchesWeighted run the ternlog twins
 // countBatchesAVX512IndexT and countBatchesAVX512IndexWeightedT where they would run

@@ -438,15 +438,15 @@ z512done:
 #define RI2(d, r, m) RI1(d, r, m); VPANDQ d(DX)(BX*1), Z6, Z6
 #define RI4(d, r, m) RI2(d, r, m); VPANDQ d(R10)(BX*1), Z8, Z8; VPANDQ d(R13)(BX*1), Z9, Z9
 
-// TI1(d, r, d2, r2, m), TI2 and TI4 AND into Z0 (and Z6, or Z6, Z8 and Z9) the rows of two
-// chunks, at d and d2 bytes into each batch, that the query in AX names (rotations r and
-// r2, mask m, as RIn): the first row is loaded (Z16…Z19) and both are ANDed in by one
-// VPTERNLOGQ (0x80: a AND b AND c), one vector operation for two rows where RIn takes
-// two. The loads are the same; where the 512-bit ALU ports, not the loads, bound the
-// kernel (Intel's two, against AMD Zen 5's four), it saves time.
-#define TI1(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0
-#define TI2(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6
-#define TI4(d, r, d2, r2, m) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; VMOVDQU64 d(R10)(BX*1), Z18; VMOVDQU64 d(R13)(BX*1), Z19; RORXQ $r2, AX, BX; ANDL $m, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6; VPTERNLOGQ $0x80, d2(R10)(BX*1), Z18, Z8; VPTERNLOGQ $0x80, d2(R13)(BX*1), Z19, Z9
+// TI1(d, r, m, d2, r2, m2), TI2 and TI4 AND into Z0 (and Z6, or Z6, Z8 and Z9) the rows
+// of two chunks, at d and d2 bytes into each batch, that the query in AX names (rotations
+// r and r2, masks m and m2, as RIn): the first row is loaded (Z16…Z19) and both are ANDed
+// in by one VPTERNLOGQ (0x80: a AND b AND c), one vector operation for two rows where RIn
+// takes two. The loads are the same; where the 512-bit ALU ports, not the loads, bound
+// the kernel (Intel's two, against AMD Zen 5's four), it saves time.
+#define TI1(d, r, m, d2, r2, m2) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; RORXQ $r2, AX, BX; ANDL $m2, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0
+#define TI2(d, r, m, d2, r2, m2) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; RORXQ $r2, AX, BX; ANDL $m2, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6
+#define TI4(d, r, m, d2, r2, m2) RORXQ $r, AX, BX; ANDL $m, BX; VMOVDQU64 d(SI)(BX*1), Z16; VMOVDQU64 d(DX)(BX*1), Z17; VMOVDQU64 d(R10)(BX*1), Z18; VMOVDQU64 d(R13)(BX*1), Z19; RORXQ $r2, AX, BX; ANDL $m2, BX; VPTERNLOGQ $0x80, d2(SI)(BX*1), Z16, Z0; VPTERNLOGQ $0x80, d2(DX)(BX*1), Z17, Z6; VPTERNLOGQ $0x80, d2(R10)(BX*1), Z18, Z8; VPTERNLOGQ $0x80, d2(R13)(BX*1), Z19, Z9
 
 // C5_k(R, T) and C6_k(R, T) are R(d, r, m) for each chunk after the first of k chunks of
 // 5 or 6 bits (T unused): chunk j starts at j·32 or j·64 rows of 64 bytes, and its bits,
@@ -471,20 +471,36 @@ z512done:
 #define C6_8(R, T) C6_7(R, T); R(28672, 36, 0xfc0)
 #define C5T_1(R, T)
 #define C5T_2(R, T) R(2048, 63, 0x7c0)
-#define C5T_3(R, T) T(2048, 63, 4096, 4, 0x7c0)
+#define C5T_3(R, T) T(2048, 63, 0x7c0, 4096, 4, 0x7c0)
 #define C5T_4(R, T) C5T_3(R, T); R(6144, 9, 0x7c0)
-#define C5T_5(R, T) C5T_3(R, T); T(6144, 9, 8192, 14, 0x7c0)
+#define C5T_5(R, T) C5T_3(R, T); T(6144, 9, 0x7c0, 8192, 14, 0x7c0)
 #define C5T_6(R, T) C5T_5(R, T); R(10240, 19, 0x7c0)
-#define C5T_7(R, T) C5T_5(R, T); T(10240, 19, 12288, 24, 0x7c0)
+#define C5T_7(R, T) C5T_5(R, T); T(10240, 19, 0x7c0, 12288, 24, 0x7c0)
 #define C5T_8(R, T) C5T_7(R, T); R(14336, 29, 0x7c0)
 #define C6T_1(R, T)
 #define C6T_2(R, T) R(4096, 0, 0xfc0)
-#define C6T_3(R, T) T(4096, 0, 8192, 6, 0xfc0)
+#define C6T_3(R, T) T(4096, 0, 0xfc0, 8192, 6, 0xfc0)
 #define C6T_4(R, T) C6T_3(R, T); R(12288, 12, 0xfc0)
-#define C6T_5(R, T) C6T_3(R, T); T(12288, 12, 16384, 18, 0xfc0)
+#define C6T_5(R, T) C6T_3(R, T); T(12288, 12, 0xfc0, 16384, 18, 0xfc0)
 #define C6T_6(R, T) C6T_5(R, T); R(20480, 24, 0xfc0)
-#define C6T_7(R, T) C6T_5(R, T); T(20480, 24, 24576, 30, 0xfc0)
+#define C6T_7(R, T) C6T_5(R, T); T(20480, 24, 0xfc0, 24576, 30, 0xfc0)
 #define C6T_8(R, T) C6T_7(R, T); R(28672, 36, 0xfc0)
+
+// M7_k(R, T) and M7T_k(R, T) are the same for the mixed layouts (mixedChunks, match.go):
+// five chunks, the first k of 7 bits (128 rows, 8 KiB), the rest of 6 (64 rows, 4 KiB),
+// k = 1…5 for 31…35 matched bits; the first chunk (7 bits, mask 0x1fc0) is GROUPED's.
+// Chunk j starts at row 128·min(j, k) + 64·max(0, j − k) and at bit 7·min(j, k) +
+// 6·max(0, j − k), brought to bit 6 by a right rotation of that less 6.
+#define M7_1(R, T) R(8192, 1, 0xfc0); R(12288, 7, 0xfc0); R(16384, 13, 0xfc0); R(20480, 19, 0xfc0)
+#define M7_2(R, T) R(8192, 1, 0x1fc0); R(16384, 8, 0xfc0); R(20480, 14, 0xfc0); R(24576, 20, 0xfc0)
+#define M7_3(R, T) R(8192, 1, 0x1fc0); R(16384, 8, 0x1fc0); R(24576, 15, 0xfc0); R(28672, 21, 0xfc0)
+#define M7_4(R, T) R(8192, 1, 0x1fc0); R(16384, 8, 0x1fc0); R(24576, 15, 0x1fc0); R(32768, 22, 0xfc0)
+#define M7_5(R, T) R(8192, 1, 0x1fc0); R(16384, 8, 0x1fc0); R(24576, 15, 0x1fc0); R(32768, 22, 0x1fc0)
+#define M7T_1(R, T) T(8192, 1, 0xfc0, 12288, 7, 0xfc0); T(16384, 13, 0xfc0, 20480, 19, 0xfc0)
+#define M7T_2(R, T) T(8192, 1, 0x1fc0, 16384, 8, 0xfc0); T(20480, 14, 0xfc0, 24576, 20, 0xfc0)
+#define M7T_3(R, T) T(8192, 1, 0x1fc0, 16384, 8, 0x1fc0); T(24576, 15, 0xfc0, 28672, 21, 0xfc0)
+#define M7T_4(R, T) T(8192, 1, 0x1fc0, 16384, 8, 0x1fc0); T(24576, 15, 0x1fc0, 32768, 22, 0xfc0)
+#define M7T_5(R, T) T(8192, 1, 0x1fc0, 16384, 8, 0x1fc0); T(24576, 15, 0x1fc0, 32768, 22, 0x1fc0)
 
 // GROUPED(quads, quad, pairs, pair, single, query, m, CHUNKS, AFTER4, AFTER2, AFTER1, done)
 // is countBatchesAVX512Index (AFTERn NOLANES, done zidone) or countBatchesAVX512IndexLanes
@@ -559,6 +575,14 @@ query:                             \
 // NOLANES is GROUPED's AFTERn for countBatchesAVX512Index: nothing.
 #define NOLANES
 
+// DISPATCH7(not, x1, …, x5) jumps to xk for the mixed layout with k = R10 chunks of 7 bits
+// (R14 = 7), else on to label not.
+#define DISPATCH7(not, x1, x2, x3, x4, x5) \
+	CMPQ R14, $7; JNE not;                                          \
+	CMPQ R10, $1; JEQ x1; CMPQ R10, $2; JEQ x2; CMPQ R10, $3; JEQ x3; \
+	CMPQ R10, $4; JEQ x4; JMP x5;                                    \
+not:
+
 // DISPATCH(six, f1, …, f8, s1, …, s8) jumps to fk for k = R10 chunks of 5 bits (R14 = 5)
 // or, at label six, to sk for chunks of 6: the kernels' entry to their GROUPED loops.
 #define DISPATCH(six, f1, f2, f3, f4, f5, f6, f7, f8, s1, s2, s3, s4, s5, s6, s7, s8) \
@@ -574,7 +598,8 @@ six:                                                                \
 // INDEXBODY(c5_1, …, c5_8, c6_1, …, c6_8) is the body of countBatchesAVX512Index and
 // its ternlog twin after their arguments: the dispatch on the chunks and a GROUPED loop
 // for each, ANDing the rows by the chains given (C5_k and C6_k, or C5T_k and C6T_k).
-#define INDEXBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8) \
+#define INDEXBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8, m7_1, m7_2, m7_3, m7_4, m7_5) \
+	DISPATCH7(zi7not, zi7b1, zi7b2, zi7b3, zi7b4, zi7b5) \
 	DISPATCH(zi6, zi5b1, zi5b2, zi5b3, zi5b4, zi5b5, zi5b6, zi5b7, zi5b8, zi6b1, zi6b2, zi6b3, zi6b4, zi6b5, zi6b6, zi6b7, zi6b8) \
 	GROUPED(zi5b1, zi5u1, zi5p1, zi5r1, zi5s1, zi5q1, 0x7c0, c5_1, NOLANES, NOLANES, NOLANES, zidone) \
 	GROUPED(zi5b2, zi5u2, zi5p2, zi5r2, zi5s2, zi5q2, 0x7c0, c5_2, NOLANES, NOLANES, NOLANES, zidone) \
@@ -592,6 +617,11 @@ six:                                                                \
 	GROUPED(zi6b6, zi6u6, zi6p6, zi6r6, zi6s6, zi6q6, 0xfc0, c6_6, NOLANES, NOLANES, NOLANES, zidone) \
 	GROUPED(zi6b7, zi6u7, zi6p7, zi6r7, zi6s7, zi6q7, 0xfc0, c6_7, NOLANES, NOLANES, NOLANES, zidone) \
 	GROUPED(zi6b8, zi6u8, zi6p8, zi6r8, zi6s8, zi6q8, 0xfc0, c6_8, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi7b1, zi7u1, zi7p1, zi7r1, zi7s1, zi7q1, 0x1fc0, m7_1, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi7b2, zi7u2, zi7p2, zi7r2, zi7s2, zi7q2, 0x1fc0, m7_2, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi7b3, zi7u3, zi7p3, zi7r3, zi7s3, zi7q3, 0x1fc0, m7_3, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi7b4, zi7u4, zi7p4, zi7r4, zi7s4, zi7q4, 0x1fc0, m7_4, NOLANES, NOLANES, NOLANES, zidone) \
+	GROUPED(zi7b5, zi7u5, zi7p5, zi7r5, zi7s5, zi7q5, 0x1fc0, m7_5, NOLANES, NOLANES, NOLANES, zidone) \
 zidone: \
 	VPADDQ        Z3, Z2, Z2 \
 	VPADDQ        Z5, Z4, Z4 \
@@ -602,14 +632,16 @@ zidone: \
 
 // func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 //
-// countBatchesGo8 for chunks of cb = 5 or 6 bits and nch = 1…8 chunks (the caller checks
-// both): for each group of four batches (then two, then one) of bs words, for each of nq
-// queries (uint64s at cq), AND the 64-byte rows tab[batch + (j·2^cb + the query's j-th
-// chunk)·8] of chunks j < nch and add the VPOPCNTQ of the result. A query's row offsets
-// are computed once a group (RORX and AND, BMI2), so no offsets are made beforehand.
+// countBatchesGo8 for chunks of cb = 5 or 6 bits and nch = 1…8 chunks, or for cb = 7 the
+// mixed layout of five chunks whose first nch = 1…5 are 7 bits wide (the caller checks):
+// for each group of four batches (then two, then one) of bs words, for each of nq queries
+// (uint64s at cq), AND the 64-byte rows that the query's chunks name (chunkSpan: tab[batch
+// + (j·2^cb + the query's j-th chunk)·8] for one width) and add the VPOPCNTQ of the
+// result. A query's row offsets are computed once a group (RORX and AND, BMI2), so no
+// offsets are made beforehand.
 TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
 	ZINDEXARGS
-	INDEXBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8)
+	INDEXBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8, M7_1, M7_2, M7_3, M7_4, M7_5)
 	MOVQ AX, ret+56(FP)
 	RET
 
@@ -619,7 +651,7 @@ TEXT ·countBatchesAVX512Index(SB), NOSPLIT, $0-64
 // (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
 TEXT ·countBatchesAVX512IndexT(SB), NOSPLIT, $0-64
 	ZINDEXARGS
-	INDEXBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8)
+	INDEXBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8, M7T_1, M7T_2, M7T_3, M7T_4, M7T_5)
 	MOVQ AX, ret+56(FP)
 	RET
 
@@ -1207,7 +1239,8 @@ query:                             \
 
 // WEIGHTEDBODY(c5_1, …, c5_8, c6_1, …, c6_8) is INDEXBODY for
 // countBatchesAVX512IndexWeighted and its ternlog twin: their WGROUPED loops.
-#define WEIGHTEDBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8) \
+#define WEIGHTEDBODY(c5_1, c5_2, c5_3, c5_4, c5_5, c5_6, c5_7, c5_8, c6_1, c6_2, c6_3, c6_4, c6_5, c6_6, c6_7, c6_8, m7_1, m7_2, m7_3, m7_4, m7_5) \
+	DISPATCH7(zw7not, zw7b1, zw7b2, zw7b3, zw7b4, zw7b5) \
 	DISPATCH(zw6, zw5b1, zw5b2, zw5b3, zw5b4, zw5b5, zw5b6, zw5b7, zw5b8, zw6b1, zw6b2, zw6b3, zw6b4, zw6b5, zw6b6, zw6b7, zw6b8) \
 	WGROUPED(zw5b1, zw5k1, zw5u1, zw5p1, zw5l1, zw5r1, zw5s1, zw5m1, zw5q1, 0x7c0, c5_1) \
 	WGROUPED(zw5b2, zw5k2, zw5u2, zw5p2, zw5l2, zw5r2, zw5s2, zw5m2, zw5q2, 0x7c0, c5_2) \
@@ -1225,6 +1258,11 @@ query:                             \
 	WGROUPED(zw6b6, zw6k6, zw6u6, zw6p6, zw6l6, zw6r6, zw6s6, zw6m6, zw6q6, 0xfc0, c6_6) \
 	WGROUPED(zw6b7, zw6k7, zw6u7, zw6p7, zw6l7, zw6r7, zw6s7, zw6m7, zw6q7, 0xfc0, c6_7) \
 	WGROUPED(zw6b8, zw6k8, zw6u8, zw6p8, zw6l8, zw6r8, zw6s8, zw6m8, zw6q8, 0xfc0, c6_8) \
+	WGROUPED(zw7b1, zw7k1, zw7u1, zw7p1, zw7l1, zw7r1, zw7s1, zw7m1, zw7q1, 0x1fc0, m7_1) \
+	WGROUPED(zw7b2, zw7k2, zw7u2, zw7p2, zw7l2, zw7r2, zw7s2, zw7m2, zw7q2, 0x1fc0, m7_2) \
+	WGROUPED(zw7b3, zw7k3, zw7u3, zw7p3, zw7l3, zw7r3, zw7s3, zw7m3, zw7q3, 0x1fc0, m7_3) \
+	WGROUPED(zw7b4, zw7k4, zw7u4, zw7p4, zw7l4, zw7r4, zw7s4, zw7m4, zw7q4, 0x1fc0, m7_4) \
+	WGROUPED(zw7b5, zw7k5, zw7u5, zw7p5, zw7l5, zw7r5, zw7s5, zw7m5, zw7q5, 0x1fc0, m7_5) \
 zwdone: \
 	VEXTRACTI64X4 $1, Z2, Y1 \
 	VPADDQ        Y1, Y2, Y2 \
@@ -1242,7 +1280,7 @@ zwdone: \
 // weight costs nothing a query, and the weights may change every 8 lanes.
 TEXT ·countBatchesAVX512IndexWeighted(SB), NOSPLIT, $0-72
 	ZWEIGHTEDARGS
-	WEIGHTEDBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8)
+	WEIGHTEDBODY(C5_1, C5_2, C5_3, C5_4, C5_5, C5_6, C5_7, C5_8, C6_1, C6_2, C6_3, C6_4, C6_5, C6_6, C6_7, C6_8, M7_1, M7_2, M7_3, M7_4, M7_5)
 	MOVQ AX, ret+64(FP)
 	RET
 
@@ -1252,6 +1290,6 @@ TEXT ·countBatchesAVX512IndexWeighted(SB), NOSPLIT, $0-72
 // VPTERNLOGQ (C5T_k, C6T_k): the same loads and sums, about half the row ANDs.
 TEXT ·countBatchesAVX512IndexWeightedT(SB), NOSPLIT, $0-72
 	ZWEIGHTEDARGS
-	WEIGHTEDBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8)
+	WEIGHTEDBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8, M7T_1, M7T_2, M7T_3, M7T_4, M7T_5)
 	MOVQ AX, ret+64(FP)
 	RET

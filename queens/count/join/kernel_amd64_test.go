@@ -5,6 +5,7 @@ package join
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -202,10 +203,15 @@ func BenchmarkMatchAVX512Loops(b *testing.B) {
 	}
 	defer func(t, p bool) { kernelTernlog, kernelPairs = t, p }(kernelTernlog, kernelPairs)
 	rng := rand.New(rand.NewPCG(1, 2))
-	cb := wideChunkBits
 	for _, nb := range []int{1, 2, 4, 8} {
-		for _, nch := range []int{5, 6, 7} {
+		for _, nch := range []int{5, 6, 7, -1, -2, -3, -4, -5} {
+			// nch < 0: the mixed layout with −nch chunks of 7 bits (31…35 bits).
+			cb, name := wideChunkBits, strconv.Itoa(nch)
 			bs := nch << cb * 8
+			if nch < 0 {
+				cb, nch, name = mixedChunkBits, -nch, fmt.Sprintf("mixed%d", 30-nch)
+				bs = (128*nch + 64*(mixedChunks-nch)) * 8
+			}
 			tab := make([]uint64, nb*bs)
 			for i := range tab {
 				x, y := rng.Uint64(), rng.Uint64()
@@ -226,7 +232,7 @@ func BenchmarkMatchAVX512Loops(b *testing.B) {
 				if nb <= 2 && way.pairs {
 					continue // the same calls as without
 				}
-				b.Run(fmt.Sprintf("batches=%d/chunks=%d/%s", nb, nch, way.name), func(b *testing.B) {
+				b.Run(fmt.Sprintf("batches=%d/chunks=%s/%s", nb, name, way.name), func(b *testing.B) {
 					kernelTernlog, kernelPairs = way.tern, way.pairs
 					for b.Loop() {
 						matchSink += countBatchesWeighted(tab, bs, 8, nch, cb, qs, nil, 0, wts)

@@ -41,6 +41,50 @@ var wideChunkMin = 21
 // 30 Nov; bench/log/2026-11-29-join.md, "Session 9"). 0 turns it off (tests).
 var wideChunkAVX512W = 17
 
+// mixedChunkBits is the chunk width code of the mixed layouts: a batch of mixedChunks
+// chunks, the first nch of 7 bits (128 rows) and the rest of 6 (64 rows), where a store
+// of wideChunkBits matches 31 to 35 bits (nch = bits − 30): five row ANDs a query in place
+// of six, for 24 to 40 KiB of rows a batch in place of 24 (chunkSpan; build).
+const mixedChunkBits = 7
+
+// mixedChunks is the number of chunks of a mixed layout.
+const mixedChunks = 5
+
+// mixedOn says that build lays out stores of wide chunks that match 31 to 35 bits in the
+// mixed layout where the AVX-512 kernels run it (matchIndexed). A variable so that the
+// harness can compare (CHESSPUZZLES_JOINKERNEL=tern+pairs+mixed:tern+pairs) and tests
+// can turn it off.
+var mixedOn = true
+
+// mixedMaxBits is the most matched bits build lays out mixed (31 to 35).
+var mixedMaxBits = 35
+
+// mixedForce makes build take the mixed layout wherever the bits allow it in batches of 8
+// words, kernels or not (tests: the pure-Go twins are held to the same counts).
+var mixedForce = false
+
+// chunkSpan returns the first bit, first row and width of chunk j of a batch of nch
+// chunks of cb bits, or for cb = mixedChunkBits of the mixed layout whose first nch
+// chunks are 7 bits wide.
+func chunkSpan(nch, cb, j int) (bit, row, width int) {
+	if cb != mixedChunkBits {
+		return j * cb, j << cb, cb
+	}
+	if j < nch {
+		return 7 * j, 128 * j, 7
+	}
+	return 7*nch + 6*(j-nch), 128*nch + 64*(j-nch), 6
+}
+
+// chunkCount returns the number of chunks of a batch of nch chunks of cb bits: nch, or
+// mixedChunks for the mixed layout.
+func chunkCount(nch, cb int) int {
+	if cb == mixedChunkBits {
+		return mixedChunks
+	}
+	return nch
+}
+
 // chunkWidthForce, when 5 or 6, overrides chunkWidth (tests and measurements).
 var chunkWidthForce = 0
 
@@ -98,6 +142,7 @@ type matcher struct {
 	bw   int    // words per row of a batch: matchWords when built
 	cb   int    // chunk width: chunkBits, or wideChunkBits if set before build
 	nch  int    // chunks
+	mix  int    // 0, or the 7-bit chunks of the mixed layout (of cb = 6) build chose
 	bs   int    // words per batch: nch·2^cb·bw
 	nb   int    // batches
 	buf  []uint64
@@ -221,6 +266,11 @@ func (m *matcher) build() {
 	}
 	m.nch = max(1, (k+m.cb-1)/m.cb)
 	m.bs = m.nch << m.cb * m.bw
+	m.mix = 0
+	if m.cb == wideChunkBits && k > mixedChunks*wideChunkBits && k <= min(mixedMaxBits, mixedChunks*mixedChunkBits) && m.mixedRuns() {
+		m.mix, m.nch = k-mixedChunks*wideChunkBits, mixedChunks
+		m.bs = (128*m.mix + 64*(mixedChunks-m.mix)) * m.bw
+	}
 	m.nb = (len(m.sigs) + batch - 1) / batch
 	if m.arena != nil {
 		m.buf = nil
@@ -243,6 +293,29 @@ func (m *matcher) build() {
 		hi := min(lo+batch, len(m.sigs))
 		m.buildBatch(m.tab[b*m.bs:(b+1)*m.bs], m.sigs[lo:hi], lo/64)
 	}
+}
+
+// mixedRuns reports whether build may lay m's store out in the mixed layout: batches of
+// 8 words, and mixedForce, or mixedOn where the AVX-512 kernels that take it run for m's
+// batches (a plain store, or one weighted by bytes). The AVX2 kernels and the chunk
+// offsets have no mixed layout.
+func (m *matcher) mixedRuns() bool {
+	if m.bw != 8 {
+		return false
+	}
+	if mixedForce {
+		return true
+	}
+	return mixedOn && matchIndexed(m.bw, mixedChunkBits, 1) && (m.wts == nil || haveMatchAVX512Weighted && !m.wword)
+}
+
+// kernelChunks returns the chunk arguments of the kernels for m's batches: nch and cb,
+// or for the mixed layout its 7-bit chunks and mixedChunkBits.
+func (m *matcher) kernelChunks() (nch, cb int) {
+	if m.mix > 0 {
+		return m.mix, mixedChunkBits
+	}
+	return m.nch, m.cb
 }
 
 // alignWords returns the words from the start of b to its first 64-byte boundary (b has at
@@ -335,21 +408,22 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 			m.rows[b][w] = ^blk[b]
 		}
 	}
-	cb := m.cb
+	kn, kc := m.kernelChunks()
 	for j := range m.nch {
-		ch := t[j<<cb*bw : (j+1)<<cb*bw]
+		bit, r0, cb := chunkSpan(kn, kc, j)
+		ch := t[r0*bw : (r0+1<<cb)*bw]
 		if j == 0 {
 			copy(ch[:bw], valid[:])
 		} else {
 			copy(ch[:bw], m.rows[len(m.rows)-1][:]) // all ones
 		}
 		if bw == 8 {
-			fillChunk8(ch, &m.rows, j*cb, cb)
+			fillChunk8(ch, &m.rows, bit, cb)
 			continue
 		}
 		for x := 1; x < 1<<cb; x++ {
 			prev := ch[(x&(x-1))*bw:][:bw]
-			row := m.rows[j*cb+bits.TrailingZeros(uint(x))][:bw]
+			row := m.rows[bit+bits.TrailingZeros(uint(x))][:bw]
 			dst := ch[x*bw:][:bw]
 			for w := range dst {
 				dst[w] = prev[w] & row[w]
@@ -390,7 +464,8 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		}
 		return n
 	}
-	return countBatches(m.tab, m.bs, m.bw, m.nch, m.cb, qs, offs, stride)
+	kn, kc := m.kernelChunks()
+	return countBatches(m.tab, m.bs, m.bw, kn, kc, qs, offs, stride)
 }
 
 // countWeighted is countAll for a weighted store with the weights wts (of at most
@@ -429,7 +504,8 @@ func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int, wts []ui
 	}
 	if m.wword {
 		m.lanes = grow(m.lanes, nb*m.bw)
-		countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, m.lanes)
+		kn, kc := m.kernelChunks()
+		countBatchesLanes(m.tab[:nb*m.bs], m.bs, m.bw, kn, kc, qs, offs, stride, m.lanes)
 		for w := range len(wts) / 8 {
 			n += m.lanes[w] * uint64(wts[8*w])
 		}
@@ -440,7 +516,8 @@ func (m *matcher) countWeighted(qs []uint64, offs []uint32, stride int, wts []ui
 		clear(m.wpad[copy(m.wpad, wts):])
 		wts = m.wpad
 	}
-	return countBatchesWeighted(m.tab[:nb*m.bs], m.bs, m.bw, m.nch, m.cb, qs, offs, stride, wts)
+	kn, kc := m.kernelChunks()
+	return countBatchesWeighted(m.tab[:nb*m.bs], m.bs, m.bw, kn, kc, qs, offs, stride, wts)
 }
 
 // chunkOffsets returns dst holding, for each query of qs, stride slots: slot j of query i
@@ -492,15 +569,14 @@ func countBatchesGo(tab []uint64, bs, bw, nch, cb int, qs []uint64) uint64 {
 // (matchWords), which run whenever there is something to count, so this is their
 // reference in TestMatchKernels, not a kernel that runs: it is plain rather than fast.
 func countBatchesGo4(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
-	mask := uint64(1)<<cb - 1
 	var n int
 	for b := range len(tab) / max(bs, 1) { // each whole batch
 		t := tab[b*bs : (b+1)*bs]
 		for _, c := range qs {
 			for l := range 4 {
-				a := t[int(c&mask)*4+l]
-				for j := 1; j < nch; j++ {
-					a &= t[(j<<cb+int(c>>(j*cb)&mask))*4+l]
+				a := ^uint64(0)
+				for j := range chunkCount(nch, cb) {
+					a &= t[chunkRow(nch, cb, j, c)*4+l]
 				}
 				n += bits.OnesCount64(a)
 			}
@@ -514,6 +590,9 @@ func countBatchesGo4(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
 // the outer loop so that one batch's tables (nch·2^cb·64 bytes) stay in the first-level
 // cache while the queries stream past.
 func countBatchesGo8(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
+	if cb == mixedChunkBits {
+		return countBatchesGoSpans(tab, bs, nch, cb, qs)
+	}
 	mask := uint64(1)<<cb - 1
 	var n int
 	for base := 0; base+bs <= len(tab); base += bs {
@@ -540,6 +619,38 @@ func countBatchesGo8(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
 		}
 	}
 	return uint64(n)
+}
+
+// countBatchesGoSpans is countBatchesGo8 for any layout chunkSpan describes (the mixed
+// ones): the same sum, each chunk's row found by chunkRow.
+func countBatchesGoSpans(tab []uint64, bs, nch, cb int, qs []uint64) uint64 {
+	var n int
+	for base := 0; base+bs <= len(tab); base += bs {
+		t := tab[base : base+bs]
+		for _, c := range qs {
+			var a [8]uint64
+			for j := range chunkCount(nch, cb) {
+				r := (*[8]uint64)(t[chunkRow(nch, cb, j, c)*8:])
+				if j == 0 {
+					a = *r
+					continue
+				}
+				for w := range a {
+					a[w] &= r[w]
+				}
+			}
+			for _, x := range a {
+				n += bits.OnesCount64(x)
+			}
+		}
+	}
+	return uint64(n)
+}
+
+// chunkRow returns the row of chunk j (chunkSpan) that query c names.
+func chunkRow(nch, cb, j int, c uint64) int {
+	bit, row, w := chunkSpan(nch, cb, j)
+	return row + int(c>>bit&(1<<w-1))
 }
 
 // transpose64Low is transpose64 for a matrix whose words are all below 2^32: the first
@@ -574,16 +685,15 @@ func swapBlocks(a *[64]uint64, j int, m uint64, rows int) {
 // time from the definition: it sets out[bw·b + w] to the number of lanes of word w of
 // batch b (of bw words a row) that the queries leave set, summed over the queries.
 func countBatchesGoLanes(tab []uint64, bs, bw, nch, cb int, qs []uint64, out []uint64) {
-	mask := uint64(1)<<cb - 1
 	nb := len(tab) / max(bs, 1)
 	clear(out[:nb*bw])
 	for b := range nb {
 		t := tab[b*bs : (b+1)*bs]
 		for _, c := range qs {
 			for l := range bw {
-				a := t[int(c&mask)*bw+l]
-				for j := 1; j < nch; j++ {
-					a &= t[(j<<cb+int(c>>(j*cb)&mask))*bw+l]
+				a := ^uint64(0)
+				for j := range chunkCount(nch, cb) {
+					a &= t[chunkRow(nch, cb, j, c)*bw+l]
 				}
 				out[b*bw+l] += uint64(bits.OnesCount64(a))
 			}
@@ -596,15 +706,14 @@ func countBatchesGoLanes(tab []uint64, bs, bw, nch, cb int, qs []uint64, out []u
 // row) of the lanes the query leaves set, lane l of word w of batch b weighing
 // wts[(bw·b + w)·8 + l/8].
 func countBatchesGoWeighted(tab []uint64, bs, bw, nch, cb int, qs []uint64, wts []uint8) uint64 {
-	mask := uint64(1)<<cb - 1
 	var n uint64
 	for b := range len(tab) / max(bs, 1) {
 		t := tab[b*bs : (b+1)*bs]
 		for _, c := range qs {
 			for l := range bw {
-				a := t[int(c&mask)*bw+l]
-				for j := 1; j < nch; j++ {
-					a &= t[(j<<cb+int(c>>(j*cb)&mask))*bw+l]
+				a := ^uint64(0)
+				for j := range chunkCount(nch, cb) {
+					a &= t[chunkRow(nch, cb, j, c)*bw+l]
 				}
 				for k := range 8 {
 					n += uint64(bits.OnesCount8(uint8(a>>(8*k)))) * uint64(wts[(b*bw+l)*8+k])

@@ -41,64 +41,85 @@ func TestTranspose64(t *testing.T) {
 // TestMatchKernels holds the matcher (with the assembly kernel where this machine has it)
 // to the definition: for random stores and queries of several sizes, the count of stored
 // signatures disjoint from each query, computed pair by pair, with batches of 8 words (the
-// AVX-512 kernel's) and of 4 (the AVX2 kernel's), chunks of chunkBits and wideChunkBits.
+// AVX-512 kernel's) and of 4 (the AVX2 kernel's), chunks of chunkBits and wideChunkBits,
+// and wide chunks in the mixed layouts (31 to 35 bits): where the kernels run them
+// (mixedOn), forced on any machine (mixedForce: the pure-Go twins) and off.
 // countBatchesGo and the kernel in use must both agree.
 func TestMatchKernels(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
 	tern, pairs := kernelTernlog, kernelPairs
 	defer func() { kernelTernlog, kernelPairs = tern, pairs }()
+	defer func(on, force bool) { mixedOn, mixedForce = on, force }(mixedOn, mixedForce)
 	rng := rand.New(rand.NewPCG(1, 2))
+	mixedMet := 0
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
 		for _, cb := range []int{chunkBits, wideChunkBits} {
 			for _, size := range []int{0, 1, 8, 9, 47, 48, 100, 255, 256, 257, 511, 512, 513, 1500, 2600} {
-				for _, width := range []uint{3, 10, 15, 20, 25, 30, 34, 40, 50} { // 1…8 and 10 chunks
-					var m matcher
-					m.sigs = sparseSigs(rng, size, width, 2)
-					qs := sparseSigs(rng, 300, width, 3)
-					var want uint64
-					for _, q := range qs {
-						for _, s := range m.sigs {
-							if s&q == 0 {
-								want++
+				for _, width := range []uint{3, 10, 15, 20, 25, 30, 31, 32, 33, 34, 35, 40, 50} { // 1…8 and 10 chunks
+					for mixed := range 3 {
+						if mixed > 0 && (cb != wideChunkBits || width <= 30 || width > 35) {
+							continue
+						}
+						mixedOn, mixedForce = mixed != 0, mixed == 2
+						var m matcher
+						m.sigs = sparseSigs(rng, size, width, 2)
+						qs := sparseSigs(rng, 300, width, 3)
+						var want uint64
+						for _, q := range qs {
+							for _, s := range m.sigs {
+								if s&q == 0 {
+									want++
+								}
 							}
 						}
-					}
-					// Used for no queries (a raw scan), as many as come, and very
-					// many (batches from 9 signatures up).
-					for _, nq := range []int{0, len(qs), 1 << 30} {
-						m.reset(m.sigs)
-						m.cb = cb
-						m.use(nq)
-						if raw := size <= rawQueryPairs || size*nq < rawBuildPairs; m.raw != raw {
-							t.Errorf("%d words, store %d, used for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
-						}
-						// The chunk offsets, one slot a chunk or two more.
-						for extra := range 3 {
-							stride := (int(width)+cb-1)/cb + extra
-							offs := chunkOffsets(nil, qs, stride, bw, cb)
-							if got := m.countAll(qs, offs, stride); got != want {
-								t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, cb, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+						// Used for no queries (a raw scan), as many as come, and very
+						// many (batches from 9 signatures up).
+						for _, nq := range []int{0, len(qs), 1 << 30} {
+							m.reset(m.sigs)
+							m.cb = cb
+							m.use(nq)
+							if raw := size <= rawQueryPairs || size*nq < rawBuildPairs; m.raw != raw {
+								t.Errorf("%d words, store %d, used for %d queries: raw %v, want %v", bw, size, nq, m.raw, raw)
 							}
-						}
-						// Without offsets, by each of the AVX-512 kernels' loops
-						// (kernelTernlog, kernelPairs; no effect elsewhere).
-						for way := range 4 {
-							kernelTernlog, kernelPairs = way&1 != 0, way&2 != 0
-							if got := m.countAll(qs, nil, 0); got != want {
-								t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets, kernelTernlog %v, kernelPairs %v: countAll = %d, want %d", bw, cb, size, width, nq, kernelTernlog, kernelPairs, got, want)
+							// The chunk offsets, one slot a chunk or two more.
+							for extra := range 3 {
+								stride := (int(width)+cb-1)/cb + extra
+								offs := chunkOffsets(nil, qs, stride, bw, cb)
+								if got := m.countAll(qs, offs, stride); got != want {
+									t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, stride %d: countAll = %d, want %d (AVX-512 %v, AVX2 %v)", bw, cb, size, width, nq, stride, got, want, haveMatchAVX512, haveMatchAVX2)
+								}
 							}
-						}
-						kernelTernlog, kernelPairs = tern, pairs
-						if !m.raw {
-							if got := countBatchesGo(m.tab, m.bs, m.bw, m.nch, m.cb, qs); got != want {
-								t.Errorf("%d words, chunks of %d, store %d, width %d: countBatchesGo = %d, want %d", bw, cb, size, width, got, want)
+							// Without offsets, by each of the AVX-512 kernels' loops
+							// (kernelTernlog, kernelPairs; no effect elsewhere).
+							for way := range 4 {
+								kernelTernlog, kernelPairs = way&1 != 0, way&2 != 0
+								if got := m.countAll(qs, nil, 0); got != want {
+									t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets, kernelTernlog %v, kernelPairs %v: countAll = %d, want %d", bw, cb, size, width, nq, kernelTernlog, kernelPairs, got, want)
+								}
+							}
+							kernelTernlog, kernelPairs = tern, pairs
+							if !m.raw {
+								kn, kc := m.kernelChunks()
+								if got := countBatchesGo(m.tab, m.bs, m.bw, kn, kc, qs); got != want {
+									t.Errorf("%d words, chunks of %d (mixed %d), store %d, width %d: countBatchesGo = %d, want %d", bw, cb, m.mix, size, width, got, want)
+								}
+								if m.mix > 0 {
+									mixedMet++
+								}
+								if (mixed == 2 || mixed == 1 && matchIndexed(bw, mixedChunkBits, 1)) && bw == 8 && m.mix == 0 && m.nch != 5 {
+									t.Errorf("%d words, store %d, width %d, mixed %d: %d chunks of %d, not mixed", bw, size, width, mixed, m.nch, m.cb)
+								}
 							}
 						}
 					}
 				}
 			}
 		}
+	}
+	mixedOn, mixedForce = true, false
+	if mixedMet == 0 {
+		t.Errorf("no store was laid out in the mixed layout")
 	}
 }
 
@@ -143,69 +164,80 @@ var matchSink uint64
 // kernel's largest sums (each block of 31 queries).
 func TestMatchWeighted(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
+	defer func(on, force bool) { mixedOn, mixedForce = on, force }(mixedOn, mixedForce)
 	rng := rand.New(rand.NewPCG(3, 4))
+	mixedMet := 0
 	for _, bw := range []int{8, 4} {
 		matchWords = bw
 		for _, cb := range []int{chunkBits, wideChunkBits} {
 			for _, byWord := range []bool{false, true} {
 				for _, words := range []int{1, 2, 7, 8, 9, 17, 33} {
-					for _, width := range []uint{0, 3, 20, 34, 40, 50} {
-						sigs := make([]uint64, 64*words)
-						valid := make([]uint64, words)
-						wts := make([]uint8, 8*words)
-						for w := range words {
-							a, b := rng.Uint64(), rng.Uint64()
-							valid[w] = a | b
-							if w%3 == 0 {
-								valid[w] &= 1<<rng.IntN(64) - 1
-							}
-						}
-						for k := range wts {
-							wts[k] = uint8(1) << rng.IntN(3)
-							if width == 0 {
-								wts[k] = 64 // the largest weight, every lane met
-							}
-							if byWord {
-								wts[k] = wts[k&^7]
-							}
-						}
-						if width != 0 {
-							copy(sigs, sparseSigs(rng, len(sigs), width, 2))
-						}
-						qs := sparseSigs(rng, 100, max(width, 1), 3)
-						// want[p]: the count over the first p bytes (countWeighted's prefix).
-						want := make([]uint64, 8*words+1)
-						for i, s := range sigs {
-							if valid[i/64]>>(i%64)&1 == 0 {
+					for _, width := range []uint{0, 3, 20, 31, 33, 34, 35, 40, 50} {
+						for mixed := range 3 {
+							if mixed > 0 && (cb != wideChunkBits || width <= 30 || width > 35) {
 								continue
 							}
-							for _, q := range qs {
-								if s&q == 0 {
-									want[i/8+1] += uint64(wts[i/8])
+							mixedOn, mixedForce = mixed != 0, mixed == 2
+							sigs := make([]uint64, 64*words)
+							valid := make([]uint64, words)
+							wts := make([]uint8, 8*words)
+							for w := range words {
+								a, b := rng.Uint64(), rng.Uint64()
+								valid[w] = a | b
+								if w%3 == 0 {
+									valid[w] &= 1<<rng.IntN(64) - 1
 								}
 							}
-						}
-						for p := range 8 * words {
-							want[p+1] += want[p]
-						}
-						prefixes := []int{0, 1, 3, 4*words - 1, 8*words - 8, 8*words - 1}
-						if byWord {
-							prefixes = []int{0, 8, 8 * (words / 2), 8 * (words - 1)}
-						}
-						for _, use := range []int{0, 1 << 30} {
-							var m matcher
-							m.resetWeighted(sigs, valid, wts, []int{len(wts)}, byWord)
-							m.cb = cb
-							m.use(use)
-							if got := m.countAll(qs, nil, 0); got != want[8*words] {
-								t.Errorf("%d words a row, chunks of %d, by word %v, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, byWord, words, width, m.raw, got, want[8*words])
+							for k := range wts {
+								wts[k] = uint8(1) << rng.IntN(3)
+								if width == 0 {
+									wts[k] = 64 // the largest weight, every lane met
+								}
+								if byWord {
+									wts[k] = wts[k&^7]
+								}
 							}
-							for _, p := range prefixes {
-								if p < 0 {
+							if width != 0 {
+								copy(sigs, sparseSigs(rng, len(sigs), width, 2))
+							}
+							qs := sparseSigs(rng, 100, max(width, 1), 3)
+							// want[p]: the count over the first p bytes (countWeighted's prefix).
+							want := make([]uint64, 8*words+1)
+							for i, s := range sigs {
+								if valid[i/64]>>(i%64)&1 == 0 {
 									continue
 								}
-								if got := m.countWeighted(qs, nil, 0, wts[:p]); got != want[p] {
-									t.Errorf("%d words a row, chunks of %d, by word %v, %d words stored, width %d, raw %v: weighted count of the first %d bytes %d, want %d", bw, cb, byWord, words, width, m.raw, p, got, want[p])
+								for _, q := range qs {
+									if s&q == 0 {
+										want[i/8+1] += uint64(wts[i/8])
+									}
+								}
+							}
+							for p := range 8 * words {
+								want[p+1] += want[p]
+							}
+							prefixes := []int{0, 1, 3, 4*words - 1, 8*words - 8, 8*words - 1}
+							if byWord {
+								prefixes = []int{0, 8, 8 * (words / 2), 8 * (words - 1)}
+							}
+							for _, use := range []int{0, 1 << 30} {
+								var m matcher
+								m.resetWeighted(sigs, valid, wts, []int{len(wts)}, byWord)
+								m.cb = cb
+								m.use(use)
+								if m.mix > 0 {
+									mixedMet++
+								}
+								if got := m.countAll(qs, nil, 0); got != want[8*words] {
+									t.Errorf("%d words a row, chunks of %d (mixed %d), by word %v, %d words stored, width %d, raw %v: weighted count %d, want %d", bw, cb, m.mix, byWord, words, width, m.raw, got, want[8*words])
+								}
+								for _, p := range prefixes {
+									if p < 0 {
+										continue
+									}
+									if got := m.countWeighted(qs, nil, 0, wts[:p]); got != want[p] {
+										t.Errorf("%d words a row, chunks of %d (mixed %d), by word %v, %d words stored, width %d, raw %v: weighted count of the first %d bytes %d, want %d", bw, cb, m.mix, byWord, words, width, m.raw, p, got, want[p])
+									}
 								}
 							}
 						}
@@ -213,6 +245,9 @@ func TestMatchWeighted(t *testing.T) {
 				}
 			}
 		}
+	}
+	if mixedMet == 0 {
+		t.Errorf("no weighted store was laid out in the mixed layout")
 	}
 }
 
