@@ -190,29 +190,43 @@ func BenchmarkJoinLists(b *testing.B) {
 		b.Fatal("CHESSPUZZLES_JOINTREE=both and CHESSPUZZLES_JOINKMAX=both: one comparison at a time")
 	}
 	// CHESSPUZZLES_JOINKERNEL=X:Y with CHESSPUZZLES_JOINCUTS=both compares the AVX-512
-	// weighted kernel's settings X (way 0) and Y (way 1), each old, tern (kernelTernlog),
-	// pairs (kernelPairs) or tern+pairs, whole row sets (each way counts the same classes).
-	var kernelWays [2]struct{ tern, pairs bool }
+	// kernels' settings X (way 0) and Y (way 1), each old or a "+"-joined list of tern
+	// (kernelTernlog), pairs (kernelPairs) and mixed (mixedOn: the mixed layouts), whole
+	// row sets (each way counts the same classes).
+	var kernelWays [2]struct{ tern, pairs, mixed bool }
 	kernelWay := os.Getenv("CHESSPUZZLES_JOINKERNEL")
-	defer func(t, p bool) { kernelTernlog, kernelPairs = t, p }(kernelTernlog, kernelPairs)
+	defer func(t, p, m bool) { kernelTernlog, kernelPairs, mixedOn = t, p, m }(kernelTernlog, kernelPairs, mixedOn)
 	if kernelWay != "" {
 		xy := strings.Split(kernelWay, ":")
 		if len(xy) != 2 {
-			b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old, tern, pairs or tern+pairs", kernelWay)
+			b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old or tern, pairs and mixed joined by +", kernelWay)
 		}
 		for i, x := range xy {
-			switch x {
-			case "old":
-			case "tern":
-				kernelWays[i].tern = true
-			case "pairs":
-				kernelWays[i].pairs = true
-			case "tern+pairs":
-				kernelWays[i].tern, kernelWays[i].pairs = true, true
-			default:
-				b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old, tern, pairs or tern+pairs", kernelWay)
+			if x == "old" {
+				continue
+			}
+			for _, f := range strings.Split(x, "+") {
+				switch f {
+				case "tern":
+					kernelWays[i].tern = true
+				case "pairs":
+					kernelWays[i].pairs = true
+				case "mixed":
+					kernelWays[i].mixed = true
+				default:
+					b.Fatalf("CHESSPUZZLES_JOINKERNEL=%q: want X:Y, each old or tern, pairs and mixed joined by +", kernelWay)
+				}
 			}
 		}
+	}
+	// CHESSPUZZLES_JOINMIXEDMAX=K sets mixedMaxBits (31…35).
+	defer func(k int) { mixedMaxBits = k }(mixedMaxBits)
+	if v := os.Getenv("CHESSPUZZLES_JOINMIXEDMAX"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 31 || k > 35 {
+			b.Fatalf("CHESSPUZZLES_JOINMIXEDMAX=%q: want 31 to 35", v)
+		}
+		mixedMaxBits = k
 	}
 	statsClock = cpuTime
 	defer func() { statsClock = nil }()
@@ -443,6 +457,12 @@ func BenchmarkJoinLists(b *testing.B) {
 				}
 				fmt.Fprintf(os.Stderr, "row set %#x of sub-problem %d: half A stored by size (half A %d, half B %d)\n", e, s, w.sizeA, w.sizeB)
 			}
+			if len(both[0]) == 0 && os.Getenv("CHESSPUZZLES_JOINWARM") != "" {
+				// CHESSPUZZLES_JOINWARM=1: the first row set counted once untimed, so
+				// that neither way pays for the process's first (its heap grown, its
+				// pages touched): counted first, it took 1.09–1.12 times as long.
+				w.classParts(&j, e, only)
+			}
 			for r := range 2 {
 				way := (r + len(both[0])) % 2 // 0: fixed, 1: by occupancy
 				cutByOccupancy = way == 1
@@ -488,7 +508,7 @@ func BenchmarkJoinLists(b *testing.B) {
 				}
 				if kernelWay != "" {
 					cutByOccupancy = true
-					kernelTernlog, kernelPairs = kernelWays[way].tern, kernelWays[way].pairs
+					kernelTernlog, kernelPairs, mixedOn = kernelWays[way].tern, kernelWays[way].pairs, kernelWays[way].mixed
 				}
 				if visitB >= 0 {
 					cutByOccupancy = true
@@ -592,6 +612,11 @@ func BenchmarkJoinLists(b *testing.B) {
 			if t.trees > 0 {
 				fmt.Fprintf(os.Stderr, "; tree: %d stores, sample pairs left own ÷ row set's order %.3f (%.4g / %.4g), %.3f s",
 					t.trees, t.treeOwn/t.treeRowSet, t.treeOwn, t.treeRowSet, t.treeTime.Seconds())
+			}
+			for k, n := range t.pairsByLen {
+				if n > 0 {
+					fmt.Fprintf(os.Stderr, " len%d:%.3f", k, float64(n)/float64(max(1, t.pairs)))
+				}
 			}
 			if t.greedyBits > 0 {
 				fmt.Fprintf(os.Stderr, "; greedyOrder %d bits %.3f CPU-s", t.greedyBits, t.greedyTime.Seconds())

@@ -701,6 +701,9 @@ type sieveTally struct {
 	greedyBits int
 	// storedA counts the row sets of countRowSetEven by the half stored: B, A.
 	storedA [2]int
+	// pairsByLen counts the (batch, query) pairs by the matched width of their store
+	// (bits.Len64 of the OR of its squeezed patterns: what sets its chunks).
+	pairsByLen [65]int
 }
 
 // statsClock, where set (by the harness: the process's CPU time), is what sieveTally's
@@ -736,6 +739,11 @@ func (t *sieveTally) tally(m *matcher, nq, y int, weighted bool) bool {
 	} else {
 		per := 64 * m.bw
 		t.pairs += nq * ((lanes + per - 1) / per)
+		var or uint64
+		for _, x := range m.sigs {
+			or |= x
+		}
+		t.pairsByLen[bits.Len64(or)] += nq * ((lanes + per - 1) / per)
 		t.valid += nq * valid
 		t.runs += nq * runs
 	}
