@@ -51,9 +51,13 @@ const mixedChunkBits = 7
 const mixedChunks = 5
 
 // mixedOn says that build lays out stores of wide chunks that match 31 to 35 bits in the
-// mixed layout where the AVX-512 kernels run it (matchIndexed). A variable so that the
-// harness can compare (CHESSPUZZLES_JOINKERNEL=tern+pairs+mixed:tern+pairs) and tests
-// can turn it off.
+// mixed layout where the AVX-512 kernels run it (matchIndexed). Measured on a 2-core
+// Intel Xeon with AVX-512 (2 Dec 2026; bench/log/2026-11-29-join.md, "Session 24 …
+// mixed"): N = 28's whole row sets took 0.933 ± 0.010 of the time of six 6-bit chunks
+// (16 row sets, both ways in one process, alternated; the heaviest 0.89–0.94), though
+// with random queries (BenchmarkMatchAVX512Loops) the tables of 33 bits and more cost
+// what the load saves. Not measured on AMD. A variable so that the harness can compare
+// (CHESSPUZZLES_JOINKERNEL=tern+pairs+mixed:tern+pairs) and tests can turn it off.
 var mixedOn = true
 
 // mixedMaxBits is the most matched bits build lays out mixed (31 to 35).
