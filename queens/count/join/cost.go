@@ -136,6 +136,14 @@ const modelClass = classAVX2
 // the larger (storeAOver 1.0 in place of 1.2): the ten row sets of those draws between,
 // timed both ways, 76.8 CPU-s less in all, 0.48 a row set drawn, so 57.5 ± 4.2 CPU-s
 // and N = 28 3.21·10⁵ (7.3 %).
+// Then (session 24) the mixed chunk layouts (mixedOn): 0.933 ± 0.010 of six chunks' time
+// on 16 whole row sets, both ways in one process, alternated, so by the chain 53.7 ± 4.0
+// CPU-s a row set, 2.99·10⁵; and N = 28 sampled whole again with them, main 7431e69: 148
+// row sets drawn uniformly (15 seeds, 4001–4016, ten each; no seed started after 14:40
+// and each started one finished), 50.7 ± 3.4 CPU-s a row set, 2.82·10⁵ ± 6.6 %. The two
+// are independent draws: their mean weighted by inverse variance, 51.9 ± 2.6 CPU-s, is the
+// figure, 2.89·10⁵ core-hours ± 4.9 % ("Session 24 … mixed"). N = 27 and 29 were not
+// re-timed with the mixed layouts: their figures stand.
 // N = 27 (session 23) sampled whole, not by the chain: 272 row sets drawn uniformly (34
 // seeds, 2701–2734, eight each), main 3600a6b: 2.087 ± 0.133 CPU-s a row set over
 // 65,005,798 counted row sets, so 3.77·10⁴ core-hours ± 6.4 % in place of the chain's
@@ -155,7 +163,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 3.77e4, 28: 3.21e5, 29: 3.64e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 3.77e4, 28: 2.89e5, 29: 3.64e6,
 	},
 }
 
@@ -164,7 +172,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.064, 28: 0.073, 29: 0.11},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.064, 28: 0.049, 29: 0.11},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
