@@ -68,34 +68,27 @@ func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bo
 	cb := m.cb
 	if bw == 8 {
 		transposeNot8AVX512(&m.rows)
-		if m.mix > 0 {
-			// The mixed layout: its 7-bit chunks, then its 6-bit ones, each run filled
-			// from its first row on.
-			for j := range m.nch {
-				_, r0, _ := chunkSpan(m.mix, mixedChunkBits, j)
-				e := (*[8]uint64)(t[r0*8:])
-				if j == 0 {
-					*e = *valid
-				} else {
-					*e = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-				}
-			}
-			fillChunks8AVX512(&t[0], &m.rows[0], m.mix, mixedChunkBits)
-			if m.mix < mixedChunks {
-				bit, r0, _ := chunkSpan(m.mix, mixedChunkBits, m.mix)
-				fillChunks8AVX512(&t[r0*8], &m.rows[bit], mixedChunks-m.mix, wideChunkBits)
-			}
-			return true
-		}
+		kn, kc := m.kernelChunks()
 		for j := range m.nch {
-			e := (*[8]uint64)(t[j<<cb*8:])
+			_, r0, _ := chunkSpan(kn, kc, j)
+			e := (*[8]uint64)(t[r0*8:])
 			if j == 0 {
 				*e = *valid
 			} else {
 				*e = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 			}
 		}
-		fillChunks8AVX512(&t[0], &m.rows[0], m.nch, cb)
+		if m.mix == 0 {
+			fillChunks8AVX512(&t[0], &m.rows[0], m.nch, cb)
+			return true
+		}
+		// The mixed layout: its 7-bit chunks, then its 6-bit ones, each run filled from
+		// its first row on.
+		fillChunks8AVX512(&t[0], &m.rows[0], m.mix, mixedChunkBits)
+		if m.mix < mixedChunks {
+			bit, r0, _ := chunkSpan(m.mix, mixedChunkBits, m.mix)
+			fillChunks8AVX512(&t[r0*8], &m.rows[bit], mixedChunks-m.mix, wideChunkBits)
+		}
 		return true
 	}
 	transposeNot4AVX2(&m.rows)
