@@ -97,13 +97,16 @@ estimate N samples the plan with Knuth's random-probe estimator and times this m
 the plan's own tasks for about a second of the thread's CPU time (so other load does not
 inflate it), and prints the nodes, solutions and time on
 --workers workers, each with ± two standard errors; --probes K (default 300000) trades time
-for precision; --seed makes it repeatable; --json.
+for precision; --seed makes it repeatable; --json. Where a row set is too long to time
+(the join from N = 24), the time is the cost model's for this processor's class, AVX-512
+or AVX2 (the join's kernels differ), and the model line gives the other class's too: the
+example below says 3.69 days on 1 worker on an AVX-512 processor, 7.71 days on AVX2.
 
 	$ chesspuzzles queens estimate 24 --workers 2 --max-memory 8GiB
 	N=24: method join, plan version 102: 4366 tasks, as "queens count 24" runs it
-	time:       7.71 days on 1 worker, 3.85 days on 2 (the cost model, ± 24% at two standard errors of its sampled row sets: a part of a task of N=24 takes too long to time here)
+	time:       … on 1 worker, … on 2 (the cost model, ± …% at two standard errors of its sampled row sets: a part of a task of N=24 takes too long to time here)
 	memory:     about 6.15 GiB on 2 workers
-	model:      frames 169 days, join 7.71 days on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory
+	model:      one core: frames 169 days, join … on this processor's class, … (…); bench/cost.sh measured both; --method auto takes the faster one that fits --max-memory
 
 plan N shows the plan a count would run, without running it: its tasks, their estimated
 cost and balance; --method and --plan-version as for count; --json.

@@ -13,6 +13,7 @@ import (
 	"github.com/chesspuzzles/chesspuzzles/internal/cputime"
 	"github.com/chesspuzzles/chesspuzzles/queens"
 	"github.com/chesspuzzles/chesspuzzles/queens/count"
+	"github.com/chesspuzzles/chesspuzzles/queens/count/join"
 	"github.com/spf13/cobra"
 )
 
@@ -106,8 +107,16 @@ type estimateRecord struct {
 	// method does not count N.
 	ModelFrames float64 `json:"model_frames_core_seconds"`
 	ModelJoin   float64 `json:"model_join_core_seconds,omitempty"`
-	Memory      uint64  `json:"memory_bytes"`
+	// ModelClass is the class of processor whose figures the join's model read (this
+	// one's: "AVX-512" or "AVX2"), ModelJoinByClass the join's model on each class.
+	ModelClass       string             `json:"model_class,omitempty"`
+	ModelJoinByClass map[string]float64 `json:"model_join_core_seconds_by_class,omitempty"`
+	Memory           uint64             `json:"memory_bytes"`
 }
+
+// joinClasses are the classes of processor the join's cost model has figures for
+// (join.ClassCoreSeconds).
+var joinClasses = []string{"AVX-512", "AVX2"}
 
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	c, err := opts.method.plan(opts.n, opts.workers)
@@ -118,6 +127,14 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	method, v := plan.Method(), plan.Version()
 	rec := estimateRecord{N: opts.n, Method: method, PlanVersion: v, Probes: opts.probes, Workers: opts.workers,
 		Memory: c.Memory, ModelFrames: c.FramesSeconds, ModelJoin: c.JoinSeconds}
+	if rec.ModelJoin > 0 {
+		rec.ModelClass, rec.ModelJoinByClass = join.ModelClass(), map[string]float64{}
+		for _, class := range joinClasses {
+			if secs, ok := join.ClassCoreSeconds(opts.n, class); ok {
+				rec.ModelJoinByClass[class] = secs
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(opts.seed, uint64(opts.n)))
 	// The samples are timed by this thread's CPU time, not the wall clock: on a loaded
 	// machine the wall clock counts the wait for a core (at a load of 10 it made a count of
@@ -168,12 +185,17 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		fmt.Fprintf(stdout, "time:       %s on 1 worker, %s on %d (%s: a part of a task of N=%d takes too long to time here)\n", humanDuration(rec.Seconds1), humanDuration(rec.SecondsW), opts.workers, model, opts.n)
 	}
 	fmt.Fprintf(stdout, "memory:     about %s on %s\n", humanBytes(rec.Memory), plural(uint64(opts.workers), "worker", "workers"))
-	join := "does not count N=" + strconv.Itoa(opts.n)
+	joinTime := "does not count N=" + strconv.Itoa(opts.n)
 	if rec.ModelJoin > 0 {
-		join = humanDuration(rec.ModelJoin)
+		joinTime = humanDuration(rec.ModelJoin) + " on this processor's class, " + rec.ModelClass
+		for _, class := range joinClasses {
+			if class != rec.ModelClass {
+				joinTime += fmt.Sprintf(" (%s on %s)", humanDuration(rec.ModelJoinByClass[class]), class)
+			}
+		}
 	}
-	fmt.Fprintf(stdout, "model:      frames %s, join %s on one core of the development machine (bench/cost.sh); --method auto takes the faster one that fits --max-memory\n",
-		humanDuration(rec.ModelFrames), join)
+	fmt.Fprintf(stdout, "model:      one core: frames %s, join %s; bench/cost.sh measured both; --method auto takes the faster one that fits --max-memory\n",
+		humanDuration(rec.ModelFrames), joinTime)
 	if line := replicasLine(opts.n); line != "" {
 		fmt.Fprintln(stdout, line)
 	}

@@ -24,8 +24,9 @@ cost and time, the largest task and the percentiles (50, 90, 99, max) of task co
 ratio of the largest to the mean (1 is perfect balance), and the memory.
 
 Cost is each task's cheap estimate (Task.Cost), in the units of its method; the time on one
-core comes from the cost model measured by bench/cost.sh on the development machine (whole
-plans of both methods timed by samples of their tasks), shared among the tasks by cost.
+core comes from the cost model measured by bench/cost.sh on the development machines (whole
+plans of both methods timed by samples of their tasks; the join's on a processor of this
+one's class, AVX-512 or AVX2, whose kernels differ), shared among the tasks by cost.
 
 --method auto (default) takes the method "queens count N" takes: whichever the cost model
 says is faster at N within --max-memory (the same choice in "queens estimate" and "queens

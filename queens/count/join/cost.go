@@ -27,13 +27,39 @@ func (c machineClass) String() string {
 	return "AVX2"
 }
 
-// modelClass is the class whose figures the model reads (CoreSeconds, ModelError): AVX2,
-// the development machine's processor on 29 November 2026, whatever this processor is,
-// so that a plan's time, an estimate, the choice of method and the manual's examples are
-// the same on every machine. The AVX-512 figures are kept beside them, labelled: on
-// AVX-512 processors the model is pessimistic by about their ratio (on 30 November 2.1–2.8
-// at N = 24–26, 1.3 at 27, 1.5 at 28, 4.2 at 29, each figure within its sample's error).
-const modelClass = classAVX2
+// modelClass is the class whose figures the model reads (CoreSeconds, ModelError): that
+// of this processor, AVX-512 where the join's AVX-512 kernels run (haveMatchAVX512),
+// else AVX2, so that a plan's time, an estimate and the choice of method are those of the
+// kernels that will run here. Until 2 December 2026 it was AVX2 on every machine, which
+// made the model pessimistic on AVX-512 processors by about their ratio (2.7 at N = 28,
+// 5.8 at 29). A processor with neither (or a purego build) runs the Go kernels, several
+// times slower than the AVX2 figures say; the model has no class of its own for them.
+var modelClass = classOf(haveMatchAVX512)
+
+// classOf returns the class of a processor that runs the AVX-512 kernels or not.
+func classOf(avx512 bool) machineClass {
+	if avx512 {
+		return classAVX512
+	}
+	return classAVX2
+}
+
+// ModelClass names the class of processor whose figures the cost model reads here
+// ("AVX-512" or "AVX2"; see modelClass). Cost: none.
+func ModelClass() string { return modelClass.String() }
+
+// ClassCoreSeconds returns the modelled core-seconds of the join's whole count of n on
+// one core of the named class ("AVX-512" or "AVX2"), whatever this processor is, and
+// whether the class is known: what CoreSeconds says on a processor of that class. Cost:
+// a look-up.
+func ClassCoreSeconds(n int, class string) (float64, bool) {
+	for c := range numClasses {
+		if c.String() == class {
+			return model.Seconds(measuredCoreHours[c], n), true
+		}
+	}
+	return 0, false
+}
 
 // measuredCoreHours holds, by the class of processor measured on, the core-hours of the
 // join's whole count of N; each class's table is whole from N = 16 to 29, and a figure
@@ -154,8 +180,8 @@ const modelClass = classAVX2
 // finished), 48.3 ± 5.3 CPU-s a row set over 270,792,004 counted row sets, so 3.64·10⁶
 // core-hours ± 11 % in place of the chain's 3.67·10⁶ ± 19 %.
 //
-// CoreSeconds and the choice of method read the class modelClass; frames' model was
-// measured in the first run.
+// CoreSeconds and the choice of method read the class modelClass, this processor's;
+// frames' model was measured in the first run, the same on both classes.
 var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX2: {
 		16: 0.215 / 3600, 17: 2.2 / 3600, 18: 7.3 / 3600, 19: 46.1 / 3600,
@@ -200,9 +226,9 @@ func modelSeconds(n int) float64 { return model.Seconds(measuredCoreHours[modelC
 // it cuts it into tasks (cutCoreHours).
 func cutModelSeconds(n int) float64 { return model.Seconds(cutCoreHours, n) }
 
-// CoreSeconds returns the modelled time of the whole plan on one core of the machine the
-// model was measured on, a processor of the class modelClass (AVX2; see
-// measuredCoreHours). Another machine scales it by its speed;
+// CoreSeconds returns the modelled time of the whole plan on one core of a processor of
+// this one's class (modelClass; see measuredCoreHours): measured on one such machine,
+// another of the class scales it by its speed;
 // Task.Cost shares it among the tasks (a task's time is about CoreSeconds·Cost/ΣCost,
 // within a factor of about three). It costs nothing but a look-up.
 func (p *plan) CoreSeconds() float64 { return modelSeconds(p.n) }

@@ -4,8 +4,9 @@ import "testing"
 
 // TestCostModelClasses checks that the cost model of each class of processor covers every
 // N from 16 to 29 with a time that grows with N within each parity (odd and even N grow
-// differently, and model.Seconds extrapolates each from its own last two), and that
-// CoreSeconds reads the class modelClass.
+// differently, and model.Seconds extrapolates each from its own last two), that
+// CoreSeconds reads the class of the kernels that run here, and that ClassCoreSeconds
+// reads each class by its name.
 func TestCostModelClasses(t *testing.T) {
 	for c := range numClasses {
 		m := measuredCoreHours[c]
@@ -25,7 +26,23 @@ func TestCostModelClasses(t *testing.T) {
 			}
 		}
 	}
+	want := classAVX2
+	if haveMatchAVX512 {
+		want = classAVX512
+	}
+	if modelClass != want || ModelClass() != want.String() {
+		t.Errorf("modelClass = %v (ModelClass %q), want %v: the AVX-512 kernels run here: %v", modelClass, ModelClass(), want, haveMatchAVX512)
+	}
 	if got, secs := modelSeconds(28), 3600*measuredCoreHours[modelClass][28]; got != secs {
 		t.Errorf("modelSeconds(28) = %g, want %g (the %v model)", got, secs, modelClass)
+	}
+	for c := range numClasses {
+		got, ok := ClassCoreSeconds(28, c.String())
+		if secs := 3600 * measuredCoreHours[c][28]; !ok || got != secs {
+			t.Errorf("ClassCoreSeconds(28, %q) = %g, %v; want %g, true", c, got, ok, secs)
+		}
+	}
+	if got, ok := ClassCoreSeconds(28, "SSE2"); ok {
+		t.Errorf("ClassCoreSeconds(28, \"SSE2\") = %g, true; want false", got)
 	}
 }
