@@ -202,16 +202,72 @@ func TestKnightCountSpillKilledInsideCell(t *testing.T) {
 }
 
 // killedNearCut starts "knight count" with args, waits until its spill directory dir holds
-// a cut of a cell past the ninth, kills the count with SIGKILL and returns the cut a count
-// resumed on dir reads: that of the step after the last layer sealed ("" if there is none,
-// as when the kill came after the cell of the cut ended, or while the runs of its step
-// were merged into the next layer by a job, which a resume finishes without the cut).
+// a cut of a cell past the ninth, and returns the cut a count resumed on dir reads: that of
+// the step after the last layer sealed. Each time a cut appears it stops the count
+// (stopProcess: SIGSTOP, then it waits until every thread has stopped) and looks at dir:
+// if the cut is that one it kills the count (SIGKILL) and returns it; if not (the cell of
+// the cut ended before the stop, or the runs of its step are being merged into the next
+// layer by a job, which a resume finishes without the cut) it lets the count go on
+// (SIGCONT) and waits for the next. So a loaded machine, where the millisecond between a
+// look and a kill may be many, only makes it wait longer. Where a process cannot be
+// stopped so, it kills the count at the first cut and looks after. It returns "" if the
+// count ends first or two minutes pass.
 func killedNearCut(t *testing.T, bin, dir string, args []string) string {
 	t.Helper()
-	killedWhen(t, bin, args, func() bool {
-		names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]"))
-		return len(names) > 0
-	})
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	kill := func() {
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatalf("killing the count: %v", err)
+		}
+		err := <-done
+		if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("the count ended with %v before it was killed, stderr: %s", err, &stderr)
+		}
+	}
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		select {
+		case <-done:
+			return "" // finished before a cut could be caught
+		default:
+		}
+		if names, _ := filepath.Glob(filepath.Join(dir, "cut-000[1-3][0-9]")); len(names) == 0 {
+			continue
+		}
+		switch err := stopProcess(cmd.Process, true); {
+		case errors.Is(err, errors.ErrUnsupported): // kill, then look
+			kill()
+			return resumedCut(dir)
+		case err != nil: // it has ended, or it did not stop
+			select {
+			case <-done:
+				return ""
+			case <-time.After(10 * time.Second):
+				t.Fatalf("stopping the count: %v", err)
+			}
+		}
+		if cut := resumedCut(dir); cut != "" {
+			kill()
+			return cut
+		}
+		if err := stopProcess(cmd.Process, false); err != nil {
+			t.Fatalf("letting the count go on: %v", err)
+		}
+	}
+	kill()
+	return ""
+}
+
+// resumedCut returns the cut a count resumed on the spill directory dir reads, that of
+// the step after the last layer sealed, or "" if there is none (no cut of that step, or
+// a job merging that step's runs into the next layer).
+func resumedCut(dir string) string {
 	// the last layer: its manifest (layer-NNNNN.km) or the job making it (.parts)
 	top, job := -1, false
 	names, _ := os.ReadDir(dir)
