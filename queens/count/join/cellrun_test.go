@@ -103,7 +103,8 @@ func checkRun(t *testing.T, jobs []cellJob, norths [][]uint64, souths []pieceLis
 // TestJoinCellRunAdd holds a list made through cellRun (add, flush) to one made by
 // appendPairs cell by cell, the same multiset: cells small and large (more than
 // runMaxCand candidates, made at once), more than runMaxJobs of them (a full run is
-// flushed), and empty ones, into a list that starts with some signatures and little room.
+// flushed), and empty ones, into a list that starts with some signatures and little room;
+// and one made by push where it takes a cell, add where not.
 func TestJoinCellRunAdd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 50))
 	for _, isB := range []bool{false, true} {
@@ -130,10 +131,34 @@ func TestJoinCellRunAdd(t *testing.T) {
 		if r.n != 0 || r.cand != 0 {
 			t.Fatalf("half B %v: after flush the run holds %d cells, %d candidates", isB, r.n, r.cand)
 		}
+		// push where it takes the cell, add where it does not, as evenBRuns does.
+		pushed, taken := []uint64{5, 6}, 0
+		for i := range jobs {
+			n0, c0 := r.n, r.cand
+			if r.push(norths[i], souths[i].clash, souths[i].sig) {
+				taken++
+				if c := len(norths[i]) * souths[i].len(); c > 0 && (r.n != n0+1 || r.cand != c0+c) || c == 0 && (r.n != n0 || r.cand != c0) {
+					t.Fatalf("half B %v: push took cell %d of %d candidates: the run went from %d cells, %d candidates to %d, %d", isB, i, c, n0, c0, r.n, r.cand)
+				}
+				continue
+			}
+			if r.n != n0 || r.cand != c0 {
+				t.Fatalf("half B %v: push refused cell %d but changed the run", isB, i)
+			}
+			pushed = r.add(pushed, norths[i], souths[i].clash, souths[i].sig, &f)
+		}
+		pushed = r.flush(pushed, &f)
+		if taken == 0 || taken == len(jobs) {
+			t.Fatalf("half B %v: push took %d of %d cells; the test wants some taken and some refused", isB, taken, len(jobs))
+		}
 		slices.Sort(got)
+		slices.Sort(pushed)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Fatalf("half B %v: through cellRun %d signatures, appendPairs %d", isB, len(got), len(want))
+		}
+		if !slices.Equal(pushed, want) {
+			t.Fatalf("half B %v: through push and add %d signatures, appendPairs %d", isB, len(pushed), len(want))
 		}
 	}
 }

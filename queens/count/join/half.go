@@ -362,6 +362,28 @@ func (r *cellRun) add(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
 	return out
 }
 
+// push adds the cell (north pieces, south clash words sc and signatures ss) to r where add
+// would take it as it is, and reports whether it did (a cell without pairs is taken, and
+// nothing pended); the caller then adds it by add. Only where r's cells run on AVX-512
+// (haveCellAVX512), with a frame of at most runMaxW. Small enough to be inlined, which
+// add is not: evenBClassFrom's four adds a cell made N = 16 take about 1.1 times as long.
+func (r *cellRun) push(north, sc, ss []uint64) bool {
+	nn, ns := len(north), len(sc)
+	c := nn * ns
+	if c == 0 {
+		return true
+	}
+	if r.n == runMaxJobs || r.cand+c > runMaxCand {
+		return false
+	}
+	j := &r.jobs[r.n]
+	j.north, j.nn = unsafe.SliceData(north), nn
+	j.clash, j.sig, j.ns = unsafe.SliceData(sc), unsafe.SliceData(ss), ns
+	r.n++
+	r.cand += c
+	return true
+}
+
 // addSlow is add for a cell that does not go into r as it is: without AVX-512 or with
 // more than runMaxCand candidates its pairs are made at once (after r's, for the
 // latter), a cell with no pairs is passed over, and else r is flushed first.
