@@ -6,12 +6,16 @@
 # seconds = user + sys, peak RSS, the count), then for each N the CPU medians of both, the
 # ratio public ÷ ours of every pair and its median: how many times less CPU ours takes.
 #
-# Usage: bench/public-join.sh -s SRC [-r ROUNDS] [-p "N:PARTS:SHARDS ..."] [N ...]
+# Usage: bench/public-join.sh -s SRC [-r ROUNDS] [-k REPEAT] [-p "N:PARTS:SHARDS ..."] [N ...]
 #   -s SRC     a checkout of the public program (tested at f8561a3, Dec 2022). It is copied
 #              and built once per N in a temporary directory (g++ 12 or newer, -std=c++20 -O3
 #              -march=native -pthread), never changed where it is, and nothing of it enters
 #              this repository.
 #   -r ROUNDS  alternated pairs a size (default 3)
+#   -k REPEAT  each timed run runs its program REPEAT times in a row, its CPU divided by
+#              REPEAT (default 1): /usr/bin/time counts in hundredths of a second, and N = 16
+#              takes 0.07–0.09 CPU-s of ours, so one run of it reads 0.07, 0.08 or 0.09 (use
+#              -k 20 there)
 #   -p SPEC    sizes timed on a part, N:PARTS:SHARDS: the public program's part 0 of PARTS
 #              (`nqueens 1 PARTS 0`: every PARTS-th row set, an unbiased 1/PARTS of its
 #              work) and ours `--shard 1/SHARDS` (a 1/SHARDS slice of the plan, equal by the
@@ -28,14 +32,15 @@
 # of N = 19 is about 3 CPU-minutes for the public program, N = 20 about 10.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-src= rounds=3 partspec="20:8:1 21:16:8 22:64:64"
-flags '-s SRC [-r ROUNDS] [-p "N:PARTS:SHARDS ..."] [N ...]' s:src r:rounds p:partspec -- "$@"
+src= rounds=3 repeat=1 partspec="20:8:1 21:16:8 22:64:64"
+flags '-s SRC [-r ROUNDS] [-k REPEAT] [-p "N:PARTS:SHARDS ..."] [N ...]' s:src r:rounds k:repeat p:partspec -- "$@"
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 16 17 18
 [ -n "$src" ] && [ -f "$src/solcounter.h" ] || {
 	echo "public-join.sh: -s must name a checkout of N-Queens-Count-Sol (with solcounter.h), got \"$src\"" >&2
 	exit 2
 }
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "public-join.sh: -k must be a whole number from 1 up, got \"$repeat\"" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "public-join.sh needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 command -v g++ >/dev/null || { echo "public-join.sh needs g++ 12 or newer" >&2; exit 2; }
 
@@ -71,14 +76,17 @@ compile() {
 	g++ -std=c++20 -O3 -march=native -pthread -o "$tmp/nq$n" "$d/main.cpp"
 }
 
-# run N SIDE CMD...: one timed run; appends "N SIDE cpu-s peak-KiB count" to $tmp/out.
+# run N SIDE CMD...: one timed run (CMD REPEAT times in a row); appends "N SIDE cpu-s
+# peak-KiB count" to $tmp/out, the CPU seconds of one run of CMD.
 run() {
 	local n=$1 side=$2
 	shift 2
-	/usr/bin/time -f "%U %S %M" -o "$tmp/t" "$@" >"$tmp/stdout" 2>/dev/null
+	/usr/bin/time -f "%U %S %M" -o "$tmp/t" bash -c 'for ((i = 0; i < $0; i++)); do "$@" || exit; done' "$repeat" "$@" >"$tmp/stdout" 2>/dev/null
 	read -r u s m <"$tmp/t"
+	u=$(awk -v u="$u" -v k="$repeat" 'BEGIN { printf "%.4f", u / k }')
+	s=$(awk -v s="$s" -v k="$repeat" 'BEGIN { printf "%.4f", s / k }')
 	count=$(grep -o -m1 -E '^Result: [0-9]+|^[0-9]+ queens: [0-9]+' "$tmp/stdout" | grep -o -E '[0-9]+$' || echo part)
-	echo "$n $side $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }') $m $count" >>"$tmp/out"
+	echo "$n $side $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.4f", u + s }') $m $count" >>"$tmp/out"
 	printf '  N=%-3s %-7s %9.3f CPU-s %8.1f MiB  count %-12s load %s\n' "$n" "$side" \
 		"$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" "$(awk -v k="$m" 'BEGIN { print k / 1024 }')" \
 		"$count" "$(cut -d' ' -f1 /proc/loadavg)"
