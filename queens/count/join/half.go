@@ -160,9 +160,13 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 	if sr != nil {
 		sr.ensure(t, rs, rS, nrS, fdS, fuS, s, W, isB)
 	}
+	if sr != nil && bad == 0 && nrN == 1 && haveCellAVX512 && f.W <= runMaxW {
+		return w.halfRuns(out, rn, cols, sr, from, limit, rN[0][0], rN[0][1], &f)
+	}
 	cs := t.colsByPop[k]
 	// Where the south pieces come from the row cache and none are dropped, the cells'
-	// pairs are made a run at a time (cellRun), flushed before out is read or returned.
+	// pairs are made a run at a time (cellRun), flushed before out is read or returned
+	// (halfRuns where they run on AVX-512).
 	run := &w.runs[0]
 	batch := sr != nil && bad == 0
 	for i := from; i < len(cs); i++ {
@@ -206,6 +210,39 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 		}
 	}
 	return run.flush(out, &f), -1
+}
+
+// halfRuns is halfClassFrom's loop where every cell's pairs are made a run at a time
+// (cellRun, on AVX-512): the south pieces from the row cache sr (ensured), none dropped,
+// the north pieces of one class range [lo, hi) of each cell. As evenBRuns, it holds the
+// table row, the south row and the run in locals and adds a cell by push wherever add
+// would take it as it is.
+func (w *worker) halfRuns(out []uint64, rn, cols uint32, sr *southRow, from, limit, lo, hi int, f *pairFrame) ([]uint64, int) {
+	t := w.t
+	row := &t.rows[rn]
+	toff, pieces := row.off, row.pieces
+	so, sc, ss := sr.off, sr.buf.clash, sr.buf.sig
+	run := &w.runs[0]
+	cs := t.colsByPop[bits.OnesCount32(rn)]
+	for i := from; i < len(cs); i++ {
+		if len(out)+run.cand >= limit {
+			if out = run.flush(out, f); len(out) >= limit {
+				return out, i
+			}
+		}
+		c := cs[i]
+		o := toff[i<<2 : i<<2+5]
+		if c&^cols != 0 || o[0] == o[4] {
+			continue
+		}
+		rest := cols &^ c
+		a, b := so[rest], so[rest+1]
+		north, c0, s0 := pieces[o[lo]:o[hi]], sc[a:b], ss[a:b]
+		if !run.push(north, c0, s0) {
+			out = run.add(out, north, c0, s0, f)
+		}
+	}
+	return run.flush(out, f), -1
 }
 
 // pairFrame holds what a join of north and south pieces needs besides the pieces: the
