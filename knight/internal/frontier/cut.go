@@ -95,7 +95,7 @@ func (c *cut) bytes() []byte {
 	for _, r := range c.runs {
 		b = appendChain(b, r)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 // cutFixed is the bytes of a cut file before its run files' names.
@@ -115,7 +115,7 @@ func readCut(d Disk, name string) (*cut, error) {
 	bad := fmt.Errorf("%s %w: it fails its checksum", name, ErrCutRefused)
 	n := len(b) - 4
 	v2 := n >= 8 && string(b[:8]) == cutMagic2
-	if n < cutFixed || string(b[:8]) != cutMagic && !v2 || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+	if n < cutFixed || string(b[:8]) != cutMagic && !v2 || crc32.Checksum(b[:n], castagnoli()) != binary.LittleEndian.Uint32(b[n:]) {
 		return nil, bad
 	}
 	le := binary.LittleEndian

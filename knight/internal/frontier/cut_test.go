@@ -248,7 +248,7 @@ func TestSpillCutRefused(t *testing.T) {
 	// reseal rewrites the cut's checksum after a change.
 	reseal := func(b []byte) {
 		n := len(b) - 4
-		binary.LittleEndian.PutUint32(b[n:], crc32.Checksum(b[:n], castagnoli))
+		binary.LittleEndian.PutUint32(b[n:], crc32.Checksum(b[:n], castagnoli()))
 	}
 	for _, tt := range []struct {
 		name   string

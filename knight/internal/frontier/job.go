@@ -134,7 +134,7 @@ func (j *job) bytes() []byte {
 	for _, c := range j.srcs {
 		b = appendChain(b, c)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 // readJob reads the job's list name (of either build: see the comment at the top); the
@@ -151,7 +151,7 @@ func readJob(d Disk, name string) (*job, error) {
 	}
 	bad := fmt.Errorf("%s %w", name, ErrLayerChecksum)
 	n := len(b) - 4
-	if n < len(partsMagic)+headerLen+4 || crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+	if n < len(partsMagic)+headerLen+4 || crc32.Checksum(b[:n], castagnoli()) != binary.LittleEndian.Uint32(b[n:]) {
 		return nil, bad
 	}
 	magic := string(b[:len(partsMagic)])
