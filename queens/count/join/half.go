@@ -384,19 +384,10 @@ const runMaxW = 29
 // into change and before out is read. Every add to r between two flushes goes to the
 // same list with the same frame.
 func (r *cellRun) add(out, north, sc, ss []uint64, f *pairFrame) []uint64 {
-	nn, ns := len(north), len(sc)
-	c := nn * ns
-	if !haveCellAVX512 || c == 0 || c > runMaxCand || r.n == runMaxJobs || r.cand+c > runMaxCand || f.W > runMaxW {
-		return r.addSlow(out, north, sc, ss, f)
+	if haveCellAVX512 && f.W <= runMaxW && len(north)*len(sc) > 0 && r.push(north, sc, ss) {
+		return out
 	}
-	// Field by field: a composite literal went through the stack, and its copy's wide
-	// loads of the narrow stores just made stalled (store forwarding).
-	j := &r.jobs[r.n]
-	j.north, j.nn = unsafe.SliceData(north), nn
-	j.clash, j.sig, j.ns = unsafe.SliceData(sc), unsafe.SliceData(ss), ns
-	r.n++
-	r.cand += c
-	return out
+	return r.addSlow(out, north, sc, ss, f)
 }
 
 // push adds the cell (north pieces, south clash words sc and signatures ss) to r where add
@@ -413,6 +404,8 @@ func (r *cellRun) push(north, sc, ss []uint64) bool {
 	if r.n == runMaxJobs || r.cand+c > runMaxCand {
 		return false
 	}
+	// Field by field: a composite literal went through the stack, and its copy's wide
+	// loads of the narrow stores just made stalled (store forwarding).
 	j := &r.jobs[r.n]
 	j.north, j.nn = unsafe.SliceData(north), nn
 	j.clash, j.sig, j.ns = unsafe.SliceData(sc), unsafe.SliceData(ss), ns
