@@ -172,6 +172,12 @@ func ClassCoreSeconds(n int, class string) (float64, bool) {
 // layouts: 0.932 ± 0.010 of six chunks' time on 9 whole row sets (seeds 2951 and 2952,
 // both ways in one process, alternated), so 3.64·10⁶ → 3.39·10⁶ (the sample's error
 // kept). N = 27 was not re-timed: its figure stands.
+// Then (session 25) a third sample of N = 28, on an AMD EPYC Zen 4 with AVX-512 (main
+// fc1401b–fb6fad0, whose changes do not reach N = 28's path): 50 row sets drawn uniformly
+// (seeds 5101–5105, ten each; no seed started after 17:12), 58.35 ± 5.45 CPU-s a row set
+// (3.25·10⁵ ± 9.3 %; some of it beside benchmarks on the other core). The three draws
+// averaged by inverse variance, 53.09 ± 2.32 CPU-s, are the figure: 2.96·10⁵ ± 4.4 %
+// (bench/log/2026-11-29-join.md, "Session 25").
 // N = 27 (session 23) sampled whole, not by the chain: 272 row sets drawn uniformly (34
 // seeds, 2701–2734, eight each), main 3600a6b: 2.087 ± 0.133 CPU-s a row set over
 // 65,005,798 counted row sets, so 3.77·10⁴ core-hours ± 6.4 % in place of the chain's
@@ -191,7 +197,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 	classAVX512: {
 		16: 0.14 / 3600, 17: 0.595 / 3600, 18: 1.46 / 3600, 19: 10.6 / 3600,
 		20: 82.9 / 3600, 21: 0.165, 22: 1.49, 23: 9.05,
-		24: 88.6, 25: 723, 26: 6460, 27: 3.77e4, 28: 2.89e5, 29: 3.39e6,
+		24: 88.6, 25: 723, 26: 6460, 27: 3.77e4, 28: 2.96e5, 29: 3.39e6,
 	},
 }
 
@@ -200,7 +206,7 @@ var measuredCoreHours = [numClasses]map[int]float64{
 // two); an N not here has no stated error (a whole count, or an extrapolation).
 var measuredError = [numClasses]map[int]float64{
 	classAVX2:   {24: 0.12, 25: 0.10, 26: 0.22, 27: 0.30, 28: 0.27, 29: 0.37},
-	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.064, 28: 0.049, 29: 0.11},
+	classAVX512: {21: 0.02, 22: 0.07, 23: 0.06, 24: 0.08, 25: 0.05, 26: 0.10, 27: 0.064, 28: 0.044, 29: 0.11},
 }
 
 // ModelError returns the relative error (one standard error) the cost model states for
