@@ -114,10 +114,6 @@ type estimateRecord struct {
 	Memory           uint64             `json:"memory_bytes"`
 }
 
-// joinClasses are the classes of processor the join's cost model has figures for
-// (join.ClassCoreSeconds).
-var joinClasses = []string{"AVX-512", "AVX2"}
-
 func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) error {
 	c, err := opts.method.plan(opts.n, opts.workers)
 	if err != nil {
@@ -129,7 +125,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 		Memory: c.Memory, ModelFrames: c.FramesSeconds, ModelJoin: c.JoinSeconds}
 	if rec.ModelJoin > 0 {
 		rec.ModelClass, rec.ModelJoinByClass = join.ModelClass(), map[string]float64{}
-		for _, class := range joinClasses {
+		for _, class := range join.ModelClasses() {
 			if secs, ok := join.ClassCoreSeconds(opts.n, class); ok {
 				rec.ModelJoinByClass[class] = secs
 			}
@@ -188,7 +184,7 @@ func runEstimate(ctx context.Context, opts estimateOptions, stdout io.Writer) er
 	joinTime := "does not count N=" + strconv.Itoa(opts.n)
 	if rec.ModelJoin > 0 {
 		joinTime = humanDuration(rec.ModelJoin) + " on this processor's class, " + rec.ModelClass
-		for _, class := range joinClasses {
+		for _, class := range join.ModelClasses() {
 			if class != rec.ModelClass {
 				joinTime += fmt.Sprintf(" (%s on %s)", humanDuration(rec.ModelJoinByClass[class]), class)
 			}

@@ -24,7 +24,7 @@ func TestEstimateModelClass(t *testing.T) {
 	if rec.Method != "join" || rec.ModelClass != class {
 		t.Fatalf("method %q, model class %q; want join and this processor's %q", rec.Method, rec.ModelClass, class)
 	}
-	for _, c := range joinClasses {
+	for _, c := range join.ModelClasses() {
 		want, _ := join.ClassCoreSeconds(24, c)
 		if got := rec.ModelJoinByClass[c]; got != want || got <= 0 {
 			t.Errorf("model_join_core_seconds_by_class[%q] = %g, want %g", c, got, want)

@@ -48,6 +48,16 @@ func classOf(avx512 bool) machineClass {
 // ("AVX-512" or "AVX2"; see modelClass). Cost: none.
 func ModelClass() string { return modelClass.String() }
 
+// ModelClasses names the classes of processor the model has figures for, those
+// ClassCoreSeconds takes. Cost: a small slice.
+func ModelClasses() []string {
+	names := make([]string, numClasses)
+	for c := range numClasses {
+		names[c] = c.String()
+	}
+	return names
+}
+
 // ClassCoreSeconds returns the modelled core-seconds of the join's whole count of n on
 // one core of the named class ("AVX-512" or "AVX2"), whatever this processor is, and
 // whether the class is known: what CoreSeconds says on a processor of that class. Cost:

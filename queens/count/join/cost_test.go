@@ -1,6 +1,9 @@
 package join
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestCostModelClasses checks that the cost model of each class of processor covers every
 // N from 16 to 29 with a time that grows with N within each parity (odd and even N grow
@@ -41,6 +44,9 @@ func TestCostModelClasses(t *testing.T) {
 		if secs := 3600 * measuredCoreHours[c][28]; !ok || got != secs {
 			t.Errorf("ClassCoreSeconds(28, %q) = %g, %v; want %g, true", c, got, ok, secs)
 		}
+	}
+	if got := ModelClasses(); !slices.Equal(got, []string{"AVX2", "AVX-512"}) {
+		t.Errorf("ModelClasses() = %q, want AVX2 and AVX-512", got)
 	}
 	if got, ok := ClassCoreSeconds(28, "SSE2"); ok {
 		t.Errorf("ClassCoreSeconds(28, \"SSE2\") = %g, true; want false", got)
