@@ -345,9 +345,15 @@ type tableArena struct {
 	off    int // the first free word of blocks[cur]
 }
 
-// arenaBlockWords is the size of a tableArena's blocks (32 MiB); a table larger than
-// that gets a block of its own size.
-const arenaBlockWords = 1 << 22
+// arenaBlockWords is the size of a tableArena's full blocks (32 MiB); a table larger
+// than that gets a block of its own size. The first blocks are smaller, from
+// arenaFirstWords (256 KiB) doubling, so that a count whose classes take little never
+// holds 32 MiB: at N = 16 (tables of a few hundred KiB) that block was 94 % of what the
+// count allocated, and made the collector run once.
+const (
+	arenaBlockWords = 1 << 22
+	arenaFirstWords = 1 << 15
+)
 
 // reset makes every block free again: the tables handed out before are to be rebuilt.
 func (a *tableArena) reset() { a.cur, a.off = 0, 0 }
@@ -361,7 +367,11 @@ func (a *tableArena) take(n int) []uint64 {
 			return b[start : start+n : start+n]
 		}
 	}
-	b := make([]uint64, max(n+8, arenaBlockWords))
+	size := arenaFirstWords
+	if k := len(a.blocks); k > 0 {
+		size = min(arenaBlockWords, max(size, 2*len(a.blocks[k-1])))
+	}
+	b := make([]uint64, max(n+8, size))
 	a.blocks = append(a.blocks, b)
 	a.cur = len(a.blocks) - 1
 	start := alignWords(b)
