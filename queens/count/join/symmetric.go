@@ -98,17 +98,16 @@ func (s *symSearch) tick() bool {
 // half places half-turn orbits in the top free row until every row is full. It counts
 // its nodes as a column-by-column search would (n a node with free rows; the counters of
 // the join's plan pin that), but finds the columns with bit masks: a column c of row r
-// is open if (r, c) is unattacked and so is its partner (m−r, m−c), which is column
-// m−c of row m−r's open mask reversed; the two attack each other only for c = r or
-// c = m−r.
+// is open if (r, c) is unattacked and its partner (m−r, m−c) does not attack it (only
+// for c = r or c = m−r). The partner is then unattacked too: the queens placed are
+// their own image under the half turn, and so is the set of squares they attack.
 func (s *symSearch) half() {
 	r, ok := s.nextRow()
 	if !ok {
 		return
 	}
-	n, m := s.n, s.n-1
-	open := s.open(r) & (bits.Reverse64(s.open(m-r)) >> (64 - n))
-	open &^= 1<<r | 1<<(m-r)
+	m := s.n - 1
+	open := s.open(r) &^ (1<<r | 1<<(m-r))
 	for ; open != 0 && s.err == nil; open &= open - 1 {
 		c := bits.TrailingZeros64(open)
 		s.set(r, c)
@@ -171,11 +170,4 @@ func (s *symSearch) quarter() {
 }
 
 // lowestZero returns the index of the lowest 0 bit of x.
-func lowestZero(x uint64) int {
-	i := 0
-	for x&1 != 0 {
-		x >>= 1
-		i++
-	}
-	return i
-}
+func lowestZero(x uint64) int { return bits.TrailingZeros64(^x) }
