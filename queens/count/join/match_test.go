@@ -345,7 +345,8 @@ func BenchmarkMatchWeighted(b *testing.B) {
 // TestTableArena holds tableArena's tables to their contract: 64-byte aligned, n words,
 // no two of one round overlapping (each filled with its own mark and read back after the
 // round), tables larger than a block in blocks of their own, and a round after reset
-// reusing the blocks the one before made (no new block for the same sizes).
+// reusing the blocks the one before made (no new block for the same sizes); small tables
+// in small blocks, not a full one.
 func TestTableArena(t *testing.T) {
 	var a tableArena
 	sizes := []int{3072, 24576, 5, arenaBlockWords + 100, 1, arenaBlockWords / 2, arenaBlockWords/2 - 3, 100000}
@@ -387,5 +388,18 @@ func TestTableArena(t *testing.T) {
 		if blocks := len(a.blocks); blocks != first {
 			t.Errorf("round %d: %d blocks, want the first round's %d, reused", round, blocks, first)
 		}
+	}
+	// Small tables take small blocks: 64 tables of 1,000 words hold well under one full
+	// block (arenaFirstWords doubling), not arenaBlockWords.
+	var small tableArena
+	for range 64 {
+		small.take(1000)
+	}
+	held := 0
+	for _, b := range small.blocks {
+		held += len(b)
+	}
+	if held < 64*1000 || held > 4*64*1000+arenaFirstWords {
+		t.Errorf("64 tables of 1,000 words hold %d words in %d blocks, want at least 64,000 and at most %d", held, len(small.blocks), 4*64*1000+arenaFirstWords)
 	}
 }
