@@ -2,7 +2,11 @@
 
 package join
 
-import "github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
+import (
+	"unsafe"
+
+	"github.com/chesspuzzles/chesspuzzles/queens/internal/cpuid"
+)
 
 // haveCellAVX512 reports whether cellPairsAVX512 may run: it needs AVX-512 F (with the
 // operating system saving the 512-bit registers; cpuid reports it together with VPOPCNTDQ:
@@ -98,3 +102,31 @@ func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
 //
 //go:noescape
 func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
+
+// runQuads appends the pairs of every quad of jobs to the lists of q (the first only where
+// zero), those of quadRunGo in some order; each list must have room for its candidates
+// and cellSlack more words. It is cellQuadAVX512; callers run quads only where
+// haveCellAVX512.
+func runQuads(q *[3][]uint64, jobs []quadJob, f *pairFrame, zero bool) {
+	if len(jobs) == 0 {
+		return
+	}
+	var cur [3]uintptr
+	for k := range q {
+		cur[k] = uintptr(unsafe.Pointer(unsafe.SliceData(q[k]))) + uintptr(len(q[k]))*8
+	}
+	start := cur
+	cellQuadAVX512(&cur, &jobs[0], len(jobs), f, zero)
+	for k := range q {
+		q[k] = q[k][:len(q[k])+int(cur[k]-start[k])/8]
+	}
+}
+
+// cellQuadAVX512 makes the pairs of nj quads (quadJob), those of quadRunGo, each list's
+// at its cursor in cur, which it moves past them. A quad's two north blocks are made once
+// and each south list loaded once; a pair of a block and a list is made as
+// cellRunAVX512 makes a cell whose pieces fit one register a side. It stores up to 7
+// words past each cursor's last.
+//
+//go:noescape
+func cellQuadAVX512(cur *[3]uintptr, jobs *quadJob, nj int, f *pairFrame, zero bool)

@@ -886,3 +886,123 @@ rdone:
 	MOVQ DI, ret+32(FP)
 	VZEROUPPER
 	RET
+
+// quadJob's fields (quad.go).
+#define Q_NORTH 0
+#define Q_NOFF 8
+#define Q_NON 16
+#define Q_CLASH0 24
+#define Q_SIG0 32
+#define Q_NS0 40
+#define Q_CLASH1 48
+#define Q_SIG1 56
+#define Q_NS1 64
+#define Q_SIZE 72
+
+// QNORTH makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does, marks its lanes
+// as rshort does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash
+// words in cz, the signatures in sz and the number kept in cnt.
+#define QNORTH(cz, sz, cnt) MOVL $1, CX; SHLXL AX, CX, AX; DECL AX; KMOVW AX, K1; NORTH8; MOVL $1, AX; SHLXL CX, AX, AX; DECL AX; KMOVW AX, K4; KNOTW K4, K5; VPORQ Z5, Z11, K4, cz; VPORQ Z6, Z11, K5, cz; VMOVDQA64 Z14, sz; MOVQ CX, cnt
+
+// QSOUTH loads the R12 ≤ 8 south pieces (clash words at R8, signatures at R9) into Z2,
+// Z3, marked as rshort marks them (a piece's bit 62, a lane past them 63 and 61).
+#define QSOUTH MOVL $1, AX; SHLXL R12, AX, AX; DECL AX; KMOVW AX, K6; KNOTW K6, K5; VMOVDQU64.Z (R8), K6, Z2; VMOVDQU64.Z (R9), K6, Z3; VPORQ Z13, Z2, K6, Z2; VPORQ Z7, Z2, K5, Z2
+
+// QPAIRS writes at the cursor cur the pairs of the marked north block (cz, sz; cnt
+// pieces, none if 0) with the south pieces of QSOUTH as cellRunAVX512 makes a cell whose
+// sides fit a register: two steps if it is short (SHORT2), else four or eight by the
+// shorter side. long, smaj, wb and skip name its labels.
+#define QPAIRS(cz, sz, cnt, cur, long, smaj, wb, skip) \
+	TESTQ cnt, cnt; JZ skip; MOVQ cnt, CX; MOVQ cur, DI; \
+	SHORT2(cz, sz, R8, R9, long); JMP wb; \
+	long: VMOVDQA64 cz, Z11; VMOVDQA64 sz, Z14; VPXORQ Z16, Z16, Z16; CMPQ CX, R12; JGT smaj; \
+	NSTEP; NSTEP; NSTEP; NSTEP; CMPQ CX, $4; JLE wb; NSTEP; NSTEP; NSTEP; NSTEP; JMP wb; \
+	smaj: SSTEP; SSTEP; SSTEP; SSTEP; CMPQ R12, $4; JLE wb; SSTEP; SSTEP; SSTEP; SSTEP; \
+	wb: MOVQ DI, cur; skip:
+
+// func cellQuadAVX512(cur *[3]uintptr, jobs *quadJob, nj int, f *pairFrame, zero bool)
+//
+// For each of nj quads (every count at most 8), the pairs of its north pieces off D2
+// (block A) and on D2 (B) with its south pieces off D1 (list 0) and on D1 (list 1): A×0
+// to the list at cur[0] where zero, A×1 and B×0 to cur[1], B×1 to cur[2], each cursor
+// moved past what it wrote (up to 7 words stored past each). A quad's two north blocks
+// are made once (QNORTH) and its south lists loaded once each.
+TEXT ·cellQuadAVX512(SB), NOSPLIT, $0-33
+	MOVQ    jobs+8(FP), R14
+	MOVQ    nj+16(FP), R15
+	MOVQ    f+24(FP), R13
+	MOVBQZX zero+32(FP), BX
+
+	VPBROADCASTQ F_FORBID(R13), Z20
+	VPBROADCASTQ F_M(R13), Z21
+	VPBROADCASTQ F_S(R13), Z22
+	VPBROADCASTQ F_DL(R13), Z23
+	VPBROADCASTQ F_UR(R13), Z24
+	VPBROADCASTQ F_W(R13), Z25
+	MOVL         $0xffffffff, AX
+	VPBROADCASTQ AX, Z26
+	MOVL         $1, AX
+	VPBROADCASTQ AX, Z27
+	SHLQ         $63, AX
+	VPBROADCASTQ AX, Z5
+	MOVL         $3, AX
+	SHLQ         $61, AX
+	VPBROADCASTQ AX, Z6
+	MOVL         $5, AX
+	SHLQ         $61, AX
+	VPBROADCASTQ AX, Z7
+	MOVL         $1, AX
+	SHLQ         $62, AX
+	VPBROADCASTQ AX, Z13
+
+	MOVQ  cur+0(FP), AX
+	MOVQ  0(AX), R10
+	MOVQ  8(AX), R11
+	MOVQ  16(AX), R13
+	TESTQ R15, R15
+	JLE   qdone
+
+qjob:
+	CMPQ       R15, $2
+	JLE        qnoPrefetch
+	MOVQ       (2*Q_SIZE+Q_NORTH)(R14), AX
+	PREFETCHT0 (AX)
+
+qnoPrefetch:
+	MOVQ Q_NORTH(R14), R8
+	MOVQ Q_NOFF(R14), R9
+	MOVQ R9, AX
+	QNORTH(Z28, Z29, SI)
+	LEAQ (R8)(R9*8), R8
+	MOVQ Q_NON(R14), AX
+	QNORTH(Z30, Z31, DX)
+
+	MOVQ  Q_NS0(R14), R12
+	TESTQ R12, R12
+	JZ    qsouth1
+	MOVQ  Q_CLASH0(R14), R8
+	MOVQ  Q_SIG0(R14), R9
+	QSOUTH
+	TESTQ BX, BX
+	JZ    qb0
+	QPAIRS(Z28, Z29, SI, R10, qlong0, qsm0, qwb0, qb0)
+	QPAIRS(Z30, Z31, DX, R11, qlong1, qsm1, qwb1, qsouth1)
+	MOVQ  Q_NS1(R14), R12
+	TESTQ R12, R12
+	JZ    qnext
+	MOVQ  Q_CLASH1(R14), R8
+	MOVQ  Q_SIG1(R14), R9
+	QSOUTH
+	QPAIRS(Z28, Z29, SI, R11, qlong2, qsm2, qwb2, qa1)
+	QPAIRS(Z30, Z31, DX, R13, qlong3, qsm3, qwb3, qnext)
+	ADDQ  $Q_SIZE, R14
+	DECQ  R15
+	JNZ   qjob
+
+qdone:
+	MOVQ cur+0(FP), AX
+	MOVQ R10, 0(AX)
+	MOVQ R11, 8(AX)
+	MOVQ R13, 16(AX)
+	VZEROUPPER
+	RET

@@ -19,3 +19,8 @@ const haveCellAVX2 = false
 func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
 	return cellRunGo(out, jobs, f)
 }
+
+// runQuads appends the pairs of every quad of jobs to the lists of q: it is quadRunGo.
+func runQuads(q *[3][]uint64, jobs []quadJob, f *pairFrame, zero bool) {
+	quadRunGo(q, jobs, f, zero)
+}
