@@ -607,6 +607,18 @@ GLOBL cellLay24<>(SB), RODATA|NOPTR, $192
 	VMOVDQU64 (t2), Z12; VPERMQ Z17, Z12, Z0; VPERMQ Z18, Z12, Z1; VPTESTNMQ Z9, Z0, K1; VPORQ Z10, Z1, Z4; COMPRESS8; \
 	VMOVDQU64 64(t2), Z12; VPERMQ Z17, Z12, Z0; VPERMQ Z18, Z12, Z1; VPTESTNMQ Z9, Z0, K1; VPORQ Z10, Z1, Z4; COMPRESS8
 
+// RUNREGS sets the registers cellRunAVX512 and cellQuadAVX512 keep for a whole run: the
+// frame at f broadcast (Z20–Z25), the 32-bit mask (Z26), ones (Z27), and the marks of
+// lanes (see rshort): a north piece's (bit 63, Z5), a lane past the north pieces' (62 and
+// 61, Z6), a lane past the south pieces' (63 and 61, Z7), a south piece's (62, Z13). AX
+// is scratch.
+#define RUNREGS(f) \
+	VPBROADCASTQ F_FORBID(f), Z20; VPBROADCASTQ F_M(f), Z21; VPBROADCASTQ F_S(f), Z22; \
+	VPBROADCASTQ F_DL(f), Z23; VPBROADCASTQ F_UR(f), Z24; VPBROADCASTQ F_W(f), Z25; \
+	MOVL $0xffffffff, AX; VPBROADCASTQ AX, Z26; MOVL $1, AX; VPBROADCASTQ AX, Z27; \
+	SHLQ $63, AX; VPBROADCASTQ AX, Z5; MOVL $3, AX; SHLQ $61, AX; VPBROADCASTQ AX, Z6; \
+	MOVL $5, AX; SHLQ $61, AX; VPBROADCASTQ AX, Z7; MOVL $1, AX; SHLQ $62, AX; VPBROADCASTQ AX, Z13
+
 // func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
 //
 // cellPairsAVX512 for each of nj cells in turn, their signatures one after another at dst:
@@ -630,30 +642,7 @@ TEXT ·cellRunAVX512(SB), NOSPLIT, $0-40
 	MOVQ jobs+8(FP), R14
 	MOVQ nj+16(FP), R15
 	MOVQ f+24(FP), R13
-
-	VPBROADCASTQ F_FORBID(R13), Z20
-	VPBROADCASTQ F_M(R13), Z21
-	VPBROADCASTQ F_S(R13), Z22
-	VPBROADCASTQ F_DL(R13), Z23
-	VPBROADCASTQ F_UR(R13), Z24
-	VPBROADCASTQ F_W(R13), Z25
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z26
-	MOVL         $1, AX
-	VPBROADCASTQ AX, Z27
-	// The marks of lanes in registers (see rshort): a north piece's (bit 63), a lane past
-	// the north pieces' (62, 61), a south piece's (62), a lane past them (63, 61).
-	SHLQ         $63, AX
-	VPBROADCASTQ AX, Z5
-	MOVL         $3, AX
-	SHLQ         $61, AX
-	VPBROADCASTQ AX, Z6
-	MOVL         $5, AX
-	SHLQ         $61, AX
-	VPBROADCASTQ AX, Z7
-	MOVL         $1, AX
-	SHLQ         $62, AX
-	VPBROADCASTQ AX, Z13
+	RUNREGS(R13)
 
 	TESTQ R15, R15
 	JLE   rdone
@@ -932,28 +921,7 @@ TEXT ·cellQuadAVX512(SB), NOSPLIT, $0-33
 	MOVQ    nj+16(FP), R15
 	MOVQ    f+24(FP), R13
 	MOVBQZX zero+32(FP), BX
-
-	VPBROADCASTQ F_FORBID(R13), Z20
-	VPBROADCASTQ F_M(R13), Z21
-	VPBROADCASTQ F_S(R13), Z22
-	VPBROADCASTQ F_DL(R13), Z23
-	VPBROADCASTQ F_UR(R13), Z24
-	VPBROADCASTQ F_W(R13), Z25
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z26
-	MOVL         $1, AX
-	VPBROADCASTQ AX, Z27
-	SHLQ         $63, AX
-	VPBROADCASTQ AX, Z5
-	MOVL         $3, AX
-	SHLQ         $61, AX
-	VPBROADCASTQ AX, Z6
-	MOVL         $5, AX
-	SHLQ         $61, AX
-	VPBROADCASTQ AX, Z7
-	MOVL         $1, AX
-	SHLQ         $62, AX
-	VPBROADCASTQ AX, Z13
+	RUNREGS(R13)
 
 	MOVQ  cur+0(FP), AX
 	MOVQ  0(AX), R10
