@@ -897,6 +897,23 @@ rdone:
 // Z3, marked as rshort marks them (a piece's bit 62, a lane past them 63 and 61).
 #define QSOUTH MOVL $1, AX; SHLXL R12, AX, AX; DECL AX; KMOVW AX, K6; KNOTW K6, K5; VMOVDQU64.Z (R8), K6, Z2; VMOVDQU64.Z (R9), K6, Z3; VPORQ Z13, Z2, K6, Z2; VPORQ Z7, Z2, K5, Z2
 
+// QSOUTH2 loads the R12 = 9…16 south pieces (clash words at R8, signatures at R9): the
+// first eight into Z2, Z3, the rest into Z17, Z18, marked as rmedium marks them. AX and
+// CX are scratch.
+#define QSOUTH2 LEAQ -8(R12), CX; MOVL $1, AX; SHLXL CX, AX, AX; DECL AX; KMOVW AX, K6; KNOTW K6, K5; VMOVDQU64 (R8), Z2; VMOVDQU64 (R9), Z3; VPORQ Z13, Z2, Z2; VMOVDQU64.Z 64(R8), K6, Z17; VMOVDQU64.Z 64(R9), K6, Z18; VPORQ Z13, Z17, K6, Z17; VPORQ Z7, Z17, K5, Z17
+
+// QPAIRSM writes at the cursor cur the pairs of the marked north block (cz, sz; cnt
+// pieces, none if 0) with the 9 to 16 south pieces of QSOUTH2 as rmedium does: up to four
+// north pieces each against both registers, more each south piece against the block.
+// smaj, wb and skip name its labels.
+#define QPAIRSM(cz, sz, cnt, cur, smaj, wb, skip) \
+	TESTQ cnt, cnt; JZ skip; MOVQ cur, DI; \
+	VMOVDQA64 cz, Z11; VMOVDQA64 sz, Z14; VPXORQ Z16, Z16, Z16; CMPQ cnt, $4; JGT smaj; \
+	NSTEP2; NSTEP2; NSTEP2; NSTEP2; JMP wb; \
+	smaj: SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; \
+	SSTEPB; SSTEPB; SSTEPB; SSTEPB; CMPQ R12, $12; JLE wb; SSTEPB; SSTEPB; SSTEPB; SSTEPB; \
+	wb: MOVQ DI, cur; skip:
+
 // QPAIRS writes at the cursor cur the pairs of the marked north block (cz, sz; cnt
 // pieces, none if 0) with the south pieces of QSOUTH as cellRunAVX512 makes a cell whose
 // sides fit a register: two steps if it is short (SHORT2), else four or eight by the
@@ -911,11 +928,12 @@ rdone:
 
 // func cellQuadAVX512(cur *[3]uintptr, jobs *quadJob, nj int, f *pairFrame, zero bool)
 //
-// For each of nj quads (every count at most 8), the pairs of its north pieces off D2
+// For each of nj quads (north counts at most 8, south at most 16), the pairs of its north pieces off D2
 // (block A) and on D2 (B) with its south pieces off D1 (list 0) and on D1 (list 1): A×0
 // to the list at cur[0] where zero, A×1 and B×0 to cur[1], B×1 to cur[2], each cursor
 // moved past what it wrote (up to 7 words stored past each). A quad's two north blocks
-// are made once (QNORTH) and its south lists loaded once each.
+// are made once (QNORTH) and its south lists loaded once each: a list of up to 8 into one
+// register (QSOUTH, QPAIRS), of 9 to 16 into two (QSOUTH2, QPAIRSM).
 TEXT ·cellQuadAVX512(SB), NOSPLIT, $0-33
 	MOVQ    jobs+8(FP), R14
 	MOVQ    nj+16(FP), R15
@@ -950,6 +968,8 @@ qnoPrefetch:
 	JZ    qsouth1
 	MOVQ  Q_CLASH0(R14), R8
 	MOVQ  Q_SIG0(R14), R9
+	CMPQ  R12, $8
+	JGT   qmedium0
 	QSOUTH
 	TESTQ BX, BX
 	JZ    qb0
@@ -960,12 +980,30 @@ qnoPrefetch:
 	JZ    qnext
 	MOVQ  Q_CLASH1(R14), R8
 	MOVQ  Q_SIG1(R14), R9
+	CMPQ  R12, $8
+	JGT   qmedium1
 	QSOUTH
 	QPAIRS(Z28, Z29, SI, R11, qlong2, qsm2, qwb2, qa1)
 	QPAIRS(Z30, Z31, DX, R13, qlong3, qsm3, qwb3, qnext)
 	ADDQ  $Q_SIZE, R14
 	DECQ  R15
 	JNZ   qjob
+	JMP   qdone
+
+qmedium0:
+	// List 0 holds 9 to 16 south pieces: both blocks against it as rmedium, then list 1.
+	QSOUTH2
+	TESTQ BX, BX
+	JZ    qmb0
+	QPAIRSM(Z28, Z29, SI, R10, qmsm0, qmwb0, qmb0)
+	QPAIRSM(Z30, Z31, DX, R11, qmsm1, qmwb1, qmb1)
+	JMP   qsouth1
+
+qmedium1:
+	QSOUTH2
+	QPAIRSM(Z28, Z29, SI, R11, qmsm2, qmwb2, qmb2)
+	QPAIRSM(Z30, Z31, DX, R13, qmsm3, qmwb3, qmb3)
+	JMP   qnext
 
 qdone:
 	MOVQ cur+0(FP), AX

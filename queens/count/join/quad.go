@@ -7,8 +7,8 @@ import (
 
 // quadJob is one column set's four cells of an even half B (evenBRuns): its north pieces
 // off the long diagonal D2 (nOff of them) and then on it (nOn) from north, its south
-// pieces off D1 (clash0, sig0; ns0) and on D1 (clash1, sig1; ns1), every count at most
-// quadMax. Its pairs go to three lists by how many long diagonals they hold: off×off to
+// pieces off D1 (clash0, sig0; ns0) and on D1 (clash1, sig1; ns1), each north count at
+// most quadMax, each south count at most quadSouthMax. Its pairs go to three lists by how many long diagonals they hold: off×off to
 // the first (where the run takes them), off×on and on×off to the second, on×on to the
 // third. cellQuadAVX512 reads the fields by their offsets: they stay in this order.
 type quadJob struct {
@@ -20,8 +20,15 @@ type quadJob struct {
 	ns1          int
 }
 
-// quadMax is the most pieces a list of a quad holds: each fits one vector register.
-const quadMax = 8
+// quadMax is the most pieces a north list of a quad holds: each fits one vector
+// register. quadSouthMax is the most a south list holds: two registers (cellQuadAVX512
+// makes a cell of 9 to 16 south pieces as cellRunAVX512's rmedium does). At N = 16, 61 %
+// of half B's candidates are in column sets whose four lists all hold at most 8, and most
+// of the rest have north lists of 0 to 3 and south lists of 8 to 15.
+const (
+	quadMax      = 8
+	quadSouthMax = 16
+)
 
 // quadRun gathers the quads of a row set's half B, to make their pairs in one call
 // (runQuads) with each block of north pieces and each south list made ready once for the
@@ -35,11 +42,12 @@ type quadRun struct {
 
 // push adds the quad (north pieces at north: a off D2, then b on it; south pieces off D1:
 // n0 clash words at c0, signatures at s0; on D1: n1 at c1, s1) to r and reports whether
-// it did: only where every list holds at most quadMax pieces and r has room. Never on a
+// it did: only where each north list holds at most quadMax pieces, each south list at
+// most quadSouthMax, and r has room. Never on a
 // processor without AVX-512 or for a frame wider than runMaxW (the caller checks those
 // once). Small enough to be inlined.
 func (r *quadRun) push(north *uint64, a, b int, c0, s0 *uint64, n0 int, c1, s1 *uint64, n1 int) bool {
-	if max(a, b, n0, n1) > quadMax || r.n == runMaxJobs || r.cand > runMaxCand-4*quadMax*quadMax {
+	if max(a, b) > quadMax || max(n0, n1) > quadSouthMax || r.n == runMaxJobs || r.cand > runMaxCand-4*quadMax*quadSouthMax {
 		return false
 	}
 	j := &r.jobs[r.n]

@@ -9,7 +9,7 @@ import (
 
 // TestJoinCellQuad holds runQuads (cellQuadAVX512 where the processor has AVX-512) to
 // quadRunGo and to cellPairsGo cell by cell: runs of 0 to 300 quads of 0 to quadMax pieces
-// a list (empty lists among them), the frames of half B of h = 5, 8 and 13 rows, with and
+// a north list and 0 to quadSouthMax a south list (one register or two) (empty lists among them), the frames of half B of h = 5, 8 and 13 rows, with and
 // without forbidden masks, off×off pairs made or not, each list in the room flush makes
 // (its prefix, the run's candidates and cellSlack), nothing stored past it: the same
 // multiset of signatures a list.
@@ -38,7 +38,7 @@ func checkQuads(t *testing.T, rng *rand.Rand, nq, h int, forbid, zero bool) {
 		if a+b == 0 {
 			a = 1
 		}
-		n0, n1 := rng.IntN(quadMax+1), rng.IntN(quadMax+1)
+		n0, n1 := rng.IntN(quadSouthMax+1), rng.IntN(quadSouthMax+1)
 		north, south0, fq := randomCell(rng, h, a+b, n0, true, forbid)
 		_, south1, _ := randomCell(rng, h, 0, n1, true, false)
 		if i == 0 {

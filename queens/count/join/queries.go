@@ -76,8 +76,9 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 // a run a list (cellRun, on AVX-512): south pieces from the row caches (southB, ensured),
 // none dropped. The table row, the south rows and the runs are held in locals, and a cell
 // is added to its runs inline (push) wherever add would take it as it is: four calls of
-// add a cell made N = 16 take about 1.1 times as long. A column set whose four lists each
-// hold at most quadMax pieces goes whole to the quad run instead (quadRun: its two north
+// add a cell made N = 16 take about 1.1 times as long. A column set whose north lists
+// each hold at most quadMax pieces and south lists at most quadSouthMax goes whole to the
+// quad run instead (quadRun: its two north
 // blocks made and its two south lists loaded once for its four cells). Every run is
 // flushed before it returns.
 func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairFrame) int {
