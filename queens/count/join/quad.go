@@ -25,9 +25,16 @@ type quadJob struct {
 // makes a cell of 9 to 16 south pieces as cellRunAVX512's rmedium does). At N = 16, 61 %
 // of half B's candidates are in column sets whose four lists all hold at most 8, and most
 // of the rest have north lists of 0 to 3 and south lists of 8 to 15.
+//
+// Quads of south lists of 9 to 16 are made only for frames of at most quadMediumW
+// columns (N = 16): there they made the count 1–3 % faster; at N = 20 (shard 3/16) the
+// whole process was 1.01–1.05 times slower in five of five alternated pairs, at N = 18
+// even within the noise, so wider frames keep them in the cell runs.
 const (
 	quadMax      = 8
 	quadSouthMax = 16
+	quadMediumW  = 15
+	quadMaxCand  = runMaxCand - 4*quadMax*quadSouthMax // a quad's room left in a run
 )
 
 // quadRun gathers the quads of a row set's half B, to make their pairs in one call
@@ -43,11 +50,10 @@ type quadRun struct {
 // push adds the quad (north pieces at north: a off D2, then b on it; south pieces off D1:
 // n0 clash words at c0, signatures at s0; on D1: n1 at c1, s1) to r and reports whether
 // it did: only where each north list holds at most quadMax pieces, each south list at
-// most quadSouthMax, and r has room. Never on a
-// processor without AVX-512 or for a frame wider than runMaxW (the caller checks those
-// once). Small enough to be inlined.
-func (r *quadRun) push(north *uint64, a, b int, c0, s0 *uint64, n0 int, c1, s1 *uint64, n1 int) bool {
-	if max(a, b) > quadMax || max(n0, n1) > quadSouthMax || r.n == runMaxJobs || r.cand > runMaxCand-4*quadMax*quadSouthMax {
+// most southMax (quadMax or quadSouthMax), and r has room. Never on a processor without AVX-512 or for a frame
+// wider than runMaxW (the caller checks those once). Small enough to be inlined.
+func (r *quadRun) push(north *uint64, a, b int, c0, s0 *uint64, n0 int, c1, s1 *uint64, n1, southMax int) bool {
+	if max(a, b) > quadMax || max(n0, n1) > southMax || r.n == runMaxJobs || r.cand > quadMaxCand {
 		return false
 	}
 	j := &r.jobs[r.n]

@@ -77,8 +77,8 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 // none dropped. The table row, the south rows and the runs are held in locals, and a cell
 // is added to its runs inline (push) wherever add would take it as it is: four calls of
 // add a cell made N = 16 take about 1.1 times as long. A column set whose north lists
-// each hold at most quadMax pieces and south lists at most quadSouthMax goes whole to the
-// quad run instead (quadRun: its two north
+// each hold at most quadMax pieces and south lists at most quadSouthMax (quadMax for frames
+// wider than quadMediumW) goes whole to the quad run instead (quadRun: its two north
 // blocks made and its two south lists loaded once for its four cells). Every run is
 // flushed before it returns.
 func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairFrame) int {
@@ -91,6 +91,10 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 	qr := &w.quad
 	quads := haveCellAVX512 && f.W <= runMaxW
 	qr.zero = zero // no quad pending: every return flushes them
+	southMax := quadMax
+	if f.W <= quadMediumW {
+		southMax = quadSouthMax
+	}
 	cs := t.colsByPop[bits.OnesCount32(rn)]
 	made := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
 	for i := from; i < len(cs); i++ {
@@ -111,7 +115,7 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 		a1, b1 := o1[rest], o1[rest+1] // SE on D1
 		c0, s0 := sc0[a0:b0], ss0[a0:b0]
 		c1, s1 := sc1[a1:b1], ss1[a1:b1]
-		if quads && qr.push(&pieces[o[0]], len(nOff), len(nOn), unsafe.SliceData(c0), unsafe.SliceData(s0), len(c0), unsafe.SliceData(c1), unsafe.SliceData(s1), len(c1)) {
+		if quads && qr.push(&pieces[o[0]], len(nOff), len(nOn), unsafe.SliceData(c0), unsafe.SliceData(s0), len(c0), unsafe.SliceData(c1), unsafe.SliceData(s1), len(c1), southMax) {
 			continue
 		}
 		added := false // by add, which may flush a run into its list
