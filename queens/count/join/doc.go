@@ -76,7 +76,8 @@ package join
 // (store, queries, matcher tables) stay under a few MiB to N = 21. Time is the half-board
 // enumeration (linear in the half-boards made) plus the matcher: about ⌈2(2h−1)/5⌉ row ANDs
 // of 64 bytes per 512 pair tests, with an AVX-512 kernel (VPOPCNTQ; each query's row
-// offsets computed once for four batches) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
+// offsets computed once for four batches; a store of one batch at most half full read at
+// half width, 256 bits a row) where the processor has one, an AVX2 kernel (batches of 256) where it has that, and a pure-Go twin elsewhere
 // (build tag purego), held to the same counts by tests. Where a store of 6-bit chunks
 // matches 31 to 35 bits (most of N = 28's), the AVX-512 kernels take five chunks, the
 // first one to five of them 7 bits wide (mixedChunkBits): one row AND less a pair for

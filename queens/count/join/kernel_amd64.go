@@ -127,6 +127,32 @@ func matchIndexed(bw, cb, nch int) bool {
 //go:noescape
 func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 
+// countBatchesAVX512IndexHalf is countBatchesAVX512Index on one batch (nb and bs not
+// read) whose lanes 256–511 hold no pattern: it reads the first half of each row only
+// (256-bit loads, ANDs and popcounts), so a store's last batch filled to at most half
+// costs about half as much where the processor splits 512-bit operations (AMD Zen 4).
+// nq ≥ 1; the matcher calls it through countHalfBatch.
+//
+//go:noescape
+func countBatchesAVX512IndexHalf(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+
+// halfBatch says the matcher counts a store of one batch whose patterns fill at most its
+// first 256 lanes by countBatchesAVX512IndexHalf (countHalfBatch): wherever the indexed
+// kernel runs. Only such stores: where a store has more batches, the 512-bit kernel shares
+// each query's row offsets among them, and its last batch counted apart measured no
+// faster. Tests turn it off to hold it to the 512-bit kernel and the Go build.
+var halfBatch = haveMatchAVX512Index
+
+// countHalfBatch returns countBatches's count over the one batch tab (8-word rows, the
+// indexed kernels' chunks: matchIndexed) whose lanes 256–511 hold no pattern, and true;
+// or false where halfBatch is off or the chunks are not the indexed kernels'.
+func countHalfBatch(tab []uint64, nch, cb int, cq []uint64) (uint64, bool) {
+	if !halfBatch || !matchIndexed(8, cb, nch) || len(tab) == 0 || len(cq) == 0 {
+		return 0, false
+	}
+	return countBatchesAVX512IndexHalf(&tab[0], 1, len(tab), nch, cb, &cq[0], len(cq)), true
+}
+
 // countBatchesAVX512IndexT is countBatchesAVX512Index ANDing two chunks' rows at a time
 // (VPTERNLOGQ): the same loads, about half the vector ANDs.
 //

@@ -1293,3 +1293,85 @@ TEXT ·countBatchesAVX512IndexWeightedT(SB), NOSPLIT, $0-72
 	WEIGHTEDBODY(C5T_1, C5T_2, C5T_3, C5T_4, C5T_5, C5T_6, C5T_7, C5T_8, C6T_1, C6T_2, C6T_3, C6T_4, C6T_5, C6T_6, C6T_7, C6T_8, M7T_1, M7T_2, M7T_3, M7T_4, M7T_5)
 	MOVQ AX, ret+64(FP)
 	RET
+
+// RY1(d, r, m) is RI1 on the low half of a row: it ANDs into Y0 the first 32 bytes (lanes
+// 0–255) of the row of the chunk at d bytes into the batch at SI that the query in AX names.
+#define RY1(d, r, m) RORXQ $r, AX, BX; ANDL $m, BX; VPANDQ d(SI)(BX*1), Y0, Y0
+
+// HALFLOOP(query, m, CHUNKS) is countBatchesAVX512IndexHalf's loop for one chunk width
+// (first chunk's mask m) and number of chunks: for each of R12 queries from R11, the
+// low halves of its rows ANDed (CHUNKS(RY1, RY1)) and their popcount added to Y2.
+#define HALFLOOP(query, m, CHUNKS) \
+	MOVQ      R11, DI;              \
+	MOVQ      R12, CX;              \
+query:                             \
+	MOVQ      (DI), AX;             \
+	RORXQ     $58, AX, BX;          \
+	ANDL      $m, BX;               \
+	VMOVDQU64 (SI)(BX*1), Y0;       \
+	CHUNKS(RY1, RY1);               \
+	VPOPCNTQ  Y0, Y1;               \
+	VPADDQ    Y1, Y2, Y2;           \
+	ADDQ      $8, DI;               \
+	DECQ      CX;                   \
+	JNZ       query;                \
+	JMP       zhdone
+
+// func countBatchesAVX512IndexHalf(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
+//
+// countBatchesAVX512Index on one batch (nb and bs are not read) whose lanes 256–511 are
+// all empty: it reads only the first 32 bytes of each row, one 256-bit load, AND and
+// VPOPCNTQ a row where the 512-bit kernel takes one of 512 bits (on AMD Zen 4, which runs
+// a 512-bit operation as two of 256, about half the work). nq ≥ 1.
+TEXT ·countBatchesAVX512IndexHalf(SB), NOSPLIT, $0-64
+	ZINDEXARGS
+	DISPATCH7(zh7not, zh7b1, zh7b2, zh7b3, zh7b4, zh7b5)
+	DISPATCH(zh6, zh5b1, zh5b2, zh5b3, zh5b4, zh5b5, zh5b6, zh5b7, zh5b8, zh6b1, zh6b2, zh6b3, zh6b4, zh6b5, zh6b6, zh6b7, zh6b8)
+
+zh5b1:
+	HALFLOOP(zh5q1, 0x7c0, C5_1)
+zh5b2:
+	HALFLOOP(zh5q2, 0x7c0, C5_2)
+zh5b3:
+	HALFLOOP(zh5q3, 0x7c0, C5_3)
+zh5b4:
+	HALFLOOP(zh5q4, 0x7c0, C5_4)
+zh5b5:
+	HALFLOOP(zh5q5, 0x7c0, C5_5)
+zh5b6:
+	HALFLOOP(zh5q6, 0x7c0, C5_6)
+zh5b7:
+	HALFLOOP(zh5q7, 0x7c0, C5_7)
+zh5b8:
+	HALFLOOP(zh5q8, 0x7c0, C5_8)
+zh6b1:
+	HALFLOOP(zh6q1, 0xfc0, C6_1)
+zh6b2:
+	HALFLOOP(zh6q2, 0xfc0, C6_2)
+zh6b3:
+	HALFLOOP(zh6q3, 0xfc0, C6_3)
+zh6b4:
+	HALFLOOP(zh6q4, 0xfc0, C6_4)
+zh6b5:
+	HALFLOOP(zh6q5, 0xfc0, C6_5)
+zh6b6:
+	HALFLOOP(zh6q6, 0xfc0, C6_6)
+zh6b7:
+	HALFLOOP(zh6q7, 0xfc0, C6_7)
+zh6b8:
+	HALFLOOP(zh6q8, 0xfc0, C6_8)
+zh7b1:
+	HALFLOOP(zh7q1, 0x1fc0, M7_1)
+zh7b2:
+	HALFLOOP(zh7q2, 0x1fc0, M7_2)
+zh7b3:
+	HALFLOOP(zh7q3, 0x1fc0, M7_3)
+zh7b4:
+	HALFLOOP(zh7q4, 0x1fc0, M7_4)
+zh7b5:
+	HALFLOOP(zh7q5, 0x1fc0, M7_5)
+
+zhdone:
+	HSUM4
+	MOVQ AX, ret+56(FP)
+	RET

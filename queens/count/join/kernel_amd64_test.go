@@ -243,3 +243,38 @@ func BenchmarkMatchAVX512Loops(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMatchHalfBatch times a store of one batch whose patterns fill at most its first
+// 256 lanes (N = 16's usual store) per query, by the 512-bit kernel
+// (countBatchesAVX512Index) and by countBatchesAVX512IndexHalf, which reads the first half
+// of each row, on 1 to 8 chunks of 5 bits and 4,096 random queries.
+func BenchmarkMatchHalfBatch(b *testing.B) {
+	if !haveMatchAVX512Index {
+		b.Skip("this processor has no AVX-512 VPOPCNTQ and BMI2: the indexed kernels do not run")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, nch := range []int{1, 3, 6, 8} {
+		bs := nch << chunkBits * 8
+		tab := make([]uint64, bs)
+		for i := range tab {
+			x, y := rng.Uint64(), rng.Uint64()
+			tab[i] = x | y
+		}
+		qs := make([]uint64, 4096)
+		for i := range qs {
+			qs[i] = rng.Uint64()
+		}
+		for _, half := range []bool{false, true} {
+			b.Run(fmt.Sprintf("chunks=%d/half=%v", nch, half), func(b *testing.B) {
+				for b.Loop() {
+					if half {
+						matchSink += countBatchesAVX512IndexHalf(&tab[0], 1, bs, nch, chunkBits, &qs[0], len(qs))
+					} else {
+						matchSink += countBatchesAVX512Index(&tab[0], 1, bs, nch, chunkBits, &qs[0], len(qs))
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(qs)), "ns/query")
+			})
+		}
+	}
+}

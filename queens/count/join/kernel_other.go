@@ -48,3 +48,9 @@ func weightGrain(int) int { return 8 }
 func countBatchesWeighted(tab []uint64, bs, bw, nch, cb int, cq []uint64, _ []uint32, _ int, wts []uint8) uint64 {
 	return countBatchesGoWeighted(tab, bs, bw, nch, cb, cq, wts)
 }
+
+// halfBatch has no effect without assembly (countHalfBatch).
+var halfBatch = false
+
+// countHalfBatch is false without assembly: countBatchesGo counts every batch whole.
+func countHalfBatch([]uint64, int, int, []uint64) (uint64, bool) { return 0, false }

@@ -479,6 +479,12 @@ func (m *matcher) countAll(qs []uint64, offs []uint32, stride int) uint64 {
 		return n
 	}
 	kn, kc := m.kernelChunks()
+	if m.nb == 1 && m.bw == 8 && len(m.sigs) <= 256 {
+		// One batch, its patterns in the first half of its lanes (see countHalfBatch).
+		if n, ok := countHalfBatch(m.tab, kn, kc, qs); ok {
+			return n
+		}
+	}
 	return countBatches(m.tab, m.bs, m.bw, kn, kc, qs, offs, stride)
 }
 

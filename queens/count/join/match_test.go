@@ -47,8 +47,8 @@ func TestTranspose64(t *testing.T) {
 // countBatchesGo and the kernel in use must both agree.
 func TestMatchKernels(t *testing.T) {
 	defer func(w int) { matchWords = w }(matchWords)
-	tern, pairs := kernelTernlog, kernelPairs
-	defer func() { kernelTernlog, kernelPairs = tern, pairs }()
+	tern, pairs, half := kernelTernlog, kernelPairs, halfBatch
+	defer func() { kernelTernlog, kernelPairs, halfBatch = tern, pairs, half }()
 	defer func(on, force bool) { mixedOn, mixedForce = on, force }(mixedOn, mixedForce)
 	rng := rand.New(rand.NewPCG(1, 2))
 	mixedMet := 0
@@ -91,14 +91,14 @@ func TestMatchKernels(t *testing.T) {
 								}
 							}
 							// Without offsets, by each of the AVX-512 kernels' loops
-							// (kernelTernlog, kernelPairs; no effect elsewhere).
-							for way := range 4 {
-								kernelTernlog, kernelPairs = way&1 != 0, way&2 != 0
+							// (kernelTernlog, kernelPairs, halfBatch; no effect elsewhere).
+							for way := range 8 {
+								kernelTernlog, kernelPairs, halfBatch = way&1 != 0, way&2 != 0, way&4 != 0
 								if got := m.countAll(qs, nil, 0); got != want {
-									t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets, kernelTernlog %v, kernelPairs %v: countAll = %d, want %d", bw, cb, size, width, nq, kernelTernlog, kernelPairs, got, want)
+									t.Errorf("%d words, chunks of %d, store %d, width %d, built for %d queries, no offsets, kernelTernlog %v, kernelPairs %v, halfBatch %v: countAll = %d, want %d", bw, cb, size, width, nq, kernelTernlog, kernelPairs, halfBatch, got, want)
 								}
 							}
-							kernelTernlog, kernelPairs = tern, pairs
+							kernelTernlog, kernelPairs, halfBatch = tern, pairs, half
 							if !m.raw {
 								kn, kc := m.kernelChunks()
 								if got := countBatchesGo(m.tab, m.bs, m.bw, kn, kc, qs); got != want {
