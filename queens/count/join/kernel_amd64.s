@@ -557,20 +557,26 @@ pair:                              \
 single:                            \
 	TESTQ     R8, R8;               \
 	JZ        done;                 \
+	ONEBATCH(query, m, CHUNKS, RI1, TI1, Z0, POPZ); \
+	AFTER1;                         \
+	JMP       done
+
+// ONEBATCH(query, m, CHUNKS, R, T, first, POP) is the loop over one batch (at SI) of
+// GROUPED and HALFLOOP: for each of R12 queries from R11, its first chunk's row (mask m)
+// loaded into first, the rows of the chunks after it ANDed in (CHUNKS(R, T)), then POP.
+#define ONEBATCH(query, m, CHUNKS, R, T, first, POP) \
 	MOVQ      R11, DI;              \
 	MOVQ      R12, CX;              \
 query:                             \
 	MOVQ      (DI), AX;             \
 	RORXQ     $58, AX, BX;          \
 	ANDL      $m, BX;               \
-	VMOVDQU64 (SI)(BX*1), Z0;       \
-	CHUNKS(RI1, TI1);               \
-	POPZ;                           \
+	VMOVDQU64 (SI)(BX*1), first;    \
+	CHUNKS(R, T);                   \
+	POP;                            \
 	ADDQ      $8, DI;               \
 	DECQ      CX;                   \
-	JNZ       query;                \
-	AFTER1;                         \
-	JMP       done
+	JNZ       query
 
 // NOLANES is GROUPED's AFTERn for countBatchesAVX512Index: nothing.
 #define NOLANES
@@ -1301,21 +1307,10 @@ TEXT ·countBatchesAVX512IndexWeightedT(SB), NOSPLIT, $0-72
 // HALFLOOP(query, m, CHUNKS) is countBatchesAVX512IndexHalf's loop for one chunk width
 // (first chunk's mask m) and number of chunks: for each of R12 queries from R11, the
 // low halves of its rows ANDed (CHUNKS(RY1, RY1)) and their popcount added to Y2.
-#define HALFLOOP(query, m, CHUNKS) \
-	MOVQ      R11, DI;              \
-	MOVQ      R12, CX;              \
-query:                             \
-	MOVQ      (DI), AX;             \
-	RORXQ     $58, AX, BX;          \
-	ANDL      $m, BX;               \
-	VMOVDQU64 (SI)(BX*1), Y0;       \
-	CHUNKS(RY1, RY1);               \
-	VPOPCNTQ  Y0, Y1;               \
-	VPADDQ    Y1, Y2, Y2;           \
-	ADDQ      $8, DI;               \
-	DECQ      CX;                   \
-	JNZ       query;                \
-	JMP       zhdone
+#define HALFLOOP(query, m, CHUNKS) ONEBATCH(query, m, CHUNKS, RY1, RY1, Y0, POPY); JMP zhdone
+
+// POPY adds the popcounts of Y0's quadwords to Y2's.
+#define POPY VPOPCNTQ Y0, Y1; VPADDQ Y1, Y2, Y2
 
 // func countBatchesAVX512IndexHalf(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq int) uint64
 //
