@@ -44,8 +44,8 @@ func fillChunks8AVX512(t *uint64, rows *[8]uint64, nch, cb int)
 // buildBatchFast is buildBatch in assembly for batches of 4-word rows where buildAVX2
 // and of 8-word rows where buildAVX512 (valid the batch's valid-lanes mask, m.rows' rows
 // 64 on all ones): it fills t and reports true, or reports false and leaves t to the Go
-// build. The store's words are copied into m.rows (zeros past the store: their lanes are
-// cleared by valid), transposed and complemented four or eight at a time
+// build. The store's signatures are copied into m.rows in buildBatch's lanes (stale rows
+// past the store: their lanes are cleared by valid), transposed and complemented four or eight at a time
 // (transposeNot4AVX2, transposeNot8AVX512), and each chunk's entry 0 set before the fill
 // (fillChunks4AVX2, fillChunks8AVX512); the same table as the Go build (TestBuildBatch).
 func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bool {
@@ -55,14 +55,27 @@ func (m *matcher) buildBatchFast(t []uint64, sigs []uint64, valid *[8]uint64) bo
 	default:
 		return false
 	}
-	for w := range bw {
-		lo := min(w*64, len(sigs))
-		src := sigs[lo:min(lo+64, len(sigs))]
-		for k, s := range src {
-			m.rows[k][w] = s
+	if m.wvalid == nil {
+		// A plain store, interleaved (buildBatch): row k's words 4h…4h+3 are
+		// signatures 256h + 4k … 256h + 4k + 3. Lanes past the store keep stale
+		// rows, cleared by valid.
+		for h := range bw / 4 {
+			src := sigs[min(256*h, len(sigs)):min(256*h+256, len(sigs))]
+			full := len(src) / 4
+			for k := range full {
+				*(*[4]uint64)(m.rows[k][4*h:]) = *(*[4]uint64)(src[4*k:])
+			}
+			copy(m.rows[full&63][4*h:4*h+4], src[4*full:])
 		}
-		for k := len(src); k < 64; k++ {
-			m.rows[k][w] = 0
+	} else {
+		for w := range bw {
+			lo := w * 64
+			if lo >= len(sigs) {
+				break // words past the store keep stale rows, cleared by valid
+			}
+			for k, s := range sigs[lo:min(lo+64, len(sigs))] {
+				m.rows[k][w] = s
+			}
 		}
 	}
 	cb := m.cb

@@ -380,17 +380,27 @@ func (a *tableArena) take(n int) []uint64 {
 }
 
 // buildBatch fills one batch's chunk tables from up to 64·bw signatures, the first of
-// them in word w0 of the store.
+// them in word w0 of the store. A weighted store's signature 64w + k is lane k of word w
+// (its weights go by those lanes); a plain store's are interleaved four words at a time:
+// signature i < 256 is lane i/4 of word i%4, and 256 + i lane i/4 of word 4 + i%4, so that
+// a row of 64·bw lanes is copied from the store 32 bytes at a time (buildBatchFast) and
+// a store of at most 256 leaves words 4–7 empty (countBatchesAVX512IndexHalf). Which lane
+// holds which signature changes no count of a plain store.
 func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	bw := m.bw
 	for b := 64; b < len(m.rows); b++ {
 		m.rows[b] = [8]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 	}
 	// Lanes past the store hold no pattern: chunk 0's empty subset is the valid-lanes mask,
-	// and every table entry is an AND that starts from it.
+	// and every table entry is an AND that starts from it (the kernels read chunk 0's row
+	// first), so whatever the rows say in those lanes, they count nothing.
 	var valid [8]uint64
+	quads := m.wvalid == nil // a plain store: the lanes of interleaved
 	for w := range bw {
 		n := len(sigs) - w*64
+		if quads {
+			n = (len(sigs) - w/4*256 - w%4 + 3) / 4
+		}
 		switch {
 		case n >= 64:
 			valid[w] = ^uint64(0)
@@ -407,12 +417,24 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	// Row b, word w: lane i is free of diagonal b. A 64×64 transpose a word. Words past
 	// the store keep stale rows: the valid-lanes mask clears those lanes.
 	for w := range bw {
-		lo := w * 64
-		if lo >= len(sigs) {
-			break
-		}
 		var blk [64]uint64
-		copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
+		if quads {
+			lo := w/4*256 + w%4
+			if lo >= len(sigs) {
+				continue
+			}
+			for k := range blk {
+				if i := lo + 4*k; i < len(sigs) {
+					blk[k] = sigs[i]
+				}
+			}
+		} else {
+			lo := w * 64
+			if lo >= len(sigs) {
+				break
+			}
+			copy(blk[:], sigs[lo:min(lo+64, len(sigs))])
+		}
 		if m.kept < 1<<32 {
 			transpose64Low(&blk) // N ≤ 17: half the work
 		} else {
