@@ -129,7 +129,7 @@ func countBatchesAVX512Index(tab *uint64, nb, bs, nch, cb int, cq *uint64, nq in
 
 // countBatchesAVX512IndexHalf is countBatchesAVX512Index on one batch (nb and bs not
 // read) whose lanes 256–511 hold no pattern: it reads the first half of each row only
-// (256-bit loads, ANDs and popcounts), so a store's last batch filled to at most half
+// (256-bit loads, ANDs and popcounts), so a store of one batch filled to at most half
 // costs about half as much where the processor splits 512-bit operations (AMD Zen 4).
 // nq ≥ 1; the matcher calls it through countHalfBatch.
 //

@@ -395,11 +395,11 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	// and every table entry is an AND that starts from it (the kernels read chunk 0's row
 	// first), so whatever the rows say in those lanes, they count nothing.
 	var valid [8]uint64
-	quads := m.wvalid == nil // a plain store: the lanes of interleaved
+	interleaved := m.wvalid == nil // a plain store
 	for w := range bw {
 		n := len(sigs) - w*64
-		if quads {
-			n = (len(sigs) - w/4*256 - w%4 + 3) / 4
+		if interleaved {
+			n = (len(sigs) - interleavedFirst(w) + 3) / 4 // every fourth from the first
 		}
 		switch {
 		case n >= 64:
@@ -418,8 +418,8 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 	// the store keep stale rows: the valid-lanes mask clears those lanes.
 	for w := range bw {
 		var blk [64]uint64
-		if quads {
-			lo := w/4*256 + w%4
+		if interleaved {
+			lo := interleavedFirst(w)
 			if lo >= len(sigs) {
 				continue
 			}
@@ -467,6 +467,10 @@ func (m *matcher) buildBatch(t []uint64, sigs []uint64, w0 int) {
 		}
 	}
 }
+
+// interleavedFirst returns the index in a plain store's batch of the signature in lane 0
+// of word w (buildBatch): the word's others follow every fourth signature.
+func interleavedFirst(w int) int { return w/4*256 + w%4 }
 
 // fillChunk8 is buildBatch's four-Russians fill of one chunk of 8-word rows, ch[0] set:
 // entry x is entry x&(x−1) ANDed with the row of x's lowest bit (rows from r0 on). Whole
