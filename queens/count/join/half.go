@@ -47,18 +47,39 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	if cap(r.off) < n+1 {
 		r.off = make([]int32, n+1)
 	}
-	r.off = r.off[:n+1]
-	k := bits.OnesCount32(rs)
-	for c := range n {
-		r.off[c] = int32(r.buf.len())
-		if bits.OnesCount(uint(c)) != k {
-			continue
-		}
-		for i := range nr {
-			r.buf = prepareSouth(r.buf, t.run(rs, uint32(c), rng[i][0], rng[i][1]), fd, fu, s, W, isB)
+	// prepareSouth's loop, written out here with the lists, their length and the offsets in
+	// locals: a call per cell passed and returned the lists through memory, and took as
+	// long as the pieces. Room is made first for the pieces of every cell's class ranges.
+	row := &t.rows[rs]
+	off := r.off[:n+1]
+	cs := t.colsByPop[bits.OnesCount32(rs)] // the row's cells, by increasing columns
+	size := 0
+	for ci := range cs {
+		for _, cr := range rng[:nr] {
+			size += int(row.off[ci<<2+cr[1]] - row.off[ci<<2+cr[0]])
 		}
 	}
-	r.off[n] = int32(r.buf.len())
+	clash := slices.Grow(r.buf.clash, size)[:size]
+	sig := slices.Grow(r.buf.sig, size)[:size]
+	m, forbid := uint64(1)<<W-1, uint64(fd)|uint64(fu)<<32
+	j, ci := 0, 0
+	for c := range n {
+		off[c] = int32(j)
+		if ci == len(cs) || cs[ci] != uint32(c) {
+			continue
+		}
+		for _, cr := range rng[:nr] {
+			for _, p := range row.pieces[row.off[ci<<2+cr[0]]:row.off[ci<<2+cr[1]]] {
+				clash[j], sig[j] = southWords(p, s, W, m, isB)
+				if p&forbid == 0 { // written, kept only if it passes the masks
+					j++
+				}
+			}
+		}
+		ci++
+	}
+	off[n] = int32(j)
+	r.off, r.buf = off, pieceList{clash[:j], sig[:j]}
 }
 
 // cellSouthH is the least h whose south pieces are prepared cell by cell, as a row set
@@ -110,22 +131,34 @@ func (l pieceList) len() int { return len(l.clash) }
 func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} }
 
 // prepareSouth appends the south pieces of ps (filtered by the forbidden masks fd, fu) in
-// the form appendPairs wants.
+// the form appendPairs wants. It makes room for all of ps first and writes every piece,
+// keeping it by moving on only where it passes the masks: no branch on the filter, and the
+// two lists held in locals (appends to out's fields, read back through memory, took about
+// twice as long).
 func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
-	m := uint64(1)<<W - 1
+	m, forbid := uint64(1)<<W-1, uint64(fd)|uint64(fu)<<32
+	n := len(out.clash)
+	clash := slices.Grow(out.clash, len(ps))[:n+len(ps)]
+	sig := slices.Grow(out.sig[:n], len(ps))[:n+len(ps)]
+	j := n
 	for _, p := range ps {
-		ds, us := uint64(uint32(p)), p>>32
-		if uint32(ds)&fd|uint32(us)&fu != 0 {
-			continue
+		clash[j], sig[j] = southWords(p, s, W, m, isB)
+		if p&forbid == 0 {
+			j++
 		}
-		sig := ds>>s&m | (us&m)<<W
-		if isB {
-			sig = ds&m | (us<<s&m)<<W
-		}
-		out.clash = append(out.clash, ds|(us<<s&m)<<32)
-		out.sig = append(out.sig, sig)
 	}
-	return out
+	return pieceList{clash[:j], sig[:j]}
+}
+
+// southWords returns a south piece's clash word and its part of the signature (see
+// pieceList) in a frame of width W (mask m = 2^W − 1) at offset s, of half B if isB.
+func southWords(p uint64, s, W uint, m uint64, isB bool) (clash, sig uint64) {
+	ds, us := p&(1<<32-1), p>>32
+	up := us << s & m
+	if isB {
+		return ds | up<<32, ds&m | up<<W
+	}
+	return ds | up<<32, ds>>s&m | (us&m)<<W
 }
 
 // half appends to out the signatures of the half-boards of one half (north quarter qn,
