@@ -95,26 +95,40 @@ func (s *symSearch) tick() bool {
 	return s.err == nil
 }
 
-// half places half-turn orbits in the top free row until every row is full. It counts
-// its nodes as a column-by-column search would (n a node with free rows; the counters of
-// the join's plan pin that), but finds the columns with bit masks: a column c of row r
-// is open if (r, c) is unattacked and its partner (m−r, m−c) does not attack it (only
-// for c = r or c = m−r). The partner is then unattacked too: the queens placed are
-// their own image under the half turn, and so is the set of squares they attack.
+// half places half-turn orbits in rows 0, 1, … (each with its partner in row n−1−r)
+// until every row is full, from the queens placed so far (none, or an odd board's centre
+// queen). It counts its nodes as a column-by-column search would (n a node with free
+// rows; the counters of the join's plan pin that), but finds the columns with bit masks:
+// a column c of row r is open if (r, c) is unattacked and its partner (m−r, m−c) does not
+// attack it (only for c = r or c = m−r). The partner is then unattacked too: the queens
+// placed are their own image under the half turn, and so is the set of squares they
+// attack. The top free row is always the next row: the partners fill the rows from the
+// bottom, and an odd board's middle row is the centre queen's.
 func (s *symSearch) half() {
-	r, ok := s.nextRow()
-	if !ok {
+	s.halfFrom(0, s.cols, s.dn, s.up)
+}
+
+// halfFrom is half from row r with the columns and diagonals cols, dn, up taken, all
+// held in registers.
+func (s *symSearch) halfFrom(r int, cols, dn, up uint64) {
+	if r == s.n/2 {
+		s.count++
 		return
 	}
+	if before := s.nodes; (before+uint64(s.n))>>16 == before>>16 {
+		s.nodes += uint64(s.n) // tick, inlined
+	} else if !s.tick() {
+		return
+	}
+	// Every shift count is below 64 (n ≤ 32): the masks by 63 let the compiler shift
+	// without testing the count.
 	m := s.n - 1
-	open := s.open(r) &^ (1<<r | 1<<(m-r))
+	open := s.full &^ (cols | dn>>((m-r)&63) | up>>(r&63) | 1<<(r&63) | 1<<((m-r)&63))
 	for ; open != 0 && s.err == nil; open &= open - 1 {
 		c := bits.TrailingZeros64(open)
-		s.set(r, c)
-		s.set(m-r, m-c)
-		s.half()
-		s.set(m-r, m-c)
-		s.set(r, c)
+		// (r, c) and its partner (m−r, m−c): down diagonals c−r+m and r−c+m, up
+		// diagonals r+c and 2m−r−c.
+		s.halfFrom(r+1, cols|1<<(c&63)|1<<((m-c)&63), dn|1<<((c-r+m)&63)|1<<((r-c+m)&63), up|1<<((r+c)&63)|1<<((2*m-r-c)&63))
 	}
 }
 
@@ -134,14 +148,6 @@ func (s *symSearch) nextRow() (int, bool) {
 // open returns the columns of row r that no queen attacks, as an n-bit mask.
 func (s *symSearch) open(r int) uint64 {
 	return s.full &^ (s.cols | s.dn>>(s.n-1-r) | s.up>>r)
-}
-
-// set toggles a queen on (r, c), which must be open when placed.
-func (s *symSearch) set(r, c int) {
-	s.rows ^= 1 << r
-	s.cols ^= 1 << c
-	s.dn ^= uint64(1) << (c - r + s.n - 1)
-	s.up ^= uint64(1) << (r + c)
 }
 
 // quarter places quarter-turn orbits (r, c) → (c, m−r) → (m−r, m−c) → (m−c, r) in the top
