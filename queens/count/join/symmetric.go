@@ -85,14 +85,23 @@ func (s *symSearch) unplace(r, c int) {
 
 // tick counts the n nodes a column-by-column search would try at a search node with free
 // rows, and looks at the context each time the count passes a multiple of 2^16; it reports
-// false to stop.
+// false to stop. It is small enough to be inlined: the look at the context is lookCtx.
 func (s *symSearch) tick() bool {
-	before := s.nodes
 	s.nodes += uint64(s.n)
-	if s.nodes>>16 != before>>16 && s.err == nil {
-		s.err = s.ctx.Err()
+	if s.nodes&(1<<16-1) < uint64(s.n) { // passed a multiple of 2^16 (n < 2^16)
+		s.lookCtx()
 	}
 	return s.err == nil
+}
+
+// lookCtx records the context's error, if any and none is recorded yet. Kept out of
+// line, once every 2^16 nodes, so that tick stays within the inliner's budget.
+//
+//go:noinline
+func (s *symSearch) lookCtx() {
+	if s.err == nil {
+		s.err = s.ctx.Err()
+	}
 }
 
 // half places half-turn orbits in rows 0, 1, … (each with its partner in row n−1−r)
@@ -115,9 +124,7 @@ func (s *symSearch) halfFrom(r int, cols, dn, up uint64) {
 		s.count++
 		return
 	}
-	if before := s.nodes; (before+uint64(s.n))>>16 == before>>16 {
-		s.nodes += uint64(s.n) // tick, inlined
-	} else if !s.tick() {
+	if !s.tick() {
 		return
 	}
 	// Every shift count is below 64 (n ≤ 32): the masks by 63 let the compiler shift
