@@ -103,30 +103,34 @@ func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
 //go:noescape
 func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
 
-// runQuads appends the pairs of every quad of jobs to the lists of q (the first only where
-// zero), those of quadRunGo in some order; each list must have room for its candidates
-// and cellSlack more words. It is cellQuadAVX512; callers run quads only where
-// haveCellAVX512.
-func runQuads(q *[3][]uint64, jobs []quadJob, f *pairFrame, zero bool) {
-	if len(jobs) == 0 {
-		return
-	}
+// runQuadScan makes the quads of s's column sets from the from-th on, in order, appending
+// their pairs to the lists of q (the first only where zero), for as long as each column
+// set's north lists hold at most quadMax pieces and its south lists at most s.southMax,
+// and s.budget, less each quad's candidates, stays at least quadCandMax. Column sets not
+// within half B's columns or without north pieces are passed over. It returns the index
+// of the first column set not made (s.end if none is left). Each list must have room for
+// s.budget more signatures and cellSlack (roomForScan). It is quadScanAVX512 (quadScanGo
+// makes the same pairs in some order and stops at the same place); callers scan only
+// where haveCellAVX512.
+func runQuadScan(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) int {
 	var cur [3]uintptr
 	for k := range q {
 		cur[k] = uintptr(unsafe.Pointer(unsafe.SliceData(q[k]))) + uintptr(len(q[k]))*8
 	}
 	start := cur
-	cellQuadAVX512(&cur, &jobs[0], len(jobs), f, zero)
+	i := quadScanAVX512(&cur, s, from, f, zero)
 	for k := range q {
 		q[k] = q[k][:len(q[k])+int(cur[k]-start[k])/8]
 	}
+	return i
 }
 
-// cellQuadAVX512 makes the pairs of nj quads (quadJob), those of quadRunGo, each list's
-// at its cursor in cur, which it moves past them. A quad's two north blocks are made once
-// and each south list loaded once; a pair of a block and a list is made as
-// cellRunAVX512 makes a cell whose pieces fit one register a side. It stores up to 7
-// words past each cursor's last.
+// quadScanAVX512 is runQuadScan with each list's cursor in cur, which it moves past the
+// pairs it writes. A column set's offsets are read and its quad made without a return to
+// Go between column sets: the quad's two north blocks made once and each south list loaded
+// once, a pair of a block and a list made as cellRunAVX512 makes a cell whose pieces fit
+// one register a side (south lists of 9 to 16: two registers, as rmedium). It stores up to
+// 7 words past each cursor's last.
 //
 //go:noescape
-func cellQuadAVX512(cur *[3]uintptr, jobs *quadJob, nj int, f *pairFrame, zero bool)
+func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int

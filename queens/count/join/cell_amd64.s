@@ -607,7 +607,7 @@ GLOBL cellLay24<>(SB), RODATA|NOPTR, $192
 	VMOVDQU64 (t2), Z12; VPERMQ Z17, Z12, Z0; VPERMQ Z18, Z12, Z1; VPTESTNMQ Z9, Z0, K1; VPORQ Z10, Z1, Z4; COMPRESS8; \
 	VMOVDQU64 64(t2), Z12; VPERMQ Z17, Z12, Z0; VPERMQ Z18, Z12, Z1; VPTESTNMQ Z9, Z0, K1; VPORQ Z10, Z1, Z4; COMPRESS8
 
-// RUNREGS sets the registers cellRunAVX512 and cellQuadAVX512 keep for a whole run: the
+// RUNREGS sets the registers cellRunAVX512 and quadScanAVX512 keep for a whole run: the
 // frame at f broadcast (Z20–Z25), the 32-bit mask (Z26), ones (Z27), and the marks of
 // lanes (see rshort): a north piece's (bit 63, Z5), a lane past the north pieces' (62 and
 // 61, Z6), a lane past the south pieces' (63 and 61, Z7), a south piece's (62, Z13). AX
@@ -876,17 +876,30 @@ rdone:
 	VZEROUPPER
 	RET
 
-// quadJob's fields (quad.go).
-#define Q_NORTH 0
-#define Q_NOFF 8
-#define Q_NON 16
-#define Q_CLASH0 24
-#define Q_SIG0 32
-#define Q_NS0 40
-#define Q_CLASH1 48
-#define Q_SIG1 56
-#define Q_NS1 64
-#define Q_SIZE 72
+// quadScan's fields (quad.go), then its scratch: a column set's north pieces, their
+// counts off and on D2, and its two south lists (clash words, signatures, count).
+#define S_CS 0
+#define S_END 8
+#define S_TOFF 16
+#define S_PIECES 24
+#define S_O0 32
+#define S_C0 40
+#define S_S0 48
+#define S_O1 56
+#define S_C1 64
+#define S_S1 72
+#define S_COLS 80
+#define S_SMAX 88
+#define S_BUDGET 96
+#define S_NORTH 104
+#define S_NOFF 112
+#define S_NON 120
+#define S_CLASH0 128
+#define S_SIG0 136
+#define S_NS0 144
+#define S_CLASH1 152
+#define S_SIG1 160
+#define S_NS1 168
 
 // QNORTH makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does, marks its lanes
 // as rshort does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash
@@ -926,48 +939,113 @@ rdone:
 	smaj: SSTEP; SSTEP; SSTEP; SSTEP; CMPQ R12, $4; JLE wb; SSTEP; SSTEP; SSTEP; SSTEP; \
 	wb: MOVQ DI, cur; skip:
 
-// func cellQuadAVX512(cur *[3]uintptr, jobs *quadJob, nj int, f *pairFrame, zero bool)
+// func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int
 //
-// For each of nj quads (north counts at most 8, south at most 16), the pairs of its north pieces off D2
-// (block A) and on D2 (B) with its south pieces off D1 (list 0) and on D1 (list 1): A×0
+// From column set from on (R15), while the column set's lists fit and the budget holds
+// (quadSouthMax of each), its offsets are read and its quad made: north pieces off D2
+// (block A) and on D2 (B) with the south pieces off D1 (list 0) and on D1 (list 1), A×0
 // to the list at cur[0] where zero, A×1 and B×0 to cur[1], B×1 to cur[2], each cursor
 // moved past what it wrote (up to 7 words stored past each). A quad's two north blocks
 // are made once (QNORTH) and its south lists loaded once each: a list of up to 8 into one
-// register (QSOUTH, QPAIRS), of 9 to 16 into two (QSOUTH2, QPAIRSM).
-TEXT ·cellQuadAVX512(SB), NOSPLIT, $0-33
-	MOVQ    jobs+8(FP), R14
-	MOVQ    nj+16(FP), R15
+// register (QSOUTH, QPAIRS), of 9 to 16 into two (QSOUTH2, QPAIRSM). A column set's
+// lists go through the scratch of s, the registers being the quad's. It returns the
+// first column set not made.
+TEXT ·quadScanAVX512(SB), NOSPLIT, $0-48
+	MOVQ    s+8(FP), R14
+	MOVQ    from+16(FP), R15
 	MOVQ    f+24(FP), R13
 	MOVBQZX zero+32(FP), BX
 	RUNREGS(R13)
 
-	MOVQ  cur+0(FP), AX
-	MOVQ  0(AX), R10
-	MOVQ  8(AX), R11
-	MOVQ  16(AX), R13
-	TESTQ R15, R15
-	JLE   qdone
+	MOVQ cur+0(FP), AX
+	MOVQ 0(AX), R10
+	MOVQ 8(AX), R11
+	MOVQ 16(AX), R13
+	JMP  scol
 
-qjob:
-	CMPQ       R15, $2
-	JLE        qnoPrefetch
-	MOVQ       (2*Q_SIZE+Q_NORTH)(R14), AX
-	PREFETCHT0 (AX)
+snext:
+	INCQ R15
 
-qnoPrefetch:
-	MOVQ Q_NORTH(R14), R8
-	MOVQ Q_NOFF(R14), R9
+scol:
+	CMPQ R15, S_END(R14)
+	JGE  sdone
+	MOVQ S_CS(R14), AX
+	MOVL (AX)(R15*4), CX // c
+	MOVQ S_COLS(R14), DX // cols
+	MOVL DX, AX
+	NOTL AX
+	TESTL CX, AX // c &^ cols
+	JNZ  snext
+	NOTL CX
+	ANDL DX, CX // rest = cols &^ c
+	MOVQ S_TOFF(R14), R8
+	MOVQ R15, AX
+	SHLQ $4, AX
+	ADDQ AX, R8 // the column set's offsets
+	MOVL 0(R8), R9
+	MOVL 8(R8), R12
+	MOVL 16(R8), SI
+	CMPL R9, SI
+	JEQ  snext // no north pieces
+	SUBL R12, SI // on D2
+	SUBL R9, R12 // off D2
+	CMPQ SI, $8 // quadMax
+	JGT  sdone
+	CMPQ R12, $8 // quadMax
+	JGT  sdone
+	MOVQ R12, S_NOFF(R14)
+	MOVQ SI, S_NON(R14)
+	ADDQ R12, SI // north pieces
+	MOVQ S_PIECES(R14), AX
+	LEAQ (AX)(R9*8), AX
+	MOVQ AX, S_NORTH(R14)
+	MOVQ S_O0(R14), AX
+	MOVLQSX 0(AX)(CX*4), R8
+	MOVLQSX 4(AX)(CX*4), R9
+	SUBQ R8, R9 // south off D1
+	CMPQ R9, S_SMAX(R14)
+	JGT  sdone
+	MOVQ R9, S_NS0(R14)
+	MOVQ S_C0(R14), AX
+	LEAQ (AX)(R8*8), AX
+	MOVQ AX, S_CLASH0(R14)
+	MOVQ S_S0(R14), AX
+	LEAQ (AX)(R8*8), AX
+	MOVQ AX, S_SIG0(R14)
+	MOVQ S_O1(R14), AX
+	MOVLQSX 0(AX)(CX*4), R8
+	MOVLQSX 4(AX)(CX*4), DX
+	SUBQ R8, DX // south on D1
+	CMPQ DX, S_SMAX(R14)
+	JGT  sdone
+	MOVQ DX, S_NS1(R14)
+	MOVQ S_C1(R14), AX
+	LEAQ (AX)(R8*8), AX
+	MOVQ AX, S_CLASH1(R14)
+	MOVQ S_S1(R14), AX
+	LEAQ (AX)(R8*8), AX
+	MOVQ AX, S_SIG1(R14)
+	MOVQ S_BUDGET(R14), AX
+	CMPQ AX, $512 // quadCandMax
+	JLT  sdone
+	ADDQ R9, DX
+	IMULQ SI, DX // the quad's candidates
+	SUBQ DX, AX
+	MOVQ AX, S_BUDGET(R14)
+
+	MOVQ S_NORTH(R14), R8
+	MOVQ S_NOFF(R14), R9
 	MOVQ R9, AX
 	QNORTH(Z28, Z29, SI)
 	LEAQ (R8)(R9*8), R8
-	MOVQ Q_NON(R14), AX
+	MOVQ S_NON(R14), AX
 	QNORTH(Z30, Z31, DX)
 
-	MOVQ  Q_NS0(R14), R12
+	MOVQ  S_NS0(R14), R12
 	TESTQ R12, R12
 	JZ    qsouth1
-	MOVQ  Q_CLASH0(R14), R8
-	MOVQ  Q_SIG0(R14), R9
+	MOVQ  S_CLASH0(R14), R8
+	MOVQ  S_SIG0(R14), R9
 	CMPQ  R12, $8
 	JGT   qmedium0
 	QSOUTH
@@ -975,20 +1053,17 @@ qnoPrefetch:
 	JZ    qb0
 	QPAIRS(Z28, Z29, SI, R10, qlong0, qsm0, qwb0, qb0)
 	QPAIRS(Z30, Z31, DX, R11, qlong1, qsm1, qwb1, qsouth1)
-	MOVQ  Q_NS1(R14), R12
+	MOVQ  S_NS1(R14), R12
 	TESTQ R12, R12
-	JZ    qnext
-	MOVQ  Q_CLASH1(R14), R8
-	MOVQ  Q_SIG1(R14), R9
+	JZ    snext
+	MOVQ  S_CLASH1(R14), R8
+	MOVQ  S_SIG1(R14), R9
 	CMPQ  R12, $8
 	JGT   qmedium1
 	QSOUTH
 	QPAIRS(Z28, Z29, SI, R11, qlong2, qsm2, qwb2, qa1)
 	QPAIRS(Z30, Z31, DX, R13, qlong3, qsm3, qwb3, qnext)
-	ADDQ  $Q_SIZE, R14
-	DECQ  R15
-	JNZ   qjob
-	JMP   qdone
+	JMP   snext
 
 qmedium0:
 	// List 0 holds 9 to 16 south pieces: both blocks against it as rmedium, then list 1.
@@ -1003,12 +1078,13 @@ qmedium1:
 	QSOUTH2
 	QPAIRSM(Z28, Z29, SI, R11, qmsm2, qmwb2, qmb2)
 	QPAIRSM(Z30, Z31, DX, R13, qmsm3, qmwb3, qmb3)
-	JMP   qnext
+	JMP   snext
 
-qdone:
+sdone:
 	MOVQ cur+0(FP), AX
 	MOVQ R10, 0(AX)
 	MOVQ R11, 8(AX)
 	MOVQ R13, 16(AX)
+	MOVQ R15, ret+40(FP)
 	VZEROUPPER
 	RET

@@ -20,7 +20,7 @@ func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
 	return cellRunGo(out, jobs, f)
 }
 
-// runQuads appends the pairs of every quad of jobs to the lists of q: it is quadRunGo.
-func runQuads(q *[3][]uint64, jobs []quadJob, f *pairFrame, zero bool) {
-	quadRunGo(q, jobs, f, zero)
+// runQuadScan makes the quads of s from the from-th column set on: it is quadScanGo.
+func runQuadScan(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) int {
+	return quadScanGo(q, s, from, f, zero)
 }

@@ -2,93 +2,164 @@ package join
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestJoinCellQuad holds runQuads (cellQuadAVX512 where the processor has AVX-512) to
-// quadRunGo and to cellPairsGo cell by cell: runs of 0 to 300 quads of 0 to quadMax pieces
-// a north list and 0 to quadSouthMax a south list (one register or two) (empty lists among them), the frames of half B of h = 5, 8 and 13 rows, with and
-// without forbidden masks, off×off pairs made or not, each list in the room flush makes
-// (its prefix, the run's candidates and cellSlack), nothing stored past it: the same
-// multiset of signatures a list.
-func TestJoinCellQuad(t *testing.T) {
-	rng := rand.New(rand.NewPCG(26, 49))
-	for _, nq := range []int{0, 1, 2, 3, 17, 300} {
-		for _, h := range []int{5, 8, 13} {
+// scanRow is a made-up table row and two south rows for a quad scan: column sets of one
+// popcount, each with north runs of 0 to 11 pieces off and on D2 (some empty, some too
+// long for a quad), and south lists of 0 to 19 pieces by rest columns.
+type scanRow struct {
+	cs, toff []uint32
+	pieces   []uint64
+	south    [2]southRow
+	cols     uint32
+	f        pairFrame
+}
+
+func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool) *scanRow {
+	r := &scanRow{cols: uint32(1)<<h - 1}
+	if !allCols {
+		r.cols &^= 1 << rng.IntN(h)
+	}
+	k := 1 + rng.IntN(h-1)
+	for c := range uint32(1) << h {
+		if bits.OnesCount32(c) == k {
+			r.cs = append(r.cs, c)
+		}
+	}
+	size := func(m int) int {
+		if rng.IntN(4) == 0 {
+			return rng.IntN(m + 1)
+		}
+		return rng.IntN(m/2 + 1)
+	}
+	r.toff = []uint32{0}
+	for range r.cs {
+		last := r.toff[len(r.toff)-1]
+		if rng.IntN(8) == 0 { // no north pieces
+			r.toff = append(r.toff, last, last, last, last)
+			continue
+		}
+		a, b := size(quadMax+3), size(quadMax+3)
+		a1, b1 := rng.IntN(a+1), rng.IntN(b+1)
+		r.toff = append(r.toff, last+uint32(a1), last+uint32(a), last+uint32(a+b1), last+uint32(a+b))
+	}
+	var south pieceList
+	r.pieces, _, r.f = randomCell(rng, h, int(r.toff[len(r.toff)-1]), 0, true, forbid)
+	for d := range r.south {
+		s := &r.south[d]
+		s.off = make([]int32, 1<<h+1)
+		for m := range 1 << h {
+			s.off[m+1] = s.off[m] + int32(size(quadSouthMax+3))
+		}
+		_, south, _ = randomCell(rng, h, 0, int(s.off[1<<h]), true, false)
+		s.buf = south
+	}
+	return r
+}
+
+// TestJoinQuadScan holds runQuadScan (quadScanAVX512 where the processor has AVX-512) and
+// quadScanGo to cellPairsGo cell by cell over the column sets a scan must make: made-up
+// rows of h = 5, 8 and 13 columns (half B's columns all or all but one), north lists of 0
+// to 11 pieces and south lists of 0 to 19, with and without forbidden masks, off×off pairs
+// made or not, south lists to quadMax or quadSouthMax, scans from any column set with
+// budgets from one quad's worth to scanBudget: the same place to stop (the first column
+// set within the columns and with north pieces that does not fit, or where the budget is
+// under quadCandMax), the same budget left, the same multiset of signatures a list, and
+// nothing stored past the room a scan is given.
+func TestJoinQuadScan(t *testing.T) {
+	if !haveCellAVX512 {
+		t.Log("no AVX-512: quadScanGo alone is held to cellPairsGo cell by cell")
+	}
+	rng := rand.New(rand.NewPCG(30, 49))
+	for _, h := range []int{5, 8, 13} {
+		for _, allCols := range []bool{true, false} {
 			for _, forbid := range []bool{false, true} {
-				for _, zero := range []bool{false, true} {
-					checkQuads(t, rng, nq, h, forbid, zero)
+				r := randomScanRow(rng, h, allCols, forbid)
+				for range 40 {
+					from := rng.IntN(len(r.cs) + 1)
+					// one quad's worth and a little, a few quads', up to scanBudget
+					budget := quadCandMax + []int{rng.IntN(64), rng.IntN(3 * quadCandMax), rng.IntN(scanBudget - quadCandMax + 1)}[rng.IntN(3)]
+					southMax := []int{quadMax, quadSouthMax}[rng.IntN(2)]
+					zero := rng.IntN(2) == 0
+					what := fmt.Sprintf("h %d, all columns %v, forbidden %v, from %d of %d, budget %d, south max %d, off×off %v",
+						h, allCols, forbid, from, len(r.cs), budget, southMax, zero)
+					checkScan(t, r, from, budget, southMax, zero, what)
 				}
 			}
 		}
 	}
 }
 
-func checkQuads(t *testing.T, rng *rand.Rand, nq, h int, forbid, zero bool) {
+func checkScan(t *testing.T, r *scanRow, from, budget, southMax int, zero bool, what string) {
 	t.Helper()
-	what := fmt.Sprintf("%d quads, h %d, forbidden %v, off×off %v", nq, h, forbid, zero)
-	var jobs []quadJob
-	var f pairFrame
+	// cell by cell, by the rule the scan follows
 	want := [3][]uint64{{1}, {2, 2}, {3, 3, 3}}
-	cand := 0
-	for i := range nq {
-		a, b := rng.IntN(quadMax+1), rng.IntN(quadMax+1)
-		if a+b == 0 {
-			a = 1
+	stop, left := from, budget
+	for ; stop < len(r.cs); stop++ {
+		c := r.cs[stop]
+		o := r.toff[4*stop : 4*stop+5]
+		if c&^r.cols != 0 || o[0] == o[4] {
+			continue
 		}
-		n0, n1 := rng.IntN(quadSouthMax+1), rng.IntN(quadSouthMax+1)
-		north, south0, fq := randomCell(rng, h, a+b, n0, true, forbid)
-		_, south1, _ := randomCell(rng, h, 0, n1, true, false)
-		if i == 0 {
-			f = fq
+		rest := r.cols &^ c
+		var sc, ss [2][]uint64
+		fits := o[2]-o[0] <= quadMax && o[4]-o[2] <= quadMax
+		for d, s := range r.south {
+			a, b := s.off[rest], s.off[rest+1]
+			sc[d], ss[d] = s.buf.clash[a:b], s.buf.sig[a:b]
+			fits = fits && int(b-a) <= southMax
 		}
-		j := quadJob{north: &north[0], nOff: a, nOn: b, ns0: n0, ns1: n1}
-		if n0 > 0 {
-			j.clash0, j.sig0 = &south0.clash[0], &south0.sig[0]
+		if !fits || left < quadCandMax {
+			break
 		}
-		if n1 > 0 {
-			j.clash1, j.sig1 = &south1.clash[0], &south1.sig[0]
-		}
-		jobs = append(jobs, j)
-		cand += (a + b) * (n0 + n1)
+		nOff, nOn := r.pieces[o[0]:o[2]], r.pieces[o[2]:o[4]]
+		left -= (len(nOff) + len(nOn)) * (len(sc[0]) + len(sc[1]))
 		if zero {
-			want[0] = cellPairsGo(slices.Grow(want[0], a*n0), north[:a], south0.clash, south0.sig, &f)
+			want[0] = cellPairsGo(slices.Grow(want[0], len(nOff)*len(sc[0])), nOff, sc[0], ss[0], &r.f)
 		}
-		want[1] = cellPairsGo(slices.Grow(want[1], a*n1), north[:a], south1.clash, south1.sig, &f)
-		want[1] = cellPairsGo(slices.Grow(want[1], b*n0), north[a:], south0.clash, south0.sig, &f)
-		want[2] = cellPairsGo(slices.Grow(want[2], b*n1), north[a:], south1.clash, south1.sig, &f)
+		want[1] = cellPairsGo(slices.Grow(want[1], len(nOff)*len(sc[1])), nOff, sc[1], ss[1], &r.f)
+		want[1] = cellPairsGo(slices.Grow(want[1], len(nOn)*len(sc[0])), nOn, sc[0], ss[0], &r.f)
+		want[2] = cellPairsGo(slices.Grow(want[2], len(nOn)*len(sc[1])), nOn, sc[1], ss[1], &r.f)
 	}
-	var got, goRun [3][]uint64
-	var bufs [3][]uint64
-	for k := range got {
-		prefix := slices.Repeat([]uint64{uint64(k + 1)}, k+1)
-		room := len(prefix) + cand + cellSlack
-		bufs[k] = make([]uint64, room+4)
-		for i := range bufs[k] {
-			bufs[k][i] = 0xdead
-		}
-		got[k] = append(bufs[k][:0:room], prefix...)
-		goRun[k] = append(make([]uint64, 0, room), prefix...)
+	scans := map[string]func(*[3][]uint64, *quadScan, int, *pairFrame, bool) int{"quadScanGo": quadScanGo}
+	if haveCellAVX512 {
+		scans["runQuadScan"] = runQuadScan
 	}
-	runQuads(&got, jobs, &f, zero)
-	quadRunGo(&goRun, jobs, &f, zero)
-	for k := range got {
-		if tail := bufs[k][len(bufs[k])-4:]; !slices.Equal(tail, []uint64{0xdead, 0xdead, 0xdead, 0xdead}) {
-			t.Fatalf("%s: list %d: runQuads stored past the room: %x", what, k, tail)
-		}
-		for _, l := range [][]uint64{got[k], goRun[k]} {
-			if len(l) < k+1 || !slices.Equal(l[:k+1], want[k][:k+1]) {
-				t.Fatalf("%s: list %d: what it held changed", what, k)
+	for name, scan := range scans {
+		var s quadScan
+		s.set(r.cs, r.toff[:4*len(r.cs)+1], r.pieces, &r.south[0], &r.south[1], r.cols, southMax)
+		s.budget = budget
+		var got, bufs [3][]uint64
+		for k := range got {
+			prefix := slices.Repeat([]uint64{uint64(k + 1)}, k+1)
+			room := len(prefix) + budget + cellSlack
+			bufs[k] = make([]uint64, room+4)
+			for i := range bufs[k] {
+				bufs[k][i] = 0xdead
 			}
+			got[k] = append(bufs[k][:0:room], prefix...)
 		}
-		g, r, w := got[k][k+1:], goRun[k][k+1:], want[k][k+1:]
-		slices.Sort(g)
-		slices.Sort(r)
-		slices.Sort(w)
-		if !slices.Equal(g, w) || !slices.Equal(r, w) {
-			t.Fatalf("%s: list %d: runQuads %d signatures, quadRunGo %d, cell by cell %d", what, k, len(g), len(r), len(w))
+		i := scan(&got, &s, from, &r.f, zero)
+		if i != stop || s.budget != left {
+			t.Fatalf("%s: %s stopped at column set %d with budget %d left, want %d with %d", what, name, i, s.budget, stop, left)
+		}
+		for k := range got {
+			if tail := bufs[k][len(bufs[k])-4:]; !slices.Equal(tail, []uint64{0xdead, 0xdead, 0xdead, 0xdead}) {
+				t.Fatalf("%s: %s: list %d: stored past the room: %x", what, name, k, tail)
+			}
+			if len(got[k]) < k+1 || !slices.Equal(got[k][:k+1], want[k][:k+1]) {
+				t.Fatalf("%s: %s: list %d: what it held changed", what, name, k)
+			}
+			g, w := slices.Clone(got[k][k+1:]), slices.Clone(want[k][k+1:])
+			slices.Sort(g)
+			slices.Sort(w)
+			if !slices.Equal(g, w) {
+				t.Fatalf("%s: %s: list %d: %d signatures, cell by cell %d", what, name, k, len(g), len(w))
+			}
 		}
 	}
 }

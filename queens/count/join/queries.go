@@ -1,9 +1,6 @@
 package join
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "math/bits"
 
 // evenBClassFrom is evenBFrom (which is it with bad = 0) for the half-boards of one class
 // of countRowSetStoreB, those whose signatures have none of the bits bad (the class's outer cut bits it does
@@ -74,13 +71,14 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 
 // evenBRuns is evenBClassFrom's loop where every cell's pairs are made a run at a time,
 // a run a list (cellRun, on AVX-512): south pieces from the row caches (southB, ensured),
-// none dropped. The table row, the south rows and the runs are held in locals, and a cell
-// is added to its runs inline (push) wherever add would take it as it is: four calls of
-// add a cell made N = 16 take about 1.1 times as long. A column set whose north lists
-// each hold at most quadMax pieces and south lists at most quadSouthMax (quadMax for frames
-// wider than quadMediumW) goes whole to the quad run instead (quadRun: its two north
-// blocks made and its two south lists loaded once for its four cells). Every run is
-// flushed before it returns.
+// none dropped. Column sets whose north lists each hold at most quadMax pieces and south
+// lists at most quadSouthMax (quadMax for frames wider than quadMediumW) are made by a
+// scan of the row (runQuadScan: offsets read and each quad's two north blocks made and
+// its two south lists loaded once for its four cells, without a return to Go between
+// column sets); the scan stops at the first column set that does not fit, whose cells go
+// to the runs, added inline (push) wherever add would take them as they are: four calls
+// of add a cell made N = 16 take about 1.1 times as long. Every run is flushed before it
+// returns.
 func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairFrame) int {
 	t := w.t
 	row := &t.rows[rn]
@@ -88,22 +86,37 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 	o0, sc0, ss0 := w.southB[0].off, w.southB[0].buf.clash, w.southB[0].buf.sig
 	o1, sc1, ss1 := w.southB[1].off, w.southB[1].buf.clash, w.southB[1].buf.sig
 	r0, r1, r2 := &w.runs[0], &w.runs[1], &w.runs[2]
-	qr := &w.quad
-	quads := haveCellAVX512 && f.W <= runMaxW
-	qr.zero = zero // no quad pending: every return flushes them
 	southMax := quadMax
 	if f.W <= quadMediumW {
 		southMax = quadSouthMax
 	}
 	cs := t.colsByPop[bits.OnesCount32(rn)]
+	sc := &w.scan
+	sc.set(cs, toff, pieces, &w.southB[0], &w.southB[1], cols, southMax)
 	made := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
 	for i := from; i < len(cs); i++ {
-		if made+r0.cand+r1.cand+r2.cand+qr.cand >= limit {
+		pend := made + r0.cand + r1.cand + r2.cand
+		if pend >= limit {
 			w.flushQ(f)
 			if made = len(w.q[0]) + len(w.q[1]) + len(w.q[2]); made >= limit {
 				return i
 			}
+			pend = made
 		}
+		if budget := min(limit-pend, scanBudget); budget >= quadCandMax {
+			roomForScan(&w.q, budget)
+			sc.budget = budget
+			j := runQuadScan(&w.q, sc, i, f, zero)
+			made = len(w.q[0]) + len(w.q[1]) + len(w.q[2])
+			if j == len(cs) {
+				break
+			}
+			if i = j; sc.budget < quadCandMax {
+				i-- // the budget ran out: column set j is looked at again
+				continue
+			}
+		}
+		// Column set i does not fit a quad, or too little is left of the limit for one.
 		c := cs[i]
 		o := toff[i<<2 : i<<2+5]
 		if c&^cols != 0 || o[0] == o[4] {
@@ -115,9 +128,6 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 		a1, b1 := o1[rest], o1[rest+1] // SE on D1
 		c0, s0 := sc0[a0:b0], ss0[a0:b0]
 		c1, s1 := sc1[a1:b1], ss1[a1:b1]
-		if quads && qr.push(&pieces[o[0]], len(nOff), len(nOn), unsafe.SliceData(c0), unsafe.SliceData(s0), len(c0), unsafe.SliceData(c1), unsafe.SliceData(s1), len(c1), southMax) {
-			continue
-		}
 		added := false // by add, which may flush a run into its list
 		if zero && !r0.push(nOff, c0, s0) {
 			w.q[0], added = r0.add(w.q[0], nOff, c0, s0, f), true
@@ -144,7 +154,6 @@ func (w *worker) flushQ(f *pairFrame) {
 	for k := range w.q {
 		w.q[k] = w.runs[k].flush(w.q[k], f)
 	}
-	w.quad.flush(&w.q, f)
 }
 
 // queryChunk is where the next chunk of a row set's queries starts (nextQueries).

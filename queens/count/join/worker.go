@@ -35,7 +35,7 @@ type worker struct {
 	// N's half B use runs[0]); every function that adds to them flushes them before it
 	// returns.
 	runs [3]cellRun
-	quad quadRun // evenBRuns' quads
+	scan quadScan // evenBRuns' scan of a row's quads
 	// classSizes holds, after countRowSetClasses or countRowSetStoreB with only = −2, the
 	// stored half-boards of each class that holds any, in class order: the weights by which
 	// the sampler of lists_test.go draws the class it times.
