@@ -134,3 +134,24 @@ func runQuadScan(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool)
 //
 //go:noescape
 func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int
+
+// runCellScan returns out with the pairs of s's cells from the from-th column set on
+// appended, in order, for as long as s.budget covers each cell's candidates (north pieces
+// times south pieces; s.budget is lowered by each), and the index of the first column set
+// not made (s.end if none is left). Column sets not within the half's columns or without
+// pieces are passed over. out must have room for s.budget more signatures and cellSlack
+// (roomFor). It is cellScanAVX512 (cellScanGo makes the same pairs in some order and
+// stops at the same place); callers scan only where haveCellAVX512, with a frame of at
+// most runMaxW.
+func runCellScan(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, int) {
+	n, i := cellScanAVX512(unsafe.SliceData(out[len(out):cap(out)]), s, from, f)
+	return out[:len(out)+n], i
+}
+
+// cellScanAVX512 is runCellScan writing at dst: it returns how many signatures it wrote
+// and the first column set not made. A cell's offsets are read and its pairs made as
+// cellRunAVX512 makes a cell, without a return to Go between cells. It stores up to 7
+// words past the last one it counts.
+//
+//go:noescape
+func cellScanAVX512(dst *uint64, s *cellScan, from int, f *pairFrame) (int, int)

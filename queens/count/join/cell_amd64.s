@@ -1088,3 +1088,288 @@ sdone:
 	MOVQ R15, ret+40(FP)
 	VZEROUPPER
 	RET
+
+// cellScan's fields (scan.go), then its scratch: a cell's south count.
+#define C_CS 0
+#define C_END 8
+#define C_TOFF 16
+#define C_PIECES 24
+#define C_SO 32
+#define C_SC 40
+#define C_SS 48
+#define C_COLS 56
+#define C_LO 64
+#define C_HI 72
+#define C_BUDGET 80
+#define C_NS 88
+
+// func cellScanAVX512(dst *uint64, s *cellScan, from int, f *pairFrame) (int, int)
+//
+// From column set from on (R15), while the budget covers the cell's candidates: the
+// cell's north pieces (R8, R9 of them) and south pieces (clash words R10, signatures
+// R11, R12 of them) are read from the offsets of s and its pairs written at DI as
+// cellRunAVX512 writes a cell's. It returns how many it wrote and the first column set
+// not made.
+TEXT ·cellScanAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ s+8(FP), R14
+	MOVQ from+16(FP), R15
+	MOVQ f+24(FP), R13
+	RUNREGS(R13)
+	JMP  ccol
+
+cnext:
+	INCQ R15
+
+ccol:
+	CMPQ R15, C_END(R14)
+	JGE  cdone
+	MOVQ C_CS(R14), AX
+	MOVL (AX)(R15*4), CX // c
+	MOVQ C_COLS(R14), DX // cols
+	MOVL DX, AX
+	NOTL AX
+	TESTL CX, AX // c &^ cols
+	JNZ  cnext
+	NOTL CX
+	ANDL DX, CX // rest = cols &^ c
+	MOVQ C_TOFF(R14), R8
+	MOVQ R15, AX
+	SHLQ $4, AX
+	ADDQ AX, R8 // the column set's offsets
+	MOVL 0(R8), AX
+	CMPL AX, 16(R8)
+	JEQ  cnext // no pieces
+	MOVQ C_LO(R14), AX
+	MOVL (R8)(AX*4), R9
+	MOVQ C_HI(R14), AX
+	MOVL (R8)(AX*4), AX
+	SUBL R9, AX // north pieces
+	MOVQ C_PIECES(R14), R8
+	LEAQ (R8)(R9*8), R8
+	MOVQ AX, R9
+	MOVQ C_SO(R14), AX
+	MOVLQSX 0(AX)(CX*4), R12
+	MOVLQSX 4(AX)(CX*4), DX
+	SUBQ R12, DX // south pieces
+	MOVQ C_SC(R14), R10
+	LEAQ (R10)(R12*8), R10
+	MOVQ C_SS(R14), R11
+	LEAQ (R11)(R12*8), R11
+	MOVQ DX, R12
+	MOVQ DX, C_NS(R14)
+	MOVQ R9, AX
+	IMULQ R12, AX // candidates
+	MOVQ C_BUDGET(R14), DX
+	CMPQ AX, DX
+	JGT  cdone
+	SUBQ AX, DX
+	MOVQ DX, C_BUDGET(R14)
+	TESTQ AX, AX
+	JZ   cnext
+
+	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them, marked
+	// (rshort). BX = 2 where they fit two (ns ≤ 16): Z2, Z3 the first eight, Z17, Z18 the
+	// rest, marked (cmedium). Else K7 holds the lanes of the last, partial step (none if
+	// ns is a multiple of 8) and R12 the whole steps.
+	XORQ  BX, BX
+	CMPQ  R12, $8
+	JGT   cmediumCell
+	MOVL  $1, AX
+	SHLXL R12, AX, AX
+	DECL  AX
+	KMOVW AX, K6
+	KNOTW K6, K5
+	VMOVDQU64.Z (R10), K6, Z2
+	VMOVDQU64.Z (R11), K6, Z3
+	VPORQ Z13, Z2, K6, Z2
+	VPORQ Z7, Z2, K5, Z2
+	MOVQ  $1, BX
+	JMP   cblock
+
+cmediumCell:
+	CMPQ  R12, $16
+	JGT   clong
+	LEAQ  -8(R12), CX
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K6
+	KNOTW K6, K5
+	VMOVDQU64 (R10), Z2
+	VMOVDQU64 (R11), Z3
+	VPORQ Z13, Z2, Z2
+	VMOVDQU64.Z 64(R10), K6, Z17
+	VMOVDQU64.Z 64(R11), K6, Z18
+	VPORQ Z13, Z17, K6, Z17
+	VPORQ Z7, Z17, K5, Z17
+	MOVQ  $2, BX
+	JMP   cblock
+
+clong:
+	MOVQ  R12, CX
+	ANDQ  $7, CX
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K7
+	SHRQ  $3, R12
+
+cblock:
+	// K1: the north lanes of this block.
+	MOVL  $0xff, AX
+	CMPQ  R9, $8
+	JGE   cwhole
+	MOVL  $1, AX
+	SHLXL R9, AX, AX
+	DECL  AX
+
+cwhole:
+	KMOVW AX, K1
+	NORTH8
+	TESTQ     CX, CX
+	JZ        cnextBlock
+	TESTQ     BX, BX
+	JZ        clong2
+	CMPQ      BX, $1
+	JGT       cmedium
+
+	// rshort: the block's CX north pieces against the ns ≤ 8 south pieces, both in
+	// registers. Every lane carries a mark above any frame's bits (W ≤ 29 puts the clash
+	// words in bits 0–60): a north piece bit 63, a south piece bit 62, a lane past the
+	// north pieces 62 and 61, one past the south pieces 63 and 61. So a pair of real
+	// pieces meets only where their clash words do, and any pair with a lane past the
+	// pieces meets; the steps need no lane mask. A short cell takes two steps (SHORT2:
+	// about 80 % of N = 16's cells, which took four before), the others four or eight,
+	// unrolled, by the shorter side: no loop whose count varies from cell to cell.
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K4
+	KNOTW K4, K5
+	VPORQ Z5, Z11, K4, Z11
+	VPORQ Z6, Z11, K5, Z11
+	SHORT2(Z11, Z14, SI, R13, clongCell)
+	JMP cnextBlock
+
+clongCell:
+	CMPQ  CX, R12
+	JGT   csouthMajor
+	NSTEP; NSTEP; NSTEP; NSTEP
+	CMPQ  CX, $4
+	JLE   cnextBlock
+	NSTEP; NSTEP; NSTEP; NSTEP
+	JMP   cnextBlock
+
+csouthMajor:
+	SSTEP; SSTEP; SSTEP; SSTEP
+	CMPQ  R12, $4
+	JLE   cnextBlock
+	SSTEP; SSTEP; SSTEP; SSTEP
+	JMP   cnextBlock
+
+cmedium:
+	// The block's CX north pieces against 9 to 16 south pieces in two registers, marked
+	// as in rshort: up to four north pieces, each against both registers (eight tests);
+	// more, each south piece against the block (twelve or sixteen).
+	MOVL  $1, AX
+	SHLXL CX, AX, AX
+	DECL  AX
+	KMOVW AX, K4
+	KNOTW K4, K5
+	VPORQ Z5, Z11, K4, Z11
+	VPORQ Z6, Z11, K5, Z11
+	CMPQ  CX, $4
+	JGT   cmediumSouth
+	NSTEP2; NSTEP2; NSTEP2; NSTEP2
+	JMP   cnextBlock
+
+cmediumSouth:
+	// VPERMQ reads the low three bits of an index: Z16 goes on from 8 for Z17, Z18.
+	SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP
+	SSTEPB; SSTEPB; SSTEPB; SSTEPB
+	CMPQ  R12, $12
+	JLE   cnextBlock
+	SSTEPB; SSTEPB; SSTEPB; SSTEPB
+	JMP   cnextBlock
+
+clong2:
+	// More than eight south pieces: as cellPairsAVX512, south piece by south piece
+	// where 4·CX·⌈ns/8⌉ > 3·ns.
+	MOVQ     C_NS(R14), DX
+	MOVQ     R12, AX
+	KORTESTW K7, K7
+	JZ       cnoTail
+	INCQ     AX
+
+cnoTail:
+	IMULQ CX, AX
+	SHLQ  $2, AX
+	LEAQ  (DX)(DX*2), SI
+	CMPQ  AX, SI
+	JLE   clongPiece
+
+cswapped:
+	// Each of the DX south pieces against the block's CX north pieces (lanes K3) at once.
+	MOVL  $0xff, AX
+	BZHIL CX, AX, AX
+	KMOVW AX, K3
+	MOVQ  R10, SI
+	MOVQ  R11, R13
+
+csouthPiece:
+	VPBROADCASTQ (SI), Z0
+	VPBROADCASTQ (R13), Z1
+	VPTESTNMQ    Z11, Z0, K3, K1
+	VPORQ        Z14, Z1, Z4
+	COMPRESS8
+	ADDQ         $8, SI
+	ADDQ         $8, R13
+	DECQ         DX
+	JNZ          csouthPiece
+	JMP          cnextBlock
+
+clongPiece:
+	VPERMQ Z11, Z16, Z0
+	VPERMQ Z14, Z16, Z1
+	VPADDQ Z27, Z16, Z16
+	MOVQ   R10, SI
+	MOVQ   R11, R13
+	MOVQ   R12, DX
+
+cstep:
+	VMOVDQU64 (SI), Z2
+	VPTESTNMQ Z2, Z0, K1
+	VPORQ     (R13), Z1, Z4
+	COMPRESS8
+	ADDQ      $64, SI
+	ADDQ      $64, R13
+	DECQ      DX
+	JNZ       cstep
+
+	KORTESTW    K7, K7
+	JZ          cnextPiece
+	VMOVDQU64.Z (SI), K7, Z2
+	VPTESTNMQ   Z2, Z0, K7, K1
+	VMOVDQU64.Z (R13), K7, Z3
+	VPORQ       Z3, Z1, Z4
+	COMPRESS8
+
+cnextPiece:
+	DECQ CX
+	JNZ  clongPiece
+
+cnextBlock:
+	ADDQ $64, R8
+	SUBQ $8, R9
+	JGT  cblock
+	JMP  cnext
+
+cdone:
+	MOVQ dst+0(FP), AX
+	SUBQ AX, DI
+	SHRQ $3, DI
+	MOVQ DI, ret+32(FP)
+	MOVQ R15, ret1+40(FP)
+	VZEROUPPER
+	RET

@@ -24,3 +24,8 @@ func runCells(out []uint64, jobs []cellJob, f *pairFrame) []uint64 {
 func runQuadScan(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) int {
 	return quadScanGo(q, s, from, f, zero)
 }
+
+// runCellScan makes the cells of s from the from-th column set on: it is cellScanGo.
+func runCellScan(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, int) {
+	return cellScanGo(out, s, from, f)
+}

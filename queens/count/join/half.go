@@ -245,11 +245,12 @@ func (w *worker) halfClassFrom(j *subproblem, out []uint64, qn int, rn, rs, cols
 	return run.flush(out, &f), -1
 }
 
-// halfRuns is halfClassFrom's loop where every cell's pairs are made a run at a time
-// (cellRun, on AVX-512): the south pieces from the row cache sr (ensured), none dropped,
-// the north pieces of one class range [lo, hi) of each cell. As evenBRuns, it holds the
-// table row, the south row and the run in locals and adds a cell by push wherever add
-// would take it as it is.
+// halfRuns is halfClassFrom's loop where the cells' pairs are made by a scan of the table
+// row (runCellScan, on AVX-512: offsets read and pairs made without a return to Go
+// between cells): the south pieces from the row cache sr (ensured), none dropped, the
+// north pieces of one class range [lo, hi) of each cell. A cell with more candidates than
+// the scan's budget goes to the run (cellRun), by push wherever add would take it as it
+// is.
 func (w *worker) halfRuns(out []uint64, rn, cols uint32, sr *southRow, from, limit, lo, hi int, f *pairFrame) ([]uint64, int) {
 	t := w.t
 	row := &t.rows[rn]
@@ -257,17 +258,28 @@ func (w *worker) halfRuns(out []uint64, rn, cols uint32, sr *southRow, from, lim
 	so, sc, ss := sr.off, sr.buf.clash, sr.buf.sig
 	run := &w.runs[0]
 	cs := t.colsByPop[bits.OnesCount32(rn)]
+	scan := &w.cellScan
+	scan.set(cs, toff, pieces, sr, cols, lo, hi)
 	for i := from; i < len(cs); i++ {
 		if len(out)+run.cand >= limit {
 			if out = run.flush(out, f); len(out) >= limit {
 				return out, i
 			}
 		}
-		c := cs[i]
-		o := toff[i<<2 : i<<2+5]
-		if c&^cols != 0 || o[0] == o[4] {
+		budget := min(limit-len(out)-run.cand, scanBudget)
+		out = roomFor(out, budget)
+		scan.budget = budget
+		var j int
+		if out, j = runCellScan(out, scan, i, f); j == len(cs) {
+			break
+		}
+		if j > i {
+			i = j - 1 // column set j is looked at again, with the budget renewed
 			continue
 		}
+		// Column set i has more candidates than the budget: it goes to the run.
+		c := cs[i]
+		o := toff[i<<2 : i<<2+5]
 		rest := cols &^ c
 		a, b := so[rest], so[rest+1]
 		north, c0, s0 := pieces[o[lo]:o[hi]], sc[a:b], ss[a:b]

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// scanRow is a made-up table row and two south rows for a quad scan: column sets of one
-// popcount, each with north runs of 0 to 11 pieces off and on D2 (some empty, some too
-// long for a quad), and south lists of 0 to 19 pieces by rest columns.
+// scanRow is a made-up table row and two south rows for a scan: column sets of one
+// popcount, each with north runs of 0 to maxN pieces off and on D2 (some empty), and
+// south lists of 0 to maxS pieces by rest columns.
 type scanRow struct {
 	cs, toff []uint32
 	pieces   []uint64
@@ -19,7 +19,7 @@ type scanRow struct {
 	f        pairFrame
 }
 
-func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool) *scanRow {
+func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool, maxN, maxS int) *scanRow {
 	r := &scanRow{cols: uint32(1)<<h - 1}
 	if !allCols {
 		r.cols &^= 1 << rng.IntN(h)
@@ -43,7 +43,7 @@ func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool) *scanRow {
 			r.toff = append(r.toff, last, last, last, last)
 			continue
 		}
-		a, b := size(quadMax+3), size(quadMax+3)
+		a, b := size(maxN), size(maxN)
 		a1, b1 := rng.IntN(a+1), rng.IntN(b+1)
 		r.toff = append(r.toff, last+uint32(a1), last+uint32(a), last+uint32(a+b1), last+uint32(a+b))
 	}
@@ -53,7 +53,7 @@ func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool) *scanRow {
 		s := &r.south[d]
 		s.off = make([]int32, 1<<h+1)
 		for m := range 1 << h {
-			s.off[m+1] = s.off[m] + int32(size(quadSouthMax+3))
+			s.off[m+1] = s.off[m] + int32(size(maxS))
 		}
 		_, south, _ = randomCell(rng, h, 0, int(s.off[1<<h]), true, false)
 		s.buf = south
@@ -78,7 +78,7 @@ func TestJoinQuadScan(t *testing.T) {
 	for _, h := range []int{5, 8, 13} {
 		for _, allCols := range []bool{true, false} {
 			for _, forbid := range []bool{false, true} {
-				r := randomScanRow(rng, h, allCols, forbid)
+				r := randomScanRow(rng, h, allCols, forbid, quadMax+3, quadSouthMax+3)
 				for range 40 {
 					from := rng.IntN(len(r.cs) + 1)
 					// one quad's worth and a little, a few quads', up to scanBudget

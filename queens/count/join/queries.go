@@ -91,7 +91,7 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 		southMax = quadSouthMax
 	}
 	cs := t.colsByPop[bits.OnesCount32(rn)]
-	sc := &w.scan
+	sc := &w.quads
 	sc.set(cs, toff, pieces, &w.southB[0], &w.southB[1], cols, southMax)
 	made := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
 	for i := from; i < len(cs); i++ {

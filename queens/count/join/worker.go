@@ -34,8 +34,9 @@ type worker struct {
 	// runs hold the cells whose pairs are pending, a run a list of w.q (half A and odd
 	// N's half B use runs[0]); every function that adds to them flushes them before it
 	// returns.
-	runs [3]cellRun
-	scan quadScan // evenBRuns' scan of a row's quads
+	runs     [3]cellRun
+	quads    quadScan // evenBRuns' scan of a row's quads
+	cellScan cellScan // halfRuns' scan of a row's cells
 	// classSizes holds, after countRowSetClasses or countRowSetStoreB with only = −2, the
 	// stored half-boards of each class that holds any, in class order: the weights by which
 	// the sampler of lists_test.go draws the class it times.

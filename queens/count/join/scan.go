@@ -1,0 +1,72 @@
+package join
+
+import (
+	"slices"
+	"unsafe"
+)
+
+// cellScan is what a scan of one table row's cells reads (runCellScan), for a half whose
+// south pieces come from one south row: the row's column sets and offsets, its pieces,
+// the class range [lo, hi) of a cell's runs that holds its north pieces, and the south
+// row's offsets by column set, clash words and signatures. cellScanAVX512 reads the
+// fields by their offsets: they stay in this order.
+type cellScan struct {
+	cs     *uint32 // the column sets of the row's popcount, end of them
+	end    int
+	toff   *uint32 // the row's offsets: four runs a column set, and one end
+	pieces *uint64 // the row's pieces
+	so     *int32  // the south row: start of the cell of rest columns at so[rest]
+	sc, ss *uint64 // its clash words and signatures
+	cols   uint64  // the half's columns
+	lo, hi int     // the north pieces of column set i: toff[4i+lo] to toff[4i+hi]
+	budget int     // candidates the scan may still make
+	// scratch of cellScanAVX512: a cell's south count
+	//lint:ignore U1000 written and read by cellScanAVX512
+	scratch [1]uintptr
+}
+
+// set points s at the column sets cs of table row (toff, pieces), north pieces in the
+// class range [lo, hi) of each cell, and the south row cache sr, for the half's columns
+// cols.
+func (s *cellScan) set(cs, toff []uint32, pieces []uint64, sr *southRow, cols uint32, lo, hi int) {
+	s.cs, s.end = unsafe.SliceData(cs), len(cs)
+	s.toff, s.pieces = unsafe.SliceData(toff), unsafe.SliceData(pieces)
+	s.so, s.sc, s.ss = unsafe.SliceData(sr.off), unsafe.SliceData(sr.buf.clash), unsafe.SliceData(sr.buf.sig)
+	s.cols, s.lo, s.hi = uint64(cols), lo, hi
+}
+
+// cellScanGo is runCellScan in Go: cellPairsGo of each cell in turn.
+func cellScanGo(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, int) {
+	cs := unsafe.Slice(s.cs, s.end)
+	toff := unsafe.Slice(s.toff, 4*s.end+1)
+	cols := uint32(s.cols)
+	i := from
+	for ; i < len(cs); i++ {
+		c := cs[i]
+		o := toff[i<<2 : i<<2+5]
+		if c&^cols != 0 || o[0] == o[4] {
+			continue
+		}
+		rest := cols &^ c
+		so := unsafe.Slice(s.so, rest+2)
+		a, ns := int(so[rest]), int(so[rest+1]-so[rest])
+		north := unsafe.Slice(s.pieces, int(o[s.hi]))[o[s.lo]:]
+		cand := len(north) * ns
+		if cand > s.budget {
+			break
+		}
+		s.budget -= cand
+		if cand > 0 {
+			out = cellPairsGo(out, north, unsafe.Slice(s.sc, a+ns)[a:], unsafe.Slice(s.ss, a+ns)[a:], f)
+		}
+	}
+	return out, i
+}
+
+// roomFor returns out with room for n more signatures and cellSlack.
+func roomFor(out []uint64, n int) []uint64 {
+	if need := len(out) + n + cellSlack; cap(out) < need {
+		out = slices.Grow(out, need-len(out)+len(out)/2)
+	}
+	return out
+}
