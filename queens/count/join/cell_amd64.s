@@ -982,6 +982,14 @@ scol:
 	MOVQ R15, AX
 	SHLQ $4, AX
 	ADDQ AX, R8 // the column set's offsets
+	LEAQ 2(R15), AX
+	CMPQ AX, S_END(R14)
+	JGE  spieces
+	MOVL 32(R8), AX
+	MOVQ S_PIECES(R14), DX
+	PREFETCHT0 (DX)(AX*8) // the north pieces two column sets on (see cellRunAVX512)
+
+spieces:
 	MOVL 0(R8), R9
 	MOVL 8(R8), R12
 	MOVL 16(R8), SI
@@ -1137,6 +1145,15 @@ ccol:
 	MOVQ R15, AX
 	SHLQ $4, AX
 	ADDQ AX, R8 // the column set's offsets
+	LEAQ 2(R15), AX
+	CMPQ AX, C_END(R14)
+	JGE  cpieces
+	MOVQ C_LO(R14), AX
+	MOVL 32(R8)(AX*4), AX
+	MOVQ C_PIECES(R14), DX
+	PREFETCHT0 (DX)(AX*8) // the north pieces two column sets on (see cellRunAVX512)
+
+cpieces:
 	MOVL 0(R8), AX
 	CMPL AX, 16(R8)
 	JEQ  cnext // no pieces
