@@ -105,7 +105,7 @@ func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
 
 // runQuadScan makes the quads of s's column sets from the from-th on, in order, appending
 // their pairs to the lists of q (the first only where zero), for as long as each column
-// set's north lists hold at most quadMax pieces and its south lists at most s.southMax,
+// set's north lists hold at most quadNorthMax pieces and its south lists at most s.southMax,
 // and s.budget, less each quad's candidates, stays at least quadCandMax. Column sets not
 // within half B's columns or without north pieces are passed over. It returns the index
 // of the first column set not made (s.end if none is left). Each list must have room for

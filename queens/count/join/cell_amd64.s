@@ -900,6 +900,7 @@ rdone:
 #define S_CLASH1 152
 #define S_SIG1 160
 #define S_NS1 168
+#define S_NORTHON 176
 
 // QNORTH makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does, marks its lanes
 // as rshort does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash
@@ -997,9 +998,9 @@ spieces:
 	JEQ  snext // no north pieces
 	SUBL R12, SI // on D2
 	SUBL R9, R12 // off D2
-	CMPQ SI, $8 // quadMax
+	CMPQ SI, $16 // quadNorthMax
 	JGT  sdone
-	CMPQ R12, $8 // quadMax
+	CMPQ R12, $16 // quadNorthMax
 	JGT  sdone
 	MOVQ R12, S_NOFF(R14)
 	MOVQ SI, S_NON(R14)
@@ -1007,6 +1008,8 @@ spieces:
 	MOVQ S_PIECES(R14), AX
 	LEAQ (AX)(R9*8), AX
 	MOVQ AX, S_NORTH(R14)
+	LEAQ (AX)(R12*8), AX
+	MOVQ AX, S_NORTHON(R14)
 	MOVQ S_O0(R14), AX
 	MOVLQSX 0(AX)(CX*4), R8
 	MOVLQSX 4(AX)(CX*4), R9
@@ -1034,19 +1037,26 @@ spieces:
 	LEAQ (AX)(R8*8), AX
 	MOVQ AX, S_SIG1(R14)
 	MOVQ S_BUDGET(R14), AX
-	CMPQ AX, $512 // quadCandMax
+	CMPQ AX, $1024 // quadCandMax
 	JLT  sdone
 	ADDQ R9, DX
 	IMULQ SI, DX // the quad's candidates
 	SUBQ DX, AX
 	MOVQ AX, S_BUDGET(R14)
 
-	MOVQ S_NORTH(R14), R8
-	MOVQ S_NOFF(R14), R9
-	MOVQ R9, AX
+qchunk:
+	// The quad's next eight north pieces (or fewer) of each class.
+	MOVQ    S_NORTH(R14), R8
+	MOVQ    S_NOFF(R14), AX
+	MOVQ    $8, CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
 	QNORTH(Z28, Z29, SI)
-	LEAQ (R8)(R9*8), R8
-	MOVQ S_NON(R14), AX
+	MOVQ    S_NORTHON(R14), R8
+	MOVQ    S_NON(R14), AX
+	MOVQ    $8, CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
 	QNORTH(Z30, Z31, DX)
 
 	MOVQ  S_NS0(R14), R12
@@ -1063,7 +1073,7 @@ spieces:
 	QPAIRS(Z30, Z31, DX, R11, qlong1, qsm1, qwb1, qsouth1)
 	MOVQ  S_NS1(R14), R12
 	TESTQ R12, R12
-	JZ    snext
+	JZ    qchunkNext
 	MOVQ  S_CLASH1(R14), R8
 	MOVQ  S_SIG1(R14), R9
 	CMPQ  R12, $8
@@ -1071,7 +1081,7 @@ spieces:
 	QSOUTH
 	QPAIRS(Z28, Z29, SI, R11, qlong2, qsm2, qwb2, qa1)
 	QPAIRS(Z30, Z31, DX, R13, qlong3, qsm3, qwb3, qnext)
-	JMP   snext
+	JMP   qchunkNext
 
 qmedium0:
 	// List 0 holds 9 to 16 south pieces: both blocks against it as rmedium, then list 1.
@@ -1086,7 +1096,23 @@ qmedium1:
 	QSOUTH2
 	QPAIRSM(Z28, Z29, SI, R11, qmsm2, qmwb2, qmb2)
 	QPAIRSM(Z30, Z31, DX, R13, qmsm3, qmwb3, qmb3)
-	JMP   snext
+
+qchunkNext:
+	// Eight north pieces of each class fewer; the quad is done where none is left.
+	MOVQ    S_NOFF(R14), AX
+	MOVQ    S_NON(R14), CX
+	XORL    DX, DX
+	SUBQ    $8, AX
+	CMOVQLT DX, AX
+	SUBQ    $8, CX
+	CMOVQLT DX, CX
+	MOVQ    AX, S_NOFF(R14)
+	MOVQ    CX, S_NON(R14)
+	ORQ     AX, CX
+	JZ      snext
+	ADDQ    $64, S_NORTH(R14)
+	ADDQ    $64, S_NORTHON(R14)
+	JMP     qchunk
 
 sdone:
 	MOVQ cur+0(FP), AX

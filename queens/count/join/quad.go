@@ -10,11 +10,15 @@ import (
 // (list 1). Its pairs go to three lists by how many long diagonals they hold: off×off to
 // the first (where zero), off×on and on×off to the second, on×on to the third.
 //
-// quadMax is the most pieces a north list of a quad holds: each fits one vector
-// register. quadSouthMax is the most a south list holds: two registers (the scan makes a
-// cell of 9 to 16 south pieces as cellRunAVX512's rmedium does). At N = 16, 61 % of half
-// B's candidates are in column sets whose four lists all hold at most 8, and most of the
-// rest have north lists of 0 to 3 and south lists of 8 to 15.
+// quadMax is the most pieces a block of north pieces holds (one vector register), and
+// quadNorthMax the most a north list of a quad holds: the scan makes a longer list's
+// pairs eight north pieces of each class at a time. quadSouthMax is the most a south
+// list holds: two registers (the scan makes a cell of 9 to 16 south pieces as
+// cellRunAVX512's rmedium does). At N = 16, 61 % of half B's candidates are in column
+// sets whose four lists all hold at most 8, and most of the rest have north lists of 0
+// to 3 and south lists of 8 to 15; of the column sets that did not fit, 20,000 of 34,000
+// had north lists of 9 to 16 (and south lists of at most 16), and most of the rest south
+// lists of 17 or more.
 //
 // Quads of south lists of 9 to 16 are made only for frames of at most quadMediumW
 // columns (N = 16): there they made the count 1–3 % faster; at N = 20 (shard 3/16) the
@@ -25,17 +29,19 @@ import (
 // at once (the room it needs in each list).
 const (
 	quadMax      = 8
+	quadNorthMax = 16
 	quadSouthMax = 16
 	quadMediumW  = 15
-	quadCandMax  = 2 * quadMax * 2 * quadSouthMax
+	quadCandMax  = 2 * quadNorthMax * 2 * quadSouthMax
 	scanBudget   = runMaxCand
 )
 
-// quadScanAVX512 compares with quadMax and quadCandMax as the numbers 8 and 512: an
-// index out of range here stops the build if either changes.
+// quadScanAVX512 compares with quadMax, quadNorthMax and quadCandMax as the numbers 8,
+// 16 and 1024: an index out of range here stops the build if one of them changes.
 var (
 	_ = [1]struct{}{}[quadMax-8]
-	_ = [1]struct{}{}[quadCandMax-512]
+	_ = [1]struct{}{}[quadNorthMax-16]
+	_ = [1]struct{}{}[quadCandMax-1024]
 )
 
 // quadScan is what a scan of one table row's column sets reads (runQuadScan): the row's
@@ -56,7 +62,7 @@ type quadScan struct {
 	budget   int    // candidates the scan may still make; it stops below quadCandMax
 	// scratch of quadScanAVX512, between a column set's offsets and its quad
 	//lint:ignore U1000 written and read by quadScanAVX512
-	scratch [9]uintptr
+	scratch [10]uintptr
 }
 
 // set points s at the column sets cs of table row (toff, pieces) and the south row
@@ -87,7 +93,7 @@ func quadScanGo(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) 
 		a, b := int(o[2]-o[0]), int(o[4]-o[2])
 		a0, n0 := int(o0[rest]), int(o0[rest+1]-o0[rest])
 		a1, n1 := int(o1[rest]), int(o1[rest+1]-o1[rest])
-		if max(a, b) > quadMax || max(n0, n1) > s.southMax || s.budget < quadCandMax {
+		if max(a, b) > quadNorthMax || max(n0, n1) > s.southMax || s.budget < quadCandMax {
 			break
 		}
 		s.budget -= (a + b) * (n0 + n1)

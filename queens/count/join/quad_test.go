@@ -64,7 +64,7 @@ func randomScanRow(rng *rand.Rand, h int, allCols, forbid bool, maxN, maxS int) 
 // TestJoinQuadScan holds runQuadScan (quadScanAVX512 where the processor has AVX-512) and
 // quadScanGo to cellPairsGo cell by cell over the column sets a scan must make: made-up
 // rows of h = 5, 8 and 13 columns (half B's columns all or all but one), north lists of 0
-// to 11 pieces and south lists of 0 to 19, with and without forbidden masks, off×off pairs
+// to 19 pieces and south lists of 0 to 19, with and without forbidden masks, off×off pairs
 // made or not, south lists to quadMax or quadSouthMax, scans from any column set with
 // budgets from one quad's worth to scanBudget: the same place to stop (the first column
 // set within the columns and with north pieces that does not fit, or where the budget is
@@ -78,7 +78,7 @@ func TestJoinQuadScan(t *testing.T) {
 	for _, h := range []int{5, 8, 13} {
 		for _, allCols := range []bool{true, false} {
 			for _, forbid := range []bool{false, true} {
-				r := randomScanRow(rng, h, allCols, forbid, quadMax+3, quadSouthMax+3)
+				r := randomScanRow(rng, h, allCols, forbid, quadNorthMax+3, quadSouthMax+3)
 				for range 40 {
 					from := rng.IntN(len(r.cs) + 1)
 					// one quad's worth and a little, a few quads', up to scanBudget
@@ -107,7 +107,7 @@ func checkScan(t *testing.T, r *scanRow, from, budget, southMax int, zero bool, 
 		}
 		rest := r.cols &^ c
 		var sc, ss [2][]uint64
-		fits := o[2]-o[0] <= quadMax && o[4]-o[2] <= quadMax
+		fits := o[2]-o[0] <= quadNorthMax && o[4]-o[2] <= quadNorthMax
 		for d, s := range r.south {
 			a, b := s.off[rest], s.off[rest+1]
 			sc[d], ss[d] = s.buf.clash[a:b], s.buf.sig[a:b]

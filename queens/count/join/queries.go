@@ -71,7 +71,7 @@ func (w *worker) evenBClassFrom(j *subproblem, rn, rs uint32, zero bool, from, l
 
 // evenBRuns is evenBClassFrom's loop where every cell's pairs are made a run at a time,
 // a run a list (cellRun, on AVX-512): south pieces from the row caches (southB, ensured),
-// none dropped. Column sets whose north lists each hold at most quadMax pieces and south
+// none dropped. Column sets whose north lists each hold at most quadNorthMax pieces and south
 // lists at most quadSouthMax (quadMax for frames wider than quadMediumW) are made by a
 // scan of the row (runQuadScan: offsets read and each quad's two north blocks made and
 // its two south lists loaded once for its four cells, without a return to Go between
