@@ -93,7 +93,10 @@ package join
 // cell runs eight south pieces a step with AVX-512 where the processor has it (VPTESTNMQ,
 // VPCOMPRESSQ), a run of up to 256 cells of a list in one call (cellRun, cellRunAVX512:
 // cells of up to 16 south pieces in registers, without loops whose count varies; a Go
-// twin, cellRunGo), with AVX2 four pairs a step (north pieces four at a time
+// twin, cellRunGo), or a scan of a table row that reads each cell's offsets itself (half
+// A and odd N's half B: cellScan; even N's half B four cells of a column set at a time,
+// its north blocks made once: quadScan; Go twins cellScanGo, quadScanGo), with AVX2 four
+// pairs a step (north pieces four at a time
 // against each south piece, or the other way round where that takes fewer steps), else
 // in a small Go function whose loop stays in registers.
 // The measured times, against frames,
