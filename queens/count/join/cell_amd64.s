@@ -901,6 +901,9 @@ rdone:
 #define S_SIG1 160
 #define S_NS1 168
 #define S_NORTHON 176
+#define S_REM 184
+#define S_CURC 192
+#define S_CURS 200
 
 // QNORTH makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does, marks its lanes
 // as rshort does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash
@@ -1037,7 +1040,7 @@ spieces:
 	LEAQ (AX)(R8*8), AX
 	MOVQ AX, S_SIG1(R14)
 	MOVQ S_BUDGET(R14), AX
-	CMPQ AX, $1024 // quadCandMax
+	CMPQ AX, $3072 // quadCandMax
 	JLT  sdone
 	ADDQ R9, DX
 	IMULQ SI, DX // the quad's candidates
@@ -1066,6 +1069,8 @@ qchunk:
 	MOVQ  S_SIG0(R14), R9
 	CMPQ  R12, $8
 	JGT   qmedium0
+
+qshort0:
 	QSOUTH
 	TESTQ BX, BX
 	JZ    qb0
@@ -1078,24 +1083,65 @@ qchunk:
 	MOVQ  S_SIG1(R14), R9
 	CMPQ  R12, $8
 	JGT   qmedium1
+
+qshort1:
 	QSOUTH
 	QPAIRS(Z28, Z29, SI, R11, qlong2, qsm2, qwb2, qa1)
 	QPAIRS(Z30, Z31, DX, R13, qlong3, qsm3, qwb3, qnext)
 	JMP   qchunkNext
 
 qmedium0:
-	// List 0 holds 9 to 16 south pieces: both blocks against it as rmedium, then list 1.
+	// List 0 holds 9 or more south pieces: both blocks against sixteen of them at a time
+	// as rmedium (the last eight or fewer as rshort, qshort0), then list 1. The list's
+	// place and what is left of it go through the scratch (R8, R9 are SHORT2's).
+	MOVQ    R12, S_REM(R14)
+	MOVQ    R8, S_CURC(R14)
+	MOVQ    R9, S_CURS(R14)
+
+qm0:
+	MOVQ    $16, AX
+	CMPQ    R12, AX
+	CMOVQGT AX, R12
 	QSOUTH2
-	TESTQ BX, BX
-	JZ    qmb0
+	TESTQ   BX, BX
+	JZ      qmb0
 	QPAIRSM(Z28, Z29, SI, R10, qmsm0, qmwb0, qmb0)
 	QPAIRSM(Z30, Z31, DX, R11, qmsm1, qmwb1, qmb1)
-	JMP   qsouth1
+	MOVQ    S_REM(R14), R12
+	SUBQ    $16, R12
+	JLE     qsouth1
+	MOVQ    R12, S_REM(R14)
+	ADDQ    $128, S_CURC(R14)
+	ADDQ    $128, S_CURS(R14)
+	MOVQ    S_CURC(R14), R8
+	MOVQ    S_CURS(R14), R9
+	CMPQ    R12, $8
+	JLE     qshort0
+	JMP     qm0
 
 qmedium1:
+	MOVQ    R12, S_REM(R14)
+	MOVQ    R8, S_CURC(R14)
+	MOVQ    R9, S_CURS(R14)
+
+qm1:
+	MOVQ    $16, AX
+	CMPQ    R12, AX
+	CMOVQGT AX, R12
 	QSOUTH2
 	QPAIRSM(Z28, Z29, SI, R11, qmsm2, qmwb2, qmb2)
 	QPAIRSM(Z30, Z31, DX, R13, qmsm3, qmwb3, qmb3)
+	MOVQ    S_REM(R14), R12
+	SUBQ    $16, R12
+	JLE     qchunkNext
+	MOVQ    R12, S_REM(R14)
+	ADDQ    $128, S_CURC(R14)
+	ADDQ    $128, S_CURS(R14)
+	MOVQ    S_CURC(R14), R8
+	MOVQ    S_CURS(R14), R9
+	CMPQ    R12, $8
+	JLE     qshort1
+	JMP     qm1
 
 qchunkNext:
 	// Eight north pieces of each class fewer; the quad is done where none is left.

@@ -13,14 +13,14 @@ import (
 // quadMax is the most pieces a block of north pieces holds (one vector register), and
 // quadNorthMax the most a north list of a quad holds: the scan makes a longer list's
 // pairs eight north pieces of each class at a time. quadSouthMax is the most a south
-// list holds: two registers (the scan makes a cell of 9 to 16 south pieces as
-// cellRunAVX512's rmedium does). At N = 16, 61 % of half B's candidates are in column
-// sets whose four lists all hold at most 8, and most of the rest have north lists of 0
-// to 3 and south lists of 8 to 15; of the column sets that did not fit, 20,000 of 34,000
-// had north lists of 9 to 16 (and south lists of at most 16), and most of the rest south
-// lists of 17 or more.
+// list holds: the scan makes a list's pairs sixteen south pieces at a time in two
+// registers (as cellRunAVX512's rmedium does), eight or fewer in one. At N = 16, 61 % of
+// half B's candidates are in column sets whose four lists all hold at most 8, and most of
+// the rest have north lists of 0 to 3 and south lists of 8 to 15; of the 34,000 column sets
+// that did not fit lists of 8 and 16, 20,000 had north lists of 9 to 16, and nearly all
+// the rest south lists of 17 to 48.
 //
-// Quads of south lists of 9 to 16 are made only for frames of at most quadMediumW
+// Quads of south lists of 9 or more are made only for frames of at most quadMediumW
 // columns (N = 16): there they made the count 1–3 % faster; at N = 20 (shard 3/16) the
 // whole process was 1.01–1.05 times slower in five of five alternated pairs, at N = 18
 // even within the noise, so wider frames keep them in the cell runs.
@@ -30,18 +30,18 @@ import (
 const (
 	quadMax      = 8
 	quadNorthMax = 16
-	quadSouthMax = 16
+	quadSouthMax = 48
 	quadMediumW  = 15
 	quadCandMax  = 2 * quadNorthMax * 2 * quadSouthMax
 	scanBudget   = runMaxCand
 )
 
 // quadScanAVX512 compares with quadMax, quadNorthMax and quadCandMax as the numbers 8,
-// 16 and 1024: an index out of range here stops the build if one of them changes.
+// 16 and 3072: an index out of range here stops the build if one of them changes.
 var (
 	_ = [1]struct{}{}[quadMax-8]
 	_ = [1]struct{}{}[quadNorthMax-16]
-	_ = [1]struct{}{}[quadCandMax-1024]
+	_ = [1]struct{}{}[quadCandMax-3072]
 )
 
 // quadScan is what a scan of one table row's column sets reads (runQuadScan): the row's
@@ -62,7 +62,7 @@ type quadScan struct {
 	budget   int    // candidates the scan may still make; it stops below quadCandMax
 	// scratch of quadScanAVX512, between a column set's offsets and its quad
 	//lint:ignore U1000 written and read by quadScanAVX512
-	scratch [10]uintptr
+	scratch [13]uintptr
 }
 
 // set points s at the column sets cs of table row (toff, pieces) and the south row
