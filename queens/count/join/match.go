@@ -254,17 +254,13 @@ func (m *matcher) use(nq int) {
 
 // build prepares the batches of the store in m.sigs.
 func (m *matcher) build() {
-	var or uint64
-	for _, s := range m.sigs {
-		or |= s
-	}
-	m.kept = or
+	m.kept = orAll(m.sigs)
 	m.built, m.raw = true, false
 	m.bw = matchWords
 	batch := 64 * m.bw
 	// Chunks cover the signature up to its highest stored bit. The sieve in front
 	// (sieveMatcher) squeezes out holes and cut bits first where that saves a chunk.
-	k := bits.Len64(or)
+	k := bits.Len64(m.kept)
 	if m.cb == 0 {
 		m.cb = chunkBits
 	}
@@ -769,3 +765,19 @@ func countBatchesGoWeighted(tab []uint64, bs, bw, nch, cb int, qs []uint64, wts 
 	}
 	return n
 }
+
+// orAll returns the OR of xs, four words a step (four chains, so that a step does not wait
+// for the last one's OR).
+func orAll(xs []uint64) uint64 {
+	var a, b, c, d uint64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		x := xs[i : i+4 : i+4]
+		a, b, c, d = a|x[0], b|x[1], c|x[2], d|x[3]
+	}
+	for _, x := range xs[i:] {
+		a |= x
+	}
+	return a | b | c | d
+}
+

@@ -403,3 +403,19 @@ func TestTableArena(t *testing.T) {
 		t.Errorf("64 tables of 1,000 words hold %d words in %d blocks, want at least 64,000 and at most %d", held, len(small.blocks), 4*64*1000+arenaFirstWords)
 	}
 }
+
+// TestOrAll holds orAll to a word-by-word OR for lists of every length to 13 (whole
+// steps of four and every remainder), each word with one bit of its own.
+func TestOrAll(t *testing.T) {
+	for n := range 14 {
+		xs := make([]uint64, n)
+		var want uint64
+		for i := range xs {
+			xs[i] = 1 << (5*i + n%5)
+			want |= xs[i]
+		}
+		if got := orAll(xs); got != want {
+			t.Fatalf("orAll of %d words = %#x, want %#x", n, got, want)
+		}
+	}
+}
