@@ -293,10 +293,7 @@ func (s *sieveMatcher) extraPays(sigs []uint64, cut uint64, last uint) bool {
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
 // diagonals in bits 0…W−1, up in W…2W−1) with k cut bits.
 func (s *sieveMatcher) build(sigs []uint64, W, k int) {
-	var kept uint64
-	for _, x := range sigs {
-		kept |= x
-	}
+	kept := orAll(sigs)
 	// Cut bits: from the middle of each direction outwards, alternating, among the bits
 	// some stored pattern has (a hole would send every pattern to one sub-store). A store
 	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
