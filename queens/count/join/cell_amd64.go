@@ -109,9 +109,10 @@ func cellRunAVX512(dst *uint64, jobs *cellJob, nj int, f *pairFrame) int
 // and s.budget, less each quad's candidates, stays at least quadCandMax. Column sets not
 // within half B's columns or without north pieces are passed over. It returns the index
 // of the first column set not made (s.end if none is left). Each list must have room for
-// s.budget more signatures and cellSlack (roomForScan). It is quadScanAVX512 (quadScanGo
-// makes the same pairs in some order and stops at the same place); callers scan only
-// where haveCellAVX512.
+// s.budget more signatures and cellSlack (roomForScan), and f must have no forbidden
+// masks (the scan keeps every north piece). It is quadScanAVX512 (quadScanGo makes the
+// same pairs in some order and stops at the same place); callers scan only where
+// haveCellAVX512.
 func runQuadScan(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) int {
 	var cur [3]uintptr
 	for k := range q {

@@ -905,10 +905,13 @@ rdone:
 #define S_CURC 192
 #define S_CURS 200
 
-// QNORTH makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does, marks its lanes
-// as rshort does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash
-// words in cz, the signatures in sz and the number kept in cnt.
-#define QNORTH(cz, sz, cnt) MOVL $1, CX; SHLXL AX, CX, AX; DECL AX; KMOVW AX, K1; NORTH8; MOVL $1, AX; SHLXL CX, AX, AX; DECL AX; KMOVW AX, K4; KNOTW K4, K5; VPORQ Z5, Z11, K4, cz; VPORQ Z6, Z11, K5, cz; VMOVDQA64 Z14, sz; MOVQ CX, cnt
+
+// QNORTHNF makes the block of the AX ≤ 8 north pieces at R8 as NORTH8 does for a frame
+// without forbidden masks (half B of even N, the only frame quads are made for: every
+// piece is kept, so NORTH8's test and packing are left out), marks its lanes as rshort
+// does (a piece's bit 63, a lane past them 62 and 61), and leaves the clash words in cz,
+// the signatures in sz and the number in cnt.
+#define QNORTHNF(cz, sz, cnt) MOVQ AX, CX; MOVL $1, AX; SHLXL CX, AX, AX; DECL AX; KMOVW AX, K1; VMOVDQU64.Z (R8), K1, Z8; VPANDQ Z26, Z8, Z9; VPSRLQ $32, Z8, Z10; VPSLLQ X22, Z9, Z11; VPANDQ Z21, Z11, Z11; VPANDQ Z21, Z10, Z12; VPSLLQ $32, Z12, Z12; VPORQ Z12, Z11, Z11; VPSLLQ X23, Z9, Z14; VPANDQ Z21, Z14, Z14; VPSRLQ X24, Z10, Z15; VPANDQ Z21, Z15, Z15; VPSLLQ X25, Z15, Z15; VPORQ Z15, Z14, sz; VPXORQ Z16, Z16, Z16; KNOTW K1, K5; VPORQ Z5, Z11, K1, cz; VPORQ Z6, Z11, K5, cz; MOVQ CX, cnt
 
 // QSOUTH loads the R12 ≤ 8 south pieces (clash words at R8, signatures at R9) into Z2,
 // Z3, marked as rshort marks them (a piece's bit 62, a lane past them 63 and 61).
@@ -950,7 +953,7 @@ rdone:
 // (block A) and on D2 (B) with the south pieces off D1 (list 0) and on D1 (list 1), A×0
 // to the list at cur[0] where zero, A×1 and B×0 to cur[1], B×1 to cur[2], each cursor
 // moved past what it wrote (up to 7 words stored past each). A quad's two north blocks
-// are made once (QNORTH) and its south lists loaded once each: a list of up to 8 into one
+// are made once (QNORTHNF) and its south lists loaded once each: a list of up to 8 into one
 // register (QSOUTH, QPAIRS), of 9 to 16 into two (QSOUTH2, QPAIRSM). A column set's
 // lists go through the scratch of s, the registers being the quad's. It returns the
 // first column set not made.
@@ -1054,13 +1057,13 @@ qchunk:
 	MOVQ    $8, CX
 	CMPQ    AX, CX
 	CMOVQGT CX, AX
-	QNORTH(Z28, Z29, SI)
+	QNORTHNF(Z28, Z29, SI)
 	MOVQ    S_NORTHON(R14), R8
 	MOVQ    S_NON(R14), AX
 	MOVQ    $8, CX
 	CMPQ    AX, CX
 	CMOVQGT CX, AX
-	QNORTH(Z30, Z31, DX)
+	QNORTHNF(Z30, Z31, DX)
 
 	MOVQ  S_NS0(R14), R12
 	TESTQ R12, R12

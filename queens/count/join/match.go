@@ -780,4 +780,3 @@ func orAll(xs []uint64) uint64 {
 	}
 	return a | b | c | d
 }
-

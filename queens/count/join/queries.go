@@ -92,6 +92,7 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 	}
 	cs := t.colsByPop[bits.OnesCount32(rn)]
 	sc := &w.quads
+	scan := f.forbid == 0 // always at even N's half B; the scan takes no forbidden masks
 	sc.set(cs, toff, pieces, &w.southB[0], &w.southB[1], cols, southMax)
 	made := len(w.q[0]) + len(w.q[1]) + len(w.q[2])
 	for i := from; i < len(cs); i++ {
@@ -103,7 +104,7 @@ func (w *worker) evenBRuns(rn, cols uint32, zero bool, from, limit int, f *pairF
 			}
 			pend = made
 		}
-		if budget := min(limit-pend, scanBudget); budget >= quadCandMax {
+		if budget := min(limit-pend, scanBudget); scan && budget >= quadCandMax {
 			roomForScan(&w.q, budget)
 			sc.budget = budget
 			j := runQuadScan(&w.q, sc, i, f, zero)
