@@ -23,6 +23,11 @@
 // front by K2, puts the number kept in CX (AX clobbered) and clears the index Z16.
 #define NORTH8 VMOVDQU64.Z (R8), K1, Z8; VPTESTNMQ Z20, Z8, K1, K2; VPANDQ Z26, Z8, Z9; VPSRLQ $32, Z8, Z10; VPSLLQ X22, Z9, Z11; VPANDQ Z21, Z11, Z11; VPANDQ Z21, Z10, Z12; VPSLLQ $32, Z12, Z12; VPORQ Z12, Z11, Z11; VPSLLQ X23, Z9, Z14; VPANDQ Z21, Z14, Z14; VPSRLQ X24, Z10, Z15; VPANDQ Z21, Z15, Z15; VPSLLQ X25, Z15, Z15; VPORQ Z15, Z14, Z14; VPCOMPRESSQ.Z Z11, K2, Z11; VPCOMPRESSQ.Z Z14, K2, Z14; KMOVW K2, AX; POPCNTL AX, CX; VPXORQ Z16, Z16, Z16
 
+// NORTH8NF is NORTH8 for a frame without forbidden masks: every piece K1 selects is
+// kept, so the test and the packing are left out; the number kept (CX) is K1's count,
+// which the caller puts in CX.
+#define NORTH8NF VMOVDQU64.Z (R8), K1, Z8; VPANDQ Z26, Z8, Z9; VPSRLQ $32, Z8, Z10; VPSLLQ X22, Z9, Z11; VPANDQ Z21, Z11, Z11; VPANDQ Z21, Z10, Z12; VPSLLQ $32, Z12, Z12; VPORQ Z12, Z11, Z11; VPSLLQ X23, Z9, Z14; VPANDQ Z21, Z14, Z14; VPSRLQ X24, Z10, Z15; VPANDQ Z21, Z15, Z15; VPSLLQ X25, Z15, Z15; VPORQ Z15, Z14, Z14; VPXORQ Z16, Z16, Z16
+
 // func cellPairsAVX512(dst, north *uint64, nn int, clash, sig *uint64, ns int, f *pairFrame) int
 //
 // North pieces go eight at a time: their clash words (Z11) and signatures (Z14) are made
@@ -1185,6 +1190,7 @@ sdone:
 #define C_HI 72
 #define C_BUDGET 80
 #define C_NS 88
+#define C_FORBID 96
 
 // func cellScanAVX512(dst *uint64, s *cellScan, from int, f *pairFrame) (int, int)
 //
@@ -1199,6 +1205,8 @@ TEXT ·cellScanAVX512(SB), NOSPLIT, $0-48
 	MOVQ from+16(FP), R15
 	MOVQ f+24(FP), R13
 	RUNREGS(R13)
+	MOVQ F_FORBID(R13), AX
+	MOVQ AX, C_FORBID(R14) // NORTH8 without its test where there is nothing to test
 	JMP  ccol
 
 cnext:
@@ -1318,7 +1326,16 @@ cblock:
 
 cwhole:
 	KMOVW AX, K1
+	CMPQ  C_FORBID(R14), $0
+	JNE   cforbid
+	POPCNTL AX, CX
+	NORTH8NF
+	JMP   cnorth
+
+cforbid:
 	NORTH8
+
+cnorth:
 	TESTQ     CX, CX
 	JZ        cnextBlock
 	TESTQ     BX, BX
