@@ -142,15 +142,16 @@ type matcher struct {
 	built   bool     // the batches of sigs are built
 	rawWork int      // raw pair tests done on sigs so far
 
-	kept uint64 // OR of the store: the bits that can clash
-	bw   int    // words per row of a batch: matchWords when built
-	cb   int    // chunk width: chunkBits, or wideChunkBits if set before build
-	nch  int    // chunks
-	mix  int    // 0, or the 7-bit chunks of the mixed layout (of cb = 6) build chose
-	bs   int    // words per batch: nch·2^cb·bw
-	nb   int    // batches
-	buf  []uint64
-	tab  []uint64 // 64-byte aligned view of buf (or of arena's memory), nb·bs words
+	kept   uint64 // OR of the store: the bits that can clash
+	keptOK bool   // kept is known before build (resetKept)
+	bw     int    // words per row of a batch: matchWords when built
+	cb     int    // chunk width: chunkBits, or wideChunkBits if set before build
+	nch    int    // chunks
+	mix    int    // 0, or the 7-bit chunks of the mixed layout (of cb = 6) build chose
+	bs     int    // words per batch: nch·2^cb·bw
+	nb     int    // batches
+	buf    []uint64
+	tab    []uint64 // 64-byte aligned view of buf (or of arena's memory), nb·bs words
 	// arena, where set (the sieve's sub-stores), is where build takes the table from,
 	// in place of buf: the sieve's sub-stores share one arena, emptied when the sieve is
 	// built again.
@@ -179,6 +180,14 @@ type matcher struct {
 func (m *matcher) reset(sigs []uint64) {
 	m.sigs, m.raw, m.built, m.rawWork = sigs, true, false, 0
 	m.wvalid, m.wts = nil, nil
+	m.keptOK = false
+}
+
+// resetKept is reset for a store whose signatures' OR the caller knows (kept), which
+// build then takes instead of ORing them again.
+func (m *matcher) resetKept(sigs []uint64, kept uint64) {
+	m.reset(sigs)
+	m.kept, m.keptOK = kept, true
 }
 
 // resetWeighted makes sigs a weighted store, not yet built: word w of sigs (lanes
@@ -254,7 +263,9 @@ func (m *matcher) use(nq int) {
 
 // build prepares the batches of the store in m.sigs.
 func (m *matcher) build() {
-	m.kept = orAll(m.sigs)
+	if !m.keptOK {
+		m.kept = orAll(m.sigs)
+	}
 	m.built, m.raw = true, false
 	m.bw = matchWords
 	batch := 64 * m.bw

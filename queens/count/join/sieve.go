@@ -293,7 +293,8 @@ func (s *sieveMatcher) extraPays(sigs []uint64, cut uint64, last uint) bool {
 // build prepares the sieve for the store sigs (W-bit diagonal frame per direction, down
 // diagonals in bits 0…W−1, up in W…2W−1) with k cut bits.
 func (s *sieveMatcher) build(sigs []uint64, W, k int) {
-	kept := orAll(sigs)
+	all := orAll(sigs)
+	kept := all
 	// Cut bits: from the middle of each direction outwards, alternating, among the bits
 	// some stored pattern has (a hole would send every pattern to one sub-store). A store
 	// is cut into sub-stores of sieveMinPerSub patterns or more on average (fewer cut bits
@@ -419,7 +420,13 @@ func (s *sieveMatcher) build(sigs []uint64, W, k int) {
 			s.ends = grow(s.ends, 1)[:0]
 			s.layOut(m, s.sorted, s.start, 1)
 		} else {
-			m.reset(m.sigs) // built by countAll, which knows the queries
+			// Built by countAll, which knows the queries; the OR of the store is known
+			// (the OR of the squeezed words is the squeeze of the OR).
+			or := all
+			if s.squeeze {
+				or = s.keep.one(all)
+			}
+			m.resetKept(m.sigs, or)
 		}
 		m.cb = cb
 		return

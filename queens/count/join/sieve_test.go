@@ -502,3 +502,30 @@ func TestCountRowSetWeightGrain(t *testing.T) {
 		t.Logf("runs of %d lanes (matchWords %d): %d tasks exact", grain, matchWords, len(whole))
 	}
 }
+
+// TestSieveKeptKnown holds the OR a single store is handed at build (resetKept) to the OR
+// of its words as build would take it: stores with and without holes to squeeze, with
+// and without excluded bits that the store's words do have.
+func TestSieveKeptKnown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 30))
+	const W = 15
+	for _, holes := range []uint64{0, 1<<3 | 1<<9 | 1<<20 | 1<<26} {
+		for _, exclude := range []uint64{0, 1<<5 | 1<<22} {
+			sigs := make([]uint64, 300)
+			for i := range sigs {
+				sigs[i] = sparse(rng, 2) & (1<<(2*W) - 1) &^ holes
+			}
+			sigs[0] |= exclude
+			var s sieveMatcher
+			s.exclude = exclude
+			s.build(sigs, W, 0)
+			m := &s.subs[0]
+			if !m.keptOK {
+				t.Fatalf("holes %#x, excluded %#x: the store's OR was not handed over", holes, exclude)
+			}
+			if want := orAll(m.sigs); m.kept != want {
+				t.Fatalf("holes %#x, excluded %#x (squeezed %v): handed %#x, the store's OR is %#x", holes, exclude, s.squeeze, m.kept, want)
+			}
+		}
+	}
+}
