@@ -156,3 +156,9 @@ func runCellScan(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, i
 //
 //go:noescape
 func cellScanAVX512(dst *uint64, s *cellScan, from int, f *pairFrame) (int, int)
+
+// cellBodyAVX512 makes one cell's pairs for cellRunAVX512 and cellScanAVX512, which call
+// it with their registers set (cell_amd64.s); it is never called from Go.
+//
+//lint:ignore U1000 called from assembly only
+func cellBodyAVX512()

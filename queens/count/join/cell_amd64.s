@@ -672,201 +672,7 @@ rnoPrefetch:
 	TESTQ R12, R12
 	JLE   rnextJob
 
-	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them, marked
-	// (rshort). BX = 2 where they fit two (ns ≤ 16): Z2, Z3 the first eight, Z17, Z18 the
-	// rest, marked (rmedium). Else K7 holds the lanes of the last, partial step (none if
-	// ns is a multiple of 8) and R12 the whole steps.
-	XORQ  BX, BX
-	CMPQ  R12, $8
-	JGT   rmediumCell
-	MOVL  $1, AX
-	SHLXL R12, AX, AX
-	DECL  AX
-	KMOVW AX, K6
-	KNOTW K6, K5
-	VMOVDQU64.Z (R10), K6, Z2
-	VMOVDQU64.Z (R11), K6, Z3
-	VPORQ Z13, Z2, K6, Z2
-	VPORQ Z7, Z2, K5, Z2
-	MOVQ  $1, BX
-	JMP   rblock
-
-rmediumCell:
-	CMPQ  R12, $16
-	JGT   rlong
-	LEAQ  -8(R12), CX
-	MOVL  $1, AX
-	SHLXL CX, AX, AX
-	DECL  AX
-	KMOVW AX, K6
-	KNOTW K6, K5
-	VMOVDQU64 (R10), Z2
-	VMOVDQU64 (R11), Z3
-	VPORQ Z13, Z2, Z2
-	VMOVDQU64.Z 64(R10), K6, Z17
-	VMOVDQU64.Z 64(R11), K6, Z18
-	VPORQ Z13, Z17, K6, Z17
-	VPORQ Z7, Z17, K5, Z17
-	MOVQ  $2, BX
-	JMP   rblock
-
-rlong:
-	MOVQ  R12, CX
-	ANDQ  $7, CX
-	MOVL  $1, AX
-	SHLL  CX, AX
-	DECL  AX
-	KMOVW AX, K7
-	SHRQ  $3, R12
-
-rblock:
-	// K1: the north lanes of this block.
-	MOVL  $0xff, AX
-	CMPQ  R9, $8
-	JGE   rwhole
-	MOVL  $1, AX
-	SHLXL R9, AX, AX
-	DECL  AX
-
-rwhole:
-	KMOVW AX, K1
-	NORTH8
-	TESTQ     CX, CX
-	JZ        rnextBlock
-	TESTQ     BX, BX
-	JZ        rlong2
-	CMPQ      BX, $1
-	JGT       rmedium
-
-	// rshort: the block's CX north pieces against the ns ≤ 8 south pieces, both in
-	// registers. Every lane carries a mark above any frame's bits (W ≤ 29 puts the clash
-	// words in bits 0–60): a north piece bit 63, a south piece bit 62, a lane past the
-	// north pieces 62 and 61, one past the south pieces 63 and 61. So a pair of real
-	// pieces meets only where their clash words do, and any pair with a lane past the
-	// pieces meets; the steps need no lane mask. A short cell takes two steps (SHORT2:
-	// about 80 % of N = 16's cells, which took four before), the others four or eight,
-	// unrolled, by the shorter side: no loop whose count varies from cell to cell.
-	MOVL  $1, AX
-	SHLXL CX, AX, AX
-	DECL  AX
-	KMOVW AX, K4
-	KNOTW K4, K5
-	VPORQ Z5, Z11, K4, Z11
-	VPORQ Z6, Z11, K5, Z11
-	SHORT2(Z11, Z14, SI, R13, rlongCell)
-	JMP rnextBlock
-
-rlongCell:
-	CMPQ  CX, R12
-	JGT   rsouthMajor
-	NSTEP; NSTEP; NSTEP; NSTEP
-	CMPQ  CX, $4
-	JLE   rnextBlock
-	NSTEP; NSTEP; NSTEP; NSTEP
-	JMP   rnextBlock
-
-rsouthMajor:
-	SSTEP; SSTEP; SSTEP; SSTEP
-	CMPQ  R12, $4
-	JLE   rnextBlock
-	SSTEP; SSTEP; SSTEP; SSTEP
-	JMP   rnextBlock
-
-rmedium:
-	// The block's CX north pieces against 9 to 16 south pieces in two registers, marked
-	// as in rshort: up to four north pieces, each against both registers (eight tests);
-	// more, each south piece against the block (twelve or sixteen).
-	MOVL  $1, AX
-	SHLXL CX, AX, AX
-	DECL  AX
-	KMOVW AX, K4
-	KNOTW K4, K5
-	VPORQ Z5, Z11, K4, Z11
-	VPORQ Z6, Z11, K5, Z11
-	CMPQ  CX, $4
-	JGT   rmediumSouth
-	NSTEP2; NSTEP2; NSTEP2; NSTEP2
-	JMP   rnextBlock
-
-rmediumSouth:
-	// VPERMQ reads the low three bits of an index: Z16 goes on from 8 for Z17, Z18.
-	SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP
-	SSTEPB; SSTEPB; SSTEPB; SSTEPB
-	CMPQ  R12, $12
-	JLE   rnextBlock
-	SSTEPB; SSTEPB; SSTEPB; SSTEPB
-	JMP   rnextBlock
-
-rlong2:
-	// More than eight south pieces: as cellPairsAVX512, south piece by south piece
-	// where 4·CX·⌈ns/8⌉ > 3·ns.
-	MOVQ     J_NS(R14), DX
-	MOVQ     R12, AX
-	KORTESTW K7, K7
-	JZ       rnoTail
-	INCQ     AX
-
-rnoTail:
-	IMULQ CX, AX
-	SHLQ  $2, AX
-	LEAQ  (DX)(DX*2), SI
-	CMPQ  AX, SI
-	JLE   rlongPiece
-
-rswapped:
-	// Each of the DX south pieces against the block's CX north pieces (lanes K3) at once.
-	MOVL  $0xff, AX
-	BZHIL CX, AX, AX
-	KMOVW AX, K3
-	MOVQ  R10, SI
-	MOVQ  R11, R13
-
-rsouthPiece:
-	VPBROADCASTQ (SI), Z0
-	VPBROADCASTQ (R13), Z1
-	VPTESTNMQ    Z11, Z0, K3, K1
-	VPORQ        Z14, Z1, Z4
-	COMPRESS8
-	ADDQ         $8, SI
-	ADDQ         $8, R13
-	DECQ         DX
-	JNZ          rsouthPiece
-	JMP          rnextBlock
-
-rlongPiece:
-	VPERMQ Z11, Z16, Z0
-	VPERMQ Z14, Z16, Z1
-	VPADDQ Z27, Z16, Z16
-	MOVQ   R10, SI
-	MOVQ   R11, R13
-	MOVQ   R12, DX
-
-rstep:
-	VMOVDQU64 (SI), Z2
-	VPTESTNMQ Z2, Z0, K1
-	VPORQ     (R13), Z1, Z4
-	COMPRESS8
-	ADDQ      $64, SI
-	ADDQ      $64, R13
-	DECQ      DX
-	JNZ       rstep
-
-	KORTESTW    K7, K7
-	JZ          rnextPiece
-	VMOVDQU64.Z (SI), K7, Z2
-	VPTESTNMQ   Z2, Z0, K7, K1
-	VMOVDQU64.Z (R13), K7, Z3
-	VPORQ       Z3, Z1, Z4
-	COMPRESS8
-
-rnextPiece:
-	DECQ CX
-	JNZ  rlongPiece
-
-rnextBlock:
-	ADDQ $64, R8
-	SUBQ $8, R9
-	JGT  rblock
+	CALL ·cellBodyAVX512(SB)
 
 rnextJob:
 	ADDQ $J_SIZE, R14
@@ -1177,7 +983,7 @@ sdone:
 	VZEROUPPER
 	RET
 
-// cellScan's fields (scan.go), then its scratch: a cell's south count.
+// cellScan's fields (scan.go).
 #define C_CS 0
 #define C_END 8
 #define C_TOFF 16
@@ -1189,8 +995,6 @@ sdone:
 #define C_LO 64
 #define C_HI 72
 #define C_BUDGET 80
-#define C_NS 88
-#define C_FORBID 96
 
 // func cellScanAVX512(dst *uint64, s *cellScan, from int, f *pairFrame) (int, int)
 //
@@ -1205,8 +1009,6 @@ TEXT ·cellScanAVX512(SB), NOSPLIT, $0-48
 	MOVQ from+16(FP), R15
 	MOVQ f+24(FP), R13
 	RUNREGS(R13)
-	MOVQ F_FORBID(R13), AX
-	MOVQ AX, C_FORBID(R14) // NORTH8 without its test where there is nothing to test
 	JMP  ccol
 
 cnext:
@@ -1257,7 +1059,6 @@ cpieces:
 	MOVQ C_SS(R14), R11
 	LEAQ (R11)(R12*8), R11
 	MOVQ DX, R12
-	MOVQ DX, C_NS(R14)
 	MOVQ R9, AX
 	IMULQ R12, AX // candidates
 	MOVQ C_BUDGET(R14), DX
@@ -1268,13 +1069,36 @@ cpieces:
 	TESTQ AX, AX
 	JZ   cnext
 
+	CALL ·cellBodyAVX512(SB)
+	JMP  cnext
+
+
+cdone:
+	MOVQ dst+0(FP), AX
+	SUBQ AX, DI
+	SHRQ $3, DI
+	MOVQ DI, ret+32(FP)
+	MOVQ R15, ret1+40(FP)
+	VZEROUPPER
+	RET
+
+// func cellBodyAVX512()
+//
+// The pairs of one cell, called from cellRunAVX512 and cellScanAVX512 with the run's
+// registers set (RUNREGS): the cell's nn > 0 north pieces at R8 (R9 of them) and ns > 0
+// south pieces (clash words at R10, signatures at R11, R12 of them); the signatures of
+// the compatible pairs are written at DI, which it moves past them (up to 7 words stored
+// past the last). North pieces are tested against the frame's forbidden masks (Z20) only
+// where it has any. It keeps R14, R15 and Z5–Z7, Z13, Z20–Z27; AX, BX, CX, DX, SI, R8–R13,
+// the other vector registers and K1–K7 are its own.
+TEXT ·cellBodyAVX512(SB), NOSPLIT, $0-0
 	// BX = 1 where the south pieces fit one register (ns ≤ 8): Z2, Z3 hold them, marked
 	// (rshort). BX = 2 where they fit two (ns ≤ 16): Z2, Z3 the first eight, Z17, Z18 the
-	// rest, marked (cmedium). Else K7 holds the lanes of the last, partial step (none if
+	// rest, marked (bmedium). Else K7 holds the lanes of the last, partial step (none if
 	// ns is a multiple of 8) and R12 the whole steps.
 	XORQ  BX, BX
 	CMPQ  R12, $8
-	JGT   cmediumCell
+	JGT   bmediumCell
 	MOVL  $1, AX
 	SHLXL R12, AX, AX
 	DECL  AX
@@ -1285,11 +1109,11 @@ cpieces:
 	VPORQ Z13, Z2, K6, Z2
 	VPORQ Z7, Z2, K5, Z2
 	MOVQ  $1, BX
-	JMP   cblock
+	JMP   bblock
 
-cmediumCell:
+bmediumCell:
 	CMPQ  R12, $16
-	JGT   clong
+	JGT   blong
 	LEAQ  -8(R12), CX
 	MOVL  $1, AX
 	SHLXL CX, AX, AX
@@ -1304,9 +1128,9 @@ cmediumCell:
 	VPORQ Z13, Z17, K6, Z17
 	VPORQ Z7, Z17, K5, Z17
 	MOVQ  $2, BX
-	JMP   cblock
+	JMP   bblock
 
-clong:
+blong:
 	MOVQ  R12, CX
 	ANDQ  $7, CX
 	MOVL  $1, AX
@@ -1315,33 +1139,34 @@ clong:
 	KMOVW AX, K7
 	SHRQ  $3, R12
 
-cblock:
+bblock:
 	// K1: the north lanes of this block.
 	MOVL  $0xff, AX
 	CMPQ  R9, $8
-	JGE   cwhole
+	JGE   bwhole
 	MOVL  $1, AX
 	SHLXL R9, AX, AX
 	DECL  AX
 
-cwhole:
-	KMOVW AX, K1
-	CMPQ  C_FORBID(R14), $0
-	JNE   cforbid
+bwhole:
+	KMOVW     AX, K1
+	VPTESTMQ  Z20, Z20, K2
+	KORTESTW  K2, K2
+	JNZ       bforbid
 	POPCNTL AX, CX
 	NORTH8NF
-	JMP   cnorth
+	JMP   bnorth
 
-cforbid:
+bforbid:
 	NORTH8
 
-cnorth:
+bnorth:
 	TESTQ     CX, CX
-	JZ        cnextBlock
+	JZ        bnextBlock
 	TESTQ     BX, BX
-	JZ        clong2
+	JZ        blong2
 	CMPQ      BX, $1
-	JGT       cmedium
+	JGT       bmedium
 
 	// rshort: the block's CX north pieces against the ns ≤ 8 south pieces, both in
 	// registers. Every lane carries a mark above any frame's bits (W ≤ 29 puts the clash
@@ -1358,26 +1183,26 @@ cnorth:
 	KNOTW K4, K5
 	VPORQ Z5, Z11, K4, Z11
 	VPORQ Z6, Z11, K5, Z11
-	SHORT2(Z11, Z14, SI, R13, clongCell)
-	JMP cnextBlock
+	SHORT2(Z11, Z14, SI, R13, blongCell)
+	JMP bnextBlock
 
-clongCell:
+blongCell:
 	CMPQ  CX, R12
-	JGT   csouthMajor
+	JGT   bsouthMajor
 	NSTEP; NSTEP; NSTEP; NSTEP
 	CMPQ  CX, $4
-	JLE   cnextBlock
+	JLE   bnextBlock
 	NSTEP; NSTEP; NSTEP; NSTEP
-	JMP   cnextBlock
+	JMP   bnextBlock
 
-csouthMajor:
+bsouthMajor:
 	SSTEP; SSTEP; SSTEP; SSTEP
 	CMPQ  R12, $4
-	JLE   cnextBlock
+	JLE   bnextBlock
 	SSTEP; SSTEP; SSTEP; SSTEP
-	JMP   cnextBlock
+	JMP   bnextBlock
 
-cmedium:
+bmedium:
 	// The block's CX north pieces against 9 to 16 south pieces in two registers, marked
 	// as in rshort: up to four north pieces, each against both registers (eight tests);
 	// more, each south piece against the block (twelve or sixteen).
@@ -1389,36 +1214,38 @@ cmedium:
 	VPORQ Z5, Z11, K4, Z11
 	VPORQ Z6, Z11, K5, Z11
 	CMPQ  CX, $4
-	JGT   cmediumSouth
+	JGT   bmediumSouth
 	NSTEP2; NSTEP2; NSTEP2; NSTEP2
-	JMP   cnextBlock
+	JMP   bnextBlock
 
-cmediumSouth:
+bmediumSouth:
 	// VPERMQ reads the low three bits of an index: Z16 goes on from 8 for Z17, Z18.
 	SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP; SSTEP
 	SSTEPB; SSTEPB; SSTEPB; SSTEPB
 	CMPQ  R12, $12
-	JLE   cnextBlock
+	JLE   bnextBlock
 	SSTEPB; SSTEPB; SSTEPB; SSTEPB
-	JMP   cnextBlock
+	JMP   bnextBlock
 
-clong2:
+blong2:
 	// More than eight south pieces: as cellPairsAVX512, south piece by south piece
 	// where 4·CX·⌈ns/8⌉ > 3·ns.
-	MOVQ     C_NS(R14), DX
+	KMOVW    K7, DX // ns: the whole steps and the last one's lanes
+	POPCNTL  DX, DX
+	LEAQ     (DX)(R12*8), DX
 	MOVQ     R12, AX
 	KORTESTW K7, K7
-	JZ       cnoTail
+	JZ       bnoTail
 	INCQ     AX
 
-cnoTail:
+bnoTail:
 	IMULQ CX, AX
 	SHLQ  $2, AX
 	LEAQ  (DX)(DX*2), SI
 	CMPQ  AX, SI
-	JLE   clongPiece
+	JLE   blongPiece
 
-cswapped:
+bswapped:
 	// Each of the DX south pieces against the block's CX north pieces (lanes K3) at once.
 	MOVL  $0xff, AX
 	BZHIL CX, AX, AX
@@ -1426,7 +1253,7 @@ cswapped:
 	MOVQ  R10, SI
 	MOVQ  R11, R13
 
-csouthPiece:
+bsouthPiece:
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ (R13), Z1
 	VPTESTNMQ    Z11, Z0, K3, K1
@@ -1435,10 +1262,10 @@ csouthPiece:
 	ADDQ         $8, SI
 	ADDQ         $8, R13
 	DECQ         DX
-	JNZ          csouthPiece
-	JMP          cnextBlock
+	JNZ          bsouthPiece
+	JMP          bnextBlock
 
-clongPiece:
+blongPiece:
 	VPERMQ Z11, Z16, Z0
 	VPERMQ Z14, Z16, Z1
 	VPADDQ Z27, Z16, Z16
@@ -1446,7 +1273,7 @@ clongPiece:
 	MOVQ   R11, R13
 	MOVQ   R12, DX
 
-cstep:
+bstep:
 	VMOVDQU64 (SI), Z2
 	VPTESTNMQ Z2, Z0, K1
 	VPORQ     (R13), Z1, Z4
@@ -1454,31 +1281,22 @@ cstep:
 	ADDQ      $64, SI
 	ADDQ      $64, R13
 	DECQ      DX
-	JNZ       cstep
+	JNZ       bstep
 
 	KORTESTW    K7, K7
-	JZ          cnextPiece
+	JZ          bnextPiece
 	VMOVDQU64.Z (SI), K7, Z2
 	VPTESTNMQ   Z2, Z0, K7, K1
 	VMOVDQU64.Z (R13), K7, Z3
 	VPORQ       Z3, Z1, Z4
 	COMPRESS8
 
-cnextPiece:
+bnextPiece:
 	DECQ CX
-	JNZ  clongPiece
+	JNZ  blongPiece
 
-cnextBlock:
+bnextBlock:
 	ADDQ $64, R8
 	SUBQ $8, R9
-	JGT  cblock
-	JMP  cnext
-
-cdone:
-	MOVQ dst+0(FP), AX
-	SUBQ AX, DI
-	SHRQ $3, DI
-	MOVQ DI, ret+32(FP)
-	MOVQ R15, ret1+40(FP)
-	VZEROUPPER
+	JGT  bblock
 	RET

@@ -20,9 +20,6 @@ type cellScan struct {
 	cols   uint64  // the half's columns
 	lo, hi int     // the north pieces of column set i: toff[4i+lo] to toff[4i+hi]
 	budget int     // candidates the scan may still make
-	// scratch of cellScanAVX512: a cell's south count, the frame's forbidden masks
-	//lint:ignore U1000 written and read by cellScanAVX512
-	scratch [2]uintptr
 }
 
 // set points s at the column sets cs of table row (toff, pieces), north pieces in the
