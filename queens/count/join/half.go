@@ -49,10 +49,13 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	}
 	// prepareSouth's loop, written out here with the lists, their length and the offsets in
 	// locals: a call per cell passed and returned the lists through memory, and took as
-	// long as the pieces. Room is made first for the pieces of every cell's class ranges.
+	// long as the pieces. The row's cells in order, each column mask before a cell and
+	// the cell itself starting where the pieces so far end. Room is made first for the
+	// pieces of every cell's class ranges.
 	row := &t.rows[rs]
 	off := r.off[:n+1]
 	cs := t.colsByPop[bits.OnesCount32(rs)] // the row's cells, by increasing columns
+	m, forbid := uint64(1)<<W-1, uint64(fd)|uint64(fu)<<32
 	size := 0
 	for ci := range cs {
 		for _, cr := range rng[:nr] {
@@ -61,22 +64,42 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	}
 	clash := slices.Grow(r.buf.clash, size)[:size]
 	sig := slices.Grow(r.buf.sig, size)[:size]
-	m, forbid := uint64(1)<<W-1, uint64(fd)|uint64(fu)<<32
-	j, ci := 0, 0
-	for c := range n {
-		off[c] = int32(j)
-		if ci == len(cs) || cs[ci] != uint32(c) {
-			continue
+	j, c := 0, 0
+	for ci, cell := range cs {
+		for ; c <= int(cell); c++ {
+			off[c] = int32(j)
 		}
 		for _, cr := range rng[:nr] {
-			for _, p := range row.pieces[row.off[ci<<2+cr[0]]:row.off[ci<<2+cr[1]]] {
-				clash[j], sig[j] = southWords(p, s, W, m, isB)
-				if p&forbid == 0 { // written, kept only if it passes the masks
-					j++
+			ps := row.pieces[row.off[ci<<2+cr[0]]:row.off[ci<<2+cr[1]]]
+			if forbid != 0 {
+				for _, p := range ps {
+					clash[j], sig[j] = southWords(p, s, W, m, isB)
+					if p&forbid == 0 { // written, kept only if it passes the masks
+						j++
+					}
+				}
+				continue
+			}
+			// Without forbidden masks, the usual case, every piece is kept: no test,
+			// and southWords written out (s and W are below 32: the masks by 63 spare
+			// the compiler its tests of the shift counts).
+			cl, sg := clash[j:j+len(ps)], sig[j:j+len(ps)]
+			if isB {
+				for i, p := range ps {
+					ds, up := p&(1<<32-1), p>>32<<(s&63)&m
+					cl[i], sg[i] = ds|up<<32, ds&m|up<<(W&63)
+				}
+			} else {
+				for i, p := range ps {
+					ds, us := p&(1<<32-1), p>>32
+					cl[i], sg[i] = ds|(us<<(s&63)&m)<<32, ds>>(s&63)&m|(us&m)<<(W&63)
 				}
 			}
+			j += len(ps)
 		}
-		ci++
+	}
+	for ; c < n; c++ {
+		off[c] = int32(j)
 	}
 	off[n] = int32(j)
 	r.off, r.buf = off, pieceList{clash[:j], sig[:j]}
