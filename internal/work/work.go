@@ -329,12 +329,12 @@ func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outc
 	}
 	st.CostLeft = st.CostTotal
 	has := make([]bool, n) // the run's tasks with a result
-	var x big.Int
+	var x, wx big.Int      // scratch, distinct so that Mul reuses x's words
 	// add sums r, a result of one of the run's tasks not summed yet, of weight w.
 	add := func(r Result, w int64, resumed bool) {
 		has[r.ID] = true
 		st.Done++
-		out.Total.Add(out.Total, x.Mul(r.Count, x.SetInt64(w)))
+		out.Total.Add(out.Total, x.Mul(r.Count, wx.SetInt64(w)))
 		nodes, _ := r.Counter("nodes")
 		st.Nodes += nodes
 		c := wc.Cost(r.ID)
@@ -441,7 +441,8 @@ func runPlan(ctx context.Context, p Plan, opts Options, each func(Result)) (Outc
 				}
 				if now := time.Now(); opts.EachResult || now.Sub(last) >= resultDelay {
 					finished <- batch
-					batch, last = nil, now
+					// The next batch is likely as long: made at that size, it grows no more.
+					batch, last = make([]done, 0, len(batch)), now
 				}
 			}
 		})

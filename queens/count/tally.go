@@ -19,6 +19,9 @@ type Tally struct {
 	total, half, quarter    big.Int
 	nodes                   uint64
 	doneCost, remainingCost uint64
+	// w, v and wv are Add's and Remove's scratch: the weight, a count and their product,
+	// whose words are reused, so that a result costs no allocation once they have grown.
+	w, v, wv big.Int
 }
 
 // NewTally returns an empty tally for the plan. It costs a pass over the plan's costs, and
@@ -43,11 +46,10 @@ func (t *Tally) Add(r Result) (bool, error) {
 	}
 	t.seen[r.ID/64] |= 1 << (r.ID % 64)
 	t.done++
-	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
-	var x big.Int
-	t.total.Add(&t.total, x.Mul(w, x.SetUint64(r.Solutions)))
-	t.half.Add(&t.half, x.Mul(w, x.SetUint64(r.HalfTurn)))
-	t.quarter.Add(&t.quarter, x.Mul(w, x.SetUint64(r.QuarterTurn)))
+	t.w.SetUint64(uint64(t.plan.Weight(r.ID)))
+	t.total.Add(&t.total, t.weighted(r.Solutions))
+	t.half.Add(&t.half, t.weighted(r.HalfTurn))
+	t.quarter.Add(&t.quarter, t.weighted(r.QuarterTurn))
 	t.nodes += r.Nodes
 	c := t.plan.Cost(r.ID)
 	t.doneCost += c
@@ -80,16 +82,20 @@ func (t *Tally) Remove(r Result) bool {
 	}
 	t.seen[r.ID/64] &^= 1 << (r.ID % 64)
 	t.done--
-	w := new(big.Int).SetUint64(uint64(t.plan.Weight(r.ID)))
-	var x big.Int
-	t.total.Sub(&t.total, x.Mul(w, x.SetUint64(r.Solutions)))
-	t.half.Sub(&t.half, x.Mul(w, x.SetUint64(r.HalfTurn)))
-	t.quarter.Sub(&t.quarter, x.Mul(w, x.SetUint64(r.QuarterTurn)))
+	t.w.SetUint64(uint64(t.plan.Weight(r.ID)))
+	t.total.Sub(&t.total, t.weighted(r.Solutions))
+	t.half.Sub(&t.half, t.weighted(r.HalfTurn))
+	t.quarter.Sub(&t.quarter, t.weighted(r.QuarterTurn))
 	t.nodes -= r.Nodes
 	c := t.plan.Cost(r.ID)
 	t.doneCost -= c
 	t.remainingCost += c
 	return true
+}
+
+// weighted returns t.w × v in t.wv, valid until the next call.
+func (t *Tally) weighted(v uint64) *big.Int {
+	return t.wv.Mul(&t.w, t.v.SetUint64(v))
 }
 
 // Has reports whether the tally holds a result for task id.
