@@ -29,7 +29,6 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chesspuzzles",
 		Short: "N-queens and knight's tours: solve, count, check and draw",
-		Long:  manual(), // the package comment of doc.go
 
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -47,5 +46,14 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newWorkerCmd())
 	guardGroups(root)
 	machineReadable(root)
+	// The root's long help is the manual (the package comment of doc.go), made when help
+	// is shown: every other command would only pay for reading it.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == root && root.Long == "" {
+			root.Long = manual()
+		}
+		help(c, args)
+	})
 	return root
 }
