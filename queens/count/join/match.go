@@ -31,15 +31,19 @@ const wideChunkBits = 6
 // (CHESSPUZZLES_JOINWIDEMIN).
 var wideChunkMin = 21
 
-// wideChunkAVX512W is the diagonal frame W below wideChunkMin that takes wideChunkBits
-// too where the AVX-512 kernels run (matchIndexed): 17, N = 18 and 19. There, with
+// wideChunkAVX512W is the least diagonal frame W below wideChunkMin that takes
+// wideChunkBits too where the AVX-512 kernels run (matchIndexed): 15, N = 16 to 21. With
 // batches built in assembly (buildBatchFast), wide chunks (6 for N = 18's 32 squeezed
 // bits, not 7) measured 0.953 and 0.959 of narrow ones' CPU at N = 18 (two series of 9
-// alternated pairs) and 0.940 at 19 (3 pairs, each below 0.98); at N = 16 and 17
-// (W = 15) 0.924 and 1.066, and 1.007: no gain, so they keep chunkBits, as N = 20 and 21
-// (W = 19, not measured) do (whole processes, 2-core AMD EPYC with AVX-512, load 5–23,
-// 30 Nov; bench/log/2026-11-29-join.md, "Session 9"). 0 turns it off (tests).
-var wideChunkAVX512W = 17
+// alternated pairs) and 0.940 at 19 (3 pairs, each below 0.98), while N = 16 and 17
+// (W = 15) then read 0.924 and 1.066, and 1.007 (whole processes, 30 Nov;
+// bench/log/2026-11-29-join.md, "Session 9"). With the scans of the table row and the
+// single store of session 30, in-process counts alternated ABBA (3 Dec, "Session 31"):
+// N = 16 0.971, 0.957 and 0.957 of narrow chunks' CPU (medians of 12 rounds), N = 17 0.999
+// (10 rounds); sampled tasks of N = 20 0.88 (5 rounds, every 50th task, sums equal) and
+// N = 21 0.96–0.99 (4 rounds, every 200th task). 2-core AMD EPYC with AVX-512 (Zen 4).
+// 0 turns it off (tests).
+var wideChunkAVX512W = 15
 
 // mixedChunkBits is the chunk width code of the mixed layouts: a batch of mixedChunks
 // chunks, the first nch of 7 bits (128 rows) and the rest of 6 (64 rows), where a store
@@ -95,13 +99,13 @@ var chunkWidthForce = 0
 // chunkWidth returns the chunk width of a store matching w bits in a diagonal frame of W
 // bits a direction: wideChunkBits where the kernel takes chunk offsets (whose assembly
 // does not depend on the width), the width saves a chunk and W ≥ wideChunkMin (stores
-// large enough to amortise the wider build) or, with the AVX-512 kernels, W =
+// large enough to amortise the wider build) or, with the AVX-512 kernels, W ≥
 // wideChunkAVX512W; else chunkBits.
 func chunkWidth(w, W int) int {
 	if chunkWidthForce != 0 {
 		return chunkWidthForce
 	}
-	small := W == wideChunkAVX512W && matchIndexed(matchWords, wideChunkBits, (w+wideChunkBits-1)/wideChunkBits)
+	small := wideChunkAVX512W > 0 && W >= wideChunkAVX512W && matchIndexed(matchWords, wideChunkBits, (w+wideChunkBits-1)/wideChunkBits)
 	if !matchOffsets(matchWords) || W < wideChunkMin && !small ||
 		(w+wideChunkBits-1)/wideChunkBits >= (w+chunkBits-1)/chunkBits {
 		return chunkBits
