@@ -757,6 +757,18 @@ rdone:
 	smaj: SSTEP; SSTEP; SSTEP; SSTEP; CMPQ R12, $4; JLE wb; SSTEP; SSTEP; SSTEP; SSTEP; \
 	wb: MOVQ DI, cur; skip:
 
+// COLSET reads column set R15 of a scan at R14 (its fields cs, end, cols and toff at the
+// offsets given) for quadScanAVX512 and cellScanAVX512: past the end it jumps to done, and
+// to next where the set has a column outside cols; else it leaves in CX the columns left
+// to the south (cols &^ c) and in R8 the set's offsets in the row, and jumps to nopf if no
+// column set lies two on (nothing to prefetch). AX and DX are scratch.
+#define COLSET(fcs, fend, fcols, ftoff, next, done, nopf) \
+	CMPQ R15, fend(R14); JGE done; \
+	MOVQ fcs(R14), AX; MOVL (AX)(R15*4), CX; MOVQ fcols(R14), DX; MOVL DX, AX; NOTL AX; TESTL CX, AX; JNZ next; \
+	NOTL CX; ANDL DX, CX; \
+	MOVQ ftoff(R14), R8; MOVQ R15, AX; SHLQ $4, AX; ADDQ AX, R8; \
+	LEAQ 2(R15), AX; CMPQ AX, fend(R14); JGE nopf
+
 // func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int
 //
 // From column set from on (R15), while the column set's lists fit and the budget holds
@@ -785,24 +797,7 @@ snext:
 	INCQ R15
 
 scol:
-	CMPQ R15, S_END(R14)
-	JGE  sdone
-	MOVQ S_CS(R14), AX
-	MOVL (AX)(R15*4), CX // c
-	MOVQ S_COLS(R14), DX // cols
-	MOVL DX, AX
-	NOTL AX
-	TESTL CX, AX // c &^ cols
-	JNZ  snext
-	NOTL CX
-	ANDL DX, CX // rest = cols &^ c
-	MOVQ S_TOFF(R14), R8
-	MOVQ R15, AX
-	SHLQ $4, AX
-	ADDQ AX, R8 // the column set's offsets
-	LEAQ 2(R15), AX
-	CMPQ AX, S_END(R14)
-	JGE  spieces
+	COLSET(S_CS, S_END, S_COLS, S_TOFF, snext, sdone, spieces)
 	MOVL 32(R8), AX
 	MOVQ S_PIECES(R14), DX
 	PREFETCHT0 (DX)(AX*8) // the north pieces two column sets on (see cellRunAVX512)
@@ -1015,24 +1010,7 @@ cnext:
 	INCQ R15
 
 ccol:
-	CMPQ R15, C_END(R14)
-	JGE  cdone
-	MOVQ C_CS(R14), AX
-	MOVL (AX)(R15*4), CX // c
-	MOVQ C_COLS(R14), DX // cols
-	MOVL DX, AX
-	NOTL AX
-	TESTL CX, AX // c &^ cols
-	JNZ  cnext
-	NOTL CX
-	ANDL DX, CX // rest = cols &^ c
-	MOVQ C_TOFF(R14), R8
-	MOVQ R15, AX
-	SHLQ $4, AX
-	ADDQ AX, R8 // the column set's offsets
-	LEAQ 2(R15), AX
-	CMPQ AX, C_END(R14)
-	JGE  cpieces
+	COLSET(C_CS, C_END, C_COLS, C_TOFF, cnext, cdone, cpieces)
 	MOVQ C_LO(R14), AX
 	MOVL 32(R8)(AX*4), AX
 	MOVQ C_PIECES(R14), DX

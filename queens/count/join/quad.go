@@ -80,15 +80,13 @@ func (s *quadScan) set(cs, toff []uint32, pieces []uint64, s0, s1 *southRow, col
 func quadScanGo(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) int {
 	cs := unsafe.Slice(s.cs, s.end)
 	toff := unsafe.Slice(s.toff, 4*s.end+1)
-	cols := uint32(s.cols)
 	i := from
-	for ; i < len(cs); i++ {
-		c := cs[i]
-		o := toff[i<<2 : i<<2+5]
-		if c&^cols != 0 || o[0] == o[4] {
-			continue
+	for ; ; i++ {
+		var o []uint32
+		var rest uint32
+		if i, o, rest = nextColSet(cs, toff, uint32(s.cols), i); o == nil {
+			break
 		}
-		rest := cols &^ c
 		o0, o1 := unsafe.Slice(s.o0, rest+2), unsafe.Slice(s.o1, rest+2)
 		a, b := int(o[2]-o[0]), int(o[4]-o[2])
 		a0, n0 := int(o0[rest]), int(o0[rest+1]-o0[rest])

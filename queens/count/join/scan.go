@@ -36,15 +36,13 @@ func (s *cellScan) set(cs, toff []uint32, pieces []uint64, sr *southRow, cols ui
 func cellScanGo(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, int) {
 	cs := unsafe.Slice(s.cs, s.end)
 	toff := unsafe.Slice(s.toff, 4*s.end+1)
-	cols := uint32(s.cols)
 	i := from
-	for ; i < len(cs); i++ {
-		c := cs[i]
-		o := toff[i<<2 : i<<2+5]
-		if c&^cols != 0 || o[0] == o[4] {
-			continue
+	for ; ; i++ {
+		var o []uint32
+		var rest uint32
+		if i, o, rest = nextColSet(cs, toff, uint32(s.cols), i); o == nil {
+			break
 		}
-		rest := cols &^ c
 		so := unsafe.Slice(s.so, rest+2)
 		a, ns := int(so[rest]), int(so[rest+1]-so[rest])
 		north := unsafe.Slice(s.pieces, int(o[s.hi]))[o[s.lo]:]
@@ -58,6 +56,20 @@ func cellScanGo(out []uint64, s *cellScan, from int, f *pairFrame) ([]uint64, in
 		}
 	}
 	return out, i
+}
+
+// nextColSet returns the first column set from i on of the table row (cs, toff) whose
+// columns lie in cols and which holds pieces, its five offsets in the row and the columns
+// left to the south (cols &^ its columns), or len(cs) and nil where none is left: the
+// Go twins' part of the scans' COLSET.
+func nextColSet(cs, toff []uint32, cols uint32, i int) (int, []uint32, uint32) {
+	for ; i < len(cs); i++ {
+		c := cs[i]
+		if o := toff[i<<2 : i<<2+5]; c&^cols == 0 && o[0] != o[4] {
+			return i, o, cols &^ c
+		}
+	}
+	return i, nil, 0
 }
 
 // roomFor returns out with room for n more signatures and cellSlack.
