@@ -769,6 +769,16 @@ rdone:
 	MOVQ ftoff(R14), R8; MOVQ R15, AX; SHLQ $4, AX; ADDQ AX, R8; \
 	LEAQ 2(R15), AX; CMPQ AX, fend(R14); JGE nopf
 
+// QLIST reads a quad's south list from the south row's offsets fo (index CX, the columns
+// left to the south), clash words fc and signatures fs: its length into n, which past
+// S_SMAX ends the scan (sdone), and its length and the places of its words into the
+// scratch fns, fclash, fsig. AX and R8 are scratch.
+#define QLIST(fo, fc, fs, n, fns, fclash, fsig) \
+	MOVQ fo(R14), AX; MOVLQSX 0(AX)(CX*4), R8; MOVLQSX 4(AX)(CX*4), n; SUBQ R8, n; \
+	CMPQ n, S_SMAX(R14); JGT sdone; MOVQ n, fns(R14); \
+	MOVQ fc(R14), AX; LEAQ (AX)(R8*8), AX; MOVQ AX, fclash(R14); \
+	MOVQ fs(R14), AX; LEAQ (AX)(R8*8), AX; MOVQ AX, fsig(R14)
+
 // func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int
 //
 // From column set from on (R15), while the column set's lists fit and the budget holds
@@ -822,32 +832,8 @@ spieces:
 	MOVQ AX, S_NORTH(R14)
 	LEAQ (AX)(R12*8), AX
 	MOVQ AX, S_NORTHON(R14)
-	MOVQ S_O0(R14), AX
-	MOVLQSX 0(AX)(CX*4), R8
-	MOVLQSX 4(AX)(CX*4), R9
-	SUBQ R8, R9 // south off D1
-	CMPQ R9, S_SMAX(R14)
-	JGT  sdone
-	MOVQ R9, S_NS0(R14)
-	MOVQ S_C0(R14), AX
-	LEAQ (AX)(R8*8), AX
-	MOVQ AX, S_CLASH0(R14)
-	MOVQ S_S0(R14), AX
-	LEAQ (AX)(R8*8), AX
-	MOVQ AX, S_SIG0(R14)
-	MOVQ S_O1(R14), AX
-	MOVLQSX 0(AX)(CX*4), R8
-	MOVLQSX 4(AX)(CX*4), DX
-	SUBQ R8, DX // south on D1
-	CMPQ DX, S_SMAX(R14)
-	JGT  sdone
-	MOVQ DX, S_NS1(R14)
-	MOVQ S_C1(R14), AX
-	LEAQ (AX)(R8*8), AX
-	MOVQ AX, S_CLASH1(R14)
-	MOVQ S_S1(R14), AX
-	LEAQ (AX)(R8*8), AX
-	MOVQ AX, S_SIG1(R14)
+	QLIST(S_O0, S_C0, S_S0, R9, S_NS0, S_CLASH0, S_SIG0) // south off D1
+	QLIST(S_O1, S_C1, S_S1, DX, S_NS1, S_CLASH1, S_SIG1) // south on D1
 	MOVQ S_BUDGET(R14), AX
 	CMPQ AX, $3072 // quadCandMax
 	JLT  sdone
