@@ -779,6 +779,14 @@ rdone:
 	MOVQ fc(R14), AX; LEAQ (AX)(R8*8), AX; MOVQ AX, fclash(R14); \
 	MOVQ fs(R14), AX; LEAQ (AX)(R8*8), AX; MOVQ AX, fsig(R14)
 
+// QMNEXT moves a quad's medium south list (the scratch's S_REM pieces left, at S_CURC and
+// S_CURS) sixteen pieces on: to done where none is left, else with the rest's length in
+// R12 and its places in R8, R9 to short (eight or fewer) or to loop.
+#define QMNEXT(done, short, loop) \
+	MOVQ S_REM(R14), R12; SUBQ $16, R12; JLE done; MOVQ R12, S_REM(R14); \
+	ADDQ $128, S_CURC(R14); ADDQ $128, S_CURS(R14); MOVQ S_CURC(R14), R8; MOVQ S_CURS(R14), R9; \
+	CMPQ R12, $8; JLE short; JMP loop
+
 // func quadScanAVX512(cur *[3]uintptr, s *quadScan, from int, f *pairFrame, zero bool) int
 //
 // From column set from on (R15), while the column set's lists fit and the budget holds
@@ -902,17 +910,7 @@ qm0:
 	JZ      qmb0
 	QPAIRSM(Z28, Z29, SI, R10, qmsm0, qmwb0, qmb0)
 	QPAIRSM(Z30, Z31, DX, R11, qmsm1, qmwb1, qmb1)
-	MOVQ    S_REM(R14), R12
-	SUBQ    $16, R12
-	JLE     qsouth1
-	MOVQ    R12, S_REM(R14)
-	ADDQ    $128, S_CURC(R14)
-	ADDQ    $128, S_CURS(R14)
-	MOVQ    S_CURC(R14), R8
-	MOVQ    S_CURS(R14), R9
-	CMPQ    R12, $8
-	JLE     qshort0
-	JMP     qm0
+	QMNEXT(qsouth1, qshort0, qm0)
 
 qmedium1:
 	MOVQ    R12, S_REM(R14)
@@ -926,17 +924,7 @@ qm1:
 	QSOUTH2
 	QPAIRSM(Z28, Z29, SI, R11, qmsm2, qmwb2, qmb2)
 	QPAIRSM(Z30, Z31, DX, R13, qmsm3, qmwb3, qmb3)
-	MOVQ    S_REM(R14), R12
-	SUBQ    $16, R12
-	JLE     qchunkNext
-	MOVQ    R12, S_REM(R14)
-	ADDQ    $128, S_CURC(R14)
-	ADDQ    $128, S_CURS(R14)
-	MOVQ    S_CURC(R14), R8
-	MOVQ    S_CURS(R14), R9
-	CMPQ    R12, $8
-	JLE     qshort1
-	JMP     qm1
+	QMNEXT(qchunkNext, qshort1, qm1)
 
 qchunkNext:
 	// Eight north pieces of each class fewer; the quad is done where none is left.
