@@ -3,7 +3,6 @@ package join
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"unsafe"
 )
 
@@ -62,8 +61,11 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 			size += int(row.off[ci<<2+cr[1]] - row.off[ci<<2+cr[0]])
 		}
 	}
-	clash := slices.Grow(r.buf.clash, size)[:size]
-	sig := slices.Grow(r.buf.sig, size)[:size]
+	clash, sig := r.buf.clash, r.buf.sig
+	if cap(clash) < size || cap(sig) < size {
+		clash, sig = regrow(clash[:0], size), regrow(sig[:0], size)
+	}
+	clash, sig = clash[:size], sig[:size]
 	j, c := 0, 0
 	for ci, cell := range cs {
 		for ; c <= int(cell); c++ {
@@ -161,8 +163,12 @@ func (l pieceList) empty() pieceList { return pieceList{l.clash[:0], l.sig[:0]} 
 func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool) pieceList {
 	m, forbid := uint64(1)<<W-1, uint64(fd)|uint64(fu)<<32
 	n := len(out.clash)
-	clash := slices.Grow(out.clash, len(ps))[:n+len(ps)]
-	sig := slices.Grow(out.sig[:n], len(ps))[:n+len(ps)]
+	clash, sig := out.clash, out.sig[:n]
+	if need := n + len(ps); cap(clash) < need || cap(sig) < need {
+		// At least doubled, as append would: the lists grow a cell at a time.
+		clash, sig = regrow(clash, max(len(ps), cap(clash))), regrow(sig, max(len(ps), cap(sig)))
+	}
+	clash, sig = clash[:n+len(ps)], sig[:n+len(ps)]
 	j := n
 	for _, p := range ps {
 		clash[j], sig[j] = southWords(p, s, W, m, isB)
@@ -372,7 +378,7 @@ func appendPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
 		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
-			out = slices.Grow(out, need-len(out)+len(out)/2)
+			out = regrow(out, need-len(out)+len(out)/2)
 		}
 		out = cellPairs(out, nb, sc, ss, f)
 	}
@@ -508,7 +514,7 @@ func (r *cellRun) flush(out []uint64, f *pairFrame) []uint64 {
 		return out
 	}
 	if need := len(out) + r.cand + cellSlack; cap(out) < need {
-		out = slices.Grow(out, need-len(out)+len(out)/2)
+		out = regrow(out, need-len(out)+len(out)/2)
 	}
 	out = runCells(out, r.jobs[:r.n], f)
 	clear(r.jobs[:r.n])

@@ -1,7 +1,6 @@
 package join
 
 import (
-	"slices"
 	"unsafe"
 )
 
@@ -113,7 +112,7 @@ func quadScanGo(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) 
 func roomForScan(q *[3][]uint64, n int) {
 	for k := range q {
 		if need := len(q[k]) + n + cellSlack; cap(q[k]) < need {
-			q[k] = slices.Grow(q[k], need-len(q[k])+len(q[k])/2)
+			q[k] = regrow(q[k], need-len(q[k])+len(q[k])/2)
 		}
 	}
 }

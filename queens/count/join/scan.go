@@ -1,7 +1,6 @@
 package join
 
 import (
-	"slices"
 	"unsafe"
 )
 
@@ -75,7 +74,19 @@ func nextColSet(cs, toff []uint32, cols uint32, i int) (int, []uint32, uint32) {
 // roomFor returns out with room for n more signatures and cellSlack.
 func roomFor(out []uint64, n int) []uint64 {
 	if need := len(out) + n + cellSlack; cap(out) < need {
-		out = slices.Grow(out, need-len(out)+len(out)/2)
+		out = regrow(out, need-len(out)+len(out)/2)
 	}
 	return out
+}
+
+// regrow returns s in a new array with extra more capacity (cap(s) + extra), the rest zero,
+// as slices.Grow(s[:cap(s)], extra)[:len(s)] does. slices.Grow appends zeros, which
+// writes the whole new capacity; make leaves memory fresh from the system unwritten (it is
+// zero already), so a list's capacity past what a row set writes costs no page fault. At
+// N = 16, whose process starts on an empty heap and never collects it, that was about 140
+// of its 1,600 page faults.
+func regrow[T any](s []T, extra int) []T {
+	t := make([]T, len(s), cap(s)+extra)
+	copy(t, s)
+	return t
 }
