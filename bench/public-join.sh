@@ -28,6 +28,11 @@
 # 22; PEXT (bmi2.h) from 19; the prefetch (prefetchx86.h) at every N but 21 (it runs only with
 # cut bits); the table by row symmetry (QRowSymmetry) at 22. One thread (`nqueens 1`).
 #
+# Each round also times `chesspuzzles version`, the start every command of our one binary
+# pays (Go's runtime and some 170 packages' initialisers: nats-server, Prometheus' client
+# and the rest), and a second table gives public ÷ (ours − start): the engines alone. Where
+# a page fault is dear (10 µs a fresh page on one VM of 3 Dec), it is a third of N = 16.
+#
 # The machine may be shared: only the ratio of alternated pairs means anything. A whole count
 # of N = 19 is about 3 CPU-minutes for the public program, N = 20 about 10.
 set -euo pipefail
@@ -112,6 +117,7 @@ for n in "$@"; do
 				run "$n" ours "${ours[@]}"
 			fi
 		done
+		run "$n" start "$tmp/chesspuzzles" version
 	done
 	echo "$n $parts $shards" >>"$tmp/sizes"
 done
@@ -131,5 +137,21 @@ while read -r n parts shards; do
 		"$(awk -v k="$pm" 'BEGIN { print k / 1024 }')" "$(awk -v k="$om" 'BEGIN { print k / 1024 }')"
 done <"$tmp/sizes"
 echo
+echo "Our binary's start (\`chesspuzzles version\`, timed once a round after the pair): the"
+echo "runtime's and the packages' initialisation, the same for every command; the public"
+echo "program's is a C++ program's, under a millisecond. Without it, a pair's ratio is"
+echo "public ÷ (ours − start), ours per part before it is multiplied back:"
+echo
+echo "| N | start CPU-s | public ÷ (ours − start), each pair | median |"
+echo "|---:|---:|---:|---:|"
+while read -r n parts shards; do
+	awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
+	awk -v n="$n" '$1 == n && $2 == "ours" { print $3 }' "$tmp/out" >"$tmp/our"
+	awk -v n="$n" '$1 == n && $2 == "start" { print $3 }' "$tmp/out" >"$tmp/start"
+	paste -d' ' "$tmp/pub" "$tmp/our" "$tmp/start" | awk -v k="$shards" '{ print $1 / (($2 - $3) * k) }' >"$tmp/ratio"
+	printf '| %s | %.4f | %s | %.2f× |\n' "$n" "$(median "$tmp/start")" \
+		"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")"
+done <"$tmp/sizes"
+echo
 echo "Counts (whole runs must be Q(N); a part's differs by side):"
-awk '{ print "  N=" $1, $2, $5 }' "$tmp/out" | sort -u
+awk '$2 != "start" { print "  N=" $1, $2, $5 }' "$tmp/out" | sort -u
