@@ -377,10 +377,7 @@ func appendPairs(out []uint64, north []uint64, sc, ss []uint64, f *pairFrame) []
 	for len(north) > 0 {
 		nb := north[:min(block, len(north))]
 		north = north[len(nb):]
-		if need := len(out) + len(nb)*ns + cellSlack; cap(out) < need {
-			out = regrow(out, need-len(out)+len(out)/2)
-		}
-		out = cellPairs(out, nb, sc, ss, f)
+		out = cellPairs(roomFor(out, len(nb)*ns), nb, sc, ss, f)
 	}
 	return out
 }
@@ -513,10 +510,7 @@ func (r *cellRun) flush(out []uint64, f *pairFrame) []uint64 {
 	if r.n == 0 {
 		return out
 	}
-	if need := len(out) + r.cand + cellSlack; cap(out) < need {
-		out = regrow(out, need-len(out)+len(out)/2)
-	}
-	out = runCells(out, r.jobs[:r.n], f)
+	out = runCells(roomFor(out, r.cand), r.jobs[:r.n], f)
 	clear(r.jobs[:r.n])
 	r.n, r.cand = 0, 0
 	return out

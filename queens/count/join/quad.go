@@ -111,8 +111,6 @@ func quadScanGo(q *[3][]uint64, s *quadScan, from int, f *pairFrame, zero bool) 
 // roomForScan grows each list of q to room for n more signatures and cellSlack.
 func roomForScan(q *[3][]uint64, n int) {
 	for k := range q {
-		if need := len(q[k]) + n + cellSlack; cap(q[k]) < need {
-			q[k] = regrow(q[k], need-len(q[k])+len(q[k])/2)
-		}
+		q[k] = roomFor(q[k], n)
 	}
 }
