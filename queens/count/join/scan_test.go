@@ -91,3 +91,69 @@ func checkCellScan(t *testing.T, r *scanRow, from, budget, lo, hi int, what stri
 		}
 	}
 }
+
+// TestRegrow holds regrow to slices.Grow(s[:cap(s)], extra)[:len(s)]: the same length and
+// contents, cap(s)+extra capacity (at least), zero past the length, a new array; and
+// roomFor to growing by at least half a list's length, so that lists grown a cell at a time
+// are copied a bounded number of times per word, and prepareSouth's the same way.
+func TestRegrow(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		len, cap, add int
+	}{
+		{"empty", 0, 0, 5},
+		{"full", 4, 4, 1},
+		{"room left", 3, 9, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := make([]uint64, tc.len, tc.cap)
+			for i := range s[:tc.cap] {
+				s[:tc.cap][i] = uint64(i + 1)
+			}
+			g := regrow(s, tc.add)
+			if len(g) != tc.len || cap(g) < tc.cap+tc.add {
+				t.Fatalf("regrow: len %d cap %d, want len %d cap ≥ %d", len(g), cap(g), tc.len, tc.cap+tc.add)
+			}
+			for i, v := range g[:cap(g)] {
+				if want := uint64(0); i < tc.len {
+					want = uint64(i + 1)
+					if v != want {
+						t.Fatalf("regrow: word %d = %d, want %d", i, v, want)
+					}
+				} else if v != 0 {
+					t.Fatalf("regrow: word %d past the length = %d, want 0", i, v)
+				}
+			}
+			if tc.len > 0 && &g[0] == &s[0] {
+				t.Fatal("regrow returned the same array")
+			}
+		})
+	}
+	var out []uint64
+	copies := 0
+	for range 10000 {
+		if c := cap(out); len(out)+1+cellSlack > c {
+			copies++
+		}
+		out = append(roomFor(out, 1), 1)
+	}
+	if copies > 40 {
+		t.Errorf("roomFor grew a list of 10,000 words one at a time %d times, want at most 40", copies)
+	}
+	// prepareSouth's lists grow a cell at a time too (a piece at a time here): they must
+	// at least double, as append's do.
+	south, grown := pieceList{}, 0
+	for range 10000 {
+		c := cap(south.clash)
+		south = prepareSouth(south, []uint64{1}, 0, 0, 8, 15, false)
+		if cap(south.clash) != c {
+			grown++
+		}
+	}
+	if len(south.clash) != 10000 || len(south.sig) != 10000 {
+		t.Fatalf("prepareSouth kept %d clash and %d signature words of 10,000 pieces", len(south.clash), len(south.sig))
+	}
+	if grown > 20 {
+		t.Errorf("prepareSouth grew its lists %d times for 10,000 pieces added one at a time, want at most 20", grown)
+	}
+}
