@@ -33,6 +33,11 @@
 # and the rest), and a second table gives public ÷ (ours − start): the engines alone. Where
 # a page fault is dear (10 µs a fresh page on one VM of 3 Dec), it is a third of N = 16.
 #
+# Where ours counts whole (SHARDS 1), each round also times bench/libcount: the same join
+# called through the library (queens.Count) by a program that links the engines and
+# nothing of the command-line tool, the way a Go program that imports chesspuzzles counts.
+# It starts as a Go hello world does; a third table gives public ÷ library by pair.
+#
 # The machine may be shared: only the ratio of alternated pairs means anything. A whole count
 # of N = 19 is about 3 CPU-minutes for the public program, N = 20 about 10.
 set -euo pipefail
@@ -99,6 +104,7 @@ run() {
 
 for n in "$@"; do tuning "$n" >/dev/null; done
 build cmd/chesspuzzles chesspuzzles
+build bench/libcount libcount
 machine
 for n in "$@"; do
 	parts=1 shards=1
@@ -108,14 +114,16 @@ for n in "$@"; do
 	compile "$n"
 	ours=("$tmp/chesspuzzles" queens count "$n" --method join --workers 1 -q)
 	if ((shards > 1)); then ours+=(--shard "1/$shards" --json); fi
+	sides=(public ours)
+	if ((shards == 1)); then sides+=(library); fi
 	echo "N=$n, $rounds rounds; public part 1 of $parts, ours 1 of $shards:"
 	for r in $(seq "$rounds"); do
-		for side in $(alternate "$r" public ours); do
-			if [ "$side" = public ]; then
-				run "$n" public "$tmp/nq$n" 1 "$parts" 0
-			else
-				run "$n" ours "${ours[@]}"
-			fi
+		for side in $(alternate "$r" "${sides[@]}"); do
+			case $side in
+			public) run "$n" public "$tmp/nq$n" 1 "$parts" 0 ;;
+			ours) run "$n" ours "${ours[@]}" ;;
+			library) run "$n" library "$tmp/libcount" "$n" ;;
+			esac
 		done
 		run "$n" start "$tmp/chesspuzzles" version
 	done
@@ -153,6 +161,24 @@ while read -r n parts shards; do
 	printf '| %s | %.4f | %s | %.2f× |\n' "$n" "$(median "$tmp/start")" \
 		"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")"
 done <"$tmp/sizes"
+if grep -q ' library ' "$tmp/out"; then
+	echo
+	echo "The same join through the library (bench/libcount: queens.Count in a program that links"
+	echo "the engines alone), where ours ran whole, against the public program of the same round:"
+	echo
+	echo "| N | library CPU-s | public ÷ library, each pair | median | peak RSS library |"
+	echo "|---:|---:|---:|---:|---:|"
+	while read -r n parts shards; do
+		((shards == 1)) || continue
+		awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
+		awk -v n="$n" '$1 == n && $2 == "library" { print $3 }' "$tmp/out" >"$tmp/lib"
+		paste -d' ' "$tmp/pub" "$tmp/lib" | awk '{ print $1 / $2 }' >"$tmp/ratio"
+		lm=$(awk -v n="$n" '$1 == n && $2 == "library" { print $4 }' "$tmp/out" | median)
+		printf '| %s | %.3f | %s | %.2f× | %.1f MiB |\n' "$n" "$(median "$tmp/lib")" \
+			"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")" \
+			"$(awk -v k="$lm" 'BEGIN { print k / 1024 }')"
+	done <"$tmp/sizes"
+fi
 echo
 echo "Counts (whole runs must be Q(N); a part's differs by side):"
 awk '$2 != "start" { print "  N=" $1, $2, $5 }' "$tmp/out" | sort -u
