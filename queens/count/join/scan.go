@@ -71,11 +71,17 @@ func nextColSet(cs, toff []uint32, cols uint32, i int) (int, []uint32, uint32) {
 	return i, nil, 0
 }
 
-// roomFor returns out with room for n more signatures and cellSlack, grown by half its
-// length more where it must grow (regrow). Every list of pairs grows through it.
+// roomFor returns out with room for n more signatures and cellSlack, grown where it must
+// grow (regrow) to that need and half its length more, or an eighth of n more where that
+// is more. Every list of pairs grows through it. The eighth is for the quad scan, which
+// asks for its whole budget (scanBudget) each time: a list emptied by a flush keeps the few
+// signatures a cell run added since (48 at most at N = 16), and growing past them by the
+// list's capacity, as before, doubled all three lists (0.8 MiB of N = 16's 3.5 MiB of
+// allocations, which then took a garbage collection a program with the runtime's default
+// settings pays for).
 func roomFor(out []uint64, n int) []uint64 {
 	if need := len(out) + n + cellSlack; cap(out) < need {
-		out = regrow(out, need-len(out)+len(out)/2)
+		out = regrow(out, need+max(len(out)/2, n/8)-cap(out))
 	}
 	return out
 }

@@ -140,6 +140,12 @@ func TestRegrow(t *testing.T) {
 	if copies > 40 {
 		t.Errorf("roomFor grew a list of 10,000 words one at a time %d times, want at most 40", copies)
 	}
+	// The quad scan asks for its whole budget each time; a list emptied by a flush but for
+	// the few signatures a cell run added since must not grow again.
+	q := roomFor(nil, scanBudget)
+	if again := roomFor(q[:48], scanBudget); cap(again) != cap(q) {
+		t.Errorf("roomFor grew a list of %d words (48 used) to %d for another %d", cap(q), cap(again), scanBudget)
+	}
 	// prepareSouth's lists grow a cell at a time too (a piece at a time here): they must
 	// at least double, as append's do.
 	south, grown := pieceList{}, 0
