@@ -102,6 +102,13 @@ run() {
 		"$count" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
+# column N SIDE COL [K]: column COL of side SIDE's runs at N in $tmp/out, times K (default 1),
+# one line a run: COL 3 is CPU seconds, 4 peak KiB.
+column() { awk -v n="$1" -v s="$2" -v c="$3" -v k="${4:-1}" '$1 == n && $2 == s { print $c * k }' "$tmp/out"; }
+
+# pairs: the ratios in $tmp/ratio on one line, comma-separated.
+pairs() { awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio"; }
+
 for n in "$@"; do tuning "$n" >/dev/null; done
 build cmd/chesspuzzles chesspuzzles
 build bench/libcount libcount
@@ -134,14 +141,14 @@ echo
 echo "| N | public part | ours part | public CPU-s (whole) | ours CPU-s (whole) | public ÷ ours, each pair | median of the pairs | peak RSS public / ours |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 while read -r n parts shards; do
-	awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
-	awk -v n="$n" -v k="$shards" '$1 == n && $2 == "ours" { print $3 * k }' "$tmp/out" >"$tmp/our"
+	column "$n" public 3 "$parts" >"$tmp/pub"
+	column "$n" ours 3 "$shards" >"$tmp/our"
 	paste -d' ' "$tmp/pub" "$tmp/our" | awk '{ print $1 / $2 }' >"$tmp/ratio"
-	pm=$(awk -v n="$n" '$1 == n && $2 == "public" { print $4 }' "$tmp/out" | median)
-	om=$(awk -v n="$n" '$1 == n && $2 == "ours" { print $4 }' "$tmp/out" | median)
+	pm=$(column "$n" public 4 | median)
+	om=$(column "$n" ours 4 | median)
 	printf '| %s | 1/%s | 1/%s | %.3f | %.3f | %s | %.2f× | %.1f / %.1f MiB |\n' "$n" "$parts" "$shards" \
 		"$(median "$tmp/pub")" "$(median "$tmp/our")" \
-		"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")" \
+		"$(pairs)" "$(median "$tmp/ratio")" \
 		"$(awk -v k="$pm" 'BEGIN { print k / 1024 }')" "$(awk -v k="$om" 'BEGIN { print k / 1024 }')"
 done <"$tmp/sizes"
 echo
@@ -154,12 +161,12 @@ echo
 echo "| N | start CPU-s | public ÷ (ours − start), each pair | median |"
 echo "|---:|---:|---:|---:|"
 while read -r n parts shards; do
-	awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
-	awk -v n="$n" '$1 == n && $2 == "ours" { print $3 }' "$tmp/out" >"$tmp/our"
-	awk -v n="$n" '$1 == n && $2 == "start" { print $3 }' "$tmp/out" >"$tmp/start"
+	column "$n" public 3 "$parts" >"$tmp/pub"
+	column "$n" ours 3 >"$tmp/our"
+	column "$n" start 3 >"$tmp/start"
 	paste -d' ' "$tmp/pub" "$tmp/our" "$tmp/start" | awk -v k="$shards" '{ print $1 / (($2 - $3) * k) }' >"$tmp/ratio"
 	printf '| %s | %.4f | %s | %.2f× |\n' "$n" "$(median "$tmp/start")" \
-		"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")"
+		"$(pairs)" "$(median "$tmp/ratio")"
 done <"$tmp/sizes"
 if grep -q ' library ' "$tmp/out"; then
 	echo
@@ -170,12 +177,12 @@ if grep -q ' library ' "$tmp/out"; then
 	echo "|---:|---:|---:|---:|---:|"
 	while read -r n parts shards; do
 		((shards == 1)) || continue
-		awk -v n="$n" -v k="$parts" '$1 == n && $2 == "public" { print $3 * k }' "$tmp/out" >"$tmp/pub"
-		awk -v n="$n" '$1 == n && $2 == "library" { print $3 }' "$tmp/out" >"$tmp/lib"
+		column "$n" public 3 "$parts" >"$tmp/pub"
+		column "$n" library 3 >"$tmp/lib"
 		paste -d' ' "$tmp/pub" "$tmp/lib" | awk '{ print $1 / $2 }' >"$tmp/ratio"
-		lm=$(awk -v n="$n" '$1 == n && $2 == "library" { print $4 }' "$tmp/out" | median)
+		lm=$(column "$n" library 4 | median)
 		printf '| %s | %.3f | %s | %.2f× | %.1f MiB |\n' "$n" "$(median "$tmp/lib")" \
-			"$(awk '{ printf("%s%.2f", (NR > 1 ? ", " : ""), $1) }' "$tmp/ratio")" "$(median "$tmp/ratio")" \
+			"$(pairs)" "$(median "$tmp/ratio")" \
 			"$(awk -v k="$lm" 'BEGIN { print k / 1024 }')"
 	done <"$tmp/sizes"
 fi
