@@ -63,7 +63,7 @@ func (r *southRow) fill(t *quarterTable, rs uint32, rng [2][2]int, nr int, fd, f
 	}
 	clash, sig := r.buf.clash, r.buf.sig
 	if cap(clash) < size || cap(sig) < size {
-		clash, sig = regrow(clash[:0], size), regrow(sig[:0], size)
+		clash, sig = regrow(clash[:0], cap(clash)+size), regrow(sig[:0], cap(sig)+size)
 	}
 	clash, sig = clash[:size], sig[:size]
 	j, c := 0, 0
@@ -166,7 +166,7 @@ func prepareSouth(out pieceList, ps []uint64, fd, fu uint32, s, W uint, isB bool
 	clash, sig := out.clash, out.sig[:n]
 	if need := n + len(ps); cap(clash) < need || cap(sig) < need {
 		// At least doubled, as append would: the lists grow a cell at a time.
-		clash, sig = regrow(clash, max(len(ps), cap(clash))), regrow(sig, max(len(ps), cap(sig)))
+		clash, sig = regrow(clash, cap(clash)+max(len(ps), cap(clash))), regrow(sig, cap(sig)+max(len(ps), cap(sig)))
 	}
 	clash, sig = clash[:n+len(ps)], sig[:n+len(ps)]
 	j := n

@@ -81,19 +81,19 @@ func nextColSet(cs, toff []uint32, cols uint32, i int) (int, []uint32, uint32) {
 // settings pays for).
 func roomFor(out []uint64, n int) []uint64 {
 	if need := len(out) + n + cellSlack; cap(out) < need {
-		out = regrow(out, need+max(len(out)/2, n/8)-cap(out))
+		out = regrow(out, need+max(len(out)/2, n/8))
 	}
 	return out
 }
 
-// regrow returns s in a new array with extra more capacity (cap(s) + extra), the rest zero,
-// as slices.Grow(s[:cap(s)], extra)[:len(s)] does. slices.Grow appends zeros, which
+// regrow returns s in a new array of capacity c ≥ len(s), the rest zero, as
+// slices.Grow(s, c-len(s)) does but for capacity rounding. slices.Grow appends zeros, which
 // writes the whole new capacity; make leaves memory fresh from the system unwritten (it is
 // zero already), so a list's capacity past what a row set writes costs no page fault. At
 // N = 16, whose process starts on an empty heap and never collects it, that was about 160
 // of its 1,600 page faults.
-func regrow[T any](s []T, extra int) []T {
-	t := make([]T, len(s), cap(s)+extra)
+func regrow[T any](s []T, c int) []T {
+	t := make([]T, len(s), c)
 	copy(t, s)
 	return t
 }

@@ -92,8 +92,8 @@ func checkCellScan(t *testing.T, r *scanRow, from, budget, lo, hi int, what stri
 	}
 }
 
-// TestRegrow holds regrow to slices.Grow(s[:cap(s)], extra)[:len(s)]: the same length and
-// contents, cap(s)+extra capacity (at least), zero past the length, a new array; and
+// TestRegrow holds regrow(s, c) to slices.Grow(s, c-len(s)): the same length and contents,
+// capacity c (at least), zero past the length, a new array; and
 // roomFor to growing by at least half a list's length, so that lists grown a cell at a time
 // are copied a bounded number of times per word, and prepareSouth's the same way.
 func TestRegrow(t *testing.T) {
@@ -110,7 +110,7 @@ func TestRegrow(t *testing.T) {
 			for i := range s[:tc.cap] {
 				s[:tc.cap][i] = uint64(i + 1)
 			}
-			g := regrow(s, tc.add)
+			g := regrow(s, tc.cap+tc.add)
 			if len(g) != tc.len || cap(g) < tc.cap+tc.add {
 				t.Fatalf("regrow: len %d cap %d, want len %d cap ≥ %d", len(g), cap(g), tc.len, tc.cap+tc.add)
 			}
